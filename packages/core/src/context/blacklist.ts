@@ -1,0 +1,62 @@
+import type { ChunkId } from '../tree/chunk.js';
+
+export type BlacklistKind = 'chunk' | 'node';
+
+/** Serialised form of a blacklist, as sessions store it. */
+export interface BlacklistData {
+  nodes: number[];
+  chunks: ChunkId[];
+}
+
+/**
+ * Node and chunk ids that exploration ignores (SPEC §9, `AiBlackList`). A blacklisted node is
+ * excluded together with its whole subtree; a blacklisted chunk alone is excluded.
+ */
+export class Blacklist {
+  readonly nodes = new Set<number>();
+  readonly chunks = new Set<ChunkId>();
+
+  constructor(data?: BlacklistData) {
+    for (const id of data?.nodes ?? []) this.nodes.add(id);
+    for (const id of data?.chunks ?? []) this.chunks.add(id);
+  }
+
+  /** Adds one id or several ids of the given kind. */
+  add(ids: ChunkId | Iterable<ChunkId>, kind: BlacklistKind): void {
+    for (const id of toList(ids)) {
+      if (kind === 'node') this.nodes.add(Number(id));
+      else this.chunks.add(id);
+    }
+  }
+
+  /** Removes one id or several ids of the given kind. */
+  remove(ids: ChunkId | Iterable<ChunkId>, kind: BlacklistKind): void {
+    for (const id of toList(ids)) {
+      if (kind === 'node') this.nodes.delete(Number(id));
+      else this.chunks.delete(id);
+    }
+  }
+
+  has(id: ChunkId, kind: BlacklistKind): boolean {
+    return kind === 'node' ? this.nodes.has(Number(id)) : this.chunks.has(id);
+  }
+
+  /** True when no node and no chunk is blacklisted. */
+  isEmpty(): boolean {
+    return this.nodes.size === 0 && this.chunks.size === 0;
+  }
+
+  clear(): void {
+    this.nodes.clear();
+    this.chunks.clear();
+  }
+
+  toJSON(): BlacklistData {
+    return { nodes: [...this.nodes], chunks: [...this.chunks] };
+  }
+}
+
+function toList(ids: ChunkId | Iterable<ChunkId>): Iterable<ChunkId> {
+  if (typeof ids === 'number' || typeof ids === 'string') return [ids];
+  return ids;
+}

@@ -1,0 +1,52 @@
+import type { FileAgent } from '../files/file-agent.js';
+import type { FileMetadata } from '../files/file-metadata.js';
+import type { MemoryAgent } from '../memory/memory-agent.js';
+import type { NodeType } from '../tree/constants.js';
+import type { RetrievedChunk } from '../vector/vector-store.js';
+import type { ExploreStrategy } from './explore-strategy.js';
+import type { SessionState } from './session-state.js';
+
+/** The user's message (SPEC §9, `TreeAgentInput`). */
+export interface TreeAgentInput {
+  /** The message as the user wrote it. */
+  readonly original: string;
+  /** The message rewritten by the Memory Agent with the conversation's implicit references; `original` otherwise. */
+  extended: string;
+  readonly attachments: readonly FileMetadata[];
+}
+
+/** Data travelling with the message (SPEC §9, `AiMetadata`). */
+export interface Metadata {
+  readonly sessionId: string;
+  /** Sent by the client with the message. */
+  readonly clientMetadata: Readonly<Record<string, unknown>>;
+  /** Sent to the client with the answer. Not persistent: set it again every interaction. */
+  serverMetadata: Record<string, unknown>;
+}
+
+/** The node whose callback is running. */
+export interface CurrentNode {
+  readonly id: number;
+  readonly type: NodeType;
+  readonly name: string | undefined;
+}
+
+/** The argument common to every callback (SPEC §9). */
+export interface Context {
+  readonly sessionState: SessionState;
+  readonly input: TreeAgentInput;
+  readonly exploreStrategy: ExploreStrategy;
+  readonly metadata: Metadata;
+  readonly memoryAgent: MemoryAgent;
+  readonly fileAgent: FileAgent;
+  /** Times exploration climbed to an anchor because nothing fit (persistent across interactions). */
+  readonly failCounter: number;
+  /** Sets the fail counter back to 0, e.g. once the user got a useful answer. */
+  resetFailCounter(): void;
+  /** Interaction number in the session, starting at 1. */
+  readonly turn: number;
+  /** The node whose callback is running (the root for root callbacks). */
+  readonly node: CurrentNode;
+  /** Chunks retrieved by query nodes in this interaction, by node id, latest last. */
+  readonly retrieved: ReadonlyMap<number, readonly RetrievedChunk[]>;
+}

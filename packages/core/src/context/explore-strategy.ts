@@ -1,0 +1,40 @@
+import type { Filter } from '../filter/filter.js';
+import { Blacklist, type BlacklistData } from './blacklist.js';
+
+/** Serialised explore constraints, stored in the session when `keep` is true. */
+export interface ExploreConstraintsData {
+  blacklist: BlacklistData;
+  filter: Filter | null;
+  keep: boolean;
+}
+
+/** Limits on the chunks exploration considers (SPEC §9, `AiExploreConstraints`). */
+export class ExploreConstraints {
+  blacklist: Blacklist;
+  /** Qdrant-style filter on each chunk's `extra`; `null` lets every chunk through. */
+  filter: Filter | null;
+  /** With `true`, blacklist and filter survive the end of the interaction (SPEC §5 decision on `keep`). */
+  keep: boolean;
+
+  constructor(data?: ExploreConstraintsData | null) {
+    this.blacklist = new Blacklist(data?.blacklist);
+    this.filter = data?.filter ?? null;
+    this.keep = data?.keep ?? false;
+  }
+
+  toJSON(): ExploreConstraintsData {
+    return { blacklist: this.blacklist.toJSON(), filter: this.filter, keep: this.keep };
+  }
+}
+
+/** How exploration picks the next node (SPEC §9, `AiExploreStrategy`). */
+export class ExploreStrategy {
+  /** The text embedded to compute similarities; set to `input.extended` at the start of every interaction. */
+  direction: string;
+  constraints: ExploreConstraints;
+
+  constructor(direction: string, constraints?: ExploreConstraintsData | null) {
+    this.direction = direction;
+    this.constraints = new ExploreConstraints(constraints);
+  }
+}

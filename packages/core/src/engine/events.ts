@@ -1,0 +1,62 @@
+import type { ChunkId } from '../tree/chunk.js';
+import type { Step } from '../tree/constants.js';
+import type { AgentOutput, OutputMessage } from './agent-output.js';
+
+/** The chunk exploration found best among a node's subtree. */
+export interface ExploreCandidate {
+  chunkId: ChunkId;
+  text: string;
+  /** Node that holds the chunk. */
+  nodeId: number;
+  /** Child of the exploring node whose subtree holds the chunk. */
+  childId: number;
+  similarity: number;
+}
+
+/**
+ * Why exploration did what it did at one node:
+ * - `blocking`: a blocking node reached after moving; exploration stops on it.
+ * - `leaf`: the node has no children; exploration stops on it.
+ * - `leaf-climb`: a leaf that was just executed; climb to the nearest anchor (fail counter +1).
+ * - `descend`: the best chunk is above the threshold; move to the child holding it.
+ * - `below-threshold`: no chunk above the threshold; exploration stops on the node.
+ * - `climb`: no chunk above the threshold on the node just executed; blacklist it and climb (fail counter +1).
+ */
+export type ExploreAction = 'blocking' | 'leaf' | 'leaf-climb' | 'descend' | 'below-threshold' | 'climb';
+
+/** Everything observable in a turn, as one discriminated union. Feeds streaming, tracing, tests and the debug view. */
+export type AgentEvent =
+  | { type: 'turn-start'; sessionId: string; turn: number; message: string; at: string }
+  | { type: 'session-reset'; reason: string; lostNodeId: number }
+  | { type: 'message-extended'; original: string; extended: string }
+  | { type: 'step-start'; nodeId: number; step: Step }
+  | { type: 'step-end'; nodeId: number; step: Step; durationMs: number }
+  | { type: 'callback-start'; nodeId: number; callback: string }
+  | { type: 'callback-end'; nodeId: number; callback: string; durationMs: number; output?: unknown }
+  | { type: 'self-init'; nodeId: number; scope: 'root' | 'component'; componentId: number }
+  | {
+      type: 'explore-decision';
+      nodeId: number;
+      action: ExploreAction;
+      moved: boolean;
+      threshold: number | null;
+      best: ExploreCandidate | null;
+      /** Node exploration goes to next (the child, the anchor), or the node it stops on. */
+      nextNodeId: number;
+    }
+  | { type: 'explore-end'; nodeId: number; direction: string }
+  | { type: 'fail-counter'; value: number; nodeId: number; reason: 'leaf' | 'below-threshold' | 'failure-outcome' }
+  | { type: 'blacklist-add'; kind: 'node' | 'chunk'; ids: (number | ChunkId)[]; reason: string }
+  | { type: 'after-output'; nodeId: number; nodeTarget: number | null; step: Step; outcome: string; resume: boolean }
+  | { type: 'message-start'; messageId: string; nodeId: number; messageType: OutputMessage['type'] }
+  | { type: 'text-delta'; messageId: string; nodeId: number; delta: string }
+  | { type: 'message'; message: OutputMessage }
+  | { type: 'model-call'; nodeId: number; modelId: string; purpose: string; durationMs: number; attempt: number }
+  | { type: 'model-param-dropped'; nodeId: number; modelId: string; param: string }
+  | { type: 'query-result'; nodeId: number; query: string | null; chunkIds: ChunkId[]; nextOffset: string | null }
+  | { type: 'fallback'; agentId: number; error: { code: string; message: string; nodeId?: number }; nodeTarget: number }
+  | { type: 'no-match'; agentId: number }
+  | { type: 'error'; error: { code: string; message: string; nodeId?: number; callback?: string } }
+  | { type: 'turn-end'; output: AgentOutput; durationMs: number };
+
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,55 @@
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
+import type { RootNodeDefinition } from '../tree/node-definition.js';
+import type { AgentOutput } from './agent-output.js';
+import type { AgentEvent } from './events.js';
+import { extendMessage } from './extend-message.js';
+import type { AgentRuntime } from './runtime.js';
+import { runSteps } from './step-loop.js';
+import { Turn, type TurnInput } from './turn.js';
+
+/**
+ * One interaction (SPEC §3, steps 1–8): load the session, extend the message, beforeRun, the step
+ * loop, afterRun, then commit everything in one store call. Any error before the commit leaves the
+ * session exactly as it was.
+ */
+export async function runTurn(
+  runtime: AgentRuntime,
+  store: SessionStore,
+  sessionId: string,
+  input: TurnInput,
+  sink: (event: AgentEvent) => void,
+): Promise<AgentOutput> {
+  const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
+  try {
+    const record: SessionRecord = (await storeCall(() => store.load(sessionId), 'load')) ?? emptySessionRecord(sessionId, runtime.now().toISOString());
+    const loadHistory = (limit: number | undefined) => storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
+    const turn = new Turn(runtime, record, input, loadHistory, sink);
+    turn.emit({ type: 'turn-start', sessionId, turn: turn.context.turn, message: input.message, at: runtime.now().toISOString() });
+    await extendMessage(turn);
+    await runSteps(turn);
+    const root = runtime.tree.root;
+    const afterRun = (root.definition as RootNodeDefinition).afterRun;
+    if (afterRun) await turn.call(root, 'afterRun', afterRun, [await turn.selfOf(root), turn.context, { output: turn.output() }]);
+    const commit = turn.commit();
+    turn.checkAbort();
+    await storeCall(() => store.commit(commit), 'commit');
+    const output = turn.output();
+    const durationMs = performance.now() - turn.startedAt;
+    turn.emit({ type: 'turn-end', output, durationMs });
+    return output;
+  } finally {
+    if (release) await release();
+  }
+}
+
+async function storeCall<T>(call: () => Promise<T>, operation: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (TreeAgentError.isInstance(error)) throw error;
+    throw new TreeAgentError('SESSION_STORE', `The session store failed to ${operation}: ${(error as Error)?.message ?? error}. The interaction was not saved; retry when the store is back.`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { ChunkIndex } from '../explore/chunk-index.js';
+import type { LanguageModel } from '../model/language-model.js';
+import type { Tree } from '../tree/tree.js';
+import type { VectorStore } from '../vector/vector-store.js';
+
+/** Limits that guarantee every turn ends (SPEC §4 decision). */
+export interface TurnLimits {
+  /** Nodes a turn may execute before `LOOP`. Default 50. */
+  maxSteps: number;
+  /** Fallbacks a turn may run before the error is returned instead. Default 3. */
+  maxFallbacks: number;
+}
+
+/** What a turn needs from the agent: the loaded tree and the pluggable parts. */
+export interface AgentRuntime {
+  tree: Tree;
+  index: ChunkIndex;
+  embedder: Embedder;
+  embeddingCache: EmbeddingCache;
+  vectorStore: VectorStore;
+  /** Language models by name; `default` is used by nodes that name none. */
+  models: Readonly<Record<string, LanguageModel>>;
+  limits: TurnLimits;
+  now: () => Date;
+  /** Vector store collection of a query node. */
+  collectionOf(nodeId: number): string;
+}

@@ -1,0 +1,114 @@
+import { validateBeforeRunOutput } from '../callbacks/validate-outputs.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { createLinks } from '../tree/links.js';
+import type { AfterSpecial } from '../tree/specials.js';
+import type { TreeNode } from '../tree/tree-node.js';
+import type { Position } from './position.js';
+import type { Turn } from './turn.js';
+
+/**
+ * Where the interaction starts (SPEC §4): `beforeRun`'s target if it gives one; otherwise the
+ * primary agent on the first interaction, or the after step of the last executed node.
+ */
+export async function startPosition(turn: Turn): Promise<Position> {
+  const { tree } = turn.runtime;
+  const root = tree.root;
+  if (root.definition.type === 'root' && root.definition.beforeRun) {
+    const self = await turn.selfOf(root);
+    const special = {
+      isFirstInteraction: turn.record.turn === 0,
+      lastNodeId: turn.lastExecutedId,
+      selectedOption: turn.input.selectedOption,
+    };
+    const output = await turn.call(root, 'beforeRun', root.definition.beforeRun, [self, turn.context, special, createLinks(root.id, root.links)]);
+    const decision = validateBeforeRunOutput(root.id, output);
+    if (decision.nodeTarget !== null) {
+      const target = targetNode(turn, decision.nodeTarget, root.id, 'beforeRun');
+      if (decision.resume) return resumePosition(turn, target, root.id, 'beforeRun');
+      return decision.step === 'before' ? { step: 'before', nodeId: target.id } : { step: 'explore', nodeId: target.id, moved: false };
+    }
+  }
+  const last = turn.lastExecutedId;
+  if (last === null) return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
+  if (!tree.has(last)) {
+    turn.emit({ type: 'session-reset', reason: `node ${last} no longer exists in the tree`, lostNodeId: last });
+    turn.lastExecutedId = null;
+    turn.pendingMessage = null;
+    return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
+  }
+  return afterPosition(turn, tree.node(last));
+}
+
+/** The after step of a node waiting for the user's reply, with the special it gets. */
+export function afterPosition(turn: Turn, node: TreeNode): Position {
+  return { step: 'after', nodeId: node.id, special: resumedSpecial(turn, node) };
+}
+
+/** `resume: true`: continue `agent` from its own last executed node, or explore it if it has none. */
+export function resumePosition(turn: Turn, agent: TreeNode, fromNodeId: number, callback: string): Position {
+  if (agent.type !== 'agent') {
+    throw new TreeAgentError(
+      'INVALID_STEP',
+      `The "${callback}" callback of node ${fromNodeId} asked to resume node ${agent.id}, a ${agent.type} node. resume: true needs an agent node as nodeTarget.`,
+      { nodeId: fromNodeId, callback },
+    );
+  }
+  const { tree } = turn.runtime;
+  const position = turn.agentPositions.get(agent.id);
+  if (position === undefined || !tree.has(position) || !tree.isInSubtree(position, agent.id)) {
+    return { step: 'explore', nodeId: agent.id, moved: false };
+  }
+  turn.lastExecutedId = position;
+  return afterPosition(turn, tree.node(position));
+}
+
+/** Resolves a node target, rejecting unknown nodes and the root. */
+export function targetNode(turn: Turn, id: number, fromNodeId: number, callback: string): TreeNode {
+  const { tree } = turn.runtime;
+  if (!tree.has(id)) {
+    throw new TreeAgentError(
+      'UNKNOWN_NODE',
+      `The "${callback}" callback of node ${fromNodeId} targets node ${id}, which is not in the tree. Use an id of the effective tree (links.<name> avoids hard-coded ids).`,
+      { nodeId: fromNodeId, callback, details: { nodeTarget: id } },
+    );
+  }
+  const node = tree.node(id);
+  if (node.type === 'root') {
+    throw new TreeAgentError('INVALID_STEP', `The "${callback}" callback of node ${fromNodeId} targets the root, which cannot run. Target an agent or a node below it.`, {
+      nodeId: fromNodeId,
+      callback,
+    });
+  }
+  return node;
+}
+
+function resumedSpecial(turn: Turn, node: TreeNode): AfterSpecial {
+  switch (node.type) {
+    case 'emit': {
+      const message = turn.pendingMessage?.nodeId === node.id ? turn.pendingMessage : null;
+      return { kind: 'emit', message, selectedOption: selectedOption(turn, message?.options ?? []) };
+    }
+    case 'llm':
+      return { kind: 'llm', text: '', object: null, failResponseFormat: false, attempts: 0 };
+    case 'query':
+      return { kind: 'query', query: null, chunks: [], nextOffset: null };
+    default:
+      return { kind: 'empty' };
+  }
+}
+
+function selectedOption(turn: Turn, options: readonly string[]): string | null {
+  const chosen = turn.input.selectedOption;
+  if (chosen !== null) {
+    if (options.length && !options.includes(chosen)) {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `selectedOption ${JSON.stringify(chosen)} is not one of the options of the last message (${options.map((o) => JSON.stringify(o)).join(', ')}).`,
+        { details: { selectedOption: chosen, options } },
+      );
+    }
+    return chosen;
+  }
+  const typed = turn.input.message.trim().toLowerCase();
+  return options.find((option) => option.trim().toLowerCase() === typed) ?? null;
+}

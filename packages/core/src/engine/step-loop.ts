@@ -1,0 +1,168 @@
+import { validateAfterOutput, validateFallbackOutput } from '../callbacks/validate-outputs.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { explore } from '../explore/explore.js';
+import { createLinks } from '../tree/links.js';
+import type { AfterSpecial, FallbackSpecial } from '../tree/specials.js';
+import type { TreeNode } from '../tree/tree-node.js';
+import { executeNode } from './execute/execute-node.js';
+import type { Position } from './position.js';
+import { resumePosition, startPosition, targetNode } from './start-position.js';
+import type { Turn } from './turn.js';
+
+/** Runs the step loop (SPEC §4) from the start position until a node answers the user. */
+export async function runSteps(turn: Turn): Promise<void> {
+  let position: Position = await startPosition(turn);
+  while (position.step !== 'done') {
+    turn.checkAbort();
+    try {
+      position = await advance(turn, position);
+    } catch (error) {
+      position = await recover(turn, error, position);
+    }
+  }
+}
+
+async function advance(turn: Turn, position: Exclude<Position, { step: 'done' }>): Promise<Position> {
+  const { tree } = turn.runtime;
+  const node = tree.node(position.nodeId);
+  switch (position.step) {
+    case 'explore':
+      return exploreFrom(turn, node, position.moved);
+    case 'before':
+      if (node.type === 'agent') return { step: 'explore', nodeId: node.id, moved: false };
+      return timed(turn, node, 'before', async () => {
+        const before = (node.definition as { before?: (...args: unknown[]) => unknown }).before;
+        if (before) await turn.call(node, 'before', before, [await turn.selfOf(node), turn.context]);
+        return { step: 'execute', nodeId: node.id };
+      });
+    case 'execute':
+      return timed(turn, node, 'execute', async () => {
+        turn.executed += 1;
+        if (turn.executed > turn.runtime.limits.maxSteps) {
+          throw new TreeAgentError(
+            'LOOP',
+            `The turn executed more than ${turn.runtime.limits.maxSteps} nodes without answering the user (last: node ${node.id}). Check the after callbacks' nodeTarget for a cycle, or raise maxSteps.`,
+            { nodeId: node.id },
+          );
+        }
+        await turn.selfOf(node);
+        const result = await executeNode(turn, node);
+        turn.executedNode(node);
+        if (result.endsTurn) {
+          turn.pendingMessage = result.message ?? null;
+          return { step: 'done' };
+        }
+        return { step: 'after', nodeId: node.id, special: result.special };
+      });
+    case 'after':
+      return timed(turn, node, 'after', () => runAfter(turn, node, position.special));
+  }
+}
+
+async function timed(turn: Turn, node: TreeNode, step: 'before' | 'execute' | 'after', run: () => Promise<Position>): Promise<Position> {
+  turn.emit({ type: 'step-start', nodeId: node.id, step });
+  const started = performance.now();
+  const next = await run();
+  turn.emit({ type: 'step-end', nodeId: node.id, step, durationMs: performance.now() - started });
+  return next;
+}
+
+async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise<Position> {
+  const { tree, index } = turn.runtime;
+  const reached = await explore({
+    tree,
+    index,
+    start: start.id,
+    moved,
+    lastExecutedId: turn.lastExecutedId,
+    similarities: () => turn.similarities(),
+    constraints: turn.context.exploreStrategy.constraints,
+    onFail: (nodeId, reason) => {
+      guardClimb(turn, nodeId);
+      turn.failed(nodeId, reason);
+    },
+    emit: (event) => turn.emit(event),
+  });
+  turn.emit({ type: 'explore-end', nodeId: reached.id, direction: turn.context.exploreStrategy.direction });
+  if (reached.type === 'agent') {
+    throw new TreeAgentError('NO_MATCH', `Nothing in agent ${reached.id} fits the message: exploration ended on the agent itself.`, {
+      nodeId: reached.id,
+      details: { agentId: reached.id },
+    });
+  }
+  return { step: 'before', nodeId: reached.id };
+}
+
+async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Promise<Position> {
+  const after = (node.definition as { after?: (...args: unknown[]) => unknown }).after;
+  if (!after) return { step: 'explore', nodeId: node.id, moved: false };
+  const output = await turn.call(node, 'after', after, [await turn.selfOf(node), turn.context, special, createLinks(node.id, node.links)]);
+  const decision = validateAfterOutput(node.id, output);
+  turn.emit({ type: 'after-output', nodeId: node.id, ...decision });
+  if (decision.outcome === 'failure') return reachAnchor(turn, node);
+  if (decision.nodeTarget === null) return { step: 'explore', nodeId: node.id, moved: false };
+  const target = targetNode(turn, decision.nodeTarget, node.id, 'after');
+  if (decision.resume) return resumePosition(turn, target, node.id, 'after');
+  return decision.step === 'before' ? { step: 'before', nodeId: target.id } : { step: 'explore', nodeId: target.id, moved: false };
+}
+
+/** reach_anchor (SPEC §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
+function reachAnchor(turn: Turn, node: TreeNode): Position {
+  guardClimb(turn, node.id);
+  turn.failed(node.id, 'failure-outcome');
+  turn.context.exploreStrategy.constraints.blacklist.add(node.id, 'node');
+  turn.emit({ type: 'blacklist-add', kind: 'node', ids: [node.id], reason: 'failure-outcome' });
+  return { step: 'explore', nodeId: node.anchorId ?? node.agentId ?? node.id, moved: true };
+}
+
+/** Reaching an anchor twice from the same failing node in one turn is a loop. */
+function guardClimb(turn: Turn, nodeId: number): void {
+  if (turn.climbedFrom.has(nodeId)) {
+    throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, { nodeId });
+  }
+  turn.climbedFrom.add(nodeId);
+}
+
+/**
+ * Routes an error to the `fallback` of the agent it happened in (SPEC §7); a no-match without
+ * fallback ends the turn with status `no-match`. Anything else is rethrown: the turn fails and
+ * nothing is committed.
+ */
+async function recover(turn: Turn, error: unknown, position: Position): Promise<Position> {
+  if (!TreeAgentError.isInstance(error) || position.step === 'done') throw error;
+  if (error.code === 'ABORTED' || error.code.startsWith('SESSION_') || error.code === 'INVALID_INPUT') throw error;
+  const { tree } = turn.runtime;
+  const failing = tree.node(position.nodeId);
+  const agentId = error.code === 'NO_MATCH' ? (error.details.agentId as number) : failing.agentId;
+  if (agentId === null) throw error;
+  const agent = tree.node(agentId);
+  const fallback = agent.definition.type === 'agent' ? agent.definition.fallback : undefined;
+  const summary = { code: error.code, message: error.message, ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }) };
+  if (!fallback) {
+    if (error.code !== 'NO_MATCH') throw error;
+    turn.status = 'no-match';
+    turn.emit({ type: 'no-match', agentId });
+    return { step: 'done' };
+  }
+  turn.fallbacks += 1;
+  if (turn.fallbacks > turn.runtime.limits.maxFallbacks) throw error;
+  const origin = error.nodeId ?? failing.id;
+  const special: FallbackSpecial = {
+    error: { code: error.code, message: error.message },
+    nodeId: origin,
+    step: position.step,
+    noMatch: error.code === 'NO_MATCH',
+  };
+  const output = await turn.call(agent, 'fallback', fallback, [await turn.selfOf(agent), turn.context, special, createLinks(agent.id, agent.links)]);
+  const target = validateFallbackOutput(agent.id, output);
+  if (target === origin || target === agentId) {
+    throw new TreeAgentError(
+      'INVALID_CALLBACK_OUTPUT',
+      `The fallback of agent ${agentId} targets node ${target}, where the error started. Target another node (for example one that apologises), to avoid a loop.`,
+      { nodeId: agentId, callback: 'fallback', cause: error },
+    );
+  }
+  targetNode(turn, target, agentId, 'fallback');
+  turn.emit({ type: 'fallback', agentId, error: summary, nodeTarget: target });
+  return { step: 'before', nodeId: target };
+}

@@ -1,0 +1,175 @@
+import { InMemoryEmbeddingCache, type EmbeddingCache } from '../embedding/embedding-cache.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { FileMetadata } from '../files/file-metadata.js';
+import type { HistoryEntry } from '../memory/history.js';
+import type { LanguageModel } from '../model/language-model.js';
+import { InMemorySessionStore } from '../session/in-memory-session-store.js';
+import { KeyedMutex } from '../session/keyed-mutex.js';
+import type { HistoryQuery, SessionStore } from '../session/session-store.js';
+import type { Tree } from '../tree/tree.js';
+import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
+import type { VectorStore } from '../vector/vector-store.js';
+import type { AgentOutput } from './agent-output.js';
+import { EventChannel } from './event-channel.js';
+import type { AgentEvent } from './events.js';
+import { loadRuntime } from './load-runtime.js';
+import type { AgentRuntime } from './runtime.js';
+import { runTurn } from './run-turn.js';
+import { checkSendInput } from './send-input.js';
+
+export interface TreeAgentOptions {
+  tree: Tree;
+  /** Embeds chunks and directions. Default: the offline `HashedEmbedder`. */
+  embedder?: Embedder;
+  /** Where chunk embeddings are cached by model id and text. Default: in memory. */
+  embeddingCache?: EmbeddingCache;
+  /** Where sessions live. Default: in memory (lost on exit). */
+  sessionStore?: SessionStore;
+  /** Where query nodes search their `forRag` chunks. Default: in memory. */
+  vectorStore?: VectorStore;
+  /** A language model, or models by name (`default` for nodes that name none). */
+  models?: LanguageModel | Record<string, LanguageModel>;
+  /** Nodes one turn may execute before `LOOP`. Default 50. */
+  maxSteps?: number;
+  /** Fallbacks one turn may run before the error is returned. Default 3. */
+  maxFallbacks?: number;
+  /** Clock, for deterministic tests. */
+  now?: () => Date;
+}
+
+/** What travels with a user message. */
+export interface SendOptions {
+  attachments?: FileMetadata[];
+  /** Sent by the client; callbacks read it in `context.metadata.clientMetadata`. */
+  clientMetadata?: Record<string, unknown>;
+  /** The option the user picked among those of the last message. */
+  selectedOption?: string;
+  /** Cancels the turn; nothing is saved. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A tree agent: talks to many users at once, one session each.
+ *
+ * @example
+ * const agent = new TreeAgent({ tree });
+ * const output = await agent.send('session-1', 'Ciao!');
+ * console.log(output.messages[0]?.content);
+ */
+export class TreeAgent {
+  readonly sessionStore: SessionStore;
+  readonly #embedder: Embedder;
+  readonly #embeddingCache: EmbeddingCache;
+  readonly #vectorStore: VectorStore;
+  readonly #models: Record<string, LanguageModel>;
+  readonly #mutex = new KeyedMutex();
+  readonly #options: TreeAgentOptions;
+  #tree: Tree;
+  #runtime: Promise<AgentRuntime> | null = null;
+
+  constructor(options: TreeAgentOptions) {
+    this.#options = options;
+    this.#tree = options.tree;
+    this.#embedder = options.embedder ?? new HashedEmbedder();
+    this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
+    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.#vectorStore = options.vectorStore ?? new InMemoryVectorStore();
+    const models = options.models;
+    this.#models = !models ? {} : isLanguageModel(models) ? { default: models } : { ...models };
+  }
+
+  get tree(): Tree {
+    return this.#tree;
+  }
+
+  /** Embeds the tree's chunks and indexes the query nodes' chunks. Called by the first message if not before. */
+  async ready(): Promise<void> {
+    await this.#load();
+  }
+
+  /** Swaps the tree (for example after its files changed). Sessions are kept; turns in progress finish on the old tree. */
+  async setTree(tree: Tree): Promise<void> {
+    const next = this.#build(tree);
+    await next;
+    this.#tree = tree;
+    this.#runtime = next;
+  }
+
+  /** Sends a user message and returns the agent's answer. Throws a `TreeAgentError` when the turn fails; nothing is saved then. */
+  async send(sessionId: string, message: string, options: SendOptions = {}): Promise<AgentOutput> {
+    return this.#run(sessionId, message, options, () => {});
+  }
+
+  /**
+   * Sends a user message and yields the turn's events as they happen (text deltas included).
+   * The last event is `turn-end` with the output, or `error`. Stopping the iteration cancels the turn.
+   */
+  stream(sessionId: string, message: string, options: SendOptions = {}): AsyncIterable<AgentEvent> {
+    const controller = new AbortController();
+    const channel = new EventChannel<AgentEvent>(() => controller.abort(new Error('stream consumer stopped')));
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    this.#run(sessionId, message, { ...options, signal }, (event) => channel.push(event)).then(
+      () => channel.close(),
+      () => channel.close(),
+    );
+    return channel;
+  }
+
+  /** The history of a session, oldest first. */
+  history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]> {
+    return this.sessionStore.history(sessionId, query);
+  }
+
+  #load(): Promise<AgentRuntime> {
+    this.#runtime ??= this.#build(this.#tree);
+    return this.#runtime;
+  }
+
+  #build(tree: Tree): Promise<AgentRuntime> {
+    const promise = loadRuntime({
+      tree,
+      embedder: this.#embedder,
+      embeddingCache: this.#embeddingCache,
+      vectorStore: this.#vectorStore,
+      models: this.#models,
+      limits: { maxSteps: this.#options.maxSteps ?? 50, maxFallbacks: this.#options.maxFallbacks ?? 3 },
+      now: this.#options.now ?? (() => new Date()),
+    });
+    promise.catch(() => {
+      if (this.#runtime === promise) this.#runtime = null;
+    });
+    return promise;
+  }
+
+  async #run(sessionId: string, message: string, options: SendOptions, sink: (event: AgentEvent) => void): Promise<AgentOutput> {
+    try {
+      const input = checkSendInput(sessionId, message, options);
+      return await this.#mutex.run(sessionId, async () => {
+        const runtime = await this.#load();
+        return runTurn(runtime, this.sessionStore, sessionId, input, sink);
+      });
+    } catch (error) {
+      sink({ type: 'error', error: describeError(error) });
+      throw error;
+    }
+  }
+}
+
+function isLanguageModel(value: unknown): value is LanguageModel {
+  const model = value as Partial<LanguageModel>;
+  return typeof model.generate === 'function' && typeof model.stream === 'function';
+}
+
+function describeError(error: unknown): { code: string; message: string; nodeId?: number; callback?: string } {
+  if (TreeAgentError.isInstance(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }),
+      ...(error.callback === undefined ? {} : { callback: error.callback }),
+    };
+  }
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,219 @@
+import { invokeCallback } from '../callbacks/invoke-callback.js';
+import { ExploreStrategy } from '../context/explore-strategy.js';
+import { SessionState } from '../context/session-state.js';
+import { embedTexts } from '../embedding/embed-texts.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { FileAgent } from '../files/file-agent.js';
+import type { FileMetadata } from '../files/file-metadata.js';
+import type { HistoryEntry } from '../memory/history.js';
+import { type HistoryLoader, MemoryAgent } from '../memory/memory-agent.js';
+import type { LanguageModel } from '../model/language-model.js';
+import type { SessionCommit, SessionRecord } from '../session/session-store.js';
+import type { Self } from '../tree/node-definition.js';
+import type { TreeNode } from '../tree/tree-node.js';
+import type { AgentOutput, OutputMessage, TurnStatus } from './agent-output.js';
+import type { AgentEvent } from './events.js';
+import type { AgentRuntime } from './runtime.js';
+import { TurnContext } from './turn-context.js';
+
+/** The user's message and what travels with it. */
+export interface TurnInput {
+  message: string;
+  attachments: FileMetadata[];
+  clientMetadata: Record<string, unknown>;
+  selectedOption: string | null;
+  signal?: AbortSignal;
+}
+
+/**
+ * The working copy of one interaction. Everything the turn changes lives here until the end;
+ * `commit()` turns it into one atomic session commit, so a failed turn changes nothing.
+ */
+export class Turn {
+  readonly runtime: AgentRuntime;
+  readonly record: SessionRecord;
+  readonly input: TurnInput;
+  readonly context: TurnContext;
+  readonly trace: AgentEvent[] = [];
+  readonly messages: OutputMessage[] = [];
+  readonly entries: HistoryEntry[];
+  readonly agentPositions: Map<number, number>;
+  readonly climbedFrom = new Set<number>();
+  readonly startedAt: number;
+  lastExecutedId: number | null;
+  pendingMessage: OutputMessage | null;
+  status: TurnStatus = 'answered';
+  executed = 0;
+  fallbacks = 0;
+  readonly #selves = new Map<number, Self>();
+  readonly #sink: (event: AgentEvent) => void;
+  #direction: { text: string; similarities: Float32Array } | null = null;
+
+  constructor(runtime: AgentRuntime, record: SessionRecord, input: TurnInput, loadHistory: HistoryLoader, sink: (event: AgentEvent) => void) {
+    this.runtime = runtime;
+    this.record = record;
+    this.input = input;
+    this.#sink = sink;
+    this.startedAt = performance.now();
+    const turn = record.turn + 1;
+    this.entries = [
+      {
+        role: 'user',
+        content: input.message,
+        turn,
+        at: runtime.now().toISOString(),
+        ...(input.selectedOption ? { selectedOption: input.selectedOption } : {}),
+        ...(input.attachments.length ? { attachments: input.attachments } : {}),
+      },
+    ];
+    const root = runtime.tree.root;
+    this.context = new TurnContext({
+      sessionState: new SessionState(record.state),
+      input: { original: input.message, extended: input.message, attachments: input.attachments },
+      exploreStrategy: new ExploreStrategy(input.message, record.constraints),
+      metadata: { sessionId: record.id, clientMetadata: input.clientMetadata, serverMetadata: {} },
+      memoryAgent: new MemoryAgent(loadHistory, this.entries),
+      fileAgent: new FileAgent(input.attachments),
+      turn,
+      node: { id: root.id, type: root.type, name: root.name },
+      failCounter: record.failCounter,
+    });
+    this.agentPositions = new Map(Object.entries(record.agentPositions).map(([agent, node]) => [Number(agent), node]));
+    this.lastExecutedId = record.lastNodeId;
+    this.pendingMessage = record.pendingMessage;
+  }
+
+  emit(event: AgentEvent): void {
+    if (event.type !== 'text-delta' && event.type !== 'turn-end') this.trace.push(event);
+    this.#sink(event);
+  }
+
+  /** Throws `ABORTED` when the caller cancelled the turn. */
+  checkAbort(): void {
+    if (this.input.signal?.aborted) {
+      throw new TreeAgentError('ABORTED', 'The interaction was cancelled by the caller; nothing was saved.', { cause: this.input.signal.reason });
+    }
+  }
+
+  /** The `self` of the node's scope, running the scope's `init` the first time this interaction touches it. */
+  async selfOf(node: TreeNode): Promise<Self> {
+    const existing = this.#selves.get(node.scopeId);
+    if (existing) return existing;
+    const scope = this.runtime.tree.scopes.get(node.scopeId)!;
+    const self: Self = {};
+    this.#selves.set(scope.id, self);
+    if (scope.init) {
+      this.emit({ type: 'self-init', nodeId: scope.initNodeId, scope: scope.kind, componentId: scope.id });
+      await this.call(node, 'init', scope.init, [self, this.context], scope.initNodeId);
+    }
+    return self;
+  }
+
+  /** Runs a callback of `node` with `context.node` set to it. */
+  async call(node: TreeNode, name: string, fn: (...args: any[]) => unknown, args: unknown[], reportAs = node.id): Promise<unknown> {
+    this.checkAbort();
+    const previous = this.context.node;
+    this.context.node = { id: node.id, type: node.type, name: node.name };
+    try {
+      return await invokeCallback({ nodeId: reportAs, name, fn, args, emit: (event) => this.emit(event), now: () => performance.now() });
+    } finally {
+      this.context.node = previous;
+    }
+  }
+
+  /** Similarities of the current direction to every chunk, embedding the direction only when it changed. */
+  async similarities(): Promise<Float32Array> {
+    const text = this.context.exploreStrategy.direction;
+    if (this.#direction?.text === text) return this.#direction.similarities;
+    const [vector] = await this.embed([text]);
+    const similarities = this.runtime.index.similarities(vector!);
+    this.#direction = { text, similarities };
+    return similarities;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const { embedder, embeddingCache } = this.runtime;
+    return embedTexts(embedder, texts, embeddingCache, this.input.signal);
+  }
+
+  failed(nodeId: number, reason: 'leaf' | 'below-threshold' | 'failure-outcome'): void {
+    this.emit({ type: 'fail-counter', value: this.context.incrementFailCounter(), nodeId, reason });
+  }
+
+  /** Marks `node` as the last executed one, globally and for its agent. */
+  executedNode(node: TreeNode): void {
+    this.lastExecutedId = node.id;
+    if (node.agentId !== null) this.agentPositions.set(node.agentId, node.id);
+    this.pendingMessage = null;
+  }
+
+  /** The language model for `node`: its own `model`, else the tree's default. */
+  modelFor(node: TreeNode, purpose: string): LanguageModel {
+    const name = node.definition.model ?? 'default';
+    const model = this.runtime.models[name];
+    if (!model) {
+      const configured = Object.keys(this.runtime.models);
+      throw new TreeAgentError(
+        'MODEL_NOT_CONFIGURED',
+        `Node ${node.id} needs a language model for ${purpose}, but no model named "${name}" is configured. ${configured.length ? `Configured: ${configured.join(', ')}.` : 'None is configured.'} Pass models: { ${name}: model } to new TreeAgent(...).`,
+        { nodeId: node.id, details: { model: name } },
+      );
+    }
+    return model;
+  }
+
+  /** Adds a message to the response and to the history. */
+  deliver(message: OutputMessage): void {
+    this.messages.push(message);
+    this.entries.push({
+      role: 'assistant',
+      content: message.content,
+      turn: this.context.turn,
+      at: this.runtime.now().toISOString(),
+      nodeId: message.nodeId,
+      ...(message.options.length ? { options: message.options } : {}),
+      ...(message.attachments.length ? { attachments: message.attachments } : {}),
+      ...(message.isWarning ? { isWarning: true } : {}),
+    });
+    this.emit({ type: 'message', message });
+  }
+
+  nextMessageId(): string {
+    return `${this.context.turn}-${this.messages.length + 1}`;
+  }
+
+  output(): AgentOutput {
+    return {
+      sessionId: this.record.id,
+      turn: this.context.turn,
+      status: this.status,
+      messages: this.messages,
+      serverMetadata: this.context.metadata.serverMetadata,
+      nodeId: this.lastExecutedId,
+      trace: this.trace,
+    };
+  }
+
+  /** The session commit of this interaction (throws `SESSION_STATE` when the state cannot be stored). */
+  commit(): SessionCommit {
+    const constraints = this.context.exploreStrategy.constraints;
+    const extended = this.context.input.extended;
+    if (extended !== this.input.message) this.entries[0]!.extended = extended;
+    return {
+      expectedVersion: this.record.version,
+      history: this.entries,
+      record: {
+        ...this.record,
+        version: this.record.version + 1,
+        turn: this.context.turn,
+        state: this.context.sessionState.serialize(),
+        lastNodeId: this.lastExecutedId,
+        agentPositions: Object.fromEntries(this.agentPositions),
+        pendingMessage: this.pendingMessage,
+        constraints: constraints.keep ? structuredClone(constraints.toJSON()) : null,
+        failCounter: this.context.failCounter,
+        updatedAt: this.runtime.now().toISOString(),
+      },
+    };
+  }
+}

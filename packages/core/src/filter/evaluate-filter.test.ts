@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateFilter } from './evaluate-filter.js';
+import type { Condition, Filter, PointId } from './filter.js';
+
+const ok = (filter: Filter | null | undefined, payload: Record<string, unknown>, id: PointId = 1) =>
+  evaluateFilter(filter, { id, payload });
+const one = (c: Condition, payload: Record<string, unknown>, id: PointId = 1) =>
+  ok({ must: [c] }, payload, id);
+
+describe('match.value', () => {
+  it('compares strings exactly and case-sensitively', () => {
+    expect(one({ key: 'lang', match: { value: 'en' } }, { lang: 'en' })).toBe(true);
+    expect(one({ key: 'lang', match: { value: 'en' } }, { lang: 'EN' })).toBe(false);
+  });
+  it('keeps strings, integers and booleans apart', () => {
+    expect(one({ key: 'n', match: { value: 3 } }, { n: 3 })).toBe(true);
+    expect(one({ key: 'n', match: { value: 3 } }, { n: '3' })).toBe(false);
+    expect(one({ key: 'b', match: { value: true } }, { b: true })).toBe(true);
+    expect(one({ key: 'b', match: { value: true } }, { b: 1 })).toBe(false);
+    expect(one({ key: 'b', match: { value: false } }, { b: false })).toBe(true);
+  });
+  it('matches when any array element equals the value', () => {
+    expect(one({ key: 'tags', match: { value: 'b' } }, { tags: ['a', 'b'] })).toBe(true);
+    expect(one({ key: 'tags', match: { value: 'c' } }, { tags: ['a', 'b'] })).toBe(false);
+  });
+  it('does not match a missing field or null', () => {
+    expect(one({ key: 'lang', match: { value: 'en' } }, {})).toBe(false);
+    expect(one({ key: 'lang', match: { value: 'en' } }, { lang: null })).toBe(false);
+  });
+});
+
+describe('payload paths', () => {
+  const payload = {
+    meta: { author: { name: 'ada' } },
+    items: [{ sku: 'x1', size: [1, 2] }, { sku: 'x2' }],
+    'dotted.key': 'yes',
+    grid: [['a'], ['b', 'c']],
+  };
+  it('follows nested objects with a.b.c', () => {
+    expect(one({ key: 'meta.author.name', match: { value: 'ada' } }, payload)).toBe(true);
+    expect(one({ key: 'meta.author.name', match: { value: 'bob' } }, payload)).toBe(false);
+    expect(one({ key: 'meta.nope.name', match: { value: 'ada' } }, payload)).toBe(false);
+  });
+  it('goes through arrays of objects only with [] (Qdrant semantics)', () => {
+    expect(one({ key: 'items[].sku', match: { value: 'x2' } }, payload)).toBe(true);
+    expect(one({ key: 'items.sku', match: { value: 'x2' } }, payload)).toBe(false);
+    expect(one({ key: 'items.0.sku', match: { value: 'x1' } }, payload)).toBe(false);
+    expect(one({ key: 'items.length', match: { value: 2 } }, payload)).toBe(false);
+    expect(one({ key: 'items[].size', match: { value: 2 } }, payload)).toBe(true);
+  });
+  it('selects one element with [n] and quoted keys with "..."', () => {
+    expect(one({ key: 'items[1].sku', match: { value: 'x2' } }, payload)).toBe(true);
+    expect(one({ key: 'items[0].sku', match: { value: 'x2' } }, payload)).toBe(false);
+    expect(one({ key: 'items[5].sku', match: { value: 'x2' } }, payload)).toBe(false);
+    expect(one({ key: '"dotted.key"', match: { value: 'yes' } }, payload)).toBe(true);
+    expect(one({ key: 'grid[][]', match: { value: 'c' } }, payload)).toBe(true);
+  });
+  it('ignores inherited properties such as constructor', () => {
+    expect(one({ key: 'constructor', match: { except: ['z'] } }, {})).toBe(false);
+    expect(one({ is_empty: { key: 'toString' } }, {})).toBe(true);
+  });
+});
+
+describe('match.any and match.except', () => {
+  it('any matches one of the listed values', () => {
+    expect(one({ key: 'c', match: { any: ['red', 'blue'] } }, { c: 'blue' })).toBe(true);
+    expect(one({ key: 'c', match: { any: ['red', 'blue'] } }, { c: 'green' })).toBe(false);
+    expect(one({ key: 'n', match: { any: [1, 2] } }, { n: [5, 2] })).toBe(true);
+    expect(one({ key: 'n', match: { any: [1, 2] } }, { n: '1' })).toBe(false);
+    expect(one({ key: 'c', match: { any: [] } }, { c: 'red' })).toBe(false);
+  });
+  it('except matches a present, non-null value outside the list', () => {
+    const notRed: Condition = { key: 'c', match: { except: ['red'] } };
+    expect(one(notRed, { c: 'blue' })).toBe(true);
+    expect(one(notRed, { c: 'red' })).toBe(false);
+    expect(one(notRed, {})).toBe(false);
+    expect(one(notRed, { c: null })).toBe(false);
+    expect(one(notRed, { c: [] })).toBe(false);
+    expect(one(notRed, { c: ['red'] })).toBe(false);
+    expect(one(notRed, { c: ['red', 'blue'] })).toBe(true);
+    expect(one(notRed, { c: 7 })).toBe(true);
+    expect(one({ key: 'c', match: { except: [] } }, { c: 'red' })).toBe(true);
+  });
+});
+
+describe('match.text', () => {
+  const text = (t: string, v: unknown) => one({ key: 'body', match: { text: t } }, { body: v });
+  it('needs every query word as a whole word, ignoring case and order', () => {
+    expect(text('world', 'Hello, World!')).toBe(true);
+    expect(text('WORLD hello', 'hello world')).toBe(true);
+    expect(text('hello planet', 'hello world')).toBe(false);
+    expect(text('wor', 'hello world')).toBe(false);
+    expect(text('café', 'Un CAFÉ noir')).toBe(true);
+  });
+  it('matches array elements, never non-strings, never an empty query', () => {
+    expect(text('beta', ['alpha', 'Beta gamma'])).toBe(true);
+    expect(text('42', 42)).toBe(false);
+    expect(text('  ', 'anything')).toBe(false);
+  });
+});
+
+describe('range', () => {
+  const r = (range: object, v: unknown) => one({ key: 'x', range } as Condition, { x: v });
+  it('applies each bound', () => {
+    expect([r({ gt: 5 }, 5), r({ gt: 5 }, 6), r({ gte: 5 }, 5), r({ gte: 5 }, 4)]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect([r({ lt: 5 }, 5), r({ lt: 5 }, 4), r({ lte: 5 }, 5), r({ lte: 5 }, 6)]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect(r({ gte: 1, lt: 2 }, 1.5)).toBe(true);
+    expect(r({ gte: 1, lt: 2 }, 2)).toBe(false);
+  });
+  it('only tests numbers, any array element, never a missing field', () => {
+    expect(r({ gt: 1 }, '5')).toBe(false);
+    expect(r({ gt: 0 }, true)).toBe(false);
+    expect(r({ gt: 10 }, [1, 20])).toBe(true);
+    expect(one({ key: 'x', range: { gt: 0 } }, {})).toBe(false);
+  });
+  it('compares ISO datetimes, timezones included', () => {
+    const feb = { gte: '2024-02-01T00:00:00Z', lt: '2024-03-01' };
+    expect(r(feb, '2024-02-15T10:00:00Z')).toBe(true);
+    expect(r(feb, '2024-03-01T00:00:00Z')).toBe(false);
+    expect(r(feb, '2024-03-01T00:30:00+01:00')).toBe(true);
+    expect(r(feb, '2024-02-01 00:00')).toBe(true);
+    expect(r(feb, 'not a date')).toBe(false);
+    expect(r(feb, 1706745600000)).toBe(false);
+    expect(r({ gt: '2024-01-01T00:00:00.000000001Z' }, '2024-01-01T00:00:00.000000002Z')).toBe(true);
+    expect(r({ gt: '2024-01-01T00:00:00.000000002Z' }, '2024-01-01T00:00:00.000000001Z')).toBe(false);
+  });
+});
+
+describe('values_count', () => {
+  const vc = (values_count: object, payload: Record<string, unknown>) =>
+    one({ key: 'v', values_count } as Condition, payload);
+  it('counts array elements, 1 for a scalar, 0 for null or missing', () => {
+    expect(vc({ gte: 3 }, { v: [1, 2, 3] })).toBe(true);
+    expect(vc({ gt: 3 }, { v: [1, 2, 3] })).toBe(false);
+    expect(vc({ lte: 1, gte: 1 }, { v: 'one' })).toBe(true);
+    expect(vc({ lt: 1 }, {})).toBe(true);
+    expect(vc({ lt: 1 }, { v: null })).toBe(true);
+    expect(vc({ gte: 1 }, {})).toBe(false);
+    expect(one({ key: 'a[].v', values_count: { lt: 1 } }, { a: [{ w: 1 }, { w: 2 }] })).toBe(true);
+    expect(one({ key: 'a[].v', values_count: { gte: 2 } }, { a: [{ v: 1 }, { v: [1, 2] }] })).toBe(true);
+    expect(one({ key: 'a[].v', values_count: { gte: 3 } }, { a: [{ v: 1 }, { v: [1, 2] }] })).toBe(false);
+  });
+});
+
+describe('is_empty and is_null', () => {
+  const empty = (payload: Record<string, unknown>) => one({ is_empty: { key: 'f' } }, payload);
+  const isNull = (payload: Record<string, unknown>) => one({ is_null: { key: 'f' } }, payload);
+  it('is_empty: missing, null or [] only', () => {
+    expect([empty({}), empty({ f: null }), empty({ f: [] })]).toEqual([true, true, true]);
+    expect([empty({ f: [null] }), empty({ f: '' }), empty({ f: 0 }), empty({ f: {} })]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+  it('is_empty through [] requires every value to be empty', () => {
+    const c: Condition = { is_empty: { key: 'a[].b' } };
+    expect(one(c, { a: [{ b: [] }, { c: 1 }] })).toBe(true);
+    expect(one(c, { a: [{ b: [] }, { b: 1 }] })).toBe(false);
+  });
+  it('is_null: an explicit null (or an array holding one), never a missing key', () => {
+    expect([isNull({ f: null }), isNull({ f: [1, null] })]).toEqual([true, true]);
+    expect([isNull({}), isNull({ f: [] }), isNull({ f: 'x' }), isNull({ f: 0 })]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('has_id', () => {
+  it('matches numeric and string ids without mixing them', () => {
+    expect(one({ has_id: [1, 2] }, {}, 2)).toBe(true);
+    expect(one({ has_id: [1, 2] }, {}, 3)).toBe(false);
+    expect(one({ has_id: ['chunk-a', 7] }, {}, 'chunk-a')).toBe(true);
+    expect(one({ has_id: ['1'] }, {}, 1)).toBe(false);
+    expect(one({ has_id: [1] }, {}, '1')).toBe(false);
+  });
+  it('compares UUIDs in any spelling', () => {
+    const id = '550e8400-e29b-41d4-a716-446655440000';
+    expect(one({ has_id: [id.toUpperCase()] }, {}, id)).toBe(true);
+    expect(one({ has_id: [id.replaceAll('-', '')] }, {}, id)).toBe(true);
+    expect(one({ has_id: [id] }, {}, id.toUpperCase())).toBe(true);
+    expect(ok({ must_not: [{ has_id: [id] }] }, {}, id)).toBe(false);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * Payload filters in Qdrant's REST JSON shape (snake_case), so one filter object works on the
+ * embedded vector store, on chunk `extra` payloads during tree exploration, and on a Qdrant
+ * server unchanged. See https://qdrant.tech/documentation/concepts/filtering/.
+ *
+ * @example
+ * const filter: Filter = {
+ *   must: [{ key: 'lang', match: { value: 'en' } }, { key: 'year', range: { gte: 2020 } }],
+ *   must_not: [{ is_empty: { key: 'tags' } }],
+ * };
+ */
+
+/** A point (chunk) id: an unsigned integer or a string (Qdrant requires UUID strings). */
+export type PointId = string | number;
+
+/** One condition, or several, as Qdrant accepts in `must`, `should` and `must_not`. */
+export type Conditions = Condition | readonly Condition[];
+
+/** A boolean combination of conditions. An empty filter `{}` matches every point. */
+export interface Filter {
+  /** Every condition must match (AND). */
+  must?: Conditions | null;
+  /** At least one condition must match (OR). An empty list is no constraint. */
+  should?: Conditions | null;
+  /** No condition may match (NOT ... AND NOT ...). */
+  must_not?: Conditions | null;
+  /** At least `min_count` of the conditions must match. */
+  min_should?: MinShould | null;
+}
+
+/** "At least `min_count` of these": `min_count` is an integer ≥ 1. */
+export interface MinShould {
+  /** Candidate conditions. */
+  conditions: readonly Condition[];
+  /** How many of them must match, at least. */
+  min_count: number;
+}
+
+/** Anything allowed in a clause. A {@link Filter} nests directly, with no wrapper key. */
+export type Condition =
+  | FieldCondition
+  | IsEmptyCondition
+  | IsNullCondition
+  | HasIdCondition
+  | NestedCondition
+  | Filter;
+
+/** A condition on the values at `key`; exactly one of `match`, `range`, `values_count`. */
+export type FieldCondition = MatchCondition | RangeCondition | ValuesCountCondition;
+
+/** Matches when any value at `key` (array elements included) satisfies `match`. */
+export interface MatchCondition {
+  /** Payload path: `a.b` for nested objects, `a[].b` through arrays, `a[0]` for one element. */
+  key: string;
+  /** How the values are compared. */
+  match: Match;
+  range?: never;
+  values_count?: never;
+}
+
+/** Matches when any numeric (or datetime) value at `key` lies in `range`. */
+export interface RangeCondition {
+  /** Payload path, as in {@link MatchCondition.key}. */
+  key: string;
+  /** Numeric bounds, or datetime bounds for datetime-string values. */
+  range: Range | DatetimeRange;
+  match?: never;
+  values_count?: never;
+}
+
+/** Matches on how many values `key` holds (array length; 1 for a scalar; 0 when missing). */
+export interface ValuesCountCondition {
+  /** Payload path, as in {@link MatchCondition.key}. */
+  key: string;
+  /** Bounds on the count. */
+  values_count: ValuesCount;
+  match?: never;
+  range?: never;
+}
+
+/** The four ways to match a value. */
+export type Match = MatchValue | MatchAny | MatchExcept | MatchText;
+
+/** Exact equality with a string, an integer or a boolean. */
+export interface MatchValue {
+  /** The value to equal; integers only among numbers, as in Qdrant. */
+  value: string | number | boolean;
+  any?: never;
+  except?: never;
+  text?: never;
+}
+
+/** Equal to one of the listed values (IN): all strings, or all integers. */
+export interface MatchAny {
+  /** Candidate values. An empty list matches nothing. */
+  any: readonly string[] | readonly number[];
+  value?: never;
+  except?: never;
+  text?: never;
+}
+
+/** Not equal to any listed value (NOT IN); a missing field or `null` does not match. */
+export interface MatchExcept {
+  /** Excluded values: all strings, or all integers. */
+  except: readonly string[] | readonly number[];
+  value?: never;
+  any?: never;
+  text?: never;
+}
+
+/** Full-text match: every word of `text` appears as a word of the value, ignoring case. */
+export interface MatchText {
+  /** The words to look for. */
+  text: string;
+  value?: never;
+  any?: never;
+  except?: never;
+}
+
+/** Numeric bounds; omitted bounds are open. */
+export interface Range {
+  /** Greater than. */
+  gt?: number | null;
+  /** Greater than or equal. */
+  gte?: number | null;
+  /** Less than. */
+  lt?: number | null;
+  /** Less than or equal. */
+  lte?: number | null;
+}
+
+/** Datetime bounds (RFC 3339 and Qdrant's shorter forms; UTC when no timezone). */
+export interface DatetimeRange {
+  /** After. */
+  gt?: string | null;
+  /** At or after. */
+  gte?: string | null;
+  /** Before. */
+  lt?: string | null;
+  /** At or before. */
+  lte?: string | null;
+}
+
+/** Bounds on a number of values: non-negative integers. */
+export interface ValuesCount {
+  /** More than. */
+  gt?: number | null;
+  /** At least. */
+  gte?: number | null;
+  /** Fewer than. */
+  lt?: number | null;
+  /** At most. */
+  lte?: number | null;
+}
+
+/** A payload path, as used by `is_empty` and `is_null`. */
+export interface PayloadField {
+  /** Payload path, as in {@link MatchCondition.key}. */
+  key: string;
+}
+
+/** True when `key` is missing, or every value there is `null` or `[]`. */
+export interface IsEmptyCondition {
+  /** The field to test. */
+  is_empty: PayloadField;
+}
+
+/** True when a value at `key` is `null` (or an array holding `null`); false when missing. */
+export interface IsNullCondition {
+  /** The field to test. */
+  is_null: PayloadField;
+}
+
+/** True when the point id is one of these. Never matches inside a `nested` filter. */
+export interface HasIdCondition {
+  /** Point ids; UUID strings compare case-insensitively. */
+  has_id: readonly PointId[];
+}
+
+/** True when some object of the array at `key` satisfies `filter` on its own. */
+export interface NestedCondition {
+  /** The array and the filter its elements are tested with. */
+  nested: {
+    /** Path to an array of objects (`a` and `a[]` are the same). */
+    key: string;
+    /** Filter whose keys are relative to each element. */
+    filter: Filter;
+  };
+}
+
+/** What a filter is evaluated on: a chunk's id and its `extra` payload. */
+export interface FilterPoint {
+  /** The point (chunk) id, for `has_id`. */
+  id: PointId;
+  /** The payload the keys are resolved in. */
+  payload: Record<string, unknown>;
+}
+
+/** A compiled filter: true when the point passes. */
+export type FilterPredicate = (point: FilterPoint) => boolean;

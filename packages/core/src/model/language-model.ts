@@ -1,0 +1,50 @@
+import type { FileMetadata } from '../files/file-metadata.js';
+
+/** A part of a message sent to a language model. */
+export type ModelContentPart = { type: 'text'; text: string } | { type: 'file'; file: FileMetadata };
+
+export interface ModelMessage {
+  role: 'user' | 'assistant';
+  content: string | ModelContentPart[];
+}
+
+/** A JSON schema object, as in OpenAI's `response_format.json_schema.schema`. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One request to a language model, built by the engine from a node's `prompt` and `responseFormat`. */
+export interface ModelRequest {
+  system?: string;
+  messages: ModelMessage[];
+  /** Structured output: the answer must be JSON matching `schema`. */
+  responseFormat?: { name: string; schema: JsonSchema };
+  /** Model parameters (`temperature`, `reasoningEffort`…), already stripped of unsupported ones. */
+  params: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface ModelUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface ModelResponse {
+  text: string;
+  usage?: ModelUsage;
+}
+
+export type ModelStreamPart = { type: 'text-delta'; delta: string } | { type: 'finish'; usage?: ModelUsage };
+
+/**
+ * The contract the engine needs from a chat model. Adapters turn Vercel AI SDK models (and local
+ * GGUF models) into it; `@treeagent/core/test` has a scripted one for tests.
+ */
+export interface LanguageModel {
+  /** Provider and model name, e.g. `openai:gpt-4o-mini`. */
+  readonly id: string;
+  /** Parameters the model accepts. Others are dropped with a `model-param-dropped` event. Absent: all. */
+  readonly supportedParams?: readonly string[];
+  /** Whether the provider enforces a JSON schema natively. The engine validates the answer either way. */
+  readonly supportsJsonSchema?: boolean;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}

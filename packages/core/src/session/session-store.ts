@@ -1,0 +1,79 @@
+import type { ExploreConstraintsData } from '../context/explore-strategy.js';
+import type { OutputMessage } from '../engine/agent-output.js';
+import type { HistoryEntry } from '../memory/history.js';
+
+/** Everything a session keeps between interactions, except the history (SPEC §3). */
+export interface SessionRecord {
+  id: string;
+  /** Incremented by every commit; guards against lost updates. 0 for a session never committed. */
+  version: number;
+  /** Number of interactions committed. */
+  turn: number;
+  /** Serialised `sessionState`. */
+  state: Record<string, unknown>;
+  /** Last executed node: the next interaction resumes at its `after`. */
+  lastNodeId: number | null;
+  /** Last executed node of each agent, by agent id, for multi-agent `resume`. */
+  agentPositions: Record<string, number>;
+  /** Message sent by `lastNodeId` when it ended the turn; its `after` receives it in `special`. */
+  pendingMessage: OutputMessage | null;
+  /** Explore constraints, kept only when `keep` is true. */
+  constraints: ExploreConstraintsData | null;
+  failCounter: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One interaction's changes, committed atomically: the new record and the history entries to append. */
+export interface SessionCommit {
+  record: SessionRecord;
+  /** Appended after the existing history, in order. */
+  history: HistoryEntry[];
+  /** Version the interaction started from; the commit fails with `SESSION_CONFLICT` if it changed. */
+  expectedVersion: number;
+}
+
+export interface HistoryQuery {
+  /** The most recent `limit` entries; all when absent. */
+  limit?: number;
+}
+
+/** Releases a session lock. */
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Where sessions live. Implementations: in memory here; SQLite and PostgreSQL in their own packages.
+ * All pass the same conformance suite.
+ */
+export interface SessionStore {
+  /** The session's record, or `null` when it was never committed. */
+  load(sessionId: string): Promise<SessionRecord | null>;
+  /** History entries, oldest first. */
+  history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]>;
+  /** Writes the record and appends the history in one transaction, or nothing at all. */
+  commit(commit: SessionCommit): Promise<void>;
+  delete(sessionId: string): Promise<void>;
+  /**
+   * Serialises interactions on a session across processes (row or advisory lock). Stores used by
+   * one process may omit it: the agent already serialises interactions in process.
+   */
+  lock?(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock>;
+  close?(): Promise<void>;
+}
+
+/** A record for a session that has never been committed. */
+export function emptySessionRecord(sessionId: string, now: string): SessionRecord {
+  return {
+    id: sessionId,
+    version: 0,
+    turn: 0,
+    state: {},
+    lastNodeId: null,
+    agentPositions: {},
+    pendingMessage: null,
+    constraints: null,
+    failCounter: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,91 @@
+import type { FileMetadata } from '../files/file-metadata.js';
+import type { Filter } from '../filter/filter.js';
+import type { JsonSchema } from '../model/language-model.js';
+import type { Source } from '../engine/agent-output.js';
+import type { ChunkId } from './chunk.js';
+import type { MessageType, Outcome } from './constants.js';
+
+/** Steps an `after` or `beforeRun` callback may continue at. */
+export type TargetStep = 'explore' | 'before';
+
+/** Output of `after` (SPEC §4, `BaseAfterOutput`). Returning nothing means "explore from here". */
+export interface BaseAfterOutput {
+  /** Node to move to; need not be a descendant. Absent: stay on the current node and explore. */
+  nodeTarget?: number | null;
+  /** Where the loop continues at `nodeTarget`. Default `explore`. */
+  step?: TargetStep;
+  /** `failure` ignores the other fields and triggers reach_anchor. Default `success`. */
+  outcome?: Outcome;
+  /** With an agent `nodeTarget`, continue that agent from its own last executed node. */
+  resume?: boolean;
+}
+
+/** Output of the root's `beforeRun` (`BaseBeforeRunOutput`). Without `nodeTarget` the other fields are ignored. */
+export interface BaseBeforeRunOutput {
+  nodeTarget?: number | null;
+  step?: TargetStep | null;
+  resume?: boolean | null;
+}
+
+/** Output of an agent's `fallback` (`BaseFallbackOutput`): run restarts at `nodeTarget` from its before step. */
+export interface BaseFallbackOutput {
+  nodeTarget: number;
+}
+
+/** Output of the root's `extendMessage` (`BaseExtendMessagePromptOutput`). */
+export interface BaseExtendMessagePromptOutput {
+  prompt: string;
+  systemPrompt?: string;
+}
+
+/** A piece of a prompt: text, or files handed to the model. */
+export type PromptSegment = { type: 'text'; content: string } | { type: 'files'; content: FileMetadata[] };
+
+/** Output of `prompt` (`BasePromptOutput`). */
+export interface BasePromptOutput {
+  prompt?: string | null;
+  systemPrompt?: string | null;
+  files?: FileMetadata[] | null;
+  segments?: PromptSegment[] | null;
+  /** Passed to the model (`temperature`, `reasoningEffort`, `webSearch`…); unsupported ones are dropped. */
+  modelParams?: Record<string, unknown> | null;
+  /** How many previous history entries to send with the prompt. Default 0. */
+  historyLimit?: number;
+}
+
+/** Output of `responseFormat` (`BaseResponseFormatOutput`). */
+export interface BaseResponseFormatOutput {
+  /** JSON schema of the answer (OpenAI response-format form; `{ name, schema }` wrappers are accepted). */
+  schema: JsonSchema;
+  /** Maximum number of model calls before `special.failResponseFormat` is set. Default 3. */
+  attemptsLimit?: number;
+}
+
+/** The message of an emit (`Message`). */
+export interface EmitMessage {
+  type: MessageType;
+  /** Text of a STATIC message; must be absent for GENERATED. */
+  content?: string | null;
+}
+
+/** Output of `emit` (`BaseEmitOutput`). */
+export interface BaseEmitOutput {
+  message: EmitMessage;
+  options?: string[] | null;
+  attachments?: FileMetadata[] | null;
+  dynamicAttachments?: FileMetadata[] | null;
+  sources?: Source[] | null;
+  waitInteraction?: boolean;
+}
+
+/** Output of `query` (`BaseQueryOutput`). Without `query` the node scrolls. */
+export interface BaseQueryOutput {
+  query?: string | null;
+  filter?: Filter | null;
+  blackList?: ChunkId[] | null;
+  /** Default 3. */
+  chunkQty?: number;
+  /** Default 0.25; ignored when scrolling. */
+  threshold?: number;
+  offset?: string | null;
+}

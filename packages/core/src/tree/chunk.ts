@@ -1,0 +1,25 @@
+/** Chunk identifier: an unsigned integer or a string (Qdrant accepts integers and UUIDs). */
+export type ChunkId = string | number;
+
+/**
+ * A chunk of text attached to a node. Every chunk is a signpost for exploration;
+ * `forRag` chunks (query nodes only) are also retrieved by the query step and put into prompts.
+ */
+export interface ChunkDefinition {
+  /** Stable identifier; defaults to `"<nodeId>:<index>"`. */
+  id?: ChunkId;
+  text: string;
+  forRag?: boolean;
+  /** Payload of tags that Qdrant-style filters select on. */
+  extra?: Record<string, unknown>;
+}
+
+/** A chunk as it is in a loaded tree: id assigned, owner known. */
+export interface Chunk {
+  id: ChunkId;
+  text: string;
+  forRag: boolean;
+  extra: Record<string, unknown>;
+  /** Node that holds the chunk. */
+  nodeId: number;
+}

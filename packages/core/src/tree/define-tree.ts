@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { Chunk } from './chunk.js';
+import { expandComponents } from './expand-components.js';
+import { effectiveParent, indexComponents } from './flatten-components.js';
+import type { NodeDefinition, Self, TreeDefinition } from './node-definition.js';
+import { Tree } from './tree.js';
+import type { EffectiveNodeType, SelfScope, TreeNode } from './tree-node.js';
+import type { TreeProblem } from './tree-problem.js';
+import { TreeValidationError } from './tree-validation-error.js';
+import { validateNode } from './validate-node.js';
+import { indexNodes, validateAgents, validateLinkTargets } from './validate-structure.js';
+import { definitionToJSON } from './tree-json.js';
+
+/** Default `similarityThreshold` of nodes when neither they nor the root set one. */
+export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
+
+/**
+ * Validates a tree definition and flattens its components. Throws a `TreeValidationError`
+ * listing every problem at once, each naming the node and saying how to fix it.
+ *
+ * @example
+ * const tree = defineTree({ nodes: [
+ *   { id: 1, type: 'root' },
+ *   { id: 2, type: 'agent', parent: 1, isPrimary: true },
+ *   { id: 3, type: 'emit', parent: 2, chunks: ['hello'], emit: { message: { type: 'static', content: 'Hi!' } } },
+ * ] });
+ */
+export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>): Tree {
+  const problems: TreeProblem[] = [];
+  if (typeof definition !== 'object' || definition === null || !Array.isArray(definition.nodes)) {
+    throw new TreeValidationError([{ message: 'the definition has no "nodes" array.', fix: 'Pass { nodes: [...] }.' }]);
+  }
+  const nodes = expandComponents(definition.nodes as NodeDefinition[], problems);
+  nodes.forEach((node, index) => {
+    if (typeof node !== 'object' || node === null) {
+      problems.push({ message: `the node at index ${index} is not an object.`, fix: 'Every node is an object { id, type, … }.' });
+    } else validateNode(node as unknown as Record<string, unknown>, index, problems);
+  });
+  const index = indexNodes(nodes.filter((node) => typeof node === 'object' && node !== null), problems);
+  validateAgents(index, problems);
+  const components = indexComponents(index, problems);
+  validateLinkTargets(index, problems);
+  if (problems.length || !index.root) throw new TreeValidationError(problems);
+
+  const root = index.root;
+  const rootThreshold = root.type === 'root' ? root.defaultSimilarityThreshold : undefined;
+  const defaultThreshold = rootThreshold ?? DEFAULT_SIMILARITY_THRESHOLD;
+  const childrenOf = new Map<number, number[]>();
+  const isEffective = (node: NodeDefinition) => node.type !== 'component' && node.type !== 'head' && node.type !== 'tail';
+  for (const node of index.byId.values()) {
+    if (!isEffective(node) || node.type === 'root') continue;
+    const parent = effectiveParent(node.id, index, components)!;
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), node.id]);
+  }
+
+  const built = new Map<number, TreeNode>();
+  const chunks: Chunk[] = [];
+  const chunkIds = new Set<string>();
+  const scopes = new Map<number, SelfScope>([[root.id, { id: root.id, kind: 'root', initNodeId: root.id, init: root.type === 'root' ? root.init : undefined }]]);
+  const visit = (id: number, parentId: number | null, depth: number, agentId: number | null, anchorId: number | null) => {
+    const definitionNode = index.byId.get(id)!;
+    const ownAgent = definitionNode.type === 'agent' ? id : agentId;
+    const chunkStart = chunks.length;
+    (definitionNode.chunks ?? []).forEach((chunk, position) => {
+      const item = typeof chunk === 'string' ? { text: chunk } : chunk;
+      const chunkId = item.id ?? `${id}:${position}`;
+      const key = String(chunkId);
+      if (chunkIds.has(key)) {
+        problems.push({ nodeId: id, message: `chunk id ${JSON.stringify(chunkId)} is used twice.`, fix: 'Give every chunk its own id, or leave ids out.' });
+      }
+      chunkIds.add(key);
+      chunks.push({ id: chunkId, text: item.text, forRag: item.forRag ?? false, extra: item.extra ?? {}, nodeId: id });
+    });
+    const ownChunkEnd = chunks.length;
+    const scopeComponent = components.enclosingComponent(id);
+    const scopeId = scopeComponent ?? root.id;
+    if (scopeComponent !== null && !scopes.has(scopeComponent)) {
+      const head = components.headOf.get(scopeComponent)!;
+      scopes.set(scopeComponent, {
+        id: scopeComponent,
+        kind: 'component',
+        initNodeId: head.id,
+        init: head.type === 'head' ? head.init : undefined,
+      });
+    }
+    const children = childrenOf.get(id) ?? [];
+    const childAnchor = definitionNode.isAnchor || definitionNode.type === 'agent' ? id : anchorId;
+    const node: TreeNode = {
+      id,
+      type: definitionNode.type as EffectiveNodeType,
+      name: definitionNode.name,
+      definition: definitionNode,
+      parentId,
+      children,
+      depth,
+      chunks: chunks.slice(chunkStart, ownChunkEnd),
+      links: { ...(definitionNode.links ?? {}) },
+      isBlocking: definitionNode.isBlocking ?? false,
+      isAnchor: definitionNode.isAnchor ?? false,
+      isMute: definitionNode.isMute ?? false,
+      similarityThreshold: definitionNode.similarityThreshold ?? defaultThreshold,
+      agentId: ownAgent,
+      scopeId,
+      anchorId: definitionNode.type === 'agent' ? null : anchorId,
+      chunkStart,
+      ownChunkEnd,
+      chunkEnd: ownChunkEnd,
+    };
+    built.set(id, node);
+    for (const child of children) visit(child, id, depth + 1, ownAgent, childAnchor);
+    (node as { chunkEnd: number }).chunkEnd = chunks.length;
+  };
+  visit(root.id, null, 0, null, null);
+  if (problems.length) throw new TreeValidationError(problems);
+
+  const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
+  const contentHash = createHash('sha256').update(JSON.stringify(definitionToJSON(expanded))).digest('hex').slice(0, 16);
+  const primary = (index.childrenOf.get(root.id) ?? []).find((node) => node.type === 'agent' && node.isPrimary)!;
+  return new Tree({
+    name: definition.name ?? `tree-${contentHash}`,
+    definition: expanded,
+    nodes: built,
+    chunks,
+    scopes,
+    contentHash,
+    rootId: root.id,
+    primaryAgentId: primary.id,
+  });
+}

@@ -1,0 +1,39 @@
+import type { NodeDefinition, TreeDefinition } from './node-definition.js';
+
+/** A tree definition without callbacks: what can be stored as JSON. */
+export interface TreeJSON {
+  name?: string;
+  nodes: Record<string, unknown>[];
+}
+
+/** Callbacks to attach to a JSON tree, by node id: `{ 12: { after: (self, ctx, special, links) => … } }`. */
+export type CallbackMap = Record<number, Record<string, unknown>>;
+
+/**
+ * Everything but the callbacks of a tree definition, as plain JSON. Components used with `use`
+ * must be expanded first (a `Tree`'s `definition` already is). Constant callback outputs are kept.
+ */
+export function definitionToJSON(definition: TreeDefinition): TreeJSON {
+  return {
+    ...(definition.name ? { name: definition.name } : {}),
+    nodes: definition.nodes.map((node) => {
+      const plain: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(node)) {
+        if (typeof value === 'function' || value === undefined || key === 'use') continue;
+        plain[key] = JSON.parse(JSON.stringify(value));
+      }
+      return plain;
+    }),
+  };
+}
+
+/**
+ * Rebuilds a tree definition from JSON, attaching callbacks by node id. Pass the result to `defineTree`.
+ *
+ * @example
+ * const tree = defineTree(definitionFromJSON(JSON.parse(text), { 12: { after: () => ({ nodeTarget: 3 }) } }));
+ */
+export function definitionFromJSON(json: TreeJSON, callbacks: CallbackMap = {}): TreeDefinition {
+  const nodes = json.nodes.map((node) => ({ ...node, ...(callbacks[node.id as number] ?? {}) }) as unknown as NodeDefinition);
+  return { ...(json.name ? { name: json.name } : {}), nodes };
+}

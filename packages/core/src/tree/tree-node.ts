@@ -1,0 +1,47 @@
+import type { Chunk } from './chunk.js';
+import type { NodeType } from './constants.js';
+import type { InitCallback, NodeDefinition } from './node-definition.js';
+
+/** Types of the nodes that remain in the effective tree once components are flattened. */
+export type EffectiveNodeType = Exclude<NodeType, 'component' | 'head' | 'tail'>;
+
+/** A node of the effective tree: components flattened, chunks resolved, properties defaulted. */
+export interface TreeNode {
+  readonly id: number;
+  readonly type: EffectiveNodeType;
+  readonly name: string | undefined;
+  /** The node's definition, callbacks included. */
+  readonly definition: NodeDefinition;
+  /** Parent in the effective tree (`null` for the root). */
+  readonly parentId: number | null;
+  /** Children in the effective tree, in definition order. */
+  readonly children: readonly number[];
+  readonly depth: number;
+  readonly chunks: readonly Chunk[];
+  readonly links: Readonly<Record<string, number>>;
+  readonly isBlocking: boolean;
+  readonly isAnchor: boolean;
+  readonly isMute: boolean;
+  readonly similarityThreshold: number;
+  /** The agent this node belongs to (`null` for the root). */
+  readonly agentId: number | null;
+  /** Owner of the node's `self`: the id of its innermost component node, or the root's id. */
+  readonly scopeId: number;
+  /** Nearest ancestor with `isAnchor`, or the agent (the anchor of last resort). */
+  readonly anchorId: number | null;
+  /** Index in `Tree.chunks` of the node's own first chunk. The subtree's chunks are `[chunkStart, chunkEnd)`. */
+  readonly chunkStart: number;
+  /** End of the node's own chunks; its descendants' chunks are `[ownChunkEnd, chunkEnd)`. */
+  readonly ownChunkEnd: number;
+  readonly chunkEnd: number;
+}
+
+/** A scope owning a `self` object: the root, or one component instance. */
+export interface SelfScope {
+  readonly id: number;
+  readonly kind: 'root' | 'component';
+  /** Node whose `init` builds the scope's `self` (the root, or the component's head). */
+  readonly initNodeId: number;
+  /** The `init` callback of that node, if any. */
+  readonly init: InitCallback | undefined;
+}

@@ -1,0 +1,182 @@
+import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, MessageType, NODE_TYPES, type NodeType } from './constants.js';
+import type { TreeProblem } from './tree-problem.js';
+
+const BASE_KEYS = [
+  'id',
+  'type',
+  'parent',
+  'name',
+  'description',
+  'chunks',
+  'links',
+  'isBlocking',
+  'isAnchor',
+  'isMute',
+  'similarityThreshold',
+  'model',
+];
+
+const TYPE_KEYS: Record<NodeType, string[]> = {
+  root: ['smartExtendedMessage', 'conversationGoal', 'topics', 'defaultSimilarityThreshold'],
+  agent: ['isPrimary'],
+  empty: [],
+  query: [],
+  llm: [],
+  emit: [],
+  switch: [],
+  guardrail: ['warning'],
+  component: ['use', 'idBase'],
+  head: [],
+  tail: [],
+};
+
+/** Callbacks that may also be given as a constant value (the output they would return). */
+const CONSTANT_CALLBACKS = new Set(['prompt', 'emit', 'query', 'responseFormat']);
+
+/** Checks one node on its own: type, id, known keys, callbacks, chunks, threshold, links' shape. */
+export function validateNode(node: Record<string, unknown>, index: number, problems: TreeProblem[]): void {
+  const nodeId = Number.isInteger(node.id) ? (node.id as number) : undefined;
+  const where = (message: string, fix: string) => problems.push({ nodeId, message, fix });
+  if (nodeId === undefined) {
+    where(`the node at index ${index} has id ${JSON.stringify(node.id)}.`, 'Give every node an integer "id".');
+  }
+  const type = node.type as NodeType;
+  if (!NODE_TYPES.includes(type)) {
+    where(`unknown type ${JSON.stringify(node.type)}.`, `Use one of: ${NODE_TYPES.join(', ')}.`);
+    return;
+  }
+  const supported = CALLBACKS_BY_TYPE[type];
+  const allowed = new Set([...BASE_KEYS, ...TYPE_KEYS[type], ...supported]);
+  for (const key of Object.keys(node)) {
+    if (allowed.has(key) || node[key] === undefined) continue;
+    if ((ALL_CALLBACKS as readonly string[]).includes(key)) {
+      where(
+        `a ${type} node does not support the "${key}" callback.`,
+        supported.length
+          ? `Remove it; a ${type} node supports only: ${supported.join(', ')}.`
+          : `Remove it; a ${type} node has no callbacks.`,
+      );
+    } else {
+      const guess = closest(key, [...allowed]);
+      where(`unknown property "${key}".`, guess ? `Did you mean "${guess}"?` : 'Remove it.');
+    }
+  }
+  for (const callback of supported) {
+    const value = node[callback];
+    if (value === undefined || typeof value === 'function') continue;
+    if (CONSTANT_CALLBACKS.has(callback) && typeof value === 'object' && value !== null) continue;
+    where(
+      `"${callback}" must be a function${CONSTANT_CALLBACKS.has(callback) ? ' or a constant output object' : ''}.`,
+      `Give "${callback}" a function (self, context, …) => output.`,
+    );
+  }
+  validateThreshold(node.similarityThreshold, 'similarityThreshold', where);
+  if (type === 'root') validateThreshold(node.defaultSimilarityThreshold, 'defaultSimilarityThreshold', where);
+  validateChunks(node, type, where);
+  validateLinksShape(node.links, where);
+  validateConstants(node, type, where);
+}
+
+type Report = (message: string, fix: string) => void;
+
+function validateThreshold(value: unknown, key: string, where: Report): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
+    where(`${key} is ${JSON.stringify(value)}, outside [-1, 1].`, `Set ${key} to a cosine similarity between -1 and 1.`);
+  }
+}
+
+function validateChunks(node: Record<string, unknown>, type: NodeType, where: Report): void {
+  if (node.chunks === undefined) return;
+  if (!Array.isArray(node.chunks)) {
+    where('"chunks" must be an array.', 'Give "chunks" as an array of strings or { text, forRag?, extra? } objects.');
+    return;
+  }
+  if (node.chunks.length && (type === 'component' || type === 'head' || type === 'tail' || type === 'root')) {
+    where(
+      `a ${type} node cannot hold chunks (it is not part of the explored tree).`,
+      type === 'head' ? "Move the chunks to the head's child." : 'Move the chunks to a node below it.',
+    );
+  }
+  node.chunks.forEach((chunk, index) => {
+    if (typeof chunk === 'string') {
+      if (chunk.trim() === '') where(`chunk ${index} is empty.`, 'Remove it or give it text.');
+      return;
+    }
+    if (typeof chunk !== 'object' || chunk === null || typeof chunk.text !== 'string' || chunk.text.trim() === '') {
+      where(`chunk ${index} has no text.`, 'Give every chunk a non-empty "text".');
+      return;
+    }
+    if (chunk.forRag === true && type !== 'query') {
+      where(
+        `chunk ${index} has forRag: true on a ${type} node.`,
+        'forRag chunks live only in query nodes: move it to a query node or drop forRag.',
+      );
+    }
+    if (chunk.id !== undefined && typeof chunk.id !== 'string' && !Number.isInteger(chunk.id)) {
+      where(`chunk ${index} has id ${JSON.stringify(chunk.id)}.`, 'Chunk ids are integers or strings.');
+    }
+    if (chunk.extra !== undefined && (typeof chunk.extra !== 'object' || chunk.extra === null || Array.isArray(chunk.extra))) {
+      where(`chunk ${index} has an "extra" that is not an object.`, 'Give "extra" as an object of tags.');
+    }
+  });
+}
+
+function validateLinksShape(links: unknown, where: Report): void {
+  if (links === undefined) return;
+  if (typeof links !== 'object' || links === null || Array.isArray(links)) {
+    where('"links" must be an object of name → node id.', 'Write links as { confirm: 12, cancel: 13 }.');
+    return;
+  }
+  for (const [name, target] of Object.entries(links)) {
+    if (!Number.isInteger(target)) where(`link "${name}" is ${JSON.stringify(target)}.`, 'A link is the integer id of a node.');
+  }
+}
+
+function validateConstants(node: Record<string, unknown>, type: NodeType, where: Report): void {
+  if (type === 'guardrail') {
+    const warning = node.warning as unknown;
+    const ok =
+      (typeof warning === 'string' && warning.trim() !== '') ||
+      (typeof warning === 'object' && warning !== null && (warning as { type?: unknown }).type === 'generated' &&
+        typeof (warning as { prompt?: unknown }).prompt === 'string');
+    if (!ok) where('a guardrail needs a "warning".', 'Set "warning" to a text, or to { type: "generated", prompt }.');
+  }
+  const emit = node.emit as { message?: { type?: unknown; content?: unknown } } | undefined;
+  if (type === 'emit' && emit && typeof emit === 'object') {
+    const message = emit.message;
+    if (message?.type === MessageType.GENERATED && message.content != null) {
+      where('a GENERATED message cannot have "content".', 'Drop "content", or use type STATIC.');
+    }
+  }
+  if (type === 'agent' && node.isPrimary !== undefined && typeof node.isPrimary !== 'boolean') {
+    where('"isPrimary" must be a boolean.', 'Set isPrimary: true on exactly one agent.');
+  }
+}
+
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
