@@ -1,0 +1,226 @@
+import { defineTree, type Tree } from '@treeagent/core';
+import { knowledge } from './knowledge.js';
+
+/** Node ids used by the conversation test and by callbacks through `links`. */
+export const ids = {
+  root: 1,
+  assistant: 2,
+  operator: 3,
+  greeting: 10,
+  information: 15,
+  shipping: 20,
+  returns: 30,
+  orders: 40,
+  askOrderNumber: 41,
+  orderStatus: 42,
+  guardrail: 60,
+  handoff: 70,
+  backToAssistant: 71,
+  didNotUnderstand: 90,
+} as const;
+
+const shipping = knowledge({
+  name: 'spedizioni',
+  signposts: ['spedizione', 'quanto costa la spedizione', 'tempi di consegna', 'corriere', 'spedite all\'estero?'],
+  documents: [
+    { title: 'Costi di spedizione', text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.' },
+    { title: 'Tempi di consegna', text: 'Consegniamo in 2-4 giorni lavorativi in Italia con corriere espresso.' },
+    { title: 'Spedizioni all\'estero', text: 'Spediamo in tutta l\'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.' },
+  ],
+});
+
+const returns = knowledge({
+  name: 'resi',
+  signposts: ['reso', 'restituire un prodotto', 'rimborso', 'cambiare taglia', 'prodotto difettoso'],
+  documents: [
+    { title: 'Diritto di recesso', text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.' },
+    { title: 'Rimborsi', text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.' },
+    { title: 'Prodotti difettosi', text: 'Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l\'etichetta.' },
+  ],
+});
+
+const ORDER_NUMBER = /\b\d{5,}\b/;
+
+/**
+ * The example tree of a bike shop's customer-service assistant ("Ciclofficina Rossi"):
+ * - two agents: the assistant (primary) and a human operator hand-off, chosen by `beforeRun`;
+ * - the *knowledge* component used twice (shipping and returns), each instance with its own `self`,
+ *   under an anchor ("informazioni", a switch) that keeps follow-up questions in the knowledge bases;
+ * - a blocking node ("ordini") where exploration always stops, so that its `after` decides whether
+ *   to ask for the order number (a form kept in the session state) or to show the order's status;
+ * - a guardrail, and a fallback that apologises.
+ */
+export function bikeShopTree(): Tree {
+  return defineTree({
+    name: 'bike-shop',
+    nodes: [
+      {
+        id: ids.root,
+        type: 'root',
+        defaultSimilarityThreshold: 0.2,
+        links: { operator: ids.operator, handoff: ids.handoff, assistant: ids.assistant },
+        beforeRun: (_self, context, _special, links) => {
+          // Hand the user to a human operator when asked, or after two messages not understood in a row.
+          if (context.sessionState.get('withOperator') === true) return undefined;
+          const asked = /\b(operatore|persona|umano)\b/i.test(context.input.original);
+          if (asked || (context.sessionState.get<number>('notUnderstood') ?? 0) >= 2) {
+            return { nodeTarget: links.handoff, step: 'before' };
+          }
+          return undefined;
+        },
+        afterRun: (_self, context, special) => {
+          const last = special.output.messages.at(-1);
+          if (last && last.nodeId !== ids.didNotUnderstand) context.sessionState.delete('notUnderstood');
+          context.metadata.serverMetadata.sessionState = context.sessionState.serialize();
+        },
+      },
+      {
+        id: ids.assistant,
+        type: 'agent',
+        parent: ids.root,
+        isPrimary: true,
+        name: 'assistente',
+        links: { sorry: ids.didNotUnderstand },
+        fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+      },
+      {
+        id: ids.greeting,
+        type: 'emit',
+        parent: ids.assistant,
+        name: 'saluto',
+        chunks: ['ciao', 'buongiorno', 'salve', 'ciao, ho bisogno di aiuto', 'buonasera'],
+        emit: {
+          message: { type: 'static', content: 'Ciao! Sono l\'assistente di Ciclofficina Rossi. Come posso aiutarti?' },
+          options: ['Spedizioni', 'Resi e rimborsi', 'Dov\'è il mio ordine?'],
+        },
+      },
+      {
+        // A transparent anchor: after an answer from a knowledge base the next message is first
+        // matched against the knowledge bases; when nothing there fits, the switch climbs on to the agent.
+        id: ids.information,
+        type: 'switch',
+        parent: ids.assistant,
+        name: 'informazioni',
+        isAnchor: true,
+      },
+      { id: ids.shipping, type: 'component', parent: ids.information, use: shipping, idBase: 200 },
+      { id: ids.returns, type: 'component', parent: ids.information, use: returns, idBase: 300 },
+      {
+        id: ids.orders,
+        type: 'empty',
+        parent: ids.assistant,
+        name: 'ordini',
+        isBlocking: true,
+        chunks: ['dov\'è il mio ordine', 'stato del mio ordine', 'tracciare il pacco', 'il mio ordine non è arrivato'],
+        links: { ask: ids.askOrderNumber, status: ids.orderStatus },
+        after: (_self, context, _special, links) => {
+          const known = context.sessionState.get<string>('orderNumber');
+          return { nodeTarget: known ? links.status : links.ask, step: 'before' };
+        },
+      },
+      {
+        id: ids.askOrderNumber,
+        type: 'emit',
+        parent: ids.orders,
+        name: 'chiedi numero ordine',
+        links: { status: ids.orderStatus },
+        emit: (_self, context) => ({
+          message: {
+            type: 'static',
+            content: context.sessionState.get('orderNumberAttempts')
+              ? 'Non trovo un numero d\'ordine nel messaggio: è il numero di almeno 5 cifre nella mail di conferma.'
+              : 'Mi dici il numero d\'ordine? Lo trovi nella mail di conferma.',
+          },
+          waitInteraction: true,
+        }),
+        after: (_self, context, _special, links) => {
+          const match = ORDER_NUMBER.exec(context.input.original);
+          const attempts = (context.sessionState.get<number>('orderNumberAttempts') ?? 0) + 1;
+          if (!match) {
+            // Three messages without a number: give up the form; reach_anchor explores the message instead.
+            if (attempts >= 3) {
+              context.sessionState.delete('orderNumberAttempts');
+              return { outcome: 'failure' };
+            }
+            context.sessionState.set('orderNumberAttempts', attempts);
+            return { nodeTarget: context.node.id, step: 'before' };
+          }
+          context.sessionState.delete('orderNumberAttempts');
+          context.sessionState.set('orderNumber', match[0]);
+          return { nodeTarget: links.status, step: 'before' };
+        },
+      },
+      {
+        id: ids.orderStatus,
+        type: 'emit',
+        parent: ids.orders,
+        name: 'stato ordine',
+        emit: (_self, context) => ({
+          message: { type: 'static', content: `L'ordine ${context.sessionState.get('orderNumber')} è partito ieri: arriverà entro 2 giorni lavorativi.` },
+        }),
+      },
+      {
+        id: ids.guardrail,
+        type: 'guardrail',
+        parent: ids.assistant,
+        name: 'linguaggio offensivo',
+        chunks: ['sei un idiota', 'siete dei ladri', 'vaffanculo', 'stupido bot'],
+        similarityThreshold: 0.3,
+        warning: 'Capisco la frustrazione, ma ti chiedo di mantenere un linguaggio rispettoso. Come posso aiutarti?',
+      },
+      {
+        id: ids.didNotUnderstand,
+        type: 'emit',
+        parent: ids.assistant,
+        name: 'non ho capito',
+        before: (_self, context) => {
+          context.sessionState.set('notUnderstood', (context.sessionState.get<number>('notUnderstood') ?? 0) + 1);
+        },
+        emit: {
+          message: { type: 'static', content: 'Scusa, non ho capito. Posso aiutarti con spedizioni, resi e stato degli ordini.' },
+          options: ['Spedizioni', 'Resi e rimborsi', 'Dov\'è il mio ordine?'],
+        },
+      },
+      { id: ids.operator, type: 'agent', parent: ids.root, name: 'operatore' },
+      {
+        id: ids.handoff,
+        type: 'emit',
+        parent: ids.operator,
+        name: 'passaggio a operatore',
+        isBlocking: true,
+        links: { assistant: ids.assistant, back: ids.backToAssistant },
+        emit: (_self, context) => {
+          const first = context.sessionState.get('withOperator') !== true;
+          context.sessionState.set('withOperator', true);
+          context.sessionState.delete('notUnderstood');
+          return {
+            message: {
+              type: 'static',
+              content: first
+                ? 'Ti passo a un collega in carne e ossa. Scrivi "torna all\'assistente" quando vuoi.'
+                : 'Ho inoltrato il tuo messaggio al collega, ti risponderà a breve.',
+            },
+            options: ['Torna all\'assistente'],
+          };
+        },
+        after: (_self, context, special, links) => {
+          if (special.selectedOption || /assistente/i.test(context.input.original)) {
+            context.sessionState.set('withOperator', false);
+            return { nodeTarget: links.back, step: 'before' };
+          }
+          return { nodeTarget: context.node.id, step: 'before' };
+        },
+      },
+      {
+        id: ids.backToAssistant,
+        type: 'emit',
+        parent: ids.operator,
+        name: 'ritorno all\'assistente',
+        isMute: true,
+        links: { assistant: ids.assistant },
+        emit: { message: { type: 'static', content: 'Ok, riprendiamo da dove eravamo.' } },
+        after: (_self, _context, _special, links) => ({ nodeTarget: links.assistant, resume: true }),
+      },
+    ],
+  });
+}
