@@ -5,14 +5,17 @@ import { bikeShopTree, ids } from './tree.js';
 
 /** Ids of the nodes a turn executed, in order. */
 function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) => (event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : []));
+  return output.trace.flatMap((event) =>
+    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
+  );
 }
 
 describe('bike-shop example: the scripted conversation', async () => {
   const tree = bikeShopTree();
   const agent = new TreeAgent({ tree });
   const outputs = await playScript(agent, 'test-session');
-  const turn = (say: string, index = script.findIndex((t) => (t.selectedOption ?? t.say) === say)) => outputs[index]!;
+  const turn = (say: string, index = script.findIndex((t) => (t.selectedOption ?? t.say) === say)) =>
+    outputs[index]!;
 
   test('plays every turn without error', () => {
     expect(outputs).toHaveLength(script.length);
@@ -39,7 +42,12 @@ describe('bike-shop example: the scripted conversation', async () => {
     const order = turn("dov'è il mio ordine?");
     expect(executed(order)).toEqual([ids.information, ids.orders, ids.askOrderNumber]);
     const decisions = order.trace.filter((event) => event.type === 'explore-decision');
-    expect(decisions.some((event) => event.type === 'explore-decision' && event.action === 'blocking' && event.nodeId === ids.orders)).toBe(true);
+    expect(
+      decisions.some(
+        (event) =>
+          event.type === 'explore-decision' && event.action === 'blocking' && event.nodeId === ids.orders,
+      ),
+    ).toBe(true);
   });
 
   test('the form keeps asking until it gets a number, across an operator hand-off and a resume', () => {
@@ -62,16 +70,23 @@ describe('bike-shop example: the scripted conversation', async () => {
   });
 
   test('messages nothing fits go to the fallback, and two in a row hand over to an operator', () => {
-    expect(executed(turn('mi serve un preventivo per una bici da corsa su misura'))).toEqual([ids.didNotUnderstand]);
+    expect(executed(turn('mi serve un preventivo per una bici da corsa su misura'))).toEqual([
+      ids.didNotUnderstand,
+    ]);
     expect(executed(turn('fate anche noleggio di tandem?'))).toEqual([ids.didNotUnderstand]);
     expect(executed(turn('ok grazie'))).toEqual([ids.handoff]);
-    expect(outputs.at(-1)!.serverMetadata.sessionState).toMatchObject({ withOperator: true, orderNumber: '123456' });
+    expect(outputs.at(-1)!.serverMetadata.sessionState).toMatchObject({
+      withOperator: true,
+      orderNumber: '123456',
+    });
   });
 
   test('the history holds every message of the conversation', async () => {
     const history = await agent.history('test-session');
     const userMessages = history.filter((entry) => entry.role === 'user');
     expect(userMessages).toHaveLength(script.length);
-    expect(history.length).toBe(script.length + outputs.reduce((sum, output) => sum + output.messages.length, 0));
+    expect(history.length).toBe(
+      script.length + outputs.reduce((sum, output) => sum + output.messages.length, 0),
+    );
   });
 });

@@ -12,10 +12,10 @@ export const script: ScriptedTurn[] = [
   { say: '', selectedOption: 'Spedizioni' },
   { say: 'e quanto ci mettete a consegnare?' },
   { say: 'vorrei restituire un prodotto difettoso' },
-  { say: 'dov\'è il mio ordine?' },
+  { say: "dov'è il mio ordine?" },
   { say: 'non lo so' },
   { say: 'voglio parlare con un operatore' },
-  { say: '', selectedOption: 'Torna all\'assistente' },
+  { say: '', selectedOption: "Torna all'assistente" },
   { say: 'è il 123456' },
   { say: 'stupido bot' },
   { say: 'il mio ordine non è arrivato' },
@@ -32,7 +32,11 @@ export async function playScript(
 ): Promise<AgentOutput[]> {
   const outputs: AgentOutput[] = [];
   for (const turn of script) {
-    const output = await agent.send(sessionId, turn.say, turn.selectedOption ? { selectedOption: turn.selectedOption } : {});
+    const output = await agent.send(
+      sessionId,
+      turn.say,
+      turn.selectedOption ? { selectedOption: turn.selectedOption } : {},
+    );
     outputs.push(output);
     onTurn(turn, output);
   }
@@ -41,6 +45,8 @@ export async function playScript(
 
 /** The nodes a turn went through, as `name#id` (explore hops and executed nodes). */
 export function describePath(output: AgentOutput, nameOf: (id: number) => string): string {
-  const executed = output.trace.filter((event) => event.type === 'step-start' && event.step === 'execute').map((event) => (event as { nodeId: number }).nodeId);
+  const executed = output.trace
+    .filter((event) => event.type === 'step-start' && event.step === 'execute')
+    .map((event) => (event as { nodeId: number }).nodeId);
   return executed.map((id) => `${nameOf(id)}#${id}`).join(' → ') || '(nothing executed)';
 }

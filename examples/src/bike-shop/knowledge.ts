@@ -42,7 +42,11 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
         name: `${options.name}: search`,
         chunks: [
           ...options.signposts,
-          ...options.documents.map((document) => ({ text: document.text, forRag: true, extra: { title: document.title } })),
+          ...options.documents.map((document) => ({
+            text: document.text,
+            forRag: true,
+            extra: { title: document.title },
+          })),
         ],
         links: { answer: 3 },
         query: (_self, context) => ({ query: context.input.extended, chunkQty: 2, threshold: 0.15 }),
@@ -60,7 +64,11 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
         name: `${options.name}: answer`,
         emit: (self) => ({
           message: { type: 'static', content: self.best!.text },
-          sources: (self.found ?? []).map((chunk) => ({ title: String(chunk.extra.title), content: chunk.text, chunkId: chunk.id })),
+          sources: (self.found ?? []).map((chunk) => ({
+            title: String(chunk.extra.title),
+            content: chunk.text,
+            chunkId: chunk.id,
+          })),
         }),
       },
     ],

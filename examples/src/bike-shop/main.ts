@@ -15,14 +15,17 @@ function print(output: AgentOutput): void {
   for (const message of output.messages) {
     const prefix = message.isWarning ? '⚠ ' : '';
     console.log(`  agente: ${prefix}${message.content ?? ''}`);
-    if (message.options.length) console.log(`          opzioni: ${message.options.map((option) => `[${option}]`).join(' ')}`);
+    if (message.options.length)
+      console.log(`          opzioni: ${message.options.map((option) => `[${option}]`).join(' ')}`);
     for (const source of message.sources) console.log(`          fonte: ${source.title ?? ''}`);
   }
   if (output.status === 'no-match') console.log('  agente: (nessun nodo corrisponde al messaggio)');
   console.log(`  \x1b[2mpercorso: ${describePath(output, nameOf)}\x1b[0m`);
 }
 
-console.log(`Tree Agent demo — ${tree.name}: ${tree.nodes.size} nodes, ${tree.chunks.length} chunks, offline hashed embedder.\n`);
+console.log(
+  `Tree Agent demo — ${tree.name}: ${tree.nodes.size} nodes, ${tree.chunks.length} chunks, offline hashed embedder.\n`,
+);
 console.log('Scripted conversation:\n');
 await playScript(agent, 'demo-script', (turn, output) => {
   console.log(`utente: ${turn.selectedOption ? `[${turn.selectedOption}]` : turn.say}`);

@@ -21,11 +21,26 @@ export const ids = {
 
 const shipping = knowledge({
   name: 'spedizioni',
-  signposts: ['spedizione', 'quanto costa la spedizione', 'tempi di consegna', 'corriere', 'spedite all\'estero?'],
+  signposts: [
+    'spedizione',
+    'quanto costa la spedizione',
+    'tempi di consegna',
+    'corriere',
+    "spedite all'estero?",
+  ],
   documents: [
-    { title: 'Costi di spedizione', text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.' },
-    { title: 'Tempi di consegna', text: 'Consegniamo in 2-4 giorni lavorativi in Italia con corriere espresso.' },
-    { title: 'Spedizioni all\'estero', text: 'Spediamo in tutta l\'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.' },
+    {
+      title: 'Costi di spedizione',
+      text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
+    },
+    {
+      title: 'Tempi di consegna',
+      text: 'Consegniamo in 2-4 giorni lavorativi in Italia con corriere espresso.',
+    },
+    {
+      title: "Spedizioni all'estero",
+      text: "Spediamo in tutta l'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.",
+    },
   ],
 });
 
@@ -33,9 +48,18 @@ const returns = knowledge({
   name: 'resi',
   signposts: ['reso', 'restituire un prodotto', 'rimborso', 'cambiare taglia', 'prodotto difettoso'],
   documents: [
-    { title: 'Diritto di recesso', text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.' },
-    { title: 'Rimborsi', text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.' },
-    { title: 'Prodotti difettosi', text: 'Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l\'etichetta.' },
+    {
+      title: 'Diritto di recesso',
+      text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.',
+    },
+    {
+      title: 'Rimborsi',
+      text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.',
+    },
+    {
+      title: 'Prodotti difettosi',
+      text: "Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l'etichetta.",
+    },
   ],
 });
 
@@ -90,8 +114,11 @@ export function bikeShopTree(): Tree {
         name: 'saluto',
         chunks: ['ciao', 'buongiorno', 'salve', 'ciao, ho bisogno di aiuto', 'buonasera'],
         emit: {
-          message: { type: 'static', content: 'Ciao! Sono l\'assistente di Ciclofficina Rossi. Come posso aiutarti?' },
-          options: ['Spedizioni', 'Resi e rimborsi', 'Dov\'è il mio ordine?'],
+          message: {
+            type: 'static',
+            content: "Ciao! Sono l'assistente di Ciclofficina Rossi. Come posso aiutarti?",
+          },
+          options: ['Spedizioni', 'Resi e rimborsi', "Dov'è il mio ordine?"],
         },
       },
       {
@@ -111,7 +138,12 @@ export function bikeShopTree(): Tree {
         parent: ids.assistant,
         name: 'ordini',
         isBlocking: true,
-        chunks: ['dov\'è il mio ordine', 'stato del mio ordine', 'tracciare il pacco', 'il mio ordine non è arrivato'],
+        chunks: [
+          "dov'è il mio ordine",
+          'stato del mio ordine',
+          'tracciare il pacco',
+          'il mio ordine non è arrivato',
+        ],
         links: { ask: ids.askOrderNumber, status: ids.orderStatus },
         after: (_self, context, _special, links) => {
           const known = context.sessionState.get<string>('orderNumber');
@@ -128,8 +160,8 @@ export function bikeShopTree(): Tree {
           message: {
             type: 'static',
             content: context.sessionState.get('orderNumberAttempts')
-              ? 'Non trovo un numero d\'ordine nel messaggio: è il numero di almeno 5 cifre nella mail di conferma.'
-              : 'Mi dici il numero d\'ordine? Lo trovi nella mail di conferma.',
+              ? "Non trovo un numero d'ordine nel messaggio: è il numero di almeno 5 cifre nella mail di conferma."
+              : "Mi dici il numero d'ordine? Lo trovi nella mail di conferma.",
           },
           waitInteraction: true,
         }),
@@ -156,7 +188,10 @@ export function bikeShopTree(): Tree {
         parent: ids.orders,
         name: 'stato ordine',
         emit: (_self, context) => ({
-          message: { type: 'static', content: `L'ordine ${context.sessionState.get('orderNumber')} è partito ieri: arriverà entro 2 giorni lavorativi.` },
+          message: {
+            type: 'static',
+            content: `L'ordine ${context.sessionState.get('orderNumber')} è partito ieri: arriverà entro 2 giorni lavorativi.`,
+          },
         }),
       },
       {
@@ -166,7 +201,8 @@ export function bikeShopTree(): Tree {
         name: 'linguaggio offensivo',
         chunks: ['sei un idiota', 'siete dei ladri', 'vaffanculo', 'stupido bot'],
         similarityThreshold: 0.3,
-        warning: 'Capisco la frustrazione, ma ti chiedo di mantenere un linguaggio rispettoso. Come posso aiutarti?',
+        warning:
+          'Capisco la frustrazione, ma ti chiedo di mantenere un linguaggio rispettoso. Come posso aiutarti?',
       },
       {
         id: ids.didNotUnderstand,
@@ -174,11 +210,17 @@ export function bikeShopTree(): Tree {
         parent: ids.assistant,
         name: 'non ho capito',
         before: (_self, context) => {
-          context.sessionState.set('notUnderstood', (context.sessionState.get<number>('notUnderstood') ?? 0) + 1);
+          context.sessionState.set(
+            'notUnderstood',
+            (context.sessionState.get<number>('notUnderstood') ?? 0) + 1,
+          );
         },
         emit: {
-          message: { type: 'static', content: 'Scusa, non ho capito. Posso aiutarti con spedizioni, resi e stato degli ordini.' },
-          options: ['Spedizioni', 'Resi e rimborsi', 'Dov\'è il mio ordine?'],
+          message: {
+            type: 'static',
+            content: 'Scusa, non ho capito. Posso aiutarti con spedizioni, resi e stato degli ordini.',
+          },
+          options: ['Spedizioni', 'Resi e rimborsi', "Dov'è il mio ordine?"],
         },
       },
       { id: ids.operator, type: 'agent', parent: ids.root, name: 'operatore' },
@@ -200,7 +242,7 @@ export function bikeShopTree(): Tree {
                 ? 'Ti passo a un collega in carne e ossa. Scrivi "torna all\'assistente" quando vuoi.'
                 : 'Ho inoltrato il tuo messaggio al collega, ti risponderà a breve.',
             },
-            options: ['Torna all\'assistente'],
+            options: ["Torna all'assistente"],
           };
         },
         after: (_self, context, special, links) => {
@@ -215,7 +257,7 @@ export function bikeShopTree(): Tree {
         id: ids.backToAssistant,
         type: 'emit',
         parent: ids.operator,
-        name: 'ritorno all\'assistente',
+        name: "ritorno all'assistente",
         isMute: true,
         links: { assistant: ids.assistant },
         emit: { message: { type: 'static', content: 'Ok, riprendiamo da dove eravamo.' } },

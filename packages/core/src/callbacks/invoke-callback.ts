@@ -1,5 +1,5 @@
-import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { AgentEvent } from '../engine/events.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
 
 /** Callbacks whose (small) output is worth recording in the trace. */
 const TRACED_OUTPUTS = new Set(['after', 'beforeRun', 'fallback', 'responseFormat', 'query']);
@@ -26,7 +26,12 @@ export async function invokeCallback({ nodeId, name, fn, args, emit, now }: Call
   } catch (error) {
     if (TreeAgentError.isInstance(error)) {
       if (error.nodeId !== undefined) throw error;
-      throw new TreeAgentError(error.code, error.message, { nodeId, callback: name, cause: error, details: error.details });
+      throw new TreeAgentError(error.code, error.message, {
+        nodeId,
+        callback: name,
+        cause: error,
+        details: error.details,
+      });
     }
     const message = error instanceof Error ? error.message : String(error);
     throw new TreeAgentError('CALLBACK_ERROR', `The "${name}" callback of node ${nodeId} threw: ${message}`, {

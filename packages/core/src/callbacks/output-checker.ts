@@ -21,7 +21,8 @@ export class OutputChecker {
   }
 
   object(value: unknown, field: string): Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(field, 'an object', value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      this.fail(field, 'an object', value);
     return value as Record<string, unknown>;
   }
 
@@ -54,13 +55,15 @@ export class OutputChecker {
 
   optionalNumber(value: unknown, field: string, min: number, max: number): number | undefined {
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !(value >= min && value <= max)) this.fail(field, `a number in [${min}, ${max}]`, value);
+    if (typeof value !== 'number' || !(value >= min && value <= max))
+      this.fail(field, `a number in [${min}, ${max}]`, value);
     return value;
   }
 
   oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T | undefined {
     if (value === undefined || value === null) return undefined;
-    if (!allowed.includes(value as T)) this.fail(field, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
+    if (!allowed.includes(value as T))
+      this.fail(field, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
     return value as T;
   }
 

@@ -1,6 +1,6 @@
+import type { Source } from '../engine/agent-output.js';
 import type { FileMetadata } from '../files/file-metadata.js';
 import type { Filter } from '../filter/filter.js';
-import type { Source } from '../engine/agent-output.js';
 import type { JsonSchema } from '../model/language-model.js';
 import type {
   BaseEmitOutput,
@@ -26,7 +26,8 @@ export interface AfterDecision {
 
 export function validateAfterOutput(nodeId: number, value: unknown): AfterDecision {
   const check: OutputChecker = new OutputChecker(nodeId, 'after');
-  if (value === undefined || value === null) return { nodeTarget: null, step: 'explore', outcome: 'success', resume: false };
+  if (value === undefined || value === null)
+    return { nodeTarget: null, step: 'explore', outcome: 'success', resume: false };
   const output = check.object(value, '');
   check.knownKeys(output, '', ['nodeTarget', 'step', 'outcome', 'resume']);
   return {
@@ -83,11 +84,13 @@ export function validatePromptOutput(nodeId: number, value: unknown): BasePrompt
     const item = check.object(segment, field);
     check.knownKeys(item, field, ['type', 'content']);
     const type = check.oneOf(item.type, `${field}.type`, ['text', 'files'] as const);
-    if (type === 'text') return { type, content: check.optionalString(item.content, `${field}.content`) ?? '' };
+    if (type === 'text')
+      return { type, content: check.optionalString(item.content, `${field}.content`) ?? '' };
     if (type === 'files') return { type, content: files(check, item.content, `${field}.content`) ?? [] };
     return check.fail(`${field}.type`, '"text" or "files"', item.type);
   }) as PromptSegment[] | undefined;
-  const modelParams = output.modelParams == null ? undefined : check.object(output.modelParams, 'modelParams');
+  const modelParams =
+    output.modelParams == null ? undefined : check.object(output.modelParams, 'modelParams');
   return {
     prompt: check.optionalString(output.prompt, 'prompt') ?? null,
     systemPrompt: check.optionalString(output.systemPrompt, 'systemPrompt') ?? null,
@@ -98,14 +101,18 @@ export function validatePromptOutput(nodeId: number, value: unknown): BasePrompt
   };
 }
 
-export function validateResponseFormatOutput(nodeId: number, value: unknown): Required<BaseResponseFormatOutput> & { name: string } {
+export function validateResponseFormatOutput(
+  nodeId: number,
+  value: unknown,
+): Required<BaseResponseFormatOutput> & { name: string } {
   const check: OutputChecker = new OutputChecker(nodeId, 'responseFormat');
   const output = check.object(value, '');
   check.knownKeys(output, '', ['schema', 'attemptsLimit']);
   let schema = check.object(output.schema, 'schema');
   let name = typeof schema.title === 'string' ? schema.title : 'response';
   // Accept OpenAI's wrappers: { type: 'json_schema', json_schema: { name, schema } } and { name, schema }.
-  const wrapped = (schema.json_schema ?? (typeof schema.name === 'string' && schema.schema ? schema : undefined)) as
+  const wrapped = (schema.json_schema ??
+    (typeof schema.name === 'string' && schema.schema ? schema : undefined)) as
     | { name?: unknown; schema?: unknown }
     | undefined;
   if (wrapped) {
@@ -120,18 +127,35 @@ export function validateResponseFormatOutput(nodeId: number, value: unknown): Re
 export function validateEmitOutput(nodeId: number, value: unknown): BaseEmitOutput {
   const check: OutputChecker = new OutputChecker(nodeId, 'emit');
   const output = check.object(value, '');
-  check.knownKeys(output, '', ['message', 'options', 'attachments', 'dynamicAttachments', 'sources', 'waitInteraction']);
+  check.knownKeys(output, '', [
+    'message',
+    'options',
+    'attachments',
+    'dynamicAttachments',
+    'sources',
+    'waitInteraction',
+  ]);
   const message = check.object(output.message, 'message');
   check.knownKeys(message, 'message', ['type', 'content']);
-  const type = check.oneOf(message.type, 'message.type', [MessageType.STATIC, MessageType.GENERATED, MessageType.NONE]);
+  const type = check.oneOf(message.type, 'message.type', [
+    MessageType.STATIC,
+    MessageType.GENERATED,
+    MessageType.NONE,
+  ]);
   if (type === undefined) check.fail('message.type', '"static", "generated" or "none"', message.type);
   const content = check.optionalString(message.content, 'message.content');
   if (type === MessageType.GENERATED && content !== undefined) {
-    check.fail('message.content', 'absent for a GENERATED message (the model writes it; use STATIC to give the text)', content);
+    check.fail(
+      'message.content',
+      'absent for a GENERATED message (the model writes it; use STATIC to give the text)',
+      content,
+    );
   }
-  if (type === MessageType.STATIC && content === undefined) check.fail('message.content', 'a string for a STATIC message', content);
+  if (type === MessageType.STATIC && content === undefined)
+    check.fail('message.content', 'a string for a STATIC message', content);
   const options = check.optionalArray(output.options, 'options')?.map((option, index): string => {
-    if (typeof option !== 'string' || option === '') return check.fail(`options[${index}]`, 'a non-empty string', option);
+    if (typeof option !== 'string' || option === '')
+      return check.fail(`options[${index}]`, 'a non-empty string', option);
     return option;
   });
   const sources = check.optionalArray(output.sources, 'sources')?.map((source, index) => {
@@ -185,7 +209,8 @@ function files(check: OutputChecker, value: unknown, field: string): FileMetadat
   return check.optionalArray(value, field)?.map((file, index) => {
     const item = check.object(file, `${field}[${index}]`);
     for (const key of ['id', 'name', 'mimeType'] as const) {
-      if (typeof item[key] !== 'string' || item[key] === '') check.fail(`${field}[${index}].${key}`, 'a non-empty string', item[key]);
+      if (typeof item[key] !== 'string' || item[key] === '')
+        check.fail(`${field}[${index}].${key}`, 'a non-empty string', item[key]);
     }
     if (item.origin !== 'chat' && item.origin !== 'rag' && item.origin !== 'generated') {
       check.fail(`${field}[${index}].origin`, '"chat", "rag" or "generated"', item.origin);

@@ -25,7 +25,10 @@ export class SessionState {
   /** Associates `value` with `key`. `undefined` deletes the key. */
   set(key: string, value: unknown): void {
     if (typeof key !== 'string' || key === '') {
-      throw new TreeAgentError('SESSION_STATE', `sessionState.set: the key must be a non-empty string, got ${String(key)}.`);
+      throw new TreeAgentError(
+        'SESSION_STATE',
+        `sessionState.set: the key must be a non-empty string, got ${String(key)}.`,
+      );
     }
     if (value === undefined) this.#values.delete(key);
     else this.#values.set(key, value);
@@ -76,7 +79,10 @@ function toJson(value: unknown, path: string, seen: Set<object> = new Set()): un
     if (value instanceof Date) return value.toISOString();
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw stateError(path, `an instance of ${value.constructor?.name ?? 'a class'} without a serialize() method`);
+      throw stateError(
+        path,
+        `an instance of ${value.constructor?.name ?? 'a class'} without a serialize() method`,
+      );
     }
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {

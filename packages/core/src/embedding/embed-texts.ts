@@ -1,6 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { EmbeddingCache } from './embedding-cache.js';
 import type { Embedder } from './embedder.js';
+import type { EmbeddingCache } from './embedding-cache.js';
 
 /**
  * Embeds texts through the cache: only texts missing from it reach the embedder, in one batch.
@@ -24,9 +24,13 @@ export async function embedTexts(
     try {
       vectors = await embedder.embed(unique, signal ? { signal } : {});
     } catch (error) {
-      throw new TreeAgentError('EMBEDDER', `Embedder "${embedder.id}" failed on ${unique.length} text(s): ${(error as Error)?.message ?? error}`, {
-        cause: error,
-      });
+      throw new TreeAgentError(
+        'EMBEDDER',
+        `Embedder "${embedder.id}" failed on ${unique.length} text(s): ${(error as Error)?.message ?? error}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (!Array.isArray(vectors) || vectors.length !== unique.length) {
       throw new TreeAgentError(
@@ -35,14 +39,22 @@ export async function embedTexts(
       );
     }
     const byText = new Map<string, Float32Array>();
-    unique.forEach((text, index) => byText.set(text, toUnitVector(vectors[index]!, embedder.id)));
+    unique.forEach((text, index) => {
+      byText.set(text, toUnitVector(vectors[index]!, embedder.id));
+    });
     for (const index of missing) cached[index] = byText.get(texts[index]!);
-    await cache?.setMany(embedder.id, [...byText].map(([text, vector]) => ({ text, vector })));
+    await cache?.setMany(
+      embedder.id,
+      [...byText].map(([text, vector]) => ({ text, vector })),
+    );
   }
   const dimensions = cached[0]?.length;
   for (const vector of cached) {
     if (vector!.length !== dimensions) {
-      throw new TreeAgentError('EMBEDDER', `Embedder "${embedder.id}" returned vectors of different lengths (${dimensions} and ${vector!.length}).`);
+      throw new TreeAgentError(
+        'EMBEDDER',
+        `Embedder "${embedder.id}" returned vectors of different lengths (${dimensions} and ${vector!.length}).`,
+      );
     }
   }
   return cached as Float32Array[];
@@ -53,7 +65,8 @@ function toUnitVector(vector: ArrayLike<number>, modelId: string): Float32Array 
   let norm = 0;
   for (let i = 0; i < out.length; i++) {
     const value = out[i]!;
-    if (!Number.isFinite(value)) throw new TreeAgentError('EMBEDDER', `Embedder "${modelId}" returned a vector with ${value}.`);
+    if (!Number.isFinite(value))
+      throw new TreeAgentError('EMBEDDER', `Embedder "${modelId}" returned a vector with ${value}.`);
     norm += value * value;
   }
   if (norm > 0) {

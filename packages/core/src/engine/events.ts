@@ -45,16 +45,46 @@ export type AgentEvent =
       nextNodeId: number;
     }
   | { type: 'explore-end'; nodeId: number; direction: string }
-  | { type: 'fail-counter'; value: number; nodeId: number; reason: 'leaf' | 'below-threshold' | 'failure-outcome' }
+  | {
+      type: 'fail-counter';
+      value: number;
+      nodeId: number;
+      reason: 'leaf' | 'below-threshold' | 'failure-outcome';
+    }
   | { type: 'blacklist-add'; kind: 'node' | 'chunk'; ids: (number | ChunkId)[]; reason: string }
-  | { type: 'after-output'; nodeId: number; nodeTarget: number | null; step: Step; outcome: string; resume: boolean }
+  | {
+      type: 'after-output';
+      nodeId: number;
+      nodeTarget: number | null;
+      step: Step;
+      outcome: string;
+      resume: boolean;
+    }
   | { type: 'message-start'; messageId: string; nodeId: number; messageType: OutputMessage['type'] }
   | { type: 'text-delta'; messageId: string; nodeId: number; delta: string }
   | { type: 'message'; message: OutputMessage }
-  | { type: 'model-call'; nodeId: number; modelId: string; purpose: string; durationMs: number; attempt: number }
+  | {
+      type: 'model-call';
+      nodeId: number;
+      modelId: string;
+      purpose: string;
+      durationMs: number;
+      attempt: number;
+    }
   | { type: 'model-param-dropped'; nodeId: number; modelId: string; param: string }
-  | { type: 'query-result'; nodeId: number; query: string | null; chunkIds: ChunkId[]; nextOffset: string | null }
-  | { type: 'fallback'; agentId: number; error: { code: string; message: string; nodeId?: number }; nodeTarget: number }
+  | {
+      type: 'query-result';
+      nodeId: number;
+      query: string | null;
+      chunkIds: ChunkId[];
+      nextOffset: string | null;
+    }
+  | {
+      type: 'fallback';
+      agentId: number;
+      error: { code: string; message: string; nodeId?: number };
+      nodeTarget: number;
+    }
   | { type: 'no-match'; agentId: number }
   | { type: 'error'; error: { code: string; message: string; nodeId?: number; callback?: string } }
   | { type: 'turn-end'; output: AgentOutput; durationMs: number };

@@ -19,17 +19,29 @@ export async function extendMessage(turn: Turn): Promise<void> {
   if (history.length === 0) return;
   let prompt: { prompt: string; systemPrompt?: string };
   if (definition.extendMessage) {
-    const output = await turn.call(root, 'extendMessage', definition.extendMessage, [await turn.selfOf(root), turn.context, { history }]);
+    const output = await turn.call(root, 'extendMessage', definition.extendMessage, [
+      await turn.selfOf(root),
+      turn.context,
+      { history },
+    ]);
     prompt = validateExtendMessageOutput(root.id, output);
   } else {
-    prompt = defaultPrompt(definition, history.map((entry) => `${entry.role}: ${entry.content ?? ''}`).join('\n'), turn.input.message);
+    prompt = defaultPrompt(
+      definition,
+      history.map((entry) => `${entry.role}: ${entry.content ?? ''}`).join('\n'),
+      turn.input.message,
+    );
   }
   const model = turn.modelFor(root, 'the smart extended message');
   const text = await generateText(
     turn,
     root,
     model,
-    { ...(prompt.systemPrompt ? { system: prompt.systemPrompt } : {}), messages: [{ role: 'user', content: prompt.prompt }], params: {} },
+    {
+      ...(prompt.systemPrompt ? { system: prompt.systemPrompt } : {}),
+      messages: [{ role: 'user', content: prompt.prompt }],
+      params: {},
+    },
     'extend-message',
   );
   const extended = text.trim();
@@ -40,7 +52,11 @@ export async function extendMessage(turn: Turn): Promise<void> {
   }
 }
 
-function defaultPrompt(root: RootNodeDefinition, transcript: string, message: string): { prompt: string; systemPrompt: string } {
+function defaultPrompt(
+  root: RootNodeDefinition,
+  transcript: string,
+  message: string,
+): { prompt: string; systemPrompt: string } {
   const guide = [
     root.conversationGoal ? `Goal of the conversation: ${root.conversationGoal}` : '',
     root.topics?.length ? `Topics: ${root.topics.join(', ')}` : '',

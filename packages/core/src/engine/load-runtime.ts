@@ -1,5 +1,5 @@
-import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { Embedder } from '../embedding/embedder.js';
+import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -33,7 +33,13 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     const records = [];
     for (let position = node.chunkStart; position < node.ownChunkEnd; position++) {
       const chunk = tree.chunks[position]!;
-      if (chunk.forRag) records.push({ id: chunk.id, text: chunk.text, vector: index.vector(position), payload: chunk.extra });
+      if (chunk.forRag)
+        records.push({
+          id: chunk.id,
+          text: chunk.text,
+          vector: index.vector(position),
+          payload: chunk.extra,
+        });
     }
     const keep = new Set(records.map((record) => String(record.id)));
     const stale = (await parts.vectorStore.ids(collection)).filter((id) => !keep.has(String(id)));
@@ -46,19 +52,27 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
 function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {
   const needs: { nodeId: number; what: string; model: string }[] = [];
   const root = tree.root.definition;
-  if (root.type === 'root' && root.smartExtendedMessage) needs.push({ nodeId: root.id, what: 'smartExtendedMessage', model: root.model ?? 'default' });
+  if (root.type === 'root' && root.smartExtendedMessage)
+    needs.push({ nodeId: root.id, what: 'smartExtendedMessage', model: root.model ?? 'default' });
   for (const node of tree.nodes.values()) {
     const definition = node.definition;
     if (definition.type === 'guardrail' && typeof definition.warning !== 'string') {
       needs.push({ nodeId: node.id, what: 'a generated warning', model: definition.model ?? 'default' });
     }
-    if (definition.type === 'llm') needs.push({ nodeId: node.id, what: 'an llm node', model: definition.model ?? 'default' });
+    if (definition.type === 'llm')
+      needs.push({ nodeId: node.id, what: 'an llm node', model: definition.model ?? 'default' });
   }
   const missing = needs.filter((need) => !models[need.model]);
   if (missing.length) {
-    const lines = missing.map((need) => `node ${need.nodeId} (${need.what}) needs model "${need.model}"`).join('; ');
-    throw new TreeAgentError('MODEL_NOT_CONFIGURED', `The tree needs language models that are not configured: ${lines}. Pass them as models: { default: …, <name>: … } to new TreeAgent(...).`, {
-      nodeId: missing[0]!.nodeId,
-    });
+    const lines = missing
+      .map((need) => `node ${need.nodeId} (${need.what}) needs model "${need.model}"`)
+      .join('; ');
+    throw new TreeAgentError(
+      'MODEL_NOT_CONFIGURED',
+      `The tree needs language models that are not configured: ${lines}. Pass them as models: { default: …, <name>: … } to new TreeAgent(...).`,
+      {
+        nodeId: missing[0]!.nodeId,
+      },
+    );
   }
 }

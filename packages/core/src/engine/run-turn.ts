@@ -22,15 +22,29 @@ export async function runTurn(
 ): Promise<AgentOutput> {
   const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
   try {
-    const record: SessionRecord = (await storeCall(() => store.load(sessionId), 'load')) ?? emptySessionRecord(sessionId, runtime.now().toISOString());
-    const loadHistory = (limit: number | undefined) => storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
+    const record: SessionRecord =
+      (await storeCall(() => store.load(sessionId), 'load')) ??
+      emptySessionRecord(sessionId, runtime.now().toISOString());
+    const loadHistory = (limit: number | undefined) =>
+      storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
     const turn = new Turn(runtime, record, input, loadHistory, sink);
-    turn.emit({ type: 'turn-start', sessionId, turn: turn.context.turn, message: input.message, at: runtime.now().toISOString() });
+    turn.emit({
+      type: 'turn-start',
+      sessionId,
+      turn: turn.context.turn,
+      message: input.message,
+      at: runtime.now().toISOString(),
+    });
     await extendMessage(turn);
     await runSteps(turn);
     const root = runtime.tree.root;
     const afterRun = (root.definition as RootNodeDefinition).afterRun;
-    if (afterRun) await turn.call(root, 'afterRun', afterRun, [await turn.selfOf(root), turn.context, { output: turn.output() }]);
+    if (afterRun)
+      await turn.call(root, 'afterRun', afterRun, [
+        await turn.selfOf(root),
+        turn.context,
+        { output: turn.output() },
+      ]);
     const commit = turn.commit();
     turn.checkAbort();
     await storeCall(() => store.commit(commit), 'commit');
@@ -48,8 +62,12 @@ async function storeCall<T>(call: () => Promise<T>, operation: string): Promise<
     return await call();
   } catch (error) {
     if (TreeAgentError.isInstance(error)) throw error;
-    throw new TreeAgentError('SESSION_STORE', `The session store failed to ${operation}: ${(error as Error)?.message ?? error}. The interaction was not saved; retry when the store is back.`, {
-      cause: error,
-    });
+    throw new TreeAgentError(
+      'SESSION_STORE',
+      `The session store failed to ${operation}: ${(error as Error)?.message ?? error}. The interaction was not saved; retry when the store is back.`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -1,5 +1,5 @@
-import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { Embedder } from '../embedding/embedder.js';
+import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { ChunkIndex } from '../explore/chunk-index.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';

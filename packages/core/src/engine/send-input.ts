@@ -8,10 +8,17 @@ export const MAX_SESSION_ID_LENGTH = 256;
 export function checkSendInput(
   sessionId: unknown,
   message: unknown,
-  options: { attachments?: unknown; clientMetadata?: unknown; selectedOption?: unknown; signal?: AbortSignal },
+  options: {
+    attachments?: unknown;
+    clientMetadata?: unknown;
+    selectedOption?: unknown;
+    signal?: AbortSignal;
+  },
 ): TurnInput {
   if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
-    throw invalid(`the session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters, got ${JSON.stringify(sessionId)}.`);
+    throw invalid(
+      `the session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters, got ${JSON.stringify(sessionId)}.`,
+    );
   }
   if (typeof message !== 'string') throw invalid(`the message must be a string, got ${typeof message}.`);
   const attachments = options.attachments ?? [];
@@ -21,7 +28,8 @@ export function checkSendInput(
     throw invalid('clientMetadata must be an object.');
   }
   const selectedOption = options.selectedOption ?? null;
-  if (selectedOption !== null && typeof selectedOption !== 'string') throw invalid('selectedOption must be a string.');
+  if (selectedOption !== null && typeof selectedOption !== 'string')
+    throw invalid('selectedOption must be a string.');
   return {
     message: selectedOption !== null && message === '' ? selectedOption : message,
     attachments,

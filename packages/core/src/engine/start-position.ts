@@ -20,18 +20,29 @@ export async function startPosition(turn: Turn): Promise<Position> {
       lastNodeId: turn.lastExecutedId,
       selectedOption: turn.input.selectedOption,
     };
-    const output = await turn.call(root, 'beforeRun', root.definition.beforeRun, [self, turn.context, special, createLinks(root.id, root.links)]);
+    const output = await turn.call(root, 'beforeRun', root.definition.beforeRun, [
+      self,
+      turn.context,
+      special,
+      createLinks(root.id, root.links),
+    ]);
     const decision = validateBeforeRunOutput(root.id, output);
     if (decision.nodeTarget !== null) {
       const target = targetNode(turn, decision.nodeTarget, root.id, 'beforeRun');
       if (decision.resume) return resumePosition(turn, target, root.id, 'beforeRun');
-      return decision.step === 'before' ? { step: 'before', nodeId: target.id } : { step: 'explore', nodeId: target.id, moved: false };
+      return decision.step === 'before'
+        ? { step: 'before', nodeId: target.id }
+        : { step: 'explore', nodeId: target.id, moved: false };
     }
   }
   const last = turn.lastExecutedId;
   if (last === null) return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
   if (!tree.has(last)) {
-    turn.emit({ type: 'session-reset', reason: `node ${last} no longer exists in the tree`, lostNodeId: last });
+    turn.emit({
+      type: 'session-reset',
+      reason: `node ${last} no longer exists in the tree`,
+      lostNodeId: last,
+    });
     turn.lastExecutedId = null;
     turn.pendingMessage = null;
     return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
@@ -74,10 +85,14 @@ export function targetNode(turn: Turn, id: number, fromNodeId: number, callback:
   }
   const node = tree.node(id);
   if (node.type === 'root') {
-    throw new TreeAgentError('INVALID_STEP', `The "${callback}" callback of node ${fromNodeId} targets the root, which cannot run. Target an agent or a node below it.`, {
-      nodeId: fromNodeId,
-      callback,
-    });
+    throw new TreeAgentError(
+      'INVALID_STEP',
+      `The "${callback}" callback of node ${fromNodeId} targets the root, which cannot run. Target an agent or a node below it.`,
+      {
+        nodeId: fromNodeId,
+        callback,
+      },
+    );
   }
   return node;
 }

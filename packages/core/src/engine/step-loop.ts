@@ -59,7 +59,12 @@ async function advance(turn: Turn, position: Exclude<Position, { step: 'done' }>
   }
 }
 
-async function timed(turn: Turn, node: TreeNode, step: 'before' | 'execute' | 'after', run: () => Promise<Position>): Promise<Position> {
+async function timed(
+  turn: Turn,
+  node: TreeNode,
+  step: 'before' | 'execute' | 'after',
+  run: () => Promise<Position>,
+): Promise<Position> {
   turn.emit({ type: 'step-start', nodeId: node.id, step });
   const started = performance.now();
   const next = await run();
@@ -85,10 +90,14 @@ async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise
   });
   turn.emit({ type: 'explore-end', nodeId: reached.id, direction: turn.context.exploreStrategy.direction });
   if (reached.type === 'agent') {
-    throw new TreeAgentError('NO_MATCH', `Nothing in agent ${reached.id} fits the message: exploration ended on the agent itself.`, {
-      nodeId: reached.id,
-      details: { agentId: reached.id },
-    });
+    throw new TreeAgentError(
+      'NO_MATCH',
+      `Nothing in agent ${reached.id} fits the message: exploration ended on the agent itself.`,
+      {
+        nodeId: reached.id,
+        details: { agentId: reached.id },
+      },
+    );
   }
   return { step: 'before', nodeId: reached.id };
 }
@@ -96,14 +105,21 @@ async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise
 async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Promise<Position> {
   const after = (node.definition as { after?: (...args: unknown[]) => unknown }).after;
   if (!after) return { step: 'explore', nodeId: node.id, moved: false };
-  const output = await turn.call(node, 'after', after, [await turn.selfOf(node), turn.context, special, createLinks(node.id, node.links)]);
+  const output = await turn.call(node, 'after', after, [
+    await turn.selfOf(node),
+    turn.context,
+    special,
+    createLinks(node.id, node.links),
+  ]);
   const decision = validateAfterOutput(node.id, output);
   turn.emit({ type: 'after-output', nodeId: node.id, ...decision });
   if (decision.outcome === 'failure') return reachAnchor(turn, node);
   if (decision.nodeTarget === null) return { step: 'explore', nodeId: node.id, moved: false };
   const target = targetNode(turn, decision.nodeTarget, node.id, 'after');
   if (decision.resume) return resumePosition(turn, target, node.id, 'after');
-  return decision.step === 'before' ? { step: 'before', nodeId: target.id } : { step: 'explore', nodeId: target.id, moved: false };
+  return decision.step === 'before'
+    ? { step: 'before', nodeId: target.id }
+    : { step: 'explore', nodeId: target.id, moved: false };
 }
 
 /** reach_anchor (SPEC §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
@@ -118,7 +134,9 @@ function reachAnchor(turn: Turn, node: TreeNode): Position {
 /** Reaching an anchor twice from the same failing node in one turn is a loop. */
 function guardClimb(turn: Turn, nodeId: number): void {
   if (turn.climbedFrom.has(nodeId)) {
-    throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, { nodeId });
+    throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, {
+      nodeId,
+    });
   }
   turn.climbedFrom.add(nodeId);
 }
@@ -130,14 +148,19 @@ function guardClimb(turn: Turn, nodeId: number): void {
  */
 async function recover(turn: Turn, error: unknown, position: Position): Promise<Position> {
   if (!TreeAgentError.isInstance(error) || position.step === 'done') throw error;
-  if (error.code === 'ABORTED' || error.code.startsWith('SESSION_') || error.code === 'INVALID_INPUT') throw error;
+  if (error.code === 'ABORTED' || error.code.startsWith('SESSION_') || error.code === 'INVALID_INPUT')
+    throw error;
   const { tree } = turn.runtime;
   const failing = tree.node(position.nodeId);
   const agentId = error.code === 'NO_MATCH' ? (error.details.agentId as number) : failing.agentId;
   if (agentId === null) throw error;
   const agent = tree.node(agentId);
   const fallback = agent.definition.type === 'agent' ? agent.definition.fallback : undefined;
-  const summary = { code: error.code, message: error.message, ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }) };
+  const summary = {
+    code: error.code,
+    message: error.message,
+    ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }),
+  };
   if (!fallback) {
     if (error.code !== 'NO_MATCH') throw error;
     turn.status = 'no-match';
@@ -153,7 +176,12 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
     step: position.step,
     noMatch: error.code === 'NO_MATCH',
   };
-  const output = await turn.call(agent, 'fallback', fallback, [await turn.selfOf(agent), turn.context, special, createLinks(agent.id, agent.links)]);
+  const output = await turn.call(agent, 'fallback', fallback, [
+    await turn.selfOf(agent),
+    turn.context,
+    special,
+    createLinks(agent.id, agent.links),
+  ]);
   const target = validateFallbackOutput(agent.id, output);
   if (target === origin || target === agentId) {
     throw new TreeAgentError(

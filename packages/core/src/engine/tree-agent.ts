@@ -1,5 +1,5 @@
-import { InMemoryEmbeddingCache, type EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { FileMetadata } from '../files/file-metadata.js';
@@ -15,8 +15,8 @@ import type { AgentOutput } from './agent-output.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent } from './events.js';
 import { loadRuntime } from './load-runtime.js';
-import type { AgentRuntime } from './runtime.js';
 import { runTurn } from './run-turn.js';
+import type { AgentRuntime } from './runtime.js';
 import { checkSendInput } from './send-input.js';
 
 export interface TreeAgentOptions {
@@ -108,7 +108,9 @@ export class TreeAgent {
    */
   stream(sessionId: string, message: string, options: SendOptions = {}): AsyncIterable<AgentEvent> {
     const controller = new AbortController();
-    const channel = new EventChannel<AgentEvent>(() => controller.abort(new Error('stream consumer stopped')));
+    const channel = new EventChannel<AgentEvent>(() =>
+      controller.abort(new Error('stream consumer stopped')),
+    );
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     this.#run(sessionId, message, { ...options, signal }, (event) => channel.push(event)).then(
       () => channel.close(),
@@ -143,7 +145,12 @@ export class TreeAgent {
     return promise;
   }
 
-  async #run(sessionId: string, message: string, options: SendOptions, sink: (event: AgentEvent) => void): Promise<AgentOutput> {
+  async #run(
+    sessionId: string,
+    message: string,
+    options: SendOptions,
+    sink: (event: AgentEvent) => void,
+  ): Promise<AgentOutput> {
     try {
       const input = checkSendInput(sessionId, message, options);
       return await this.#mutex.run(sessionId, async () => {
@@ -162,7 +169,12 @@ function isLanguageModel(value: unknown): value is LanguageModel {
   return typeof model.generate === 'function' && typeof model.stream === 'function';
 }
 
-function describeError(error: unknown): { code: string; message: string; nodeId?: number; callback?: string } {
+function describeError(error: unknown): {
+  code: string;
+  message: string;
+  nodeId?: number;
+  callback?: string;
+} {
   if (TreeAgentError.isInstance(error)) {
     return {
       code: error.code,

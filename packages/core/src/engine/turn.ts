@@ -49,7 +49,13 @@ export class Turn {
   readonly #sink: (event: AgentEvent) => void;
   #direction: { text: string; similarities: Float32Array } | null = null;
 
-  constructor(runtime: AgentRuntime, record: SessionRecord, input: TurnInput, loadHistory: HistoryLoader, sink: (event: AgentEvent) => void) {
+  constructor(
+    runtime: AgentRuntime,
+    record: SessionRecord,
+    input: TurnInput,
+    loadHistory: HistoryLoader,
+    sink: (event: AgentEvent) => void,
+  ) {
     this.runtime = runtime;
     this.record = record;
     this.input = input;
@@ -78,7 +84,9 @@ export class Turn {
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
     });
-    this.agentPositions = new Map(Object.entries(record.agentPositions).map(([agent, node]) => [Number(agent), node]));
+    this.agentPositions = new Map(
+      Object.entries(record.agentPositions).map(([agent, node]) => [Number(agent), node]),
+    );
     this.lastExecutedId = record.lastNodeId;
     this.pendingMessage = record.pendingMessage;
   }
@@ -91,7 +99,9 @@ export class Turn {
   /** Throws `ABORTED` when the caller cancelled the turn. */
   checkAbort(): void {
     if (this.input.signal?.aborted) {
-      throw new TreeAgentError('ABORTED', 'The interaction was cancelled by the caller; nothing was saved.', { cause: this.input.signal.reason });
+      throw new TreeAgentError('ABORTED', 'The interaction was cancelled by the caller; nothing was saved.', {
+        cause: this.input.signal.reason,
+      });
     }
   }
 
@@ -110,12 +120,25 @@ export class Turn {
   }
 
   /** Runs a callback of `node` with `context.node` set to it. */
-  async call(node: TreeNode, name: string, fn: (...args: any[]) => unknown, args: unknown[], reportAs = node.id): Promise<unknown> {
+  async call(
+    node: TreeNode,
+    name: string,
+    fn: (...args: any[]) => unknown,
+    args: unknown[],
+    reportAs = node.id,
+  ): Promise<unknown> {
     this.checkAbort();
     const previous = this.context.node;
     this.context.node = { id: node.id, type: node.type, name: node.name };
     try {
-      return await invokeCallback({ nodeId: reportAs, name, fn, args, emit: (event) => this.emit(event), now: () => performance.now() });
+      return await invokeCallback({
+        nodeId: reportAs,
+        name,
+        fn,
+        args,
+        emit: (event) => this.emit(event),
+        now: () => performance.now(),
+      });
     } finally {
       this.context.node = previous;
     }

@@ -1,6 +1,6 @@
 import { embedTexts } from '../embedding/embed-texts.js';
-import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { Embedder } from '../embedding/embedder.js';
+import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { ChunkId } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
 
@@ -25,10 +25,18 @@ export class ChunkIndex {
 
   /** Embeds the tree's chunks (through the cache) and packs them. */
   static async build(tree: Tree, embedder: Embedder, cache?: EmbeddingCache): Promise<ChunkIndex> {
-    const vectors = tree.chunks.length ? await embedTexts(embedder, tree.chunks.map((chunk) => chunk.text), cache) : [];
+    const vectors = tree.chunks.length
+      ? await embedTexts(
+          embedder,
+          tree.chunks.map((chunk) => chunk.text),
+          cache,
+        )
+      : [];
     const dimensions = vectors[0]?.length ?? embedder.dimensions ?? 0;
     const matrix = new Float32Array(vectors.length * dimensions);
-    vectors.forEach((vector, row) => matrix.set(vector, row * dimensions));
+    vectors.forEach((vector, row) => {
+      matrix.set(vector, row * dimensions);
+    });
     return new ChunkIndex(tree, dimensions, matrix);
   }
 

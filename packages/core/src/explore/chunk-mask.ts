@@ -8,7 +8,11 @@ import type { ChunkIndex } from './chunk-index.js';
  * node's subtree, not blacklisted themselves, and passing the filter on their `extra`.
  * Returns `null` when every chunk is allowed (the common, fast case).
  */
-export function buildChunkMask(tree: Tree, index: ChunkIndex, constraints: ExploreConstraints): Uint8Array | null {
+export function buildChunkMask(
+  tree: Tree,
+  index: ChunkIndex,
+  constraints: ExploreConstraints,
+): Uint8Array | null {
   const { blacklist, filter } = constraints;
   if (blacklist.isEmpty() && !filter) return null;
   const mask = new Uint8Array(tree.chunks.length).fill(1);

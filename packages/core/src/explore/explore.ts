@@ -32,7 +32,12 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
   let node = tree.node(request.start);
   let moved = request.moved;
   let mask = buildChunkMask(tree, index, constraints);
-  const decide = (action: ExploreAction, best: ExploreCandidate | null, next: TreeNode, threshold: number | null) =>
+  const decide = (
+    action: ExploreAction,
+    best: ExploreCandidate | null,
+    next: TreeNode,
+    threshold: number | null,
+  ) =>
     emit({ type: 'explore-decision', nodeId: node.id, action, moved, threshold, best, nextNodeId: next.id });
   const climb = (): TreeNode => (node.anchorId === null ? node : tree.node(node.anchorId));
 
@@ -81,5 +86,11 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
 
 function candidate(tree: Tree, node: TreeNode, position: number, similarity: number): ExploreCandidate {
   const chunk = tree.chunks[position]!;
-  return { chunkId: chunk.id, text: chunk.text, nodeId: chunk.nodeId, childId: tree.childHolding(node.id, position).id, similarity };
+  return {
+    chunkId: chunk.id,
+    text: chunk.text,
+    nodeId: chunk.nodeId,
+    childId: tree.childHolding(node.id, position).id,
+    similarity,
+  };
 }

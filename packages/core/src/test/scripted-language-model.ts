@@ -1,7 +1,10 @@
 import type { LanguageModel, ModelRequest, ModelResponse, ModelStreamPart } from '../model/language-model.js';
 
 /** An answer of the scripted model: a text, or a function of the request, or an error to throw. */
-export type ScriptedAnswer = string | Error | ((request: ModelRequest, call: number) => string | Error | Promise<string | Error>);
+export type ScriptedAnswer =
+  | string
+  | Error
+  | ((request: ModelRequest, call: number) => string | Error | Promise<string | Error>);
 
 export interface ScriptedLanguageModelOptions {
   id?: string;

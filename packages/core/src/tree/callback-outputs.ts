@@ -1,7 +1,7 @@
+import type { Source } from '../engine/agent-output.js';
 import type { FileMetadata } from '../files/file-metadata.js';
 import type { Filter } from '../filter/filter.js';
 import type { JsonSchema } from '../model/language-model.js';
-import type { Source } from '../engine/agent-output.js';
 import type { ChunkId } from './chunk.js';
 import type { MessageType, Outcome } from './constants.js';
 

@@ -12,6 +12,8 @@ import type { ComponentDefinition, Self } from './node-definition.js';
  *   { id: 3, type: 'tail', parent: 2 },
  * ] });
  */
-export function defineComponent<S extends Self = Self>(component: ComponentDefinition<S>): ComponentDefinition<S> {
+export function defineComponent<S extends Self = Self>(
+  component: ComponentDefinition<S>,
+): ComponentDefinition<S> {
   return component;
 }

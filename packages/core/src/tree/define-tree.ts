@@ -4,12 +4,12 @@ import { expandComponents } from './expand-components.js';
 import { effectiveParent, indexComponents } from './flatten-components.js';
 import type { NodeDefinition, Self, TreeDefinition } from './node-definition.js';
 import { Tree } from './tree.js';
+import { definitionToJSON } from './tree-json.js';
 import type { EffectiveNodeType, SelfScope, TreeNode } from './tree-node.js';
 import type { TreeProblem } from './tree-problem.js';
 import { TreeValidationError } from './tree-validation-error.js';
 import { validateNode } from './validate-node.js';
 import { indexNodes, validateAgents, validateLinkTargets } from './validate-structure.js';
-import { definitionToJSON } from './tree-json.js';
 
 /** Default `similarityThreshold` of nodes when neither they nor the root set one. */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
@@ -28,15 +28,23 @@ export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
 export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>): Tree {
   const problems: TreeProblem[] = [];
   if (typeof definition !== 'object' || definition === null || !Array.isArray(definition.nodes)) {
-    throw new TreeValidationError([{ message: 'the definition has no "nodes" array.', fix: 'Pass { nodes: [...] }.' }]);
+    throw new TreeValidationError([
+      { message: 'the definition has no "nodes" array.', fix: 'Pass { nodes: [...] }.' },
+    ]);
   }
   const nodes = expandComponents(definition.nodes as NodeDefinition[], problems);
   nodes.forEach((node, index) => {
     if (typeof node !== 'object' || node === null) {
-      problems.push({ message: `the node at index ${index} is not an object.`, fix: 'Every node is an object { id, type, … }.' });
+      problems.push({
+        message: `the node at index ${index} is not an object.`,
+        fix: 'Every node is an object { id, type, … }.',
+      });
     } else validateNode(node as unknown as Record<string, unknown>, index, problems);
   });
-  const index = indexNodes(nodes.filter((node) => typeof node === 'object' && node !== null), problems);
+  const index = indexNodes(
+    nodes.filter((node) => typeof node === 'object' && node !== null),
+    problems,
+  );
   validateAgents(index, problems);
   const components = indexComponents(index, problems);
   validateLinkTargets(index, problems);
@@ -46,7 +54,8 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   const rootThreshold = root.type === 'root' ? root.defaultSimilarityThreshold : undefined;
   const defaultThreshold = rootThreshold ?? DEFAULT_SIMILARITY_THRESHOLD;
   const childrenOf = new Map<number, number[]>();
-  const isEffective = (node: NodeDefinition) => node.type !== 'component' && node.type !== 'head' && node.type !== 'tail';
+  const isEffective = (node: NodeDefinition) =>
+    node.type !== 'component' && node.type !== 'head' && node.type !== 'tail';
   for (const node of index.byId.values()) {
     if (!isEffective(node) || node.type === 'root') continue;
     const parent = effectiveParent(node.id, index, components)!;
@@ -56,8 +65,19 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   const built = new Map<number, TreeNode>();
   const chunks: Chunk[] = [];
   const chunkIds = new Set<string>();
-  const scopes = new Map<number, SelfScope>([[root.id, { id: root.id, kind: 'root', initNodeId: root.id, init: root.type === 'root' ? root.init : undefined }]]);
-  const visit = (id: number, parentId: number | null, depth: number, agentId: number | null, anchorId: number | null) => {
+  const scopes = new Map<number, SelfScope>([
+    [
+      root.id,
+      { id: root.id, kind: 'root', initNodeId: root.id, init: root.type === 'root' ? root.init : undefined },
+    ],
+  ]);
+  const visit = (
+    id: number,
+    parentId: number | null,
+    depth: number,
+    agentId: number | null,
+    anchorId: number | null,
+  ) => {
     const definitionNode = index.byId.get(id)!;
     const ownAgent = definitionNode.type === 'agent' ? id : agentId;
     const chunkStart = chunks.length;
@@ -66,10 +86,20 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       const chunkId = item.id ?? `${id}:${position}`;
       const key = String(chunkId);
       if (chunkIds.has(key)) {
-        problems.push({ nodeId: id, message: `chunk id ${JSON.stringify(chunkId)} is used twice.`, fix: 'Give every chunk its own id, or leave ids out.' });
+        problems.push({
+          nodeId: id,
+          message: `chunk id ${JSON.stringify(chunkId)} is used twice.`,
+          fix: 'Give every chunk its own id, or leave ids out.',
+        });
       }
       chunkIds.add(key);
-      chunks.push({ id: chunkId, text: item.text, forRag: item.forRag ?? false, extra: item.extra ?? {}, nodeId: id });
+      chunks.push({
+        id: chunkId,
+        text: item.text,
+        forRag: item.forRag ?? false,
+        extra: item.extra ?? {},
+        nodeId: id,
+      });
     });
     const ownChunkEnd = chunks.length;
     const scopeComponent = components.enclosingComponent(id);
@@ -114,8 +144,13 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   if (problems.length) throw new TreeValidationError(problems);
 
   const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
-  const contentHash = createHash('sha256').update(JSON.stringify(definitionToJSON(expanded))).digest('hex').slice(0, 16);
-  const primary = (index.childrenOf.get(root.id) ?? []).find((node) => node.type === 'agent' && node.isPrimary)!;
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify(definitionToJSON(expanded)))
+    .digest('hex')
+    .slice(0, 16);
+  const primary = (index.childrenOf.get(root.id) ?? []).find(
+    (node) => node.type === 'agent' && node.isPrimary,
+  )!;
   return new Tree({
     name: definition.name ?? `tree-${contentHash}`,
     definition: expanded,

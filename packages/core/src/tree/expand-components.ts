@@ -8,7 +8,10 @@ import type { TreeProblem } from './tree-problem.js';
  * attached to the component node, links remapped to the clone's ids and explicit chunk ids
  * prefixed with the component node's id. Problems are collected, not thrown.
  */
-export function expandComponents(nodes: readonly NodeDefinition[], problems: TreeProblem[]): NodeDefinition[] {
+export function expandComponents(
+  nodes: readonly NodeDefinition[],
+  problems: TreeProblem[],
+): NodeDefinition[] {
   const out: NodeDefinition[] = [];
   for (const node of nodes) {
     if (node.type !== 'component' || node.use === undefined) {

@@ -48,13 +48,17 @@ export function indexComponents(index: NodeIndex, problems: TreeProblem[]): Comp
     }
     if (node.type === 'head') {
       if (index.byId.get(node.parent ?? Number.NaN)?.type !== 'component') {
-        problems.push({ nodeId: node.id, message: 'a head node is not the child of a component node.', fix: 'Attach the head directly to its component node.' });
+        problems.push({
+          nodeId: node.id,
+          message: 'a head node is not the child of a component node.',
+          fix: 'Attach the head directly to its component node.',
+        });
       }
       if (children.length !== 1) {
         problems.push({
           nodeId: node.id,
           message: `the head has ${children.length} children.`,
-          fix: 'A head has exactly one child: the node that takes the component\'s place under its parent.',
+          fix: "A head has exactly one child: the node that takes the component's place under its parent.",
         });
       }
     }
@@ -63,16 +67,28 @@ export function indexComponents(index: NodeIndex, problems: TreeProblem[]): Comp
         problems.push({
           nodeId: node.id,
           message: `the tail has children (${children.map((c) => c.id).join(', ')}).`,
-          fix: 'A tail has no children: attach them to the component node instead; they will hang from the tail\'s parent.',
+          fix: "A tail has no children: attach them to the component node instead; they will hang from the tail's parent.",
         });
       }
       const component = enclosingComponent(node.id);
       if (component === null) {
-        problems.push({ nodeId: node.id, message: 'the tail is not inside a component.', fix: "Put the tail under a node of a component (below its head)." });
+        problems.push({
+          nodeId: node.id,
+          message: 'the tail is not inside a component.',
+          fix: 'Put the tail under a node of a component (below its head).',
+        });
       } else if (tailOf.has(component)) {
-        problems.push({ nodeId: node.id, message: `component ${component} has more than one tail (${tailOf.get(component)!.id} and ${node.id}).`, fix: 'Keep one tail per component.' });
+        problems.push({
+          nodeId: node.id,
+          message: `component ${component} has more than one tail (${tailOf.get(component)!.id} and ${node.id}).`,
+          fix: 'Keep one tail per component.',
+        });
       } else if (index.byId.get(node.parent ?? Number.NaN)?.type === 'head') {
-        problems.push({ nodeId: node.id, message: 'the tail is the direct child of a head.', fix: 'Put at least one node between the head and the tail.' });
+        problems.push({
+          nodeId: node.id,
+          message: 'the tail is the direct child of a head.',
+          fix: 'Put at least one node between the head and the tail.',
+        });
       } else tailOf.set(component, node);
     }
   }
@@ -100,7 +116,12 @@ export function effectiveParent(nodeId: number, index: NodeIndex, components: Co
   return parent === null ? null : attachPoint(parent, index, components, new Set());
 }
 
-function attachPoint(id: number, index: NodeIndex, components: ComponentIndex, seen: Set<number>): number | null {
+function attachPoint(
+  id: number,
+  index: NodeIndex,
+  components: ComponentIndex,
+  seen: Set<number>,
+): number | null {
   if (seen.has(id)) return null;
   seen.add(id);
   const node = index.byId.get(id);

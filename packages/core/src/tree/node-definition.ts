@@ -69,7 +69,10 @@ export type ResponseFormatCallback<S extends Self = Self> = (
   context: Context,
 ) => MaybePromise<BaseResponseFormatOutput>;
 export type EmitCallback<S extends Self = Self> = (self: S, context: Context) => MaybePromise<BaseEmitOutput>;
-export type QueryCallback<S extends Self = Self> = (self: S, context: Context) => MaybePromise<BaseQueryOutput>;
+export type QueryCallback<S extends Self = Self> = (
+  self: S,
+  context: Context,
+) => MaybePromise<BaseQueryOutput>;
 
 /** Properties every node has (SPEC §2). */
 export interface NodeBase {

@@ -34,6 +34,8 @@ export function definitionToJSON(definition: TreeDefinition): TreeJSON {
  * const tree = defineTree(definitionFromJSON(JSON.parse(text), { 12: { after: () => ({ nodeTarget: 3 }) } }));
  */
 export function definitionFromJSON(json: TreeJSON, callbacks: CallbackMap = {}): TreeDefinition {
-  const nodes = json.nodes.map((node) => ({ ...node, ...(callbacks[node.id as number] ?? {}) }) as unknown as NodeDefinition);
+  const nodes = json.nodes.map(
+    (node) => ({ ...node, ...(callbacks[node.id as number] ?? {}) }) as unknown as NodeDefinition,
+  );
   return { ...(json.name ? { name: json.name } : {}), nodes };
 }

@@ -7,9 +7,13 @@ export class TreeValidationError extends TreeAgentError {
 
   constructor(problems: readonly TreeProblem[]) {
     const lines = problems.map((problem) => `  - ${formatProblem(problem)}`).join('\n');
-    super('TREE_VALIDATION', `The tree definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines}`, {
-      details: { problems },
-    });
+    super(
+      'TREE_VALIDATION',
+      `The tree definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${lines}`,
+      {
+        details: { problems },
+      },
+    );
     this.name = 'TreeValidationError';
     this.problems = problems;
   }

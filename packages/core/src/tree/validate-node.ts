@@ -38,7 +38,10 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
   const nodeId = Number.isInteger(node.id) ? (node.id as number) : undefined;
   const where = (message: string, fix: string) => problems.push({ nodeId, message, fix });
   if (nodeId === undefined) {
-    where(`the node at index ${index} has id ${JSON.stringify(node.id)}.`, 'Give every node an integer "id".');
+    where(
+      `the node at index ${index} has id ${JSON.stringify(node.id)}.`,
+      'Give every node an integer "id".',
+    );
   }
   const type = node.type as NodeType;
   if (!NODE_TYPES.includes(type)) {
@@ -71,7 +74,8 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
     );
   }
   validateThreshold(node.similarityThreshold, 'similarityThreshold', where);
-  if (type === 'root') validateThreshold(node.defaultSimilarityThreshold, 'defaultSimilarityThreshold', where);
+  if (type === 'root')
+    validateThreshold(node.defaultSimilarityThreshold, 'defaultSimilarityThreshold', where);
   validateChunks(node, type, where);
   validateLinksShape(node.links, where);
   validateConstants(node, type, where);
@@ -82,14 +86,20 @@ type Report = (message: string, fix: string) => void;
 function validateThreshold(value: unknown, key: string, where: Report): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
-    where(`${key} is ${JSON.stringify(value)}, outside [-1, 1].`, `Set ${key} to a cosine similarity between -1 and 1.`);
+    where(
+      `${key} is ${JSON.stringify(value)}, outside [-1, 1].`,
+      `Set ${key} to a cosine similarity between -1 and 1.`,
+    );
   }
 }
 
 function validateChunks(node: Record<string, unknown>, type: NodeType, where: Report): void {
   if (node.chunks === undefined) return;
   if (!Array.isArray(node.chunks)) {
-    where('"chunks" must be an array.', 'Give "chunks" as an array of strings or { text, forRag?, extra? } objects.');
+    where(
+      '"chunks" must be an array.',
+      'Give "chunks" as an array of strings or { text, forRag?, extra? } objects.',
+    );
     return;
   }
   if (node.chunks.length && (type === 'component' || type === 'head' || type === 'tail' || type === 'root')) {
@@ -103,7 +113,12 @@ function validateChunks(node: Record<string, unknown>, type: NodeType, where: Re
       if (chunk.trim() === '') where(`chunk ${index} is empty.`, 'Remove it or give it text.');
       return;
     }
-    if (typeof chunk !== 'object' || chunk === null || typeof chunk.text !== 'string' || chunk.text.trim() === '') {
+    if (
+      typeof chunk !== 'object' ||
+      chunk === null ||
+      typeof chunk.text !== 'string' ||
+      chunk.text.trim() === ''
+    ) {
       where(`chunk ${index} has no text.`, 'Give every chunk a non-empty "text".');
       return;
     }
@@ -116,7 +131,10 @@ function validateChunks(node: Record<string, unknown>, type: NodeType, where: Re
     if (chunk.id !== undefined && typeof chunk.id !== 'string' && !Number.isInteger(chunk.id)) {
       where(`chunk ${index} has id ${JSON.stringify(chunk.id)}.`, 'Chunk ids are integers or strings.');
     }
-    if (chunk.extra !== undefined && (typeof chunk.extra !== 'object' || chunk.extra === null || Array.isArray(chunk.extra))) {
+    if (
+      chunk.extra !== undefined &&
+      (typeof chunk.extra !== 'object' || chunk.extra === null || Array.isArray(chunk.extra))
+    ) {
       where(`chunk ${index} has an "extra" that is not an object.`, 'Give "extra" as an object of tags.');
     }
   });
@@ -129,7 +147,8 @@ function validateLinksShape(links: unknown, where: Report): void {
     return;
   }
   for (const [name, target] of Object.entries(links)) {
-    if (!Number.isInteger(target)) where(`link "${name}" is ${JSON.stringify(target)}.`, 'A link is the integer id of a node.');
+    if (!Number.isInteger(target))
+      where(`link "${name}" is ${JSON.stringify(target)}.`, 'A link is the integer id of a node.');
   }
 }
 
@@ -138,9 +157,15 @@ function validateConstants(node: Record<string, unknown>, type: NodeType, where:
     const warning = node.warning as unknown;
     const ok =
       (typeof warning === 'string' && warning.trim() !== '') ||
-      (typeof warning === 'object' && warning !== null && (warning as { type?: unknown }).type === 'generated' &&
+      (typeof warning === 'object' &&
+        warning !== null &&
+        (warning as { type?: unknown }).type === 'generated' &&
         typeof (warning as { prompt?: unknown }).prompt === 'string');
-    if (!ok) where('a guardrail needs a "warning".', 'Set "warning" to a text, or to { type: "generated", prompt }.');
+    if (!ok)
+      where(
+        'a guardrail needs a "warning".',
+        'Set "warning" to a text, or to { type: "generated", prompt }.',
+      );
   }
   const emit = node.emit as { message?: { type?: unknown; content?: unknown } } | undefined;
   if (type === 'emit' && emit && typeof emit === 'object') {

@@ -35,15 +35,28 @@ export function indexNodes(nodes: readonly NodeDefinition[], problems: TreeProbl
   for (const node of byId.values()) {
     const parent = node.parent ?? null;
     if (node.type === 'root') {
-      if (parent !== null) problems.push({ nodeId: node.id, message: 'the root has a parent.', fix: 'Remove "parent" from the root.' });
+      if (parent !== null)
+        problems.push({
+          nodeId: node.id,
+          message: 'the root has a parent.',
+          fix: 'Remove "parent" from the root.',
+        });
       continue;
     }
     if (parent === null) {
-      problems.push({ nodeId: node.id, message: `the ${node.type} node has no parent.`, fix: 'Set "parent" to the id of the node above it.' });
+      problems.push({
+        nodeId: node.id,
+        message: `the ${node.type} node has no parent.`,
+        fix: 'Set "parent" to the id of the node above it.',
+      });
       continue;
     }
     if (!byId.has(parent)) {
-      problems.push({ nodeId: node.id, message: `parent ${parent} does not exist.`, fix: 'Set "parent" to the id of an existing node.' });
+      problems.push({
+        nodeId: node.id,
+        message: `parent ${parent} does not exist.`,
+        fix: 'Set "parent" to the id of an existing node.',
+      });
       continue;
     }
     const list = childrenOf.get(parent) ?? [];
@@ -100,7 +113,11 @@ export function validateAgents(index: NodeIndex, problems: TreeProblem[]): void 
   }
   for (const node of index.byId.values()) {
     if (node.type === 'agent' && node.parent !== index.root.id) {
-      problems.push({ nodeId: node.id, message: 'an agent node is not a child of the root.', fix: 'Attach agents directly to the root.' });
+      problems.push({
+        nodeId: node.id,
+        message: 'an agent node is not a child of the root.',
+        fix: 'Attach agents directly to the root.',
+      });
     }
   }
 }
@@ -111,8 +128,16 @@ export function validateLinkTargets(index: NodeIndex, problems: TreeProblem[]): 
     for (const [name, target] of Object.entries(node.links ?? {})) {
       const targetNode = index.byId.get(target);
       if (!targetNode) {
-        problems.push({ nodeId: node.id, message: `link "${name}" points to node ${target}, which does not exist.`, fix: 'Point the link to an existing node id.' });
-      } else if (targetNode.type === 'component' || targetNode.type === 'head' || targetNode.type === 'tail') {
+        problems.push({
+          nodeId: node.id,
+          message: `link "${name}" points to node ${target}, which does not exist.`,
+          fix: 'Point the link to an existing node id.',
+        });
+      } else if (
+        targetNode.type === 'component' ||
+        targetNode.type === 'head' ||
+        targetNode.type === 'tail'
+      ) {
         problems.push({
           nodeId: node.id,
           message: `link "${name}" points to the ${targetNode.type} node ${target}, which disappears when components are flattened.`,

@@ -19,7 +19,12 @@ export class InMemoryVectorStore implements VectorStore {
   async upsert(collection: string, records: readonly VectorRecord[]): Promise<void> {
     const points = this.#collection(collection);
     for (const record of records) {
-      points.set(String(record.id), { ...record, vector: Float32Array.from(record.vector), payload: structuredClone(record.payload), norm: norm(record.vector) });
+      points.set(String(record.id), {
+        ...record,
+        vector: Float32Array.from(record.vector),
+        payload: structuredClone(record.payload),
+        norm: norm(record.vector),
+      });
     }
   }
 
@@ -49,11 +54,16 @@ export class InMemoryVectorStore implements VectorStore {
     const points = [...(this.#collections.get(request.collection)?.values() ?? [])]
       .filter((point) => !excluded.has(String(point.id)) && accepts({ id: point.id, payload: point.payload }))
       .sort((a, b) => compareIds(a.id, b.id));
-    const start = request.offset ? points.findIndex((point) => compareIds(point.id, decodeOffset(request.offset!)) >= 0) : 0;
+    const start = request.offset
+      ? points.findIndex((point) => compareIds(point.id, decodeOffset(request.offset!)) >= 0)
+      : 0;
     const from = start < 0 ? points.length : start;
     const page = points.slice(from, from + request.limit);
     const next = points[from + request.limit];
-    return { chunks: page.map((point) => toChunk(point, null)), nextOffset: next ? encodeOffset(next.id) : null };
+    return {
+      chunks: page.map((point) => toChunk(point, null)),
+      nextOffset: next ? encodeOffset(next.id) : null,
+    };
   }
 
   async ids(collection: string): Promise<ChunkId[]> {

@@ -18,16 +18,23 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
   const definition = node.definition as EmitNodeDefinition;
   let output: BaseEmitOutput;
   if (typeof definition.emit === 'function') {
-    output = validateEmitOutput(node.id, await turn.call(node, 'emit', definition.emit, [await turn.selfOf(node), turn.context]));
+    output = validateEmitOutput(
+      node.id,
+      await turn.call(node, 'emit', definition.emit, [await turn.selfOf(node), turn.context]),
+    );
   } else if (definition.emit) {
     output = validateEmitOutput(node.id, definition.emit);
   } else if (definition.prompt) {
     output = validateEmitOutput(node.id, { message: { type: MessageType.GENERATED } });
   } else {
-    throw new TreeAgentError('INVALID_CALLBACK_OUTPUT', `Emit node ${node.id} has neither "emit" nor "prompt", so it has nothing to send. Give it an emit output or a prompt.`, {
-      nodeId: node.id,
-      callback: 'emit',
-    });
+    throw new TreeAgentError(
+      'INVALID_CALLBACK_OUTPUT',
+      `Emit node ${node.id} has neither "emit" nor "prompt", so it has nothing to send. Give it an emit output or a prompt.`,
+      {
+        nodeId: node.id,
+        callback: 'emit',
+      },
+    );
   }
   const id = turn.nextMessageId();
   turn.emit({ type: 'message-start', messageId: id, nodeId: node.id, messageType: output.message.type });
@@ -35,7 +42,14 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
   if (output.message.type === MessageType.GENERATED) {
     const prompt = await resolvePrompt(turn, node);
     const model = turn.modelFor(node, 'a GENERATED message');
-    content = await streamText(turn, node, model, await buildModelRequest(turn, node, model, prompt), 'emit', id);
+    content = await streamText(
+      turn,
+      node,
+      model,
+      await buildModelRequest(turn, node, model, prompt),
+      'emit',
+      id,
+    );
   }
   const message: OutputMessage = {
     id,

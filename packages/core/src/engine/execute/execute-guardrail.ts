@@ -11,7 +11,12 @@ export async function executeGuardrail(turn: Turn, node: TreeNode): Promise<Exec
   const { warning } = node.definition as GuardrailNodeDefinition;
   const id = turn.nextMessageId();
   const generated = typeof warning !== 'string';
-  turn.emit({ type: 'message-start', messageId: id, nodeId: node.id, messageType: generated ? 'generated' : 'static' });
+  turn.emit({
+    type: 'message-start',
+    messageId: id,
+    nodeId: node.id,
+    messageType: generated ? 'generated' : 'static',
+  });
   let content: string;
   if (typeof warning === 'string') content = warning;
   else {
@@ -19,7 +24,14 @@ export async function executeGuardrail(turn: Turn, node: TreeNode): Promise<Exec
     // The instruction goes in the system prompt; the user's message is the user turn.
     const system = warning.systemPrompt ? `${warning.systemPrompt}\n\n${warning.prompt}` : warning.prompt;
     const prompt = { prompt: null, systemPrompt: system };
-    content = await streamText(turn, node, model, await buildModelRequest(turn, node, model, prompt), 'guardrail', id);
+    content = await streamText(
+      turn,
+      node,
+      model,
+      await buildModelRequest(turn, node, model, prompt),
+      'guardrail',
+      id,
+    );
   }
   const message: OutputMessage = {
     id,

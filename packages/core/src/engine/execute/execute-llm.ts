@@ -17,7 +17,13 @@ export async function executeLlm(turn: Turn, node: TreeNode): Promise<ExecuteRes
   const prompt = await resolvePrompt(turn, node);
   let format: ReturnType<typeof validateResponseFormatOutput> | null = null;
   if (typeof definition.responseFormat === 'function') {
-    format = validateResponseFormatOutput(node.id, await turn.call(node, 'responseFormat', definition.responseFormat, [await turn.selfOf(node), turn.context]));
+    format = validateResponseFormatOutput(
+      node.id,
+      await turn.call(node, 'responseFormat', definition.responseFormat, [
+        await turn.selfOf(node),
+        turn.context,
+      ]),
+    );
   } else if (definition.responseFormat) {
     format = validateResponseFormatOutput(node.id, definition.responseFormat);
   }
@@ -32,13 +38,29 @@ export async function executeLlm(turn: Turn, node: TreeNode): Promise<ExecuteRes
   for (let attempt = 1; attempt <= format.attemptsLimit; attempt++) {
     text = await generateText(turn, node, model, request, 'llm', attempt);
     const checked = checkJson(text, format.schema);
-    if (checked.ok) return result({ kind: 'llm', text, object: checked.value, failResponseFormat: false, attempts: attempt });
+    if (checked.ok)
+      return result({
+        kind: 'llm',
+        text,
+        object: checked.value,
+        failResponseFormat: false,
+        attempts: attempt,
+      });
     request.messages.push(
       { role: 'assistant', content: text },
-      { role: 'user', content: `Your answer does not match the required JSON schema: ${checked.error}. Answer again with only the JSON object.` },
+      {
+        role: 'user',
+        content: `Your answer does not match the required JSON schema: ${checked.error}. Answer again with only the JSON object.`,
+      },
     );
   }
-  return result({ kind: 'llm', text, object: null, failResponseFormat: true, attempts: format.attemptsLimit });
+  return result({
+    kind: 'llm',
+    text,
+    object: null,
+    failResponseFormat: true,
+    attempts: format.attemptsLimit,
+  });
 }
 
 function result(special: LlmAfterSpecial): ExecuteResult {

@@ -22,6 +22,10 @@ export async function executeNode(turn: Turn, node: TreeNode): Promise<ExecuteRe
     case 'guardrail':
       return executeGuardrail(turn, node);
     default:
-      throw new TreeAgentError('INVALID_STEP', `Node ${node.id} is a ${node.type} node, which cannot be executed.`, { nodeId: node.id });
+      throw new TreeAgentError(
+        'INVALID_STEP',
+        `Node ${node.id} is a ${node.type} node, which cannot be executed.`,
+        { nodeId: node.id },
+      );
   }
 }

@@ -22,11 +22,15 @@ export async function executeQuery(turn: Turn, node: TreeNode): Promise<ExecuteR
     try {
       validateFilter(output.filter, 'filter');
     } catch (error) {
-      throw new TreeAgentError('INVALID_CALLBACK_OUTPUT', `The "query" callback of node ${node.id} returned an invalid filter: ${(error as Error).message}`, {
-        nodeId: node.id,
-        callback: 'query',
-        cause: error,
-      });
+      throw new TreeAgentError(
+        'INVALID_CALLBACK_OUTPUT',
+        `The "query" callback of node ${node.id} returned an invalid filter: ${(error as Error).message}`,
+        {
+          nodeId: node.id,
+          callback: 'query',
+          cause: error,
+        },
+      );
     }
   }
   const { vectorStore } = turn.runtime;
@@ -45,15 +49,31 @@ export async function executeQuery(turn: Turn, node: TreeNode): Promise<ExecuteR
         exclude: output.blackList,
       });
     } else {
-      const page = await vectorStore.scroll({ collection, limit: output.chunkQty, offset: output.offset, filter: output.filter, exclude: output.blackList });
+      const page = await vectorStore.scroll({
+        collection,
+        limit: output.chunkQty,
+        offset: output.offset,
+        filter: output.filter,
+        exclude: output.blackList,
+      });
       chunks = page.chunks;
       nextOffset = page.nextOffset;
     }
   } catch (error) {
     if (TreeAgentError.isInstance(error)) throw error;
-    throw new TreeAgentError('VECTOR_STORE', `The vector store failed for query node ${node.id}: ${(error as Error)?.message ?? error}`, { nodeId: node.id, cause: error });
+    throw new TreeAgentError(
+      'VECTOR_STORE',
+      `The vector store failed for query node ${node.id}: ${(error as Error)?.message ?? error}`,
+      { nodeId: node.id, cause: error },
+    );
   }
   turn.context.retrieved.set(node.id, chunks);
-  turn.emit({ type: 'query-result', nodeId: node.id, query: output.query, chunkIds: chunks.map((chunk) => chunk.id), nextOffset });
+  turn.emit({
+    type: 'query-result',
+    nodeId: node.id,
+    query: output.query,
+    chunkIds: chunks.map((chunk) => chunk.id),
+    nextOffset,
+  });
   return { special: { kind: 'query', query: output.query, chunks, nextOffset }, endsTurn: false };
 }

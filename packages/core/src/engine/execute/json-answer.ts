@@ -5,7 +5,10 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Parses a model's answer as JSON (tolerating a ```json fence) and validates it against `schema`. */
-export function checkJson(text: string, schema: JsonSchema): { ok: true; value: unknown } | { ok: false; error: string } {
+export function checkJson(
+  text: string,
+  schema: JsonSchema,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   let value: unknown;
   try {
     value = JSON.parse(stripFence(text));

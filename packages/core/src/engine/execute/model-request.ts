@@ -1,5 +1,10 @@
 import { validatePromptOutput } from '../../callbacks/validate-outputs.js';
-import type { LanguageModel, ModelContentPart, ModelMessage, ModelRequest } from '../../model/language-model.js';
+import type {
+  LanguageModel,
+  ModelContentPart,
+  ModelMessage,
+  ModelRequest,
+} from '../../model/language-model.js';
 import type { BasePromptOutput } from '../../tree/callback-outputs.js';
 import type { PromptSpecial } from '../../tree/specials.js';
 import type { TreeNode } from '../../tree/tree-node.js';
@@ -10,7 +15,14 @@ export async function resolvePrompt(turn: Turn, node: TreeNode): Promise<BasePro
   const prompt = (node.definition as { prompt?: unknown }).prompt;
   if (prompt === undefined) return null;
   const special: PromptSpecial = { retrieved: [...turn.context.retrieved.values()].at(-1)?.slice() ?? [] };
-  const output = typeof prompt === 'function' ? await turn.call(node, 'prompt', prompt as () => unknown, [await turn.selfOf(node), turn.context, special]) : prompt;
+  const output =
+    typeof prompt === 'function'
+      ? await turn.call(node, 'prompt', prompt as () => unknown, [
+          await turn.selfOf(node),
+          turn.context,
+          special,
+        ])
+      : prompt;
   return validatePromptOutput(node.id, output);
 }
 
@@ -19,7 +31,12 @@ export async function resolvePrompt(turn: Turn, node: TreeNode): Promise<BasePro
  * the segments, the files and the prompt text (the user's message when the prompt gives no text).
  * Parameters the model does not support are dropped with a `model-param-dropped` event.
  */
-export async function buildModelRequest(turn: Turn, node: TreeNode, model: LanguageModel, prompt: BasePromptOutput | null): Promise<ModelRequest> {
+export async function buildModelRequest(
+  turn: Turn,
+  node: TreeNode,
+  model: LanguageModel,
+  prompt: BasePromptOutput | null,
+): Promise<ModelRequest> {
   const messages: ModelMessage[] = [];
   const historyLimit = prompt?.historyLimit ?? 0;
   if (historyLimit > 0) {
@@ -35,7 +52,8 @@ export async function buildModelRequest(turn: Turn, node: TreeNode, model: Langu
   }
   for (const file of prompt?.files ?? []) parts.push({ type: 'file', file });
   if (prompt?.prompt) parts.push({ type: 'text', text: prompt.prompt });
-  if (!parts.some((part) => part.type === 'text')) parts.push({ type: 'text', text: turn.context.input.original });
+  if (!parts.some((part) => part.type === 'text'))
+    parts.push({ type: 'text', text: turn.context.input.original });
   const onlyText = parts.every((part) => part.type === 'text');
   messages.push({
     role: 'user',
@@ -49,7 +67,12 @@ export async function buildModelRequest(turn: Turn, node: TreeNode, model: Langu
   };
 }
 
-function supportedParams(turn: Turn, node: TreeNode, model: LanguageModel, params: Record<string, unknown>): Record<string, unknown> {
+function supportedParams(
+  turn: Turn,
+  node: TreeNode,
+  model: LanguageModel,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   if (!model.supportedParams) return { ...params };
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {
