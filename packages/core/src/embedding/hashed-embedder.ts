@@ -1,0 +1,191 @@
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { Embedder } from './embedder.js';
+import { normalizeInPlace } from './vector-math.js';
+
+/** An inclusive `[min, max]` n-gram length range, or `false` to disable that feature family. */
+export type NgramRange = readonly [min: number, max: number] | false;
+
+export interface HashedEmbedderOptions {
+  /** Length of the vectors (number of hash buckets). Default 4096. */
+  dimensions?: number;
+  /** Word n-gram lengths. Default `[1, 2]` (unigrams and bigrams). */
+  wordNgrams?: NgramRange;
+  /** Character n-gram lengths, taken inside each `<word>`. Default `[3, 5]`. */
+  charNgrams?: NgramRange;
+  /** Weight of each word n-gram relative to a character n-gram (weight 1). Default 1. */
+  wordWeight?: number;
+}
+
+const VERSION = 'hashed-v1';
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+// Distinct seeds keep word and character features in separate hash spaces.
+const WORD_SEED = Math.imul(FNV_OFFSET ^ 0x57, FNV_PRIME);
+const CHAR_SEED = Math.imul(FNV_OFFSET ^ 0x43, FNV_PRIME);
+const SPACE = 0x20;
+const BOW = 0x3c; // '<'
+const EOW = 0x3e; // '>'
+const NON_ASCII = /[\u0080-\uffff]/;
+const NONSPACING_MARKS = /\p{Mn}/gu;
+const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
+
+/**
+ * Lower-cased words with accents removed (NFKD, then non-spacing marks dropped), split on anything
+ * that is not a letter, digit or remaining combining mark: `"Perché l'IVA?"` → `['perche', 'l', 'iva']`.
+ */
+export function tokenize(text: string): string[] {
+  const folded = NON_ASCII.test(text) ? text.normalize('NFKD').replace(NONSPACING_MARKS, '') : text;
+  return folded
+    .toLowerCase()
+    .split(SEPARATORS)
+    .filter((token) => token.length > 0);
+}
+
+/** MurmurHash3 finaliser: spreads FNV-1a's weak low bits over the whole word. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function checkRange(name: string, range: NgramRange | undefined, fallback: NgramRange): NgramRange {
+  if (range === undefined) return fallback;
+  if (range === false) return false;
+  const [min, max] = range;
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1 || max < min || max > 16) {
+    throw new TreeAgentError('INVALID_INPUT', `${name} must be integers with 1 <= min <= max <= 16`, {
+      details: { [name]: range },
+    });
+  }
+  return [min, max];
+}
+
+const rangeId = (range: NgramRange): string => (range === false ? 'off' : `${range[0]}-${range[1]}`);
+
+/**
+ * Deterministic, offline, dependency-free embedder: signed feature hashing of word n-grams and
+ * fastText-style character n-grams (`<word>`), sublinear term frequency (1 + ln tf), L2-normalised.
+ * Accent- and case-insensitive, so it suits Italian and English alike.
+ *
+ * @example
+ * const embedder = new HashedEmbedder();
+ * const [a, b] = embedder.embed(['Vorrei fare un reso', 'come faccio il reso?']);
+ * cosineSimilarity(a, b); // clearly above unrelated pairs
+ */
+export class HashedEmbedder implements Embedder {
+  /** Encodes the version and every option, e.g. `hashed-v1:d=4096:w=1-2:c=3-5:ww=1`. */
+  readonly id: string;
+  readonly dimensions: number;
+  readonly wordNgrams: NgramRange;
+  readonly charNgrams: NgramRange;
+  readonly wordWeight: number;
+  private wordFeatures: Uint32Array = new Uint32Array(256);
+  private charFeatures: Uint32Array = new Uint32Array(1024);
+
+  constructor(options: HashedEmbedderOptions = {}) {
+    const dimensions = options.dimensions ?? 4096;
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2 ** 24) {
+      throw new TreeAgentError('INVALID_INPUT', 'dimensions must be an integer between 1 and 2^24', {
+        details: { dimensions },
+      });
+    }
+    const wordWeight = options.wordWeight ?? 1;
+    if (!Number.isFinite(wordWeight) || wordWeight <= 0) {
+      throw new TreeAgentError('INVALID_INPUT', 'wordWeight must be a positive number', {
+        details: { wordWeight },
+      });
+    }
+    this.dimensions = dimensions;
+    this.wordNgrams = checkRange('wordNgrams', options.wordNgrams, [1, 2]);
+    this.charNgrams = checkRange('charNgrams', options.charNgrams, [3, 5]);
+    this.wordWeight = wordWeight;
+    this.id = `${VERSION}:d=${dimensions}:w=${rangeId(this.wordNgrams)}:c=${rangeId(this.charNgrams)}:ww=${wordWeight}`;
+  }
+
+  embed(texts: readonly string[]): Float32Array[] {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  /** Embeds one text into a unit-length vector (all zeros when it has no letters or digits). */
+  embedOne(text: string): Float32Array {
+    const vector = new Float32Array(this.dimensions);
+    const tokens = tokenize(text);
+    if (tokens.length === 0) return vector;
+    const wordCount = this.collectWords(tokens);
+    const charCount = this.collectChars(tokens);
+    this.accumulate(vector, this.wordFeatures, wordCount, this.wordWeight);
+    this.accumulate(vector, this.charFeatures, charCount, 1);
+    return normalizeInPlace(vector);
+  }
+
+  private collectWords(tokens: readonly string[]): number {
+    const range = this.wordNgrams;
+    if (range === false) return 0;
+    const [min, max] = range;
+    this.wordFeatures = ensureCapacity(this.wordFeatures, tokens.length * (max - min + 1));
+    const out = this.wordFeatures;
+    let count = 0;
+    for (let start = 0; start < tokens.length; start++) {
+      let h = WORD_SEED;
+      const last = Math.min(tokens.length, start + max);
+      for (let end = start; end < last; end++) {
+        if (end > start) h = Math.imul(h ^ SPACE, FNV_PRIME);
+        const token = tokens[end]!;
+        for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
+        if (end - start + 1 >= min) out[count++] = fmix32(h);
+      }
+    }
+    return count;
+  }
+
+  private collectChars(tokens: readonly string[]): number {
+    const range = this.charNgrams;
+    if (range === false) return 0;
+    const [min, max] = range;
+    let capacity = 0;
+    for (const token of tokens) capacity += (token.length + 2) * (max - min + 1);
+    this.charFeatures = ensureCapacity(this.charFeatures, capacity);
+    const out = this.charFeatures;
+    let count = 0;
+    for (const token of tokens) {
+      const padded = token.length + 2; // '<' + token + '>'
+      for (let start = 0; start < padded; start++) {
+        let h = CHAR_SEED;
+        const last = Math.min(padded, start + max);
+        for (let end = start; end < last; end++) {
+          const code = end === 0 ? BOW : end === padded - 1 ? EOW : token.charCodeAt(end - 1);
+          h = Math.imul(h ^ code, FNV_PRIME);
+          if (end - start + 1 >= min) out[count++] = fmix32(h);
+        }
+      }
+    }
+    return count;
+  }
+
+  /** Counts equal features (sorted runs) and adds ±weight·(1 + ln tf) into their bucket. */
+  private accumulate(vector: Float32Array, features: Uint32Array, count: number, weight: number): void {
+    if (count === 0) return;
+    const sorted = features.subarray(0, count).sort();
+    const dimensions = this.dimensions;
+    let i = 0;
+    while (i < count) {
+      const h = sorted[i]!;
+      let j = i + 1;
+      while (j < count && sorted[j] === h) j++;
+      const value = weight * (1 + Math.log(j - i));
+      // Bit 31 picks the sign; the other 31 bits pick the bucket, so the two are independent.
+      vector[(h & 0x7fffffff) % dimensions] += h & 0x80000000 ? -value : value;
+      i = j;
+    }
+  }
+}
+
+function ensureCapacity(buffer: Uint32Array, needed: number): Uint32Array {
+  if (buffer.length >= needed) return buffer;
+  let size = buffer.length;
+  while (size < needed) size *= 2;
+  return new Uint32Array(size);
+}
