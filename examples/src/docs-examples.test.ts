@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+
+/**
+ * The first TypeScript example of each README runs as written, and each `console.log(...)` prints
+ * what its trailing comment says, so the examples cannot drift from the code.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const readmes = ['README.md', 'packages/core/README.md'];
+const scratch = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.docs-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('README examples', () => {
+  test.each(readmes)('%s', async (readme) => {
+    const text = readFileSync(join(root, readme), 'utf8');
+    const code = /```ts\n([\s\S]*?)```/.exec(text)?.[1];
+    expect(code, `${readme} starts with a TypeScript example`).toBeTruthy();
+    const expected = [...code!.matchAll(/console\.log\(.*\);\s*\/\/ (.*)$/gm)].map((match) => match[1]);
+    expect(expected.length).toBeGreaterThan(0);
+    const file = join(scratch, `${readme.replaceAll('/', '-')}.ts`);
+    writeFileSync(file, code!);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await import(file);
+      expect(log.mock.calls.map((call) => String(call[0]))).toEqual(expected);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
