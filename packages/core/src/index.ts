@@ -76,6 +76,7 @@ export {
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
 export { createLinks, type Links } from './tree/links.js';
+export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
 export { Tree } from './tree/tree.js';

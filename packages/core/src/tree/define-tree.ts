@@ -162,3 +162,13 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     primaryAgentId: primary.id,
   });
 }
+
+/** JSON with object keys sorted, so that equal definitions hash equally whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
