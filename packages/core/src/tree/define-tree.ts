@@ -145,7 +145,7 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
 
   const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
   const contentHash = createHash('sha256')
-    .update(JSON.stringify(definitionToJSON(expanded)))
+    .update(canonicalJson(definitionToJSON(expanded)))
     .digest('hex')
     .slice(0, 16);
   const primary = (index.childrenOf.get(root.id) ?? []).find(
