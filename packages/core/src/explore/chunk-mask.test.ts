@@ -31,7 +31,13 @@ function maskTree(): Tree {
         chunks: [{ text: 'gamma', extra: { lang: 'en' } }],
         emit: { message: { type: 'static', content: 'gamma' } },
       },
-      { id: 20, type: 'emit', parent: 2, chunks: ['delta'], emit: { message: { type: 'static', content: 'delta' } } },
+      {
+        id: 20,
+        type: 'emit',
+        parent: 2,
+        chunks: ['delta'],
+        emit: { message: { type: 'static', content: 'delta' } },
+      },
     ],
   });
 }
@@ -131,7 +137,11 @@ describe('buildChunkMask', () => {
     constraints.blacklist.add(10, 'node');
     constraints.filter = onlyEnglish;
     buildChunkMask(tree, index, constraints);
-    expect(constraints.toJSON()).toEqual({ blacklist: { nodes: [10], chunks: [] }, filter: onlyEnglish, keep: false });
+    expect(constraints.toJSON()).toEqual({
+      blacklist: { nodes: [10], chunks: [] },
+      filter: onlyEnglish,
+      keep: false,
+    });
   });
 });
 
@@ -166,7 +176,9 @@ describe('bestChunkIn', () => {
   });
 
   it('treats an all-ones mask like no mask', () => {
-    expect(bestChunkIn(similarities, new Uint8Array(5).fill(1), 0, 5)).toEqual(bestChunkIn(similarities, null, 0, 5));
+    expect(bestChunkIn(similarities, new Uint8Array(5).fill(1), 0, 5)).toEqual(
+      bestChunkIn(similarities, null, 0, 5),
+    );
   });
 
   it('returns null when the range is empty or every chunk in it is masked', () => {
