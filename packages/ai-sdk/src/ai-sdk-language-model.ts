@@ -1,0 +1,138 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type {
+  FileMetadata,
+  LanguageModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '@treeagent/core';
+import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output, streamText } from 'ai';
+import { type ModelParamSupport, splitParams } from './model-params.js';
+
+/** Loads the bytes of a file handed to a model (a `FileStore`'s `read`, typically). */
+export type FileLoader = (file: FileMetadata) => Promise<Uint8Array | URL>;
+
+export interface AiSdkModelOptions {
+  /** Identifier in traces and errors. Default: `<provider>:<modelId>`. */
+  id?: string;
+  /** Which `modelParams` the model accepts; the engine drops the others with a debug event. */
+  params?: ModelParamSupport;
+  /** Whether the provider enforces JSON schemas natively (OpenAI, Azure, Anthropic, compatible servers that declare it). */
+  supportsJsonSchema?: boolean;
+  /** Reads files given to prompts; without it only files with a `url` can be sent. */
+  loadFile?: FileLoader;
+  /** Retries of the AI SDK on 429/5xx answers. Default 2. */
+  maxRetries?: number;
+}
+
+/**
+ * Wraps any Vercel AI SDK language model (`@ai-sdk/openai`, `@ai-sdk/anthropic`, …) as a Tree Agent
+ * `LanguageModel`: text and structured output through `generateText`, streaming through `streamText`.
+ *
+ * @example
+ * import { createOpenAI } from '@ai-sdk/openai';
+ * const model = aiSdkModel(createOpenAI({ apiKey })('gpt-4o-mini'));
+ * const agent = new TreeAgent({ tree, models: model });
+ */
+export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = {}): LanguageModel {
+  const id = options.id ?? `${model.provider}:${model.modelId}`;
+  const support = options.params ?? {
+    supported: [
+      'temperature',
+      'topP',
+      'topK',
+      'maxOutputTokens',
+      'presencePenalty',
+      'frequencyPenalty',
+      'seed',
+      'stopSequences',
+    ],
+  };
+  const settings = async (request: ModelRequest) => ({
+    model,
+    ...(request.system ? { system: request.system } : {}),
+    messages: await toMessages(request, options.loadFile),
+    ...splitParams(request.params, support),
+    maxRetries: options.maxRetries ?? 2,
+    ...(request.signal ? { abortSignal: request.signal } : {}),
+  });
+  return {
+    id,
+    supportedParams: support.supported,
+    supportsJsonSchema: options.supportsJsonSchema ?? true,
+    async generate(request: ModelRequest): Promise<ModelResponse> {
+      const base = await settings(request);
+      if (request.responseFormat) {
+        try {
+          const result = await generateText({
+            ...base,
+            output: Output.object({
+              schema: jsonSchema(request.responseFormat.schema),
+              name: request.responseFormat.name,
+            }),
+          });
+          return { text: result.text, usage: usage(result.usage) };
+        } catch (error) {
+          // The engine validates the answer and retries with the errors; hand it the raw text.
+          if (NoObjectGeneratedError.isInstance(error) && typeof error.text === 'string')
+            return { text: error.text };
+          throw error;
+        }
+      }
+      const result = await generateText(base);
+      return { text: result.text, usage: usage(result.usage) };
+    },
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      const result = streamText({ ...(await settings(request)), onError: () => {} });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
+        else if (part.type === 'error') throw part.error;
+        else if (part.type === 'abort')
+          throw request.signal?.reason ?? new Error('the model stream was aborted');
+        else if (part.type === 'finish') yield { type: 'finish', usage: usage(part.totalUsage) };
+      }
+    },
+  };
+}
+
+function usage(value: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined) {
+  return {
+    ...(value?.inputTokens === undefined ? {} : { inputTokens: value.inputTokens }),
+    ...(value?.outputTokens === undefined ? {} : { outputTokens: value.outputTokens }),
+  };
+}
+
+async function toMessages(request: ModelRequest, loadFile: FileLoader | undefined): Promise<ModelMessage[]> {
+  const messages: ModelMessage[] = [];
+  for (const message of request.messages) {
+    if (typeof message.content === 'string' || message.role === 'assistant') {
+      const text =
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      messages.push({ role: message.role, content: text });
+      continue;
+    }
+    const parts = [];
+    for (const part of message.content) {
+      if (part.type === 'text') parts.push({ type: 'text' as const, text: part.text });
+      else
+        parts.push({
+          type: 'file' as const,
+          data: await fileData(part.file, loadFile),
+          mediaType: part.file.mimeType,
+          filename: part.file.name,
+        });
+    }
+    messages.push({ role: 'user', content: parts });
+  }
+  return messages;
+}
+
+async function fileData(file: FileMetadata, loadFile: FileLoader | undefined): Promise<Uint8Array | URL> {
+  if (loadFile) return loadFile(file);
+  if (file.url) return new URL(file.url);
+  throw new Error(
+    `Cannot send file "${file.name}" (${file.id}) to the model: it has no url and no loadFile was configured. Pass loadFile (for example fileStore.read) to aiSdkModel.`,
+  );
+}
