@@ -18,12 +18,15 @@ export { cosineSimilarity, normalize } from './embedding/vector-math.js';
 // Engine
 export type { AgentOutput, OutputMessage, Source, TurnStatus } from './engine/agent-output.js';
 export type { AgentEvent, AgentEventType, ExploreAction, ExploreCandidate } from './engine/events.js';
+export type { RouteResult } from './engine/route.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {
   TreeAgentError,
   type TreeAgentErrorCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
+// Routing evaluation
+export * from './evaluation/index.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
 export * from './filter/index.js';

@@ -15,6 +15,7 @@ import type { AgentOutput } from './agent-output.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent } from './events.js';
 import { loadRuntime } from './load-runtime.js';
+import { type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
 import { checkSendInput } from './send-input.js';
@@ -117,6 +118,14 @@ export class TreeAgent {
       () => channel.close(),
     );
     return channel;
+  }
+
+  /**
+   * Where exploration would take `text` on a fresh session (from the primary agent, or
+   * `startNodeId`), with each decision. No callback runs and no session changes.
+   */
+  async route(text: string, startNodeId?: number): Promise<RouteResult> {
+    return routeText(await this.#load(), text, startNodeId);
   }
 
   /** The history of a session, oldest first. */

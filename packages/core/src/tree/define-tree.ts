@@ -48,6 +48,7 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   validateAgents(index, problems);
   const components = indexComponents(index, problems);
   validateLinkTargets(index, problems);
+  validateChunkIds(index.byId.values(), problems);
   if (problems.length || !index.root) throw new TreeValidationError(problems);
 
   const root = index.root;
@@ -64,7 +65,6 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
 
   const built = new Map<number, TreeNode>();
   const chunks: Chunk[] = [];
-  const chunkIds = new Set<string>();
   const scopes = new Map<number, SelfScope>([
     [
       root.id,
@@ -84,15 +84,6 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     (definitionNode.chunks ?? []).forEach((chunk, position) => {
       const item = typeof chunk === 'string' ? { text: chunk } : chunk;
       const chunkId = item.id ?? `${id}:${position}`;
-      const key = String(chunkId);
-      if (chunkIds.has(key)) {
-        problems.push({
-          nodeId: id,
-          message: `chunk id ${JSON.stringify(chunkId)} is used twice.`,
-          fix: 'Give every chunk its own id, or leave ids out.',
-        });
-      }
-      chunkIds.add(key);
       chunks.push({
         id: chunkId,
         text: item.text,
@@ -141,7 +132,6 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     (node as { chunkEnd: number }).chunkEnd = chunks.length;
   };
   visit(root.id, null, 0, null, null);
-  if (problems.length) throw new TreeValidationError(problems);
 
   const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
   const contentHash = createHash('sha256')
@@ -161,6 +151,28 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     rootId: root.id,
     primaryAgentId: primary.id,
   });
+}
+
+/** Chunk ids, explicit or default (`<nodeId>:<index>`), must be unique in the tree. */
+function validateChunkIds(nodes: Iterable<NodeDefinition>, problems: TreeProblem[]): void {
+  const seen = new Map<string, number>();
+  for (const node of nodes) {
+    (Array.isArray(node.chunks) ? node.chunks : []).forEach((chunk, position) => {
+      const id =
+        typeof chunk === 'object' && chunk !== null && chunk.id !== undefined
+          ? chunk.id
+          : `${node.id}:${position}`;
+      const key = String(id);
+      const owner = seen.get(key);
+      if (owner !== undefined) {
+        problems.push({
+          nodeId: node.id,
+          message: `chunk id ${JSON.stringify(id)} is used twice (also on node ${owner}).`,
+          fix: 'Give every chunk its own id, or leave ids out.',
+        });
+      } else seen.set(key, node.id);
+    });
+  }
 }
 
 /** JSON with object keys sorted, so that equal definitions hash equally whatever the key order. */

@@ -14,7 +14,7 @@ export function expandComponents(
 ): NodeDefinition[] {
   const out: NodeDefinition[] = [];
   for (const node of nodes) {
-    if (node.type !== 'component' || node.use === undefined) {
+    if (typeof node !== 'object' || node === null || node.type !== 'component' || node.use === undefined) {
       out.push(node);
       continue;
     }

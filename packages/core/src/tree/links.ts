@@ -13,6 +13,8 @@ export function createLinks(nodeId: number, links: Record<string, number>): Link
     get(target, property) {
       if (typeof property === 'symbol') return Reflect.get(target, property);
       if (property === 'toJSON') return () => ({ ...target });
+      if (property === 'toString') return () => `links of node ${nodeId}: ${JSON.stringify(target)}`;
+      if (property === 'then') return undefined;
       if (Object.hasOwn(target, property)) return target[property];
       const known = Object.keys(target);
       throw new TreeAgentError(

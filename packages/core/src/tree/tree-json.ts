@@ -1,3 +1,4 @@
+import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { NodeDefinition, TreeDefinition } from './node-definition.js';
 
 /** A tree definition without callbacks: what can be stored as JSON. */
@@ -34,6 +35,15 @@ export function definitionToJSON(definition: TreeDefinition): TreeJSON {
  * const tree = defineTree(definitionFromJSON(JSON.parse(text), { 12: { after: () => ({ nodeTarget: 3 }) } }));
  */
 export function definitionFromJSON(json: TreeJSON, callbacks: CallbackMap = {}): TreeDefinition {
+  const ids = new Set(json.nodes.map((node) => node.id));
+  const unknown = Object.keys(callbacks).filter((id) => !ids.has(Number(id)));
+  if (unknown.length) {
+    throw new TreeAgentError(
+      'TREE_VALIDATION',
+      `Callbacks are given for node ids that are not in the tree: ${unknown.join(', ')}. Check the ids of the callback map.`,
+      { details: { unknown } },
+    );
+  }
   const nodes = json.nodes.map(
     (node) => ({ ...node, ...(callbacks[node.id as number] ?? {}) }) as unknown as NodeDefinition,
   );

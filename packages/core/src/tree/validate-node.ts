@@ -73,6 +73,16 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
       `Give "${callback}" a function (self, context, …) => output.`,
     );
   }
+  if (type === 'component' || type === 'head' || type === 'tail') {
+    for (const key of ['isBlocking', 'isAnchor', 'isMute', 'similarityThreshold', 'links', 'model']) {
+      if (node[key] !== undefined) {
+        where(
+          `"${key}" has no effect on a ${type} node, which disappears when components are flattened.`,
+          type === 'head' ? "Set it on the head's child." : 'Set it on a node inside the component.',
+        );
+      }
+    }
+  }
   validateThreshold(node.similarityThreshold, 'similarityThreshold', where);
   if (type === 'root')
     validateThreshold(node.defaultSimilarityThreshold, 'defaultSimilarityThreshold', where);
