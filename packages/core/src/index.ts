@@ -9,10 +9,12 @@ export {
   ExploreStrategy,
 } from './context/explore-strategy.js';
 export { type Serializable, SessionState } from './context/session-state.js';
+// Contracts and reference implementations
+export { ConcatEmbedder, type ConcatPart } from './embedding/concat-embedder.js';
 export { embedTexts } from './embedding/embed-texts.js';
 export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedder.js';
-// Contracts and reference implementations
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
+export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
 export { cosineSimilarity, normalize } from './embedding/vector-math.js';
 // Engine

@@ -1,0 +1,68 @@
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { TreeAgent } from '../engine/tree-agent.js';
+import { ExactEmbedder } from '../test/exact-embedder.js';
+import { defineTree } from '../tree/define-tree.js';
+import { FileEmbeddingCache } from './file-embedding-cache.js';
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+function tempDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-cache-'));
+  directories.push(directory);
+  return directory;
+}
+
+describe('FileEmbeddingCache', () => {
+  test('vectors survive a new cache instance (a restart), per model id', async () => {
+    const directory = tempDirectory();
+    const first = new FileEmbeddingCache(directory);
+    await first.setMany('model-a', [{ text: 'ciao', vector: Float32Array.from([0.6, 0.8]) }]);
+    const second = new FileEmbeddingCache(directory);
+    const [hit, miss] = await second.getMany('model-a', ['ciao', 'addio']);
+    expect([...hit!]).toEqual([Float32Array.from([0.6, 0.8])[0], Float32Array.from([0.6, 0.8])[1]]);
+    expect(miss).toBeUndefined();
+    expect(await second.getMany('model-b', ['ciao'])).toEqual([undefined]);
+  });
+
+  test('a record cut short by a crash is ignored, the others are kept', async () => {
+    const directory = tempDirectory();
+    const cache = new FileEmbeddingCache(directory);
+    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([1, 0]) }]);
+    const [file] = readdirSync(directory);
+    appendFileSync(join(directory, file!), Buffer.from([5, 0, 0, 0, 100, 117]));
+    expect(new FileEmbeddingCache(directory).size('m')).toBe(1);
+  });
+
+  test('a restarted agent does not re-embed its chunks', async () => {
+    const directory = tempDirectory();
+    const tree = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        {
+          id: 3,
+          type: 'emit',
+          parent: 2,
+          chunks: ['pizza', 'pasta'],
+          emit: { message: { type: 'static', content: 'ok' } },
+        },
+      ],
+    });
+    const embedder = () => new ExactEmbedder({ vectors: { pizza: [1, 0], pasta: [0, 1] } });
+    const before = embedder();
+    await new TreeAgent({
+      tree,
+      embedder: before,
+      embeddingCache: new FileEmbeddingCache(directory),
+    }).ready();
+    expect(before.calls).toEqual([['pizza', 'pasta']]);
+    const after = embedder();
+    await new TreeAgent({ tree, embedder: after, embeddingCache: new FileEmbeddingCache(directory) }).ready();
+    expect(after.calls).toEqual([]);
+  });
+});

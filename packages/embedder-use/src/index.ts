@@ -1,0 +1,1 @@
+export { UseEmbedder, type UseEmbedderOptions } from './use-embedder.js';
