@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  defineTree,
+  type LabelledUtterance,
+  type NodeDefinition,
+  type Tree,
+} from '../../packages/core/src/index.js';
+
+/** Where the CLINC150 development splits live (shared with the project, read-only). */
+export const CLINC150_DIR = fileURLToPath(new URL('../../../shared/datasets/clinc150/', import.meta.url));
+
+interface Clinc150 {
+  domains: Record<string, string[]>;
+  train: [string, string][];
+  val: [string, string][];
+  oosVal: [string, string][];
+}
+
+export function loadClinc150(directory = CLINC150_DIR): Clinc150 {
+  const dev = JSON.parse(readFileSync(`${directory}/dev.json`, 'utf8'));
+  const domains = JSON.parse(readFileSync(`${directory}/domains.json`, 'utf8'));
+  return { domains, train: dev.train, val: dev.val, oosVal: dev.oos_val };
+}
+
+export interface ClincTreeOptions {
+  /** Only these domains (default: all 10). */
+  domains?: string[];
+  /** At most this many training utterances per intent (default: all 100). */
+  perIntent?: number;
+  /** Threshold of every routing node. Default -1: always descend, the operating point sets the real one. */
+  threshold?: number;
+}
+
+/**
+ * The CLINC150 tree: agent → 10 domain nodes → 150 intent leaves, the training utterances as the
+ * intents' chunks. Routing a validation utterance is the real explore step.
+ */
+export function clincTree(data: Clinc150, options: ClincTreeOptions = {}): Tree {
+  const threshold = options.threshold ?? -1;
+  const domains = options.domains ?? Object.keys(data.domains);
+  const nodes: NodeDefinition[] = [
+    { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'clinc150' },
+  ];
+  let id = 10;
+  for (const domain of domains) {
+    const domainId = id++;
+    nodes.push({ id: domainId, type: 'empty', parent: 2, name: domain });
+    for (const intent of data.domains[domain]!) {
+      const utterances = data.train
+        .filter(([, label]) => label === intent)
+        .slice(0, options.perIntent ?? 100);
+      nodes.push({
+        id: id++,
+        type: 'empty',
+        parent: domainId,
+        name: intent,
+        chunks: utterances.map(([text]) => text),
+      });
+    }
+  }
+  return defineTree({ name: `clinc150-${domains.length}`, nodes });
+}
+
+/** The validation utterances of the chosen domains, and the out-of-scope ones labelled `none`. */
+export function clincTestSet(data: Clinc150, domains = Object.keys(data.domains)): LabelledUtterance[] {
+  const intents = new Set(domains.flatMap((domain) => data.domains[domain]!));
+  return [
+    ...data.val.filter(([, label]) => intents.has(label)),
+    ...data.oosVal.map(([text]) => [text, 'none'] as const),
+  ];
+}
