@@ -51,7 +51,7 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
   const settings = async (request: ModelRequest) => ({
     model,
     ...(request.system ? { system: request.system } : {}),
-    messages: await toMessages(request, options.loadFile),
+    messages: await toMessages(request, options.loadFile ?? request.readFile),
     ...splitParams(request.params, support),
     maxRetries: options.maxRetries ?? 2,
     ...(request.signal ? { abortSignal: request.signal } : {}),

@@ -31,6 +31,9 @@ export {
 export * from './evaluation/index.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
+export type { FileStore, NewFile } from './files/file-store.js';
+export { InMemoryFileStore } from './files/in-memory-file-store.js';
+export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
 export type { HistoryEntry } from './memory/history.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';

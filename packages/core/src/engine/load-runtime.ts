@@ -2,6 +2,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
+import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';
 import type { VectorStore } from '../vector/vector-store.js';
@@ -12,6 +13,7 @@ export interface RuntimeParts {
   embedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
+  fileStore: FileStore;
   models: Record<string, LanguageModel>;
   limits: TurnLimits;
   now: () => Date;

@@ -1,6 +1,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { ChunkIndex } from '../explore/chunk-index.js';
+import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';
 import type { VectorStore } from '../vector/vector-store.js';
@@ -20,6 +21,7 @@ export interface AgentRuntime {
   embedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
+  fileStore: FileStore;
   /** Language models by name; `default` is used by nodes that name none. */
   models: Readonly<Record<string, LanguageModel>>;
   limits: TurnLimits;

@@ -192,5 +192,7 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
   }
   targetNode(turn, target, agentId, 'fallback');
   turn.emit({ type: 'fallback', agentId, error: summary, nodeTarget: target });
+  // The fallback starts a fresh attempt: it gets its own step budget (maxFallbacks bounds the total).
+  turn.executed = 0;
   return { step: 'before', nodeId: target };
 }

@@ -3,6 +3,8 @@ import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedd
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { FileMetadata } from '../files/file-metadata.js';
+import type { FileStore } from '../files/file-store.js';
+import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { HistoryEntry } from '../memory/history.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
@@ -30,6 +32,8 @@ export interface TreeAgentOptions {
   sessionStore?: SessionStore;
   /** Where query nodes search their `forRag` chunks. Default: in memory. */
   vectorStore?: VectorStore;
+  /** Where the conversation's files live (attachments, files made in code). Default: in memory. */
+  fileStore?: FileStore;
   /** A language model, or models by name (`default` for nodes that name none). */
   models?: LanguageModel | Record<string, LanguageModel>;
   /** Nodes one turn may execute before `LOOP`. Default 50. */
@@ -61,6 +65,7 @@ export interface SendOptions {
  */
 export class TreeAgent {
   readonly sessionStore: SessionStore;
+  readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
   readonly #vectorStore: VectorStore;
@@ -77,6 +82,7 @@ export class TreeAgent {
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
     this.#vectorStore = options.vectorStore ?? new InMemoryVectorStore();
+    this.fileStore = options.fileStore ?? new InMemoryFileStore();
     const models = options.models;
     this.#models = !models ? {} : isLanguageModel(models) ? { default: models } : { ...models };
   }
@@ -144,6 +150,7 @@ export class TreeAgent {
       embedder: this.#embedder,
       embeddingCache: this.#embeddingCache,
       vectorStore: this.#vectorStore,
+      fileStore: this.fileStore,
       models: this.#models,
       limits: { maxSteps: this.#options.maxSteps ?? 50, maxFallbacks: this.#options.maxFallbacks ?? 3 },
       now: this.#options.now ?? (() => new Date()),

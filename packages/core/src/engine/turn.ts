@@ -79,7 +79,7 @@ export class Turn {
       exploreStrategy: new ExploreStrategy(input.message, record.constraints),
       metadata: { sessionId: record.id, clientMetadata: input.clientMetadata, serverMetadata: {} },
       memoryAgent: new MemoryAgent(loadHistory, this.entries),
-      fileAgent: new FileAgent(input.attachments),
+      fileAgent: new FileAgent(input.attachments, runtime.fileStore, record.id),
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,

@@ -18,6 +18,7 @@ export type TreeAgentErrorCode =
   | 'MODEL_NOT_CONFIGURED'
   | 'VECTOR_STORE'
   | 'FILTER'
+  | 'UNKNOWN_FILE'
   | 'INVALID_INPUT'
   | 'ABORTED';
 

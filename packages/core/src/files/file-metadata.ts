@@ -17,4 +17,6 @@ export interface FileMetadata {
   origin: FileOrigin;
   /** Where a client can download it, when the server exposes it. */
   url?: string;
+  /** Session the file belongs to. */
+  sessionId?: string;
 }

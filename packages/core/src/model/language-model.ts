@@ -20,6 +20,8 @@ export interface ModelRequest {
   /** Model parameters (`temperature`, `reasoningEffort`…), already stripped of unsupported ones. */
   params: Record<string, unknown>;
   signal?: AbortSignal;
+  /** Reads the bytes of a file part (from the agent's file store). */
+  readFile?: (file: FileMetadata) => Promise<Uint8Array>;
 }
 
 export interface ModelUsage {

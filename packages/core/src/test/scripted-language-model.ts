@@ -53,7 +53,8 @@ export class ScriptedLanguageModel implements LanguageModel {
   }
 
   async #answer(request: ModelRequest): Promise<string> {
-    this.calls.push(structuredClone({ ...request, signal: undefined }));
+    const { signal: _signal, readFile: _readFile, ...recorded } = request;
+    this.calls.push(structuredClone(recorded));
     const call = this.calls.length;
     const scripted = this.#answers[Math.min(call, this.#answers.length) - 1]!;
     const answer = typeof scripted === 'function' ? await scripted(request, call) : scripted;

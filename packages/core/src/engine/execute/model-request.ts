@@ -64,6 +64,7 @@ export async function buildModelRequest(
     messages,
     params: supportedParams(turn, node, model, prompt?.modelParams ?? {}),
     ...(turn.input.signal ? { signal: turn.input.signal } : {}),
+    readFile: (file) => turn.runtime.fileStore.read(file.id),
   };
 }
 

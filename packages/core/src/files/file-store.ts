@@ -1,0 +1,24 @@
+import type { FileMetadata, FileOrigin } from './file-metadata.js';
+
+/** A file to store: its bytes and what describes it. */
+export interface NewFile {
+  name: string;
+  mimeType: string;
+  data: Uint8Array;
+  origin: FileOrigin;
+  /** Session the file belongs to; servers only serve a session's files to that session. */
+  sessionId?: string;
+}
+
+/**
+ * Where the bytes of the conversation's files live. Implementations: in memory and on local disk
+ * here; object stores can implement the same four methods.
+ */
+export interface FileStore {
+  put(file: NewFile): Promise<FileMetadata>;
+  /** The file's metadata, or `null` when there is no such file. */
+  metadata(id: string): Promise<FileMetadata | null>;
+  /** The file's bytes; throws `UNKNOWN_FILE` when there is no such file. */
+  read(id: string): Promise<Uint8Array>;
+  delete(id: string): Promise<void>;
+}

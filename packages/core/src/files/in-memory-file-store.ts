@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { FileMetadata } from './file-metadata.js';
+import type { FileStore, NewFile } from './file-store.js';
+
+/** Files in process memory: the reference implementation of `FileStore`. */
+export class InMemoryFileStore implements FileStore {
+  readonly #files = new Map<string, { metadata: FileMetadata; data: Uint8Array }>();
+
+  async put(file: NewFile): Promise<FileMetadata> {
+    const metadata = describe(randomUUID(), file);
+    this.#files.set(metadata.id, { metadata, data: Uint8Array.from(file.data) });
+    return { ...metadata };
+  }
+
+  async metadata(id: string): Promise<FileMetadata | null> {
+    const entry = this.#files.get(id);
+    return entry ? { ...entry.metadata } : null;
+  }
+
+  async read(id: string): Promise<Uint8Array> {
+    const entry = this.#files.get(id);
+    if (!entry) throw unknownFile(id);
+    return Uint8Array.from(entry.data);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.#files.delete(id);
+  }
+}
+
+/** The metadata of a new file. */
+export function describe(id: string, file: NewFile): FileMetadata {
+  return {
+    id,
+    name: file.name,
+    mimeType: file.mimeType,
+    size: file.data.byteLength,
+    origin: file.origin,
+    ...(file.sessionId === undefined ? {} : { sessionId: file.sessionId }),
+  };
+}
+
+export function unknownFile(id: string): TreeAgentError {
+  return new TreeAgentError('UNKNOWN_FILE', `There is no file "${id}".`, { details: { fileId: id } });
+}
