@@ -20,6 +20,12 @@ export { cosineSimilarity, normalize } from './embedding/vector-math.js';
 // Engine
 export type { AgentOutput, OutputMessage, Source, TurnStatus } from './engine/agent-output.js';
 export type { AgentEvent, AgentEventType, ExploreAction, ExploreCandidate } from './engine/events.js';
+export {
+  type ContentPart,
+  placeholdersIn,
+  sourcesFromChunks,
+  splitDynamicContent,
+} from './engine/message-content.js';
 export type { RouteResult } from './engine/route.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {

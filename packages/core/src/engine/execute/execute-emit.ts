@@ -1,5 +1,6 @@
 import { validateEmitOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
+import type { FileMetadata } from '../../files/file-metadata.js';
 import type { BaseEmitOutput } from '../../tree/callback-outputs.js';
 import { MessageType } from '../../tree/constants.js';
 import type { EmitNodeDefinition } from '../../tree/node-definition.js';
@@ -36,6 +37,10 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
       },
     );
   }
+  checkFilesBelongToSession(node.id, turn.record.id, [
+    ...(output.attachments ?? []),
+    ...(output.dynamicAttachments ?? []),
+  ]);
   const id = turn.nextMessageId();
   turn.emit({ type: 'message-start', messageId: id, nodeId: node.id, messageType: output.message.type });
   let content: string | null = output.message.content ?? null;
@@ -65,4 +70,17 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
   };
   turn.deliver(message);
   return { special: { kind: 'emit', message, selectedOption: null }, endsTurn: !node.isMute, message };
+}
+
+/** A message may only carry files of its own session (or files of no session, such as RAG files). */
+function checkFilesBelongToSession(nodeId: number, sessionId: string, files: readonly FileMetadata[]): void {
+  for (const file of files) {
+    if (file.sessionId !== undefined && file.sessionId !== sessionId) {
+      throw new TreeAgentError(
+        'INVALID_CALLBACK_OUTPUT',
+        `The "emit" callback of node ${nodeId} attached file "${file.name}" (${file.id}), which belongs to another session. A message can only carry files of its own session.`,
+        { nodeId, callback: 'emit', details: { fileId: file.id } },
+      );
+    }
+  }
 }
