@@ -5,21 +5,23 @@ import type { ChunkId } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
 
 /**
- * The vectors of every chunk of a tree, unit length, in one contiguous matrix in the tree's
- * depth-first chunk order. One pass over it gives the similarity of a direction to every chunk;
- * each exploration hop then reads only that array.
+ * The vectors of every chunk of a tree, unit length, in one contiguous matrix stored dimension by
+ * dimension (column `j` holds the `j`-th coordinate of every chunk, in the tree's depth-first chunk
+ * order). One pass gives the similarity of a direction to every chunk, reading only the columns where
+ * the direction is not zero — most of them for sparse embedders such as the hashed n-grams; each
+ * exploration hop then reads only the resulting array.
  */
 export class ChunkIndex {
   readonly tree: Tree;
   readonly dimensions: number;
-  /** `chunks × dimensions` unit vectors, row-major. */
-  readonly matrix: Float32Array;
+  /** `dimensions × chunks` coordinates of the unit vectors, dimension-major. */
+  readonly columns: Float32Array;
   readonly #positionById: Map<string, number>;
 
-  private constructor(tree: Tree, dimensions: number, matrix: Float32Array) {
+  private constructor(tree: Tree, dimensions: number, columns: Float32Array) {
     this.tree = tree;
     this.dimensions = dimensions;
-    this.matrix = matrix;
+    this.columns = columns;
     this.#positionById = new Map(tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
   }
 
@@ -33,30 +35,35 @@ export class ChunkIndex {
         )
       : [];
     const dimensions = vectors[0]?.length ?? embedder.dimensions ?? 0;
-    const matrix = new Float32Array(vectors.length * dimensions);
+    const count = vectors.length;
+    const columns = new Float32Array(count * dimensions);
     vectors.forEach((vector, row) => {
-      matrix.set(vector, row * dimensions);
+      for (let j = 0; j < dimensions; j++) columns[j * count + row] = vector[j]!;
     });
-    return new ChunkIndex(tree, dimensions, matrix);
+    return new ChunkIndex(tree, dimensions, columns);
   }
 
   /** Cosine similarity of a unit `direction` to every chunk, in chunk order. */
   similarities(direction: Float32Array): Float32Array {
-    const { dimensions, matrix } = this;
+    const { dimensions, columns } = this;
     const count = this.tree.chunks.length;
     const out = new Float32Array(count);
     if (direction.length !== dimensions) return out;
-    for (let row = 0, offset = 0; row < count; row++, offset += dimensions) {
-      let dot = 0;
-      for (let i = 0; i < dimensions; i++) dot += matrix[offset + i]! * direction[i]!;
-      out[row] = dot;
+    for (let j = 0; j < dimensions; j++) {
+      const weight = direction[j]!;
+      if (weight === 0) continue;
+      const base = j * count;
+      for (let row = 0; row < count; row++) out[row]! += weight * columns[base + row]!;
     }
     return out;
   }
 
-  /** The unit vector of the chunk at `position`. */
+  /** The unit vector of the chunk at `position` (a copy). */
   vector(position: number): Float32Array {
-    return this.matrix.subarray(position * this.dimensions, (position + 1) * this.dimensions);
+    const count = this.tree.chunks.length;
+    const out = new Float32Array(this.dimensions);
+    for (let j = 0; j < this.dimensions; j++) out[j] = this.columns[j * count + position]!;
+    return out;
   }
 
   /** Position of a chunk id in the tree's chunk order, or `undefined`. */
