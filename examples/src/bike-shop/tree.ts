@@ -266,3 +266,5 @@ export function bikeShopTree(): Tree {
     ],
   });
 }
+
+export default bikeShopTree;

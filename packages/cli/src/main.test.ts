@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { chatCommand } from './commands/chat.js';
+import { main } from './main.js';
+import type { Output } from './output.js';
+
+const bikeShop = fileURLToPath(new URL('../../../examples/src/bike-shop/tree.ts', import.meta.url));
+const utterances = fileURLToPath(new URL('../../../examples/src/bike-shop/utterances.tsv', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'treeagent-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function capture(): Output & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, log: (line) => out.push(line), error: (line) => err.push(line) };
+}
+
+describe('treeagent', () => {
+  test('inspect shows the effective tree, components flattened', async () => {
+    const output = capture();
+    expect(await main(['inspect', bikeShop], output)).toBe(0);
+    const text = output.out.join('\n');
+    expect(text).toMatch(/^bike-shop: 16 nodes, 29 chunks/);
+    expect(text).toContain(
+      '202 query "spedizioni: search", threshold 0.2, 8 chunks (3 forRag) [component 20]',
+    );
+    expect(text).toContain('40 empty "ordini" (blocking)');
+  });
+
+  test('eval reports accuracy, confusions and thresholds; --min-accuracy sets the exit code', async () => {
+    const output = capture();
+    expect(await main(['eval', bikeShop, utterances], output)).toBe(0);
+    const text = output.out.join('\n');
+    expect(text).toMatch(/accuracy \(in scope\): \d+\.\d%/);
+    expect(text).toMatch(/suggested similarityThreshold per routing node:\n\s+node 2 \(assistente\)/);
+    expect(await main(['eval', bikeShop, utterances, '--min-accuracy', '1.01'], capture())).toBe(1);
+  });
+
+  test('eval --json prints the whole report', async () => {
+    const output = capture();
+    await main(['eval', bikeShop, utterances, '--json'], output);
+    const report = JSON.parse(output.out.join('\n'));
+    expect(report.total).toBe(13);
+    expect(report.results[0]).toMatchObject({
+      text: 'buongiorno a tutti',
+      expected: 'saluto',
+      predicted: 'saluto',
+    });
+  });
+
+  test('bad input exits with 2 and says what is wrong', async () => {
+    const missing = capture();
+    expect(await main(['inspect', join(scratch, 'nope.ts')], missing)).toBe(2);
+    expect(missing.err.join('\n')).toMatch(/does not exist/);
+    const invalid = join(scratch, 'invalid.json');
+    writeFileSync(invalid, JSON.stringify({ nodes: [{ id: 1, type: 'root' }] }));
+    const problems = capture();
+    expect(await main(['inspect', invalid], problems)).toBe(2);
+    expect(problems.err.join('\n')).toMatch(/primary agents/);
+    expect(await main(['frobnicate'], capture())).toBe(2);
+  });
+
+  test('a JSON tree loads, and utterances in JSON are read', async () => {
+    const tree = join(scratch, 'tree.json');
+    writeFileSync(
+      tree,
+      JSON.stringify({
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: true },
+          {
+            id: 3,
+            type: 'emit',
+            parent: 2,
+            name: 'hello',
+            chunks: ['ciao a tutti'],
+            emit: { message: { type: 'static', content: 'Ciao!' } },
+          },
+        ],
+      }),
+    );
+    const file = join(scratch, 'utterances.json');
+    writeFileSync(file, JSON.stringify([['ciao a tutti voi', 'hello']]));
+    const output = capture();
+    expect(await main(['eval', tree, file, '--json'], output)).toBe(0);
+    expect(JSON.parse(output.out.join('\n')).accuracy).toBe(1);
+  });
+
+  test('chat answers each line, numbers pick options, --debug shows explore decisions', async () => {
+    const output = capture();
+    const input = Readable.from(['ciao\n', '1\n', '\n']);
+    expect(await chatCommand(bikeShop, { debug: true, session: 't' }, output, input)).toBe(0);
+    const text = output.out.join('\n');
+    expect(text).toContain("Ciao! Sono l'assistente di Ciclofficina Rossi.");
+    expect(text).toContain('  1) Spedizioni');
+    expect(text).toContain('La spedizione costa 7,90 €');
+    expect(output.err.join('\n')).toMatch(
+      /\[explore\] node 2: descend — best "ciao" \(node 10\) 1\.000 vs 0\.2 → 10/,
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import { TreeAgentError } from '@treeagent/core';
+import { Command, CommanderError } from 'commander';
+import { chatCommand } from './commands/chat.js';
+import { evalCommand } from './commands/eval.js';
+import { inspectCommand } from './commands/inspect.js';
+import { consoleOutput, type Output } from './output.js';
+
+/**
+ * Runs the `treeagent` command line and returns its exit code:
+ * 0 success, 1 a check failed (e.g. accuracy below --min-accuracy), 2 bad usage or bad input.
+ */
+export async function main(argv: string[], out: Output = consoleOutput): Promise<number> {
+  let code = 0;
+  const program = new Command('treeagent')
+    .description(
+      'Tree Agent: evaluate, inspect and chat with trees of typed nodes routed by semantic similarity.',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => out.log(text.trimEnd()),
+      writeErr: (text) => out.error(text.trimEnd()),
+    });
+  program
+    .command('eval')
+    .description(
+      'Routing evaluation: route each labelled utterance with the real explore step and report accuracy, out-of-scope recall, per-node scores, confusions and suggested thresholds.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .argument(
+      '<utterances>',
+      'labelled utterances: .json [[text, expected], …], .jsonl, .tsv or .csv; expected is a node name or "none"',
+    )
+    .option('--config <file>', 'model configuration (default: treeagent.config.json next to the tree)')
+    .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
+    .option('--min-accuracy <value>', 'exit with code 1 when the in-scope accuracy is below this value')
+    .option('--json', 'print the whole report as JSON')
+    .action(async (tree: string, utterances: string, options) => {
+      code = await evalCommand(tree, utterances, options, out);
+    });
+  program
+    .command('inspect')
+    .description(
+      'Show the effective tree (components flattened) with ids, types, thresholds and chunk counts.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .option('--config <file>', 'model configuration')
+    .option('--json', 'print as JSON')
+    .action(async (tree: string, options) => {
+      code = await inspectCommand(tree, options, out);
+    });
+  program
+    .command('chat')
+    .description("Chat with the agent in the terminal. Type an option's number or text to pick it.")
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .option('--config <file>', 'model configuration')
+    .option('--session <id>', 'session id')
+    .option('--debug', 'show each explore decision, step and fallback')
+    .action(async (tree: string, options) => {
+      code = await chatCommand(tree, options, out);
+    });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (TreeAgentError.isInstance(error)) {
+      out.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+}
