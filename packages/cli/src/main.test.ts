@@ -16,7 +16,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function capture(): Output & { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, log: (line) => out.push(line), error: (line) => err.push(line) };
+  return {
+    out,
+    err,
+    log: (line) => out.push(line),
+    write: (text) => out.push(text),
+    error: (line) => err.push(line),
+  };
 }
 
 describe('treeagent', () => {

@@ -50,11 +50,18 @@ async function streamTurn(
   let result: AgentOutput | null = null;
   for await (const event of agent.stream(session, text, selectedOption ? { selectedOption } : {})) {
     if (debug) printDebug(event, out);
-    if (event.type === 'text-delta') streamed += event.delta;
+    if (event.type === 'text-delta') {
+      // Generated text is shown as it streams; the complete message then only adds its extras.
+      out.write(event.delta);
+      streamed += event.delta;
+    }
     if (event.type === 'message') {
       const message = event.message;
-      out.log(`${message.isWarning ? '⚠ ' : ''}${message.content ?? ''}`);
-      message.options.forEach((option, index) => out.log(`  ${index + 1}) ${option}`));
+      if (streamed) out.write('\n');
+      else out.log(`${message.isWarning ? '⚠ ' : ''}${message.content ?? ''}`);
+      message.options.forEach((option, index) => {
+        out.log(`  ${index + 1}) ${option}`);
+      });
       for (const source of message.sources) out.log(`  · ${source.title ?? source.content.slice(0, 60)}`);
       for (const file of [...message.attachments, ...message.dynamicAttachments])
         out.log(`  📎 ${file.name}`);

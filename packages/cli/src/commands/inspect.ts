@@ -19,9 +19,9 @@ export async function inspectCommand(
   const visit = (node: TreeNode, prefix: string, last: boolean, top: boolean) => {
     out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node)}`);
     const childPrefix = top ? '' : `${prefix}${last ? '   ' : '│  '}`;
-    node.children.forEach((id, index) =>
-      visit(tree.node(id), childPrefix, index === node.children.length - 1, false),
-    );
+    node.children.forEach((id, index) => {
+      visit(tree.node(id), childPrefix, index === node.children.length - 1, false);
+    });
   };
   visit(tree.root, '', true, true);
   return 0;
