@@ -1,0 +1,204 @@
+import { describe, expect, test } from 'vitest';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { HistoryEntry } from '../memory/history.js';
+import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
+
+/** Creates a fresh, empty store for one test, and disposes of it afterwards. */
+export type SessionStoreFactory = () => Promise<{ store: SessionStore; dispose?: () => Promise<void> }>;
+
+/**
+ * The `SessionStore` conformance suite: every implementation runs it (in memory, SQLite,
+ * PostgreSQL). Call it inside a test file: `describeSessionStore('SqliteSessionStore', factory)`.
+ */
+export function describeSessionStore(name: string, factory: SessionStoreFactory): void {
+  const withStore = (body: (store: SessionStore) => Promise<void>) => async () => {
+    const { store, dispose } = await factory();
+    try {
+      await body(store);
+    } finally {
+      await dispose?.();
+    }
+  };
+
+  describe(`SessionStore conformance: ${name}`, () => {
+    test(
+      'an unknown session loads as null with an empty history',
+      withStore(async (store) => {
+        expect(await store.load('nobody')).toBeNull();
+        expect(await store.history('nobody')).toEqual([]);
+      }),
+    );
+
+    test(
+      'a commit is read back exactly, history appended in order',
+      withStore(async (store) => {
+        const first = nextRecord(emptySessionRecord('s1', '2026-01-01T00:00:00.000Z'), {
+          state: { cart: [{ sku: 'BICI-1', qty: 2 }], nome: 'Giulia ✓', n: 1.5, nothing: null },
+        });
+        await store.commit({
+          record: first,
+          history: [
+            entry('user', 'ciao', 1),
+            entry('assistant', 'Ciao!', 1, { nodeId: 3, options: ['a', 'b'] }),
+          ],
+          expectedVersion: 0,
+        });
+        expect(await store.load('s1')).toEqual(first);
+        const second = nextRecord(first, {
+          lastNodeId: 7,
+          agentPositions: { '2': 7, '3': 9 },
+          failCounter: 2,
+          constraints: {
+            blacklist: { nodes: [4], chunks: ['4:0', 12] },
+            filter: { must: [{ key: 'lang', match: { value: 'it' } }] },
+            keep: true,
+          },
+        });
+        await store.commit({
+          record: second,
+          history: [entry('user', 'dov è il mio ordine?', 2)],
+          expectedVersion: 1,
+        });
+        expect(await store.load('s1')).toEqual(second);
+        expect((await store.history('s1')).map((item) => item.content)).toEqual([
+          'ciao',
+          'Ciao!',
+          'dov è il mio ordine?',
+        ]);
+        expect((await store.history('s1'))[1]).toEqual(
+          entry('assistant', 'Ciao!', 1, { nodeId: 3, options: ['a', 'b'] }),
+        );
+      }),
+    );
+
+    test(
+      'history with a limit returns the most recent entries, oldest first',
+      withStore(async (store) => {
+        let record = emptySessionRecord('s2', '2026-01-01T00:00:00.000Z');
+        for (let turn = 1; turn <= 5; turn++) {
+          const next = nextRecord(record, {});
+          await store.commit({
+            record: next,
+            history: [entry('user', `u${turn}`, turn), entry('assistant', `a${turn}`, turn)],
+            expectedVersion: record.version,
+          });
+          record = next;
+        }
+        expect((await store.history('s2', { limit: 3 })).map((item) => item.content)).toEqual([
+          'a4',
+          'u5',
+          'a5',
+        ]);
+        expect(await store.history('s2', { limit: 0 })).toEqual([]);
+        expect(await store.history('s2', { limit: 100 })).toHaveLength(10);
+      }),
+    );
+
+    test(
+      'a commit from a stale version fails with SESSION_CONFLICT and writes nothing',
+      withStore(async (store) => {
+        const first = nextRecord(emptySessionRecord('s3', '2026-01-01T00:00:00.000Z'), { state: { a: 1 } });
+        await store.commit({ record: first, history: [entry('user', 'one', 1)], expectedVersion: 0 });
+        const stale = nextRecord(emptySessionRecord('s3', '2026-01-01T00:00:00.000Z'), { state: { a: 2 } });
+        const error = await store
+          .commit({ record: stale, history: [entry('user', 'stale', 1)], expectedVersion: 0 })
+          .catch((e: unknown) => e);
+        expect(TreeAgentError.hasCode(error, 'SESSION_CONFLICT')).toBe(true);
+        expect(await store.load('s3')).toEqual(first);
+        expect((await store.history('s3')).map((item) => item.content)).toEqual(['one']);
+      }),
+    );
+
+    test(
+      'of two commits racing from the same version, exactly one wins',
+      withStore(async (store) => {
+        const base = emptySessionRecord('s4', '2026-01-01T00:00:00.000Z');
+        const results = await Promise.allSettled(
+          ['x', 'y'].map((tag) =>
+            store.commit({
+              record: nextRecord(base, { state: { tag } }),
+              history: [entry('user', tag, 1)],
+              expectedVersion: 0,
+            }),
+          ),
+        );
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        const winner = (await store.load('s4'))!.state.tag;
+        expect(await store.history('s4')).toEqual([entry('user', winner as string, 1)]);
+      }),
+    );
+
+    test(
+      'sessions are independent, and delete removes one session only',
+      withStore(async (store) => {
+        for (const id of ['a', 'b']) {
+          await store.commit({
+            record: nextRecord(emptySessionRecord(id, '2026-01-01T00:00:00.000Z'), { state: { id } }),
+            history: [entry('user', id, 1)],
+            expectedVersion: 0,
+          });
+        }
+        await store.delete('a');
+        expect(await store.load('a')).toBeNull();
+        expect(await store.history('a')).toEqual([]);
+        expect((await store.load('b'))!.state).toEqual({ id: 'b' });
+      }),
+    );
+
+    test(
+      'values read are copies: changing them does not change the store',
+      withStore(async (store) => {
+        const record = nextRecord(emptySessionRecord('s5', '2026-01-01T00:00:00.000Z'), {
+          state: { list: [1] },
+        });
+        await store.commit({ record, history: [entry('user', 'x', 1)], expectedVersion: 0 });
+        record.state.list = [2];
+        const loaded = (await store.load('s5'))!;
+        (loaded.state.list as number[]).push(3);
+        expect((await store.load('s5'))!.state).toEqual({ list: [1] });
+      }),
+    );
+  });
+
+  describe(`SessionStore conformance (locks): ${name}`, () => {
+    test(
+      'lock, when the store has one, serialises holders of the same session and not of others',
+      withStore(async (store) => {
+        if (!store.lock) return;
+        const order: string[] = [];
+        const release1 = await store.lock('L');
+        const second = store.lock('L').then(async (release) => {
+          order.push('second acquired');
+          await release();
+        });
+        const other = await store.lock('M');
+        order.push('other session acquired');
+        await other();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        order.push('first releasing');
+        await release1();
+        await second;
+        expect(order).toEqual(['other session acquired', 'first releasing', 'second acquired']);
+      }),
+    );
+  });
+}
+
+function nextRecord(previous: SessionRecord, changes: Partial<SessionRecord>): SessionRecord {
+  return {
+    ...previous,
+    ...changes,
+    version: previous.version + 1,
+    turn: previous.turn + 1,
+    updatedAt: '2026-01-01T00:00:01.000Z',
+  };
+}
+
+function entry(
+  role: HistoryEntry['role'],
+  content: string,
+  turn: number,
+  extra: Partial<HistoryEntry> = {},
+): HistoryEntry {
+  return { role, content, turn, at: '2026-01-01T00:00:00.000Z', ...extra };
+}
