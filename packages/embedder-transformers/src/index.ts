@@ -1,0 +1,6 @@
+export {
+  onnxFileFor,
+  type TransformersDtype,
+  TransformersEmbedder,
+  type TransformersEmbedderOptions,
+} from './transformers-embedder.js';
