@@ -15,6 +15,12 @@ export interface BlacklistData {
 export class Blacklist {
   readonly nodes = new Set<number>();
   readonly chunks = new Set<ChunkId>();
+  #version = 0;
+
+  /** Changes whenever the blacklist changes (lets exploration cache what it derives from it). */
+  get version(): number {
+    return this.#version;
+  }
 
   constructor(data?: BlacklistData) {
     for (const id of data?.nodes ?? []) this.nodes.add(id);
@@ -23,6 +29,7 @@ export class Blacklist {
 
   /** Adds one id or several ids of the given kind. */
   add(ids: ChunkId | Iterable<ChunkId>, kind: BlacklistKind): void {
+    this.#version++;
     for (const id of toList(ids)) {
       if (kind === 'node') this.nodes.add(Number(id));
       else this.chunks.add(id);
@@ -31,6 +38,7 @@ export class Blacklist {
 
   /** Removes one id or several ids of the given kind. */
   remove(ids: ChunkId | Iterable<ChunkId>, kind: BlacklistKind): void {
+    this.#version++;
     for (const id of toList(ids)) {
       if (kind === 'node') this.nodes.delete(Number(id));
       else this.chunks.delete(id);
@@ -47,6 +55,7 @@ export class Blacklist {
   }
 
   clear(): void {
+    this.#version++;
     this.nodes.clear();
     this.chunks.clear();
   }

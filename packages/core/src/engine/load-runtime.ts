@@ -1,12 +1,19 @@
+import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
+import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
+import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
+import { StoreChunkSearch } from '../explore/store-chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';
-import type { VectorStore } from '../vector/vector-store.js';
+import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
+
+/** Where exploration searches the tree's chunks: an in-memory index, or the vector store. */
+export type ExploreIn = 'memory' | 'vector-store';
 
 export interface RuntimeParts {
   tree: Tree;
@@ -17,38 +24,75 @@ export interface RuntimeParts {
   models: Record<string, LanguageModel>;
   limits: TurnLimits;
   now: () => Date;
+  exploreIn: ExploreIn;
 }
+
+/** Texts embedded per call while loading a tree. */
+const LOAD_BATCH = 512;
 
 /**
  * Prepares a tree to run: checks that the models it needs statically are configured, embeds every
- * chunk once (through the cache) and puts each query node's `forRag` chunks in its collection,
- * removing chunks that are no longer in the tree.
+ * chunk once (through the cache), puts each query node's `forRag` chunks in its collection and,
+ * with `exploreIn: 'vector-store'`, every chunk in the exploration collection — removing chunks
+ * that are no longer in the tree.
  */
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
-  const { tree, models } = parts;
+  const { tree, models, vectorStore } = parts;
   checkStaticModels(tree, models);
-  const index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
+  const exploreCollection = `${tree.name}:explore`;
+  let index: ChunkIndex | null = null;
+  let vectorAt: (position: number) => Float32Array;
+  if (parts.exploreIn === 'memory') {
+    index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
+    vectorAt = (position) => index!.vector(position);
+  } else {
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < tree.chunks.length; start += LOAD_BATCH) {
+      const texts = tree.chunks.slice(start, start + LOAD_BATCH).map((chunk) => chunk.text);
+      vectors.push(...(await embedTexts(parts.embedder, texts, parts.embeddingCache)));
+    }
+    vectorAt = (position) => vectors[position]!;
+    const paths = new Map(
+      [...tree.nodes.values()].map((node) => [node.id, tree.pathTo(node.id).map((item) => item.id)]),
+    );
+    const records = tree.chunks.map((chunk, position) => ({
+      id: chunk.id,
+      text: chunk.text,
+      vector: vectorAt(position),
+      payload: { ...chunk.extra, [NODE_KEY]: chunk.nodeId, [PATH_KEY]: paths.get(chunk.nodeId)! },
+    }));
+    await syncCollection(vectorStore, exploreCollection, records);
+  }
   for (const node of tree.nodes.values()) {
     if (node.type !== 'query') continue;
-    const collection = collectionOf(node.id);
-    const records = [];
+    const records: VectorRecord[] = [];
     for (let position = node.chunkStart; position < node.ownChunkEnd; position++) {
       const chunk = tree.chunks[position]!;
       if (chunk.forRag)
-        records.push({
-          id: chunk.id,
-          text: chunk.text,
-          vector: index.vector(position),
-          payload: chunk.extra,
-        });
+        records.push({ id: chunk.id, text: chunk.text, vector: vectorAt(position), payload: chunk.extra });
     }
-    const keep = new Set(records.map((record) => String(record.id)));
-    const stale = (await parts.vectorStore.ids(collection)).filter((id) => !keep.has(String(id)));
-    if (stale.length) await parts.vectorStore.delete(collection, stale);
-    if (records.length) await parts.vectorStore.upsert(collection, records);
+    await syncCollection(vectorStore, collectionOf(node.id), records);
   }
-  return { ...parts, index, collectionOf };
+  const chunkSearch = index
+    ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
+    : (direction: () => Promise<Float32Array>) =>
+        new StoreChunkSearch(tree, vectorStore, exploreCollection, direction);
+  const { exploreIn: _exploreIn, ...rest } = parts;
+  return { ...rest, chunkSearch, collectionOf };
+}
+
+/** Makes a collection hold exactly `records`: stale ids removed, the rest upserted. */
+async function syncCollection(
+  store: VectorStore,
+  collection: string,
+  records: VectorRecord[],
+): Promise<void> {
+  const keep = new Set(records.map((record) => String(record.id)));
+  const stale = (await store.ids(collection)).filter((id) => !keep.has(String(id)));
+  if (stale.length) await store.delete(collection, stale);
+  for (let start = 0; start < records.length; start += LOAD_BATCH)
+    await store.upsert(collection, records.slice(start, start + LOAD_BATCH));
 }
 
 function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {
@@ -72,9 +116,7 @@ function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): v
     throw new TreeAgentError(
       'MODEL_NOT_CONFIGURED',
       `The tree needs language models that are not configured: ${lines}. Pass them as models: { default: …, <name>: … } to new TreeAgent(...).`,
-      {
-        nodeId: missing[0]!.nodeId,
-      },
+      { nodeId: missing[0]!.nodeId },
     );
   }
 }

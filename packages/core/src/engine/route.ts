@@ -25,20 +25,17 @@ export async function routeText(
   startNodeId = runtime.tree.primaryAgent.id,
 ): Promise<RouteResult> {
   const decisions: RouteResult['decisions'] = [];
-  let similarities: Float32Array | null = null;
+  let vector: Promise<Float32Array> | null = null;
+  const direction = () => {
+    vector ??= embedTexts(runtime.embedder, [text], runtime.embeddingCache).then(([first]) => first!);
+    return vector;
+  };
   const node = await explore({
     tree: runtime.tree,
-    index: runtime.index,
+    search: runtime.chunkSearch(direction),
     start: startNodeId,
     moved: false,
     lastExecutedId: null,
-    similarities: async () => {
-      if (!similarities) {
-        const [vector] = await embedTexts(runtime.embedder, [text], runtime.embeddingCache);
-        similarities = runtime.index.similarities(vector!);
-      }
-      return similarities;
-    },
     constraints: new ExploreConstraints(),
     onFail: () => {},
     emit: (event) => {

@@ -1,6 +1,6 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
-import type { ChunkIndex } from '../explore/chunk-index.js';
+import type { ChunkSearch } from '../explore/chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';
@@ -17,7 +17,8 @@ export interface TurnLimits {
 /** What a turn needs from the agent: the loaded tree and the pluggable parts. */
 export interface AgentRuntime {
   tree: Tree;
-  index: ChunkIndex;
+  /** Exploration's chunk search for one direction (a function returning its unit vector). */
+  chunkSearch(direction: () => Promise<Float32Array>): ChunkSearch;
   embedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;

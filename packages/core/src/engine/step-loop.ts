@@ -73,14 +73,13 @@ async function timed(
 }
 
 async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise<Position> {
-  const { tree, index } = turn.runtime;
+  const { tree } = turn.runtime;
   const reached = await explore({
     tree,
-    index,
+    search: turn.chunkSearch,
     start: start.id,
     moved,
     lastExecutedId: turn.lastExecutedId,
-    similarities: () => turn.similarities(),
     constraints: turn.context.exploreStrategy.constraints,
     onFail: (nodeId, reason) => {
       guardClimb(turn, nodeId);

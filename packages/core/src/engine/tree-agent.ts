@@ -16,7 +16,7 @@ import type { VectorStore } from '../vector/vector-store.js';
 import type { AgentOutput } from './agent-output.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent } from './events.js';
-import { loadRuntime } from './load-runtime.js';
+import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
@@ -40,6 +40,12 @@ export interface TreeAgentOptions {
   maxSteps?: number;
   /** Fallbacks one turn may run before the error is returned. Default 3. */
   maxFallbacks?: number;
+  /**
+   * Where exploration searches the tree's chunks: `memory` (default; one matrix, fastest) or
+   * `vector-store` (every chunk in the vector store with its path in the payload; for trees too large
+   * for memory, or to share one index between processes).
+   */
+  exploreIn?: ExploreIn;
   /** Clock, for deterministic tests. */
   now?: () => Date;
 }
@@ -154,6 +160,7 @@ export class TreeAgent {
       models: this.#models,
       limits: { maxSteps: this.#options.maxSteps ?? 50, maxFallbacks: this.#options.maxFallbacks ?? 3 },
       now: this.#options.now ?? (() => new Date()),
+      exploreIn: this.#options.exploreIn ?? 'memory',
     });
     promise.catch(() => {
       if (this.#runtime === promise) this.#runtime = null;

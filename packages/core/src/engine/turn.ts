@@ -3,6 +3,7 @@ import { ExploreStrategy } from '../context/explore-strategy.js';
 import { SessionState } from '../context/session-state.js';
 import { embedTexts } from '../embedding/embed-texts.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { ChunkSearch } from '../explore/chunk-search.js';
 import { FileAgent } from '../files/file-agent.js';
 import type { FileMetadata } from '../files/file-metadata.js';
 import type { HistoryEntry } from '../memory/history.js';
@@ -47,7 +48,9 @@ export class Turn {
   fallbacks = 0;
   readonly #selves = new Map<number, Self>();
   readonly #sink: (event: AgentEvent) => void;
-  #direction: { text: string; similarities: Float32Array } | null = null;
+  #direction: { text: string; vector: Promise<Float32Array> } | null = null;
+  /** Exploration's chunk search for this turn; it follows `exploreStrategy.direction`. */
+  readonly chunkSearch: ChunkSearch;
 
   constructor(
     runtime: AgentRuntime,
@@ -89,6 +92,7 @@ export class Turn {
     );
     this.lastExecutedId = record.lastNodeId;
     this.pendingMessage = record.pendingMessage;
+    this.chunkSearch = runtime.chunkSearch(() => this.directionVector());
   }
 
   emit(event: AgentEvent): void {
@@ -144,14 +148,17 @@ export class Turn {
     }
   }
 
-  /** Similarities of the current direction to every chunk, embedding the direction only when it changed. */
-  async similarities(): Promise<Float32Array> {
+  /** The unit vector of the current direction, embedded only when the direction changed. */
+  directionVector(): Promise<Float32Array> {
     const text = this.context.exploreStrategy.direction;
-    if (this.#direction?.text === text) return this.#direction.similarities;
-    const [vector] = await this.embed([text]);
-    const similarities = this.runtime.index.similarities(vector!);
-    this.#direction = { text, similarities };
-    return similarities;
+    if (this.#direction?.text !== text) {
+      const vector = this.embed([text]).then(([first]) => first!);
+      this.#direction = { text, vector };
+      vector.catch(() => {
+        if (this.#direction?.vector === vector) this.#direction = null;
+      });
+    }
+    return this.#direction!.vector;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

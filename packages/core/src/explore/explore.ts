@@ -2,20 +2,18 @@ import type { ExploreConstraints } from '../context/explore-strategy.js';
 import type { AgentEvent, ExploreAction, ExploreCandidate } from '../engine/events.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
-import type { ChunkIndex } from './chunk-index.js';
-import { bestChunkIn, buildChunkMask } from './chunk-mask.js';
+import type { ChunkSearch } from './chunk-search.js';
 
 export interface ExploreRequest {
   tree: Tree;
-  index: ChunkIndex;
+  /** Finds the best allowed chunk below a node for the current direction. */
+  search: ChunkSearch;
   /** Node exploration starts from. */
   start: number;
   /** True when exploration has already moved (after reach_anchor): the blocking check applies at once. */
   moved: boolean;
   /** Last executed node: climbing happens only while exploration is still on it. */
   lastExecutedId: number | null;
-  /** Similarity of the direction to every chunk; computed on first use. */
-  similarities: () => Promise<Float32Array>;
   /** Blacklist and filter; a climb adds the node it leaves to the blacklist. */
   constraints: ExploreConstraints;
   /** Called for each climb that counts as a failure. */
@@ -28,10 +26,9 @@ export interface ExploreRequest {
  * step runs on; an agent node means nothing in that agent fits (the caller raises NO_MATCH).
  */
 export async function explore(request: ExploreRequest): Promise<TreeNode> {
-  const { tree, index, constraints, emit } = request;
+  const { tree, search, constraints, emit } = request;
   let node = tree.node(request.start);
   let moved = request.moved;
-  let mask = buildChunkMask(tree, index, constraints);
   const decide = (
     action: ExploreAction,
     best: ExploreCandidate | null,
@@ -59,9 +56,7 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
       moved = true;
       continue;
     }
-    const similarities = await request.similarities();
-    const found = bestChunkIn(similarities, mask, node.ownChunkEnd, node.chunkEnd);
-    const best = found ? candidate(tree, node, found.position, found.similarity) : null;
+    const best = await search.best(node, constraints);
     if (best && best.similarity > node.similarityThreshold) {
       const child = tree.node(best.childId);
       decide('descend', best, child, node.similarityThreshold);
@@ -76,21 +71,9 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
     request.onFail(node.id, 'below-threshold');
     constraints.blacklist.add(node.id, 'node');
     emit({ type: 'blacklist-add', kind: 'node', ids: [node.id], reason: 'climb' });
-    mask = buildChunkMask(tree, index, constraints);
     const anchor = climb();
     decide('climb', best, anchor, node.similarityThreshold);
     node = anchor;
     moved = true;
   }
-}
-
-function candidate(tree: Tree, node: TreeNode, position: number, similarity: number): ExploreCandidate {
-  const chunk = tree.chunks[position]!;
-  return {
-    chunkId: chunk.id,
-    text: chunk.text,
-    nodeId: chunk.nodeId,
-    childId: tree.childHolding(node.id, position).id,
-    similarity,
-  };
 }
