@@ -15,6 +15,7 @@ export const CONFORMANCE_RECORDS: VectorRecord[] = [
   record(1, [1, 0, 0], 'Pizza margherita', {
     category: 'food',
     price: 10,
+    path: [1, 2, 10],
     tags: ['pizza', 'veg'],
     city: { name: 'Roma' },
     date: '2026-01-10T00:00:00Z',
@@ -24,6 +25,7 @@ export const CONFORMANCE_RECORDS: VectorRecord[] = [
   record(2, [0.9, 0.1, 0], 'Pasta al pomodoro', {
     category: 'food',
     price: 25,
+    path: [1, 2, 11],
     tags: ['pasta'],
     city: { name: 'Milano' },
     date: '2026-02-10T00:00:00Z',
@@ -35,6 +37,7 @@ export const CONFORMANCE_RECORDS: VectorRecord[] = [
   record(3, [0, 1, 0], 'Bici da corsa in carbonio', {
     category: 'bike',
     price: 300,
+    path: [1, 3],
     tags: [],
     city: { name: 'Roma' },
     description: 'Bici da corsa in carbonio',
@@ -104,6 +107,10 @@ export const CONFORMANCE_FILTERS: { name: string; filter: Filter }[] = [
         min_count: 2,
       },
     },
+  },
+  {
+    name: 'integer in an array (exploration paths)',
+    filter: { must: [{ key: 'path', match: { value: 2 } }], must_not: [{ key: 'path', match: { any: [11] } }] },
   },
   {
     name: 'nested clauses',
