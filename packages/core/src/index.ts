@@ -41,6 +41,8 @@ export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
+// Ingestion
+export * from './ingest/index.js';
 export type { HistoryEntry } from './memory/history.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
 export type {

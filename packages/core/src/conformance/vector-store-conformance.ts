@@ -110,7 +110,10 @@ export const CONFORMANCE_FILTERS: { name: string; filter: Filter }[] = [
   },
   {
     name: 'integer in an array (exploration paths)',
-    filter: { must: [{ key: 'path', match: { value: 2 } }], must_not: [{ key: 'path', match: { any: [11] } }] },
+    filter: {
+      must: [{ key: 'path', match: { value: 2 } }],
+      must_not: [{ key: 'path', match: { any: [11] } }],
+    },
   },
   {
     name: 'nested clauses',

@@ -7,7 +7,10 @@ import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import { StoreChunkSearch } from '../explore/store-chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
+import type { Filter } from '../filter/filter.js';
+import { SOURCE_KEY } from '../ingest/ingest-documents.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { ChunkId } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
@@ -72,7 +75,10 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
       if (chunk.forRag)
         records.push({ id: chunk.id, text: chunk.text, vector: vectorAt(position), payload: chunk.extra });
     }
-    await syncCollection(vectorStore, collectionOf(node.id), records);
+    // Documents loaded by ingestion (payload `_source`) live beside the tree's chunks: keep them.
+    await syncCollection(vectorStore, collectionOf(node.id), records, {
+      must: [{ is_empty: { key: SOURCE_KEY } }],
+    });
   }
   const chunkSearch = index
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
@@ -82,17 +88,30 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   return { ...rest, chunkSearch, collectionOf };
 }
 
-/** Makes a collection hold exactly `records`: stale ids removed, the rest upserted. */
+/** Makes a collection hold exactly `records` among the ids it `owned` (all by default): stale ids removed, the rest upserted. */
 async function syncCollection(
   store: VectorStore,
   collection: string,
   records: VectorRecord[],
+  owned?: Filter,
 ): Promise<void> {
   const keep = new Set(records.map((record) => String(record.id)));
-  const stale = (await store.ids(collection)).filter((id) => !keep.has(String(id)));
+  const existing = owned ? await idsMatching(store, collection, owned) : await store.ids(collection);
+  const stale = existing.filter((id) => !keep.has(String(id)));
   if (stale.length) await store.delete(collection, stale);
   for (let start = 0; start < records.length; start += LOAD_BATCH)
     await store.upsert(collection, records.slice(start, start + LOAD_BATCH));
+}
+
+async function idsMatching(store: VectorStore, collection: string, filter: Filter): Promise<ChunkId[]> {
+  const ids: ChunkId[] = [];
+  let offset: string | null = null;
+  do {
+    const page = await store.scroll({ collection, limit: 1000, offset, filter });
+    ids.push(...page.chunks.map((chunk) => chunk.id));
+    offset = page.nextOffset;
+  } while (offset !== null);
+  return ids;
 }
 
 function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {

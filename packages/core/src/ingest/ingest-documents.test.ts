@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'vitest';
+import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
+import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { TreeAgent } from '../engine/tree-agent.js';
+import { ExactEmbedder } from '../test/exact-embedder.js';
+import { defineTree } from '../tree/define-tree.js';
+import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
+import { ingestDocuments } from './ingest-documents.js';
+import { splitText } from './split-text.js';
+
+const tree = defineTree({
+  name: 'docs',
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    {
+      id: 3,
+      type: 'query',
+      parent: 2,
+      chunks: ['garanzia', { text: 'chunk del tree', forRag: true }],
+      after: () => ({ nodeTarget: 4, step: 'before' }),
+    },
+    {
+      id: 4,
+      type: 'emit',
+      parent: 3,
+      emit: (_self, context) => ({
+        message: { type: 'static', content: context.retrieved.get(3)?.[0]?.text ?? 'niente' },
+      }),
+    },
+  ],
+});
+const manual =
+  '# Garanzia\n\nLa garanzia dura due anni dalla consegna.\n\n## Esclusioni\n\nLa garanzia non copre le cadute.';
+
+describe('splitText', () => {
+  test('splits by Markdown sections and keeps the heading path', () => {
+    expect(splitText(manual)).toEqual([
+      { text: 'La garanzia dura due anni dalla consegna.', heading: 'Garanzia' },
+      { text: 'La garanzia non copre le cadute.', heading: 'Garanzia > Esclusioni' },
+    ]);
+  });
+
+  test('no piece is longer than maxChars and no text is lost', () => {
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Frase numero ${i} sulla manutenzione della bicicletta.`,
+    ).join(' ');
+    const pieces = splitText(long, { maxChars: 200, overlap: 20 });
+    expect(pieces.length).toBeGreaterThan(5);
+    for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(200);
+    for (let i = 0; i < 40; i++)
+      expect(pieces.some((piece) => piece.text.includes(`Frase numero ${i} `))).toBe(true);
+  });
+});
+
+describe('ingestDocuments', () => {
+  test('loads chunks into the query node collection; a re-run duplicates nothing; a change replaces and removes', async () => {
+    const store = new InMemoryVectorStore();
+    const embedder = new HashedEmbedder();
+    const cache = new InMemoryEmbeddingCache();
+    const options = { tree, nodeId: 3, vectorStore: store, embedder, embeddingCache: cache };
+    const first = await ingestDocuments(
+      [{ source: 'manuale.md', text: manual, extra: { lang: 'it' } }],
+      options,
+    );
+    expect(first).toEqual({ documents: 1, written: 2, unchanged: 0, removed: 0 });
+    const again = await ingestDocuments(
+      [{ source: 'manuale.md', text: manual, extra: { lang: 'it' } }],
+      options,
+    );
+    expect(again).toEqual({ documents: 1, written: 0, unchanged: 2, removed: 0 });
+    expect(await store.ids('docs:3')).toHaveLength(2);
+    const changed = await ingestDocuments(
+      [{ source: 'manuale.md', text: '# Garanzia\n\nLa garanzia dura tre anni.' }],
+      options,
+    );
+    expect(changed).toEqual({ documents: 1, written: 1, unchanged: 0, removed: 1 });
+    const page = await store.scroll({ collection: 'docs:3', limit: 10 });
+    expect(page.chunks.map((chunk) => chunk.text)).toEqual(['La garanzia dura tre anni.']);
+    expect(page.chunks[0]!.extra).toMatchObject({
+      title: 'manuale.md',
+      heading: 'Garanzia',
+      _source: 'manuale.md',
+    });
+  });
+
+  test('the agent keeps ingested chunks when it loads the tree, and retrieves them', async () => {
+    const store = new InMemoryVectorStore();
+    const embedder = new ExactEmbedder({
+      vectors: {
+        garanzia: [1, 0],
+        'La garanzia dura due anni dalla consegna.': [1, 0],
+        'La garanzia non copre le cadute.': [0.5, 0.5],
+        'chunk del tree': [0, 1],
+      },
+      fallback: [1, 0],
+    });
+    await ingestDocuments([{ source: 'manuale.md', text: manual }], {
+      tree,
+      nodeId: 3,
+      vectorStore: store,
+      embedder,
+    });
+    const agent = new TreeAgent({ tree, embedder, vectorStore: store });
+    const output = await agent.send('s', 'quanto dura la garanzia?');
+    expect(output.messages[0]!.content).toBe('La garanzia dura due anni dalla consegna.');
+    expect((await store.ids('docs:3')).length).toBe(3);
+  });
+
+  test('only query nodes take documents', async () => {
+    await expect(
+      ingestDocuments([], {
+        tree,
+        nodeId: 4,
+        vectorStore: new InMemoryVectorStore(),
+        embedder: new HashedEmbedder(),
+      }),
+    ).rejects.toThrow(/not a query node/);
+  });
+});
