@@ -5,5 +5,5 @@ export {
   type GgufTensor,
   type GgufValue,
   writeGguf,
-} from './testing/gguf-writer.js';
-export { type TinyGgufInfo, type TinyGgufOptions, writeTinyGguf } from './testing/write-tiny-gguf.js';
+} from './gguf-writer.js';
+export { type TinyGgufInfo, type TinyGgufOptions, writeTinyGguf } from './write-tiny-gguf.js';
