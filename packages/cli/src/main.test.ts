@@ -58,6 +58,21 @@ describe('treeagent', () => {
     });
   });
 
+  test('test plays conversation files: exit 0 when they pass, 1 with a diff when one fails', async () => {
+    const passing = fileURLToPath(
+      new URL('../../../examples/src/bike-shop/conversations/orders.yaml', import.meta.url),
+    );
+    const ok = capture();
+    expect(await main(['test', bikeShop, passing], ok)).toBe(0);
+    expect(ok.out.join('\n')).toMatch(/1 passed, 0 failed/);
+    const failing = join(scratch, 'failing.yaml');
+    writeFileSync(failing, 'name: wrong\nturns:\n  - say: Ciao!\n    expect: { node: stato ordine }\n');
+    const ko = capture();
+    expect(await main(['test', bikeShop, failing], ko)).toBe(1);
+    expect(ko.out.join('\n')).toContain('- expected "stato ordine"');
+    expect(ko.out.join('\n')).toContain('+ actual   "saluto"');
+  });
+
   test('bad input exits with 2 and says what is wrong', async () => {
     const missing = capture();
     expect(await main(['inspect', join(scratch, 'nope.ts')], missing)).toBe(2);

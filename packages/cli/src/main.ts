@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { evalCommand } from './commands/eval.js';
 import { inspectCommand } from './commands/inspect.js';
+import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 
 /**
@@ -57,6 +58,17 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--debug', 'show each explore decision, step and fallback')
     .action(async (tree: string, options) => {
       code = await chatCommand(tree, options, out);
+    });
+  program
+    .command('test')
+    .description(
+      'Play YAML conversation tests against the tree and show what differs; exit code 1 when one fails.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .argument('<conversations...>', 'conversation files (.yaml)')
+    .option('--config <file>', 'model configuration')
+    .action(async (tree: string, files: string[], options) => {
+      code = await testCommand(tree, files, options, out);
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,93 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { AgentOutput, Tree } from '@treeagent/core';
+import type { TextExpectation, TurnExpectation } from './conversation.js';
+
+/** One expectation that did not hold. */
+export interface Mismatch {
+  field: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** What a turn produced, as the checks see it. */
+export interface TurnOutcome {
+  output: AgentOutput | null;
+  error: { code: string; message: string } | null;
+  state: Record<string, unknown>;
+}
+
+/** Checks a turn's outcome against its expectations. No expectations: the turn must not fail. */
+export function checkTurn(tree: Tree, outcome: TurnOutcome, expect: TurnExpectation = {}): Mismatch[] {
+  const mismatches: Mismatch[] = [];
+  const add = (field: string, expected: unknown, actual: unknown) =>
+    mismatches.push({ field, expected, actual });
+  if (expect.error !== undefined) {
+    if (outcome.error?.code !== expect.error)
+      add(
+        'error',
+        expect.error,
+        outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no error',
+      );
+    return mismatches;
+  }
+  if (outcome.error || !outcome.output) {
+    add('error', 'no error', outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : 'no output');
+    return mismatches;
+  }
+  const output = outcome.output;
+  const nameOf = (id: number | null) => (id === null ? null : (tree.nodes.get(id)?.name ?? id));
+  const sameNode = (expected: string | number, id: number | null) =>
+    typeof expected === 'number' ? expected === id : expected === tree.nodes.get(id ?? Number.NaN)?.name;
+  const executed = output.trace.flatMap((event) =>
+    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
+  );
+  const last = output.messages.at(-1);
+  if (expect.status !== undefined && expect.status !== output.status)
+    add('status', expect.status, output.status);
+  if (expect.node !== undefined) {
+    const answered = last?.nodeId ?? output.nodeId;
+    if (!sameNode(expect.node, answered)) add('node', expect.node, nameOf(answered));
+  }
+  if (expect.path !== undefined) {
+    const ok =
+      expect.path.length === executed.length &&
+      expect.path.every((step, index) => sameNode(step, executed[index]!));
+    if (!ok) add('path', expect.path, executed.map(nameOf));
+  }
+  if (expect.messages !== undefined && expect.messages !== output.messages.length)
+    add('messages', expect.messages, output.messages.length);
+  if (expect.message !== undefined) {
+    const expectations = Array.isArray(expect.message) ? expect.message : [expect.message];
+    const texts = Array.isArray(expect.message)
+      ? output.messages.map((message) => message.content ?? '')
+      : [last?.content ?? ''];
+    expectations.forEach((expectation, index) => {
+      const text = texts[index];
+      if (text === undefined || !matchesText(expectation, text))
+        add(
+          Array.isArray(expect.message) ? `message[${index}]` : 'message',
+          expectation,
+          text ?? '(no message)',
+        );
+    });
+  }
+  if (expect.options !== undefined && !isDeepStrictEqual(expect.options, last?.options ?? []))
+    add('options', expect.options, last?.options ?? []);
+  if (expect.warning !== undefined && expect.warning !== (last?.isWarning ?? false))
+    add('warning', expect.warning, last?.isWarning ?? false);
+  if (expect.sources !== undefined) {
+    const titles = (last?.sources ?? []).map((source) => source.title ?? source.content);
+    if (!isDeepStrictEqual(expect.sources, titles)) add('sources', expect.sources, titles);
+  }
+  for (const [key, value] of Object.entries(expect.state ?? {})) {
+    if (!isDeepStrictEqual(value, outcome.state[key])) add(`state.${key}`, value, outcome.state[key]);
+  }
+  return mismatches;
+}
+
+function matchesText(expectation: TextExpectation, text: string): boolean {
+  if (typeof expectation === 'string') return text.includes(expectation);
+  if ('contains' in expectation) return text.includes(expectation.contains);
+  if ('equals' in expectation) return text === expectation.equals;
+  return new RegExp(expectation.matches, 'u').test(text);
+}

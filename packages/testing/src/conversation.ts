@@ -1,0 +1,65 @@
+/** What one message (or several) of a turn must look like. A string means "contains". */
+export type TextExpectation = string | { contains: string } | { matches: string } | { equals: string };
+
+/** Expectations on a turn; every field is optional and only the fields given are checked. */
+export interface TurnExpectation {
+  /** Name or id of the node that answered (the last executed node). */
+  node?: string | number;
+  /** Names or ids of the nodes executed in the turn, in order. */
+  path?: (string | number)[];
+  /** The last message's text, or each message's text in order when a list. */
+  message?: TextExpectation | TextExpectation[];
+  /** Number of messages in the answer. */
+  messages?: number;
+  /** Options offered by the last message, exactly. */
+  options?: string[];
+  /** Values of the session state after the turn (a subset: other keys may exist). */
+  state?: Record<string, unknown>;
+  /** `answered` (default when given) or `no-match`. */
+  status?: 'answered' | 'no-match';
+  /** The turn must fail with this error code (by default any error fails the test). */
+  error?: string;
+  /** The last message is (or is not) a guardrail warning. */
+  warning?: boolean;
+  /** Titles of the last message's sources, in order. */
+  sources?: string[];
+}
+
+/** A file the user attaches to a message. */
+export interface AttachmentFixture {
+  name: string;
+  mimeType?: string;
+  /** The file's text content. */
+  content: string;
+}
+
+/** One user turn: a message, an option picked among the last message's, attachments. */
+export interface ConversationTurn {
+  say?: string;
+  option?: string;
+  attach?: AttachmentFixture[];
+  clientMetadata?: Record<string, unknown>;
+  expect?: TurnExpectation;
+}
+
+export interface Conversation {
+  name: string;
+  /** Session id; default a fresh one per conversation. */
+  session?: string;
+  turns: ConversationTurn[];
+}
+
+/** Deterministic stand-ins for the model and the embedder (mocks, for tests). */
+export interface Fixtures {
+  /** A scripted language model answering these texts in order (the last repeats). */
+  model?: { answers: string[] };
+  /** An embedder with exact vectors per text. */
+  embedder?: { vectors: Record<string, number[]>; fallback?: number[] };
+}
+
+/** A conversation test file: one or more conversations and optional fixtures. */
+export interface ConversationFile {
+  path: string;
+  fixtures?: Fixtures;
+  conversations: Conversation[];
+}

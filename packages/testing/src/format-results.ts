@@ -1,0 +1,35 @@
+import type { ConversationResult } from './run-conversations.js';
+
+/** A readable report of failed conversations: each failing turn with what was expected and what came. */
+export function formatFailures(results: readonly ConversationResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    if (result.passed) continue;
+    lines.push(`✗ ${result.file ? `${result.file} › ` : ''}${result.name}`);
+    for (const turn of result.turns) {
+      if (!turn.mismatches.length) continue;
+      const said = turn.turn.option !== undefined ? `option "${turn.turn.option}"` : `"${turn.turn.say}"`;
+      lines.push(`  turn ${turn.index + 1} (${said}):`);
+      for (const mismatch of turn.mismatches) {
+        lines.push(`    ${mismatch.field}:`);
+        lines.push(`      - expected ${show(mismatch.expected)}`);
+        lines.push(`      + actual   ${show(mismatch.actual)}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/** One line per conversation and the totals. */
+export function formatSummary(results: readonly ConversationResult[]): string {
+  const passed = results.filter((result) => result.passed).length;
+  const lines = results.map(
+    (result) => `${result.passed ? '✓' : '✗'} ${result.file ? `${result.file} › ` : ''}${result.name}`,
+  );
+  lines.push(`${passed} passed, ${results.length - passed} failed`);
+  return lines.join('\n');
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
+}

@@ -1,0 +1,18 @@
+export { checkTurn, type Mismatch, type TurnOutcome } from './check-turn.js';
+export type {
+  AttachmentFixture,
+  Conversation,
+  ConversationFile,
+  ConversationTurn,
+  Fixtures,
+  TextExpectation,
+  TurnExpectation,
+} from './conversation.js';
+export { formatFailures, formatSummary } from './format-results.js';
+export { parseConversations, readConversationFile } from './parse-conversations.js';
+export {
+  type ConversationResult,
+  runConversation,
+  runConversationFile,
+  type TurnResult,
+} from './run-conversations.js';

@@ -1,0 +1,109 @@
+import { defineTree, TreeAgentError } from '@treeagent/core';
+import { describe, expect, test } from 'vitest';
+import { formatFailures, formatSummary } from './format-results.js';
+import { parseConversations } from './parse-conversations.js';
+import { runConversationFile } from './run-conversations.js';
+
+const tree = defineTree({
+  name: 'mini',
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    {
+      id: 3,
+      type: 'emit',
+      parent: 2,
+      name: 'menu',
+      chunks: ['pizza'],
+      emit: { message: { type: 'static', content: 'Quale pizza?' }, options: ['Margherita', 'Diavola'] },
+      after: (_self, context, special) => {
+        context.sessionState.set('pizza', special.selectedOption);
+        return { nodeTarget: 4, step: 'before' };
+      },
+    },
+    { id: 4, type: 'emit', parent: 3, name: 'ok', emit: { message: { type: 'generated' } } },
+    {
+      id: 5,
+      type: 'empty',
+      parent: 2,
+      name: 'rompi',
+      chunks: ['errore'],
+      before: () => {
+        throw new Error('boom');
+      },
+    },
+  ],
+});
+
+const fixtures = `
+fixtures:
+  model: { answers: ["Ottima scelta!"] }
+  embedder: { vectors: { pizza: [1, 0], "vorrei una pizza": [1, 0], errore: [0, 1], "un errore": [0, 1] }, fallback: [0.1, 0.1] }
+`;
+
+describe('conversation tests', () => {
+  test('a passing conversation: options, state, generated text from the scripted model, expected errors', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: ordina
+    turns:
+      - say: vorrei una pizza
+        expect: { node: menu, options: [Margherita, Diavola], path: [menu] }
+      - option: Diavola
+        expect: { node: 4, message: { equals: "Ottima scelta!" }, state: { pizza: Diavola } }
+      - say: un errore
+        expect: { error: CALLBACK_ERROR }
+`);
+    const results = await runConversationFile(file, { tree });
+    expect(results.map((result) => result.passed)).toEqual([true]);
+    expect(formatSummary(results)).toMatch(/1 passed, 0 failed$/);
+  });
+
+  test('every expectation that does not hold is reported with expected and actual values', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: sbagliata
+    turns:
+      - say: vorrei una pizza
+        expect: { node: ok, message: "Margherita?", options: [Capricciosa], messages: 2, status: no-match, path: [ok] }
+  - name: errore inatteso
+    turns:
+      - say: un errore
+`);
+    const [result, unexpected] = await runConversationFile(file, { tree });
+    expect(result!.passed).toBe(false);
+    expect(result!.turns[0]!.mismatches.map((mismatch) => mismatch.field).sort()).toEqual([
+      'message',
+      'messages',
+      'node',
+      'options',
+      'path',
+      'status',
+    ]);
+    expect(unexpected!.turns[0]!.mismatches).toEqual([
+      { field: 'error', expected: 'no error', actual: expect.stringContaining('CALLBACK_ERROR') },
+    ]);
+    const report = formatFailures([result!]);
+    expect(report).toContain('turn 1 ("vorrei una pizza"):');
+    expect(report).toContain('- expected "ok"');
+    expect(report).toContain('+ actual   "menu"');
+  });
+
+  test('malformed files are refused with the place and the field', () => {
+    const message = (text: string) => {
+      try {
+        parseConversations(text, 'x.yaml');
+      } catch (error) {
+        expect(TreeAgentError.hasCode(error, 'INVALID_INPUT')).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(message('turns: []')).toMatch(/x\.yaml, conversation 1 needs a non-empty "turns" list/);
+    expect(message('name: a\nturns:\n  - hello: x')).toMatch(/turn 1 has an unknown field "hello"/);
+    expect(message('name: a\nturns:\n  - say: x\n    expect: { nodo: 3 }')).toMatch(
+      /expects an unknown field "nodo"/,
+    );
+    expect(message(': : :')).toMatch(/not valid YAML|must be a mapping/);
+  });
+});

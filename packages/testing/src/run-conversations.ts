@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { type FileMetadata, TreeAgent, TreeAgentError, type TreeAgentOptions } from '@treeagent/core';
+import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
+import { checkTurn, type Mismatch } from './check-turn.js';
+import type { Conversation, ConversationFile, ConversationTurn, Fixtures } from './conversation.js';
+
+/** The result of one turn of a conversation. */
+export interface TurnResult {
+  index: number;
+  turn: ConversationTurn;
+  mismatches: Mismatch[];
+}
+
+export interface ConversationResult {
+  file: string;
+  name: string;
+  passed: boolean;
+  turns: TurnResult[];
+}
+
+/**
+ * Plays each conversation of a file on a fresh agent and checks every turn's expectations. The file's
+ * fixtures, when present, replace the model and the embedder with deterministic mocks.
+ */
+export async function runConversationFile(
+  file: ConversationFile,
+  options: TreeAgentOptions,
+): Promise<ConversationResult[]> {
+  const results: ConversationResult[] = [];
+  for (const conversation of file.conversations) {
+    const agent = new TreeAgent({ ...options, ...fixtureOptions(file.fixtures) });
+    results.push(await runConversation(agent, conversation, file.path));
+  }
+  return results;
+}
+
+/** Plays one conversation on an agent. A failing turn does not stop the conversation. */
+export async function runConversation(
+  agent: TreeAgent,
+  conversation: Conversation,
+  file = '',
+): Promise<ConversationResult> {
+  const sessionId = conversation.session ?? `test-${randomUUID()}`;
+  const turns: TurnResult[] = [];
+  for (const [index, turn] of conversation.turns.entries()) {
+    const attachments = await attach(agent, sessionId, turn);
+    let output = null;
+    let error = null;
+    try {
+      output = await agent.send(sessionId, turn.say ?? '', {
+        ...(turn.option ? { selectedOption: turn.option } : {}),
+        ...(attachments.length ? { attachments } : {}),
+        ...(turn.clientMetadata ? { clientMetadata: turn.clientMetadata } : {}),
+      });
+    } catch (caught) {
+      error = TreeAgentError.isInstance(caught)
+        ? { code: caught.code, message: caught.message }
+        : { code: 'INTERNAL', message: String(caught) };
+    }
+    const state = (await agent.sessionStore.load(sessionId))?.state ?? {};
+    turns.push({ index, turn, mismatches: checkTurn(agent.tree, { output, error, state }, turn.expect) });
+  }
+  return {
+    file,
+    name: conversation.name,
+    passed: turns.every((turn) => turn.mismatches.length === 0),
+    turns,
+  };
+}
+
+function fixtureOptions(fixtures: Fixtures | undefined): Partial<TreeAgentOptions> {
+  return {
+    ...(fixtures?.model ? { models: new ScriptedLanguageModel({ answers: fixtures.model.answers }) } : {}),
+    ...(fixtures?.embedder ? { embedder: new ExactEmbedder(fixtures.embedder) } : {}),
+  };
+}
+
+async function attach(agent: TreeAgent, sessionId: string, turn: ConversationTurn): Promise<FileMetadata[]> {
+  const files: FileMetadata[] = [];
+  for (const file of turn.attach ?? []) {
+    files.push(
+      await agent.fileStore.put({
+        name: file.name,
+        mimeType: file.mimeType ?? 'text/plain',
+        data: new TextEncoder().encode(file.content),
+        origin: 'chat',
+        sessionId,
+      }),
+    );
+  }
+  return files;
+}
