@@ -73,6 +73,45 @@ describe('treeagent', () => {
     expect(ko.out.join('\n')).toContain('+ actual   "saluto"');
   });
 
+  test('lint prints validation errors (exit 1) or warnings (exit 0, 1 with --strict)', async () => {
+    const invalid = join(scratch, 'lint-invalid.json');
+    writeFileSync(
+      invalid,
+      JSON.stringify({
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: true },
+          { id: 3, type: 'emit', parent: 9 },
+        ],
+      }),
+    );
+    const errors = capture();
+    expect(await main(['lint', invalid], errors)).toBe(1);
+    expect(errors.out.join('\n')).toContain('error   node 3: parent 9 does not exist.');
+    const warned = join(scratch, 'lint-warn.json');
+    writeFileSync(
+      warned,
+      JSON.stringify({
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: true },
+          {
+            id: 3,
+            type: 'emit',
+            parent: 2,
+            chunks: ['ciao'],
+            emit: { message: { type: 'static', content: 'x' } },
+          },
+          { id: 4, type: 'emit', parent: 2, emit: { message: { type: 'static', content: 'y' } } },
+        ],
+      }),
+    );
+    const warnings = capture();
+    expect(await main(['lint', warned], warnings)).toBe(0);
+    expect(warnings.out.join('\n')).toMatch(/warning \[unreachable-node\] node 4/);
+    expect(await main(['lint', warned, '--strict'], capture())).toBe(1);
+  });
+
   test('bad input exits with 2 and says what is wrong', async () => {
     const missing = capture();
     expect(await main(['inspect', join(scratch, 'nope.ts')], missing)).toBe(2);

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { evalCommand } from './commands/eval.js';
 import { inspectCommand } from './commands/inspect.js';
+import { lintCommand } from './commands/lint.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 
@@ -58,6 +59,22 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--debug', 'show each explore decision, step and fallback')
     .action(async (tree: string, options) => {
       code = await chatCommand(tree, options, out);
+    });
+  program
+    .command('lint')
+    .description(
+      'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .option('--config <file>', 'model configuration')
+    .option(
+      '--ambiguity <similarity>',
+      'chunk pairs of sibling subtrees at or above this similarity are ambiguous',
+      '0.9',
+    )
+    .option('--strict', 'exit with code 1 on warnings too')
+    .action(async (tree: string, options) => {
+      code = await lintCommand(tree, options, out);
     });
   program
     .command('test')

@@ -33,6 +33,9 @@ export {
   type TreeAgentErrorCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
+// Lint
+export { type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
+
 // Routing evaluation
 export * from './evaluation/index.js';
 export { FileAgent } from './files/file-agent.js';

@@ -1,0 +1,31 @@
+import { formatProblem, lintTree, TreeAgentError, TreeValidationError } from '@treeagent/core';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+
+/**
+ * `treeagent lint <tree>`: validation errors (exit 1) and warnings: unreachable nodes, ambiguous
+ * sibling subtrees, children without chunks, distant anchors. `--strict` makes warnings exit 1 too.
+ */
+export async function lintCommand(
+  treePath: string,
+  options: { config?: string; strict?: boolean; ambiguity?: string },
+  out: Output,
+): Promise<number> {
+  let loaded: Awaited<ReturnType<typeof loadTree>>;
+  try {
+    loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  } catch (error) {
+    if (!TreeAgentError.isInstance(error) || !(error instanceof TreeValidationError)) throw error;
+    for (const problem of error.problems) out.log(`error   ${formatProblem(problem)}`);
+    out.log(`${error.problems.length} error(s)`);
+    return 1;
+  }
+  const warnings = await lintTree(loaded.tree, {
+    ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
+    ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
+  });
+  for (const warning of warnings)
+    out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
+  out.log(`0 errors, ${warnings.length} warning(s)`);
+  return warnings.length && options.strict ? 1 : 0;
+}

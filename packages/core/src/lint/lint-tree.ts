@@ -1,0 +1,139 @@
+import { embedTexts } from '../embedding/embed-texts.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import type { Tree } from '../tree/tree.js';
+import type { TreeNode } from '../tree/tree-node.js';
+
+/** A warning about a tree that is valid but will probably not behave as meant. */
+export interface LintWarning {
+  code: 'unreachable-node' | 'ambiguous-siblings' | 'child-without-chunks' | 'distant-anchor';
+  nodeId: number;
+  message: string;
+  fix: string;
+}
+
+export interface LintOptions {
+  embedder?: Embedder;
+  embeddingCache?: EmbeddingCache;
+  /** Chunk pairs of sibling subtrees at or above this similarity are ambiguous. Default 0.9. */
+  ambiguity?: number;
+  /** Depth from which a node whose failures climb to the agent gets a `distant-anchor` warning. Default 3. */
+  anchorDepth?: number;
+}
+
+/**
+ * Lints a valid tree: nodes exploration can never reach and no link targets; sibling subtrees whose
+ * chunks are so similar that routing between them is ambiguous (with the chunk pairs); routing
+ * parents whose children have no chunks; deep nodes whose failures climb all the way to the agent.
+ */
+export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<LintWarning[]> {
+  const warnings: LintWarning[] = [];
+  const linked = new Set<number>();
+  for (const node of tree.nodes.values()) for (const target of Object.values(node.links)) linked.add(target);
+  const label = (node: TreeNode) => `${node.id}${node.name ? ` ("${node.name}")` : ''}`;
+
+  for (const node of tree.nodes.values()) {
+    if (node.type === 'root' || node.type === 'agent') continue;
+    const parent = tree.node(node.parentId!);
+    const hasChunks = node.chunkEnd > node.chunkStart;
+    if (!hasChunks && parent.children.length > 1 && !linked.has(node.id)) {
+      warnings.push({
+        code: 'child-without-chunks',
+        nodeId: node.id,
+        message: `node ${label(node)} has no chunks in its subtree, so exploration from node ${parent.id} never goes to it.`,
+        fix: 'Give it chunks that describe when to go there, or reach it with a link (after → { nodeTarget: links.name }).',
+      });
+    }
+    if (!explorable(tree, node) && !linked.has(node.id) && !linkedAncestorPath(tree, node, linked)) {
+      warnings.push({
+        code: 'unreachable-node',
+        nodeId: node.id,
+        message: `node ${label(node)} cannot be reached: exploration cannot descend to it and no link points to it or to a node above it.`,
+        fix: 'Add chunks on the way to it, or a link to it from the node that should lead there (callbacks that target raw ids are not seen by lint).',
+      });
+    }
+    const anchorDepth = options.anchorDepth ?? 3;
+    if (node.depth >= anchorDepth && node.children.length > 0 && node.anchorId === node.agentId) {
+      warnings.push({
+        code: 'distant-anchor',
+        nodeId: node.id,
+        message: `failures below node ${label(node)} (depth ${node.depth}) climb back to the agent ${node.agentId}: there is no closer anchor.`,
+        fix: 'Set isAnchor on the ancestor where a failed attempt should continue (for example the entry of this part of the conversation).',
+      });
+    }
+  }
+  warnings.push(...(await ambiguousSiblings(tree, options, label)));
+  return warnings;
+}
+
+/** Exploration reaches a node when every step from its agent down leads into a subtree with chunks. */
+function explorable(tree: Tree, node: TreeNode): boolean {
+  for (let current: TreeNode = node; current.type !== 'agent'; current = tree.node(current.parentId!)) {
+    if (current.chunkEnd === current.chunkStart) return false;
+  }
+  return true;
+}
+
+function linkedAncestorPath(tree: Tree, node: TreeNode, linked: Set<number>): boolean {
+  // A linked ancestor can be executed; below it, exploration only needs chunks down to the node.
+  for (let current: TreeNode = node; current.type !== 'agent'; current = tree.node(current.parentId!)) {
+    if (linked.has(current.id)) return true;
+    if (current.chunkEnd === current.chunkStart) return false;
+  }
+  return false;
+}
+
+async function ambiguousSiblings(
+  tree: Tree,
+  options: LintOptions,
+  label: (node: TreeNode) => string,
+): Promise<LintWarning[]> {
+  const limit = options.ambiguity ?? 0.9;
+  const embedder = options.embedder ?? new HashedEmbedder();
+  const vectors = tree.chunks.length
+    ? await embedTexts(
+        embedder,
+        tree.chunks.map((chunk) => chunk.text),
+        options.embeddingCache,
+      )
+    : [];
+  const warnings: LintWarning[] = [];
+  for (const parent of tree.nodes.values()) {
+    const children = parent.children
+      .map((id) => tree.node(id))
+      .filter((child) => child.chunkEnd > child.chunkStart);
+    for (let a = 0; a < children.length; a++) {
+      for (let b = a + 1; b < children.length; b++) {
+        const pairs = closePairs(tree, vectors, children[a]!, children[b]!, limit);
+        if (!pairs.length) continue;
+        const shown = pairs
+          .slice(0, 3)
+          .map((pair) => `"${pair.left}" ~ "${pair.right}" (${pair.similarity.toFixed(2)})`)
+          .join('; ');
+        warnings.push({
+          code: 'ambiguous-siblings',
+          nodeId: parent.id,
+          message: `under node ${label(parent)}, the subtrees of ${label(children[a]!)} and ${label(children[b]!)} have ${pairs.length} chunk pair(s) with similarity ≥ ${limit}: ${shown}. Routing between them is ambiguous.`,
+          fix: 'Reword or remove one chunk of each pair so each subtree says what only it handles.',
+        });
+      }
+    }
+  }
+  return warnings;
+}
+
+function closePairs(tree: Tree, vectors: Float32Array[], left: TreeNode, right: TreeNode, limit: number) {
+  const pairs: { left: string; right: string; similarity: number }[] = [];
+  for (let i = left.chunkStart; i < left.chunkEnd; i++) {
+    for (let j = right.chunkStart; j < right.chunkEnd; j++) {
+      const a = vectors[i]!;
+      const b = vectors[j]!;
+      let dot = 0;
+      for (let k = 0; k < a.length; k++) dot += a[k]! * b[k]!;
+      if (dot >= limit)
+        pairs.push({ left: tree.chunks[i]!.text, right: tree.chunks[j]!.text, similarity: dot });
+    }
+  }
+  return pairs.sort((x, y) => y.similarity - x.similarity);
+}
