@@ -86,10 +86,12 @@ export {
   ALL_CALLBACKS,
   CALLBACKS_BY_TYPE,
   type CallbackName,
+  COMMON_PROPERTIES,
   MessageType,
   NODE_TYPES,
   type NodeType,
   Outcome,
+  PROPERTIES_BY_TYPE,
   Step,
 } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';

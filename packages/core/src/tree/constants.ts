@@ -71,3 +71,34 @@ export const ALL_CALLBACKS = [
   'init',
 ] as const;
 export type CallbackName = (typeof ALL_CALLBACKS)[number];
+
+/** Properties every node may have (SPEC §2). */
+export const COMMON_PROPERTIES = [
+  'id',
+  'type',
+  'parent',
+  'name',
+  'description',
+  'chunks',
+  'links',
+  'isBlocking',
+  'isAnchor',
+  'isMute',
+  'similarityThreshold',
+  'model',
+] as const;
+
+/** Properties only some node types have. */
+export const PROPERTIES_BY_TYPE: Record<NodeType, readonly string[]> = {
+  root: ['smartExtendedMessage', 'conversationGoal', 'topics', 'defaultSimilarityThreshold'],
+  agent: ['isPrimary'],
+  empty: [],
+  query: [],
+  llm: [],
+  emit: [],
+  switch: [],
+  guardrail: ['warning'],
+  component: ['use', 'idBase'],
+  head: [],
+  tail: [],
+};

@@ -1,34 +1,13 @@
-import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, MessageType, NODE_TYPES, type NodeType } from './constants.js';
+import {
+  ALL_CALLBACKS,
+  CALLBACKS_BY_TYPE,
+  COMMON_PROPERTIES,
+  MessageType,
+  NODE_TYPES,
+  type NodeType,
+  PROPERTIES_BY_TYPE,
+} from './constants.js';
 import type { TreeProblem } from './tree-problem.js';
-
-const BASE_KEYS = [
-  'id',
-  'type',
-  'parent',
-  'name',
-  'description',
-  'chunks',
-  'links',
-  'isBlocking',
-  'isAnchor',
-  'isMute',
-  'similarityThreshold',
-  'model',
-];
-
-const TYPE_KEYS: Record<NodeType, string[]> = {
-  root: ['smartExtendedMessage', 'conversationGoal', 'topics', 'defaultSimilarityThreshold'],
-  agent: ['isPrimary'],
-  empty: [],
-  query: [],
-  llm: [],
-  emit: [],
-  switch: [],
-  guardrail: ['warning'],
-  component: ['use', 'idBase'],
-  head: [],
-  tail: [],
-};
 
 /** Callbacks that may also be given as a constant value (the output they would return). */
 const CONSTANT_CALLBACKS = new Set(['prompt', 'emit', 'query', 'responseFormat']);
@@ -49,7 +28,7 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
     return;
   }
   const supported = CALLBACKS_BY_TYPE[type];
-  const allowed = new Set([...BASE_KEYS, ...TYPE_KEYS[type], ...supported]);
+  const allowed = new Set([...COMMON_PROPERTIES, ...PROPERTIES_BY_TYPE[type], ...supported]);
   for (const key of Object.keys(node)) {
     if (allowed.has(key) || node[key] === undefined) continue;
     if ((ALL_CALLBACKS as readonly string[]).includes(key)) {
