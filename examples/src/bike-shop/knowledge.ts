@@ -1,4 +1,11 @@
-import { type ComponentDefinition, defineComponent, type RetrievedChunk } from '@treeagent/core';
+import {
+  type ComponentDefinition,
+  type Context,
+  defineComponent,
+  type Links,
+  type LlmAfterSpecial,
+  type RetrievedChunk,
+} from '@treeagent/core';
 
 /** A document of a knowledge base: retrieved by the query node and shown as the answer's source. */
 export interface KnowledgeDocument {
@@ -11,6 +18,11 @@ export interface KnowledgeOptions {
   /** Short phrases that say what the knowledge base is about (signposts for exploration). */
   signposts: string[];
   documents: KnowledgeDocument[];
+  /**
+   * With a language model: an llm node checks whether the retrieved documents answer the question,
+   * and the answer is generated (streamed) from them. Without: the best document is the answer.
+   */
+  generative?: boolean;
 }
 
 interface KnowledgeSelf {
@@ -18,11 +30,30 @@ interface KnowledgeSelf {
   found?: RetrievedChunk[];
 }
 
+/** The JSON the checking llm node must answer with. */
+const CHECK_SCHEMA = {
+  type: 'object',
+  title: 'AnswerCheck',
+  required: ['answerable'],
+  properties: {
+    answerable: {
+      type: 'boolean',
+      description: 'true when the documents contain the answer to the question',
+    },
+  },
+  additionalProperties: false,
+};
+
+const documentsOf = (self: KnowledgeSelf) =>
+  (self.found ?? []).map((chunk) => `- ${String(chunk.extra.title)}: ${chunk.text}`).join('\n');
+
 /**
- * The *knowledge* component of the seeds, without a language model: a query node retrieves the
- * closest documents; if any passes the threshold the emit node answers with the best one and cites
- * the sources, otherwise the query node fails with `outcome: failure` and the agent's anchor takes over.
- * Each use gets its own `self`, which carries the retrieved chunks from the query to the emit.
+ * The *knowledge* component of the seeds. A query node retrieves the closest documents; when none
+ * passes the threshold it fails with `outcome: failure` and the anchor takes over. Without a model
+ * the emit node answers with the best document and cites the sources; with one (`generative`), an
+ * llm node first checks that the documents answer the question (structured output), then the emit
+ * node generates the answer from them, streamed. Each use has its own `self`, which carries the
+ * retrieved chunks from node to node.
  */
 export function knowledge(options: KnowledgeOptions): ComponentDefinition<KnowledgeSelf> {
   return defineComponent<KnowledgeSelf>({
@@ -48,7 +79,7 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
             extra: { title: document.title },
           })),
         ],
-        links: { answer: 3 },
+        links: { answer: options.generative ? 4 : 3 },
         query: (_self, context) => ({ query: context.input.extended, chunkQty: 2, threshold: 0.15 }),
         after: (self, _context, special, links) => {
           if (special.chunks.length === 0) return { outcome: 'failure' };
@@ -60,10 +91,22 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
       {
         id: 3,
         type: 'emit',
-        parent: 2,
+        parent: options.generative ? 4 : 2,
         name: `${options.name}: answer`,
-        emit: (self) => ({
-          message: { type: 'static', content: self.best!.text },
+        ...(options.generative
+          ? {
+              prompt: (self: KnowledgeSelf, context: Context) => ({
+                systemPrompt:
+                  "Sei l'assistente di un negozio di biciclette. Rispondi in italiano, in modo breve e cordiale, usando solo i documenti dati.",
+                prompt: `Documenti:\n${documentsOf(self)}\n\nDomanda: ${context.input.extended}`,
+                modelParams: { temperature: 0.2 },
+              }),
+            }
+          : {}),
+        emit: (self: KnowledgeSelf) => ({
+          message: options.generative
+            ? { type: 'generated' as const }
+            : { type: 'static' as const, content: self.best!.text },
           sources: (self.found ?? []).map((chunk) => ({
             title: String(chunk.extra.title),
             content: chunk.text,
@@ -71,6 +114,27 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
           })),
         }),
       },
+      ...(options.generative
+        ? [
+            {
+              id: 4,
+              type: 'llm' as const,
+              parent: 2,
+              name: `${options.name}: check`,
+              links: { answer: 3 },
+              prompt: (self: KnowledgeSelf, context: Context) => ({
+                systemPrompt:
+                  'Decide if the documents contain the answer to the question. Answer only with the JSON object.',
+                prompt: `Documents:\n${documentsOf(self)}\n\nQuestion: ${context.input.extended}`,
+              }),
+              responseFormat: { schema: CHECK_SCHEMA, attemptsLimit: 2 },
+              after: (_self: KnowledgeSelf, _context: Context, special: LlmAfterSpecial, links: Links) =>
+                special.failResponseFormat || !(special.object as { answerable?: boolean }).answerable
+                  ? { outcome: 'failure' as const }
+                  : { nodeTarget: links.answer, step: 'before' as const },
+            },
+          ]
+        : []),
     ],
   });
 }

@@ -19,49 +19,53 @@ export const ids = {
   didNotUnderstand: 90,
 } as const;
 
-const shipping = knowledge({
-  name: 'spedizioni',
-  signposts: [
-    'spedizione',
-    'quanto costa la spedizione',
-    'tempi di consegna',
-    'corriere',
-    "spedite all'estero?",
-  ],
-  documents: [
-    {
-      title: 'Costi di spedizione',
-      text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
-    },
-    {
-      title: 'Tempi di consegna',
-      text: 'Consegniamo in 2-4 giorni lavorativi in Italia con corriere espresso.',
-    },
-    {
-      title: "Spedizioni all'estero",
-      text: "Spediamo in tutta l'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.",
-    },
-  ],
-});
+const shipping = (generative: boolean) =>
+  knowledge({
+    generative,
+    name: 'spedizioni',
+    signposts: [
+      'spedizione',
+      'quanto costa la spedizione',
+      'tempi di consegna',
+      'corriere',
+      "spedite all'estero?",
+    ],
+    documents: [
+      {
+        title: 'Costi di spedizione',
+        text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
+      },
+      {
+        title: 'Tempi di consegna',
+        text: 'Consegniamo in 2-4 giorni lavorativi in Italia con corriere espresso.',
+      },
+      {
+        title: "Spedizioni all'estero",
+        text: "Spediamo in tutta l'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.",
+      },
+    ],
+  });
 
-const returns = knowledge({
-  name: 'resi',
-  signposts: ['reso', 'restituire un prodotto', 'rimborso', 'cambiare taglia', 'prodotto difettoso'],
-  documents: [
-    {
-      title: 'Diritto di recesso',
-      text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.',
-    },
-    {
-      title: 'Rimborsi',
-      text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.',
-    },
-    {
-      title: 'Prodotti difettosi',
-      text: "Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l'etichetta.",
-    },
-  ],
-});
+const returns = (generative: boolean) =>
+  knowledge({
+    generative,
+    name: 'resi',
+    signposts: ['reso', 'restituire un prodotto', 'rimborso', 'cambiare taglia', 'prodotto difettoso'],
+    documents: [
+      {
+        title: 'Diritto di recesso',
+        text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.',
+      },
+      {
+        title: 'Rimborsi',
+        text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.',
+      },
+      {
+        title: 'Prodotti difettosi',
+        text: "Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l'etichetta.",
+      },
+    ],
+  });
 
 const ORDER_NUMBER = /\b\d{5,}\b/;
 
@@ -74,14 +78,27 @@ const ORDER_NUMBER = /\b\d{5,}\b/;
  *   to ask for the order number (a form kept in the session state) or to show the order's status;
  * - a guardrail, and a fallback that apologises.
  */
-export function bikeShopTree(): Tree {
+export interface BikeShopOptions {
+  /**
+   * With a language model: knowledge answers are generated from the retrieved documents (after an llm
+   * node checks they answer the question) and messages are rewritten with the conversation's context.
+   */
+  generative?: boolean;
+}
+
+export function bikeShopTree(options: BikeShopOptions = {}): Tree {
+  const generative = options.generative ?? false;
   return defineTree({
-    name: 'bike-shop',
+    name: generative ? 'bike-shop-generative' : 'bike-shop',
     nodes: [
       {
         id: ids.root,
         type: 'root',
         defaultSimilarityThreshold: 0.2,
+        smartExtendedMessage: generative,
+        conversationGoal:
+          'Assistenza clienti di Ciclofficina Rossi, un negozio online di biciclette: spedizioni, resi, stato degli ordini.',
+        topics: ['spedizioni', 'resi e rimborsi', 'stato degli ordini', 'biciclette'],
         links: { operator: ids.operator, handoff: ids.handoff, assistant: ids.assistant },
         beforeRun: (_self, context, _special, links) => {
           // Hand the user to a human operator when asked, or after two messages not understood in a row.
@@ -130,8 +147,14 @@ export function bikeShopTree(): Tree {
         name: 'informazioni',
         isAnchor: true,
       },
-      { id: ids.shipping, type: 'component', parent: ids.information, use: shipping, idBase: 200 },
-      { id: ids.returns, type: 'component', parent: ids.information, use: returns, idBase: 300 },
+      {
+        id: ids.shipping,
+        type: 'component',
+        parent: ids.information,
+        use: shipping(generative),
+        idBase: 200,
+      },
+      { id: ids.returns, type: 'component', parent: ids.information, use: returns(generative), idBase: 300 },
       {
         id: ids.orders,
         type: 'empty',
