@@ -1,0 +1,20 @@
+export {
+  DEFAULT_DATABASE_FILE,
+  type OpenSqliteOptions,
+  openSqlite,
+  type SqliteStores,
+} from './open-sqlite.js';
+export type { SessionLockOptions } from './session-locks.js';
+export {
+  type SchemaMigrations,
+  SqliteDatabase,
+  type SqliteDatabaseOptions,
+  type SynchronousMode,
+} from './sqlite-database.js';
+export { EMBEDDING_SCHEMA, SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+export {
+  SESSION_SCHEMA,
+  SqliteSessionStore,
+  type SqliteSessionStoreOptions,
+} from './sqlite-session-store.js';
+export { SqliteVectorStore, VECTOR_SCHEMA } from './sqlite-vector-store.js';

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { SqliteDatabase } from './sqlite-database.js';
+import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
+import { SqliteVectorStore } from './sqlite-vector-store.js';
+
+/** The default database file name in the data directory. */
+export const DEFAULT_DATABASE_FILE = 'treeagent.db';
+
+export interface OpenSqliteOptions extends SqliteSessionStoreOptions {
+  /** File name inside the directory. Default `treeagent.db`. */
+  fileName?: string;
+}
+
+/** The three stores of one SQLite file, sharing one connection. */
+export interface SqliteStores {
+  /** Absolute path of the database file. */
+  file: string;
+  database: SqliteDatabase;
+  sessionStore: SqliteSessionStore;
+  vectorStore: SqliteVectorStore;
+  embeddingCache: SqliteEmbeddingCache;
+  /** Closes the three stores and the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating it when missing) `<directory>/treeagent.db` and returns a session store, a vector
+ * store and an embedding cache on it: one file in a data directory, nothing to configure.
+ *
+ * @example
+ * const { sessionStore, vectorStore, embeddingCache, close } = openSqlite('.data');
+ * const agent = new TreeAgent({ tree, sessionStore, vectorStore, embeddingCache });
+ */
+export function openSqlite(directory: string, options: OpenSqliteOptions = {}): SqliteStores {
+  const database = new SqliteDatabase(join(directory, options.fileName ?? DEFAULT_DATABASE_FILE), options);
+  try {
+    const sessionStore = new SqliteSessionStore(database, options);
+    const vectorStore = new SqliteVectorStore(database);
+    const embeddingCache = new SqliteEmbeddingCache(database);
+    return {
+      file: database.file,
+      database,
+      sessionStore,
+      vectorStore,
+      embeddingCache,
+      async close() {
+        await Promise.all([sessionStore.close(), vectorStore.close(), embeddingCache.close()]);
+        database.close();
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { type ReleaseLock, TreeAgentError } from '@treeagent/core';
+import type Database from 'better-sqlite3';
+import { guard } from './sqlite-errors.js';
+
+export interface SessionLockOptions {
+  /**
+   * How long a lock outlives its holder if the holder dies without releasing it (crash, kill -9).
+   * A live holder renews it every third of this. Default 30 000 ms.
+   */
+  leaseMs?: number;
+  /**
+   * How long `lock` waits for a busy session before failing with `SESSION_STORE`. Default 120 000 ms;
+   * `Infinity` waits until the lock is free or the signal aborts.
+   */
+  timeoutMs?: number;
+}
+
+interface Held {
+  sessionId: string;
+  owner: string;
+  timer: ReturnType<typeof setInterval>;
+}
+
+const FIRST_DELAY_MS = 5;
+const MAX_DELAY_MS = 250;
+
+/**
+ * Leases on sessions in the `session_locks` table, so that processes sharing the file run one
+ * interaction per session at a time. A lock is a row (session, owner token, expiry) taken in a
+ * `BEGIN IMMEDIATE` transaction when the session has no row or an expired one; waiters poll with
+ * exponential backoff (and are woken at once by releases in this process). The holder renews the
+ * lease while it holds it, so only a dead holder's lock expires.
+ */
+export class SessionLocks {
+  readonly #connection: Database.Database;
+  readonly #where: string;
+  readonly #leaseMs: number;
+  readonly #timeoutMs: number;
+  readonly #held = new Set<Held>();
+  readonly #wakers = new Map<string, Set<() => void>>();
+  readonly #tryAcquire: (sessionId: string, owner: string, now: number) => { owner: string } | null;
+  readonly #renew: Database.Statement;
+  readonly #delete: Database.Statement;
+
+  constructor(connection: Database.Database, where: string, options: SessionLockOptions = {}) {
+    this.#connection = connection;
+    this.#where = where;
+    this.#leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs', false);
+    this.#timeoutMs = positive(options.timeoutMs ?? 120_000, 'timeoutMs', true);
+    const select = connection.prepare('SELECT owner, expires_at FROM session_locks WHERE session_id = ?');
+    const upsert = connection.prepare(
+      `INSERT INTO session_locks (session_id, owner, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
+    );
+    this.#renew = connection.prepare(
+      'UPDATE session_locks SET expires_at = ? WHERE session_id = ? AND owner = ?',
+    );
+    this.#delete = connection.prepare('DELETE FROM session_locks WHERE session_id = ? AND owner = ?');
+    const attempt = connection.transaction((sessionId: string, owner: string, now: number) => {
+      const row = select.get(sessionId) as { owner: string; expires_at: number } | undefined;
+      if (row && row.expires_at > now) return { owner: row.owner };
+      upsert.run(sessionId, owner, now + this.#leaseMs);
+      return null;
+    });
+    this.#tryAcquire = (sessionId, owner, now) => attempt.immediate(sessionId, owner, now);
+  }
+
+  async acquire(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
+    const owner = randomUUID();
+    const started = Date.now();
+    let delay = FIRST_DELAY_MS;
+    for (;;) {
+      if (signal?.aborted) {
+        throw new TreeAgentError(
+          'ABORTED',
+          `Waiting for the lock on session "${sessionId}" was cancelled; nothing was saved.`,
+          { cause: signal.reason },
+        );
+      }
+      const now = Date.now();
+      const holder = guard(
+        'SESSION_STORE',
+        this.#where,
+        () => `lock session "${sessionId}"`,
+        () => this.#tryAcquire(sessionId, owner, now),
+      );
+      if (!holder) break;
+      const waited = now - started;
+      if (waited >= this.#timeoutMs) {
+        throw new TreeAgentError(
+          'SESSION_STORE',
+          `${this.#where} could not lock session "${sessionId}": another interaction (owner ${holder.owner}) held it for more than ${this.#timeoutMs} ms.`,
+          { details: { sessionId, owner: holder.owner } },
+        );
+      }
+      await this.#pause(sessionId, Math.min(delay * (0.5 + Math.random()), this.#timeoutMs - waited), signal);
+      delay = Math.min(delay * 2, MAX_DELAY_MS);
+    }
+    return this.#hold(sessionId, owner);
+  }
+
+  /** Releases every lock this process holds through this object (on close). */
+  releaseAll(): void {
+    for (const held of [...this.#held]) this.#release(held);
+  }
+
+  #hold(sessionId: string, owner: string): ReleaseLock {
+    const timer = setInterval(
+      () => {
+        try {
+          const { changes } = this.#renew.run(Date.now() + this.#leaseMs, sessionId, owner);
+          // Lost (expired and taken by another holder): stop renewing. The session's version
+          // check still rejects a conflicting commit.
+          if (changes === 0) clearInterval(timer);
+        } catch {
+          // Busy or closed: the next tick retries; the lease is long enough for several.
+        }
+      },
+      Math.max(1, Math.floor(this.#leaseMs / 3)),
+    );
+    timer.unref?.();
+    const held: Held = { sessionId, owner, timer };
+    this.#held.add(held);
+    return async () => this.#release(held);
+  }
+
+  #release(held: Held): void {
+    if (!this.#held.delete(held)) return;
+    clearInterval(held.timer);
+    try {
+      if (this.#connection.open) this.#delete.run(held.sessionId, held.owner);
+    } catch {
+      // Releasing must not turn a saved interaction into an error: the lease expires on its own.
+    }
+    for (const wake of this.#wakers.get(held.sessionId) ?? []) wake();
+  }
+
+  #pause(sessionId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let wakers = this.#wakers.get(sessionId);
+      if (!wakers) {
+        wakers = new Set();
+        this.#wakers.set(sessionId, wakers);
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        wakers.delete(done);
+        if (wakers.size === 0 && this.#wakers.get(sessionId) === wakers) this.#wakers.delete(sessionId);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+      wakers.add(done);
+    });
+  }
+}
+
+function positive(value: number, name: string, infinite: boolean): number {
+  if (!(value > 0) || (!infinite && !Number.isFinite(value))) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `${name} must be a positive number of milliseconds; got ${value}.`,
+    );
+  }
+  return value;
+}

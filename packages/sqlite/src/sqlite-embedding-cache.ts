@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { type EmbeddingCache, TreeAgentError } from '@treeagent/core';
+import type Database from 'better-sqlite3';
+import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
+import { guard } from './sqlite-errors.js';
+import { blobToVector, vectorToBlob } from './vector-blob.js';
+
+/** Vectors by model id and SHA-256 of the text. */
+export const EMBEDDING_SCHEMA: SchemaMigrations = {
+  component: 'embeddings',
+  migrations: [
+    `CREATE TABLE embeddings (
+       model TEXT NOT NULL,
+       text_hash TEXT NOT NULL,
+       vector BLOB NOT NULL,
+       PRIMARY KEY (model, text_hash)
+     );`,
+  ],
+};
+
+/**
+ * A persistent embedding cache in a SQLite file: vectors as float32 BLOBs keyed by model id and
+ * the SHA-256 of the text, so restarts and re-deploys do not re-embed. `getMany` is one query per
+ * batch, `setMany` one transaction.
+ *
+ * @example
+ * const embeddingCache = new SqliteEmbeddingCache('.data/treeagent.db');
+ * const agent = new TreeAgent({ tree, embeddingCache });
+ */
+export class SqliteEmbeddingCache implements EmbeddingCache {
+  readonly file: string;
+  readonly #database: SqliteDatabase;
+  readonly #where: string;
+  readonly #select: Database.Statement;
+  readonly #count: Database.Statement;
+  readonly #insert: (modelId: string, rows: [string, Buffer][]) => void;
+  #closed = false;
+
+  /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
+  constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
+    const database = typeof file === 'string' ? new SqliteDatabase(file, options, 'EMBEDDER') : file;
+    this.#database = database;
+    this.file = database.file;
+    this.#where = `The SQLite embedding cache (${database.file})`;
+    try {
+      database.migrate(EMBEDDING_SCHEMA, 'EMBEDDER');
+    } catch (error) {
+      if (typeof file === 'string') database.close();
+      throw error;
+    }
+    const db = database.connection;
+    this.#select = db.prepare(
+      'SELECT text_hash, vector FROM embeddings WHERE model = ? AND text_hash IN (SELECT value FROM json_each(?))',
+    );
+    this.#count = db.prepare('SELECT count(*) AS n FROM embeddings WHERE model = ?');
+    const insert = db.prepare(
+      `INSERT INTO embeddings (model, text_hash, vector) VALUES (?, ?, ?)
+       ON CONFLICT (model, text_hash) DO UPDATE SET vector = excluded.vector`,
+    );
+    const insertMany = db.transaction((modelId: string, rows: [string, Buffer][]) => {
+      for (const [hash, vector] of rows) insert.run(modelId, hash, vector);
+    });
+    this.#insert = (modelId, rows) => insertMany.immediate(modelId, rows);
+    database.retain();
+  }
+
+  async getMany(modelId: string, texts: readonly string[]): Promise<(Float32Array | undefined)[]> {
+    if (!texts.length) return [];
+    return this.#run(`read ${texts.length} vector(s) of model "${modelId}"`, () => {
+      const hashes = texts.map(hashText);
+      const rows = this.#select.all(modelId, JSON.stringify([...new Set(hashes)])) as {
+        text_hash: string;
+        vector: Uint8Array;
+      }[];
+      const found = new Map(rows.map((row) => [row.text_hash, row.vector]));
+      return hashes.map((hash) => {
+        const blob = found.get(hash);
+        return blob ? blobToVector(blob) : undefined;
+      });
+    });
+  }
+
+  async setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]): Promise<void> {
+    if (!entries.length) return;
+    this.#run(`store ${entries.length} vector(s) of model "${modelId}"`, () => {
+      this.#insert(
+        modelId,
+        entries.map((entry) => [hashText(entry.text), vectorToBlob(entry.vector)]),
+      );
+    });
+  }
+
+  /** Number of vectors cached for a model. */
+  async size(modelId: string): Promise<number> {
+    return this.#run(`count the vectors of model "${modelId}"`, () => {
+      return (this.#count.get(modelId) as { n: number }).n;
+    });
+  }
+
+  /** Closes the file (when no other store shares it). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#database.release();
+  }
+
+  #run<T>(what: string, body: () => T): T {
+    if (this.#closed || !this.#database.isOpen) {
+      throw new TreeAgentError('EMBEDDER', `${this.#where} could not ${what}: the cache is closed.`);
+    }
+    return guard('EMBEDDER', this.#where, () => what, body);
+  }
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

@@ -1,0 +1,195 @@
+import {
+  type HistoryEntry,
+  type HistoryQuery,
+  type ReleaseLock,
+  type SessionCommit,
+  type SessionRecord,
+  type SessionStore,
+  TreeAgentError,
+} from '@treeagent/core';
+import type Database from 'better-sqlite3';
+import { type SessionLockOptions, SessionLocks } from './session-locks.js';
+import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
+import { guard } from './sqlite-errors.js';
+
+export interface SqliteSessionStoreOptions extends SqliteDatabaseOptions {
+  /** Cross-process session locks (`lock`): lease and wait limit. */
+  lock?: SessionLockOptions;
+}
+
+/** Sessions, their append-only history and the cross-process locks. */
+export const SESSION_SCHEMA: SchemaMigrations = {
+  component: 'sessions',
+  migrations: [
+    `CREATE TABLE sessions (
+       id TEXT PRIMARY KEY NOT NULL,
+       version INTEGER NOT NULL,
+       record TEXT NOT NULL,
+       updated_at TEXT NOT NULL
+     );
+     CREATE TABLE session_history (
+       session_id TEXT NOT NULL,
+       seq INTEGER NOT NULL,
+       entry TEXT NOT NULL
+     );
+     CREATE UNIQUE INDEX session_history_by_session ON session_history (session_id, seq);
+     CREATE TABLE session_locks (
+       session_id TEXT PRIMARY KEY NOT NULL,
+       owner TEXT NOT NULL,
+       expires_at INTEGER NOT NULL
+     ) WITHOUT ROWID;`,
+  ],
+};
+
+/**
+ * Sessions in a SQLite file: survives restarts, and several processes may share the file (their
+ * interactions on one session are serialised by `lock`). A commit is one `BEGIN IMMEDIATE`
+ * transaction that checks the version, writes the record and appends the turn's history rows, so
+ * a turn costs the same however long the conversation is.
+ *
+ * @example
+ * const sessionStore = new SqliteSessionStore('.data/treeagent.db');
+ * const agent = new TreeAgent({ tree, sessionStore });
+ */
+export class SqliteSessionStore implements SessionStore {
+  readonly file: string;
+  readonly #database: SqliteDatabase;
+  readonly #where: string;
+  readonly #locks: SessionLocks;
+  readonly #load: Database.Statement;
+  readonly #historyAll: Database.Statement;
+  readonly #historyLast: Database.Statement;
+  readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => void;
+  readonly #delete: (sessionId: string) => void;
+  #closed = false;
+
+  /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
+  constructor(file: string | SqliteDatabase, options: SqliteSessionStoreOptions = {}) {
+    const database = typeof file === 'string' ? new SqliteDatabase(file, options, 'SESSION_STORE') : file;
+    this.#database = database;
+    this.file = database.file;
+    this.#where = `The SQLite session store (${database.file})`;
+    try {
+      database.migrate(SESSION_SCHEMA, 'SESSION_STORE');
+      const db = database.connection;
+      const [load, historyAll, historyLast, version, lastSeq, upsert, append, deleteRecord, deleteHistory] =
+        guard(
+          'SESSION_STORE',
+          this.#where,
+          () => 'prepare its statements',
+          () => [
+            db.prepare('SELECT record FROM sessions WHERE id = ?'),
+            db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq'),
+            db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq DESC LIMIT ?'),
+            db.prepare('SELECT version FROM sessions WHERE id = ?'),
+            db.prepare('SELECT max(seq) AS seq FROM session_history WHERE session_id = ?'),
+            db.prepare(
+              `INSERT INTO sessions (id, version, record, updated_at) VALUES (?, ?, ?, ?)
+               ON CONFLICT (id) DO UPDATE SET
+                 version = excluded.version, record = excluded.record, updated_at = excluded.updated_at`,
+            ),
+            db.prepare('INSERT INTO session_history (session_id, seq, entry) VALUES (?, ?, ?)'),
+            db.prepare('DELETE FROM sessions WHERE id = ?'),
+            db.prepare('DELETE FROM session_history WHERE session_id = ?'),
+          ],
+        );
+      this.#load = load;
+      this.#historyAll = historyAll;
+      this.#historyLast = historyLast;
+      const commit = db.transaction(
+        ({ record, expectedVersion }: SessionCommit, json: string, entries: string[]) => {
+          const current = (version.get(record.id) as { version: number } | undefined)?.version ?? 0;
+          if (current !== expectedVersion) {
+            throw new TreeAgentError(
+              'SESSION_CONFLICT',
+              `Session "${record.id}" changed during the interaction (version ${current}, expected ${expectedVersion}).`,
+              { details: { sessionId: record.id } },
+            );
+          }
+          upsert.run(record.id, record.version, json, record.updatedAt);
+          let seq = (lastSeq.get(record.id) as { seq: number | null }).seq ?? 0;
+          for (const entry of entries) append.run(record.id, ++seq, entry);
+        },
+      );
+      this.#commit = (value, json, entries) => commit.immediate(value, json, entries);
+      const remove = db.transaction((sessionId: string) => {
+        deleteRecord.run(sessionId);
+        deleteHistory.run(sessionId);
+      });
+      this.#delete = (sessionId) => remove.immediate(sessionId);
+      this.#locks = new SessionLocks(db, this.#where, options.lock);
+    } catch (error) {
+      // A connection this store opened must not outlive a failed construction.
+      if (typeof file === 'string') database.close();
+      throw error;
+    }
+    database.retain();
+  }
+
+  async load(sessionId: string): Promise<SessionRecord | null> {
+    return this.#run(`load session "${sessionId}"`, () => {
+      const row = this.#load.get(sessionId) as { record: string } | undefined;
+      return row ? (JSON.parse(row.record) as SessionRecord) : null;
+    });
+  }
+
+  async history(sessionId: string, query: HistoryQuery = {}): Promise<HistoryEntry[]> {
+    return this.#run(`read the history of session "${sessionId}"`, () => {
+      const { limit } = query;
+      if (limit === undefined) {
+        return (this.#historyAll.all(sessionId) as { entry: string }[]).map(parseEntry);
+      }
+      if (!(limit > 0)) return [];
+      const rows = this.#historyLast.all(sessionId, Math.ceil(Math.min(limit, Number.MAX_SAFE_INTEGER))) as {
+        entry: string;
+      }[];
+      return rows.reverse().map(parseEntry);
+    });
+  }
+
+  async commit(commit: SessionCommit): Promise<void> {
+    const { record, history } = commit;
+    this.#run(`commit session "${record.id}"`, () => {
+      // Serialised before the transaction, so the write lock is held only for the writes.
+      const json = JSON.stringify(record);
+      const entries = history.map((entry) => JSON.stringify(entry));
+      this.#commit(commit, json, entries);
+    });
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.#run(`delete session "${sessionId}"`, () => this.#delete(sessionId));
+  }
+
+  /**
+   * Serialises interactions on `sessionId` across every process (and store) sharing the file. Waits
+   * with backoff while another holder has it; a holder that died loses it when its lease expires.
+   */
+  async lock(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
+    this.#checkOpen(`lock session "${sessionId}"`);
+    return this.#locks.acquire(sessionId, signal);
+  }
+
+  /** Releases the locks this store holds and closes the file (when no other store shares it). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#locks.releaseAll();
+    this.#database.release();
+  }
+
+  #run<T>(what: string, body: () => T): T {
+    this.#checkOpen(what);
+    return guard('SESSION_STORE', this.#where, () => what, body);
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#closed || !this.#database.isOpen) {
+      throw new TreeAgentError('SESSION_STORE', `${this.#where} could not ${what}: the store is closed.`);
+    }
+  }
+}
+
+function parseEntry(row: { entry: string }): HistoryEntry {
+  return JSON.parse(row.entry) as HistoryEntry;
+}
