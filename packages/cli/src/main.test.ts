@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,9 @@ import type { Output } from './output.js';
 
 const bikeShop = fileURLToPath(new URL('../../../examples/src/bike-shop/tree.ts', import.meta.url));
 const utterances = fileURLToPath(new URL('../../../examples/src/bike-shop/utterances.tsv', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'treeagent-cli-'));
+// Inside the package, so that tree files written by the tests resolve @treeagent/core.
+const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
+const data = join(scratch, 'data');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function capture(): Output & { out: string[]; err: string[] } {
@@ -39,16 +40,18 @@ describe('treeagent', () => {
 
   test('eval reports accuracy, confusions and thresholds; --min-accuracy sets the exit code', async () => {
     const output = capture();
-    expect(await main(['eval', bikeShop, utterances], output)).toBe(0);
+    expect(await main(['eval', bikeShop, utterances, '--data', data], output)).toBe(0);
     const text = output.out.join('\n');
     expect(text).toMatch(/accuracy \(in scope\): \d+\.\d%/);
     expect(text).toMatch(/suggested similarityThreshold per routing node:\n\s+node 2 \(assistente\)/);
-    expect(await main(['eval', bikeShop, utterances, '--min-accuracy', '1.01'], capture())).toBe(1);
+    expect(
+      await main(['eval', bikeShop, utterances, '--min-accuracy', '1.01', '--data', data], capture()),
+    ).toBe(1);
   });
 
   test('eval --json prints the whole report', async () => {
     const output = capture();
-    await main(['eval', bikeShop, utterances, '--json'], output);
+    await main(['eval', bikeShop, utterances, '--json', '--data', data], output);
     const report = JSON.parse(output.out.join('\n'));
     expect(report.total).toBe(13);
     expect(report.results[0]).toMatchObject({
@@ -112,6 +115,43 @@ describe('treeagent', () => {
     expect(await main(['lint', warned, '--strict'], capture())).toBe(1);
   });
 
+  test('ingest loads Markdown and PDF documents into a query node; re-runs write nothing new; chat retrieves them', async () => {
+    const tree = join(scratch, 'docs-tree.ts');
+    writeFileSync(
+      tree,
+      `import { defineTree } from '@treeagent/core';
+export default defineTree({ name: 'docs', nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  { id: 3, type: 'query', parent: 2, name: 'manuali', chunks: ['garanzia', 'manuale', 'regolare i freni a disco'], query: (_s, c) => ({ query: c.input.original, chunkQty: 1, threshold: 0.1 }), after: () => ({ nodeTarget: 4, step: 'before' }) },
+  { id: 4, type: 'emit', parent: 3, emit: (_s, c) => ({ message: { type: 'static', content: c.retrieved.get(3)?.[0]?.text ?? 'niente' } }) },
+] });
+`,
+    );
+    const folder = join(scratch, 'manuali');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'garanzia.md'), '# Garanzia\n\nLa garanzia dura due anni dalla consegna.');
+    writeFileSync(join(folder, 'freni.pdf'), tinyPdf('Regolare i freni a disco ogni sei mesi.'));
+    const first = capture();
+    expect(await main(['ingest', tree, 'manuali', folder, '--data', data], first)).toBe(0);
+    expect(first.out.join('\n')).toMatch(
+      /2 document\(s\) into node 3 \("manuali"\): 2 chunk\(s\) written, 0 unchanged, 0 removed/,
+    );
+    const again = capture();
+    expect(await main(['ingest', tree, '3', folder, '--data', data], again)).toBe(0);
+    expect(again.out.join('\n')).toMatch(/0 chunk\(s\) written, 2 unchanged/);
+    const output = capture();
+    await chatCommand(
+      tree,
+      { data, session: 'docs' },
+      output,
+      Readable.from(['ogni quanto regolare i freni a disco?\n', '\n']),
+    );
+    expect(output.out.join('\n')).toContain('Regolare i freni a disco ogni sei mesi.');
+    expect(await main(['ingest', tree, '4', folder, '--data', data], capture())).toBe(2);
+  });
+
   test('bad input exits with 2 and says what is wrong', async () => {
     const missing = capture();
     expect(await main(['inspect', join(scratch, 'nope.ts')], missing)).toBe(2);
@@ -146,14 +186,14 @@ describe('treeagent', () => {
     const file = join(scratch, 'utterances.json');
     writeFileSync(file, JSON.stringify([['ciao a tutti voi', 'hello']]));
     const output = capture();
-    expect(await main(['eval', tree, file, '--json'], output)).toBe(0);
+    expect(await main(['eval', tree, file, '--json', '--data', data], output)).toBe(0);
     expect(JSON.parse(output.out.join('\n')).accuracy).toBe(1);
   });
 
   test('chat answers each line, numbers pick options, --debug shows explore decisions', async () => {
     const output = capture();
     const input = Readable.from(['ciao\n', '1\n', '\n']);
-    expect(await chatCommand(bikeShop, { debug: true, session: 't' }, output, input)).toBe(0);
+    expect(await chatCommand(bikeShop, { debug: true, session: 't', data }, output, input)).toBe(0);
     const text = output.out.join('\n');
     expect(text).toContain("Ciao! Sono l'assistente di Ciclofficina Rossi.");
     expect(text).toContain('  1) Spedizioni');
@@ -163,3 +203,25 @@ describe('treeagent', () => {
     );
   });
 });
+
+/** A minimal one-page PDF with one line of text. */
+function tinyPdf(text: string): Buffer {
+  const content = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}

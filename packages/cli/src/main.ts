@@ -2,6 +2,7 @@ import { TreeAgentError } from '@treeagent/core';
 import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { evalCommand } from './commands/eval.js';
+import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
 import { testCommand } from './commands/test.js';
@@ -34,6 +35,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     )
     .option('--config <file>', 'model configuration (default: treeagent.config.json next to the tree)')
     .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
+    .option('--data <directory>', 'data directory (embedding cache)', '.treeagent')
     .option('--min-accuracy <value>', 'exit with code 1 when the in-scope accuracy is below this value')
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
@@ -55,10 +57,30 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .description("Chat with the agent in the terminal. Type an option's number or text to pick it.")
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .option('--config <file>', 'model configuration')
-    .option('--session <id>', 'session id')
+    .option('--session <id>', 'session id (sessions persist in the data directory)')
+    .option(
+      '--data <directory>',
+      'data directory (SQLite: sessions, ingested documents, embedding cache)',
+      '.treeagent',
+    )
     .option('--debug', 'show each explore decision, step and fallback')
     .action(async (tree: string, options) => {
       code = await chatCommand(tree, options, out);
+    });
+  program
+    .command('ingest')
+    .description(
+      "Load text, Markdown and PDF documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .argument('<node>', 'id or name of the query node')
+    .argument('<paths...>', 'files or folders (.txt, .md, .pdf)')
+    .option('--config <file>', 'model configuration')
+    .option('--data <directory>', 'data directory', '.treeagent')
+    .option('--max-chars <n>', 'longest chunk in characters', '800')
+    .option('--overlap <n>', 'characters repeated between consecutive chunks', '100')
+    .action(async (tree: string, node: string, paths: string[], options) => {
+      code = await ingestCommand(tree, node, paths, options, out);
     });
   program
     .command('lint')

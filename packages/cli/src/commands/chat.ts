@@ -1,10 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import { type AgentEvent, type AgentOutput, TreeAgent } from '@treeagent/core';
-import { loadTree } from '../load-tree.js';
+import { openDataDirectory } from '../data-directory.js';
+import { type LoadedTree, loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 
 export interface ChatOptions {
   config?: string;
+  /** Data directory (SQLite sessions, ingested documents, embedding cache). */
+  data?: string;
   debug?: boolean;
   session?: string;
 }
@@ -17,7 +20,27 @@ export async function chatCommand(
   input: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
-  const agent = new TreeAgent({ tree: loaded.tree, ...loaded.agentOptions });
+  const data = openDataDirectory(options.data);
+  try {
+    return await chat(
+      new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions }),
+      loaded,
+      options,
+      out,
+      input,
+    );
+  } finally {
+    await data.close();
+  }
+}
+
+async function chat(
+  agent: TreeAgent,
+  loaded: LoadedTree,
+  options: ChatOptions,
+  out: Output,
+  input: NodeJS.ReadableStream,
+): Promise<number> {
   await agent.ready();
   out.error(
     `${loaded.tree.name}: ${loaded.tree.nodes.size} nodes; ${loaded.modelSource}. Empty line or Ctrl+D to quit.`,

@@ -1,4 +1,11 @@
-import { evaluateRouting, type RoutingEvaluation, TreeAgent } from '@treeagent/core';
+import {
+  evaluateRouting,
+  type LabelledUtterance,
+  type RoutingEvaluation,
+  type Tree,
+  TreeAgent,
+} from '@treeagent/core';
+import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
@@ -6,6 +13,7 @@ import { progressBar } from '../progress.js';
 
 export interface EvalOptions {
   config?: string;
+  data?: string;
   json?: boolean;
   keep?: string;
   minAccuracy?: string;
@@ -20,11 +28,35 @@ export async function evalCommand(
 ): Promise<number> {
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const utterances = loadUtterances(utterancesPath);
-  const agent = new TreeAgent({ tree: loaded.tree, ...loaded.agentOptions });
+  const data = openDataDirectory(options.data);
+  try {
+    return await evaluate(
+      new TreeAgent({
+        tree: loaded.tree,
+        embeddingCache: data.options.embeddingCache!,
+        ...loaded.agentOptions,
+      }),
+      loaded.tree,
+      utterances,
+      options,
+      out,
+    );
+  } finally {
+    await data.close();
+  }
+}
+
+async function evaluate(
+  agent: TreeAgent,
+  tree: Tree,
+  utterances: LabelledUtterance[],
+  options: EvalOptions,
+  out: Output,
+): Promise<number> {
   await agent.ready();
   const bar = progressBar('routing', utterances.length);
   const keep = options.keep === undefined ? 0.9 : Number(options.keep);
-  const report = await evaluateRouting(loaded.tree, (text) => agent.route(text), utterances, {
+  const report = await evaluateRouting(tree, (text) => agent.route(text), utterances, {
     keep,
     onProgress: (done) => bar.update(done),
   });

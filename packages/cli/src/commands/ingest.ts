@@ -1,0 +1,66 @@
+import { HashedEmbedder, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { openDataDirectory } from '../data-directory.js';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+import { progressBar } from '../progress.js';
+import { readDocuments } from '../read-documents.js';
+
+export interface IngestCommandOptions {
+  config?: string;
+  data?: string;
+  maxChars?: string;
+  overlap?: string;
+}
+
+/**
+ * `treeagent ingest <tree> <node> <paths…>`: loads text, Markdown and PDF documents into a query
+ * node's collection in the data directory; re-running writes only what changed.
+ */
+export async function ingestCommand(
+  treePath: string,
+  nodeRef: string,
+  paths: string[],
+  options: IngestCommandOptions,
+  out: Output,
+): Promise<number> {
+  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const node = findQueryNode(loaded.tree, nodeRef);
+  const documents = await readDocuments(paths);
+  const data = openDataDirectory(options.data);
+  try {
+    const bar = progressBar('ingesting', documents.length);
+    const report = await ingestDocuments(documents, {
+      tree: loaded.tree,
+      nodeId: node.id,
+      vectorStore: data.options.vectorStore!,
+      embedder: loaded.agentOptions.embedder ?? new HashedEmbedder(),
+      embeddingCache: data.options.embeddingCache!,
+      ...(options.maxChars ? { maxChars: Number(options.maxChars) } : {}),
+      ...(options.overlap ? { overlap: Number(options.overlap) } : {}),
+      onProgress: (done) => bar.update(done),
+    });
+    bar.stop();
+    out.log(
+      `${report.documents} document(s) into node ${node.id}${node.name ? ` ("${node.name}")` : ''}: ${report.written} chunk(s) written, ${report.unchanged} unchanged, ${report.removed} removed (${data.file})`,
+    );
+    return 0;
+  } finally {
+    await data.close();
+  }
+}
+
+function findQueryNode(tree: Tree, reference: string) {
+  const byId = /^\d+$/.test(reference) ? tree.nodes.get(Number(reference)) : undefined;
+  const node = byId ?? [...tree.nodes.values()].find((candidate) => candidate.name === reference);
+  if (!node)
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `There is no node "${reference}" in the tree (give a query node's id or name).`,
+    );
+  if (node.type !== 'query')
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `Node ${node.id} is a ${node.type} node; documents go into a query node.`,
+    );
+  return node;
+}

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import type { TreeAgentOptions } from '@treeagent/core';
+import { openSqlite } from '@treeagent/sqlite';
+
+/** Default data directory of the CLI (and the server): SQLite sessions, vectors and embeddings in one file. */
+export const DEFAULT_DATA_DIRECTORY = '.treeagent';
+
+/** Opens the SQLite file of a data directory as the agent's stores. */
+export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
+  options: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache'>;
+  file: string;
+  close(): Promise<void>;
+} {
+  const sqlite = openSqlite(resolve(directory));
+  return {
+    options: {
+      sessionStore: sqlite.sessionStore,
+      vectorStore: sqlite.vectorStore,
+      embeddingCache: sqlite.embeddingCache,
+    },
+    file: sqlite.file,
+    close: async () => {
+      await sqlite.close();
+    },
+  };
+}
