@@ -111,7 +111,9 @@ function operatingPoint(
   // The largest t with at least `kept` in-scope route similarities strictly above it.
   const boundary = similarities[kept - 1] ?? 0;
   const below = similarities.find((similarity) => similarity < boundary);
-  const threshold = below === undefined ? boundary - 1e-6 : (boundary + below) / 2;
+  // Routes that never descended have similarity -Infinity: no threshold keeps them, -1 keeps all the others.
+  const raw = below === undefined ? boundary - 1e-6 : (boundary + below) / 2;
+  const threshold = Number.isFinite(raw) ? Math.max(-1, Math.min(1, raw)) : -1;
   return {
     threshold,
     keep,
