@@ -1,0 +1,67 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { TreeAgent } from '@treeagent/core';
+import type { cors } from 'hono/cors';
+import type { SessionTokens } from './auth/session-tokens.js';
+import type { ServerLogger } from './errors/error-response.js';
+import type { RateLimitOptions } from './http/rate-limit.js';
+
+/** Limits on what clients may send. */
+export interface ServerLimits {
+  /** Largest JSON request body, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Largest file upload (the whole multipart body), in bytes. Default 10 MiB. */
+  maxUploadBytes?: number;
+  /** Longest user message, in characters. Default 10 000. */
+  maxMessageLength?: number;
+  /** Most attachments per message. Default 10. */
+  maxAttachments?: number;
+}
+
+/** Options of `createApp`. */
+export interface CreateAppOptions {
+  /** The agent the server exposes. */
+  agent: TreeAgent;
+  /**
+   * API keys for server access. When set, every request under `/api` and `/v1` needs
+   * `Authorization: Bearer <key>` with one of them. `/health`, `/ready`, `/metrics` and the web
+   * page stay open.
+   */
+  apiKeys?: string[];
+  /** Where session token hashes live. Default: in memory. */
+  sessionTokens?: SessionTokens;
+  /**
+   * Debug mode: the trace in responses, every engine event in streams, `POST /api/v1/route`,
+   * chunk texts in `GET /api/v1/tree`, and engine error messages on 5xx. Never in production.
+   */
+  debug?: boolean;
+  /** CORS for browsers on other origins (Hono's `cors` options). Default: no CORS headers. */
+  cors?: NonNullable<Parameters<typeof cors>[0]>;
+  limits?: ServerLimits;
+  /** Per-client rate limit on `/api` and `/v1`. Default: none. */
+  rateLimit?: RateLimitOptions;
+  /** Tracer for the turn spans. Default: `trace.getTracer('@treeagent/server')` from the global provider. */
+  tracer?: Tracer;
+  /** Serve `/metrics` (Prometheus). Default true. */
+  metrics?: boolean;
+  /**
+   * The web chat page: static files served from `directory` (absolute, or relative to the working
+   * directory), `/` being its `index.html`. Paths under `/api` and `/v1` are never served from it.
+   */
+  web?: { directory: string };
+  /** Where server-side failures are reported. Default: `console`. */
+  logger?: ServerLogger;
+  /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */
+  readyTimeoutMs?: number;
+}
+
+/** The limits with their defaults applied. */
+export type ResolvedLimits = Required<ServerLimits>;
+
+export function resolveLimits(limits: ServerLimits = {}): ResolvedLimits {
+  return {
+    maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
+    maxUploadBytes: limits.maxUploadBytes ?? 10 * 1024 * 1024,
+    maxMessageLength: limits.maxMessageLength ?? 10_000,
+    maxAttachments: limits.maxAttachments ?? 10,
+  };
+}

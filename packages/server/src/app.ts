@@ -1,0 +1,134 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { type CreateAppOptions, resolveLimits } from './app-options.js';
+import { requireApiKey } from './auth/api-keys.js';
+import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
+import { InMemorySessionTokens } from './auth/session-tokens.js';
+import { notFound } from './errors/api-error.js';
+import { errorResponse } from './errors/error-response.js';
+import { bodyLimits } from './http/body-limits.js';
+import { rateLimit } from './http/rate-limit.js';
+import { TurnMetrics } from './metrics/turn-metrics.js';
+import { openAiRoutes } from './openai/openai-routes.js';
+import { fileRoutes } from './routes/file-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { messageRoutes } from './routes/message-routes.js';
+import { metricsRoutes } from './routes/metrics-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { treeRoutes } from './routes/tree-routes.js';
+import type { Services } from './services.js';
+import { TurnTracing } from './telemetry/turn-tracing.js';
+import { TurnRunner } from './turns/turn-runner.js';
+import { type DrainResult, TurnTracker } from './turns/turn-tracker.js';
+import { webPage } from './web/web-routes.js';
+
+/** Options of a graceful shutdown. */
+export interface ShutdownOptions {
+  /** How long to wait for turns in flight before aborting them. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** How long to wait for aborted turns to notice. Default 2000 ms. */
+  abortGraceMs?: number;
+}
+
+/** The server's Hono app, plus graceful shutdown of its turns. */
+export type TreeAgentApp = Hono & {
+  /**
+   * Stops accepting turns (503 `SHUTTING_DOWN`), waits for those in flight up to `timeoutMs`, then
+   * aborts the rest (an aborted turn saves nothing). `serve().close()` calls it.
+   */
+  shutdown(options?: ShutdownOptions): Promise<DrainResult>;
+  /** Turns running now. */
+  readonly turnsInFlight: number;
+};
+
+const UPLOAD_PATH = /^\/api\/v1\/sessions\/[^/]+\/files\/?$/;
+
+/**
+ * The HTTP API of a tree agent as a Hono app: the JSON API under `/api/v1`, the OpenAI-compatible
+ * API under `/v1`, `/health`, `/ready`, `/metrics`, and optionally the web page under `/`.
+ * Run it with `serve()`, or mount it in any Hono-compatible runtime.
+ *
+ * @example
+ * const app = createApp({ agent: new TreeAgent({ tree }), apiKeys: ['sk-local'] });
+ * const response = await app.request('/api/v1/sessions', { method: 'POST', headers: { Authorization: 'Bearer sk-local' } });
+ * const { sessionId, token } = await response.json();
+ */
+export function createApp(options: CreateAppOptions): TreeAgentApp {
+  const debug = options.debug ?? false;
+  const logger = options.logger ?? console;
+  const tracker = new TurnTracker();
+  const metrics = new TurnMetrics(() => tracker.inFlight);
+  const services: Services = {
+    agent: options.agent,
+    debug,
+    tokens: options.sessionTokens ?? new InMemorySessionTokens(),
+    tracker,
+    metrics,
+    runner: new TurnRunner({
+      agent: options.agent,
+      tracker,
+      metrics,
+      tracing: new TurnTracing(options.tracer),
+      logger,
+      debug,
+    }),
+    limits: resolveLimits(options.limits),
+    logger,
+    readyTimeoutMs: options.readyTimeoutMs ?? 2000,
+    startedAt: new Date(),
+  };
+
+  const app = new Hono();
+  app.onError((error, c) => errorResponse(c, error, { debug, logger }));
+  app.notFound((c) =>
+    errorResponse(c, notFound(`There is no ${c.req.method} ${c.req.path}.`), { debug, logger }),
+  );
+
+  if (options.cors) {
+    app.use(
+      '*',
+      cors({
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Session-Id'],
+        exposeHeaders: ['X-Session-Id', 'Retry-After'],
+        ...options.cors,
+      }),
+    );
+  }
+  // One instance of each, shared by both APIs (one rate-limit window per client, not per API).
+  const guards = [
+    ...(options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : []),
+    ...(options.rateLimit ? [rateLimit(options.rateLimit)] : []),
+    bodyLimits({
+      jsonBytes: services.limits.maxBodyBytes,
+      uploadBytes: services.limits.maxUploadBytes,
+      isUpload: (path, method) => method === 'POST' && UPLOAD_PATH.test(path),
+    }),
+  ];
+  for (const prefix of ['/api/*', '/v1/*']) app.use(prefix, ...guards);
+
+  const api = new Hono();
+  api.use('/sessions/:id/*', async (c, next) => {
+    await checkSessionAccess(services.tokens, c.req.param('id')!, c.req.header(SESSION_TOKEN_HEADER));
+    await next();
+  });
+  api.route('/sessions', sessionRoutes(services));
+  api.route('/sessions', messageRoutes(services));
+  api.route('/sessions', fileRoutes(services));
+  api.route('/', treeRoutes(services));
+  app.route('/api/v1', api);
+  app.route('/v1', openAiRoutes(services));
+  app.route('/', healthRoutes(services));
+  if (options.metrics ?? true) app.route('/', metricsRoutes(services));
+  if (options.web) app.use('*', webPage(options.web));
+
+  return Object.defineProperties(app as TreeAgentApp, {
+    shutdown: {
+      value: (shutdown: ShutdownOptions = {}) =>
+        tracker.drain({
+          timeoutMs: shutdown.timeoutMs ?? 10_000,
+          abortGraceMs: shutdown.abortGraceMs ?? 2000,
+        }),
+    },
+    turnsInFlight: { get: () => tracker.inFlight },
+  });
+}

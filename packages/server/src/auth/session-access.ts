@@ -1,0 +1,39 @@
+import { ApiError, notFound } from '../errors/api-error.js';
+import { secretMatches } from './secrets.js';
+import type { SessionTokens } from './session-tokens.js';
+
+/** Header that carries a session's token. */
+export const SESSION_TOKEN_HEADER = 'x-session-token';
+
+/** Ids the server generates (UUIDs) and accepts: letters, digits, `-` and `_`, at most 128. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * Checks that the caller may use `sessionId`: the session exists (created by `POST /sessions`)
+ * and `token` is its token. Unknown session: 404; no token: 401; another session's token: 403.
+ */
+export async function checkSessionAccess(
+  tokens: SessionTokens,
+  sessionId: string,
+  token: string | undefined,
+): Promise<void> {
+  const hash = SESSION_ID.test(sessionId) ? await tokens.find(sessionId) : null;
+  if (hash === null) {
+    throw notFound(`There is no session "${sessionId}". Create one with POST /api/v1/sessions.`);
+  }
+  checkSessionToken(hash, token);
+}
+
+/** Checks a presented session token against the session's token hash: 401 when absent, 403 when wrong. */
+export function checkSessionToken(hash: string, token: string | undefined): void {
+  if (!token) {
+    throw new ApiError(
+      401,
+      'UNAUTHORIZED',
+      'This session requires its token: send the header "X-Session-Token" with the token returned by POST /api/v1/sessions.',
+    );
+  }
+  if (!secretMatches(token, hash)) {
+    throw new ApiError(403, 'FORBIDDEN', 'The session token does not belong to this session.');
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
+ * Clients can switch on them; they never change meaning.
+ */
+export type ApiErrorCode =
+  | 'INVALID_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+/** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+/**
+ * An error the server answers with: an HTTP status, a stable `code` (an `ApiErrorCode` or a
+ * `TreeAgentError` code), a message saying what was wrong and how to fix it, and optional details.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  /** Headers to add to the error response (for example `Retry-After`). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: ApiErrorCode | (string & {}),
+    message: string,
+    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The JSON body of this error. */
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
+  }
+}
+
+export function invalidRequest(message: string, details?: Record<string, unknown>): ApiError {
+  return new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
+}
+
+export function notFound(message: string): ApiError {
+  return new ApiError(404, 'NOT_FOUND', message);
+}
+
+/** 503 `SHUTTING_DOWN`: for a message refused during shutdown, or a turn the shutdown cancelled. */
+export function shuttingDown(what: 'refused' | 'cancelled' = 'refused'): ApiError {
+  const problem =
+    what === 'refused'
+      ? 'The server is shutting down and accepts no new messages'
+      : 'The server shut down before the agent answered: the turn was cancelled';
+  return new ApiError(
+    503,
+    'SHUTTING_DOWN',
+    `${problem}; nothing was saved. Send the message again (to another instance, or after the restart).`,
+    { headers: { 'Retry-After': '5' } },
+  );
+}

@@ -1,0 +1,18 @@
+/** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
+export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
+export type { CreateAppOptions, ServerLimits } from './app-options.js';
+export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
+export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
+export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.js';
+export { statusOfEngineCode } from './errors/engine-error.js';
+export type { ServerLogger } from './errors/error-response.js';
+export type { OpenAiErrorBody } from './errors/openai-error.js';
+export type { RateLimitOptions } from './http/rate-limit.js';
+export { OPENAI_SESSION_PREFIX, SESSION_ID_HEADER } from './openai/chat-session.js';
+export type { TreeAgentExtension } from './openai/completion-objects.js';
+export { type RunningServer, type ServeOptions, serve } from './serve.js';
+export { TRACER_NAME } from './telemetry/turn-tracing.js';
+export type { TreeView, TreeViewNode } from './tree/tree-view.js';
+export type { ClientOutput } from './turns/client-view.js';
+export type { DrainResult } from './turns/turn-tracker.js';
+export type { WebOptions } from './web/web-routes.js';

@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import { PROMETHEUS_CONTENT_TYPE } from '../metrics/prometheus.js';
+import type { Services } from '../services.js';
+
+/** `GET /metrics`: the server's metrics in the Prometheus text format. */
+export function metricsRoutes(services: Services): Hono {
+  const routes = new Hono();
+  routes.get('/metrics', (c) =>
+    c.body(services.metrics.render(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }),
+  );
+  return routes;
+}

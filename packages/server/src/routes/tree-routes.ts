@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { invalidRequest, notFound } from '../errors/api-error.js';
+import { readJson } from '../http/read-json.js';
+import type { Services } from '../services.js';
+import { describeTree } from '../tree/tree-view.js';
+
+const RouteBody = z.strictObject({
+  text: z.string().min(1),
+  startNodeId: z.number().int().optional(),
+});
+
+/**
+ * `GET /tree`: the effective tree for the tree view (chunk texts only in debug mode).
+ * `POST /route` `{ text, startNodeId? }` (debug only): where exploration takes `text` on a fresh
+ * session, with every explore decision. No callback runs and no session changes.
+ */
+export function treeRoutes(services: Services): Hono {
+  const routes = new Hono();
+
+  routes.get('/tree', (c) => c.json(describeTree(services.agent.tree, { chunks: services.debug })));
+
+  routes.post('/route', async (c) => {
+    if (!services.debug) {
+      throw notFound('POST /api/v1/route is available only when the server runs with debug: true.');
+    }
+    const { text, startNodeId } = await readJson(c, RouteBody);
+    const { maxMessageLength } = services.limits;
+    if (text.length > maxMessageLength)
+      throw invalidRequest(`The text is longer than ${maxMessageLength} characters.`);
+    if (startNodeId !== undefined && !services.agent.tree.has(startNodeId)) {
+      throw invalidRequest(`There is no node ${startNodeId} in the tree.`, { startNodeId });
+    }
+    const result = await services.agent.route(text, startNodeId);
+    return c.json({
+      nodeId: result.node.id,
+      nodeType: result.node.type,
+      nodeName: result.node.name ?? null,
+      noMatch: result.noMatch,
+      decisions: result.decisions,
+    });
+  });
+
+  return routes;
+}

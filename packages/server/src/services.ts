@@ -1,0 +1,22 @@
+import type { TreeAgent } from '@treeagent/core';
+import type { ResolvedLimits } from './app-options.js';
+import type { SessionTokens } from './auth/session-tokens.js';
+import type { ServerLogger } from './errors/error-response.js';
+import type { TurnMetrics } from './metrics/turn-metrics.js';
+import type { TurnRunner } from './turns/turn-runner.js';
+import type { TurnTracker } from './turns/turn-tracker.js';
+
+/** What the route handlers share: built once by `createApp`. */
+export interface Services {
+  agent: TreeAgent;
+  debug: boolean;
+  tokens: SessionTokens;
+  runner: TurnRunner;
+  tracker: TurnTracker;
+  metrics: TurnMetrics;
+  limits: ResolvedLimits;
+  logger: ServerLogger;
+  readyTimeoutMs: number;
+  /** When the app was created (the `created` of `/v1/models`). */
+  startedAt: Date;
+}
