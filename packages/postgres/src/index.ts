@@ -1,0 +1,4 @@
+export { type FilterSql, type FilterSqlOptions, filterToSql } from './filter-to-sql.js';
+export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg-vector-store.js';
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export type { Endpoint } from './sql.js';

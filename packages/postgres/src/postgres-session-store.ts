@@ -1,0 +1,406 @@
+import {
+  type HistoryEntry,
+  type HistoryQuery,
+  type ReleaseLock,
+  type SessionCommit,
+  type SessionRecord,
+  type SessionStore,
+  TreeAgentError,
+} from '@treeagent/core';
+import type pg from 'pg';
+import {
+  createPool,
+  type Endpoint,
+  endpointOf,
+  identifier,
+  poolConfig,
+  quoteIdent,
+  storeError,
+  transaction,
+} from './sql.js';
+
+export interface PostgresSessionStoreOptions {
+  /**
+   * Where PostgreSQL is: a `postgres://user:password@host:port/database` URL or a pg `PoolConfig`
+   * (`host`, `port`, `user`, `password`, `database`, `ssl`, `max`…). Required unless `pool` is given.
+   */
+  connection?: string | pg.PoolConfig;
+  /**
+   * An existing pg pool for the store's queries (left open by `close()`). Session locks then use a
+   * second, small pool made from its options.
+   */
+  pool?: pg.Pool;
+  /** Schema of the tables; created when missing. Default `public`. */
+  schema?: string;
+  /** Prefix of the table names: `<prefix>sessions` and `<prefix>history`. Default `treeagent_`. */
+  tablePrefix?: string;
+  /**
+   * Connections reserved for session locks. Each interaction holds one while it runs (or waits
+   * for its session), so this bounds how many interactions one process runs at once. Default 10.
+   */
+  maxLocks?: number;
+  /**
+   * How long `lock` waits for a session that another interaction holds before failing with
+   * `SESSION_STORE`. Default 120000 (2 minutes); `Infinity` waits until the lock is free or the
+   * signal aborts.
+   */
+  lockTimeoutMs?: number;
+  /** Create the tables on first use (idempotent, safe from several processes). Default `true`. */
+  autoMigrate?: boolean;
+}
+
+/** `lock_timeout` of one wait for a session lock: the wait is renewed until the lock comes or the signal aborts. */
+const LOCK_WAIT_MS = 2_000;
+const LOCK_NOT_AVAILABLE = '55P03';
+const QUERY_CANCELED = '57014';
+
+/**
+ * Sessions in PostgreSQL, for several server processes sharing them (SPEC §3): one row per
+ * session with its record, the history appended as one row per entry (never rewritten), each
+ * commit one transaction guarded by the session's version, and `lock()` a PostgreSQL advisory
+ * lock held on a dedicated connection, so two processes never run the same session at once.
+ *
+ * @example
+ * const sessionStore = new PostgresSessionStore({ connection: 'postgres://postgres@127.0.0.1:5432/app' });
+ * const agent = new TreeAgent({ tree, sessionStore });
+ * await agent.send('user-42', 'Ciao!');
+ * await sessionStore.close();
+ */
+export class PostgresSessionStore implements SessionStore {
+  /** Quoted, schema-qualified table names. */
+  readonly tables: { sessions: string; history: string };
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #lockConfig: pg.PoolConfig;
+  #lockPool: pg.Pool | null = null;
+  readonly #endpoint: Endpoint;
+  readonly #schema: string;
+  readonly #prefix: string;
+  readonly #lockSpace: number;
+  readonly #autoMigrate: boolean;
+  readonly #lockTimeoutMs: number;
+  #migrated: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(options: PostgresSessionStoreOptions) {
+    if (!options.pool && options.connection === undefined) {
+      throw new TreeAgentError(
+        'SESSION_STORE',
+        'PostgresSessionStore needs `connection` (a postgres:// URL or a pg PoolConfig) or `pool`.',
+      );
+    }
+    this.#schema = options.schema ?? 'public';
+    this.#prefix = options.tablePrefix ?? 'treeagent_';
+    const schema = identifier(this.#schema, 'schema', 'SESSION_STORE');
+    this.tables = {
+      sessions: `${schema}.${identifier(`${this.#prefix}sessions`, 'sessions table', 'SESSION_STORE')}`,
+      history: `${schema}.${identifier(`${this.#prefix}history`, 'history table', 'SESSION_STORE')}`,
+    };
+    const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
+    this.#pool = options.pool ?? createPool(config);
+    this.#ownsPool = !options.pool;
+    this.#lockConfig = { ...config, max: options.maxLocks ?? 10 };
+    this.#endpoint = endpointOf(config);
+    this.#lockSpace = lockSpace(`${this.#schema}.${this.#prefix}`);
+    this.#autoMigrate = options.autoMigrate ?? true;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 120_000;
+    if (!(this.#lockTimeoutMs >= 0)) {
+      throw new TreeAgentError('SESSION_STORE', `lockTimeoutMs must be ≥ 0, got ${options.lockTimeoutMs}.`);
+    }
+  }
+
+  /** Where the store connects (no password), for logs. */
+  get endpoint(): Endpoint {
+    return { ...this.#endpoint };
+  }
+
+  /**
+   * Creates the schema and the tables when missing. Idempotent, and serialised between processes
+   * by an advisory lock; does nothing (and needs no CREATE privilege) when they exist.
+   */
+  async migrate(): Promise<void> {
+    try {
+      await this.#migrate();
+    } catch (error) {
+      throw storeError(error, 'SESSION_STORE', 'create the session tables', this.#endpoint);
+    }
+  }
+
+  async #migrate(): Promise<void> {
+    const exists = async (client: pg.PoolClient | pg.Pool) => {
+      const { rows } = await client.query<{ ready: boolean }>(
+        'SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ready',
+        [this.tables.sessions, this.tables.history],
+      );
+      return rows[0]!.ready;
+    };
+    if (await exists(this.#pool)) return;
+    await transaction(this.#pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1::int, 0)', [this.#lockSpace]);
+      if (await exists(client)) return;
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.sessions} (
+          id             text PRIMARY KEY,
+          version        integer NOT NULL,
+          history_length integer NOT NULL DEFAULT 0,
+          record         json NOT NULL,
+          updated_at     timestamptz NOT NULL DEFAULT now()
+        )`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.history} (
+          session_id text NOT NULL REFERENCES ${this.tables.sessions} (id) ON DELETE CASCADE,
+          seq        integer NOT NULL,
+          entry      json NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (session_id, seq)
+        )`);
+    });
+  }
+
+  async #ready(): Promise<void> {
+    if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresSessionStore is closed.');
+    if (!this.#autoMigrate) return;
+    this.#migrated ??= this.migrate().catch((error: unknown) => {
+      this.#migrated = null;
+      throw error;
+    });
+    await this.#migrated;
+  }
+
+  async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    await this.#ready();
+    try {
+      return await body();
+    } catch (error) {
+      throw storeError(error, 'SESSION_STORE', operation, this.#endpoint);
+    }
+  }
+
+  async load(sessionId: string): Promise<SessionRecord | null> {
+    return this.#run(`load session "${sessionId}"`, async () => {
+      const { rows } = await this.#pool.query<{ record: SessionRecord }>(
+        `SELECT record FROM ${this.tables.sessions} WHERE id = $1`,
+        [sessionId],
+      );
+      return rows[0]?.record ?? null;
+    });
+  }
+
+  async history(sessionId: string, query: HistoryQuery = {}): Promise<HistoryEntry[]> {
+    const { limit } = query;
+    if (limit !== undefined && limit <= 0) return [];
+    return this.#run(`read the history of session "${sessionId}"`, async () => {
+      if (limit === undefined || !Number.isFinite(limit)) {
+        const { rows } = await this.#pool.query<{ entry: HistoryEntry }>(
+          `SELECT entry FROM ${this.tables.history} WHERE session_id = $1 ORDER BY seq`,
+          [sessionId],
+        );
+        return rows.map((row) => row.entry);
+      }
+      // Only the last rows are read (the primary key index, backwards).
+      const { rows } = await this.#pool.query<{ entry: HistoryEntry }>(
+        `SELECT entry FROM (
+           SELECT seq, entry FROM ${this.tables.history} WHERE session_id = $1 ORDER BY seq DESC LIMIT $2
+         ) AS last ORDER BY seq`,
+        [sessionId, Math.ceil(limit)],
+      );
+      return rows.map((row) => row.entry);
+    });
+  }
+
+  async commit({ record, history, expectedVersion }: SessionCommit): Promise<void> {
+    const id = record.id;
+    const recordJson = JSON.stringify(record);
+    const entries = history.map((entry) => JSON.stringify(entry));
+    await this.#run(`commit session "${id}"`, () =>
+      transaction(this.#pool, async (client) => {
+        // The version check and the write are one statement: a concurrent commit waits for the row
+        // lock, then sees the new version and matches nothing.
+        const updated = await client.query<{ start: number }>(
+          `UPDATE ${this.tables.sessions}
+              SET version = $2, record = $3::json, history_length = history_length + $4::int, updated_at = now()
+            WHERE id = $1 AND version = $5
+        RETURNING history_length - $4::int AS start`,
+          [id, record.version, recordJson, entries.length, expectedVersion],
+        );
+        let start: number;
+        if (updated.rowCount === 1) {
+          start = updated.rows[0]!.start;
+        } else {
+          const inserted =
+            expectedVersion === 0
+              ? await client.query(
+                  `INSERT INTO ${this.tables.sessions} (id, version, record, history_length)
+                   VALUES ($1, $2, $3::json, $4::int) ON CONFLICT (id) DO NOTHING`,
+                  [id, record.version, recordJson, entries.length],
+                )
+              : null;
+          if (inserted?.rowCount !== 1) {
+            const { rows } = await client.query<{ version: number }>(
+              `SELECT version FROM ${this.tables.sessions} WHERE id = $1`,
+              [id],
+            );
+            const current = rows[0]?.version ?? 0;
+            throw new TreeAgentError(
+              'SESSION_CONFLICT',
+              `Session "${id}" changed during the interaction (version ${current}, expected ${expectedVersion}).`,
+              { details: { sessionId: id } },
+            );
+          }
+          start = 0;
+        }
+        if (entries.length > 0) {
+          await client.query(
+            `INSERT INTO ${this.tables.history} (session_id, seq, entry)
+             SELECT $1, $2::int + ord::int, entry FROM unnest($3::json[]) WITH ORDINALITY AS h(entry, ord)`,
+            [id, start, entries],
+          );
+        }
+      }),
+    );
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.#run(`delete session "${sessionId}"`, async () => {
+      // The history goes with it (ON DELETE CASCADE).
+      await this.#pool.query(`DELETE FROM ${this.tables.sessions} WHERE id = $1`, [sessionId]);
+    });
+  }
+
+  /**
+   * Waits until no other holder (in any process) has `sessionId`'s lock, takes it and returns its
+   * release. The lock is a session-level `pg_advisory_lock` on a dedicated connection: if the
+   * process dies, PostgreSQL frees it when the connection drops. `signal` abandons the wait with
+   * `ABORTED`.
+   */
+  async lock(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
+    if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresSessionStore is closed.');
+    throwIfAborted(signal, sessionId);
+    this.#lockPool ??= createPool(this.#lockConfig);
+    const operation = `lock session "${sessionId}"`;
+    let client: pg.PoolClient;
+    try {
+      client = await abortable(this.#lockPool.connect(), signal, sessionId);
+    } catch (error) {
+      throw storeError(error, 'SESSION_STORE', operation, this.#endpoint);
+    }
+    const key = [this.#lockSpace, sessionId];
+    const onAbort = () => {
+      // Cancels the wait at once instead of at the end of the current lock_timeout.
+      const pid = (client as unknown as { processID?: number }).processID;
+      if (pid) this.#pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => {});
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = performance.now() + this.#lockTimeoutMs;
+    try {
+      for (let wait = -1; ; ) {
+        throwIfAborted(signal, sessionId);
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          throw new TreeAgentError(
+            'SESSION_STORE',
+            `Session "${sessionId}" is busy: another interaction (in this or another process) held it for more than ${this.#lockTimeoutMs} ms. Retry later.`,
+            { details: { sessionId, operation: 'lock' } },
+          );
+        }
+        // Each wait is bounded by lock_timeout, so the deadline and the signal are checked again.
+        const next = Math.max(1, Math.min(LOCK_WAIT_MS, Math.ceil(left)));
+        if (next !== wait) {
+          wait = next;
+          await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${wait}ms`]);
+        }
+        try {
+          await client.query('SELECT pg_advisory_lock($1::int, hashtext($2::text))', key);
+          break;
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (code === LOCK_NOT_AVAILABLE || (code === QUERY_CANCELED && signal?.aborted)) continue;
+          throw error;
+        }
+      }
+      if (signal?.aborted) {
+        await client.query('SELECT pg_advisory_unlock($1::int, hashtext($2::text))', key);
+        throwIfAborted(signal, sessionId);
+      }
+    } catch (error) {
+      signal?.removeEventListener('abort', onAbort);
+      // A late cancel may hit a later statement: never reuse this connection.
+      client.release(true);
+      if (TreeAgentError.isInstance(error)) throw error;
+      throwIfAborted(signal, sessionId);
+      throw storeError(error, 'SESSION_STORE', operation, this.#endpoint);
+    }
+    signal?.removeEventListener('abort', onAbort);
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        await client.query('SELECT pg_advisory_unlock($1::int, hashtext($2::text))', key);
+        await client.query('RESET lock_timeout');
+        client.release();
+      } catch (error) {
+        // The connection is gone (or was cancelled): closing it frees the lock on the server.
+        client.release(error as Error);
+      }
+    };
+  }
+
+  /** Closes the pools this store made (a `pool` passed in is left open). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const lockPool = this.#lockPool;
+    await Promise.all([this.#ownsPool ? this.#pool.end() : undefined, lockPool?.end()]);
+  }
+}
+
+/** Waits for a pooled connection, or throws `ABORTED` first (the connection, when it comes, goes back to the pool). */
+function abortable(
+  connecting: Promise<pg.PoolClient>,
+  signal: AbortSignal | undefined,
+  sessionId: string,
+): Promise<pg.PoolClient> {
+  if (!signal) return connecting;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      try {
+        throwIfAborted(signal, sessionId);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    connecting.then(
+      (client) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) client.release();
+        else resolve(client);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function throwIfAborted(signal: AbortSignal | undefined, sessionId: string): void {
+  if (!signal?.aborted) return;
+  throw new TreeAgentError(
+    'ABORTED',
+    `Waiting for the lock of session "${sessionId}" was cancelled by the caller; nothing was saved.`,
+    { cause: signal.reason, details: { sessionId } },
+  );
+}
+
+/** A stable 32-bit key (FNV-1a) naming this store's advisory locks, so other lock users do not collide. */
+function lockSpace(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(`treeagent:${name}`)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}

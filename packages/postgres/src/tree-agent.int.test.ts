@@ -1,0 +1,113 @@
+import {
+  type BaseQueryOutput,
+  defineTree,
+  InMemoryVectorStore,
+  MessageType,
+  type QueryAfterSpecial,
+  TreeAgent,
+  type VectorStore,
+} from '@treeagent/core';
+import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PgVectorStore, PostgresSessionStore } from './index.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+
+/** TreeAgent end to end on PostgreSQL: query nodes on PgVectorStore, sessions in PostgresSessionStore. */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+beforeEach(requireDatabase);
+
+const VECTORS: Record<string, number[]> = {
+  alpha: [1, 0, 0, 0, 0, 0],
+  docs: [0, 0, 1, 0, 0, 0],
+  find: [0, 0, 0, 0, 1, 0],
+  'doc one': [0, 0, 0, 0, 1, 0],
+  'doc two': [0, 0, 0, 0, 0.8, 0.6],
+  'doc three': [0, 0, 0, 0, 0.6, 0.8],
+  'doc four': [0, 0, 0, 0, 0, 1],
+};
+const DOCS = [
+  { id: 'd1', text: 'doc one', forRag: true, extra: { lang: 'en', year: 2020, tags: ['a'] } },
+  { id: 'd2', text: 'doc two', forRag: true, extra: { lang: 'it', year: 2021, tags: ['a', 'b'] } },
+  { id: 'd3', text: 'doc three', forRag: true, extra: { lang: 'en', year: 2022, tags: [] } },
+  { id: 7, text: 'doc four', forRag: true, extra: { lang: 'en', year: 2023 } },
+];
+
+function agent(query: BaseQueryOutput, vectorStore: VectorStore, specials: QueryAfterSpecial[], extra = {}) {
+  return new TreeAgent({
+    tree: defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        {
+          id: 3,
+          type: 'emit',
+          parent: 2,
+          chunks: ['alpha'],
+          emit: { message: { type: MessageType.STATIC, content: 'A' } },
+        },
+        {
+          id: 5,
+          type: 'query',
+          parent: 2,
+          chunks: ['docs', ...DOCS],
+          links: { answer: 6 },
+          query: () => query,
+          after: (_self, _context, special, links) => {
+            specials.push(special);
+            return { nodeTarget: links.answer, step: 'before' };
+          },
+        },
+        { id: 6, type: 'emit', parent: 2, emit: { message: { type: MessageType.STATIC, content: 'done' } } },
+      ],
+    }),
+    embedder: new ExactEmbedder({ vectors: VECTORS }),
+    models: new ScriptedLanguageModel({ answers: 'answer' }),
+    vectorStore,
+    ...extra,
+  });
+}
+
+const QUERIES: BaseQueryOutput[] = [
+  { query: 'find' },
+  { query: 'find', threshold: 0.7 },
+  { query: 'find', threshold: -1, chunkQty: 10, blackList: ['d2'] },
+  { query: 'find', filter: { must: [{ key: 'year', range: { gte: 2021 } }] } },
+  { query: 'find', threshold: -1, filter: { must_not: [{ is_empty: { key: 'tags' } }] } },
+  { chunkQty: 2 },
+  { chunkQty: 2, offset: 's:d2' },
+  { chunkQty: 10, filter: { must: [{ key: 'lang', match: { value: 'en' } }] } },
+];
+
+describe('TreeAgent with PgVectorStore and PostgresSessionStore', () => {
+  for (const exploreIn of ['memory', 'vector-store'] as const) {
+    it(`query nodes retrieve what they retrieve in memory (exploreIn: ${exploreIn})`, async () => {
+      const { schema, drop } = testSchema(`agent-${exploreIn}`);
+      const vectorStore = new PgVectorStore({ connection: TEST_DATABASE_URL, schema, dimensions: 6 });
+      const sessionStore = new PostgresSessionStore({ connection: TEST_DATABASE_URL, schema });
+      cleanups.push(async () => {
+        await Promise.all([vectorStore.close(), sessionStore.close()]);
+        await drop();
+      });
+      for (const [i, query] of QUERIES.entries()) {
+        const inPg: QueryAfterSpecial[] = [];
+        const inMemory: QueryAfterSpecial[] = [];
+        await agent(query, vectorStore, inPg, { sessionStore, exploreIn }).send(`s${i}`, 'docs');
+        await agent(query, new InMemoryVectorStore(), inMemory, { exploreIn }).send(`s${i}`, 'docs');
+        expect(inPg).toHaveLength(1);
+        const strip = (special: QueryAfterSpecial) => ({
+          ...special,
+          chunks: special.chunks.map(({ similarity, ...chunk }) => ({
+            ...chunk,
+            similarity: similarity && Math.round(similarity * 1e5),
+          })),
+        });
+        expect({ query, special: strip(inPg[0]!) }).toEqual({ query, special: strip(inMemory[0]!) });
+        expect((await sessionStore.load(`s${i}`))!.turn).toBe(1);
+      }
+    });
+  }
+});
