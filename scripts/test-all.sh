@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh machine, then runs every check and test.
-# This is the README's test command; .ci/run calls it as it is.
+# Installs everything the tests need on a fresh Debian 12 machine, then runs every check and test:
+#   - Debian's Chromium (browser tests of the chat page; Playwright never downloads a browser),
+#   - PostgreSQL 15 with pgvector built from Debian trixie's source package, and a test cluster
+#     on 127.0.0.1:54329 (scripts/setup-postgres.sh),
+#   - the npm packages (npm ci),
+# then type check, lint, circular imports and every test (unit, integration, browser, conversations).
+# This is the README's test command; .ci/run calls it as it is. Run it as root (or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +14,19 @@ if [ "$node_major" -lt 20 ]; then
   echo "Tree Agent needs Node.js 20 or newer (found $(node --version))." >&2
   exit 1
 fi
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "test-all: installing Debian's chromium" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+
+TREEAGENT_TEST_DATABASE_URL="$(as_root bash scripts/setup-postgres.sh | tail -n 1)"
+export TREEAGENT_TEST_DATABASE_URL
 
 npm ci --no-audit --no-fund
 rm -f .vitest-report.json

@@ -1,22 +1,31 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
 import {
   defineTree,
   definitionFromJSON,
   type Embedder,
   type LanguageModel,
-  Tree,
+  type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
   type TreeJSON,
 } from '@treeagent/core';
+import { tsImport } from 'tsx/esm/api';
+
+/** What a tree module's default export receives when it is a function. */
+export interface TreeFactoryContext {
+  /** The configured language models (empty without configuration): a tree can adapt to their presence. */
+  models: Record<string, LanguageModel>;
+}
 
 /** What a tree file gives the CLI. */
 export interface LoadedTree {
   tree: Tree;
+  /** Local files the tree was loaded from (the module and what it imports, outside node_modules): what to watch for hot reload. */
+  files: string[];
   /** Agent options exported by the module (`embedder`, `models`, …), merged with the configured models. */
   agentOptions: Omit<TreeAgentOptions, 'tree'>;
   /** Where the models came from, for messages. */
@@ -34,21 +43,31 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   const absolute = resolve(path);
   if (!existsSync(absolute))
     throw new TreeAgentError('INVALID_INPUT', `The tree file ${absolute} does not exist.`);
-  let tree: Tree;
-  const exported: Record<string, unknown> = {};
-  if (extname(absolute) === '.json') {
-    tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
-  } else {
-    Object.assign(exported, await import(pathToFileURL(absolute).href));
-    tree = await toTree(exported.default ?? exported.tree, absolute);
-  }
   const configPath = options.config ?? join(dirname(absolute), 'treeagent.config.json');
   const config = existsSync(configPath) ? readModelsConfig(configPath) : null;
   if (options.config && !config)
     throw new TreeAgentError('INVALID_INPUT', `The configuration file ${options.config} does not exist.`);
   const configured = createModels({ config });
-  const ownModels = exported.models as Record<string, LanguageModel> | undefined;
-  const models = { ...configured, ...(ownModels ?? {}) };
+  let tree: Tree;
+  const exported: Record<string, unknown> = {};
+  const files = [absolute];
+  if (extname(absolute) === '.json') {
+    tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
+  } else {
+    // A fresh module graph on every load (hot reload), and the list of local files it imported.
+    const module = await tsImport(pathToFileURL(absolute).href, {
+      parentURL: import.meta.url,
+      onImport: (url) => {
+        if (url.startsWith('file:') && !url.includes('/node_modules/')) files.push(fileURLToPath(url));
+      },
+    });
+    Object.assign(exported, module);
+    const ownModels = (exported.models as Record<string, LanguageModel> | undefined) ?? {};
+    tree = await toTree(exported.default ?? exported.tree, absolute, {
+      models: { ...configured, ...ownModels },
+    });
+  }
+  const models = { ...configured, ...((exported.models as Record<string, LanguageModel> | undefined) ?? {}) };
   const agentOptions: Omit<TreeAgentOptions, 'tree'> = {
     ...(exported.embedder ? { embedder: exported.embedder as Embedder } : {}),
     ...(Object.keys(models).length ? { models } : {}),
@@ -58,16 +77,29 @@ export async function loadTree(path: string, options: { config?: string } = {}):
         .map(([name, model]) => `${name}=${model.id}`)
         .join(', ')}${config ? ` (from ${configPath})` : ''}`
     : 'no language model configured';
-  return { tree, agentOptions, modelSource, path: absolute };
+  return { tree, files: [...new Set(files)], agentOptions, modelSource, path: absolute };
 }
 
-async function toTree(value: unknown, path: string): Promise<Tree> {
-  const resolved = typeof value === 'function' ? await (value as () => unknown)() : value;
-  if (resolved instanceof Tree) return resolved;
+async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
+  const resolved =
+    typeof value === 'function' ? await (value as (context: TreeFactoryContext) => unknown)(context) : value;
+  // The module has its own copy of @treeagent/core: recognise a Tree by its shape, not its class.
+  if (isTree(resolved)) return resolved;
   if (resolved && typeof resolved === 'object' && Array.isArray((resolved as TreeDefinition).nodes))
     return defineTree(resolved as TreeDefinition);
   throw new TreeAgentError(
     'INVALID_INPUT',
     `${path} does not export a tree. Export default a Tree (defineTree(...)), a tree definition { nodes: [...] }, or a function returning one.`,
+  );
+}
+
+function isTree(value: unknown): value is Tree {
+  const tree = value as Partial<Tree> | null;
+  return (
+    !!tree &&
+    tree.nodes instanceof Map &&
+    typeof tree.node === 'function' &&
+    typeof tree.contentHash === 'string' &&
+    Array.isArray(tree.chunks)
   );
 }

@@ -1,6 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
+import { devCommand } from './commands/dev.js';
 import { evalCommand } from './commands/eval.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
@@ -22,6 +23,25 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .configureOutput({
       writeOut: (text) => out.log(text.trimEnd()),
       writeErr: (text) => out.error(text.trimEnd()),
+    });
+  program
+    .command('dev')
+    .description(
+      'Run the server with the chat page and the debug view; reload the tree when its files change, keeping sessions.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .option('--config <file>', 'model configuration')
+    .option(
+      '--data <directory>',
+      'data directory (SQLite: sessions, ingested documents, embedding cache)',
+      '.treeagent',
+    )
+    .option('--port <port>', 'port', '3000')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--api-key <key...>', 'require this API key on the API')
+    .option('--no-watch', 'do not reload on changes')
+    .action(async (tree: string, options) => {
+      code = await devCommand(tree, options, out);
     });
   program
     .command('eval')

@@ -1,4 +1,4 @@
-import { formatProblem, lintTree, TreeAgentError, TreeValidationError } from '@treeagent/core';
+import { formatProblem, lintTree, TreeAgentError, type TreeValidationError } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 
@@ -15,9 +15,11 @@ export async function lintCommand(
   try {
     loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   } catch (error) {
-    if (!TreeAgentError.isInstance(error) || !(error instanceof TreeValidationError)) throw error;
-    for (const problem of error.problems) out.log(`error   ${formatProblem(problem)}`);
-    out.log(`${error.problems.length} error(s)`);
+    // The tree module has its own copy of @treeagent/core: check the code, not the class.
+    if (!TreeAgentError.hasCode(error, 'TREE_VALIDATION')) throw error;
+    const problems = (error as TreeValidationError).problems;
+    for (const problem of problems) out.log(`error   ${formatProblem(problem)}`);
+    out.log(`${problems.length} error(s)`);
     return 1;
   }
   const warnings = await lintTree(loaded.tree, {

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Output } from '../output.js';
+import { startDev } from './dev.js';
+
+const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const treeSource = (answer: string) => `import { defineTree } from '@treeagent/core';
+import { answer } from './answer.ts';
+export default defineTree({ name: 'hot', nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  { id: 3, type: 'emit', parent: 2, chunks: ['ciao'], emit: () => ({ message: { type: 'static', content: answer + ' ${answer}' } }) },
+] });
+`;
+
+describe('treeagent dev', () => {
+  test('serves the chat page and the API, and reloads the tree on change keeping sessions', async () => {
+    const tree = join(scratch, 'tree.ts');
+    writeFileSync(join(scratch, 'answer.ts'), "export const answer = 'v1';\n");
+    writeFileSync(tree, treeSource('a'));
+    const lines: string[] = [];
+    const out: Output = {
+      log: (line) => lines.push(line),
+      write: (text) => lines.push(text),
+      error: (line) => lines.push(line),
+    };
+    const dev = await startDev(tree, { port: '0', data: join(scratch, 'data') }, out);
+    try {
+      expect(lines.join('\n')).toContain(`Chat page: ${dev.url}/`);
+      const page = await fetch(`${dev.url}/`);
+      expect(page.status).toBe(200);
+      const { sessionId, token } = (await (
+        await fetch(`${dev.url}/api/v1/sessions`, { method: 'POST' })
+      ).json()) as { sessionId: string; token: string };
+      const say = async () => {
+        const response = await fetch(`${dev.url}/api/v1/sessions/${sessionId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-token': token },
+          body: JSON.stringify({ message: 'ciao' }),
+        });
+        return ((await response.json()) as { messages: { content: string }[] }).messages[0]!.content;
+      };
+      expect(await say()).toBe('v1 a');
+
+      // A change in an imported file reloads the tree.
+      let reloaded = dev.nextReload();
+      writeFileSync(join(scratch, 'answer.ts'), "export const answer = 'v2';\n");
+      await reloaded;
+      expect(await say()).toBe('v2 a');
+
+      // A broken tree keeps the old one serving.
+      reloaded = dev.nextReload();
+      writeFileSync(tree, 'export default { nodes: [{ id: 1, type: "root" }] };\n');
+      await reloaded;
+      expect(lines.join('\n')).toContain('Reload failed, still serving the previous tree');
+      expect(await say()).toBe('v2 a');
+
+      reloaded = dev.nextReload();
+      writeFileSync(tree, treeSource('b'));
+      await reloaded;
+      expect(await say()).toBe('v2 b');
+      expect(dev.reloads).toBe(2);
+      const history = await fetch(`${dev.url}/api/v1/sessions/${sessionId}/history`, {
+        headers: { 'x-session-token': token },
+      });
+      expect(((await history.json()) as { history: unknown[] }).history.length).toBe(8);
+    } finally {
+      await dev.close();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import { serve, WEB_DIRECTORY } from '@treeagent/server';
+import { openDataDirectory } from '../data-directory.js';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+
+export interface DevOptions {
+  config?: string;
+  data?: string;
+  port?: string;
+  host?: string;
+  /** Reload the tree when its files change (default true). */
+  watch?: boolean;
+  apiKey?: string[];
+}
+
+/** A running dev server. */
+export interface DevServer {
+  url: string;
+  /** Number of successful reloads so far. */
+  readonly reloads: number;
+  /** Resolves after the next reload attempt (for tests). */
+  nextReload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `treeagent dev <tree>`: the server with the chat page and the debug view, sessions in the SQLite
+ * data directory, and hot reload — when the tree's files change the tree is loaded again and swapped
+ * in, keeping every session; a tree that fails to load is reported and the old one keeps serving.
+ */
+export async function startDev(treePath: string, options: DevOptions, out: Output): Promise<DevServer> {
+  let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const data = openDataDirectory(options.data);
+  const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
+  await agent.ready();
+  const server = await serve({
+    agent,
+    web: { directory: WEB_DIRECTORY },
+    debug: true,
+    port: options.port === undefined ? 3000 : Number(options.port),
+    hostname: options.host ?? '127.0.0.1',
+    ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
+  });
+  out.log(
+    `Tree Agent dev server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks); ${loaded.modelSource}.`,
+  );
+  const defaultModel = (loaded.agentOptions.models as Record<string, { id: string }> | undefined)?.default;
+  out.log(
+    defaultModel
+      ? `Mode: generative, with ${defaultModel.id}.`
+      : 'Mode: offline (routing, static answers, retrieved sources; no language model). To generate answers, set OPENAI_API_KEY, or TREEAGENT_PROVIDER=openai-compatible TREEAGENT_BASE_URL=http://localhost:11434/v1 TREEAGENT_MODEL=llama3.2 for Ollama, or write treeagent.config.json next to the tree (docs/models.md).',
+  );
+  out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
+  out.log(`Chat page: ${server.url}/`);
+
+  let reloads = 0;
+  let waiting: (() => void)[] = [];
+  let watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const settle = () => {
+    const resolvers = waiting;
+    waiting = [];
+    for (const resolve of resolvers) resolve();
+  };
+  const reload = async () => {
+    try {
+      const next = await loadTree(treePath, options.config ? { config: options.config } : {});
+      await agent.setTree(next.tree);
+      loaded = next;
+      reloads++;
+      out.log(
+        `Reloaded ${next.tree.name} (${next.tree.nodes.size} nodes, content hash ${next.tree.contentHash}); sessions kept.`,
+      );
+      rewatch();
+    } catch (error) {
+      out.error(
+        `Reload failed, still serving the previous tree:\n${TreeAgentError.isInstance(error) ? error.message : String(error)}`,
+      );
+    } finally {
+      settle();
+    }
+  };
+  const rewatch = () => {
+    for (const watcher of watchers) watcher.close();
+    if (options.watch === false) return;
+    watchers = loaded.files.map((file) =>
+      watch(file, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => void reload(), 150);
+      }),
+    );
+  };
+  rewatch();
+  return {
+    url: server.url,
+    get reloads() {
+      return reloads;
+    },
+    nextReload: () => new Promise((resolve) => waiting.push(resolve)),
+    close: async () => {
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+      await server.close();
+      await data.close();
+    },
+  };
+}
+
+/** The command: runs until SIGINT or SIGTERM, then shuts down gracefully. */
+export async function devCommand(treePath: string, options: DevOptions, out: Output): Promise<number> {
+  const dev = await startDev(treePath, options, out);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      out.error('Shutting down…');
+      void dev.close().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
