@@ -59,7 +59,13 @@ describe('docs/reference.md', () => {
     let seen: Context | undefined;
     const tree = defineTree({
       nodes: [
-        { id: 1, type: 'root', beforeRun: (_self, context) => void (seen = context) },
+        {
+          id: 1,
+          type: 'root',
+          beforeRun: (_self, context) => {
+            seen = context;
+          },
+        },
         { id: 2, type: 'agent', parent: 1, isPrimary: true },
         {
           id: 3,

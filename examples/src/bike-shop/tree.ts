@@ -290,4 +290,7 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
   });
 }
 
-export default bikeShopTree;
+/** For `treeagent dev|chat|eval`: the generative variant when a language model is configured. */
+export default function (context: { models?: Record<string, unknown> } = {}): Tree {
+  return bikeShopTree({ generative: Boolean(context.models?.default) });
+}

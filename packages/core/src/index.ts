@@ -33,9 +33,6 @@ export {
   type TreeAgentErrorCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
-// Lint
-export { type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
-
 // Routing evaluation
 export * from './evaluation/index.js';
 export { FileAgent } from './files/file-agent.js';
@@ -46,6 +43,8 @@ export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
+// Lint
+export { type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
 export type { HistoryEntry } from './memory/history.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
 export type {

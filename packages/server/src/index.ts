@@ -16,3 +16,4 @@ export type { TreeView, TreeViewNode } from './tree/tree-view.js';
 export type { ClientOutput } from './turns/client-view.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export type { WebOptions } from './web/web-routes.js';
+export { WEB_DIRECTORY } from './web-directory.js';

@@ -52,7 +52,7 @@ export async function ingestDocuments(
   options: IngestOptions,
 ): Promise<IngestReport> {
   const node = options.tree.nodes.get(options.nodeId);
-  if (!node || node.type !== 'query') {
+  if (node?.type !== 'query') {
     throw new TreeAgentError(
       'INVALID_INPUT',
       `Node ${options.nodeId} is not a query node of the tree "${options.tree.name}": documents go into a query node's collection.`,
