@@ -1,0 +1,341 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
+import { InMemorySessionStore, TreeAgent } from '../packages/core/src/index.js';
+import { openSqlite } from '../packages/sqlite/src/index.js';
+import { inChild } from './lib/child.js';
+import { type GraphShape, loadPeer, peerGraph, sqliteSaver } from './lib/langgraph.js';
+import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
+import { collectGarbage, measure, measureSync, ms, type Stats, summarize, times } from './lib/stats.js';
+import { type RoutingTree, routingTree, scanBestRow } from './lib/trees.js';
+
+/**
+ * Benchmark 1 — engine overhead per turn, no model in the loop. A routing tree of 10, 200 or 2,000
+ * nodes answers with static emit leaves; LangGraph runs START → router → leaf → END over the same
+ * chunk vectors (its router scans every chunk). Both embed through the same precomputed embedder.
+ * In memory against in memory, SQLite against SQLite (WAL, synchronous NORMAL on both sides).
+ */
+
+const SIZES = [
+  { nodes: 10, levels: [] as number[], leaves: 8, chunksPerLeaf: 20 },
+  { nodes: 200, levels: [9], leaves: 189, chunksPerLeaf: 10 },
+  { nodes: 2000, levels: [10, 10], leaves: 1888, chunksPerLeaf: 5 },
+];
+const DIMENSIONS = 384;
+/** Turns per session/thread: every measured turn has a short, realistic history behind it. */
+const TURNS_PER_SESSION = 10;
+/** Ratio of Tree Agent's per-turn time to LangGraph's that the issue sets as the goal. */
+const GOAL_RATIO = 0.1;
+
+type Persistence = 'memory' | 'sqlite';
+type RunnerKind = 'tree-agent' | GraphShape;
+const SHAPES: GraphShape[] = ['node-per-leaf', 'one-leaf-node'];
+const RUNNERS: RunnerKind[] = ['tree-agent', ...SHAPES];
+
+type Size = (typeof SIZES)[number];
+
+interface Settings {
+  taSamples: number;
+  peerSamples: number;
+  /** Each runner is timed in this many fresh processes (alternating order), samples pooled. */
+  rounds: number;
+  /** Messages checked for agreement (same leaf in both frameworks). */
+  checks: number;
+  warmup: { minTurns: number; minMs: number; maxTurns: number };
+}
+
+interface Row {
+  nodes: number;
+  chunks: number;
+  leaves: number;
+  persistence: Persistence;
+  treeAgent: Stats;
+  langGraph: Record<GraphShape, Stats>;
+  /** Tree Agent ÷ LangGraph, per LangGraph shape. */
+  ratios: Record<GraphShape, { median: number; p99: number }>;
+  /** Messages on which both frameworks picked the same leaf, of those checked. */
+  agreement: { same: number; checked: number };
+}
+
+interface SharedWork {
+  nodes: number;
+  chunks: number;
+  peerScan: Stats;
+  similarityPass: Stats;
+}
+
+export async function engineOverhead(context: BenchContext): Promise<Section> {
+  const { quick, log, tmp } = context;
+  const settings: Settings = quick
+    ? {
+        taSamples: 40,
+        peerSamples: 20,
+        rounds: 1,
+        checks: 8,
+        warmup: { minTurns: 20, minMs: 0, maxTurns: 20 },
+      }
+    : {
+        taSamples: 2000,
+        peerSamples: 600,
+        rounds: 2,
+        checks: 16,
+        warmup: { minTurns: 300, minMs: 1500, maxTurns: 5000 },
+      };
+  const peer = await loadPeer(log);
+  const sizes = quick ? SIZES.slice(0, 1) : SIZES;
+  const rows: Row[] = [];
+  const scans: SharedWork[] = [];
+  for (const size of sizes) {
+    log(`  ${size.nodes} nodes: shared work…`);
+    scans.push(inChild<SharedWork>(import.meta.url, 'sharedWorkChild', { size, quick }));
+    for (const persistence of ['memory', 'sqlite'] as const) {
+      const samples = new Map<RunnerKind, number[]>(RUNNERS.map((runner) => [runner, []]));
+      const replies = new Map<RunnerKind, string[]>();
+      for (let round = 0; round < settings.rounds; round++) {
+        // Alternate the order between rounds, so drift hits every runner alike.
+        const order = round % 2 ? [...RUNNERS].reverse() : RUNNERS;
+        for (const runner of order) {
+          log(`  ${size.nodes} nodes, ${persistence}, ${runner} (round ${round + 1}/${settings.rounds})…`);
+          const result = inChild<RunResult>(import.meta.url, 'turnsChild', {
+            size,
+            persistence,
+            runner,
+            samples: Math.ceil(
+              (runner === 'tree-agent' ? settings.taSamples : settings.peerSamples) / settings.rounds,
+            ),
+            warmup: settings.warmup,
+            checks: round === 0 ? settings.checks : 0,
+            dir: join(tmp, `overhead-${size.nodes}-${persistence}-${runner}-${round}`),
+          } satisfies RunArgs);
+          samples.get(runner)!.push(...result.samples);
+          if (round === 0) replies.set(runner, result.replies);
+        }
+      }
+      const reference = replies.get('tree-agent')!;
+      const same = reference.filter((reply, k) =>
+        SHAPES.every((shape) => replies.get(shape)![k] === reply),
+      ).length;
+      const treeAgent = summarize(samples.get('tree-agent')!);
+      const langGraph = Object.fromEntries(
+        SHAPES.map((shape) => [shape, summarize(samples.get(shape)!)]),
+      ) as Record<GraphShape, Stats>;
+      const ratios = Object.fromEntries(
+        SHAPES.map((shape) => [
+          shape,
+          { median: treeAgent.median / langGraph[shape].median, p99: treeAgent.p99 / langGraph[shape].p99 },
+        ]),
+      ) as Row['ratios'];
+      rows.push({
+        nodes: size.nodes,
+        chunks: size.leaves * size.chunksPerLeaf,
+        leaves: size.leaves,
+        persistence,
+        treeAgent,
+        langGraph,
+        ratios,
+        agreement: { same, checked: reference.length },
+      });
+    }
+  }
+  return report(rows, scans, settings, peer.versions, quick);
+}
+
+function treeOf(size: Size): RoutingTree {
+  return routingTree({ name: `overhead-${size.nodes}`, dimensions: DIMENSIONS, seed: size.nodes, ...size });
+}
+
+interface RunArgs {
+  size: Size;
+  persistence: Persistence;
+  runner: RunnerKind;
+  samples: number;
+  warmup: Settings['warmup'];
+  checks: number;
+  dir: string;
+}
+
+interface RunResult {
+  samples: number[];
+  /** Answers to the first `checks` messages, each on a fresh session. */
+  replies: string[];
+}
+
+/** In a fresh process: one framework, one persistence, warm-up then timed turns. */
+export async function turnsChild(args: RunArgs): Promise<RunResult> {
+  const routing = treeOf(args.size);
+  let turn: (sessionId: string, text: string) => Promise<string>;
+  let close = async () => {};
+  if (args.runner === 'tree-agent') {
+    const sqlite = args.persistence === 'sqlite' ? openSqlite(args.dir, { synchronous: 'NORMAL' }) : null;
+    const agent = new TreeAgent({
+      tree: routing.tree,
+      embedder: routing.embedder,
+      ...(sqlite
+        ? {
+            sessionStore: sqlite.sessionStore,
+            vectorStore: sqlite.vectorStore,
+            embeddingCache: sqlite.embeddingCache,
+          }
+        : { sessionStore: new InMemorySessionStore() }),
+    });
+    await agent.ready();
+    turn = async (sessionId, text) => (await agent.send(sessionId, text)).messages[0]?.content ?? '';
+    if (sqlite) close = () => sqlite.close();
+  } else {
+    const peer = await loadPeer(() => {});
+    let checkpointer: unknown;
+    if (args.persistence === 'sqlite') {
+      mkdirSync(args.dir, { recursive: true });
+      const { saver, db } = sqliteSaver(peer, join(args.dir, 'langgraph.db'), 'NORMAL');
+      checkpointer = saver;
+      close = async () => db.close();
+    } else checkpointer = new peer.langgraph.MemorySaver();
+    const graph = peerGraph(peer, routing, { shape: args.runner, style: 'plain', checkpointer });
+    turn = (threadId, text) => graph.turn(threadId, text);
+  }
+  const { messages } = routing;
+  const replies: string[] = [];
+  for (let k = 0; k < args.checks; k++)
+    replies.push(await turn(`check-${k}`, messages[k % messages.length]!.text));
+  const run = (prefix: string) => (i: number) =>
+    turn(`${prefix}-${Math.floor(i / TURNS_PER_SESSION)}`, messages[i % messages.length]!.text);
+  const { minTurns, minMs, maxTurns } = args.warmup;
+  const warm = run('warmup');
+  const started = performance.now();
+  let i = 0;
+  while (i < maxTurns && (i < minTurns || performance.now() - started < minMs)) await warm(i++);
+  // Four blocks, a full collection before each, so every block starts from the same heap state.
+  const samples: number[] = [];
+  const measured = run('run');
+  const blocks = 4;
+  for (let b = 0; b < blocks; b++) {
+    const count = Math.ceil(args.samples / blocks);
+    const offset = samples.length;
+    collectGarbage();
+    samples.push(...(await measure((k) => measured(offset + k), { warmup: 0, samples: count })));
+  }
+  await close();
+  return { samples, replies };
+}
+
+/** In a fresh process: the work both routers do inside a turn, timed alone. */
+export async function sharedWorkChild({ size, quick }: { size: Size; quick: boolean }): Promise<SharedWork> {
+  const routing = treeOf(size);
+  const index = await ChunkIndex.build(routing.tree, routing.embedder);
+  const { messages, matrix, dimensions } = routing;
+  const options = quick ? { warmup: 5, samples: 20 } : { warmup: 200, samples: 500 };
+  const peerScan = summarize(
+    measureSync((i) => scanBestRow(matrix, dimensions, messages[i % messages.length]!.vector), options),
+  );
+  const similarityPass = summarize(
+    measureSync((i) => index.similarities(messages[i % messages.length]!.vector), options),
+  );
+  return { nodes: size.nodes, chunks: routing.chunkCount, peerScan, similarityPass };
+}
+
+function report(
+  rows: Row[],
+  scans: SharedWork[],
+  settings: Settings,
+  versions: Record<string, string>,
+  quick: boolean,
+): Section {
+  const goals: Goal[] = [];
+  const lines: string[] = [];
+  const met = (ratio: { median: number; p99: number }) =>
+    ratio.median <= GOAL_RATIO && ratio.p99 <= GOAL_RATIO;
+  for (const row of rows) {
+    // The verdict uses the faster LangGraph shape: the comparison least favourable to Tree Agent.
+    const fastest = SHAPES.reduce((a, b) => (row.langGraph[a].median <= row.langGraph[b].median ? a : b));
+    const ratio = row.ratios[fastest];
+    goals.push({
+      benchmark: '1. engine overhead',
+      goal: `${row.nodes} nodes, ${row.persistence === 'memory' ? 'in memory' : 'SQLite'}: Tree Agent ≤ 1/10 of LangGraph (median and p99)`,
+      measured: `median ${times(ratio.median)}, p99 ${times(ratio.p99)} (vs LangGraph ${fastest}); vs node-per-leaf ${times(row.ratios['node-per-leaf'].median)} / ${times(row.ratios['node-per-leaf'].p99)}`,
+      met: quick ? null : met(ratio),
+    });
+  }
+  lines.push(
+    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework and configuration runs alone in a fresh process (${settings.rounds} process${settings.rounds > 1 ? 'es, in alternating order, samples pooled' : ''}): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s, then the timed turns in 4 blocks, a full garbage collection before each. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
+      versions,
+    )
+      .map(([name, version]) => `${name}@${version}`)
+      .join(', ')}.`,
+    '',
+    table(
+      [
+        'tree',
+        'persistence',
+        'Tree Agent median / p99',
+        'LangGraph node-per-leaf median / p99',
+        'LangGraph one-leaf-node median / p99',
+        'ratio vs node-per-leaf (median / p99)',
+        'ratio vs one-leaf-node (median / p99)',
+        'goal ≤ 0.1×',
+        'same leaf',
+      ],
+      rows.map((row) => {
+        const fastest = SHAPES.reduce((a, b) => (row.langGraph[a].median <= row.langGraph[b].median ? a : b));
+        return [
+          `${row.nodes} nodes (${row.leaves} leaves × ${row.chunks / row.leaves} chunks)`,
+          row.persistence === 'memory' ? 'in memory' : 'SQLite',
+          `${ms(row.treeAgent.median)} / ${ms(row.treeAgent.p99)}`,
+          `${ms(row.langGraph['node-per-leaf'].median)} / ${ms(row.langGraph['node-per-leaf'].p99)}`,
+          `${ms(row.langGraph['one-leaf-node'].median)} / ${ms(row.langGraph['one-leaf-node'].p99)}`,
+          `${times(row.ratios['node-per-leaf'].median)} / ${times(row.ratios['node-per-leaf'].p99)}`,
+          `${times(row.ratios['one-leaf-node'].median)} / ${times(row.ratios['one-leaf-node'].p99)}`,
+          verdict(quick ? null : met(row.ratios[fastest])),
+          `${row.agreement.same}/${row.agreement.checked}`,
+        ];
+      }),
+    ),
+    '',
+    'The goal is judged against the faster LangGraph shape of each row (the comparison least favourable to Tree Agent), on the median and on the p99.',
+    '',
+    'Shared work inside a turn, timed alone (both are part of the figures above): the LangGraph router scanning every chunk (row-major, one dot product per chunk) and Tree Agent’s similarity pass over its `ChunkIndex` (dimension-major, once per direction).',
+    '',
+    table(
+      ['tree', 'chunks', 'LangGraph router scan median', 'Tree Agent similarity pass median'],
+      scans.map((scan) => [
+        `${scan.nodes} nodes`,
+        scan.chunks,
+        ms(scan.peerScan.median),
+        ms(scan.similarityPass.median),
+      ]),
+    ),
+  );
+  lines.push(
+    '',
+    'The same turns without the shared work (turn median minus the scan median of its tree; an estimate, for reading the ratios above): what each framework adds around the vector math.',
+    '',
+    table(
+      [
+        'tree',
+        'persistence',
+        'Tree Agent − similarity pass',
+        'LangGraph (faster shape) − router scan',
+        'ratio',
+      ],
+      rows.map((row) => {
+        const scan = scans.find((item) => item.nodes === row.nodes)!;
+        const fastest = SHAPES.reduce((a, b) => (row.langGraph[a].median <= row.langGraph[b].median ? a : b));
+        const ours = row.treeAgent.median - scan.similarityPass.median;
+        const theirs = row.langGraph[fastest].median - scan.peerScan.median;
+        return [
+          `${row.nodes} nodes`,
+          row.persistence === 'memory' ? 'in memory' : 'SQLite',
+          ms(ours),
+          `${ms(theirs)} (${fastest})`,
+          times(ours / theirs),
+        ];
+      }),
+    ),
+  );
+  return {
+    id: 'engine-overhead',
+    title: '1. Engine overhead per turn (no model)',
+    markdown: lines.join('\n'),
+    data: { settings, dimensions: DIMENSIONS, turnsPerSession: TURNS_PER_SESSION, rows, sharedWork: scans },
+    goals,
+  };
+}

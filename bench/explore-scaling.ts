@@ -1,0 +1,311 @@
+import { totalmem } from 'node:os';
+import { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
+import { TreeAgent } from '../packages/core/src/index.js';
+import { inChild } from './lib/child.js';
+import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
+import {
+  bytes,
+  collectGarbage,
+  measure,
+  measureSync,
+  ms,
+  type Stats,
+  summarize,
+  times,
+} from './lib/stats.js';
+import { routingTree } from './lib/trees.js';
+import { NullEmbeddingCache } from './lib/vectors.js';
+
+/**
+ * Benchmark 3 — exploration against chunk count: 1k, 10k, 100k and 1M chunks of 384 dimensions in a
+ * tree with 100 children per routing node (10 chunks per leaf). One explore step (`agent.route(text)`:
+ * embed the direction, one similarity pass over the `ChunkIndex`, then a range scan per hop) against
+ * the memory-bandwidth limit measured in the same run: the time of a plain sequential read (a sum)
+ * of a Float32Array as large as the vectors the step must read.
+ */
+
+const DIMENSIONS = 384;
+const CHUNKS_PER_LEAF = 10;
+const GOAL_RATIO = 2;
+const GOAL_CHUNKS = 100_000;
+const SIZES = [
+  { chunks: 1_000, levels: [] as number[] },
+  { chunks: 10_000, levels: [10] },
+  { chunks: 100_000, levels: [100] },
+  { chunks: 1_000_000, levels: [10, 100] },
+];
+
+interface ScalingRow {
+  chunks: number;
+  nodes: number;
+  vectorBytes: number;
+  /** Plain sequential sum of a Float32Array of `vectorBytes`. */
+  sequentialRead: Stats;
+  /** One explore step: `agent.route(text)`. */
+  step: Stats;
+  ratio: number;
+  /** Same computation as the engine's pass, four dimensions per sweep (a reference kernel, not the engine). */
+  blockedKernel: Stats;
+  passesPerStep: number;
+  hopsPerStep: number;
+  /** Time of the similarity pass inside a step (median), the rest being embedding and hops. */
+  passInStep: number;
+  definitionMs: number;
+  loadMs: number;
+  rssBytes: number;
+}
+
+export async function exploreScaling(context: BenchContext): Promise<Section> {
+  const { quick, log } = context;
+  const notes: string[] = [];
+  let sizes = quick ? SIZES.slice(0, 2) : SIZES;
+  // The million-chunk tree peaks near 6 GB (vectors while packing, then the 1.5 GB matrix).
+  if (!quick && totalmem() < 10 * 2 ** 30) {
+    sizes = sizes.filter((size) => size.chunks < 1_000_000);
+    notes.push(
+      `1M chunks skipped: the machine has ${bytes(totalmem())} of memory (about 6 GB needed at peak).`,
+    );
+  }
+  const rows: ScalingRow[] = [];
+  for (const size of sizes) {
+    log(`  ${size.chunks.toLocaleString('en')} chunks…`);
+    // Each size in a fresh process: its own heap, and the memory of the large trees is returned.
+    rows.push(inChild<ScalingRow>(import.meta.url, 'scalingChild', { size, quick }));
+  }
+  return report(rows, notes, quick);
+}
+
+/** In a fresh process: one tree size, its limit, its explore steps. */
+export async function scalingChild({
+  size,
+  quick,
+}: {
+  size: (typeof SIZES)[number];
+  quick: boolean;
+}): Promise<ScalingRow> {
+  const floats = size.chunks * DIMENSIONS;
+  const vectorBytes = floats * 4;
+  const large = size.chunks >= 1_000_000;
+  const repeat = quick
+    ? { warmup: 2, samples: 5 }
+    : large
+      ? { warmup: 2, samples: 8 }
+      : size.chunks >= 100_000
+        ? { warmup: 5, samples: 30 }
+        : { warmup: 30, samples: 200 };
+
+  // The limit, measured first on an array of the same size (then released, so the peaks do not add up).
+  let sequentialRead: Stats;
+  let blockedKernel: Stats;
+  {
+    const columns = new Float32Array(floats);
+    for (let i = 0; i < floats; i++) columns[i] = (i & 1023) / 1024 - 0.5;
+    const direction = new Float32Array(DIMENSIONS).map((_, j) => Math.sin(j + 1));
+    // Two plain reads (one accumulator, four accumulators); the faster one is the limit.
+    const one = summarize(measureSync(() => sum(columns), repeat));
+    const four = summarize(measureSync(() => sum4(columns), repeat));
+    sequentialRead = one.median <= four.median ? one : four;
+    blockedKernel = summarize(
+      measureSync(() => blockedSimilarities(columns, direction, size.chunks), repeat),
+    );
+  }
+  collectGarbage();
+
+  let started = performance.now();
+  const routing = routingTree({
+    name: `explore-${size.chunks}`,
+    levels: size.levels,
+    leaves: size.chunks / CHUNKS_PER_LEAF,
+    chunksPerLeaf: CHUNKS_PER_LEAF,
+    dimensions: DIMENSIONS,
+    seed: 11,
+    vectors: 'generated',
+  });
+  const definitionMs = performance.now() - started;
+  started = performance.now();
+  // No cache: every chunk vector is derived once while packing the index, and nothing keeps a copy.
+  const agent = new TreeAgent({
+    tree: routing.tree,
+    embedder: routing.embedder,
+    embeddingCache: new NullEmbeddingCache(),
+  });
+  await agent.ready();
+  const loadMs = performance.now() - started;
+  const rssBytes = process.memoryUsage().rss;
+  const { messages } = routing;
+  collectGarbage();
+  const step = summarize(await measure((i) => agent.route(messages[i % messages.length]!.text), repeat));
+
+  // After the timing (so the wrapper cannot change what was timed): count the similarity passes per step.
+  const original = ChunkIndex.prototype.similarities;
+  let passes = 0;
+  let passMs = 0;
+  ChunkIndex.prototype.similarities = function (this: ChunkIndex, direction: Float32Array) {
+    passes++;
+    const begin = performance.now();
+    const result = original.call(this, direction);
+    passMs += performance.now() - begin;
+    return result;
+  };
+  let hops = 0;
+  const checks = quick ? 2 : large ? 3 : 12;
+  const inStep: number[] = [];
+  try {
+    for (let k = 0; k < checks; k++) {
+      const before = passMs;
+      const result = await agent.route(messages[k]!.text);
+      inStep.push(passMs - before);
+      hops += result.decisions.length;
+    }
+  } finally {
+    ChunkIndex.prototype.similarities = original;
+  }
+  return {
+    chunks: size.chunks,
+    nodes: routing.nodeCount,
+    vectorBytes,
+    sequentialRead,
+    step,
+    ratio: step.median / sequentialRead.median,
+    blockedKernel,
+    passesPerStep: passes / checks,
+    hopsPerStep: hops / checks,
+    // The first calls after wrapping run de-optimised code: keep the later ones when there are enough.
+    passInStep: summarize(inStep.length > 4 ? inStep.slice(2) : inStep).median,
+    definitionMs,
+    loadMs,
+    rssBytes,
+  };
+}
+
+/** A plain sequential read: the sum of every element, in order. */
+function sum(values: Float32Array): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i]!;
+  return total;
+}
+
+/** The same read with four independent accumulators. */
+function sum4(values: Float32Array): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  const end = values.length & ~3;
+  for (let i = 0; i < end; i += 4) {
+    a += values[i]!;
+    b += values[i + 1]!;
+    c += values[i + 2]!;
+    d += values[i + 3]!;
+  }
+  for (let i = end; i < values.length; i++) a += values[i]!;
+  return a + b + c + d;
+}
+
+/** The engine's similarity pass (dimension-major) computed four dimensions per sweep of the output. */
+function blockedSimilarities(columns: Float32Array, direction: Float32Array, count: number): Float32Array {
+  const out = new Float32Array(count);
+  const dimensions = direction.length;
+  let j = 0;
+  for (; j + 3 < dimensions; j += 4) {
+    const w0 = direction[j]!;
+    const w1 = direction[j + 1]!;
+    const w2 = direction[j + 2]!;
+    const w3 = direction[j + 3]!;
+    const b0 = j * count;
+    const b1 = b0 + count;
+    const b2 = b1 + count;
+    const b3 = b2 + count;
+    for (let row = 0; row < count; row++) {
+      out[row]! +=
+        w0 * columns[b0 + row]! + w1 * columns[b1 + row]! + w2 * columns[b2 + row]! + w3 * columns[b3 + row]!;
+    }
+  }
+  for (; j < dimensions; j++) {
+    const w = direction[j]!;
+    const base = j * count;
+    for (let row = 0; row < count; row++) out[row]! += w * columns[base + row]!;
+  }
+  return out;
+}
+
+function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
+  const goals: Goal[] = [];
+  const atGoal = rows.find((row) => row.chunks === GOAL_CHUNKS);
+  goals.push({
+    benchmark: '3. exploration scaling',
+    goal: `explore step ≤ ${GOAL_RATIO}× the memory-bandwidth limit at 100k chunks`,
+    measured: atGoal
+      ? `${times(atGoal.ratio)} (${ms(atGoal.step.median)} step vs ${ms(atGoal.sequentialRead.median)} to read ${bytes(atGoal.vectorBytes)})`
+      : 'not measured (quick run)',
+    met: atGoal && !quick ? atGoal.ratio <= GOAL_RATIO : null,
+  });
+  const rescans = rows.filter((row) => row.passesPerStep !== 1);
+  goals.push({
+    benchmark: '3. exploration scaling',
+    goal: 'one similarity pass per direction, no rescan per hop',
+    measured: rows
+      .map((row) => `${row.chunks.toLocaleString('en')}: ${row.passesPerStep} pass / ${row.hopsPerStep} hops`)
+      .join('; '),
+    met: rescans.length === 0,
+  });
+  const markdown = [
+    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one similarity pass over the \`ChunkIndex\`, one range scan per hop). ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a \`Float32Array\` of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes), measured in the same run.`,
+    '',
+    table(
+      [
+        'chunks',
+        'vector bytes',
+        'explore step median / p99',
+        'sequential read (limit)',
+        'step ÷ limit',
+        'goal',
+        'similarity pass in a step',
+        'passes / hops per step',
+      ],
+      rows.map((row) => [
+        row.chunks.toLocaleString('en'),
+        bytes(row.vectorBytes),
+        `${ms(row.step.median)} / ${ms(row.step.p99)}`,
+        `${ms(row.sequentialRead.median)} (${((row.vectorBytes / row.sequentialRead.median) * 1e-6).toFixed(1)} GB/s)`,
+        times(row.ratio),
+        row.chunks === GOAL_CHUNKS ? verdict(row.ratio <= GOAL_RATIO) : `(≤ ${GOAL_RATIO}× at 100k)`,
+        ms(row.passInStep),
+        `${row.passesPerStep} / ${row.hopsPerStep}`,
+      ]),
+    ),
+    '',
+    'Reference kernel (not the engine): the same dimension-major pass written to accumulate four dimensions per sweep of the output array, timed on the same arrays — what the step could approach.',
+    '',
+    table(
+      ['chunks', 'four-dimension kernel median', 'kernel ÷ limit'],
+      rows.map((row) => [
+        row.chunks.toLocaleString('en'),
+        ms(row.blockedKernel.median),
+        times(row.blockedKernel.median / row.sequentialRead.median),
+      ]),
+    ),
+    '',
+    'Building the trees (same run): definition (`defineTree`), load (`agent.ready()`: embedding every chunk with the precomputed embedder and packing the matrix), resident memory after the load.',
+    '',
+    table(
+      ['chunks', 'nodes', 'definition', 'load', 'RSS after load'],
+      rows.map((row) => [
+        row.chunks.toLocaleString('en'),
+        row.nodes.toLocaleString('en'),
+        ms(row.definitionMs),
+        ms(row.loadMs),
+        bytes(row.rssBytes),
+      ]),
+    ),
+    ...(notes.length ? ['', ...notes.map((note) => `- ${note}`)] : []),
+    ...(quick ? ['', '- Quick run: 1k and 10k chunks only.'] : []),
+  ].join('\n');
+  return {
+    id: 'explore-scaling',
+    title: '3. Exploration against chunk count',
+    markdown,
+    data: { rows, notes },
+    goals,
+  };
+}
