@@ -43,15 +43,43 @@ export class ChunkIndex {
     return new ChunkIndex(tree, dimensions, columns);
   }
 
-  /** Cosine similarity of a unit `direction` to every chunk, in chunk order. */
+  /**
+   * Cosine similarity of a unit `direction` to every chunk, in chunk order. The non-zero coordinates
+   * of the direction are taken four at a time, so each sweep over the output array adds four
+   * columns: the pass runs close to the speed of reading the columns from memory.
+   */
   similarities(direction: Float32Array): Float32Array {
     const { dimensions, columns } = this;
     const count = this.tree.chunks.length;
     const out = new Float32Array(count);
     if (direction.length !== dimensions) return out;
-    for (let j = 0; j < dimensions; j++) {
+    const used: number[] = [];
+    for (let j = 0; j < dimensions; j++) if (direction[j] !== 0) used.push(j);
+    let k = 0;
+    for (; k + 4 <= used.length; k += 4) {
+      const j0 = used[k]!;
+      const j1 = used[k + 1]!;
+      const j2 = used[k + 2]!;
+      const j3 = used[k + 3]!;
+      const w0 = direction[j0]!;
+      const w1 = direction[j1]!;
+      const w2 = direction[j2]!;
+      const w3 = direction[j3]!;
+      const b0 = j0 * count;
+      const b1 = j1 * count;
+      const b2 = j2 * count;
+      const b3 = j3 * count;
+      for (let row = 0; row < count; row++) {
+        out[row]! +=
+          w0 * columns[b0 + row]! +
+          w1 * columns[b1 + row]! +
+          w2 * columns[b2 + row]! +
+          w3 * columns[b3 + row]!;
+      }
+    }
+    for (; k < used.length; k++) {
+      const j = used[k]!;
       const weight = direction[j]!;
-      if (weight === 0) continue;
       const base = j * count;
       for (let row = 0; row < count; row++) out[row]! += weight * columns[base + row]!;
     }
