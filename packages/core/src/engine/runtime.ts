@@ -12,6 +12,10 @@ export interface TurnLimits {
   maxSteps: number;
   /** Fallbacks a turn may run before the error is returned instead. Default 3. */
   maxFallbacks: number;
+  /** Longest an author callback may take, in ms, before `TIMEOUT`; 0: no limit. Default 30 000. */
+  callbackTimeoutMs: number;
+  /** Longest one model call (generate, or a whole stream) may take, in ms, before it is aborted with `TIMEOUT`; 0: no limit. Default 120 000. */
+  modelTimeoutMs: number;
 }
 
 /** What a turn needs from the agent: the loaded tree and the pluggable parts. */

@@ -1,3 +1,4 @@
+import { withCallbackLimits } from '../callbacks/invoke-callback.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
@@ -22,6 +23,11 @@ import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
 import { checkSendInput } from './send-input.js';
 
+/** Default `callbackTimeoutMs`: 30 s. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 30_000;
+/** Default `modelTimeoutMs`: 120 s. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
 export interface TreeAgentOptions {
   tree: Tree;
   /** Embeds chunks and directions. Default: the offline `HashedEmbedder`. */
@@ -40,6 +46,19 @@ export interface TreeAgentOptions {
   maxSteps?: number;
   /** Fallbacks one turn may run before the error is returned. Default 3. */
   maxFallbacks?: number;
+  /**
+   * Longest an async author callback (`before`, `after`, `emit`, `prompt`, `query`, `fallback`,
+   * `beforeRun`, …) may take, in milliseconds. Past it the turn raises `TIMEOUT` naming the node and
+   * the callback, handled like any callback error (the agent's `fallback`, else the turn fails and
+   * nothing is saved). The late callback is abandoned, not stopped. 0 disables. Default 30 000.
+   */
+  callbackTimeoutMs?: number;
+  /**
+   * Longest one language model call may take, in milliseconds (for a stream: until its last part).
+   * Past it the call's `signal` is aborted and the turn raises `TIMEOUT` on the node. 0 disables.
+   * Default 120 000.
+   */
+  modelTimeoutMs?: number;
   /**
    * Where exploration searches the tree's chunks: `memory` (default; one matrix, fastest) or
    * `vector-store` (every chunk in the vector store with its path in the payload; for trees too large
@@ -158,7 +177,12 @@ export class TreeAgent {
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
       models: this.#models,
-      limits: { maxSteps: this.#options.maxSteps ?? 50, maxFallbacks: this.#options.maxFallbacks ?? 3 },
+      limits: {
+        maxSteps: this.#options.maxSteps ?? 50,
+        maxFallbacks: this.#options.maxFallbacks ?? 3,
+        callbackTimeoutMs: this.#options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+        modelTimeoutMs: this.#options.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+      },
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
     });
@@ -178,7 +202,8 @@ export class TreeAgent {
       const input = checkSendInput(sessionId, message, options);
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
-        return runTurn(runtime, this.sessionStore, sessionId, input, sink);
+        const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
+        return withCallbackLimits(limits, () => runTurn(runtime, this.sessionStore, sessionId, input, sink));
       });
     } catch (error) {
       sink({ type: 'error', error: describeError(error) });

@@ -20,7 +20,8 @@ export type TreeAgentErrorCode =
   | 'FILTER'
   | 'UNKNOWN_FILE'
   | 'INVALID_INPUT'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'TIMEOUT';
 
 export interface TreeAgentErrorOptions {
   cause?: unknown;

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { defineComponent } from './define-component.js';
 import { defineTree } from './define-tree.js';
 import type { TreeDefinition } from './node-definition.js';
 import { definitionFromJSON, definitionToJSON } from './tree-json.js';
+import { TreeValidationError } from './tree-validation-error.js';
 
 const after = () => ({ nodeTarget: 4 });
 const before = () => undefined;
@@ -157,5 +158,11 @@ describe('definitionFromJSON', () => {
     expect(rebuilt.node(22).links).toEqual({ self: 22 });
     expect(rebuilt.node(30).parentId).toBe(12);
     expect(rebuilt.node(22).scopeId).toBe(20);
+  });
+});
+
+describe('definitionFromJSON on malformed JSON', () => {
+  test.each([[{}], [null], [{ nodes: [null] }], [{ nodes: 'x' }]])('%j is a TreeValidationError', (json) => {
+    expect(() => definitionFromJSON(json as never)).toThrow(TreeValidationError);
   });
 });

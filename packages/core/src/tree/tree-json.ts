@@ -1,5 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { NodeDefinition, TreeDefinition } from './node-definition.js';
+import { TreeValidationError } from './tree-validation-error.js';
 
 /** A tree definition without callbacks: what can be stored as JSON. */
 export interface TreeJSON {
@@ -35,6 +36,18 @@ export function definitionToJSON(definition: TreeDefinition): TreeJSON {
  * const tree = defineTree(definitionFromJSON(JSON.parse(text), { 12: { after: () => ({ nodeTarget: 3 }) } }));
  */
 export function definitionFromJSON(json: TreeJSON, callbacks: CallbackMap = {}): TreeDefinition {
+  const given = (json as { nodes?: unknown } | null)?.nodes;
+  if (
+    !Array.isArray(given) ||
+    given.some((node) => typeof node !== 'object' || node === null || Array.isArray(node))
+  ) {
+    throw new TreeValidationError([
+      {
+        message: 'the JSON tree has no "nodes" array of node objects.',
+        fix: 'Write the tree as { "nodes": [{ "id": 1, "type": "root" }, …] }.',
+      },
+    ]);
+  }
   const ids = new Set(json.nodes.map((node) => node.id));
   const unknown = Object.keys(callbacks).filter((id) => !ids.has(Number(id)));
   if (unknown.length) {

@@ -17,6 +17,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   SESSION_CONFLICT: 409,
   ABORTED: 499,
   SESSION_STORE: 503,
+  TIMEOUT: 504,
 };
 
 /** The HTTP status for an engine error code. */

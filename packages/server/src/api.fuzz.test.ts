@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+
+const KEY = 'sk-fuzz-key';
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+const PATHS = [
+  '/api/v1/sessions',
+  '/api/v1/sessions/SID/messages',
+  '/api/v1/sessions/SID/history',
+  '/api/v1/sessions/SID/files',
+  '/api/v1/sessions/SID/files/abc',
+  '/api/v1/route',
+  '/api/v1/tree',
+  '/v1/chat/completions',
+  '/v1/models',
+  '/v1/models/x',
+];
+
+const jsonish = fc.oneof(
+  fc.jsonValue(),
+  fc.record(
+    {
+      message: fc.oneof(fc.string(), fc.anything()),
+      attachments: fc.oneof(fc.array(fc.string(), { maxLength: 3 }), fc.anything()),
+      selectedOption: fc.anything(),
+      clientMetadata: fc.anything(),
+      model: fc.oneof(fc.string(), fc.integer()),
+      messages: fc.oneof(
+        fc.array(
+          fc.record({
+            role: fc.constantFrom('user', 'system', 'assistant', 'tool', 'x'),
+            content: fc.anything(),
+          }),
+          { maxLength: 3 },
+        ),
+        fc.anything(),
+      ),
+      stream: fc.anything(),
+      user: fc.anything(),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+const requestArb = fc.record({
+  method: fc.constantFrom(...METHODS),
+  path: fc.oneof(
+    fc.constantFrom(...PATHS),
+    fc.string().map((text) => `/api/v1/${encodeURIComponent(text)}`),
+    fc.webPath().map((path) => `/v1${path.startsWith('/') ? path : `/${path}`}`),
+  ),
+  body: fc.oneof(
+    jsonish.map((value) => JSON.stringify(value)),
+    fc.string(),
+    fc.constant(undefined),
+  ),
+  contentType: fc.constantFrom(
+    'application/json',
+    'text/plain',
+    'multipart/form-data',
+    'application/x-www-form-urlencoded',
+    '',
+  ),
+  accept: fc.constantFrom('application/json', 'text/event-stream', '*/*', ''),
+  auth: fc.constantFrom(`Bearer ${KEY}`, 'Bearer nope', 'Basic abc', '', KEY),
+  token: fc.oneof(fc.constant('GOOD'), fc.string({ maxLength: 40 })),
+});
+
+describe('HTTP API and OpenAI endpoint on random requests', () => {
+  it('answers errors with a JSON error body and keeps serving valid requests', async () => {
+    const { app, logger } = testApp({ apiKeys: [KEY] });
+    const auth = { Authorization: `Bearer ${KEY}` };
+    const session = await createSession(app, auth);
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (input) => {
+        const headers: Record<string, string> = {};
+        if (input.contentType) headers['Content-Type'] = input.contentType;
+        if (input.accept) headers.Accept = input.accept;
+        if (input.auth) headers.Authorization = input.auth;
+        headers['X-Session-Token'] = input.token === 'GOOD' ? session.token : input.token;
+        const path = input.path.replace('SID', session.sessionId);
+        const hasBody = input.method !== 'GET' && input.body !== undefined;
+        const response = await app.request(path, {
+          method: input.method,
+          headers,
+          ...(hasBody ? { body: input.body } : {}),
+        });
+        const text = await response.text();
+        expect(response.status).toBeGreaterThanOrEqual(200);
+        expect(response.status).toBeLessThan(600);
+        if (response.status >= 400) {
+          expect(response.status, `${input.method} ${path} → ${response.status}: ${text}`).toBeLessThan(500);
+          const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+          expect(typeof body.error?.code).toBe('string');
+          expect(typeof body.error?.message).toBe('string');
+        }
+        // The app keeps serving a valid request.
+        const ok = await postMessage(app, session, { message: 'hello' }, { headers: auth });
+        expect(ok.status).toBe(200);
+      }),
+      { numRuns: 200 },
+    );
+    // No request above was a server-side failure.
+    expect(logger.entries).toEqual([]);
+  }, 60_000);
+});
