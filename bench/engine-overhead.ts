@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
 import { InMemorySessionStore, TreeAgent } from '../packages/core/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
-import { inChild } from './lib/child.js';
+import { inChild, startWorker, type Worker } from './lib/child.js';
 import { type GraphShape, loadPeer, peerGraph, sqliteSaver } from './lib/langgraph.js';
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
-import { collectGarbage, measure, measureSync, ms, type Stats, summarize, times } from './lib/stats.js';
+import { collectGarbage, consume, consumed, measure, ms, type Stats, summarize, times } from './lib/stats.js';
 import { type RoutingTree, routingTree, scanBestRow } from './lib/trees.js';
 
 /**
@@ -37,7 +37,7 @@ type Size = (typeof SIZES)[number];
 interface Settings {
   taSamples: number;
   peerSamples: number;
-  /** Each runner is timed in this many fresh processes (alternating order), samples pooled. */
+  /** Blocks per framework, alternating between the frameworks' processes. */
   rounds: number;
   /** Messages checked for agreement (same leaf in both frameworks). */
   checks: number;
@@ -55,9 +55,13 @@ interface Row {
   ratios: Record<GraphShape, { median: number; p99: number }>;
   /** Messages on which both frameworks picked the same leaf, of those checked. */
   agreement: { same: number; checked: number };
+  /** Median of each block of each runner, in round order, to see the spread over time. */
+  perRound: Record<RunnerKind, number[]>;
 }
 
 interface SharedWork {
+  /** What the timed calls computed (kept so that they cannot be optimised away). */
+  sink?: number;
   nodes: number;
   chunks: number;
   peerScan: Stats;
@@ -70,16 +74,16 @@ export async function engineOverhead(context: BenchContext): Promise<Section> {
     ? {
         taSamples: 40,
         peerSamples: 20,
-        rounds: 1,
+        rounds: 2,
         checks: 8,
         warmup: { minTurns: 20, minMs: 0, maxTurns: 20 },
       }
     : {
         taSamples: 2000,
         peerSamples: 600,
-        rounds: 2,
+        rounds: 10,
         checks: 16,
-        warmup: { minTurns: 300, minMs: 1500, maxTurns: 5000 },
+        warmup: { minTurns: 300, minMs: 1500, maxTurns: 20_000 },
       };
   const peer = await loadPeer(log);
   const sizes = quick ? SIZES.slice(0, 1) : SIZES;
@@ -90,26 +94,40 @@ export async function engineOverhead(context: BenchContext): Promise<Section> {
     scans.push(inChild<SharedWork>(import.meta.url, 'sharedWorkChild', { size, quick }));
     for (const persistence of ['memory', 'sqlite'] as const) {
       const samples = new Map<RunnerKind, number[]>(RUNNERS.map((runner) => [runner, []]));
+      const perRound = Object.fromEntries(
+        RUNNERS.map((runner) => [runner, [] as number[]]),
+      ) as Row['perRound'];
       const replies = new Map<RunnerKind, string[]>();
-      for (let round = 0; round < settings.rounds; round++) {
-        // Alternate the order between rounds, so drift hits every runner alike.
-        const order = round % 2 ? [...RUNNERS].reverse() : RUNNERS;
-        for (const runner of order) {
-          log(`  ${size.nodes} nodes, ${persistence}, ${runner} (round ${round + 1}/${settings.rounds})…`);
-          const result = inChild<RunResult>(import.meta.url, 'turnsChild', {
+      // One process per framework, all alive at once but run one at a time, in alternating blocks.
+      log(`  ${size.nodes} nodes, ${persistence}: starting and warming up the three processes…`);
+      const workers = new Map<RunnerKind, Worker>();
+      try {
+        for (const runner of RUNNERS) {
+          const worker = await startWorker(import.meta.url, 'turnsWorker', {
             size,
             persistence,
             runner,
-            samples: Math.ceil(
-              (runner === 'tree-agent' ? settings.taSamples : settings.peerSamples) / settings.rounds,
-            ),
-            warmup: settings.warmup,
-            checks: round === 0 ? settings.checks : 0,
-            dir: join(tmp, `overhead-${size.nodes}-${persistence}-${runner}-${round}`),
-          } satisfies RunArgs);
-          samples.get(runner)!.push(...result.samples);
-          if (round === 0) replies.set(runner, result.replies);
+            dir: join(tmp, `overhead-${size.nodes}-${persistence}-${runner}`),
+          } satisfies WorkerArgs);
+          workers.set(runner, worker);
+          replies.set(runner, await worker.call<string[]>('checks', settings.checks));
+          await worker.call('warmup', settings.warmup);
         }
+        log(`  ${size.nodes} nodes, ${persistence}: ${settings.rounds} rounds…`);
+        for (let round = 0; round < settings.rounds; round++) {
+          // Rotate the order, so drift and noise hit every framework alike.
+          const order = RUNNERS.map((_, k) => RUNNERS[(k + round) % RUNNERS.length]!);
+          for (const runner of order) {
+            const count = Math.ceil(
+              (runner === 'tree-agent' ? settings.taSamples : settings.peerSamples) / settings.rounds,
+            );
+            const block = await workers.get(runner)!.call<number[]>('block', count);
+            samples.get(runner)!.push(...block);
+            perRound[runner].push(summarize(block).median);
+          }
+        }
+      } finally {
+        for (const worker of workers.values()) await worker.close();
       }
       const reference = replies.get('tree-agent')!;
       const same = reference.filter((reply, k) =>
@@ -134,6 +152,7 @@ export async function engineOverhead(context: BenchContext): Promise<Section> {
         langGraph,
         ratios,
         agreement: { same, checked: reference.length },
+        perRound,
       });
     }
   }
@@ -144,24 +163,15 @@ function treeOf(size: Size): RoutingTree {
   return routingTree({ name: `overhead-${size.nodes}`, dimensions: DIMENSIONS, seed: size.nodes, ...size });
 }
 
-interface RunArgs {
+interface WorkerArgs {
   size: Size;
   persistence: Persistence;
   runner: RunnerKind;
-  samples: number;
-  warmup: Settings['warmup'];
-  checks: number;
   dir: string;
 }
 
-interface RunResult {
-  samples: number[];
-  /** Answers to the first `checks` messages, each on a fresh session. */
-  replies: string[];
-}
-
-/** In a fresh process: one framework, one persistence, warm-up then timed turns. */
-export async function turnsChild(args: RunArgs): Promise<RunResult> {
+/** In a fresh process: one framework and one persistence, timed on the parent's request. */
+export async function turnsWorker(args: WorkerArgs) {
   const routing = treeOf(args.size);
   let turn: (sessionId: string, text: string) => Promise<string>;
   let close = async () => {};
@@ -194,28 +204,34 @@ export async function turnsChild(args: RunArgs): Promise<RunResult> {
     turn = (threadId, text) => graph.turn(threadId, text);
   }
   const { messages } = routing;
-  const replies: string[] = [];
-  for (let k = 0; k < args.checks; k++)
-    replies.push(await turn(`check-${k}`, messages[k % messages.length]!.text));
-  const run = (prefix: string) => (i: number) =>
+  const runner = (prefix: string) => (i: number) =>
     turn(`${prefix}-${Math.floor(i / TURNS_PER_SESSION)}`, messages[i % messages.length]!.text);
-  const { minTurns, minMs, maxTurns } = args.warmup;
-  const warm = run('warmup');
-  const started = performance.now();
-  let i = 0;
-  while (i < maxTurns && (i < minTurns || performance.now() - started < minMs)) await warm(i++);
-  // Four blocks, a full collection before each, so every block starts from the same heap state.
-  const samples: number[] = [];
-  const measured = run('run');
-  const blocks = 4;
-  for (let b = 0; b < blocks; b++) {
-    const count = Math.ceil(args.samples / blocks);
-    const offset = samples.length;
-    collectGarbage();
-    samples.push(...(await measure((k) => measured(offset + k), { warmup: 0, samples: count })));
-  }
-  await close();
-  return { samples, replies };
+  const warm = runner('warmup');
+  const measured = runner('run');
+  let next = 0;
+  return {
+    /** Answers to the first `count` messages, each on a fresh session. */
+    async checks(count: number): Promise<string[]> {
+      const replies: string[] = [];
+      for (let k = 0; k < count; k++)
+        replies.push(await turn(`check-${k}`, messages[k % messages.length]!.text));
+      return replies;
+    },
+    async warmup({ minTurns, minMs, maxTurns }: Settings['warmup']): Promise<number> {
+      const started = performance.now();
+      let i = 0;
+      while (i < maxTurns && (i < minTurns || performance.now() - started < minMs)) await warm(i++);
+      return i;
+    },
+    /** `count` timed turns, after a full collection (every block starts from the same heap state). */
+    async block(count: number): Promise<number[]> {
+      const offset = next;
+      next += count;
+      collectGarbage();
+      return measure((k) => measured(offset + k), { warmup: 0, samples: count });
+    },
+    close,
+  };
 }
 
 /** In a fresh process: the work both routers do inside a turn, timed alone. */
@@ -223,14 +239,26 @@ export async function sharedWorkChild({ size, quick }: { size: Size; quick: bool
   const routing = treeOf(size);
   const index = await ChunkIndex.build(routing.tree, routing.embedder);
   const { messages, matrix, dimensions } = routing;
-  const options = quick ? { warmup: 5, samples: 20 } : { warmup: 200, samples: 500 };
-  const peerScan = summarize(
-    measureSync((i) => scanBestRow(matrix, dimensions, messages[i % messages.length]!.vector), options),
-  );
-  const similarityPass = summarize(
-    measureSync((i) => index.similarities(messages[i % messages.length]!.vector), options),
-  );
-  return { nodes: size.nodes, chunks: routing.chunkCount, peerScan, similarityPass };
+  const { warmup, samples } = quick ? { warmup: 5, samples: 20 } : { warmup: 200, samples: 500 };
+  // Alternated call by call, so both see the same machine.
+  const scan: number[] = [];
+  const pass: number[] = [];
+  for (let i = 0; i < warmup + samples; i++) {
+    const vector = messages[i % messages.length]!.vector;
+    let started = performance.now();
+    consume(scanBestRow(matrix, dimensions, vector));
+    const scanMs = performance.now() - started;
+    started = performance.now();
+    consume(index.similarities(vector));
+    const passMs = performance.now() - started;
+    if (i >= warmup) {
+      scan.push(scanMs);
+      pass.push(passMs);
+    }
+  }
+  const peerScan = summarize(scan);
+  const similarityPass = summarize(pass);
+  return { nodes: size.nodes, chunks: routing.chunkCount, peerScan, similarityPass, sink: consumed() };
 }
 
 function report(
@@ -256,7 +284,7 @@ function report(
     });
   }
   lines.push(
-    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework and configuration runs alone in a fresh process (${settings.rounds} process${settings.rounds > 1 ? 'es, in alternating order, samples pooled' : ''}): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s, then the timed turns in 4 blocks, a full garbage collection before each. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
+    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework runs in its own fresh process (three per configuration, alive together but run one at a time): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s each, then the timed turns in ${settings.rounds} rounds of one block per framework (rotating order, a full garbage collection before each block), so that the machine's noise falls on all of them alike. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
       versions,
     )
       .map(([name, version]) => `${name}@${version}`)
@@ -292,7 +320,7 @@ function report(
     '',
     'The goal is judged against the faster LangGraph shape of each row (the comparison least favourable to Tree Agent), on the median and on the p99.',
     '',
-    'Shared work inside a turn, timed alone (both are part of the figures above): the LangGraph router scanning every chunk (row-major, one dot product per chunk) and Tree Agent’s similarity pass over its `ChunkIndex` (dimension-major, once per direction).',
+    'Shared work inside a turn, timed alone (both are part of the figures above): the LangGraph router scanning every chunk (row-major, one dot product per chunk) and Tree Agent’s similarity pass over its `ChunkIndex` (dense vectors: row-major in WebAssembly memory, a SIMD `f32x4` dot product per chunk; once per direction).',
     '',
     table(
       ['tree', 'chunks', 'LangGraph router scan median', 'Tree Agent similarity pass median'],

@@ -160,46 +160,62 @@ export async function growthChild(args: {
 async function runBackend(backend: Backend, routing: RoutingTree, settings: Settings): Promise<GrowthRow> {
   const { messages } = routing;
   const text = (i: number) => messages[i % messages.length]!.text;
+  const { turns, window: w } = settings;
   // Warm-up on short sessions, so the first measured turn is not the first turn the JIT sees.
   for (let i = 0; i < settings.warmupTurns; i++) await backend.turn(`warmup-${Math.floor(i / 10)}`, text(i));
-  const perTurn: number[][] = [];
+  const timed = async (sessionId: string, t: number) => {
+    const started = performance.now();
+    await backend.turn(sessionId, text(t));
+    return performance.now() - started;
+  };
+  const probe = backend.storage;
+  const span = Math.min(100, Math.floor((turns - w) / 2));
   const early: number[] = [];
   const late: number[] = [];
   const rows: number[] = [];
-  const probe = backend.storage;
-  const span = Math.min(100, Math.floor(settings.turns / 2));
+  const building: number[][] = [];
+  // 1. The long sessions, up to their last window (timed too, for the curve around turn 200).
   for (let s = 0; s < backend.sessions; s++) {
     const sessionId = `long-${s}`;
     const samples: number[] = [];
     collectGarbage();
     let mark = 0;
-    for (let t = 0; t < settings.turns; t++) {
-      // Storage is read outside the timed turns, far from the measured windows.
-      if (probe && (t === 0 || t === settings.turns - span)) mark = await probe.totalBytes();
-      const started = performance.now();
-      await backend.turn(sessionId, text(t));
-      samples.push(performance.now() - started);
+    for (let t = 0; t < turns - w; t++) {
+      // Storage is read outside the timed turns.
+      if (probe && (t === 0 || t === turns - w - span)) mark = await probe.totalBytes();
+      samples.push(await timed(sessionId, t));
       if (probe && t === span - 1) early.push((await probe.totalBytes()) - mark);
     }
-    if (probe) {
-      late.push((await probe.totalBytes()) - mark);
-      rows.push((await probe.rowBytes(sessionId)) / settings.turns);
-    }
-    perTurn.push(samples);
+    if (probe) late.push((await probe.totalBytes()) - mark);
+    building.push(samples);
   }
-  const pool = (from: number, to: number) => perTurn.flatMap((samples) => samples.slice(from, to));
-  const w = settings.window;
+  // 2. The last window of every long session interleaved, turn by turn, with the first turns of as
+  // many fresh sessions: both ends of the comparison are timed at the same moments.
+  const first: number[][] = [];
+  const last: number[][] = [];
+  collectGarbage();
+  for (let k = 0; k < w; k++) {
+    for (let s = 0; s < backend.sessions; s++) {
+      last[s] ??= [];
+      first[s] ??= [];
+      last[s].push(await timed(`long-${s}`, turns - w + k));
+      first[s].push(await timed(`short-${s}`, k));
+    }
+  }
+  if (probe) {
+    for (let s = 0; s < backend.sessions; s++) rows.push((await probe.rowBytes(`long-${s}`)) / turns);
+  }
   const median = (values: number[]) => summarize(values).median;
   return {
     name: backend.name,
     framework: backend.framework,
     sessions: backend.sessions,
-    turns: settings.turns,
-    first: summarize(pool(0, w)),
-    at200: settings.turns >= 200 ? summarize(pool(200 - w, 200)) : null,
-    last: summarize(pool(settings.turns - w, settings.turns)),
-    turn1: median(perTurn.map((samples) => samples[0]!)),
-    turnLast: median(perTurn.map((samples) => samples[settings.turns - 1]!)),
+    turns,
+    first: summarize(first.flat()),
+    at200: turns >= 400 ? summarize(building.flatMap((samples) => samples.slice(200 - w, 200))) : null,
+    last: summarize(last.flat()),
+    turn1: median(first.map((samples) => samples[0]!)),
+    turnLast: median(last.map((samples) => samples[w - 1]!)),
     bytesPerTurn: probe
       ? { early: median(early) / span, late: median(late) / span, rows: median(rows) }
       : null,
@@ -348,17 +364,17 @@ function report(rows: GrowthRow[], notes: string[], settings: Settings): Section
     goals.push({
       benchmark: '2. history growth',
       goal: `${row.name}: turn ${row.turns} costs what turn 1 costs (flat)`,
-      measured: `turns ${row.turns - settings.window + 1}–${row.turns} ÷ turns 1–${settings.window}: median ${times(ratio)}, p99 ${times(row.last.p99 / row.first.p99)}${row.bytesPerTurn ? `; ${bytes(row.bytesPerTurn.early)}/turn early, ${bytes(row.bytesPerTurn.late)}/turn late` : ''}`,
+      measured: `turns ${row.turns - settings.window + 1}–${row.turns} ÷ turns 1–${settings.window} (interleaved): median ${times(ratio)}, p99 ${times(row.last.p99 / row.first.p99)}${row.bytesPerTurn ? `; ${bytes(row.bytesPerTurn.early)}/turn early, ${bytes(row.bytesPerTurn.late)}/turn late` : ''}`,
       // "Flat" within noise: the late turns may cost at most 1.5× the first ones.
       met: settings.turns < 1000 ? null : ratio <= 1.5,
     });
   }
   const w = settings.window;
-  const span = Math.min(100, Math.floor(settings.turns / 2));
+  const span = Math.min(100, Math.floor((settings.turns - w) / 2));
   const with200 = settings.turns >= 400;
   const taSessions = rows.find((row) => row.framework === 'Tree Agent')?.sessions ?? 1;
   const markdown = [
-    `One session of ${settings.turns} turns (${taSessions} such session${taSessions > 1 ? 's' : ''} for each Tree Agent store, 1 thread for LangGraph), each backend alone in a fresh process, after ${settings.warmupTurns} warm-up turns on short sessions. Each point pools the turns of a window of ${w} (turns 1–${w}${with200 ? `, ${200 - w + 1}–200` : ''}, ${settings.turns - w + 1}–${settings.turns}) over the sessions; “turn 1” and “turn ${settings.turns}” are the medians of that single turn over the sessions (turn 1 also creates the session). 10-node tree (8 leaves × 20 chunks), so the routing work is small and the store’s share shows.`,
+    `One session of ${settings.turns} turns (${taSessions} such session${taSessions > 1 ? 's' : ''} for each Tree Agent store, 1 thread for LangGraph), each backend alone in a fresh process, after ${settings.warmupTurns} warm-up turns on short sessions. Each point pools a window of ${w} turns over the sessions. The last window (turns ${settings.turns - w + 1}–${settings.turns}) is timed interleaved, turn by turn, with turns 1–${w} of as many fresh sessions, so both ends of the comparison meet the same machine; turns ${200 - w + 1}–200 come from the run-up and are indicative. “Turn 1” and “turn ${settings.turns}” are the medians of that single turn over the sessions (turn 1 also creates the session). 10-node tree (8 leaves × 20 chunks), so the routing work is small and the store’s share shows.`,
     '',
     table(
       [
@@ -381,10 +397,15 @@ function report(rows: GrowthRow[], notes: string[], settings: Settings): Section
       ]),
     ),
     '',
-    `Stored bytes per turn: growth of the storage over the first ${span} turns and over the last ${span} of a session (SQLite: pages in use after a WAL checkpoint; PostgreSQL: \`pg_total_relation_size\` of the session tables, so 8 KB page steps), and the bytes of the session’s own rows (history entries + record; LangGraph: checkpoints + writes) divided by its turns.`,
+    `Stored bytes per turn: growth of the storage over the first ${span} turns of a long session and over turns ${settings.turns - w - span + 1}–${settings.turns - w} (SQLite: pages in use after a WAL checkpoint; PostgreSQL: \`pg_total_relation_size\` of the session tables, so 8 KB page steps), and the bytes of the session’s own rows (history entries + record; LangGraph: checkpoints + writes) divided by its turns.`,
     '',
     table(
-      ['backend', `turns 1–${span}`, `last ${span} turns`, 'rows of the session ÷ turns'],
+      [
+        'backend',
+        `turns 1–${span}`,
+        `turns ${settings.turns - w - span + 1}–${settings.turns - w}`,
+        'rows of the session ÷ turns',
+      ],
       rows
         .filter((row) => row.bytesPerTurn)
         .map((row) => [

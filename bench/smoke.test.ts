@@ -30,6 +30,7 @@ describe('bench/run.ts --quick', () => {
       'engine-overhead',
       'explore-scaling',
       'history-growth',
+      'server-load',
       'startup',
     ]);
     // Both frameworks routed every checked message to the same leaf.

@@ -48,10 +48,15 @@ function packageJson(name: string): string {
   return join(BENCH_DIR, 'node_modules', ...name.split('/'), 'package.json');
 }
 
+/** Installs bench/package.json's dependencies when any is missing from bench/node_modules. */
 function installPeer(log: (line: string) => void): number {
-  if (PACKAGES.every((name) => existsSync(packageJson(name)))) return 0;
+  const manifest = JSON.parse(readFileSync(join(BENCH_DIR, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const needed = new Set<string>([...PACKAGES, ...Object.keys(manifest.dependencies ?? {})]);
+  if ([...needed].every((name) => existsSync(packageJson(name)))) return 0;
   const command = existsSync(join(BENCH_DIR, 'package-lock.json')) ? 'ci' : 'install';
-  log(`Installing the LangGraph peer in bench/node_modules (npm ${command}; first run only)…`);
+  log(`Installing the benchmarks' peers in bench/node_modules (npm ${command}; first run only)…`);
   const started = performance.now();
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', [command, '--no-audit', '--no-fund'], {
     cwd: BENCH_DIR,

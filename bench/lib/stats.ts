@@ -71,6 +71,18 @@ export function measureSync(fn: (index: number) => unknown, { warmup, samples }:
   return out;
 }
 
+let sunk = 0;
+
+/** Keeps a computed value alive, so the optimiser cannot drop the computation being timed. */
+export function consume(value: number | ArrayLike<number>): void {
+  sunk += typeof value === 'number' ? value : (value[0] ?? 0);
+}
+
+/** The sum of everything consumed (print or return it once, so the sink itself stays live). */
+export function consumed(): number {
+  return sunk;
+}
+
 /** Milliseconds with a precision that suits their size. */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return '—';
