@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { devCommand } from './commands/dev.js';
 import { evalCommand } from './commands/eval.js';
+import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
@@ -60,6 +61,23 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);
+    });
+  program
+    .command('fit')
+    .description(
+      "Fit the embedding space to the tree: a projection learnt from the tree's own chunks (PCA, then LDA over the nodes holding them), written next to the tree; with --utterances, routing unfitted vs fitted.",
+    )
+    .argument('<tree>', 'tree file (.ts, .js or .json)')
+    .option('--utterances <file>', 'held-out labelled utterances to compare unfitted and fitted routing')
+    .option('--out <file>', 'where to write the fit (default: <tree>.fit.json next to the tree)')
+    .option('--config <file>', 'model configuration')
+    .option('--data <directory>', 'data directory (embedding cache)', '.treeagent')
+    .option('--depth <n>', 'classes are the nodes at this depth (default: the node holding each chunk)')
+    .option('--min-chunks <n>', 'classes with fewer chunks are left out of the fit', '2')
+    .option('--shrinkage <value>', 'shrinkage of the within-class scatter, 0…1')
+    .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
+    .action(async (tree: string, options) => {
+      code = await fitCommand(tree, options, out);
     });
   program
     .command('inspect')

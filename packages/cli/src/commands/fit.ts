@@ -1,0 +1,109 @@
+import { extname } from 'node:path';
+import {
+  type Embedder,
+  evaluateRouting,
+  HashedEmbedder,
+  type LabelledUtterance,
+  type RoutingEvaluation,
+  type Tree,
+  TreeAgent,
+} from '@treeagent/core';
+import { FittedEmbedder } from '@treeagent/fit';
+import { openDataDirectory } from '../data-directory.js';
+import { loadTree } from '../load-tree.js';
+import { loadUtterances } from '../load-utterances.js';
+import type { Output } from '../output.js';
+import { progressBar } from '../progress.js';
+
+export interface FitCommandOptions {
+  config?: string;
+  data?: string;
+  utterances?: string;
+  out?: string;
+  depth?: string;
+  minChunks?: string;
+  shrinkage?: string;
+  keep?: string;
+}
+
+/** Where `treeagent fit` writes the fit by default: `tree.ts` → `tree.fit.json`. */
+export function defaultFitFile(treePath: string): string {
+  const extension = extname(treePath);
+  return `${extension ? treePath.slice(0, -extension.length) : treePath}.fit.json`;
+}
+
+/**
+ * `treeagent fit <tree>`: fits the embedding space to the tree's chunks (`@treeagent/fit`), writes the
+ * fit next to the tree, and with `--utterances` compares routing unfitted and fitted.
+ */
+export async function fitCommand(treePath: string, options: FitCommandOptions, out: Output): Promise<number> {
+  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const exported = loaded.agentOptions.embedder;
+  // A tree module that already exports a fitted embedder is refitted on its base embedder.
+  const base: Embedder =
+    (exported && 'base' in exported && (exported as FittedEmbedder).base) || exported || new HashedEmbedder();
+  const file = options.out ?? defaultFitFile(loaded.path);
+  const data = openDataDirectory(options.data);
+  try {
+    const cache = data.options.embeddingCache!;
+    let bar: ReturnType<typeof progressBar> | undefined;
+    const started = performance.now();
+    const fitted = await FittedEmbedder.fit(loaded.tree, base, {
+      embeddingCache: cache,
+      ...(options.depth === undefined ? {} : { classes: { depth: Number(options.depth) } }),
+      ...(options.minChunks === undefined ? {} : { minChunksPerClass: Number(options.minChunks) }),
+      ...(options.shrinkage === undefined ? {} : { shrinkage: Number(options.shrinkage) }),
+      onProgress: ({ done, total }) => {
+        // Only a fit that lasts more than a second shows a bar.
+        if (!bar && performance.now() - started > 1000 && loaded.tree.chunks.length >= 50)
+          bar = progressBar('fitting', total);
+        bar?.update(done);
+      },
+    });
+    bar?.stop();
+    fitted.save(file);
+    const { projection } = fitted;
+    out.log(
+      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s`,
+    );
+    if (projection.excluded.length)
+      out.log(
+        `left out of the fit (fewer than ${projection.settings.minChunksPerClass} chunks): ${projection.excluded.map((entry) => entry.name ?? `node ${entry.nodeId}`).join(', ')}`,
+      );
+    out.log(`written ${file}`);
+    out.log(`embedder id: ${fitted.id}`);
+    if (options.utterances) {
+      const utterances = loadUtterances(options.utterances);
+      const keep = options.keep === undefined ? 0.9 : Number(options.keep);
+      const before = await evaluate(loaded.tree, base, cache, utterances, keep);
+      const after = await evaluate(loaded.tree, fitted, cache, utterances, keep);
+      out.log('');
+      out.log(summary('unfitted', before));
+      out.log(summary('fitted  ', after));
+      out.log(
+        '\nThresholds in the fitted space differ: run `treeagent eval` with the fitted embedder for the suggested similarityThreshold per node.',
+      );
+    }
+    return 0;
+  } finally {
+    await data.close();
+  }
+}
+
+async function evaluate(
+  tree: Tree,
+  embedder: Embedder,
+  embeddingCache: NonNullable<ReturnType<typeof openDataDirectory>['options']['embeddingCache']>,
+  utterances: LabelledUtterance[],
+  keep: number,
+): Promise<RoutingEvaluation> {
+  const agent = new TreeAgent({ tree, embedder, embeddingCache });
+  await agent.ready();
+  return evaluateRouting(tree, (text) => agent.route(text), utterances, { keep });
+}
+
+function summary(label: string, report: RoutingEvaluation): string {
+  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  const point = report.operatingPoint;
+  return `${label} accuracy ${percent(report.accuracy)}${report.outOfScope ? `, out-of-scope recall ${percent(report.outOfScopeRecall)}` : ''}; at the operating point (threshold ${point.threshold.toFixed(3)}, ${percent(point.keep)} kept): in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`;
+}

@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  cosineSimilarity,
+  defineTree,
+  type Embedder,
+  type NodeDefinition,
+  type Tree,
+  TreeAgent,
+} from '@treeagent/core';
+import { afterEach, describe, expect, test } from 'vitest';
+import { fitProjection } from './fit-projection.js';
+import { FittedEmbedder } from './fitted-embedder.js';
+import { gaussian } from './linear-algebra.js';
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+function tempDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-fit-'));
+  directories.push(directory);
+  return directory;
+}
+
+/**
+ * A synthetic labelled set: 4 classes that differ by a small offset in 3 dimensions, drowned in
+ * 30 dimensions of shared noise that is much larger. Cosine in the raw space mostly sees the noise.
+ */
+const CLASSES = ['alpha', 'beta', 'gamma', 'delta'];
+const DIMENSIONS = 33;
+const vectors = new Map<string, number[]>();
+const random = gaussian(7);
+const centres = CLASSES.map(() => Array.from({ length: 3 }, () => random()));
+function sample(label: number, name: string): string {
+  const vector = [
+    ...centres[label]!.map((value) => value + 0.25 * random()),
+    ...Array.from({ length: DIMENSIONS - 3 }, () => 2 * random()),
+  ];
+  vector[3]! += 4; // a common offset, so that centring matters too
+  vectors.set(name, vector);
+  return name;
+}
+const train = CLASSES.map((_, label) =>
+  Array.from({ length: 30 }, (_, i) => sample(label, `${label}:train:${i}`)),
+);
+const heldOut = CLASSES.flatMap((_, label) =>
+  Array.from({ length: 25 }, (_, i) => [sample(label, `${label}:test:${i}`), CLASSES[label]!] as const),
+);
+
+class TableEmbedder implements Embedder {
+  readonly id = 'table-test-embedder';
+  readonly dimensions = DIMENSIONS;
+  calls = 0;
+  embed(texts: readonly string[]): number[][] {
+    this.calls++;
+    return texts.map((text) => vectors.get(text) ?? new Array<number>(DIMENSIONS).fill(0));
+  }
+}
+
+function syntheticTree(extra: NodeDefinition[] = []): Tree {
+  return defineTree({
+    name: 'synthetic',
+    nodes: [
+      { id: 1, type: 'root', defaultSimilarityThreshold: -1 },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+      { id: 3, type: 'empty', parent: 2, name: 'group-1' },
+      { id: 4, type: 'empty', parent: 2, name: 'group-2' },
+      ...CLASSES.map(
+        (name, label): NodeDefinition => ({
+          id: 10 + label,
+          type: 'empty',
+          parent: label < 2 ? 3 : 4,
+          name,
+          chunks: train[label]!,
+        }),
+      ),
+      ...extra,
+    ],
+  });
+}
+
+async function nearestChunkAccuracy(embedder: Embedder, tree: Tree): Promise<number> {
+  const chunkVectors = await embedder.embed(tree.chunks.map((chunk) => chunk.text));
+  const testVectors = await embedder.embed(heldOut.map(([text]) => text));
+  let right = 0;
+  testVectors.forEach((vector, index) => {
+    let best = -Infinity;
+    let bestNode = -1;
+    chunkVectors.forEach((chunk, at) => {
+      const similarity = cosineSimilarity(Float32Array.from(vector), Float32Array.from(chunk));
+      if (similarity > best) {
+        best = similarity;
+        bestNode = tree.chunks[at]!.nodeId;
+      }
+    });
+    if (tree.node(bestNode).name === heldOut[index]![1]) right++;
+  });
+  return right / heldOut.length;
+}
+
+describe('FittedEmbedder', () => {
+  test('the fitted space separates held-out utterances of the classes better than the base space', async () => {
+    const tree = syntheticTree();
+    const base = new TableEmbedder();
+    const fitted = await FittedEmbedder.fit(tree, base);
+    const before = await nearestChunkAccuracy(base, tree);
+    const after = await nearestChunkAccuracy(fitted, tree);
+    expect(before).toBeLessThan(0.7);
+    expect(after).toBeGreaterThan(0.9);
+    expect(fitted.dimensions).toBe(CLASSES.length - 1);
+    expect(fitted.id).toBe(`fitted(${base.id},${fitted.projection.hash})`);
+  });
+
+  test('routes through TreeAgent better with the fitted embedder (end to end)', async () => {
+    const tree = syntheticTree();
+    const base = new TableEmbedder();
+    const accuracy = async (embedder: Embedder) => {
+      const agent = new TreeAgent({ tree, embedder });
+      let right = 0;
+      for (const [text, expected] of heldOut) if ((await agent.route(text)).node.name === expected) right++;
+      return right / heldOut.length;
+    };
+    const fitted = await FittedEmbedder.forTree(tree, base);
+    expect(await accuracy(fitted)).toBeGreaterThan(0.9);
+    expect(await accuracy(fitted)).toBeGreaterThan((await accuracy(base)) + 0.2);
+  });
+
+  test('a saved fit loads back to identical vectors', async () => {
+    const tree = syntheticTree();
+    const base = new TableEmbedder();
+    const fitted = await FittedEmbedder.fit(tree, base);
+    const file = join(tempDirectory(), 'tree.fit.json');
+    fitted.save(file);
+    const loaded = await FittedEmbedder.load(file, base);
+    const texts = heldOut.map(([text]) => text);
+    expect(loaded.id).toBe(fitted.id);
+    expect(await loaded.embed(texts)).toEqual(await fitted.embed(texts));
+    await expect(FittedEmbedder.load(file, { id: 'other', embed: () => [] })).rejects.toThrow(/made for/);
+  });
+
+  test('an unchanged tree loads its cached fit; a changed tree is refitted', async () => {
+    const directory = tempDirectory();
+    const base = new TableEmbedder();
+    const first = await FittedEmbedder.forTree(syntheticTree(), base, { cacheDirectory: directory });
+    expect(base.calls).toBeGreaterThan(0);
+    const callsAfterFit = base.calls;
+    const again = await FittedEmbedder.forTree(syntheticTree(), base, { cacheDirectory: directory });
+    expect(base.calls).toBe(callsAfterFit); // no embedding: loaded from the cache
+    expect(again.id).toBe(first.id);
+    const changed = syntheticTree([
+      { id: 20, type: 'empty', parent: 4, name: 'epsilon', chunks: ['0:test:0', '1:test:0', '2:test:0'] },
+    ]);
+    const refitted = await FittedEmbedder.forTree(changed, base, { cacheDirectory: directory });
+    expect(base.calls).toBeGreaterThan(callsAfterFit);
+    expect(refitted.id).not.toBe(first.id);
+    expect(refitted.projection.treeHash).toBe(changed.contentHash);
+    // A different base embedder is another fit, too.
+    const otherBase = Object.assign(new TableEmbedder(), { id: 'table-test-embedder-2' });
+    const other = await FittedEmbedder.forTree(syntheticTree(), otherBase, { cacheDirectory: directory });
+    expect(otherBase.calls).toBeGreaterThan(0);
+    expect(other.id).toMatch(/^fitted\(table-test-embedder-2,/);
+  });
+
+  test('classes with too few chunks are left out of the fit, but their chunks are still projected', async () => {
+    const tree = syntheticTree([{ id: 20, type: 'empty', parent: 4, name: 'lonely', chunks: ['0:test:1'] }]);
+    const projection = await fitProjection(tree, new TableEmbedder());
+    expect(projection.excluded).toEqual([{ nodeId: 20, name: 'lonely', chunks: 1 }]);
+    expect(projection.classes.map((entry) => entry.name)).toEqual(CLASSES);
+    expect(projection.chunks).toBe(120);
+    const fitted = new FittedEmbedder(new TableEmbedder(), projection);
+    const [lonely] = await fitted.embed(['0:test:1']);
+    expect(lonely!.some((value) => value !== 0)).toBe(true);
+    const all = await fitProjection(tree, new TableEmbedder(), { minChunksPerClass: 1 });
+    expect(all.excluded).toEqual([]);
+    expect(all.classes).toHaveLength(5);
+  });
+
+  test('classes can be the nodes at a given depth; a zero vector stays zero', async () => {
+    const tree = syntheticTree();
+    const projection = await fitProjection(tree, new TableEmbedder(), { classes: { depth: 2 } });
+    expect(projection.classes.map((entry) => entry.name)).toEqual(['group-1', 'group-2']);
+    expect(projection.outputDimensions).toBe(1);
+    const fitted = new FittedEmbedder(new TableEmbedder(), projection);
+    expect([...(await fitted.embed(['unknown text']))[0]!]).toEqual([0]);
+  });
+
+  test('reports progress and refuses a tree with fewer than two classes', async () => {
+    const steps: number[] = [];
+    await fitProjection(syntheticTree(), new TableEmbedder(), { onProgress: ({ done }) => steps.push(done) });
+    expect(steps.length).toBeGreaterThan(2);
+    expect(steps.at(-1)).toBeGreaterThan(steps[0]!);
+    await expect(
+      fitProjection(syntheticTree(), new TableEmbedder(), { classes: { depth: 1 } }),
+    ).rejects.toThrow(/at least 2 classes/);
+  });
+});
