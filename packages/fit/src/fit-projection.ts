@@ -5,10 +5,10 @@ import {
   multiply,
   orthonormalColumns,
   type SparseRow,
-  scatterTimes,
   symmetricEigen,
   toSparse,
 } from './linear-algebra.js';
+import { choleskyQr, defaultThreads, Pool, sharedFloat64, toCsr } from './parallel.js';
 
 /** Which nodes define the classes of the fit. */
 export type FitClasses = 'nodes' | { depth: number };
@@ -31,6 +31,11 @@ export interface FitOptions {
   powerIterations?: number;
   /** Seed of the randomised PCA. Default 1. */
   seed?: number;
+  /**
+   * Threads for the matrix products (the calling thread plus worker threads). Default: the cores,
+   * at most 4. The result does not depend on it beyond rounding.
+   */
+  threads?: number;
   /** Cache of the base embedder's vectors (chunks are embedded once across fits and restarts). */
   embeddingCache?: EmbeddingCache;
   /** Progress: `done` of `total` steps, with the current phase. */
@@ -181,131 +186,171 @@ export async function fitProjection(
     for (let j = 0; j < row.indices.length; j++) mean[row.indices[j]!]! += row.values[j]!;
   for (let i = 0; i < d; i++) mean[i]! /= n;
 
-  // 2. PCA basis Q (d×r): randomised range finder with power iterations, or the identity when d is small.
-  let r = Math.min(settings.pcaDimensions, d, n - 1);
-  let q: Float64Array | null = null;
-  if (r < d) {
-    const random = gaussian(settings.seed);
-    let current: Float64Array = new Float64Array(d * r);
-    for (let i = 0; i < current.length; i++) current[i] = random();
-    for (let iteration = 0; iteration <= settings.powerIterations; iteration++) {
-      options.signal?.throwIfAborted();
-      const orthonormal = orthonormalColumns(scatterTimes(rows, mean, current, r), d, r);
-      current = orthonormal.q;
-      r = orthonormal.k;
+  const pool = new Pool(Math.max(1, Math.floor(options.threads ?? defaultThreads())));
+  try {
+    return await fitReduced();
+  } finally {
+    await pool.close();
+  }
+
+  async function fitReduced(): Promise<Projection> {
+    const csr = toCsr(rows);
+    rows.length = 0;
+    const rowWeight = (i: number) => csr.indptr[i + 1]! - csr.indptr[i]! + 1;
+    /** `(X − 1μᵀ)ᵀ(X − 1μᵀ)·B`, B d×k: the centred scatter times B, never forming the d×d matrix. */
+    const scatterTimes = async (b: Float64Array, k: number): Promise<Float64Array> => {
+      const shared = sharedFloat64(b.length);
+      shared.set(b);
+      const out = await pool.run(n, rowWeight, d * k, (start, end, target) => ({
+        kernel: 'scatter',
+        csr,
+        b: shared,
+        k,
+        out: target,
+        start,
+        end,
+      }));
+      const mb = multiply(mean, b, 1, d, k);
+      for (let i = 0; i < d; i++) {
+        const m = mean[i]! * n;
+        if (m === 0) continue;
+        for (let c = 0; c < k; c++) out[i * k + c]! -= m * mb[c]!;
+      }
+      return out;
+    };
+
+    // 2. PCA basis Q (d×r): randomised range finder with power iterations, or the identity when d is small.
+    let r = Math.min(settings.pcaDimensions, d, n - 1);
+    let q: Float64Array | null = null;
+    if (r < d) {
+      const random = gaussian(settings.seed);
+      let current: Float64Array = new Float64Array(d * r);
+      for (let i = 0; i < current.length; i++) current[i] = random();
+      for (let iteration = 0; iteration <= settings.powerIterations; iteration++) {
+        options.signal?.throwIfAborted();
+        const product = await scatterTimes(current, r);
+        const fast = await choleskyQr(pool, product, d, r);
+        if (fast) current = fast;
+        else {
+          const orthonormal = orthonormalColumns(product, d, r);
+          current = orthonormal.q;
+          r = orthonormal.k;
+        }
+        progress('pca');
+      }
+      q = current;
+    } else {
+      r = d;
       progress('pca');
     }
-    q = current;
-  } else {
-    r = d;
-    progress('pca');
-  }
-  // Reduced, centred coordinates z = Qᵀ(x − μ).
-  const qMean = q ? multiply(mean, q, 1, d, r) : mean;
-  const reduce = (row: SparseRow, out: Float64Array) => {
+
+    // 3. Reduced, centred coordinates z = Qᵀ(x − μ) (computed once), class means, within-class scatter.
+    const qMean = q ? multiply(mean, q, 1, d, r) : mean;
+    const reducedRows = sharedFloat64(n * r);
     if (q) {
-      out.fill(0);
-      for (let j = 0; j < row.indices.length; j++) {
-        const from = row.indices[j]! * r;
-        const value = row.values[j]!;
-        for (let c = 0; c < r; c++) out[c]! += value * q[from + c]!;
-      }
+      const sharedQ = sharedFloat64(q.length);
+      sharedQ.set(q);
+      await pool.run(
+        n,
+        rowWeight,
+        0,
+        (start, end, target) => ({ kernel: 'reduce', csr, q: sharedQ, r, out: target, start, end }),
+        reducedRows,
+      );
     } else {
-      out.fill(0);
-      for (let j = 0; j < row.indices.length; j++) out[row.indices[j]!] = row.values[j]!;
+      for (let i = 0; i < n; i++)
+        for (let j = csr.indptr[i]!; j < csr.indptr[i + 1]!; j++)
+          reducedRows[i * r + csr.indices[j]!] = csr.values[j]!;
     }
-    for (let c = 0; c < r; c++) out[c]! -= qMean[c]!;
-  };
-
-  // 3. Class means and the within-class scatter in the reduced space.
-  const k = classes.length;
-  const sizes = new Float64Array(k);
-  const means = new Float64Array(k * r);
-  const z = new Float64Array(r);
-  for (let i = 0; i < n; i++) {
-    reduce(rows[i]!, z);
-    const c = y[i]!;
-    sizes[c]!++;
-    for (let a = 0; a < r; a++) means[c * r + a]! += z[a]!;
-  }
-  for (let c = 0; c < k; c++) for (let a = 0; a < r; a++) means[c * r + a]! /= sizes[c]!;
-  progress('lda');
-  const within = new Float64Array(r * r);
-  for (let i = 0; i < n; i++) {
-    reduce(rows[i]!, z);
-    const c = y[i]!;
-    for (let a = 0; a < r; a++) z[a]! -= means[c * r + a]!;
+    const k = classes.length;
+    const sizes = new Float64Array(k);
+    const means = new Float64Array(k * r);
+    for (let i = 0; i < n; i++) {
+      const row = i * r;
+      for (let c = 0; c < r; c++) reducedRows[row + c]! -= qMean[c]!;
+      const c = y[i]!;
+      sizes[c]!++;
+      for (let a = 0; a < r; a++) means[c * r + a]! += reducedRows[row + a]!;
+    }
+    for (let c = 0; c < k; c++) for (let a = 0; a < r; a++) means[c * r + a]! /= sizes[c]!;
+    for (let i = 0; i < n; i++) {
+      const row = i * r;
+      const c = y[i]!;
+      for (let a = 0; a < r; a++) reducedRows[row + a]! -= means[c * r + a]!;
+    }
+    progress('lda');
+    const within = await pool.run(
+      n,
+      () => 1,
+      r * r,
+      (start, end, target) => ({ kernel: 'gram', z: reducedRows, r, out: target, start, end }),
+    );
+    let trace = 0;
     for (let a = 0; a < r; a++) {
-      const value = z[a]!;
-      if (value === 0) continue;
-      const offset = a * r;
-      for (let b = a; b < r; b++) within[offset + b]! += value * z[b]!;
+      for (let b = a; b < r; b++) {
+        within[a * r + b]! /= n;
+        within[b * r + a] = within[a * r + b]!;
+      }
+      trace += within[a * r + a]!;
     }
-  }
-  let trace = 0;
-  for (let a = 0; a < r; a++) {
-    for (let b = a; b < r; b++) {
-      within[a * r + b]! /= n;
-      within[b * r + a] = within[a * r + b]!;
-    }
-    trace += within[a * r + a]!;
-  }
-  progress('lda');
+    progress('lda');
 
-  // 4. Shrinkage, whitening of the within-class scatter, eigenvectors of the whitened between-class scatter.
-  const gamma = settings.shrinkage;
-  const floor = (gamma * trace) / r;
-  for (let i = 0; i < r * r; i++) within[i]! *= 1 - gamma;
-  for (let a = 0; a < r; a++) within[a * r + a]! += floor;
-  const sw = symmetricEigen(within, r);
-  const minimum = Math.max(sw.values[0]! * 1e-10, 1e-12);
-  const whiten = new Float64Array(r * r);
-  for (let a = 0; a < r; a++)
-    for (let b = 0; b < r; b++)
-      whiten[a * r + b] = sw.vectors[a * r + b]! / Math.sqrt(Math.max(sw.values[b]!, minimum));
-  const weighted = new Float64Array(k * r);
-  for (let c = 0; c < k; c++) {
-    const scale = Math.sqrt(sizes[c]! / n);
-    for (let a = 0; a < r; a++) weighted[c * r + a] = means[c * r + a]! * scale;
-  }
-  const whitenedMeans = multiply(weighted, whiten, k, r, r); // k×r
-  const between = new Float64Array(r * r);
-  for (let c = 0; c < k; c++) {
-    for (let a = 0; a < r; a++) {
-      const value = whitenedMeans[c * r + a]!;
-      if (value === 0) continue;
-      for (let b = a; b < r; b++) between[a * r + b]! += value * whitenedMeans[c * r + b]!;
+    // 4. Shrinkage, whitening of the within-class scatter, eigenvectors of the whitened between-class scatter.
+    const gamma = settings.shrinkage;
+    const floor = (gamma * trace) / r;
+    for (let i = 0; i < r * r; i++) within[i]! *= 1 - gamma;
+    for (let a = 0; a < r; a++) within[a * r + a]! += floor;
+    const sw = symmetricEigen(within, r);
+    const minimum = Math.max(sw.values[0]! * 1e-10, 1e-12);
+    const whiten = new Float64Array(r * r);
+    for (let a = 0; a < r; a++)
+      for (let b = 0; b < r; b++)
+        whiten[a * r + b] = sw.vectors[a * r + b]! / Math.sqrt(Math.max(sw.values[b]!, minimum));
+    const weighted = new Float64Array(k * r);
+    for (let c = 0; c < k; c++) {
+      const scale = Math.sqrt(sizes[c]! / n);
+      for (let a = 0; a < r; a++) weighted[c * r + a] = means[c * r + a]! * scale;
     }
+    const whitenedMeans = multiply(weighted, whiten, k, r, r); // k×r
+    const between = new Float64Array(r * r);
+    for (let c = 0; c < k; c++) {
+      for (let a = 0; a < r; a++) {
+        const value = whitenedMeans[c * r + a]!;
+        if (value === 0) continue;
+        for (let b = a; b < r; b++) between[a * r + b]! += value * whitenedMeans[c * r + b]!;
+      }
+    }
+    for (let a = 0; a < r; a++) for (let b = a + 1; b < r; b++) between[b * r + a] = between[a * r + b]!;
+    const sb = symmetricEigen(between, r);
+    progress('lda');
+    const out = Math.max(1, Math.min(settings.dimensions ?? k - 1, k - 1, r));
+    const directions = new Float64Array(r * out);
+    for (let a = 0; a < r; a++)
+      for (let o = 0; o < out; o++) directions[a * out + o] = sb.vectors[a * r + o]!;
+    const reduced = multiply(whiten, directions, r, r, out); // r×out
+    const full = q ? multiply(q, reduced, d, r, out) : reduced; // d×out
+    const matrix = Float32Array.from(full);
+    const offset = Float32Array.from(multiply(mean, full, 1, d, out));
+    progress('lda');
+    const hash = createHash('sha256')
+      .update(base.id)
+      .update(new Uint8Array(matrix.buffer))
+      .update(new Uint8Array(offset.buffer))
+      .digest('hex')
+      .slice(0, 12);
+    return {
+      baseId: base.id,
+      treeHash: tree.contentHash,
+      hash,
+      inputDimensions: d,
+      outputDimensions: out,
+      matrix,
+      offset,
+      settings,
+      classes: classes.map(describe),
+      excluded: excluded.map(describe),
+      chunks: n,
+      milliseconds: performance.now() - started,
+    };
   }
-  for (let a = 0; a < r; a++) for (let b = a + 1; b < r; b++) between[b * r + a] = between[a * r + b]!;
-  const sb = symmetricEigen(between, r);
-  progress('lda');
-  const out = Math.max(1, Math.min(settings.dimensions ?? k - 1, k - 1, r));
-  const directions = new Float64Array(r * out);
-  for (let a = 0; a < r; a++) for (let o = 0; o < out; o++) directions[a * out + o] = sb.vectors[a * r + o]!;
-  const reduced = multiply(whiten, directions, r, r, out); // r×out
-  const full = q ? multiply(q, reduced, d, r, out) : reduced; // d×out
-  const matrix = Float32Array.from(full);
-  const offset = Float32Array.from(multiply(mean, full, 1, d, out));
-  progress('lda');
-  const hash = createHash('sha256')
-    .update(base.id)
-    .update(new Uint8Array(matrix.buffer))
-    .update(new Uint8Array(offset.buffer))
-    .digest('hex')
-    .slice(0, 12);
-  return {
-    baseId: base.id,
-    treeHash: tree.contentHash,
-    hash,
-    inputDimensions: d,
-    outputDimensions: out,
-    matrix,
-    offset,
-    settings,
-    classes: classes.map(describe),
-    excluded: excluded.map(describe),
-    chunks: n,
-    milliseconds: performance.now() - started,
-  };
 }

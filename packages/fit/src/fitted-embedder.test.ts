@@ -196,3 +196,25 @@ describe('FittedEmbedder', () => {
     ).rejects.toThrow(/at least 2 classes/);
   });
 });
+
+describe('fitProjection on several threads', () => {
+  test('the randomised PCA path gives the same projection on 1 and 2 threads (up to rounding)', async () => {
+    const tree = syntheticTree();
+    const base = new TableEmbedder();
+    const one = await fitProjection(tree, base, { pcaDimensions: 32, threads: 1 });
+    const two = await fitProjection(tree, base, { pcaDimensions: 32, threads: 2 });
+    expect(two.outputDimensions).toBe(one.outputDimensions);
+    const a = new FittedEmbedder(base, one);
+    const b = new FittedEmbedder(base, two);
+    const [x, y] = [
+      await a.embed(heldOut.map(([text]) => text)),
+      await b.embed(heldOut.map(([text]) => text)),
+    ];
+    x.forEach((vector, i) => {
+      // Eigenvectors are defined up to sign: compare the lengths of the fitted vectors.
+      const norm = (v: Float32Array) => Math.hypot(...v);
+      expect(norm(vector)).toBeCloseTo(norm(y[i]!), 3);
+    });
+    expect(await nearestChunkAccuracy(b, tree)).toBeGreaterThan(0.9);
+  });
+});

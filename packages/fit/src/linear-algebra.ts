@@ -37,48 +37,6 @@ export function gaussian(seed: number): () => number {
 }
 
 /**
- * `Xᵀ(X·B) − n·μ(μᵀB)`: the centred scatter matrix of the sparse rows times `B` (d×k, row-major),
- * without ever forming the d×d matrix.
- */
-export function scatterTimes(
-  rows: readonly SparseRow[],
-  mean: Float64Array,
-  b: Float64Array,
-  k: number,
-): Float64Array {
-  const d = mean.length;
-  const out = new Float64Array(d * k);
-  const xb = new Float64Array(k);
-  for (const row of rows) {
-    xb.fill(0);
-    const { indices, values } = row;
-    for (let j = 0; j < indices.length; j++) {
-      const base = indices[j]! * k;
-      const value = values[j]!;
-      for (let c = 0; c < k; c++) xb[c]! += value * b[base + c]!;
-    }
-    for (let j = 0; j < indices.length; j++) {
-      const base = indices[j]! * k;
-      const value = values[j]!;
-      for (let c = 0; c < k; c++) out[base + c]! += value * xb[c]!;
-    }
-  }
-  const mb = new Float64Array(k);
-  for (let i = 0; i < d; i++) {
-    const m = mean[i]!;
-    if (m === 0) continue;
-    for (let c = 0; c < k; c++) mb[c]! += m * b[i * k + c]!;
-  }
-  const n = rows.length;
-  for (let i = 0; i < d; i++) {
-    const m = mean[i]! * n;
-    if (m === 0) continue;
-    for (let c = 0; c < k; c++) out[i * k + c]! -= m * mb[c]!;
-  }
-  return out;
-}
-
-/**
  * Orthonormal columns spanning the columns of `a` (d×k, row-major), by modified Gram–Schmidt run
  * twice. Columns that are (numerically) dependent are dropped: the result is d×k' with k' ≤ k.
  */

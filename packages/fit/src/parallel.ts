@@ -1,0 +1,311 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { SparseRow } from './linear-algebra.js';
+
+/**
+ * The heavy products of a fit, split by rows over worker threads: the rows (CSR) and the dense
+ * operands live in SharedArrayBuffers, so nothing is copied; the calling thread computes one share
+ * itself. The kernels are plain functions, sent to the workers as source (`Function.toString`).
+ */
+
+/** Sparse rows in compressed form, in shared memory. */
+export interface Csr {
+  rows: number;
+  indptr: Int32Array;
+  indices: Int32Array;
+  values: Float64Array;
+}
+
+export function sharedFloat64(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT));
+}
+
+export function toCsr(rows: readonly SparseRow[]): Csr {
+  let nonZeros = 0;
+  for (const row of rows) nonZeros += row.indices.length;
+  const indptr = new Int32Array(new SharedArrayBuffer((rows.length + 1) * 4));
+  const indices = new Int32Array(new SharedArrayBuffer(Math.max(1, nonZeros) * 4));
+  const values = sharedFloat64(Math.max(1, nonZeros));
+  let at = 0;
+  rows.forEach((row, i) => {
+    indptr[i] = at;
+    indices.set(row.indices, at);
+    values.set(row.values, at);
+    at += row.indices.length;
+  });
+  indptr[rows.length] = at;
+  return { rows: rows.length, indptr, indices, values };
+}
+
+// The kernels: self-contained (no imports, no closures), as they run in the workers from their source.
+
+/** `out += X[start:end]ᵀ (X[start:end] · B)`, B d×k. */
+export function scatterKernel(
+  indptr: Int32Array,
+  indices: Int32Array,
+  values: Float64Array,
+  b: Float64Array,
+  k: number,
+  out: Float64Array,
+  start: number,
+  end: number,
+): void {
+  const xb = new Float64Array(k);
+  for (let i = start; i < end; i++) {
+    xb.fill(0);
+    const from = indptr[i]!;
+    const to = indptr[i + 1]!;
+    for (let j = from; j < to; j++) {
+      const base = indices[j]! * k;
+      const value = values[j]!;
+      for (let c = 0; c < k; c++) xb[c]! += value * b[base + c]!;
+    }
+    for (let j = from; j < to; j++) {
+      const base = indices[j]! * k;
+      const value = values[j]!;
+      for (let c = 0; c < k; c++) out[base + c]! += value * xb[c]!;
+    }
+  }
+}
+
+/** Rows start…end of `Z = X · Q` (Q d×r) into `out` (n×r). */
+export function reduceKernel(
+  indptr: Int32Array,
+  indices: Int32Array,
+  values: Float64Array,
+  q: Float64Array,
+  r: number,
+  out: Float64Array,
+  start: number,
+  end: number,
+): void {
+  for (let i = start; i < end; i++) {
+    const row = i * r;
+    for (let j = indptr[i]!; j < indptr[i + 1]!; j++) {
+      const base = indices[j]! * r;
+      const value = values[j]!;
+      for (let c = 0; c < r; c++) out[row + c]! += value * q[base + c]!;
+    }
+  }
+}
+
+/** Upper triangle of `Σ zᵢzᵢᵀ` over rows start…end of `z` (n×r), into `out` (r×r). */
+export function gramKernel(z: Float64Array, r: number, out: Float64Array, start: number, end: number): void {
+  for (let i = start; i < end; i++) {
+    const row = i * r;
+    for (let a = 0; a < r; a++) {
+      const value = z[row + a]!;
+      if (value === 0) continue;
+      const offset = a * r;
+      for (let b = a; b < r; b++) out[offset + b]! += value * z[row + b]!;
+    }
+  }
+}
+
+/** Rows start…end of `out = A·R⁻¹` (A n×k), R upper triangular given transposed (`rt[j·k + p] = R[p][j]`). */
+export function solveKernel(
+  a: Float64Array,
+  rt: Float64Array,
+  k: number,
+  out: Float64Array,
+  start: number,
+  end: number,
+): void {
+  for (let row = start; row < end; row++) {
+    const at = row * k;
+    for (let j = 0; j < k; j++) {
+      const column = j * k;
+      let value = a[at + j]!;
+      for (let p = 0; p < j; p++) value -= out[at + p]! * rt[column + p]!;
+      out[at + j] = value / rt[column + j]!;
+    }
+  }
+}
+
+type Task =
+  | { kernel: 'scatter'; csr: Csr; b: Float64Array; k: number; out: Float64Array; start: number; end: number }
+  | { kernel: 'reduce'; csr: Csr; q: Float64Array; r: number; out: Float64Array; start: number; end: number }
+  | { kernel: 'gram'; z: Float64Array; r: number; out: Float64Array; start: number; end: number }
+  | {
+      kernel: 'solve';
+      a: Float64Array;
+      rt: Float64Array;
+      k: number;
+      out: Float64Array;
+      start: number;
+      end: number;
+    };
+
+function runTask(task: Task): void {
+  if (task.kernel === 'scatter')
+    scatterKernel(
+      task.csr.indptr,
+      task.csr.indices,
+      task.csr.values,
+      task.b,
+      task.k,
+      task.out,
+      task.start,
+      task.end,
+    );
+  else if (task.kernel === 'reduce')
+    reduceKernel(
+      task.csr.indptr,
+      task.csr.indices,
+      task.csr.values,
+      task.q,
+      task.r,
+      task.out,
+      task.start,
+      task.end,
+    );
+  else if (task.kernel === 'gram') gramKernel(task.z, task.r, task.out, task.start, task.end);
+  else solveKernel(task.a, task.rt, task.k, task.out, task.start, task.end);
+}
+
+const workerSource = `
+const { parentPort } = require('node:worker_threads');
+const scatterKernel = ${scatterKernel.toString()};
+const reduceKernel = ${reduceKernel.toString()};
+const gramKernel = ${gramKernel.toString()};
+const solveKernel = ${solveKernel.toString()};
+const runTask = ${runTask.toString()};
+parentPort.on('message', (task) => {
+  try {
+    runTask(task);
+    parentPort.postMessage({ ok: true });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, message: String(error && error.stack || error) });
+  }
+});
+`;
+
+/** Threads used by a fit by default: all cores, at most 4. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** `threads − 1` workers plus the calling thread. */
+export class Pool {
+  private readonly workers: Worker[];
+
+  constructor(readonly threads: number) {
+    this.workers = [];
+    for (let i = 1; i < threads; i++) this.workers.push(new Worker(workerSource, { eval: true }));
+  }
+
+  private runOn(worker: Worker, task: Task): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: { ok: boolean; message?: string }) => {
+        worker.off('error', onError);
+        if (message.ok) resolve();
+        else reject(new Error(message.message));
+      };
+      const onError = (error: Error) => {
+        worker.off('message', onMessage);
+        reject(error);
+      };
+      worker.once('message', onMessage);
+      worker.once('error', onError);
+      worker.postMessage(task);
+    });
+  }
+
+  /**
+   * Runs `make(start, end, out)` on row ranges (boundaries at equal `weight` shares); each share
+   * accumulates into its own output of `outLength` (or into `shared` when the shares write disjoint
+   * rows), summed at the end.
+   */
+  async run(
+    rows: number,
+    weight: (row: number) => number,
+    outLength: number,
+    make: (start: number, end: number, out: Float64Array) => Task,
+    shared?: Float64Array,
+  ): Promise<Float64Array> {
+    const shares = Math.min(this.threads, Math.max(1, rows));
+    const bounds = [0];
+    if (shares > 1) {
+      let total = 0;
+      for (let i = 0; i < rows; i++) total += weight(i);
+      let running = 0;
+      for (let i = 0; i < rows && bounds.length < shares; i++) {
+        running += weight(i);
+        if (running >= (total * bounds.length) / shares) bounds.push(i + 1);
+      }
+    }
+    while (bounds.length < shares) bounds.push(rows);
+    bounds.push(rows);
+    const outs = bounds
+      .slice(0, -1)
+      .map((_, s) => shared ?? (s === 0 ? new Float64Array(outLength) : sharedFloat64(outLength)));
+    const pending = this.workers
+      .slice(0, shares - 1)
+      .map((worker, w) => this.runOn(worker, make(bounds[w + 1]!, bounds[w + 2]!, outs[w + 1]!)));
+    runTask(make(bounds[0]!, bounds[1]!, outs[0]!));
+    await Promise.all(pending);
+    if (shared) return shared;
+    const sum = outs[0]!;
+    for (let s = 1; s < outs.length; s++) {
+      const part = outs[s]!;
+      for (let i = 0; i < outLength; i++) sum[i]! += part[i]!;
+    }
+    return sum;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}
+
+/**
+ * Orthonormal columns spanning those of `a` (d×k, row-major) by Cholesky QR run twice (the Gram
+ * matrices on the pool); `null` when `a` is (numerically) rank deficient, for the caller to fall back
+ * to Gram–Schmidt.
+ */
+export async function choleskyQr(
+  pool: Pool,
+  a: Float64Array,
+  d: number,
+  k: number,
+): Promise<Float64Array | null> {
+  let current = sharedFloat64(a.length);
+  current.set(a);
+  for (let pass = 0; pass < 2; pass++) {
+    const source = current;
+    const gram = await pool.run(
+      d,
+      () => 1,
+      k * k,
+      (start, end, target) => ({ kernel: 'gram', z: source, r: k, out: target, start, end }),
+    );
+    // Cholesky G = RᵀR, R upper triangular (stored in the upper triangle of `gram`).
+    let largest = 0;
+    for (let i = 0; i < k; i++) largest = Math.max(largest, gram[i * k + i]!);
+    for (let i = 0; i < k; i++) {
+      let pivot = gram[i * k + i]!;
+      for (let p = 0; p < i; p++) pivot -= gram[p * k + i]! * gram[p * k + i]!;
+      if (!(pivot > 1e-12 * largest)) return null;
+      const rii = Math.sqrt(pivot);
+      gram[i * k + i] = rii;
+      for (let j = i + 1; j < k; j++) {
+        let value = gram[i * k + j]!;
+        for (let p = 0; p < i; p++) value -= gram[p * k + i]! * gram[p * k + j]!;
+        gram[i * k + j] = value / rii;
+      }
+    }
+    // Q = A R⁻¹, row by row: solve q R = a (forward substitution over the columns).
+    // R transposed, so that the inner loop reads both operands contiguously.
+    const transposed = sharedFloat64(k * k);
+    for (let p = 0; p < k; p++) for (let j = p; j < k; j++) transposed[j * k + p] = gram[p * k + j]!;
+    const next = await pool.run(
+      d,
+      () => 1,
+      0,
+      (start, end, target) => ({ kernel: 'solve', a: source, rt: transposed, k, out: target, start, end }),
+      sharedFloat64(a.length),
+    );
+    current = next;
+  }
+  return current;
+}
