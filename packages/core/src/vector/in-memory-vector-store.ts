@@ -1,3 +1,4 @@
+import { dot, norm } from '../embedding/vector-math.js';
 import { compileFilter } from '../filter/evaluate-filter.js';
 import type { ChunkId } from '../tree/chunk.js';
 import type {
@@ -103,15 +104,8 @@ function toChunk(point: VectorRecord, similarity: number | null): RetrievedChunk
   return { id: point.id, text: point.text, extra: structuredClone(point.payload), similarity };
 }
 
-function norm(vector: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
-  return Math.sqrt(sum);
-}
-
+/** Cosine similarity with the norms computed once per point (stored) and once per query. */
 function cosine(a: Float32Array, aNorm: number, b: Float32Array, bNorm: number): number {
   if (aNorm === 0 || bNorm === 0 || a.length !== b.length) return 0;
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
-  return dot / (aNorm * bNorm);
+  return dot(a, b) / (aNorm * bNorm);
 }
