@@ -12,6 +12,7 @@ import { SOURCE_KEY } from '../ingest/ingest-documents.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { ChunkId } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
+import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
 
@@ -104,14 +105,7 @@ async function syncCollection(
 }
 
 async function idsMatching(store: VectorStore, collection: string, filter: Filter): Promise<ChunkId[]> {
-  const ids: ChunkId[] = [];
-  let offset: string | null = null;
-  do {
-    const page = await store.scroll({ collection, limit: 1000, offset, filter });
-    ids.push(...page.chunks.map((chunk) => chunk.id));
-    offset = page.nextOffset;
-  } while (offset !== null);
-  return ids;
+  return (await scrollAll(store, collection, filter)).map((chunk) => chunk.id);
 }
 
 function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {

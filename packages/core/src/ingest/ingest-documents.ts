@@ -5,6 +5,7 @@ import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
+import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import { type SplitOptions, splitText } from './split-text.js';
 
@@ -108,17 +109,8 @@ async function storedChunks(
   collection: string,
   source: string,
 ): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  let offset: string | null = null;
-  do {
-    const page = await store.scroll({
-      collection,
-      limit: 256,
-      offset,
-      filter: { must: [{ key: SOURCE_KEY, match: { value: source } }] },
-    });
-    for (const chunk of page.chunks) found.set(String(chunk.id), chunk.text);
-    offset = page.nextOffset;
-  } while (offset !== null);
-  return found;
+  const chunks = await scrollAll(store, collection, {
+    must: [{ key: SOURCE_KEY, match: { value: source } }],
+  });
+  return new Map(chunks.map((chunk) => [String(chunk.id), chunk.text]));
 }
