@@ -20,6 +20,9 @@ interface Held {
   sessionId: string;
   owner: string;
   timer: ReturnType<typeof setInterval>;
+  /** The row was deleted by the commit that ended the interaction; releasing only wakes waiters. */
+  deleted: boolean;
+  released: boolean;
 }
 
 const FIRST_DELAY_MS = 5;
@@ -27,19 +30,21 @@ const MAX_DELAY_MS = 250;
 
 /**
  * Leases on sessions in the `session_locks` table, so that processes sharing the file run one
- * interaction per session at a time. A lock is a row (session, owner token, expiry) taken in a
- * `BEGIN IMMEDIATE` transaction when the session has no row or an expired one; waiters poll with
- * exponential backoff (and are woken at once by releases in this process). The holder renews the
- * lease while it holds it, so only a dead holder's lock expires.
+ * interaction per session at a time. A lock is a row (session, owner token, expiry) taken by one
+ * statement when the session has no row or an expired one; waiters poll with exponential backoff
+ * (and are woken at once by releases in this process). The holder renews the lease while it holds
+ * it, so only a dead holder's lock expires. The session store's commit deletes the row in its own
+ * transaction (`deleteInCommit`), so a turn writes twice (lock, commit), not three times.
  */
 export class SessionLocks {
   readonly #connection: Database.Database;
   readonly #where: string;
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
-  readonly #held = new Set<Held>();
+  readonly #held = new Map<string, Held>();
   readonly #wakers = new Map<string, Set<() => void>>();
-  readonly #tryAcquire: (sessionId: string, owner: string, now: number) => { owner: string } | null;
+  readonly #take: Database.Statement;
+  readonly #holder: Database.Statement;
   readonly #renew: Database.Statement;
   readonly #delete: Database.Statement;
 
@@ -48,22 +53,17 @@ export class SessionLocks {
     this.#where = where;
     this.#leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs', false);
     this.#timeoutMs = positive(options.timeoutMs ?? 120_000, 'timeoutMs', true);
-    const select = connection.prepare('SELECT owner, expires_at FROM session_locks WHERE session_id = ?');
-    const upsert = connection.prepare(
+    // Inserts the row, or takes over an expired one; `changes` is 0 when a live holder has it.
+    this.#take = connection.prepare(
       `INSERT INTO session_locks (session_id, owner, expires_at) VALUES (?, ?, ?)
-       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
+       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE session_locks.expires_at <= ?`,
     );
+    this.#holder = connection.prepare('SELECT owner FROM session_locks WHERE session_id = ?');
     this.#renew = connection.prepare(
       'UPDATE session_locks SET expires_at = ? WHERE session_id = ? AND owner = ?',
     );
     this.#delete = connection.prepare('DELETE FROM session_locks WHERE session_id = ? AND owner = ?');
-    const attempt = connection.transaction((sessionId: string, owner: string, now: number) => {
-      const row = select.get(sessionId) as { owner: string; expires_at: number } | undefined;
-      if (row && row.expires_at > now) return { owner: row.owner };
-      upsert.run(sessionId, owner, now + this.#leaseMs);
-      return null;
-    });
-    this.#tryAcquire = (sessionId, owner, now) => attempt.immediate(sessionId, owner, now);
   }
 
   async acquire(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
@@ -83,7 +83,7 @@ export class SessionLocks {
         'SESSION_STORE',
         this.#where,
         () => `lock session "${sessionId}"`,
-        () => this.#tryAcquire(sessionId, owner, now),
+        () => this.#tryTake(sessionId, owner, now),
       );
       if (!holder) break;
       const waited = now - started;
@@ -102,7 +102,30 @@ export class SessionLocks {
 
   /** Releases every lock this process holds through this object (on close). */
   releaseAll(): void {
-    for (const held of [...this.#held]) this.#release(held);
+    for (const held of [...this.#held.values()]) this.#release(held);
+  }
+
+  /**
+   * For the commit that ends an interaction on `sessionId`: deletes this process's lock row inside
+   * the commit's transaction (call it there) and returns what to run once the transaction has
+   * committed. Null when this object does not hold the session (a commit without `lock`).
+   */
+  deleteInCommit(sessionId: string): (() => void) | null {
+    const held = this.#held.get(sessionId);
+    if (!held || held.deleted) return null;
+    this.#delete.run(sessionId, held.owner);
+    return () => {
+      held.deleted = true;
+      clearInterval(held.timer);
+    };
+  }
+
+  /** `owner` when the row was taken, or the live holder's owner token. */
+  #tryTake(sessionId: string, owner: string, now: number): { owner: string } | null {
+    if (this.#take.run(sessionId, owner, now + this.#leaseMs, now).changes === 1) return null;
+    const row = this.#holder.get(sessionId) as { owner: string } | undefined;
+    // Released between the two statements: the next attempt takes it.
+    return { owner: row?.owner ?? '(released)' };
   }
 
   #hold(sessionId: string, owner: string): ReleaseLock {
@@ -120,16 +143,18 @@ export class SessionLocks {
       Math.max(1, Math.floor(this.#leaseMs / 3)),
     );
     timer.unref?.();
-    const held: Held = { sessionId, owner, timer };
-    this.#held.add(held);
+    const held: Held = { sessionId, owner, timer, deleted: false, released: false };
+    this.#held.set(sessionId, held);
     return async () => this.#release(held);
   }
 
   #release(held: Held): void {
-    if (!this.#held.delete(held)) return;
+    if (held.released) return;
+    held.released = true;
+    if (this.#held.get(held.sessionId) === held) this.#held.delete(held.sessionId);
     clearInterval(held.timer);
     try {
-      if (this.#connection.open) this.#delete.run(held.sessionId, held.owner);
+      if (!held.deleted && this.#connection.open) this.#delete.run(held.sessionId, held.owner);
     } catch {
       // Releasing must not turn a saved interaction into an error: the lease expires on its own.
     }

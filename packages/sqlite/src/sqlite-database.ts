@@ -3,6 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { TreeAgentError, type TreeAgentErrorCode } from '@treeagent/core';
 import Database from 'better-sqlite3';
 import { guard } from './sqlite-errors.js';
+import {
+  type CheckpointOptions,
+  type CheckpointReport,
+  WalCheckpointer,
+  WRITES_BEFORE_START,
+  WRITES_PER_CHECKPOINT,
+} from './wal-checkpointer.js';
 
 /** SQLite's `PRAGMA synchronous`: how often it waits for the disk. */
 export type SynchronousMode = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
@@ -16,6 +23,11 @@ export interface SqliteDatabaseOptions {
   synchronous?: SynchronousMode;
   /** How long a statement waits for another connection's write lock before failing. Default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Where the WAL is checkpointed. Default: on a background thread once the file has seen a few
+   * writes, so no turn waits for the copy and its fsync (see `CheckpointOptions`).
+   */
+  checkpoint?: CheckpointOptions;
 }
 
 /** The schema of one component (sessions, vectors, embeddings): migration `i` brings it to version `i + 1`. */
@@ -36,7 +48,15 @@ export class SqliteDatabase {
   readonly file: string;
   readonly connection: Database.Database;
   readonly #migrated = new Set<string>();
+  readonly #synchronous: SynchronousMode;
+  readonly #busyTimeoutMs: number;
+  readonly #checkpoint: CheckpointOptions;
+  #checkpointer: WalCheckpointer | null = null;
+  #writes = 0;
+  #checkpointError: Error | null = null;
   #users = 0;
+  /** Receives each background checkpoint's report (tests and diagnostics). */
+  onCheckpoint?: (report: CheckpointReport) => void;
 
   /** Opens (creating it and its parent directories when missing) the database file. */
   constructor(
@@ -58,6 +78,15 @@ export class SqliteDatabase {
       throw new TreeAgentError(
         'INVALID_INPUT',
         `busyTimeoutMs must be a non-negative integer; got ${busyTimeoutMs}.`,
+      );
+    }
+    this.#synchronous = synchronous;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#checkpoint = options.checkpoint ?? {};
+    if (this.#checkpoint.mode !== undefined && !['background', 'inline'].includes(this.#checkpoint.mode)) {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `checkpoint.mode must be "background" or "inline"; got ${JSON.stringify(this.#checkpoint.mode)}.`,
       );
     }
     this.connection = guard(
@@ -131,6 +160,51 @@ export class SqliteDatabase {
     this.#migrated.add(schema.component);
   }
 
+  /**
+   * Called by the stores after each write transaction. After a few writes on a file database, starts
+   * the background checkpoint thread and turns SQLite's inline automatic checkpoint off; if the
+   * thread ever fails, the automatic checkpoint comes back on (`checkpointError` says why).
+   */
+  wrote(): void {
+    if (this.#checkpointer) {
+      // Keeps the WAL short under load, as SQLite's own threshold would, without waiting for it.
+      if (++this.#writes % WRITES_PER_CHECKPOINT === 0) this.#checkpointer.checkpointSoon();
+      return;
+    }
+    if (this.#checkpointError || this.file === ':memory:') return;
+    if ((this.#checkpoint.mode ?? 'background') !== 'background') return;
+    if (++this.#writes < WRITES_BEFORE_START || !this.connection.open) return;
+    try {
+      this.#checkpointer = new WalCheckpointer({
+        ...this.#checkpoint,
+        file: this.file,
+        synchronous: this.#synchronous,
+        busyTimeoutMs: this.#busyTimeoutMs,
+        onReport: (report) => this.onCheckpoint?.(report),
+        onFailure: (error) => this.#inlineCheckpoints(error),
+      });
+      this.connection.pragma('wal_autocheckpoint = 0');
+    } catch (error) {
+      this.#inlineCheckpoints(error as Error);
+    }
+  }
+
+  /** Whether the background checkpoint thread is running. */
+  get checkpointsInBackground(): boolean {
+    return this.#checkpointer !== null;
+  }
+
+  /** Why the background checkpoint thread stopped, when it failed (checkpoints are then inline). */
+  get checkpointError(): Error | null {
+    return this.#checkpointError;
+  }
+
+  #inlineCheckpoints(error: Error): void {
+    this.#checkpointError = error;
+    this.#checkpointer = null;
+    if (this.connection.open) this.connection.pragma('wal_autocheckpoint = 1000');
+  }
+
   /** Registers one more store using the connection. */
   retain(): void {
     this.#users++;
@@ -144,6 +218,9 @@ export class SqliteDatabase {
 
   /** Closes the connection now, whoever still uses it. */
   close(): void {
+    // The thread's connection closes after this one: being the last, it checkpoints and removes the WAL.
+    void this.#checkpointer?.close();
+    this.#checkpointer = null;
     if (this.connection.open) this.connection.close();
   }
 }

@@ -1,20 +1,11 @@
-import { join } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
-import { tempDir } from './test-support/temp-dir.js';
+import { useCleanups } from './test-support/cleanups.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function freshFile(): string {
-  const { dir, remove } = tempDir();
-  cleanups.push(remove);
-  return join(dir, 'cache', 'treeagent.db');
-}
+const { cleanups, freshFile: freshPath } = useCleanups();
+const freshFile = () => freshPath('cache/treeagent.db');
 
 const vec = (...values: number[]) => Float32Array.from(values);
 

@@ -60,7 +60,10 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
     const insertMany = db.transaction((modelId: string, rows: [string, Buffer][]) => {
       for (const [hash, vector] of rows) insert.run(modelId, hash, vector);
     });
-    this.#insert = (modelId, rows) => insertMany.immediate(modelId, rows);
+    this.#insert = (modelId, rows) => {
+      insertMany.immediate(modelId, rows);
+      database.wrote();
+    };
     database.retain();
   }
 

@@ -298,6 +298,52 @@ describe('SqliteSessionStore: locks across connections', () => {
     expect((await rejection(b.lock('s', AbortSignal.abort()))).code).toBe('ABORTED');
   });
 
+  test('the commit that ends an interaction frees the lock row in its own transaction', async () => {
+    const file = freshFile();
+    const a = open(file);
+    const b = open(file, { lock: { timeoutMs: 2000 } });
+    const lockRows = () => {
+      const db = new Database(file);
+      try {
+        return db.prepare("SELECT owner FROM session_locks WHERE session_id = 's'").all();
+      } finally {
+        db.close();
+      }
+    };
+    const release = await a.lock('s');
+    expect(lockRows()).toHaveLength(1);
+    const record = emptySessionRecord('s', 'now');
+    // A commit that fails (stale version) leaves the lock held.
+    await rejection(
+      a.commit({ record: next(next(record)), history: [], expectedVersion: 1, endsInteraction: true }),
+    );
+    expect(lockRows()).toHaveLength(1);
+    // A commit that does not end the interaction keeps it too.
+    const first = next(record);
+    await a.commit({ record: first, history: [entry('user', 'x', 1)], expectedVersion: 0 });
+    expect(lockRows()).toHaveLength(1);
+    await a.commit({
+      record: next(first),
+      history: [entry('user', 'y', 2)],
+      expectedVersion: 1,
+      endsInteraction: true,
+    });
+    expect(lockRows()).toHaveLength(0);
+    // Another connection can take the session at once; releasing afterwards does not free its lock.
+    const releaseB = await b.lock('s');
+    await release();
+    expect(lockRows()).toHaveLength(1);
+    let third = false;
+    const waiting = a.lock('s').then((r) => {
+      third = true;
+      return r;
+    });
+    await sleep(60);
+    expect(third).toBe(false);
+    await releaseB();
+    await (await waiting)();
+  });
+
   test('closing a store releases the locks it holds', async () => {
     const file = freshFile();
     const a = new SqliteSessionStore(file);

@@ -44,8 +44,9 @@ export const SESSION_SCHEMA: SchemaMigrations = {
 /**
  * Sessions in a SQLite file: survives restarts, and several processes may share the file (their
  * interactions on one session are serialised by `lock`). A commit is one `BEGIN IMMEDIATE`
- * transaction that checks the version, writes the record and appends the turn's history rows, so
- * a turn costs the same however long the conversation is.
+ * transaction that checks the version, writes the record, appends the turn's history rows and
+ * (when it `endsInteraction`) frees the session's lock row, so a turn costs the same however long the conversation is and
+ * writes twice (lock, commit). The WAL is checkpointed on a background thread (`checkpoint`).
  *
  * @example
  * const sessionStore = new SqliteSessionStore('.data/treeagent.db');
@@ -59,7 +60,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #load: Database.Statement;
   readonly #historyAll: Database.Statement;
   readonly #historyLast: Database.Statement;
-  readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => void;
+  readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => (() => void) | null;
   readonly #delete: (sessionId: string) => void;
   #closed = false;
 
@@ -97,7 +98,7 @@ export class SqliteSessionStore implements SessionStore {
       this.#historyAll = historyAll;
       this.#historyLast = historyLast;
       const commit = db.transaction(
-        ({ record, expectedVersion }: SessionCommit, json: string, entries: string[]) => {
+        ({ record, expectedVersion, endsInteraction }: SessionCommit, json: string, entries: string[]) => {
           const current = (version.get(record.id) as { version: number } | undefined)?.version ?? 0;
           if (current !== expectedVersion) {
             throw new TreeAgentError(
@@ -109,14 +110,23 @@ export class SqliteSessionStore implements SessionStore {
           upsert.run(record.id, record.version, json, record.updatedAt);
           let seq = (lastSeq.get(record.id) as { seq: number | null }).seq ?? 0;
           for (const entry of entries) append.run(record.id, ++seq, entry);
+          // The commit ends the interaction: its lock row goes in the same write.
+          return endsInteraction ? this.#locks.deleteInCommit(record.id) : null;
         },
       );
-      this.#commit = (value, json, entries) => commit.immediate(value, json, entries);
+      this.#commit = (value, json, entries) => {
+        const committed = commit.immediate(value, json, entries);
+        database.wrote();
+        return committed;
+      };
       const remove = db.transaction((sessionId: string) => {
         deleteRecord.run(sessionId);
         deleteHistory.run(sessionId);
       });
-      this.#delete = (sessionId) => remove.immediate(sessionId);
+      this.#delete = (sessionId) => {
+        remove.immediate(sessionId);
+        database.wrote();
+      };
       this.#locks = new SessionLocks(db, this.#where, options.lock);
     } catch (error) {
       // A connection this store opened must not outlive a failed construction.
@@ -153,7 +163,7 @@ export class SqliteSessionStore implements SessionStore {
       // Serialised before the transaction, so the write lock is held only for the writes.
       const json = JSON.stringify(record);
       const entries = history.map((entry) => JSON.stringify(entry));
-      this.#commit(commit, json, entries);
+      this.#commit(commit, json, entries)?.();
     });
   }
 

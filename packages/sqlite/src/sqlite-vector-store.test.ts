@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { InMemoryVectorStore, TreeAgentError, type VectorRecord } from '@treeagent/core';
 import { CONFORMANCE_RECORDS, describeVectorStore } from '@treeagent/core/conformance';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
+import { useCleanups } from './test-support/cleanups.js';
 import { tempDir } from './test-support/temp-dir.js';
 
 describeVectorStore('SqliteVectorStore', async () => {
@@ -46,16 +47,7 @@ describeVectorStore('SqliteVectorStore (reopened after the upsert)', async () =>
   };
 });
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function freshFile(): string {
-  const { dir, remove } = tempDir();
-  cleanups.push(remove);
-  return join(dir, 'treeagent.db');
-}
+const { cleanups, freshFile } = useCleanups();
 
 function open(file: string): SqliteVectorStore {
   const store = new SqliteVectorStore(file);

@@ -118,12 +118,20 @@ export class SqliteVectorStore implements VectorStore {
       for (const row of rows) insert.run(collection, ...row);
       return nextGeneration(collection);
     });
-    this.#upsert = (collection, rows) => upsert.immediate(collection, rows);
+    this.#upsert = (collection, rows) => {
+      const generation = upsert.immediate(collection, rows);
+      database.wrote();
+      return generation;
+    };
     const deleteMany = db.transaction((collection: string, ids: string[]) => {
       for (const id of ids) remove.run(collection, id);
       return nextGeneration(collection);
     });
-    this.#delete = (collection, ids) => deleteMany.immediate(collection, ids);
+    this.#delete = (collection, ids) => {
+      const generation = deleteMany.immediate(collection, ids);
+      database.wrote();
+      return generation;
+    };
     database.retain();
   }
 

@@ -47,7 +47,8 @@ export async function runTurn(
       ]);
     const commit = turn.commit();
     turn.checkAbort();
-    await storeCall(() => store.commit(commit), 'commit');
+    // Nothing touches the store after this commit: it may free the lock in the same write.
+    await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
     const output = turn.output();
     const durationMs = performance.now() - turn.startedAt;
     turn.emit({ type: 'turn-end', output, durationMs });

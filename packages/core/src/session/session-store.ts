@@ -31,6 +31,12 @@ export interface SessionCommit {
   history: HistoryEntry[];
   /** Version the interaction started from; the commit fails with `SESSION_CONFLICT` if it changed. */
   expectedVersion: number;
+  /**
+   * The last write of an interaction that holds the session's `lock`: a store may free the lock in
+   * the same write (the `ReleaseLock` that follows then only wakes waiters). The engine sets it;
+   * without it, the lock stays held until released.
+   */
+  endsInteraction?: boolean;
 }
 
 export interface HistoryQuery {

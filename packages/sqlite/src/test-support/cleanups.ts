@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { tempDir } from './temp-dir.js';
+
+/**
+ * Cleanups run after each test of the file that calls it, last registered first; `freshFile`
+ * gives a path in a new temporary directory removed after the test.
+ */
+export function useCleanups() {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    cleanups,
+    /** `relative` (default `treeagent.db`) inside a fresh temporary directory. */
+    freshFile(relative = 'treeagent.db'): string {
+      const { dir, remove } = tempDir();
+      cleanups.push(remove);
+      return join(dir, relative);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { emptySessionRecord, TreeAgentError } from '@treeagent/core';
+import Database from 'better-sqlite3';
+import { describe, expect, test } from 'vitest';
+import { SqliteDatabase } from './sqlite-database.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+import { useCleanups } from './test-support/cleanups.js';
+import { type CheckpointReport, WalCheckpointer, WRITES_BEFORE_START } from './wal-checkpointer.js';
+
+const { cleanups, freshFile } = useCleanups();
+
+/** `count` one-turn commits on distinct sessions (each a write transaction). */
+async function commitTurns(store: SqliteSessionStore, count: number, prefix = 's'): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const record = { ...emptySessionRecord(`${prefix}${i}`, 'now'), version: 1, turn: 1 };
+    await store.commit({
+      record,
+      history: [{ role: 'user', content: `message ${i}`, turn: 1, at: 'now' }],
+      expectedVersion: 0,
+    });
+  }
+}
+
+function nextReport(database: SqliteDatabase, accept: (report: CheckpointReport) => boolean) {
+  return new Promise<CheckpointReport>((resolve) => {
+    database.onCheckpoint = (report) => {
+      if (accept(report)) resolve(report);
+    };
+  });
+}
+
+describe('background WAL checkpoints', () => {
+  test('start after a few writes and turn SQLite’s inline automatic checkpoint off', async () => {
+    const database = new SqliteDatabase(freshFile());
+    const store = new SqliteSessionStore(database);
+    cleanups.push(() => store.close());
+    await commitTurns(store, WRITES_BEFORE_START - 1);
+    expect(database.checkpointsInBackground).toBe(false);
+    expect(database.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await commitTurns(store, 1, 'last');
+    expect(database.checkpointsInBackground).toBe(true);
+    expect(database.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+  });
+
+  test('copy the committed turns into the database file itself, off the writing thread', async () => {
+    const file = freshFile();
+    const database = new SqliteDatabase(file, { checkpoint: { intervalMs: 20 } });
+    const store = new SqliteSessionStore(database);
+    cleanups.push(() => store.close());
+    await commitTurns(store, 200);
+    // A checkpoint that found the WAL fully copied.
+    await nextReport(database, (report) => report.log > 0 && report.checkpointed === report.log);
+    // The main file alone (no WAL beside it) has every session.
+    const copy = `${file}.copy`;
+    copyFileSync(file, copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      expect((db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(200);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('make the WAL start over under writes that never pause (RESTART past restartFrames)', async () => {
+    const file = freshFile();
+    const database = new SqliteDatabase(file, { checkpoint: { intervalMs: 5, restartFrames: 300 } });
+    const store = new SqliteSessionStore(database);
+    cleanups.push(() => store.close());
+    const reports: CheckpointReport[] = [];
+    database.onCheckpoint = (report) => reports.push(report);
+    // After a RESTART, a later checkpoint sees a shorter WAL: it started over instead of growing.
+    const startedOver = () => {
+      const restart = reports.findIndex((report) => report.restarted);
+      return restart >= 0 && reports.slice(restart + 1).some((report) => report.log < reports[restart]!.log);
+    };
+    let count = 0;
+    while (!startedOver() && count < 40_000) {
+      // Back-to-back commits; the yield only lets the thread's reports in (no idle time).
+      await commitTurns(store, 50, `b${count}-`);
+      count += 50;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(startedOver()).toBe(true);
+    const rows = database.connection.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number };
+    expect(rows.n).toBe(count);
+    expect(database.connection.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  test('mode "inline" keeps SQLite’s automatic checkpoint and starts no thread', async () => {
+    const database = new SqliteDatabase(freshFile(), { checkpoint: { mode: 'inline' } });
+    const store = new SqliteSessionStore(database);
+    cleanups.push(() => store.close());
+    await commitTurns(store, WRITES_BEFORE_START * 2);
+    expect(database.checkpointsInBackground).toBe(false);
+    expect(database.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
+  test('an unknown mode is an INVALID_INPUT error naming the choices', () => {
+    let error: unknown;
+    try {
+      new SqliteDatabase(freshFile(), { checkpoint: { mode: 'later' as 'inline' } });
+    } catch (e) {
+      error = e;
+    }
+    expect(TreeAgentError.hasCode(error, 'INVALID_INPUT')).toBe(true);
+    expect((error as Error).message).toMatch(/"background" or "inline"/);
+  });
+
+  test('closing the database stops the thread, and the WAL is folded back into the file', async () => {
+    const file = freshFile();
+    const database = new SqliteDatabase(file);
+    const store = new SqliteSessionStore(database);
+    await commitTurns(store, WRITES_BEFORE_START + 10);
+    expect(database.checkpointsInBackground).toBe(true);
+    await store.close();
+    expect(database.checkpointsInBackground).toBe(false);
+    // The thread's connection closes last, checkpoints and removes the WAL.
+    for (let i = 0; i < 100 && existsSync(`${file}-wal`); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  test('a thread that cannot open the file reports the failure (the owner falls back to inline)', async () => {
+    const failure = await new Promise<Error>((resolve) => {
+      new WalCheckpointer({
+        file: join(freshFile(), 'missing-directory', 'x.db'),
+        synchronous: 'NORMAL',
+        busyTimeoutMs: 100,
+        onFailure: resolve,
+      });
+    });
+    expect(failure.message).toMatch(/directory|unable to open|exited/i);
+  });
+});
