@@ -7,7 +7,7 @@ import { openSqlite } from '../packages/sqlite/src/index.js';
 import { inChild, startWorker, type Worker } from './lib/child.js';
 import { type GraphShape, loadPeer, peerGraph, sqliteSaver } from './lib/langgraph.js';
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
-import { collectGarbage, consume, consumed, measure, ms, type Stats, summarize, times } from './lib/stats.js';
+import { consume, consumed, measure, ms, type Stats, summarize, times } from './lib/stats.js';
 import { type RoutingTree, routingTree, scanBestRow } from './lib/trees.js';
 
 /**
@@ -27,6 +27,8 @@ const DIMENSIONS = 384;
 const TURNS_PER_SESSION = 10;
 /** Ratio of Tree Agent's per-turn time to LangGraph's that the issue sets as the goal. */
 const GOAL_RATIO = 0.1;
+/** Untimed turns at the start of each block, after the process sat idle while the others ran. */
+const BLOCK_WARMUP = 20;
 
 type Persistence = 'memory' | 'sqlite';
 type RunnerKind = 'tree-agent' | GraphShape;
@@ -216,6 +218,7 @@ export async function turnsWorker(args: WorkerArgs) {
   const warm = runner('warmup');
   const measured = runner('run');
   let next = 0;
+  let warmed = 0;
   return {
     /** Answers to the first `count` messages, each on a fresh session. */
     async checks(count: number): Promise<string[]> {
@@ -227,14 +230,19 @@ export async function turnsWorker(args: WorkerArgs) {
     async warmup({ minTurns, minMs, maxTurns }: Settings['warmup']): Promise<number> {
       const started = performance.now();
       let i = 0;
-      while (i < maxTurns && (i < minTurns || performance.now() - started < minMs)) await warm(i++);
+      while (i < maxTurns && (i < minTurns || performance.now() - started < minMs)) await warm(warmed + i++);
+      warmed += i;
       return i;
     },
-    /** `count` timed turns, after a full collection (every block starts from the same heap state). */
+    /**
+     * `count` timed turns after `BLOCK_WARMUP` untimed ones (the process was idle while the others
+     * ran). No forced collection: a full GC shrinks V8's young generation, and the block would then
+     * time the frequent scavenges that follow — a state a serving process is never in.
+     */
     async block(count: number): Promise<number[]> {
+      for (let i = 0; i < BLOCK_WARMUP; i++) await warm(warmed++);
       const offset = next;
       next += count;
-      collectGarbage();
       return measure((k) => measured(offset + k), { warmup: 0, samples: count });
     },
     close,
@@ -291,7 +299,7 @@ function report(
     });
   }
   lines.push(
-    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework runs in its own fresh process (three per configuration, alive together but run one at a time): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s each, then the timed turns in ${settings.rounds} rounds of one block per framework (rotating order, a full garbage collection before each block), so that the machine's noise falls on all of them alike. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
+    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework runs in its own fresh process (three per configuration, alive together but run one at a time): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s each, then the timed turns in ${settings.rounds} rounds of one block per framework (rotating order; each block starts with ${BLOCK_WARMUP} untimed turns, as the process sat idle while the others ran; no forced garbage collection, which would shrink V8's young generation and time a burst of scavenges no serving process sees), so that the machine's noise falls on all of them alike. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
       versions,
     )
       .map(([name, version]) => `${name}@${version}`)
