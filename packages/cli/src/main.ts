@@ -75,6 +75,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--depth <n>', 'classes are the nodes at this depth (default: the node holding each chunk)')
     .option('--min-chunks <n>', 'classes with fewer chunks are left out of the fit', '2')
     .option('--shrinkage <value>', 'shrinkage of the within-class scatter, 0…1')
+    .option(
+      '--base-weight <value>',
+      'weight of the base space kept beside the fitted one (nodes left out of the fit fall back to it); 0 = fitted space only',
+    )
     .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
     .action(async (tree: string, options) => {
       code = await fitCommand(tree, options, out);
@@ -123,7 +127,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('lint')
     .description(
-      'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors.',
+      'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors; with a fitted embedder, nodes with too few chunks to fit and a stale fit.',
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .option('--config <file>', 'model configuration')

@@ -44,7 +44,7 @@ export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
 // Lint
-export { type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
+export { type LintableEmbedder, type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
 export type { HistoryEntry } from './memory/history.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
 export type {

@@ -1,18 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  cosineSimilarity,
-  defineTree,
-  type Embedder,
-  type NodeDefinition,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+import { cosineSimilarity, type Embedder, TreeAgent } from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fitProjection } from './fit-projection.js';
-import { FittedEmbedder } from './fitted-embedder.js';
-import { gaussian } from './linear-algebra.js';
+import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from './fitted-embedder.js';
+import {
+  CLASSES,
+  heldOut,
+  nearestChunkAccuracy,
+  syntheticTree,
+  TableEmbedder,
+} from './test-support/synthetic.js';
 
 const directories: string[] = [];
 afterEach(() => {
@@ -24,93 +23,22 @@ function tempDirectory(): string {
   return directory;
 }
 
-/**
- * A synthetic labelled set: 4 classes that differ by a small offset in 3 dimensions, drowned in
- * 30 dimensions of shared noise that is much larger. Cosine in the raw space mostly sees the noise.
- */
-const CLASSES = ['alpha', 'beta', 'gamma', 'delta'];
-const DIMENSIONS = 33;
-const vectors = new Map<string, number[]>();
-const random = gaussian(7);
-const centres = CLASSES.map(() => Array.from({ length: 3 }, () => random()));
-function sample(label: number, name: string): string {
-  const vector = [
-    ...centres[label]!.map((value) => value + 0.25 * random()),
-    ...Array.from({ length: DIMENSIONS - 3 }, () => 2 * random()),
-  ];
-  vector[3]! += 4; // a common offset, so that centring matters too
-  vectors.set(name, vector);
-  return name;
-}
-const train = CLASSES.map((_, label) =>
-  Array.from({ length: 30 }, (_, i) => sample(label, `${label}:train:${i}`)),
-);
-const heldOut = CLASSES.flatMap((_, label) =>
-  Array.from({ length: 25 }, (_, i) => [sample(label, `${label}:test:${i}`), CLASSES[label]!] as const),
-);
-
-class TableEmbedder implements Embedder {
-  readonly id = 'table-test-embedder';
-  readonly dimensions = DIMENSIONS;
-  calls = 0;
-  embed(texts: readonly string[]): number[][] {
-    this.calls++;
-    return texts.map((text) => vectors.get(text) ?? new Array<number>(DIMENSIONS).fill(0));
-  }
-}
-
-function syntheticTree(extra: NodeDefinition[] = []): Tree {
-  return defineTree({
-    name: 'synthetic',
-    nodes: [
-      { id: 1, type: 'root', defaultSimilarityThreshold: -1 },
-      { id: 2, type: 'agent', parent: 1, isPrimary: true },
-      { id: 3, type: 'empty', parent: 2, name: 'group-1' },
-      { id: 4, type: 'empty', parent: 2, name: 'group-2' },
-      ...CLASSES.map(
-        (name, label): NodeDefinition => ({
-          id: 10 + label,
-          type: 'empty',
-          parent: label < 2 ? 3 : 4,
-          name,
-          chunks: train[label]!,
-        }),
-      ),
-      ...extra,
-    ],
-  });
-}
-
-async function nearestChunkAccuracy(embedder: Embedder, tree: Tree): Promise<number> {
-  const chunkVectors = await embedder.embed(tree.chunks.map((chunk) => chunk.text));
-  const testVectors = await embedder.embed(heldOut.map(([text]) => text));
-  let right = 0;
-  testVectors.forEach((vector, index) => {
-    let best = -Infinity;
-    let bestNode = -1;
-    chunkVectors.forEach((chunk, at) => {
-      const similarity = cosineSimilarity(Float32Array.from(vector), Float32Array.from(chunk));
-      if (similarity > best) {
-        best = similarity;
-        bestNode = tree.chunks[at]!.nodeId;
-      }
-    });
-    if (tree.node(bestNode).name === heldOut[index]![1]) right++;
-  });
-  return right / heldOut.length;
-}
-
 describe('FittedEmbedder', () => {
   test('the fitted space separates held-out utterances of the classes better than the base space', async () => {
     const tree = syntheticTree();
     const base = new TableEmbedder();
-    const fitted = await FittedEmbedder.fit(tree, base);
+    const fitted = await FittedEmbedder.fit(tree, base, { baseWeight: 0 });
     const before = await nearestChunkAccuracy(base, tree);
     const after = await nearestChunkAccuracy(fitted, tree);
     expect(before).toBeLessThan(0.7);
     expect(after).toBeGreaterThan(0.9);
     expect(fitted.dimensions).toBe(CLASSES.length - 1);
     expect(fitted.id).toBe(`fitted(${base.id},${fitted.projection.hash})`);
+    // By default the base space is kept beside it, at DEFAULT_BASE_WEIGHT.
+    const byDefault = fitted.withBaseWeight(DEFAULT_BASE_WEIGHT);
+    expect((await FittedEmbedder.fit(tree, base)).id).toBe(byDefault.id);
+    expect(byDefault.dimensions).toBe(CLASSES.length - 1 + base.dimensions);
+    expect(await nearestChunkAccuracy(byDefault, tree)).toBeGreaterThan(before);
   });
 
   test('routes through TreeAgent better with the fitted embedder (end to end)', async () => {
@@ -177,13 +105,46 @@ describe('FittedEmbedder', () => {
     expect(all.classes).toHaveLength(5);
   });
 
+  test('baseWeight keeps the base space beside the fitted one: cosines add up as (fitted + w·base) / (1 + w)', async () => {
+    const tree = syntheticTree();
+    const base = new TableEmbedder();
+    const fitted = await FittedEmbedder.fit(tree, base, { baseWeight: 0 });
+    const mixed = fitted.withBaseWeight(0.25);
+    expect(mixed.dimensions).toBe(fitted.dimensions! + base.dimensions);
+    expect(mixed.id).toBe(`fitted(${base.id},${fitted.projection.hash},base*0.25)`);
+    const [a, b] = ['0:test:3', '2:test:7'];
+    const cos = async (embedder: Embedder) => {
+      const [x, y] = await embedder.embed([a, b]);
+      return cosineSimilarity(Float32Array.from(x!), Float32Array.from(y!));
+    };
+    const expected = ((await cos(fitted)) + 0.25 * (await cos(base))) / 1.25;
+    expect(await cos(mixed)).toBeCloseTo(expected, 5);
+    // Saved with the fit, restored by load; an explicit option wins.
+    const file = join(tempDirectory(), 'tree.fit.json');
+    mixed.save(file);
+    expect((await FittedEmbedder.load(file, base)).id).toBe(mixed.id);
+    expect((await FittedEmbedder.load(file, base, { baseWeight: 0 })).id).toBe(fitted.id);
+    // forTree takes it too, without refitting for another weight.
+    const directory = tempDirectory();
+    const first = await FittedEmbedder.forTree(tree, base, { cacheDirectory: directory, baseWeight: 0.5 });
+    const calls = base.calls;
+    const second = await FittedEmbedder.forTree(tree, base, { cacheDirectory: directory, baseWeight: 0.1 });
+    expect(base.calls).toBe(calls);
+    expect(second.projection.hash).toBe(first.projection.hash);
+    expect(second.baseWeight).toBe(0.1);
+    expect(() => fitted.withBaseWeight(-1)).toThrow(/baseWeight must be a finite number ≥ 0/);
+  });
+
   test('classes can be the nodes at a given depth; a zero vector stays zero', async () => {
     const tree = syntheticTree();
     const projection = await fitProjection(tree, new TableEmbedder(), { classes: { depth: 2 } });
     expect(projection.classes.map((entry) => entry.name)).toEqual(['group-1', 'group-2']);
     expect(projection.outputDimensions).toBe(1);
-    const fitted = new FittedEmbedder(new TableEmbedder(), projection);
+    const fitted = new FittedEmbedder(new TableEmbedder(), projection, { baseWeight: 0 });
     expect([...(await fitted.embed(['unknown text']))[0]!]).toEqual([0]);
+    const withBase = (await fitted.withBaseWeight(0.5).embed(['unknown text']))[0]!;
+    expect(withBase.length).toBe(1 + 33);
+    expect(withBase.every((value) => value === 0)).toBe(true);
   });
 
   test('reports progress and refuses a tree with fewer than two classes', async () => {

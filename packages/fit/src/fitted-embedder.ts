@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Embedder, EmbeddingCache, EmbedOptions, Tree } from '@treeagent/core';
+import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
 import { embedTexts, TreeAgentError } from '@treeagent/core';
 import {
   type FitOptions,
@@ -10,6 +10,13 @@ import {
   fitSettings,
   type Projection,
 } from './fit-projection.js';
+import { lintFit } from './lint-fit.js';
+
+/**
+ * Default `baseWeight`: chosen on a held-out split of CLINC150's train (never val) with the hashed
+ * base embedder, among 0, 0.1, 0.2, 0.35, 0.5 and 1 (`npx tsx bench/routing/fit.ts`).
+ */
+export const DEFAULT_BASE_WEIGHT = 0.2;
 
 const FORMAT = 'treeagent-fit';
 const VERSION = 1;
@@ -30,9 +37,26 @@ export interface ProjectionJSON {
   milliseconds: number;
   matrix: string;
   offset: string;
+  /** The embedder's `baseWeight` when it was saved (absent: the default). Not part of the fit's hash. */
+  baseWeight?: number;
+}
+
+export interface FittedEmbedderOptions {
+  /** Caches the base embedder's vectors (e.g. the one the fit used), so a fresh fit re-embeds nothing. */
+  baseCache?: EmbeddingCache;
+  /**
+   * Weight of the base space kept beside the fitted one, ≥ 0 (default `DEFAULT_BASE_WEIGHT`, 0.2;
+   * 0: the fitted space alone).
+   * With `w > 0` a vector is `[fitted/|fitted|·√(1/(1+w)), base/|base|·√(w/(1+w))]`, so the cosine of
+   * two vectors is `(cos_fitted + w·cos_base) / (1 + w)`. Nodes left out of the fit (too few chunks)
+   * are told apart by the base part: they fall back to the base space.
+   */
+  baseWeight?: number;
 }
 
 export interface ForTreeOptions extends FitOptions {
+  /** See `FittedEmbedderOptions.baseWeight`; does not change the fit (nor its cache file). */
+  baseWeight?: number;
   /** Directory of cached fits, one file per tree content × base embedder × settings. */
   cacheDirectory?: string;
   /** One fit file (e.g. `tree.fit.json`): used when it matches the tree, base and settings, else refitted and overwritten. */
@@ -41,8 +65,9 @@ export interface ForTreeOptions extends FitOptions {
 
 /**
  * An embedder that maps its base embedder's vectors through a projection fitted on the tree's chunks
- * (see `fitProjection`): the base vector is normalised, then `y = Aᵀx − b`. Its id is
- * `fitted(<base id>,<fit hash>)`, so embedding caches never mix fits.
+ * (see `fitProjection`): the base vector is normalised, then `y = Aᵀx − b`, optionally followed by
+ * the base vector itself at `baseWeight`. Its id is `fitted(<base id>,<fit hash>)` (plus
+ * `,base*<w>`), so embedding caches never mix fits.
  *
  * @example
  * const embedder = await FittedEmbedder.forTree(tree, new HashedEmbedder(), { cacheDirectory: '.treeagent/fits' });
@@ -53,27 +78,68 @@ export class FittedEmbedder implements Embedder {
   readonly dimensions: number;
   readonly base: Embedder;
   readonly projection: Projection;
+  /** Weight of the base space beside the fitted one (0: fitted space only). */
+  readonly baseWeight: number;
   readonly #baseCache: EmbeddingCache | undefined;
 
-  /** `baseCache` caches the base embedder's vectors (e.g. the one the fit used), so a fresh fit re-embeds nothing. */
-  constructor(base: Embedder, projection: Projection, options: { baseCache?: EmbeddingCache } = {}) {
+  constructor(base: Embedder, projection: Projection, options: FittedEmbedderOptions = {}) {
     if (base.id !== projection.baseId)
       throw new TreeAgentError(
         'INVALID_INPUT',
         `This fit was made for the embedder "${projection.baseId}", not "${base.id}".`,
       );
+    const baseWeight = options.baseWeight ?? DEFAULT_BASE_WEIGHT;
+    if (!(baseWeight >= 0 && Number.isFinite(baseWeight)))
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `FittedEmbedder: baseWeight must be a finite number ≥ 0; got ${options.baseWeight}.`,
+      );
     this.base = base;
     this.projection = projection;
+    this.baseWeight = baseWeight;
     this.#baseCache = options.baseCache;
-    this.dimensions = projection.outputDimensions;
-    this.id = `fitted(${base.id},${projection.hash})`;
+    this.dimensions = projection.outputDimensions + (baseWeight > 0 ? projection.inputDimensions : 0);
+    this.id = `fitted(${base.id},${projection.hash}${baseWeight > 0 ? `,base*${baseWeight}` : ''})`;
+  }
+
+  /** The same fit with another `baseWeight` (no refit). */
+  withBaseWeight(baseWeight: number): FittedEmbedder {
+    return new FittedEmbedder(this.base, this.projection, {
+      baseWeight,
+      ...(this.#baseCache ? { baseCache: this.#baseCache } : {}),
+    });
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const vectors = this.#baseCache
       ? await embedTexts(this.base, texts, this.#baseCache, options.signal)
       : await this.base.embed(texts, options);
-    return vectors.map((vector) => this.project(vector));
+    return vectors.map((vector) => this.apply(vector));
+  }
+
+  /** This embedder's vector for one base vector: the projection, and the base part when `baseWeight > 0`. */
+  apply(vector: ArrayLike<number>): Float32Array {
+    return this.baseWeight > 0 ? this.#withBase(vector) : this.project(vector);
+  }
+
+  /** `[fitted, base]`, each unit length, scaled so that cosines add up as `(fitted + w·base) / (1 + w)`. */
+  #withBase(vector: ArrayLike<number>): Float32Array {
+    const fitted = this.project(vector);
+    const k = fitted.length;
+    const out = new Float32Array(this.dimensions);
+    const fittedScale = Math.sqrt(1 / (1 + this.baseWeight)) / (norm(fitted) || 1);
+    for (let o = 0; o < k; o++) out[o] = fitted[o]! * fittedScale;
+    const baseScale = Math.sqrt(this.baseWeight / (1 + this.baseWeight)) / (norm(vector) || 1);
+    for (let i = 0; i < vector.length; i++) out[k + i] = vector[i]! * baseScale;
+    return out;
+  }
+
+  /**
+   * Lint warnings about this fit for `tree` (called by `lintTree` / `treeagent lint`): nodes whose
+   * chunks are too few to be classes of the fit, and a fit made for another version of the tree.
+   */
+  lint(tree: Tree): LintWarning[] {
+    return lintFit(tree, this);
   }
 
   /** Projects one base vector (any length-normalisation; a zero vector stays zero). */
@@ -101,9 +167,9 @@ export class FittedEmbedder implements Embedder {
     return out;
   }
 
-  /** The fit as JSON (exact: the Float32 values round-trip bit for bit). */
+  /** The fit as JSON (exact: the Float32 values round-trip bit for bit), with its `baseWeight`. */
   toJSON(): ProjectionJSON {
-    return projectionToJSON(this.projection);
+    return { ...projectionToJSON(this.projection), baseWeight: this.baseWeight };
   }
 
   /** Writes the fit to a JSON file (atomically). */
@@ -111,25 +177,37 @@ export class FittedEmbedder implements Embedder {
     writeAtomically(file, JSON.stringify(this.toJSON()));
   }
 
-  static fromJSON(json: ProjectionJSON, base: Embedder): FittedEmbedder {
-    return new FittedEmbedder(base, projectionFromJSON(json));
+  /** A saved fit; `options.baseWeight` overrides the saved one. */
+  static fromJSON(json: ProjectionJSON, base: Embedder, options: FittedEmbedderOptions = {}): FittedEmbedder {
+    return new FittedEmbedder(base, projectionFromJSON(json), {
+      ...(json.baseWeight === undefined ? {} : { baseWeight: json.baseWeight }),
+      ...options,
+    });
   }
 
   /**
    * A fit saved by `save` or `treeagent fit`, for a tree module:
    * `export const embedder = await FittedEmbedder.load(new URL('./tree.fit.json', import.meta.url), new HashedEmbedder())`.
    */
-  static async load(file: string | URL, base: Embedder): Promise<FittedEmbedder> {
-    return FittedEmbedder.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as ProjectionJSON, base);
+  static async load(
+    file: string | URL,
+    base: Embedder,
+    options: FittedEmbedderOptions = {},
+  ): Promise<FittedEmbedder> {
+    return FittedEmbedder.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as ProjectionJSON, base, options);
   }
 
   /** Fits the projection on the tree's chunks. */
-  static async fit(tree: Tree, base: Embedder, options: FitOptions = {}): Promise<FittedEmbedder> {
-    return new FittedEmbedder(
-      base,
-      await fitProjection(tree, base, options),
-      options.embeddingCache ? { baseCache: options.embeddingCache } : {},
-    );
+  static async fit(
+    tree: Tree,
+    base: Embedder,
+    options: FitOptions & { baseWeight?: number } = {},
+  ): Promise<FittedEmbedder> {
+    const { baseWeight, ...fitOptions } = options;
+    return new FittedEmbedder(base, await fitProjection(tree, base, fitOptions), {
+      ...(options.embeddingCache ? { baseCache: options.embeddingCache } : {}),
+      ...(baseWeight === undefined ? {} : { baseWeight }),
+    });
   }
 
   /**
@@ -138,7 +216,7 @@ export class FittedEmbedder implements Embedder {
    * not refit at start-up, a changed one refits automatically.
    */
   static async forTree(tree: Tree, base: Embedder, options: ForTreeOptions = {}): Promise<FittedEmbedder> {
-    const { cacheDirectory, file, ...fitOptions } = options;
+    const { cacheDirectory, file, baseWeight, ...fitOptions } = options;
     const settings = fitSettings(fitOptions);
     const path =
       file ?? (cacheDirectory ? join(cacheDirectory, fitFileName(tree, base, settings)) : undefined);
@@ -152,16 +230,18 @@ export class FittedEmbedder implements Embedder {
           json.baseId === base.id &&
           sameSettings(json.settings, settings)
         )
-          return new FittedEmbedder(
-            base,
-            projectionFromJSON(json),
-            fitOptions.embeddingCache ? { baseCache: fitOptions.embeddingCache } : {},
-          );
+          return new FittedEmbedder(base, projectionFromJSON(json), {
+            ...(fitOptions.embeddingCache ? { baseCache: fitOptions.embeddingCache } : {}),
+            ...(baseWeight === undefined ? {} : { baseWeight }),
+          });
       } catch {
         // An unreadable cache file is refitted and overwritten.
       }
     }
-    const fitted = await FittedEmbedder.fit(tree, base, fitOptions);
+    const fitted = await FittedEmbedder.fit(tree, base, {
+      ...fitOptions,
+      ...(baseWeight === undefined ? {} : { baseWeight }),
+    });
     if (path) fitted.save(path);
     return fitted;
   }
@@ -203,6 +283,12 @@ export function projectionFromJSON(json: ProjectionJSON): Projection {
     throw new TreeAgentError('INVALID_INPUT', 'The fit file is damaged: its matrix has the wrong size.');
   const { format: _format, version: _version, matrix: _matrix, offset: _offset, ...rest } = json;
   return { ...rest, matrix, offset };
+}
+
+function norm(vector: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
+  return Math.sqrt(sum);
 }
 
 function toBase64(values: Float32Array): string {

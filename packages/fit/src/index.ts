@@ -10,10 +10,13 @@ export {
   type Projection,
 } from './fit-projection.js';
 export {
+  DEFAULT_BASE_WEIGHT,
   FittedEmbedder,
+  type FittedEmbedderOptions,
   type ForTreeOptions,
   fitFileName,
   type ProjectionJSON,
   projectionFromJSON,
   projectionToJSON,
 } from './fitted-embedder.js';
+export { type LintedFit, lintFit } from './lint-fit.js';

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -42,5 +42,39 @@ describe('treeagent fit', () => {
     expect(text).toMatch(
       /^fitted {3}accuracy [\d.]+%, out-of-scope recall [\d.]+%; at the operating point \(threshold -?[\d.]+, [\d.]+% kept\): in-scope right [\d.]+%, out-of-scope recall [\d.]+%$/m,
     );
+  }, 60_000);
+
+  test('lint warns about the nodes of a fitted tree with too few chunks to fit', async () => {
+    const module = join(scratch, 'lonely-tree.ts');
+    writeFileSync(
+      module,
+      `import { defineTree, HashedEmbedder } from '@treeagent/core';
+import { FittedEmbedder } from '@treeagent/fit';
+const tree = defineTree({
+  name: 'lonely',
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    { id: 3, type: 'emit', parent: 2, name: 'orari', chunks: ['a che ora aprite', 'orari di apertura', 'siete aperti domenica'], emit: { message: 'Dalle 9 alle 19.' } },
+    { id: 4, type: 'emit', parent: 2, name: 'prezzi', chunks: ['quanto costa', 'listino prezzi', 'prezzo del tagliando'], emit: { message: 'Il listino è sul sito.' } },
+    { id: 5, type: 'emit', parent: 2, name: 'reclami', chunks: ['voglio fare un reclamo'], emit: { message: 'Mi dispiace.' } },
+  ],
+});
+export default tree;
+export const embedder = await FittedEmbedder.fit(tree, new HashedEmbedder());
+`,
+    );
+    const lines: string[] = [];
+    const out: Output = {
+      log: (line) => lines.push(line),
+      write: (text) => lines.push(text),
+      error: (line) => lines.push(line),
+    };
+    expect(await main(['lint', module], out)).toBe(0);
+    const text = lines.join('\n');
+    expect(text).toMatch(
+      /^warning \[too-few-chunks-to-fit\] node 5: node 5 \("reclami"\) has 1 chunk\(s\), fewer than the fit's minChunksPerClass \(2\).*falls back to the base space.* Fix: Give it at least 2 chunks/m,
+    );
+    expect(await main(['lint', module, '--strict'], out)).toBe(1);
   }, 60_000);
 });

@@ -23,6 +23,7 @@ export interface FitCommandOptions {
   depth?: string;
   minChunks?: string;
   shrinkage?: string;
+  baseWeight?: string;
   keep?: string;
 }
 
@@ -53,6 +54,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
       ...(options.depth === undefined ? {} : { classes: { depth: Number(options.depth) } }),
       ...(options.minChunks === undefined ? {} : { minChunksPerClass: Number(options.minChunks) }),
       ...(options.shrinkage === undefined ? {} : { shrinkage: Number(options.shrinkage) }),
+      ...(options.baseWeight === undefined ? {} : { baseWeight: Number(options.baseWeight) }),
       onProgress: ({ done, total }) => {
         // Only a fit that lasts more than a second shows a bar.
         if (!bar && performance.now() - started > 1000 && loaded.tree.chunks.length >= 50)
@@ -68,7 +70,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
     );
     if (projection.excluded.length)
       out.log(
-        `left out of the fit (fewer than ${projection.settings.minChunksPerClass} chunks): ${projection.excluded.map((entry) => entry.name ?? `node ${entry.nodeId}`).join(', ')}`,
+        `left out of the fit (fewer than ${projection.settings.minChunksPerClass} chunks; ${fitted.baseWeight > 0 ? `they fall back to the base space, kept at baseWeight ${fitted.baseWeight}` : 'no base space to fall back on with --base-weight 0'}): ${projection.excluded.map((entry) => entry.name ?? `node ${entry.nodeId}`).join(', ')}`,
       );
     out.log(`written ${file}`);
     out.log(`embedder id: ${fitted.id}`);

@@ -7,10 +7,23 @@ import type { TreeNode } from '../tree/tree-node.js';
 
 /** A warning about a tree that is valid but will probably not behave as meant. */
 export interface LintWarning {
-  code: 'unreachable-node' | 'ambiguous-siblings' | 'child-without-chunks' | 'distant-anchor';
+  code:
+    | 'unreachable-node'
+    | 'ambiguous-siblings'
+    | 'child-without-chunks'
+    | 'distant-anchor'
+    /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
+    | 'too-few-chunks-to-fit'
+    /** From a fitted embedder: the fit was made for another version of the tree. */
+    | 'stale-fit';
   nodeId: number;
   message: string;
   fix: string;
+}
+
+/** An embedder that has its own warnings about a tree (e.g. `FittedEmbedder` of `@treeagent/fit`). */
+export interface LintableEmbedder extends Embedder {
+  lint(tree: Tree): LintWarning[];
 }
 
 export interface LintOptions {
@@ -25,7 +38,8 @@ export interface LintOptions {
 /**
  * Lints a valid tree: nodes exploration can never reach and no link targets; sibling subtrees whose
  * chunks are so similar that routing between them is ambiguous (with the chunk pairs); routing
- * parents whose children have no chunks; deep nodes whose failures climb all the way to the agent.
+ * parents whose children have no chunks; deep nodes whose failures climb all the way to the agent;
+ * and the embedder's own warnings when it has a `lint(tree)` method (`LintableEmbedder`).
  */
 export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<LintWarning[]> {
   const warnings: LintWarning[] = [];
@@ -64,6 +78,9 @@ export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<L
     }
   }
   warnings.push(...(await ambiguousSiblings(tree, options, label)));
+  const { embedder } = options;
+  if (embedder && typeof (embedder as Partial<LintableEmbedder>).lint === 'function')
+    warnings.push(...(embedder as LintableEmbedder).lint(tree));
   return warnings;
 }
 
@@ -129,10 +146,18 @@ function closePairs(tree: Tree, vectors: Float32Array[], left: TreeNode, right: 
     for (let j = right.chunkStart; j < right.chunkEnd; j++) {
       const a = vectors[i]!;
       const b = vectors[j]!;
+      // Cosine: not every embedder returns unit vectors (a fitted one does not).
       let dot = 0;
-      for (let k = 0; k < a.length; k++) dot += a[k]! * b[k]!;
-      if (dot >= limit)
-        pairs.push({ left: tree.chunks[i]!.text, right: tree.chunks[j]!.text, similarity: dot });
+      let aa = 0;
+      let bb = 0;
+      for (let k = 0; k < a.length; k++) {
+        dot += a[k]! * b[k]!;
+        aa += a[k]! * a[k]!;
+        bb += b[k]! * b[k]!;
+      }
+      const similarity = aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
+      if (similarity >= limit)
+        pairs.push({ left: tree.chunks[i]!.text, right: tree.chunks[j]!.text, similarity });
     }
   }
   return pairs.sort((x, y) => y.similarity - x.similarity);
