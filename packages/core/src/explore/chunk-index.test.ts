@@ -14,12 +14,14 @@ function random(seed: number): () => number {
 
 describe('ChunkIndex.similarities', () => {
   test.each([
-    ['dense, 7 dimensions', 7, 0],
-    ['dense, 384 dimensions', 384, 0],
-    ['sparse, 4096 dimensions', 4096, 0.97],
-  ])('equals the plain dot products (%s)', async (_name, dimensions, sparsity) => {
+    ['dense, 7 dimensions', 7, 0, 0, 'rows'],
+    ['dense, 384 dimensions', 384, 0, 0, 'rows'],
+    ['sparse, 4096 dimensions', 4096, 0.97, 0, 'columns'],
+    ['dense 149 then sparse 4096 (a fitted vector with its base part)', 4245, 0.97, 149, 'mixed'],
+  ])('equals the plain dot products (%s)', async (_name, dimensions, sparsity, denseFirst, layout) => {
     const next = random(dimensions);
-    const vector = () => Array.from({ length: dimensions }, () => (next() + 0.5 < sparsity ? 0 : next()));
+    const vector = () =>
+      Array.from({ length: dimensions }, (_, j) => (j >= denseFirst && next() + 0.5 < sparsity ? 0 : next()));
     const texts = Array.from({ length: 23 }, (_, i) => `chunk ${i}`);
     const vectors = Object.fromEntries(texts.map((text) => [text, vector()]));
     const tree = defineTree({
@@ -31,6 +33,8 @@ describe('ChunkIndex.similarities', () => {
       ],
     });
     const index = await ChunkIndex.build(tree, new ExactEmbedder({ vectors }));
+    expect(index.layout).toBe(layout);
+    if (layout === 'mixed') expect(index.denseDimensions.length).toBe(denseFirst);
     const raw = vector();
     const norm = Math.hypot(...raw);
     const direction = Float32Array.from(raw, (value) => value / norm);

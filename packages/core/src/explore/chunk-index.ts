@@ -6,60 +6,81 @@ import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
 
 /**
- * Dense embeddings (most coordinates non-zero, measured when the index is built) are stored row by
- * row in WebAssembly memory and scored by a SIMD kernel (`dot-kernel.ts`): one sequential read of
- * the matrix per direction, at about the speed of memory.
+ * A dimension is dense when at least half the chunks (sampled) have a non-zero coordinate there.
+ * Dense dimensions are stored row by row in WebAssembly memory and scored by a SIMD kernel
+ * (`dot-kernel.ts`): one sequential read per direction, at about the speed of memory.
  */
 const DENSE_FRACTION = 0.5;
 
 /**
- * The vectors of every chunk of a tree, unit length, in one contiguous matrix. Sparse embeddings
- * (such as the hashed n-grams) are stored dimension by dimension (column `j` holds the `j`-th
- * coordinate of every chunk, in the tree's depth-first chunk order), so one pass reads only the
- * columns where the direction is not zero. Dense embeddings are stored row by row (zero-padded to a
- * multiple of 16 floats), scored with a WebAssembly SIMD dot product. Either way one pass gives the
- * similarity of a direction to every chunk; each exploration hop then reads only the resulting array.
+ * The vectors of every chunk of a tree, unit length, split by dimension into two blocks. Dense
+ * dimensions (most chunks non-zero there: a neural embedding, a fitted projection) are stored row by
+ * row, zero-padded to a multiple of 16 floats, and scored with a WebAssembly SIMD dot product.
+ * Sparse dimensions (such as the hashed n-grams) are stored dimension by dimension (column `j` holds
+ * that coordinate of every chunk, in the tree's depth-first chunk order), so a pass reads only the
+ * columns where the direction is not zero. A vector that concatenates both kinds (a fitted vector
+ * with its base part) uses both blocks. Either way one pass gives the similarity of a direction to
+ * every chunk; each exploration hop then reads only the resulting array.
  */
 export class ChunkIndex {
   readonly tree: Tree;
   readonly dimensions: number;
-  /** `columns`: dimension-major (sparse vectors); `rows`: row-major, `stride` floats per chunk (dense vectors). */
-  readonly layout: 'columns' | 'rows';
-  /** `dimensions × chunks` coordinates of the unit vectors, dimension-major (`columns` layout; empty otherwise). */
+  /** `rows`: every dimension dense; `columns`: every dimension sparse; `mixed`: some of each. */
+  readonly layout: 'columns' | 'rows' | 'mixed';
+  /** The dense dimensions, ascending. */
+  readonly denseDimensions: Int32Array;
+  /** The sparse dimensions, ascending. */
+  readonly sparseDimensions: Int32Array;
+  /** `sparseDimensions.length × chunks` coordinates, dimension-major. */
   readonly columns: Float32Array;
-  /** `chunks × stride` coordinates, row-major (`rows` layout; empty otherwise). */
+  /** `chunks × stride` coordinates of the dense dimensions, row-major. */
   readonly rows: Float32Array;
   readonly stride: number;
   readonly #kernel: RowKernel | null;
+  /** For each dimension, its column among the sparse ones, or -1. */
+  readonly #sparseSlot: Int32Array;
+  /** The direction's dense coordinates, gathered (mixed layout). */
+  readonly #denseDirection: Float32Array;
   readonly #positionById: Map<string, number>;
 
   private constructor(
     tree: Tree,
     dimensions: number,
-    storage:
-      | { layout: 'columns'; columns: Float32Array }
-      | { layout: 'rows'; rows: Float32Array; stride: number; kernel: RowKernel | null },
+    dense: Int32Array,
+    sparse: Int32Array,
+    vectors: readonly ArrayLike<number>[],
   ) {
     this.tree = tree;
     this.dimensions = dimensions;
-    this.layout = storage.layout;
-    if (storage.layout === 'columns') {
-      this.columns = storage.columns;
-      this.rows = new Float32Array(0);
-      this.stride = 0;
-      this.#kernel = null;
-    } else {
-      this.columns = new Float32Array(0);
-      this.rows = storage.rows;
-      this.stride = storage.stride;
-      this.#kernel = storage.kernel;
-    }
+    this.denseDimensions = dense;
+    this.sparseDimensions = sparse;
+    this.layout = sparse.length === 0 ? 'rows' : dense.length === 0 ? 'columns' : 'mixed';
+    const count = vectors.length;
+
+    this.#kernel = dense.length ? createRowKernel(count, dense.length) : null;
+    this.stride = this.#kernel ? this.#kernel.stride : dense.length;
+    this.rows = this.#kernel ? this.#kernel.rows : new Float32Array(count * this.stride);
+    vectors.forEach((vector, row) => {
+      const base = row * this.stride;
+      for (let k = 0; k < dense.length; k++) this.rows[base + k] = vector[dense[k]!]!;
+    });
+    this.#denseDirection = new Float32Array(dense.length);
+
+    this.columns = new Float32Array(count * sparse.length);
+    this.#sparseSlot = new Int32Array(dimensions).fill(-1);
+    sparse.forEach((j, slot) => {
+      this.#sparseSlot[j] = slot;
+    });
+    vectors.forEach((vector, row) => {
+      for (let slot = 0; slot < sparse.length; slot++) this.columns[slot * count + row] = vector[sparse[slot]!]!;
+    });
     this.#positionById = new Map(tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
   }
 
   /**
-   * Embeds the tree's chunks (through the cache) and packs them: row-major when the vectors are
-   * dense, dimension-major when they are sparse. `layout` forces one (tests, benchmarks).
+   * Embeds the tree's chunks (through the cache) and packs them, each dimension in the dense block
+   * or the sparse one by how many chunks use it. `layout` forces every dimension into one block
+   * (tests, benchmarks).
    */
   static async build(
     tree: Tree,
@@ -75,22 +96,16 @@ export class ChunkIndex {
         )
       : [];
     const dimensions = vectors[0]?.length ?? embedder.dimensions ?? 0;
-    const count = vectors.length;
-    if ((layout ?? (isDense(vectors, dimensions) ? 'rows' : 'columns')) === 'rows') {
-      const kernel = createRowKernel(count, dimensions);
-      const stride = kernel ? kernel.stride : dimensions;
-      const rows = kernel ? kernel.rows : new Float32Array(count * stride);
-      vectors.forEach((vector, row) => {
-        const base = row * stride;
-        for (let j = 0; j < dimensions; j++) rows[base + j] = vector[j]!;
-      });
-      return new ChunkIndex(tree, dimensions, { layout: 'rows', rows, stride, kernel });
-    }
-    const columns = new Float32Array(count * dimensions);
-    vectors.forEach((vector, row) => {
-      for (let j = 0; j < dimensions; j++) columns[j * count + row] = vector[j]!;
-    });
-    return new ChunkIndex(tree, dimensions, { layout: 'columns', columns });
+    const denseFlags =
+      layout === 'rows'
+        ? new Array<boolean>(dimensions).fill(true)
+        : layout === 'columns'
+          ? new Array<boolean>(dimensions).fill(false)
+          : denseDimensionFlags(vectors, dimensions);
+    const dense: number[] = [];
+    const sparse: number[] = [];
+    denseFlags.forEach((isDense, j) => (isDense ? dense : sparse).push(j));
+    return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors);
   }
 
   /** Cosine similarity of a unit `direction` to every chunk, in chunk order. */
@@ -98,24 +113,43 @@ export class ChunkIndex {
     const count = this.tree.chunks.length;
     const out = new Float32Array(count);
     if (direction.length !== this.dimensions) return out;
-    if (this.layout === 'rows') {
-      if (this.#kernel) this.#kernel.dots(direction, out);
-      else rowSimilarities(this.rows, this.stride, this.dimensions, direction, out);
-      return out;
+    const dense = this.denseDimensions;
+    if (dense.length) {
+      // All dense: the direction as is; mixed: its dense coordinates gathered.
+      let denseDirection = direction;
+      if (this.layout === 'mixed') {
+        denseDirection = this.#denseDirection;
+        for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
+      }
+      if (this.#kernel) this.#kernel.dots(denseDirection, out);
+      else rowSimilarities(this.rows, this.stride, dense.length, denseDirection, out);
     }
-    columnSimilarities(this.columns, this.dimensions, count, direction, out);
+    if (this.sparseDimensions.length) {
+      const slots: number[] = [];
+      const weights: number[] = [];
+      for (let j = 0; j < this.dimensions; j++) {
+        const slot = this.#sparseSlot[j]!;
+        if (slot >= 0 && direction[j] !== 0) {
+          slots.push(slot);
+          weights.push(direction[j]!);
+        }
+      }
+      columnSimilarities(this.columns, count, slots, weights, out);
+    }
     return out;
   }
 
   /** The unit vector of the chunk at `position` (a copy). */
   vector(position: number): Float32Array {
-    if (this.layout === 'rows') {
-      const base = position * this.stride;
-      return this.rows.slice(base, base + this.dimensions);
-    }
     const count = this.tree.chunks.length;
     const out = new Float32Array(this.dimensions);
-    for (let j = 0; j < this.dimensions; j++) out[j] = this.columns[j * count + position]!;
+    const base = position * this.stride;
+    this.denseDimensions.forEach((j, k) => {
+      out[j] = this.rows[base + k]!;
+    });
+    this.sparseDimensions.forEach((j, slot) => {
+      out[j] = this.columns[slot * count + position]!;
+    });
     return out;
   }
 
@@ -125,56 +159,49 @@ export class ChunkIndex {
   }
 }
 
-/** Whether at least half the coordinates are non-zero (sampled over up to 256 vectors). */
-function isDense(vectors: ArrayLike<number>[], dimensions: number): boolean {
-  if (!vectors.length || !dimensions) return false;
+/** For each dimension, whether at least half the chunks are non-zero there (up to 256 sampled). */
+function denseDimensionFlags(vectors: ArrayLike<number>[], dimensions: number): boolean[] {
+  const nonZero = new Int32Array(dimensions);
+  if (!vectors.length) return new Array<boolean>(dimensions).fill(false);
   const step = Math.max(1, Math.floor(vectors.length / 256));
-  let nonZero = 0;
-  let total = 0;
+  let sampled = 0;
   for (let row = 0; row < vectors.length; row += step) {
     const vector = vectors[row]!;
-    for (let j = 0; j < dimensions; j++) if (vector[j] !== 0) nonZero++;
-    total += dimensions;
+    for (let j = 0; j < dimensions; j++) if (vector[j] !== 0) nonZero[j]!++;
+    sampled++;
   }
-  return nonZero >= DENSE_FRACTION * total;
+  return Array.from(nonZero, (count) => count >= DENSE_FRACTION * sampled);
 }
 
 /**
- * Dimension-major pass: the non-zero coordinates of the direction are taken four at a time, so each
- * sweep over the output array adds four columns.
+ * Dimension-major pass, added to `out`: column `slots[k]` weighted by `weights[k]`, four columns per
+ * sweep over the output array.
  */
 function columnSimilarities(
   columns: Float32Array,
-  dimensions: number,
   count: number,
-  direction: Float32Array,
+  slots: readonly number[],
+  weights: readonly number[],
   out: Float32Array,
 ): void {
-  const used: number[] = [];
-  for (let j = 0; j < dimensions; j++) if (direction[j] !== 0) used.push(j);
   let k = 0;
-  for (; k + 4 <= used.length; k += 4) {
-    const j0 = used[k]!;
-    const j1 = used[k + 1]!;
-    const j2 = used[k + 2]!;
-    const j3 = used[k + 3]!;
-    const w0 = direction[j0]!;
-    const w1 = direction[j1]!;
-    const w2 = direction[j2]!;
-    const w3 = direction[j3]!;
-    const b0 = j0 * count;
-    const b1 = j1 * count;
-    const b2 = j2 * count;
-    const b3 = j3 * count;
+  for (; k + 4 <= slots.length; k += 4) {
+    const w0 = weights[k]!;
+    const w1 = weights[k + 1]!;
+    const w2 = weights[k + 2]!;
+    const w3 = weights[k + 3]!;
+    const b0 = slots[k]! * count;
+    const b1 = slots[k + 1]! * count;
+    const b2 = slots[k + 2]! * count;
+    const b3 = slots[k + 3]! * count;
     for (let row = 0; row < count; row++) {
       out[row]! +=
         w0 * columns[b0 + row]! + w1 * columns[b1 + row]! + w2 * columns[b2 + row]! + w3 * columns[b3 + row]!;
     }
   }
-  for (; k < used.length; k++) {
-    const j = used[k]!;
-    const weight = direction[j]!;
-    const base = j * count;
+  for (; k < slots.length; k++) {
+    const weight = weights[k]!;
+    const base = slots[k]! * count;
     for (let row = 0; row < count; row++) out[row]! += weight * columns[base + row]!;
   }
 }
