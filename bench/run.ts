@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section>
 ];
 
 const log = (line: string) => console.log(line);
+const benchDirectory = fileURLToPath(new URL('.', import.meta.url));
 const started = performance.now();
 // Other work on the machine skews every figure: the load averages are reported with the results.
 const loadAtStart = loadavg()[0]!;
@@ -91,6 +92,8 @@ const markdown = [
     goals.map((goal) => [goal.benchmark, goal.goal, goal.measured, verdict(goal.met)]),
   ),
   ...sections.flatMap((section) => ['', `## ${section.title}`, '', section.markdown]),
+  // The changes these figures called for, before and after (kept by hand in BEFORE-AFTER.md).
+  ...(quick || only ? [] : ['', readFileSync(join(benchDirectory, 'BEFORE-AFTER.md'), 'utf8').trimEnd()]),
   ...(failures.length
     ? [
         '',
@@ -103,8 +106,7 @@ const markdown = [
 ].join('\n');
 const json = `${JSON.stringify({ environment, goals, sections: Object.fromEntries(sections.map((s) => [s.id, s.data])), failures }, null, 2)}\n`;
 
-const benchDir = fileURLToPath(new URL('.', import.meta.url));
-const outDir = quick ? join(benchDir, '.cache') : benchDir;
+const outDir = quick ? join(benchDirectory, '.cache') : benchDirectory;
 mkdirSync(outDir, { recursive: true });
 const mdFile = join(outDir, quick ? 'quick-RESULTS.md' : 'RESULTS.md');
 const jsonFile = join(outDir, quick ? 'quick-results.json' : 'results.json');
@@ -114,7 +116,7 @@ if (!only || quick) {
   log(`\nwritten ${mdFile} and ${jsonFile} (${totalSeconds.toFixed(0)} s)`);
 } else {
   // A partial run must not overwrite the full results.
-  const partial = join(benchDir, '.cache');
+  const partial = join(benchDirectory, '.cache');
   mkdirSync(partial, { recursive: true });
   writeFileSync(join(partial, 'partial-RESULTS.md'), markdown);
   writeFileSync(join(partial, 'partial-results.json'), json);
