@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cosineSimilarity, type Embedder, TreeAgent } from '@treeagent/core';
+import { cosineSimilarity, type Embedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fitProjection } from './fit-projection.js';
 import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from './fitted-embedder.js';
@@ -133,6 +133,11 @@ describe('FittedEmbedder', () => {
     expect(second.projection.hash).toBe(first.projection.hash);
     expect(second.baseWeight).toBe(0.1);
     expect(() => fitted.withBaseWeight(-1)).toThrow(/baseWeight must be a finite number ≥ 0/);
+    // With a cache of the base vectors, the agent does not cache the fitted ones again.
+    expect(fitted.cacheable).toBe(true);
+    const withCache = await FittedEmbedder.fit(tree, base, { embeddingCache: new InMemoryEmbeddingCache() });
+    expect(withCache.cacheable).toBe(false);
+    expect(withCache.withBaseWeight(0.3).cacheable).toBe(false);
   });
 
   test('classes can be the nodes at a given depth; a zero vector stays zero', async () => {

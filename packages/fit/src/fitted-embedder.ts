@@ -80,6 +80,12 @@ export class FittedEmbedder implements Embedder {
   readonly projection: Projection;
   /** Weight of the base space beside the fitted one (0: fitted space only). */
   readonly baseWeight: number;
+  /**
+   * With a `baseCache`, the fitted vectors are not cached again by the agent: they are derived from
+   * the cached base vectors in a fraction of a millisecond, and a cache of them would grow with every
+   * refit (and hold `baseWeight > 0` vectors as long as the base's).
+   */
+  readonly cacheable: boolean;
   readonly #baseCache: EmbeddingCache | undefined;
 
   constructor(base: Embedder, projection: Projection, options: FittedEmbedderOptions = {}) {
@@ -98,6 +104,7 @@ export class FittedEmbedder implements Embedder {
     this.projection = projection;
     this.baseWeight = baseWeight;
     this.#baseCache = options.baseCache;
+    this.cacheable = options.baseCache === undefined;
     this.dimensions = projection.outputDimensions + (baseWeight > 0 ? projection.inputDimensions : 0);
     this.id = `fitted(${base.id},${projection.hash}${baseWeight > 0 ? `,base*${baseWeight}` : ''})`;
   }

@@ -3,7 +3,8 @@ import type { Embedder } from './embedder.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 
 /**
- * Embeds texts through the cache: only texts missing from it reach the embedder, in one batch.
+ * Embeds texts through the cache: only texts missing from it reach the embedder, in one batch (an
+ * embedder with `cacheable: false` is always asked, and its vectors are not stored).
  * Returns unit-length vectors (zero vectors stay zero). Embedder failures and wrong shapes
  * become `EMBEDDER` errors naming the model.
  */
@@ -13,6 +14,7 @@ export async function embedTexts(
   cache?: EmbeddingCache,
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
+  if (embedder.cacheable === false) cache = undefined;
   const cached = cache ? await cache.getMany(embedder.id, texts) : texts.map(() => undefined);
   const missing: number[] = [];
   cached.forEach((vector, index) => {

@@ -10,6 +10,12 @@ export interface Embedder {
   readonly id: string;
   /** Length of the vectors, when known before the first call. */
   readonly dimensions?: number;
+  /**
+   * `false`: the engine does not keep this embedder's vectors in the embedding cache, because they
+   * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base).
+   * Default: cached.
+   */
+  readonly cacheable?: boolean;
   /** Embeds a batch of texts, one vector per text, in order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbeddingVector[]> | EmbeddingVector[];
 }
