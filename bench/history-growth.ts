@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { InMemorySessionStore, type SessionStore, TreeAgent } from '../packages/core/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 import { inChild } from './lib/child.js';
+import { DEFAULT_DATABASE_URL } from './lib/database.js';
 import { loadPeer, type PeerGraph, peerGraph, sqliteSaver } from './lib/langgraph.js';
 import { type BenchContext, type Goal, type Section, table } from './lib/report.js';
 import { bytes, collectGarbage, ms, type Stats, summarize, times } from './lib/stats.js';
@@ -10,8 +11,8 @@ import { type RoutingTree, routingTree } from './lib/trees.js';
 
 /**
  * Benchmark 2 — turn cost against conversation length: one session of 1,000 turns, the late turns
- * against the first ones, on each session store (PostgreSQL when TREEAGENT_TEST_DATABASE_URL is
- * reachable), and the bytes each turn adds to storage. LangGraph's threads, in the same run, for
+ * against the first ones, on each session store (PostgreSQL at TREEAGENT_TEST_DATABASE_URL, default
+ * the test database of scripts/setup-postgres.sh), and the bytes each turn adds to storage. LangGraph's threads, in the same run, for
  * comparison (plain messages and LangChain message objects).
  */
 
@@ -288,8 +289,10 @@ function sqliteProbe(db: any, kind: 'treeagent' | 'langgraph'): StorageProbe {
 }
 
 async function postgresBackend(routing: RoutingTree, sessions: number): Promise<Backend | string> {
-  const url = process.env.TREEAGENT_TEST_DATABASE_URL;
-  if (!url) return 'PostgreSQL skipped: TREEAGENT_TEST_DATABASE_URL is not set.';
+  // The test database of scripts/setup-postgres.sh by default (as the server-load benchmark); an
+  // empty TREEAGENT_TEST_DATABASE_URL leaves PostgreSQL out.
+  const url = process.env.TREEAGENT_TEST_DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (!url) return 'PostgreSQL left out: TREEAGENT_TEST_DATABASE_URL is empty.';
   let postgres: typeof import('../packages/postgres/src/index.js');
   let pg: any;
   try {

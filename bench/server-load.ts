@@ -5,6 +5,7 @@ import { InMemorySessionStore, type SessionStore, TreeAgent } from '../packages/
 import { serve } from '../packages/server/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 import { startWorker } from './lib/child.js';
+import { DEFAULT_DATABASE_URL } from './lib/database.js';
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
 import { bytes, collectGarbage, ms } from './lib/stats.js';
 import { routingTree } from './lib/trees.js';
@@ -19,7 +20,6 @@ import { routingTree } from './lib/trees.js';
  * collection, divided by the sessions created (each with one turn).
  */
 
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:54329/treeagent_test';
 const TREE = { nodes: 200, levels: [9], leaves: 189, chunksPerLeaf: 10 };
 const DIMENSIONS = 384;
 const GOAL_TURNS_PER_SECOND = 1000;
