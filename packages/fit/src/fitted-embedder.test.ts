@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cosineSimilarity, type Embedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { fitProjection } from './fit-projection.js';
-import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from './fitted-embedder.js';
+import { FittedEmbedder } from './fitted-embedder.js';
 import {
   CLASSES,
   heldOut,

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
 import { embedTexts, TreeAgentError } from '@treeagent/core';
+import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import {
   type FitOptions,
   type FitSettings,
@@ -11,12 +12,6 @@ import {
   type Projection,
 } from './fit-projection.js';
 import { lintFit } from './lint-fit.js';
-
-/**
- * Default `baseWeight`: chosen on a held-out split of CLINC150's train (never val) with the hashed
- * base embedder, among 0, 0.1, 0.2, 0.35, 0.5 and 1 (`npx tsx bench/routing/fit.ts`).
- */
-export const DEFAULT_BASE_WEIGHT = 0.2;
 
 const FORMAT = 'treeagent-fit';
 const VERSION = 1;
@@ -45,7 +40,7 @@ export interface FittedEmbedderOptions {
   /** Caches the base embedder's vectors (e.g. the one the fit used), so a fresh fit re-embeds nothing. */
   baseCache?: EmbeddingCache;
   /**
-   * Weight of the base space kept beside the fitted one, ≥ 0 (default `DEFAULT_BASE_WEIGHT`, 0.2;
+   * Weight of the base space kept beside the fitted one, ≥ 0 (default `DEFAULT_BASE_WEIGHT`, 0.5;
    * 0: the fitted space alone).
    * With `w > 0` a vector is `[fitted/|fitted|·√(1/(1+w)), base/|base|·√(w/(1+w))]`, so the cosine of
    * two vectors is `(cos_fitted + w·cos_base) / (1 + w)`. Nodes left out of the fit (too few chunks)

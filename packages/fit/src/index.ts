@@ -1,3 +1,4 @@
+export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 export {
   chunkClasses,
   type FitClass,
@@ -10,7 +11,6 @@ export {
   type Projection,
 } from './fit-projection.js';
 export {
-  DEFAULT_BASE_WEIGHT,
   FittedEmbedder,
   type FittedEmbedderOptions,
   type ForTreeOptions,

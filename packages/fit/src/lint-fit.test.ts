@@ -1,6 +1,7 @@
 import { lintTree, TreeAgent } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from './fitted-embedder.js';
+import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+import { FittedEmbedder } from './fitted-embedder.js';
 import { lintFit } from './lint-fit.js';
 import { blend, sample, syntheticTree, TableEmbedder } from './test-support/synthetic.js';
 

@@ -1,4 +1,5 @@
 import type { LintWarning, Tree } from '@treeagent/core';
+import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { chunkClasses, type Projection } from './fit-projection.js';
 
 /** What `lintFit` needs of a fitted embedder. */
@@ -40,7 +41,7 @@ export function lintFit(tree: Tree, fit: LintedFit): LintWarning[] {
       code: 'too-few-chunks-to-fit',
       nodeId,
       message: `node ${label} has ${chunks} chunk(s), fewer than the fit's minChunksPerClass (${minChunksPerClass}): it is not a class of the fit, so the fitted space does not set it apart; ${fallback}.`,
-      fix: `Give it at least ${minChunksPerClass} chunks (different ways users ask for it)${baseWeight > 0 ? '' : ', or fit with a baseWeight above 0 (treeagent fit --base-weight 0.2)'}.`,
+      fix: `Give it at least ${minChunksPerClass} chunks (different ways users ask for it)${baseWeight > 0 ? '' : `, or fit with a baseWeight above 0 (treeagent fit --base-weight ${DEFAULT_BASE_WEIGHT})`}.`,
     });
   }
   return warnings;
