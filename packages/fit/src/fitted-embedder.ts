@@ -12,6 +12,7 @@ import {
   type Projection,
 } from './fit-projection.js';
 import { lintFit } from './lint-fit.js';
+import { type ProgressLineOptions, progressLine } from './progress-line.js';
 
 const FORMAT = 'treeagent-fit';
 const VERSION = 1;
@@ -50,6 +51,12 @@ export interface FittedEmbedderOptions {
 }
 
 export interface ForTreeOptions extends FitOptions {
+  /**
+   * A progress bar on stderr while a (re)fit that lasts more than a second runs, so a start-up that
+   * refits a changed tree says why it waits. Default true; `false` draws nothing; an object chooses
+   * the stream and delay. Ignored when `onProgress` is given.
+   */
+  progress?: boolean | ProgressLineOptions;
   /** See `FittedEmbedderOptions.baseWeight`; does not change the fit (nor its cache file). */
   baseWeight?: number;
   /** Directory of cached fits, one file per tree content × base embedder × settings. */
@@ -218,7 +225,7 @@ export class FittedEmbedder implements Embedder {
    * not refit at start-up, a changed one refits automatically.
    */
   static async forTree(tree: Tree, base: Embedder, options: ForTreeOptions = {}): Promise<FittedEmbedder> {
-    const { cacheDirectory, file, baseWeight, ...fitOptions } = options;
+    const { cacheDirectory, file, baseWeight, progress = true, ...fitOptions } = options;
     const settings = fitSettings(fitOptions);
     const path =
       file ?? (cacheDirectory ? join(cacheDirectory, fitFileName(tree, base, settings)) : undefined);
@@ -240,8 +247,17 @@ export class FittedEmbedder implements Embedder {
         // An unreadable cache file is refitted and overwritten.
       }
     }
+    const onProgress =
+      fitOptions.onProgress ??
+      (progress === false
+        ? undefined
+        : progressLine(
+            `fitting the embedding space to tree "${tree.name}" (${tree.chunks.length} chunks)`,
+            progress === true ? {} : progress,
+          ));
     const fitted = await FittedEmbedder.fit(tree, base, {
       ...fitOptions,
+      ...(onProgress ? { onProgress } : {}),
       ...(baseWeight === undefined ? {} : { baseWeight }),
     });
     if (path) fitted.save(path);

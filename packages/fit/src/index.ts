@@ -20,3 +20,4 @@ export {
   projectionToJSON,
 } from './fitted-embedder.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
+export { type ProgressLineOptions, progressLine } from './progress-line.js';
