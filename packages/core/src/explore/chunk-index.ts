@@ -72,7 +72,8 @@ export class ChunkIndex {
       this.#sparseSlot[j] = slot;
     });
     vectors.forEach((vector, row) => {
-      for (let slot = 0; slot < sparse.length; slot++) this.columns[slot * count + row] = vector[sparse[slot]!]!;
+      for (let slot = 0; slot < sparse.length; slot++)
+        this.columns[slot * count + row] = vector[sparse[slot]!]!;
     });
     this.#positionById = new Map(tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
   }
@@ -104,7 +105,9 @@ export class ChunkIndex {
           : denseDimensionFlags(vectors, dimensions);
     const dense: number[] = [];
     const sparse: number[] = [];
-    denseFlags.forEach((isDense, j) => (isDense ? dense : sparse).push(j));
+    denseFlags.forEach((isDense, j) => {
+      (isDense ? dense : sparse).push(j);
+    });
     return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors);
   }
 
