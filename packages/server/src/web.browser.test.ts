@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import {
@@ -17,12 +19,17 @@ import { memoryLogger } from './test-support/fixtures.js';
 
 /**
  * The web chat page (packages/server/web) in a real browser: Debian's Chromium driven by
- * playwright-core, against servers started with `serve()`. Writes the screenshots of the docs.
+ * playwright-core, against servers started with `serve()`. Takes the screenshots of the docs: into
+ * docs/screenshots/ with TREEAGENT_UPDATE_SCREENSHOTS=1, else into a temporary directory (a test
+ * run leaves the checkout unchanged).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_DIRECTORY = fileURLToPath(new URL('../web', import.meta.url));
-const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
 const VIEWPORT = { width: 1360, height: 860 };
 
 const ANSWER =
