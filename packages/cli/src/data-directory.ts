@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { TreeAgentOptions } from '@treeagent/core';
-import { openSqlite } from '@treeagent/sqlite';
+import { openSqlite, type SqliteStores } from '@treeagent/sqlite';
 
 /** Default data directory of the CLI (and the server): SQLite sessions, vectors and embeddings in one file. */
 export const DEFAULT_DATA_DIRECTORY = '.treeagent';
@@ -8,6 +8,8 @@ export const DEFAULT_DATA_DIRECTORY = '.treeagent';
 /** Opens the SQLite file of a data directory as the agent's stores. */
 export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   options: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache'>;
+  /** The server's session tokens in the same file: sessions outlive a restart of `treeagent dev`. */
+  sessionTokens: SqliteStores['sessionTokens'];
   file: string;
   close(): Promise<void>;
 } {
@@ -18,6 +20,7 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
       vectorStore: sqlite.vectorStore,
       embeddingCache: sqlite.embeddingCache,
     },
+    sessionTokens: sqlite.sessionTokens,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

@@ -17,4 +17,6 @@ export {
   SqliteSessionStore,
   type SqliteSessionStoreOptions,
 } from './sqlite-session-store.js';
+export { SESSION_TOKEN_SCHEMA, SqliteSessionTokens } from './sqlite-session-tokens.js';
 export { SqliteVectorStore, VECTOR_SCHEMA } from './sqlite-vector-store.js';
+export type { CheckpointOptions, CheckpointReport } from './wal-checkpointer.js';

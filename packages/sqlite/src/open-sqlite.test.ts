@@ -132,6 +132,7 @@ describe('openSqlite', () => {
       'schema_version',
       'session_history',
       'session_locks',
+      'session_tokens',
       'sessions',
       'vector_collections',
       'vector_points',

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
+import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
 
 /** The default database file name in the data directory. */
@@ -12,7 +13,7 @@ export interface OpenSqliteOptions extends SqliteSessionStoreOptions {
   fileName?: string;
 }
 
-/** The three stores of one SQLite file, sharing one connection. */
+/** The stores of one SQLite file, sharing one connection. */
 export interface SqliteStores {
   /** Absolute path of the database file. */
   file: string;
@@ -20,13 +21,16 @@ export interface SqliteStores {
   sessionStore: SqliteSessionStore;
   vectorStore: SqliteVectorStore;
   embeddingCache: SqliteEmbeddingCache;
-  /** Closes the three stores and the file. */
+  /** The server's session tokens (`serve({ sessionTokens })`), so sessions outlive a restart. */
+  sessionTokens: SqliteSessionTokens;
+  /** Closes the stores and the file. */
   close(): Promise<void>;
 }
 
 /**
  * Opens (creating it when missing) `<directory>/treeagent.db` and returns a session store, a vector
- * store and an embedding cache on it: one file in a data directory, nothing to configure.
+ * store, an embedding cache and the server's session tokens on it: one file in a data directory,
+ * nothing to configure.
  *
  * @example
  * const { sessionStore, vectorStore, embeddingCache, close } = openSqlite('.data');
@@ -38,14 +42,21 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const sessionStore = new SqliteSessionStore(database, options);
     const vectorStore = new SqliteVectorStore(database);
     const embeddingCache = new SqliteEmbeddingCache(database);
+    const sessionTokens = new SqliteSessionTokens(database);
     return {
       file: database.file,
       database,
       sessionStore,
       vectorStore,
       embeddingCache,
+      sessionTokens,
       async close() {
-        await Promise.all([sessionStore.close(), vectorStore.close(), embeddingCache.close()]);
+        await Promise.all([
+          sessionStore.close(),
+          vectorStore.close(),
+          embeddingCache.close(),
+          sessionTokens.close(),
+        ]);
         database.close();
       },
     };

@@ -110,6 +110,26 @@ export class SqliteDatabase {
     );
   }
 
+  /**
+   * The database of a store: `file` opened (a path) or shared (a `SqliteDatabase`), with the
+   * store's tables migrated. A database opened here is closed again if the migration fails.
+   */
+  static forStore(
+    file: string | SqliteDatabase,
+    options: SqliteDatabaseOptions,
+    schema: SchemaMigrations,
+    errorCode: TreeAgentErrorCode,
+  ): SqliteDatabase {
+    const database = typeof file === 'string' ? new SqliteDatabase(file, options, errorCode) : file;
+    try {
+      database.migrate(schema, errorCode);
+    } catch (error) {
+      if (typeof file === 'string') database.close();
+      throw error;
+    }
+    return database;
+  }
+
   /** Whether the connection is still open. */
   get isOpen(): boolean {
     return this.connection.open;

@@ -38,16 +38,10 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
-    const database = typeof file === 'string' ? new SqliteDatabase(file, options, 'EMBEDDER') : file;
+    const database = SqliteDatabase.forStore(file, options, EMBEDDING_SCHEMA, 'EMBEDDER');
     this.#database = database;
     this.file = database.file;
     this.#where = `The SQLite embedding cache (${database.file})`;
-    try {
-      database.migrate(EMBEDDING_SCHEMA, 'EMBEDDER');
-    } catch (error) {
-      if (typeof file === 'string') database.close();
-      throw error;
-    }
     const db = database.connection;
     this.#select = db.prepare(
       'SELECT text_hash, vector FROM embeddings WHERE model = ? AND text_hash IN (SELECT value FROM json_each(?))',

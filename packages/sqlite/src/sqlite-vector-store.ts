@@ -86,16 +86,10 @@ export class SqliteVectorStore implements VectorStore {
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
-    const database = typeof file === 'string' ? new SqliteDatabase(file, options, 'VECTOR_STORE') : file;
+    const database = SqliteDatabase.forStore(file, options, VECTOR_SCHEMA, 'VECTOR_STORE');
     this.#database = database;
     this.file = database.file;
     this.#where = `The SQLite vector store (${database.file})`;
-    try {
-      database.migrate(VECTOR_SCHEMA, 'VECTOR_STORE');
-    } catch (error) {
-      if (typeof file === 'string') database.close();
-      throw error;
-    }
     const db = database.connection;
     this.#generation = db.prepare('SELECT generation FROM vector_collections WHERE collection = ?');
     this.#points = db.prepare(

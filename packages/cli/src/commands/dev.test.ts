@@ -72,4 +72,40 @@ describe('treeagent dev', () => {
       await dev.close();
     }
   });
+
+  test('a session of the chat page survives a restart of the dev server (tokens in the data directory)', async () => {
+    const directory = join(scratch, 'restart');
+    const tree = join(scratch, 'restart-tree.ts');
+    writeFileSync(join(scratch, 'answer.ts'), "export const answer = 'v1';\n");
+    writeFileSync(tree, treeSource('r'));
+    const out: Output = { log: () => {}, write: () => {}, error: () => {} };
+    const options = { port: '0', data: join(directory, 'data'), watch: false };
+    const first = await startDev(tree, options, out);
+    let session: { sessionId: string; token: string };
+    try {
+      session = (await (await fetch(`${first.url}/api/v1/sessions`, { method: 'POST' })).json()) as {
+        sessionId: string;
+        token: string;
+      };
+    } finally {
+      await first.close();
+    }
+    const second = await startDev(tree, options, out);
+    try {
+      const send = (token: string) =>
+        fetch(`${second.url}/api/v1/sessions/${session.sessionId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-token': token },
+          body: JSON.stringify({ message: 'ciao' }),
+        });
+      const answered = await send(session.token);
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { messages: { content: string }[] }).messages[0]!.content).toBe(
+        'v1 r',
+      );
+      expect((await send('x'.repeat(43))).status).toBe(403);
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -41,6 +41,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     debug: true,
     port: options.port === undefined ? 3000 : Number(options.port),
     hostname: options.host ?? '127.0.0.1',
+    // In the data directory's SQLite file: the chat page's session survives a restart.
+    sessionTokens: data.sessionTokens,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
   });
   out.log(

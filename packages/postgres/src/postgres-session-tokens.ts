@@ -1,0 +1,133 @@
+import { TreeAgentError } from '@treeagent/core';
+import type pg from 'pg';
+import {
+  createPool,
+  type Endpoint,
+  endpointOf,
+  identifier,
+  poolConfig,
+  quoteIdent,
+  storeError,
+} from './sql.js';
+
+export interface PostgresSessionTokensOptions {
+  /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
+  connection?: string | pg.PoolConfig;
+  /** An existing pg pool (left open by `close()`), e.g. the one of your other stores. */
+  pool?: pg.Pool;
+  /** Schema of the table; created when missing. Default `public`. */
+  schema?: string;
+  /** Prefix of the table name: `<prefix>session_tokens`. Default `treeagent_`. */
+  tablePrefix?: string;
+  /** Create the table on first use (idempotent). Default `true`. */
+  autoMigrate?: boolean;
+}
+
+/**
+ * The server's session tokens (`SessionTokens` of `@treeagent/server`: the SHA-256 of each session's
+ * token, never the token) in PostgreSQL, so that every server process behind a load balancer — and
+ * a restarted one — accepts the sessions any of them handed out.
+ *
+ * @example
+ * const sessionTokens = new PostgresSessionTokens({ connection: process.env.DATABASE_URL });
+ * await serve({ agent, sessionTokens });
+ */
+export class PostgresSessionTokens {
+  /** Quoted, schema-qualified table name. */
+  readonly table: string;
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #endpoint: Endpoint;
+  readonly #schema: string;
+  readonly #autoMigrate: boolean;
+  #migrated: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(options: PostgresSessionTokensOptions) {
+    if (!options.pool && options.connection === undefined) {
+      throw new TreeAgentError(
+        'SESSION_STORE',
+        'PostgresSessionTokens needs `connection` (a postgres:// URL or a pg PoolConfig) or `pool`.',
+      );
+    }
+    this.#schema = options.schema ?? 'public';
+    const prefix = options.tablePrefix ?? 'treeagent_';
+    this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${prefix}session_tokens`, 'session tokens table', 'SESSION_STORE')}`;
+    const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
+    this.#pool = options.pool ?? createPool(config);
+    this.#ownsPool = !options.pool;
+    this.#endpoint = endpointOf(config);
+    this.#autoMigrate = options.autoMigrate ?? true;
+  }
+
+  /** Creates the schema and the table when missing (idempotent, safe from several processes). */
+  async migrate(): Promise<void> {
+    try {
+      await this.#pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
+      await this.#pool.query(`
+        CREATE TABLE IF NOT EXISTS ${this.table} (
+          session_id text PRIMARY KEY,
+          token_hash text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now()
+        )`);
+    } catch (error) {
+      // Two processes creating it at once: the loser's error is harmless if the table now exists.
+      const { rows } = await this.#pool
+        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
+        .catch(() => ({ rows: [{ ready: false }] }));
+      if (!rows[0]?.ready)
+        throw storeError(error, 'SESSION_STORE', 'create the session tokens table', this.#endpoint);
+    }
+  }
+
+  /** Records a session and the SHA-256 (hex) of its token. */
+  async save(sessionId: string, tokenHash: string): Promise<void> {
+    await this.#run(`save the token of session "${sessionId}"`, () =>
+      this.#pool.query(
+        `INSERT INTO ${this.table} (session_id, token_hash) VALUES ($1, $2)
+         ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = now()`,
+        [sessionId, tokenHash],
+      ),
+    );
+  }
+
+  /** The token hash of a session, or `null` when no server on this database created it. */
+  async find(sessionId: string): Promise<string | null> {
+    return this.#run(`read the token of session "${sessionId}"`, async () => {
+      const { rows } = await this.#pool.query<{ token_hash: string }>(
+        `SELECT token_hash FROM ${this.table} WHERE session_id = $1`,
+        [sessionId],
+      );
+      return rows[0]?.token_hash ?? null;
+    });
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.#run(`delete the token of session "${sessionId}"`, () =>
+      this.#pool.query(`DELETE FROM ${this.table} WHERE session_id = $1`, [sessionId]),
+    );
+  }
+
+  /** Ends the pool (unless it was given). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresSessionTokens is closed.');
+    if (this.#autoMigrate) {
+      this.#migrated ??= this.migrate().catch((error: unknown) => {
+        this.#migrated = null;
+        throw error;
+      });
+      await this.#migrated;
+    }
+    try {
+      return await body();
+    } catch (error) {
+      throw storeError(error, 'SESSION_STORE', operation, this.#endpoint);
+    }
+  }
+}
