@@ -11,7 +11,7 @@ import {
   TreeAgent,
 } from '../../packages/core/src/index.js';
 import { UseEmbedder } from '../../packages/embedder-use/src/index.js';
-import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from '../../packages/fit/src/index.js';
+import { DEFAULT_BASE_WEIGHT, FittedEmbedder, fitSettings } from '../../packages/fit/src/index.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 import { italianIntentsTestSet, italianIntentsTree, loadItalianIntents } from './italian-intents.js';
 
@@ -41,6 +41,8 @@ const fittedOnly = argv.includes('--fitted-only');
 const selectAt = flag('--select-shrinkage');
 const candidates = (selectAt ?? '0.2,0.35,0.5').split(',').map(Number);
 const FOLDS = 5;
+/** Shrinkages the hashed cross-validation compares (the library default comes from it). */
+const HASHED_SHRINKAGES = [0.05, 0.2, 0.35, 0.5];
 const weightCandidates = (flag('--select-weights') ?? '0,0.1,0.2,0.35,0.5,1').split(',').map(Number);
 // The candidates for the best offline configuration: base × shrinkage × base weight, by CV on train.
 const selectFor = new Set(
@@ -211,11 +213,17 @@ for (const { name, embedder } of bases) {
   const selection = selectFor.has(name)
     ? await selectOnTrain(base, candidates)
     : name === 'hashed' && !argv.includes('--no-select')
-      ? await selectOnTrain(base, [undefined])
+      ? await selectOnTrain(base, HASHED_SHRINKAGES)
       : null;
-  if (selection && name === 'hashed' && selection.baseWeight !== DEFAULT_BASE_WEIGHT)
+  // The library defaults (shrinkage, baseWeight) are those the hashed cross-validation prefers.
+  const defaults = fitSettings();
+  if (
+    selection &&
+    name === 'hashed' &&
+    (selection.baseWeight !== DEFAULT_BASE_WEIGHT || selection.shrinkage !== defaults.shrinkage)
+  )
     console.log(
-      `  note: the train split prefers baseWeight ${selection.baseWeight}; the library default is ${DEFAULT_BASE_WEIGHT}`,
+      `  note: cross-validation on train prefers shrinkage ${selection.shrinkage}, baseWeight ${selection.baseWeight}; the library defaults are ${defaults.shrinkage}, ${DEFAULT_BASE_WEIGHT}`,
     );
   const settings =
     selectFor.has(name) && selection

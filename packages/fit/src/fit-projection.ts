@@ -23,7 +23,10 @@ export interface FitOptions {
   minChunksPerClass?: number;
   /** Dimensions kept by the PCA before the LDA. Default 512. */
   pcaDimensions?: number;
-  /** Shrinkage of the within-class scatter towards a multiple of the identity, 0…1. Default 0.2. */
+  /**
+   * Shrinkage of the within-class scatter towards a multiple of the identity, 0…1. Default 0.2 (the
+   * value 5-fold cross-validation on CLINC150 train prefers with the hashed embedder).
+   */
   shrinkage?: number;
   /** Output dimensions (at most classes − 1, the default). */
   dimensions?: number;
