@@ -4,7 +4,9 @@ import {
   type DatetimeRange,
   type Filter,
   type Match,
+  type PathStep,
   type PointId,
+  parsePath,
   type Range,
   TreeAgentError,
   type ValuesCount,
@@ -56,8 +58,6 @@ export interface FilterSql {
   params: unknown[];
 }
 
-type PathStep = { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'each' };
-
 /** Compiles `filter` into an SQL boolean expression that is never NULL. An absent or empty filter is `TRUE`. */
 export function filterToSql(filter: Filter | null | undefined, options: FilterSqlOptions): FilterSql {
   const params = options.params ?? [];
@@ -72,8 +72,6 @@ const DATETIME_SHAPE =
 const UUID_PATTERN =
   '^[{]?([0-9a-fA-F]{8})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{12})[}]?$';
 const uuid = /^\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-const plainKey = /^[^.[\]"]+/;
-const bracket = /^\[(\d*)\]/;
 const wordPattern = /[\p{L}\p{N}\p{M}]+/gu;
 const MAX_INT4 = 2_147_483_647;
 
@@ -140,7 +138,7 @@ class Translator {
 
   #conditionBody(c: Condition, payload: string, topLevel: boolean): string {
     if ('key' in c) {
-      const steps = parsePath(c.key);
+      const steps = stepsOf(c.key);
       if (c.values_count != null) return this.#valuesCount(steps, payload, c.values_count);
       const test = c.match != null ? this.#match(c.match) : this.#range(c.range!);
       // Like Qdrant, an array value is tested element by element (one level).
@@ -151,10 +149,10 @@ class Translator {
     }
     if ('is_empty' in c) {
       const notEmpty = (v: string) => `(jsonb_typeof(${v}) <> 'null' AND ${v} <> '[]'::jsonb)`;
-      return `NOT ${this.#walk(parsePath(c.is_empty.key), payload, notEmpty)}`;
+      return `NOT ${this.#walk(stepsOf(c.is_empty.key), payload, notEmpty)}`;
     }
     if ('is_null' in c) {
-      return this.#walk(parsePath(c.is_null.key), payload, (v) => {
+      return this.#walk(stepsOf(c.is_null.key), payload, (v) => {
         const e = this.#nextAlias();
         return `(CASE jsonb_typeof(${v}) WHEN 'null' THEN TRUE WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS ${e}(v) WHERE jsonb_typeof(${e}.v) = 'null') ELSE FALSE END)`;
       });
@@ -163,7 +161,7 @@ class Translator {
     if ('nested' in c) {
       const key = c.nested.key.endsWith('[]') ? c.nested.key : `${c.nested.key}[]`;
       return this.#walk(
-        parsePath(key),
+        stepsOf(key),
         payload,
         (v) => `(jsonb_typeof(${v}) = 'object' AND ${this.filter(c.nested.filter, v, false)})`,
       );
@@ -342,30 +340,11 @@ function compare(a: number, op: string, b: number): boolean {
   }
 }
 
-/** Parses a payload key as core's `parsePath` does (the filter was validated, so it parses). */
-function parsePath(path: string): PathStep[] {
-  const steps: PathStep[] = [];
-  let rest = path;
-  for (;;) {
-    if (rest.startsWith('"')) {
-      const end = rest.indexOf('"', 1);
-      steps.push({ kind: 'key', key: rest.slice(1, end) });
-      rest = rest.slice(end + 1);
-    } else {
-      const m = plainKey.exec(rest);
-      if (!m) throw new TreeAgentError('FILTER', `invalid key "${path}"`);
-      steps.push({ kind: 'key', key: m[0] });
-      rest = rest.slice(m[0].length);
-    }
-    for (let b = bracket.exec(rest); b; b = bracket.exec(rest)) {
-      steps.push(b[1] === '' ? { kind: 'each' } : { kind: 'index', index: Number(b[1]) });
-      rest = rest.slice(b[0].length);
-    }
-    if (rest.length === 0) return steps;
-    if (!rest.startsWith('.') || rest.length === 1)
-      throw new TreeAgentError('FILTER', `invalid key "${path}"`);
-    rest = rest.slice(1);
-  }
+/** The steps of a payload key (the filter was validated, so it parses). */
+function stepsOf(path: string): PathStep[] {
+  const steps = parsePath(path);
+  if (typeof steps === 'string') throw new TreeAgentError('FILTER', `invalid key "${path}": ${steps}`);
+  return steps;
 }
 
 /** UUID strings in any of their spellings compare equal, as Qdrant parses them. */

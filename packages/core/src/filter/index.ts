@@ -25,4 +25,5 @@ export type {
   ValuesCount,
   ValuesCountCondition,
 } from './filter.js';
+export { type PathStep, parsePath } from './json-path.js';
 export { validateFilter } from './validate-filter.js';
