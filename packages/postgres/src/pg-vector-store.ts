@@ -13,13 +13,12 @@ import {
 import type pg from 'pg';
 import { filterToSql } from './filter-to-sql.js';
 import {
-  createPool,
   type Endpoint,
-  endpointOf,
   identifier,
-  poolConfig,
   quoteIdent,
+  retriedOnce,
   storeError,
+  storePool,
   transaction,
 } from './sql.js';
 
@@ -92,16 +91,11 @@ export class PgVectorStore implements VectorStore {
   readonly #hnsw: Required<HnswOptions>;
   readonly #autoMigrate: boolean;
   #lowerCollation: string | null = 'und-x-icu';
-  #migrated: Promise<void> | null = null;
+  /** Migrates (or, without autoMigrate, only detects the collation) before the first query. */
+  readonly #prepareOnce = retriedOnce(() => (this.#autoMigrate ? this.migrate() : this.#detectCollation()));
   #closed = false;
 
   constructor(options: PgVectorStoreOptions) {
-    if (!options.pool && options.connection === undefined) {
-      throw new TreeAgentError(
-        'VECTOR_STORE',
-        'PgVectorStore needs `connection` (a postgres:// URL or a pg PoolConfig) or `pool`.',
-      );
-    }
     const { dimensions } = options;
     if (
       dimensions !== undefined &&
@@ -139,10 +133,10 @@ export class PgVectorStore implements VectorStore {
       identifier(`${this.#tableName}${suffix}`, 'index', 'VECTOR_STORE');
     this.table = `${identifier(this.#schema, 'schema', 'VECTOR_STORE')}.${identifier(this.#tableName, 'table', 'VECTOR_STORE')}`;
     this.#dimensions = dimensions;
-    const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
-    this.#pool = options.pool ?? createPool(config);
-    this.#ownsPool = !options.pool;
-    this.#endpoint = endpointOf(config);
+    const { pool, ownsPool, endpoint } = storePool(options, 'VECTOR_STORE', 'PgVectorStore');
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.#endpoint = endpoint;
     this.#autoMigrate = options.autoMigrate ?? true;
   }
 
@@ -236,13 +230,7 @@ export class PgVectorStore implements VectorStore {
 
   async #ready(): Promise<void> {
     if (this.#closed) throw new TreeAgentError('VECTOR_STORE', 'The PgVectorStore is closed.');
-    this.#migrated ??= (this.#autoMigrate ? this.migrate() : this.#detectCollation()).catch(
-      (error: unknown) => {
-        this.#migrated = null;
-        throw error;
-      },
-    );
-    await this.#migrated;
+    await this.#prepareOnce();
   }
 
   /** Whether `lower()` can use ICU's Unicode rules for `match.text` (PostgreSQL built with ICU). */

@@ -11,11 +11,11 @@ import type pg from 'pg';
 import {
   createPool,
   type Endpoint,
-  endpointOf,
   identifier,
-  poolConfig,
   quoteIdent,
+  retriedOnce,
   storeError,
+  storePool,
   transaction,
 } from './sql.js';
 
@@ -79,16 +79,10 @@ export class PostgresSessionStore implements SessionStore {
   readonly #lockSpace: number;
   readonly #autoMigrate: boolean;
   readonly #lockTimeoutMs: number;
-  #migrated: Promise<void> | null = null;
+  readonly #migrateOnce = retriedOnce(() => this.migrate());
   #closed = false;
 
   constructor(options: PostgresSessionStoreOptions) {
-    if (!options.pool && options.connection === undefined) {
-      throw new TreeAgentError(
-        'SESSION_STORE',
-        'PostgresSessionStore needs `connection` (a postgres:// URL or a pg PoolConfig) or `pool`.',
-      );
-    }
     this.#schema = options.schema ?? 'public';
     this.#prefix = options.tablePrefix ?? 'treeagent_';
     const schema = identifier(this.#schema, 'schema', 'SESSION_STORE');
@@ -96,11 +90,11 @@ export class PostgresSessionStore implements SessionStore {
       sessions: `${schema}.${identifier(`${this.#prefix}sessions`, 'sessions table', 'SESSION_STORE')}`,
       history: `${schema}.${identifier(`${this.#prefix}history`, 'history table', 'SESSION_STORE')}`,
     };
-    const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
-    this.#pool = options.pool ?? createPool(config);
-    this.#ownsPool = !options.pool;
+    const { pool, ownsPool, config, endpoint } = storePool(options, 'SESSION_STORE', 'PostgresSessionStore');
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
     this.#lockConfig = { ...config, max: options.maxLocks ?? 10 };
-    this.#endpoint = endpointOf(config);
+    this.#endpoint = endpoint;
     this.#lockSpace = lockSpace(`${this.#schema}.${this.#prefix}`);
     this.#autoMigrate = options.autoMigrate ?? true;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 120_000;
@@ -160,12 +154,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async #ready(): Promise<void> {
     if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresSessionStore is closed.');
-    if (!this.#autoMigrate) return;
-    this.#migrated ??= this.migrate().catch((error: unknown) => {
-      this.#migrated = null;
-      throw error;
-    });
-    await this.#migrated;
+    if (this.#autoMigrate) await this.#migrateOnce();
   }
 
   async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {

@@ -1,14 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
-import {
-  createPool,
-  type Endpoint,
-  endpointOf,
-  identifier,
-  poolConfig,
-  quoteIdent,
-  storeError,
-} from './sql.js';
+import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
 
 export interface PostgresSessionTokensOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
@@ -35,29 +27,22 @@ export interface PostgresSessionTokensOptions {
 export class PostgresSessionTokens {
   /** Quoted, schema-qualified table name. */
   readonly table: string;
-  readonly #pool: pg.Pool;
-  readonly #ownsPool: boolean;
-  readonly #endpoint: Endpoint;
+  readonly #store: StorePool;
   readonly #schema: string;
   readonly #autoMigrate: boolean;
-  #migrated: Promise<void> | null = null;
+  readonly #migrateOnce = retriedOnce(() => this.migrate());
   #closed = false;
 
   constructor(options: PostgresSessionTokensOptions) {
-    if (!options.pool && options.connection === undefined) {
-      throw new TreeAgentError(
-        'SESSION_STORE',
-        'PostgresSessionTokens needs `connection` (a postgres:// URL or a pg PoolConfig) or `pool`.',
-      );
-    }
     this.#schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
     this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${prefix}session_tokens`, 'session tokens table', 'SESSION_STORE')}`;
-    const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
-    this.#pool = options.pool ?? createPool(config);
-    this.#ownsPool = !options.pool;
-    this.#endpoint = endpointOf(config);
+    this.#store = storePool(options, 'SESSION_STORE', 'PostgresSessionTokens');
     this.#autoMigrate = options.autoMigrate ?? true;
+  }
+
+  get #pool(): pg.Pool {
+    return this.#store.pool;
   }
 
   /** Creates the schema and the table when missing (idempotent, safe from several processes). */
@@ -76,7 +61,7 @@ export class PostgresSessionTokens {
         .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
         .catch(() => ({ rows: [{ ready: false }] }));
       if (!rows[0]?.ready)
-        throw storeError(error, 'SESSION_STORE', 'create the session tokens table', this.#endpoint);
+        throw storeError(error, 'SESSION_STORE', 'create the session tokens table', this.#store.endpoint);
     }
   }
 
@@ -112,22 +97,16 @@ export class PostgresSessionTokens {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsPool) await this.#pool.end();
+    if (this.#store.ownsPool) await this.#pool.end();
   }
 
   async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresSessionTokens is closed.');
-    if (this.#autoMigrate) {
-      this.#migrated ??= this.migrate().catch((error: unknown) => {
-        this.#migrated = null;
-        throw error;
-      });
-      await this.#migrated;
-    }
+    if (this.#autoMigrate) await this.#migrateOnce();
     try {
       return await body();
     } catch (error) {
-      throw storeError(error, 'SESSION_STORE', operation, this.#endpoint);
+      throw storeError(error, 'SESSION_STORE', operation, this.#store.endpoint);
     }
   }
 }

@@ -137,6 +137,50 @@ export function createPool(config: pg.PoolConfig): pg.Pool {
   return pool;
 }
 
+/** The pool of a store: given (left open by the store), or created from `connection` (ended by it). */
+export interface StorePool {
+  pool: pg.Pool;
+  ownsPool: boolean;
+  config: pg.PoolConfig;
+  endpoint: Endpoint;
+}
+
+/** Opens the pool of a store from its `connection` or `pool` option; `what` names the store in the error. */
+export function storePool(
+  options: { connection?: string | pg.PoolConfig; pool?: pg.Pool },
+  code: TreeAgentErrorCode,
+  what: string,
+): StorePool {
+  if (!options.pool && options.connection === undefined) {
+    throw new TreeAgentError(
+      code,
+      `${what} needs \`connection\` (a postgres:// URL or a pg PoolConfig) or \`pool\`.`,
+    );
+  }
+  const config = options.pool ? { ...options.pool.options } : poolConfig(options.connection!);
+  return {
+    pool: options.pool ?? createPool(config),
+    ownsPool: !options.pool,
+    config,
+    endpoint: endpointOf(config),
+  };
+}
+
+/**
+ * `init` run once, on first call, shared by concurrent callers; a failed run is forgotten, so the
+ * next call tries again (a database that was down at first use).
+ */
+export function retriedOnce(init: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => {
+    running ??= init().catch((error: unknown) => {
+      running = null;
+      throw error;
+    });
+    return running;
+  };
+}
+
 /** Runs `body` in a transaction on one pooled client; rolls back on any error. */
 export async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
