@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { type EmbeddingCache, TreeAgentError } from '@treeagent/core';
+import type { EmbeddingCache } from '@treeagent/core';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
-import { guard } from './sqlite-errors.js';
+import { StoreHandle } from './store-handle.js';
 import { blobToVector, vectorToBlob } from './vector-blob.js';
 
 /** Vectors by model id and SHA-256 of the text. */
@@ -29,19 +29,21 @@ export const EMBEDDING_SCHEMA: SchemaMigrations = {
  */
 export class SqliteEmbeddingCache implements EmbeddingCache {
   readonly file: string;
-  readonly #database: SqliteDatabase;
-  readonly #where: string;
+  readonly #handle: StoreHandle;
   readonly #select: Database.Statement;
   readonly #count: Database.Statement;
   readonly #insert: (modelId: string, rows: [string, Buffer][]) => void;
-  #closed = false;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
     const database = SqliteDatabase.forStore(file, options, EMBEDDING_SCHEMA, 'EMBEDDER');
-    this.#database = database;
     this.file = database.file;
-    this.#where = `The SQLite embedding cache (${database.file})`;
+    this.#handle = new StoreHandle(
+      database,
+      'EMBEDDER',
+      `The SQLite embedding cache (${database.file})`,
+      'cache',
+    );
     const db = database.connection;
     this.#select = db.prepare(
       'SELECT text_hash, vector FROM embeddings WHERE model = ? AND text_hash IN (SELECT value FROM json_each(?))',
@@ -96,16 +98,11 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
 
   /** Closes the file (when no other store shares it). */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#database.release();
+    this.#handle.close();
   }
 
   #run<T>(what: string, body: () => T): T {
-    if (this.#closed || !this.#database.isOpen) {
-      throw new TreeAgentError('EMBEDDER', `${this.#where} could not ${what}: the cache is closed.`);
-    }
-    return guard('EMBEDDER', this.#where, () => what, body);
+    return this.#handle.run(what, body);
   }
 }
 

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
+import { StoreHandle } from './store-handle.js';
 
 export interface SqliteSessionStoreOptions extends SqliteDatabaseOptions {
   /** Cross-process session locks (`lock`): lease and wait limit. */
@@ -54,29 +55,26 @@ export const SESSION_SCHEMA: SchemaMigrations = {
  */
 export class SqliteSessionStore implements SessionStore {
   readonly file: string;
-  readonly #database: SqliteDatabase;
-  readonly #where: string;
+  readonly #handle: StoreHandle;
   readonly #locks: SessionLocks;
   readonly #load: Database.Statement;
   readonly #historyAll: Database.Statement;
   readonly #historyLast: Database.Statement;
   readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => (() => void) | null;
   readonly #delete: (sessionId: string) => void;
-  #closed = false;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteSessionStoreOptions = {}) {
     const database = typeof file === 'string' ? new SqliteDatabase(file, options, 'SESSION_STORE') : file;
-    this.#database = database;
     this.file = database.file;
-    this.#where = `The SQLite session store (${database.file})`;
+    this.#handle = new StoreHandle(database, 'SESSION_STORE', `The SQLite session store (${database.file})`);
     try {
       database.migrate(SESSION_SCHEMA, 'SESSION_STORE');
       const db = database.connection;
       const [load, historyAll, historyLast, version, lastSeq, upsert, append, deleteRecord, deleteHistory] =
         guard(
           'SESSION_STORE',
-          this.#where,
+          this.#handle.where,
           () => 'prepare its statements',
           () => [
             db.prepare('SELECT record FROM sessions WHERE id = ?'),
@@ -127,7 +125,7 @@ export class SqliteSessionStore implements SessionStore {
         remove.immediate(sessionId);
         database.wrote();
       };
-      this.#locks = new SessionLocks(db, this.#where, options.lock);
+      this.#locks = new SessionLocks(db, this.#handle.where, options.lock);
     } catch (error) {
       // A connection this store opened must not outlive a failed construction.
       if (typeof file === 'string') database.close();
@@ -176,27 +174,17 @@ export class SqliteSessionStore implements SessionStore {
    * with backoff while another holder has it; a holder that died loses it when its lease expires.
    */
   async lock(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
-    this.#checkOpen(`lock session "${sessionId}"`);
+    this.#handle.checkOpen(`lock session "${sessionId}"`);
     return this.#locks.acquire(sessionId, signal);
   }
 
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#locks.releaseAll();
-    this.#database.release();
+    this.#handle.close(() => this.#locks.releaseAll());
   }
 
   #run<T>(what: string, body: () => T): T {
-    this.#checkOpen(what);
-    return guard('SESSION_STORE', this.#where, () => what, body);
-  }
-
-  #checkOpen(what: string): void {
-    if (this.#closed || !this.#database.isOpen) {
-      throw new TreeAgentError('SESSION_STORE', `${this.#where} could not ${what}: the store is closed.`);
-    }
+    return this.#handle.run(what, body);
   }
 }
 

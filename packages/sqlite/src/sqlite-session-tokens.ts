@@ -1,7 +1,6 @@
-import { TreeAgentError } from '@treeagent/core';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
-import { guard } from './sqlite-errors.js';
+import { StoreHandle } from './store-handle.js';
 
 /** The hash of each session's token (the server's `SessionTokens`). */
 export const SESSION_TOKEN_SCHEMA: SchemaMigrations = {
@@ -27,18 +26,17 @@ export const SESSION_TOKEN_SCHEMA: SchemaMigrations = {
 export class SqliteSessionTokens {
   readonly file: string;
   readonly #database: SqliteDatabase;
-  readonly #where: string;
+  readonly #handle: StoreHandle;
   readonly #insert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #delete: Database.Statement;
-  #closed = false;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
     const database = SqliteDatabase.forStore(file, options, SESSION_TOKEN_SCHEMA, 'SESSION_STORE');
     this.#database = database;
     this.file = database.file;
-    this.#where = `The SQLite session tokens (${database.file})`;
+    this.#handle = new StoreHandle(database, 'SESSION_STORE', `The SQLite session tokens (${database.file})`);
     const db = database.connection;
     this.#insert = db.prepare(
       `INSERT INTO session_tokens (session_id, token_hash, created_at) VALUES (?, ?, ?)
@@ -74,15 +72,10 @@ export class SqliteSessionTokens {
 
   /** Closes the file (when no other store shares it). */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#database.release();
+    this.#handle.close();
   }
 
   #run<T>(what: string, body: () => T): T {
-    if (this.#closed || !this.#database.isOpen) {
-      throw new TreeAgentError('SESSION_STORE', `${this.#where} could not ${what}: the store is closed.`);
-    }
-    return guard('SESSION_STORE', this.#where, () => what, body);
+    return this.#handle.run(what, body);
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@treeagent/core';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
-import { guard } from './sqlite-errors.js';
+import { StoreHandle } from './store-handle.js';
 import { blobToVector, vectorToBlob } from './vector-blob.js';
 
 /** Chunks (id, text, payload JSON, float32 vector) by collection, and a write counter per collection. */
@@ -75,21 +75,18 @@ interface PointRow {
  */
 export class SqliteVectorStore implements VectorStore {
   readonly file: string;
-  readonly #database: SqliteDatabase;
-  readonly #where: string;
+  readonly #handle: StoreHandle;
   readonly #cache = new Map<string, CachedCollection>();
   readonly #generation: Database.Statement;
   readonly #points: Database.Statement;
   readonly #upsert: (collection: string, rows: unknown[][]) => number;
   readonly #delete: (collection: string, ids: string[]) => number;
-  #closed = false;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
     const database = SqliteDatabase.forStore(file, options, VECTOR_SCHEMA, 'VECTOR_STORE');
-    this.#database = database;
     this.file = database.file;
-    this.#where = `The SQLite vector store (${database.file})`;
+    this.#handle = new StoreHandle(database, 'VECTOR_STORE', `The SQLite vector store (${database.file})`);
     const db = database.connection;
     this.#generation = db.prepare('SELECT generation FROM vector_collections WHERE collection = ?');
     this.#points = db.prepare(
@@ -214,10 +211,7 @@ export class SqliteVectorStore implements VectorStore {
 
   /** Closes the file (when no other store shares it) and drops the in-memory copies. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#cache.clear();
-    this.#database.release();
+    this.#handle.close(() => this.#cache.clear());
   }
 
   /** The collection's points, loaded from the file the first time and after another connection wrote it. */
@@ -248,10 +242,7 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   #run<T>(what: string, body: () => T): T {
-    if (this.#closed || !this.#database.isOpen) {
-      throw new TreeAgentError('VECTOR_STORE', `${this.#where} could not ${what}: the store is closed.`);
-    }
-    return guard('VECTOR_STORE', this.#where, () => what, body);
+    return this.#handle.run(what, body);
   }
 }
 
