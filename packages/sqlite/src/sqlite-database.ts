@@ -55,8 +55,7 @@ export class SqliteDatabase {
   #writes = 0;
   #checkpointError: Error | null = null;
   #users = 0;
-  /** Receives each background checkpoint's report (tests and diagnostics). */
-  onCheckpoint?: (report: CheckpointReport) => void;
+  #onCheckpoint: ((report: CheckpointReport) => void) | undefined;
 
   /** Opens (creating it and its parent directories when missing) the database file. */
   constructor(
@@ -200,13 +199,24 @@ export class SqliteDatabase {
         file: this.file,
         synchronous: this.#synchronous,
         busyTimeoutMs: this.#busyTimeoutMs,
-        onReport: (report) => this.onCheckpoint?.(report),
+        onReport: (report) => this.#onCheckpoint?.(report),
+        report: this.#onCheckpoint !== undefined,
         onFailure: (error) => this.#inlineCheckpoints(error),
       });
       this.connection.pragma('wal_autocheckpoint = 0');
     } catch (error) {
       this.#inlineCheckpoints(error as Error);
     }
+  }
+
+  /** Receives each background checkpoint's report (tests and diagnostics); the thread reports only while set. */
+  get onCheckpoint(): ((report: CheckpointReport) => void) | undefined {
+    return this.#onCheckpoint;
+  }
+
+  set onCheckpoint(listener: ((report: CheckpointReport) => void) | undefined) {
+    this.#onCheckpoint = listener;
+    if (this.#checkpointer) this.#checkpointer.reporting = listener !== undefined;
   }
 
   /** Whether the background checkpoint thread is running. */

@@ -47,6 +47,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: workerData.busyTimeoutMs });
 db.pragma('synchronous = ' + workerData.synchronous);
 let closed = false;
+let report = workerData.report;
 function tick() {
   if (closed) return;
   try {
@@ -56,7 +57,7 @@ function tick() {
       db.pragma('wal_checkpoint(RESTART)');
       restarted = true;
     }
-    if (workerData.report) parentPort.postMessage({ type: 'report', log: passive.log, checkpointed: passive.checkpointed, restarted });
+    if (report) parentPort.postMessage({ type: 'report', log: passive.log, checkpointed: passive.checkpointed, restarted });
   } catch (error) {
     parentPort.postMessage({ type: 'warning', message: String(error && error.message || error) });
   }
@@ -64,6 +65,7 @@ function tick() {
 const timer = setInterval(tick, workerData.intervalMs);
 let pending = false;
 parentPort.on('message', (message) => {
+  if (typeof message === 'object' && message !== null && 'report' in message) report = message.report;
   if (message === 'checkpoint' && !pending) {
     // Requests that arrive during a checkpoint collapse into one.
     pending = true;
@@ -83,8 +85,10 @@ export interface WalCheckpointerOptions extends CheckpointOptions {
   file: string;
   synchronous: string;
   busyTimeoutMs: number;
-  /** Receives each checkpoint's report (tests, diagnostics). */
+  /** Receives each checkpoint's report while `reporting` is on (tests, diagnostics). */
   onReport?: (report: CheckpointReport) => void;
+  /** Whether the thread reports from the start (it posts nothing otherwise). Default false. */
+  report?: boolean;
   /** Called when the thread fails: the caller turns SQLite's automatic checkpoint back on. */
   onFailure: (error: Error) => void;
 }
@@ -109,7 +113,7 @@ export class WalCheckpointer {
         busyTimeoutMs: options.busyTimeoutMs,
         intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
         restartFrames: options.restartFrames ?? DEFAULT_RESTART_FRAMES,
-        report: options.onReport !== undefined,
+        report: options.report ?? false,
       },
     });
     this.#worker.unref();
@@ -129,6 +133,11 @@ export class WalCheckpointer {
     };
     this.#worker.on('error', fail);
     this.#worker.on('exit', (code) => fail(new Error(`the checkpoint thread exited with code ${code}`)));
+  }
+
+  /** Turns the thread's reports on or off (no message per checkpoint when nobody listens). */
+  set reporting(on: boolean) {
+    if (!this.#closed) this.#worker.postMessage({ report: on });
   }
 
   /** Asks for a checkpoint now (besides the periodic ones). */
