@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
-import { embedTexts, TreeAgentError } from '@treeagent/core';
+import { embedTexts, norm, TreeAgentError } from '@treeagent/core';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import {
   type FitOptions,
@@ -159,11 +159,10 @@ export class FittedEmbedder implements Embedder {
         'EMBEDDER',
         `Embedder "${this.base.id}" returned ${vector.length} dimensions; the fit expects ${d}.`,
       );
-    let norm = 0;
-    for (let i = 0; i < d; i++) norm += vector[i]! * vector[i]!;
+    const length = norm(vector);
     const out = new Float32Array(k);
-    if (!(norm > 0)) return out;
-    const scale = 1 / Math.sqrt(norm);
+    if (!(length > 0)) return out;
+    const scale = 1 / length;
     const sum = new Float64Array(k);
     for (let i = 0; i < d; i++) {
       const value = vector[i]!;
@@ -301,12 +300,6 @@ export function projectionFromJSON(json: ProjectionJSON): Projection {
     throw new TreeAgentError('INVALID_INPUT', 'The fit file is damaged: its matrix has the wrong size.');
   const { format: _format, version: _version, matrix: _matrix, offset: _offset, ...rest } = json;
   return { ...rest, matrix, offset };
-}
-
-function norm(vector: ArrayLike<number>): number {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
-  return Math.sqrt(sum);
 }
 
 function toBase64(values: Float32Array): string {

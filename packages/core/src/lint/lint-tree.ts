@@ -2,6 +2,7 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { dot } from '../embedding/vector-math.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 
@@ -144,18 +145,8 @@ function closePairs(tree: Tree, vectors: Float32Array[], left: TreeNode, right: 
   const pairs: { left: string; right: string; similarity: number }[] = [];
   for (let i = left.chunkStart; i < left.chunkEnd; i++) {
     for (let j = right.chunkStart; j < right.chunkEnd; j++) {
-      const a = vectors[i]!;
-      const b = vectors[j]!;
-      // Cosine: not every embedder returns unit vectors (a fitted one does not).
-      let dot = 0;
-      let aa = 0;
-      let bb = 0;
-      for (let k = 0; k < a.length; k++) {
-        dot += a[k]! * b[k]!;
-        aa += a[k]! * a[k]!;
-        bb += b[k]! * b[k]!;
-      }
-      const similarity = aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
+      // embedTexts returns unit vectors: the dot product is the cosine.
+      const similarity = dot(vectors[i]!, vectors[j]!);
       if (similarity >= limit)
         pairs.push({ left: tree.chunks[i]!.text, right: tree.chunks[j]!.text, similarity });
     }
