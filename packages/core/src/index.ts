@@ -16,7 +16,7 @@ export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedd
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
-export { cosineSimilarity, norm, normalize } from './embedding/vector-math.js';
+export { concatScaled, cosineSimilarity, norm, normalize } from './embedding/vector-math.js';
 // Engine
 export type { AgentOutput, OutputMessage, Source, TurnStatus } from './engine/agent-output.js';
 export type { AgentEvent, AgentEventType, ExploreAction, ExploreCandidate } from './engine/events.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
-import { embedTexts, norm, TreeAgentError } from '@treeagent/core';
+import { concatScaled, embedTexts, norm, TreeAgentError } from '@treeagent/core';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import {
   type FitOptions,
@@ -133,14 +133,8 @@ export class FittedEmbedder implements Embedder {
 
   /** `[fitted, base]`, each unit length, scaled so that cosines add up as `(fitted + w·base) / (1 + w)`. */
   #withBase(vector: ArrayLike<number>): Float32Array {
-    const fitted = this.project(vector);
-    const k = fitted.length;
-    const out = new Float32Array(this.dimensions);
-    const fittedScale = Math.sqrt(1 / (1 + this.baseWeight)) / (norm(fitted) || 1);
-    for (let o = 0; o < k; o++) out[o] = fitted[o]! * fittedScale;
-    const baseScale = Math.sqrt(this.baseWeight / (1 + this.baseWeight)) / (norm(vector) || 1);
-    for (let i = 0; i < vector.length; i++) out[k + i] = vector[i]! * baseScale;
-    return out;
+    const w = this.baseWeight;
+    return concatScaled([this.project(vector), vector], [Math.sqrt(1 / (1 + w)), Math.sqrt(w / (1 + w))]);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
+import { concatScaled } from './vector-math.js';
 
 export interface ConcatPart {
   embedder: Embedder;
@@ -44,18 +45,12 @@ export class ConcatEmbedder implements Embedder {
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const results = await Promise.all(this.#parts.map((part) => part.embedder.embed(texts, options)));
-    return texts.map((_, row) => {
-      const pieces = results.map((vectors) => vectors[row]!);
-      const out = new Float32Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
-      let offset = 0;
-      pieces.forEach((piece, index) => {
-        let norm = 0;
-        for (let i = 0; i < piece.length; i++) norm += piece[i]! * piece[i]!;
-        const scale = norm > 0 ? this.#parts[index]!.scale / Math.sqrt(norm) : 0;
-        for (let i = 0; i < piece.length; i++) out[offset + i] = piece[i]! * scale;
-        offset += piece.length;
-      });
-      return out;
-    });
+    const scales = this.#parts.map((part) => part.scale);
+    return texts.map((_, row) =>
+      concatScaled(
+        results.map((vectors) => vectors[row]!),
+        scales,
+      ),
+    );
   }
 }

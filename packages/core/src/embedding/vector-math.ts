@@ -19,6 +19,23 @@ export function dot(a: NumericVector, b: NumericVector): number {
   return sum;
 }
 
+/**
+ * The pieces, each scaled to length `lengths[i]` (an all-zero piece stays zero), one after the
+ * other: with lengths `√(wᵢ / Σw)`, the cosine of two such vectors is the `w`-weighted mean of the
+ * pieces' cosines.
+ */
+export function concatScaled(pieces: readonly NumericVector[], lengths: readonly number[]): Float32Array {
+  const out = new Float32Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let offset = 0;
+  pieces.forEach((piece, index) => {
+    const size = norm(piece);
+    const scale = size > 0 ? lengths[index]! / size : 0;
+    for (let i = 0; i < piece.length; i++) out[offset + i] = piece[i]! * scale;
+    offset += piece.length;
+  });
+  return out;
+}
+
 /** Euclidean (L2) norm. */
 export function norm(v: NumericVector): number {
   let sum = 0;
