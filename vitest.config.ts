@@ -2,9 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/server/web/src/**/*.test.{ts,tsx}',
+      'examples/**/*.test.ts',
+      'bench/smoke.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],
+    // Builds the web app when its sources changed: the browser and `treeagent dev` tests serve it.
+    globalSetup: ['scripts/build-web-if-stale.ts'],
   },
 });

@@ -1,22 +1,6 @@
-/**
- * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
- * Clients can switch on them; they never change meaning.
- */
-export type ApiErrorCode =
-  | 'INVALID_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'SHUTTING_DOWN'
-  | 'INTERNAL';
+import type { ApiErrorCode, ErrorBody } from '../api-types.js';
 
-/** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
+export type { ApiErrorCode, ErrorBody };
 
 /**
  * An error the server answers with: an HTTP status, a stable `code` (an `ApiErrorCode` or a
