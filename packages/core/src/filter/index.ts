@@ -1,4 +1,4 @@
-export { compileFilter, evaluateFilter } from './evaluate-filter.js';
+export { compileFilter, evaluateFilter, whitespaceWords } from './evaluate-filter.js';
 export type {
   Condition,
   Conditions,
@@ -14,7 +14,10 @@ export type {
   MatchAny,
   MatchCondition,
   MatchExcept,
+  MatchPhrase,
+  MatchPrefix,
   MatchText,
+  MatchTextAny,
   MatchValue,
   MinShould,
   NestedCondition,
