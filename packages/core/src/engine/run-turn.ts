@@ -1,8 +1,7 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
-import type { AgentOutput } from './agent-output.js';
-import type { AgentEvent } from './events.js';
 import { extendMessage } from './extend-message.js';
 import type { AgentRuntime } from './runtime.js';
 import { runSteps } from './step-loop.js';

@@ -1,11 +1,11 @@
 import { validateEmitOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
-import type { FileMetadata } from '../../files/file-metadata.js';
+import { MessageType } from '../../protocol/constants.js';
+import type { FileMetadata } from '../../protocol/file-metadata.js';
+import type { OutputMessage } from '../../protocol/output-message.js';
 import type { BaseEmitOutput } from '../../tree/callback-outputs.js';
-import { MessageType } from '../../tree/constants.js';
 import type { EmitNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { OutputMessage } from '../agent-output.js';
 import type { Turn } from '../turn.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';

@@ -1,6 +1,6 @@
+import type { OutputMessage } from '../../protocol/output-message.js';
 import type { GuardrailNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { OutputMessage } from '../agent-output.js';
 import type { Turn } from '../turn.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';

@@ -1,9 +1,9 @@
 import { validateQueryOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import { validateFilter } from '../../filter/validate-filter.js';
+import type { RetrievedChunk } from '../../protocol/retrieved-chunk.js';
 import type { QueryNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { RetrievedChunk } from '../../vector/vector-store.js';
 import type { Turn } from '../turn.js';
 import type { ExecuteResult } from './execute-result.js';
 

@@ -1,5 +1,5 @@
+import type { OutputMessage } from '../../protocol/output-message.js';
 import type { AfterSpecial } from '../../tree/specials.js';
-import type { OutputMessage } from '../agent-output.js';
 
 /** What executing a node produced. */
 export interface ExecuteResult {
