@@ -103,7 +103,7 @@ const multipartArb = fc
   })
   .map((input) => {
     const contentType = `multipart/form-data${input.declared === undefined ? '' : `; boundary=${input.declared}`}`;
-    let body = input.prefix;
+    let body: string = input.prefix;
     for (const part of input.parts) {
       body += `--${input.used}${CRLF}Content-Disposition: ${part.disposition}${CRLF}`;
       if (part.type !== undefined) body += `Content-Type: ${part.type}${CRLF}`;
