@@ -10,7 +10,7 @@ import type { FileStore } from '../files/file-store.js';
 import type { Filter } from '../filter/filter.js';
 import { SOURCE_KEY } from '../ingest/ingest-documents.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
