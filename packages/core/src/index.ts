@@ -40,6 +40,7 @@ export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
 export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
+export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';

@@ -127,7 +127,9 @@ describe('a component that uses another component', () => {
     }
     expect(TreeAgentError.isInstance(caught)).toBe(true);
     const message = (caught as Error).message;
-    expect(message).toMatch(/in component "clash", local id 2 is used by node 2 and by nested component "inner" \(node 3\)/);
+    expect(message).toMatch(
+      /in component "clash", local id 2 is used by node 2 and by nested component "inner" \(node 3\)/,
+    );
     expect(message).toMatch(/places its ids/);
   });
 

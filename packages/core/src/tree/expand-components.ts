@@ -83,7 +83,8 @@ function localIdSpace(
     if (node.type !== 'component' || node.use === undefined || !Number.isInteger(node.idBase)) continue;
     if (seen.includes(node.use) || node.use === component) continue;
     const inner = localIdSpace(node.use, [], reportOn, [...seen, component]);
-    for (const id of inner) claim((node.idBase as number) + id, `nested component "${node.use.name}" (node ${node.id})`);
+    for (const id of inner)
+      claim((node.idBase as number) + id, `nested component "${node.use.name}" (node ${node.id})`);
   }
   return new Set(owners.keys());
 }
@@ -110,7 +111,7 @@ function cloneComponent(
           problems.push({
             nodeId: mapId(node.id),
             message: `link "${name}" of node ${node.id} in component "${component.name}" points to ${target}, which is not a node of the component.`,
-            fix: 'Links inside a component may only reference nodes of the same component (by their local ids; a nested component\'s node by its idBase + local id).',
+            fix: "Links inside a component may only reference nodes of the same component (by their local ids; a nested component's node by its idBase + local id).",
           });
         }
         links[name] = mapId(target);
