@@ -9,7 +9,13 @@ import type { ComponentDefinition, Self, TreeDefinition } from './node-definitio
 const inner = defineComponent({
   name: 'inner',
   nodes: [
-    { id: 1, type: 'head', init: (self: Self) => void (self.visits = 0) },
+    {
+      id: 1,
+      type: 'head',
+      init: (self: Self) => {
+        self.visits = 0;
+      },
+    },
     {
       id: 2,
       type: 'emit',
@@ -28,7 +34,13 @@ const inner = defineComponent({
 const outer = defineComponent({
   name: 'outer',
   nodes: [
-    { id: 1, type: 'head', init: (self: Self) => void (self.mine = 'outer') },
+    {
+      id: 1,
+      type: 'head',
+      init: (self: Self) => {
+        self.mine = 'outer';
+      },
+    },
     { id: 2, type: 'empty', parent: 1, links: { answer: 12 } },
     { id: 3, type: 'component', parent: 2, use: inner, idBase: 10 },
   ],
@@ -81,7 +93,13 @@ describe('a component that uses another component', () => {
     const counter = defineComponent({
       name: 'counter',
       nodes: [
-        { id: 1, type: 'head', init: (self: Self) => void (self.visits = 0) },
+        {
+          id: 1,
+          type: 'head',
+          init: (self: Self) => {
+            self.visits = 0;
+          },
+        },
         {
           id: 2,
           type: 'emit',
