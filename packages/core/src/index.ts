@@ -35,12 +35,12 @@ export {
 } from './errors/tree-agent-error.js';
 // Routing evaluation
 export * from './evaluation/index.js';
+export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
 export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
-export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
