@@ -1,5 +1,5 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
-import type { AgentEvent, ExploreAction, ExploreCandidate } from '../engine/events.js';
+import type { AgentEvent, ExploreAction, ExploreCandidate } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkSearch } from './chunk-search.js';

@@ -1,5 +1,4 @@
-/** Chunk identifier: an unsigned integer or a string (Qdrant accepts integers and UUIDs). */
-export type ChunkId = string | number;
+import type { ChunkId } from '../protocol/chunk-id.js';
 
 /**
  * A chunk of text attached to a node. Chunks are signposts for exploration, except `forRag` chunks

@@ -1,5 +1,5 @@
+import type { NodeType } from '../protocol/constants.js';
 import type { Chunk } from './chunk.js';
-import type { NodeType } from './constants.js';
 import type { InitCallback, NodeDefinition } from './node-definition.js';
 
 /** Types of the nodes that remain in the effective tree once components are flattened. */

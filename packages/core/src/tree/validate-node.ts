@@ -1,12 +1,5 @@
-import {
-  ALL_CALLBACKS,
-  CALLBACKS_BY_TYPE,
-  COMMON_PROPERTIES,
-  MessageType,
-  NODE_TYPES,
-  type NodeType,
-  PROPERTIES_BY_TYPE,
-} from './constants.js';
+import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js';
+import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import type { TreeProblem } from './tree-problem.js';
 
 /** Callbacks that may also be given as a constant value (the output they would return). */
