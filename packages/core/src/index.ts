@@ -19,6 +19,7 @@ export {
 } from './errors/tree-agent-error.js';
 // Routing evaluation
 export * from './evaluation/index.js';
+export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
