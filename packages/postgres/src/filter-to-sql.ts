@@ -4,15 +4,13 @@ import {
   type DatetimeRange,
   type Filter,
   type Match,
-  type PathStep,
   type PointId,
-  parsePath,
   type Range,
   TreeAgentError,
   type ValuesCount,
   validateFilter,
-  whitespaceWords,
 } from '@treeagent/core';
+import { type PathStep, parsePath, whitespaceWords } from '@treeagent/core/adapter';
 
 /**
  * Translates Tree Agent's Qdrant-style filters (SPEC §6) into one SQL boolean expression over a
