@@ -4,17 +4,19 @@
  * that read them. Nothing here imports a Node module, so a browser bundle can take it whole;
  * `client.test.ts` checks that for every module it reaches.
  */
-export type { AgentOutput, OutputMessage, Source, TurnStatus } from './engine/agent-output.js';
+export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
+export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
+export type { ChunkId } from './protocol/chunk-id.js';
 export {
   type AgentEvent,
   type AgentEventType,
+  type AgentOutput,
   type ExploreAction,
   type ExploreCandidate,
   isUserFacingEvent,
+  type TurnStatus,
   USER_FACING_EVENT_TYPES,
-} from './engine/events.js';
-export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
-export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
-export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
-export type { HistoryEntry } from './memory/history.js';
-export type { ChunkId } from './tree/chunk.js';
+} from './protocol/events.js';
+export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type { HistoryEntry } from './protocol/history-entry.js';
+export type { OutputMessage, Source } from './protocol/output-message.js';

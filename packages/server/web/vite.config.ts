@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { sourceAliases } from '../../../scripts/workspace-packages.js';
 
 /**
  * The web app of @treeagent/server, built into `packages/server/dist/web` (what `WEB_DIRECTORY`
@@ -12,6 +13,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   plugins: [preact()],
+  // @treeagent/core/client from its TypeScript source, as everywhere in the repository.
+  resolve: { alias: sourceAliases() },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
