@@ -49,7 +49,13 @@ export const COMMON_PROPERTIES = [
 
 /** Properties only some node types have. */
 export const PROPERTIES_BY_TYPE: Record<NodeType, readonly string[]> = {
-  root: ['smartExtendedMessage', 'conversationGoal', 'topics', 'defaultSimilarityThreshold'],
+  root: [
+    'smartExtendedMessage',
+    'conversationGoal',
+    'topics',
+    'defaultSimilarityThreshold',
+    'exploreForRagChunks',
+  ],
   agent: ['isPrimary'],
   empty: [],
   query: [],

@@ -156,6 +156,14 @@ function validateConstants(node: Record<string, unknown>, type: NodeType, where:
       where('a GENERATED message cannot have "content".', 'Drop "content", or use type STATIC.');
     }
   }
+  for (const key of ['smartExtendedMessage', 'exploreForRagChunks']) {
+    if (type === 'root' && node[key] !== undefined && typeof node[key] !== 'boolean') {
+      where(
+        `"${key}" must be a boolean, not ${JSON.stringify(node[key])}.`,
+        `Write ${key}: true or ${key}: false.`,
+      );
+    }
+  }
   if (type === 'agent' && node.isPrimary !== undefined && typeof node.isPrimary !== 'boolean') {
     where('"isPrimary" must be a boolean.', 'Set isPrimary: true on exactly one agent.');
   }
