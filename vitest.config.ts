@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './scripts/workspace-packages.js';
 
 /**
  * Tests by layer (see CONTRIBUTING.md / README "Tests"):
@@ -9,10 +10,12 @@ import { defineConfig } from 'vitest/config';
  */
 const INT = '**/*.int.test.ts';
 const BROWSER = '**/*.browser.test.ts';
-const ALL = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts'];
+const ALL = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts', 'scripts/**/*.test.ts'];
 const IGNORED = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
+  // The packages' sources, not their dist/: tests need no build (see scripts/workspace-packages.ts).
+  resolve: { alias: sourceAliases() },
   test: {
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],

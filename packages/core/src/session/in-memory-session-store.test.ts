@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../memory/history.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 import { rejection } from '../test/rejection.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { emptySessionRecord, type SessionRecord } from './session-store.js';
