@@ -4,6 +4,7 @@ import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
+import { describeQdrantCorpus } from './qdrant-corpus-conformance.js';
 import { describeSessionStore } from './session-store-conformance.js';
 import { describeVectorStore } from './vector-store-conformance.js';
 
@@ -22,3 +23,4 @@ describeFileStore('InMemoryFileStore', async () => ({ store: new InMemoryFileSto
 describeEmbeddingCache('InMemoryEmbeddingCache', async () => ({ cache: new InMemoryEmbeddingCache() }), {
   skip: [{ reason: IN_PROCESS, tests: ['vectors outlive the cache object: a reopened cache answers them'] }],
 });
+describeQdrantCorpus('InMemoryVectorStore', async () => ({ store: new InMemoryVectorStore() }));

@@ -1,7 +1,14 @@
 /**
  * Conformance suites for adapters (they use vitest): run them against every implementation of a
- * contract. Each takes a factory and a skip list whose entries name their reason.
+ * contract. Each takes a factory; the newer ones also a skip list whose entries name their reason.
  */
+export type {
+  CorpusCase,
+  CorpusCollection,
+  CorpusPoint,
+  CorpusRequest,
+} from '../filter/qdrant-corpus/index.js';
+export { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
 export {
   describeEmbedder,
   type EmbedderConformanceOptions,
@@ -16,6 +23,18 @@ export {
   type LanguageModelConformanceOptions,
   type LanguageModelFactory,
 } from './language-model-conformance.js';
+export {
+  CORPUS_COLLECTION,
+  type CorpusOutcome,
+  corpusCollection,
+  corpusOutcome,
+  corpusQueryVector,
+  corpusRecords,
+  corpusScoreScale,
+  describeQdrantCorpus,
+  type QdrantCorpusOptions,
+  runCorpusRequest,
+} from './qdrant-corpus-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
 export type { ConformanceOptions, ConformanceSkip } from './skip-list.js';
 export {

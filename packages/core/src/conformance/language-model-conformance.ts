@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { JsonSchema, LanguageModel, ModelRequest, ModelStreamPart } from '../model/language-model.js';
+import type { LanguageModel, ModelRequest, ModelStreamPart } from '../model/language-model.js';
+import type { JsonSchema } from '../protocol/json-schema.js';
 import { rejectionReason } from '../test/rejection.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
