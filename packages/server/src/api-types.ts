@@ -23,9 +23,28 @@ export type ApiErrorCode =
   | 'SHUTTING_DOWN'
   | 'INTERNAL';
 
+/** The `details` of an API error: each field is set by the errors it concerns. */
+export type ApiErrorDetails = {
+  /** `INVALID_REQUEST`: every problem of the request (a dotted path, `(body)` for the whole body), the message's first. */
+  issues?: { path: string; message: string }[];
+  /** The request field at fault (OpenAI's `param`). */
+  param?: string;
+  /** Engine errors: the node and callback where it happened. */
+  nodeId?: number;
+  /** `POST /api/v1/route`: a start node that is not in the tree. */
+  startNodeId?: number;
+  callback?: string;
+  /** `PAYLOAD_TOO_LARGE`: the limit of the body. */
+  maxBytes?: number;
+  /** `INVALID_REQUEST` on a message that is too long: the limit. */
+  maxMessageLength?: number;
+  /** `RATE_LIMITED`: when to try again. */
+  retryAfterSeconds?: number;
+};
+
 /** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
+  error: { code: string; message: string; details?: ApiErrorDetails };
 }
 
 /** `POST /api/v1/sessions` → 201. The token is shown once; send it as `X-Session-Token`. */

@@ -1,6 +1,6 @@
-import type { ApiErrorCode, ErrorBody } from '../api-types.js';
+import type { ApiErrorCode, ApiErrorDetails, ErrorBody } from '../api-types.js';
 
-export type { ApiErrorCode, ErrorBody };
+export type { ApiErrorCode, ApiErrorDetails, ErrorBody };
 
 /**
  * An error the server answers with: an HTTP status, a stable `code` (an `ApiErrorCode` or a
@@ -9,7 +9,7 @@ export type { ApiErrorCode, ErrorBody };
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: ApiErrorDetails | undefined;
   /** Headers to add to the error response (for example `Retry-After`). */
   readonly headers: Record<string, string>;
 
@@ -17,7 +17,7 @@ export class ApiError extends Error {
     status: number,
     code: ApiErrorCode | (string & {}),
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { details?: ApiErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
@@ -39,7 +39,7 @@ export class ApiError extends Error {
   }
 }
 
-export function invalidRequest(message: string, details?: Record<string, unknown>): ApiError {
+export function invalidRequest(message: string, details?: ApiErrorDetails): ApiError {
   return new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../../src/api-types';
+import type { ApiErrorDetails, ErrorBody } from '../../../src/api-types';
 
 /** An error answered by the server (`{ error: { code, message, details? } }`) or by the network. */
 export class ApiError extends Error {
@@ -10,7 +10,7 @@ export class ApiError extends Error {
     /** The server's stable code (`NOT_FOUND`, `CALLBACK_ERROR`…), or `NETWORK`, `HTTP_<status>`. */
     readonly code: string,
     message: string,
-    readonly details?: Record<string, unknown>,
+    readonly details?: ApiErrorDetails,
     /** The `Retry-After` header, in seconds, when the server sent one. */
     readonly retryAfter?: string,
   ) {
