@@ -26,8 +26,13 @@ export {
   sourcesFromChunks,
   splitDynamicContent,
 } from './engine/message-content.js';
-export type { RouteResult } from './engine/route.js';
-export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
+export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export {
+  type RoutingThreshold,
+  type SendOptions,
+  TreeAgent,
+  type TreeAgentOptions,
+} from './engine/tree-agent.js';
 export {
   TreeAgentError,
   type TreeAgentErrorCode,
@@ -35,6 +40,15 @@ export {
 } from './errors/tree-agent-error.js';
 // Routing evaluation
 export * from './evaluation/index.js';
+export {
+  type CalibrationOptions,
+  calibrateThresholds,
+  DEFAULT_CALIBRATION_KEEP,
+  type ThresholdCalibration,
+  type ThresholdSource,
+  withCalibratedThresholds,
+  withThresholds,
+} from './explore/calibrate-thresholds.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileMetadata, FileOrigin } from './files/file-metadata.js';
 export type { FileStore, NewFile } from './files/file-store.js';

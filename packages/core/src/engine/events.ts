@@ -1,3 +1,4 @@
+import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
 import type { ChunkId } from '../tree/chunk.js';
 import type { Step } from '../tree/constants.js';
 import type { AgentOutput, OutputMessage } from './agent-output.js';
@@ -40,6 +41,8 @@ export type AgentEvent =
       action: ExploreAction;
       moved: boolean;
       threshold: number | null;
+      /** Where the threshold comes from (`calibrated`: computed from the tree's chunks at load). */
+      thresholdSource?: ThresholdSource;
       best: ExploreCandidate | null;
       /** Node exploration goes to next (the child, the anchor), or the node it stops on. */
       nextNodeId: number;

@@ -1,7 +1,13 @@
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import { dot } from '../embedding/vector-math.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import {
+  type CalibrationOptions,
+  calibrateThresholds,
+  withCalibratedThresholds,
+} from '../explore/calibrate-thresholds.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
 import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
@@ -29,6 +35,8 @@ export interface RuntimeParts {
   limits: TurnLimits;
   now: () => Date;
   exploreIn: ExploreIn;
+  /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
+  calibration: CalibrationOptions | false;
 }
 
 /** Texts embedded per call while loading a tree. */
@@ -41,7 +49,8 @@ const LOAD_BATCH = 512;
  * that are no longer in the tree.
  */
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
-  const { tree, models, vectorStore } = parts;
+  const { models, vectorStore } = parts;
+  let tree = parts.tree;
   checkStaticModels(tree, models);
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
@@ -81,12 +90,30 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
       must: [{ is_empty: { key: SOURCE_KEY } }],
     });
   }
+  // Thresholds calibrated from the tree's own chunks for the routing nodes that have none set by hand.
+  const calibrations =
+    parts.calibration === false
+      ? []
+      : calibrateThresholds(
+          tree,
+          index
+            ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
+            : (position, from, to) => {
+                const out = new Float32Array(tree.chunks.length);
+                const vector = vectorAt(position);
+                for (let other = from; other < to; other++) out[other] = dot(vector, vectorAt(other));
+                return out;
+              },
+          parts.calibration,
+        );
+  tree = withCalibratedThresholds(tree, calibrations);
+  const routed = tree;
   const chunkSearch = index
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
     : (direction: () => Promise<Float32Array>) =>
-        new StoreChunkSearch(tree, vectorStore, exploreCollection, direction);
-  const { exploreIn: _exploreIn, ...rest } = parts;
-  return { ...rest, chunkSearch, collectionOf };
+        new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
+  const { exploreIn: _exploreIn, calibration: _calibration, ...rest } = parts;
+  return { ...rest, tree, calibrations, chunkSearch, collectionOf };
 }
 
 /** Makes a collection hold exactly `records` among the ids it `owned` (all by default): stale ids removed, the rest upserted. */

@@ -1,3 +1,4 @@
+import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
 import type { Chunk } from './chunk.js';
 import type { NodeType } from './constants.js';
 import type { InitCallback, NodeDefinition } from './node-definition.js';
@@ -23,6 +24,12 @@ export interface TreeNode {
   readonly isAnchor: boolean;
   readonly isMute: boolean;
   readonly similarityThreshold: number;
+  /**
+   * Where `similarityThreshold` comes from: set on the node, the root's `defaultSimilarityThreshold`,
+   * the library default (`DEFAULT_SIMILARITY_THRESHOLD`), or calibrated from the tree's chunks when
+   * the agent loads the tree (only nodes with no threshold set by hand are calibrated).
+   */
+  readonly thresholdSource: ThresholdSource;
   /** The agent this node belongs to (`null` for the root). */
   readonly agentId: number | null;
   /** Owner of the node's `self`: the id of its innermost component node, or the root's id. */
