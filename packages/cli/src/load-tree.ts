@@ -13,7 +13,6 @@ import {
   type TreeDefinition,
   type TreeJSON,
 } from '@treeagent/core';
-import { tsImport } from 'tsx/esm/api';
 
 /** What a tree module's default export receives when it is a function. */
 export interface TreeFactoryContext {
@@ -54,13 +53,7 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   if (extname(absolute) === '.json') {
     tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
   } else {
-    // A fresh module graph on every load (hot reload), and the list of local files it imported.
-    const module = await tsImport(pathToFileURL(absolute).href, {
-      parentURL: import.meta.url,
-      onImport: (url) => {
-        if (url.startsWith('file:') && !url.includes('/node_modules/')) files.push(fileURLToPath(url));
-      },
-    });
+    const module = await importTreeModule(absolute, files);
     Object.assign(exported, module);
     const ownModels = (exported.models as Record<string, LanguageModel> | undefined) ?? {};
     tree = await toTree(exported.default ?? exported.tree, absolute, {
@@ -91,6 +84,29 @@ async function toTree(value: unknown, path: string, context: TreeFactoryContext)
     'INVALID_INPUT',
     `${path} does not export a tree. Export default a Tree (defineTree(...)), a tree definition { nodes: [...] }, or a function returning one.`,
   );
+}
+
+/** Extensions loaded through tsx (TypeScript); the others are imported by Node itself. */
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
+let loads = 0;
+
+/**
+ * Imports a tree module, fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
+ * registered for this import only (the rest of the process stays plain Node), which also lists the
+ * local files the tree imports (what `dev` watches). JavaScript is imported by Node, with a query
+ * that makes the tree file itself fresh (its own imports are Node's cached modules).
+ */
+async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(absolute).href;
+  if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, {
+    parentURL: import.meta.url,
+    onImport: (imported) => {
+      if (imported.startsWith('file:') && !imported.includes('/node_modules/'))
+        files.push(fileURLToPath(imported));
+    },
+  });
 }
 
 function isTree(value: unknown): value is Tree {

@@ -111,3 +111,40 @@ describe('TreeAgent with PgVectorStore and PostgresSessionStore', () => {
     });
   }
 });
+
+describe('the threshold boundary on pgvector (docs/concepts.md, Explore: SIMILARITY_TOLERANCE)', () => {
+  const cases: [number, number[]][] = [
+    [0.6, [0.6, 0.8, 0, 0]],
+    [0.8, [0.8, 0.6, 0, 0]],
+    [0.5, [0.5, Math.sqrt(0.75), 0, 0]],
+  ];
+  it('a cosine equal to the threshold does not descend, as in memory', async () => {
+    const { schema, drop } = testSchema('threshold');
+    const vectorStore = new PgVectorStore({ connection: TEST_DATABASE_URL, schema, dimensions: 4 });
+    cleanups.push(async () => {
+      await vectorStore.close();
+      await drop();
+    });
+    for (const [threshold, chunk] of cases) {
+      const tree = defineTree({
+        name: `threshold-${threshold}`,
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: true, similarityThreshold: threshold },
+          {
+            id: 3,
+            type: 'emit',
+            parent: 2,
+            chunks: ['chunk'],
+            emit: { message: { type: MessageType.STATIC, content: 'in' } },
+          },
+        ],
+      });
+      const embedder = new ExactEmbedder({ vectors: { chunk, message: [1, 0, 0, 0] } });
+      const inPg = new TreeAgent({ tree, embedder, vectorStore, exploreIn: 'vector-store' });
+      const inMemory = new TreeAgent({ tree, embedder });
+      expect((await inPg.route('message')).node.id).toBe(2);
+      expect((await inMemory.route('message')).node.id).toBe(2);
+    }
+  });
+});

@@ -13,8 +13,10 @@ export async function inspectCommand(
     out.log(JSON.stringify(describeTree(tree), null, 2));
     return 0;
   }
+  const all = [...tree.nodes.values()].reduce((sum, node) => sum + node.chunks.length, 0);
+  const retrievalOnly = all - tree.chunks.length;
   out.log(
-    `${tree.name}: ${tree.nodes.size} nodes, ${tree.chunks.length} chunks, content hash ${tree.contentHash}`,
+    `${tree.name}: ${tree.nodes.size} nodes, ${all} chunks${retrievalOnly ? ` (${retrievalOnly} forRag, retrieval only)` : ''}, content hash ${tree.contentHash}`,
   );
   const visit = (node: TreeNode, prefix: string, last: boolean, top: boolean) => {
     out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node)}`);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AgentEvent } from '../engine/events.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { AgentEvent } from '../protocol/events.js';
 
 /** Callbacks whose (small) output is worth recording in the trace. */
 const TRACED_OUTPUTS = new Set(['after', 'beforeRun', 'fallback', 'responseFormat', 'query']);

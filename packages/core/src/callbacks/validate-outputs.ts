@@ -1,7 +1,9 @@
-import type { Source } from '../engine/agent-output.js';
-import type { FileMetadata } from '../files/file-metadata.js';
 import type { Filter } from '../filter/filter.js';
-import type { JsonSchema } from '../model/language-model.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import { MessageType, Outcome } from '../protocol/constants.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { JsonSchema } from '../protocol/json-schema.js';
+import type { Source } from '../protocol/output-message.js';
 import type {
   BaseEmitOutput,
   BaseExtendMessagePromptOutput,
@@ -10,8 +12,6 @@ import type {
   PromptSegment,
   TargetStep,
 } from '../tree/callback-outputs.js';
-import type { ChunkId } from '../tree/chunk.js';
-import { MessageType, Outcome } from '../tree/constants.js';
 import { OutputChecker } from './output-checker.js';
 
 const STEPS: readonly TargetStep[] = ['explore', 'before'];

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { HistoryEntry } from '../memory/history.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 
 /** Creates a fresh, empty store for one test, and disposes of it afterwards. */

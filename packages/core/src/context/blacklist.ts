@@ -1,12 +1,7 @@
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import type { BlacklistData } from '../protocol/explore-constraints-data.js';
 
 export type BlacklistKind = 'chunk' | 'node';
-
-/** Serialised form of a blacklist, as sessions store it. */
-export interface BlacklistData {
-  nodes: number[];
-  chunks: ChunkId[];
-}
 
 /**
  * Node and chunk ids that exploration ignores (SPEC §9, `AiBlackList`). A blacklisted node is

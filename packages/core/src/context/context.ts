@@ -1,8 +1,8 @@
 import type { FileAgent } from '../files/file-agent.js';
-import type { FileMetadata } from '../files/file-metadata.js';
 import type { MemoryAgent } from '../memory/memory-agent.js';
-import type { NodeType } from '../tree/constants.js';
-import type { RetrievedChunk } from '../vector/vector-store.js';
+import type { NodeType } from '../protocol/constants.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { ExploreStrategy } from './explore-strategy.js';
 import type { SessionState } from './session-state.js';
 

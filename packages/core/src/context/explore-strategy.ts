@@ -1,12 +1,6 @@
 import type { Filter } from '../filter/filter.js';
-import { Blacklist, type BlacklistData } from './blacklist.js';
-
-/** Serialised explore constraints, stored in the session when `keep` is true. */
-export interface ExploreConstraintsData {
-  blacklist: BlacklistData;
-  filter: Filter | null;
-  keep: boolean;
-}
+import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
+import { Blacklist } from './blacklist.js';
 
 /** Limits on the chunks exploration considers (SPEC §9, `AiExploreConstraints`). */
 export class ExploreConstraints {

@@ -1,7 +1,7 @@
 import { validateExtendMessageOutput } from '../callbacks/validate-outputs.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
 import { generateText } from './execute/model-call.js';
-import type { Turn } from './turn.js';
+import type { StepContext } from './step-context.js';
 
 /** How many previous history entries the extended message looks at by default. */
 const EXTEND_HISTORY = 8;
@@ -10,13 +10,14 @@ const EXTEND_HISTORY = 8;
  * SPEC §3 step 4: when the root has `smartExtendedMessage`, the Memory Agent asks the model to
  * rewrite the user's message with the implicit references of the conversation. The prompt comes
  * from the root's `extendMessage` callback, or a default guided by `conversationGoal` and `topics`.
+ * Returns the rewritten message (`null`: none), which `Turn.applyExtendedMessage` applies.
  */
-export async function extendMessage(turn: Turn): Promise<void> {
+export async function extendMessage(turn: StepContext): Promise<string | null> {
   const root = turn.runtime.tree.root;
   const definition = root.definition as RootNodeDefinition;
-  if (!definition.smartExtendedMessage) return;
+  if (!definition.smartExtendedMessage) return null;
   const history = (await turn.context.memoryAgent.history({ limit: EXTEND_HISTORY + 1 })).slice(0, -1);
-  if (history.length === 0) return;
+  if (history.length === 0) return null;
   let prompt: { prompt: string; systemPrompt?: string };
   if (definition.extendMessage) {
     const output = await turn.call(root, 'extendMessage', definition.extendMessage, [
@@ -44,12 +45,7 @@ export async function extendMessage(turn: Turn): Promise<void> {
     },
     'extend-message',
   );
-  const extended = text.trim();
-  if (extended) {
-    turn.context.input.extended = extended;
-    turn.context.exploreStrategy.direction = extended;
-    turn.emit({ type: 'message-extended', original: turn.input.message, extended });
-  }
+  return text.trim() || null;
 }
 
 function defaultPrompt(

@@ -16,7 +16,8 @@ import type { FileStore } from '../files/file-store.js';
 import type { Filter } from '../filter/filter.js';
 import { SOURCE_KEY } from '../ingest/ingest-documents.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import type { Chunk } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
@@ -45,8 +46,9 @@ const LOAD_BATCH = 512;
 /**
  * Prepares a tree to run: checks that the models it needs statically are configured, embeds every
  * chunk once (through the cache), puts each query node's `forRag` chunks in its collection and,
- * with `exploreIn: 'vector-store'`, every chunk in the exploration collection — removing chunks
- * that are no longer in the tree.
+ * with `exploreIn: 'vector-store'`, exploration's chunks (`tree.chunks`: not the `forRag` ones
+ * unless the root sets `exploreForRagChunks`) in the exploration collection — removing chunks that
+ * are no longer in the tree.
  */
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const { models, vectorStore } = parts;
@@ -55,36 +57,32 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
-  let vectorAt: (position: number) => Float32Array;
+  let vectors: Float32Array[] = [];
   if (parts.exploreIn === 'memory') {
     index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
-    vectorAt = (position) => index!.vector(position);
   } else {
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < tree.chunks.length; start += LOAD_BATCH) {
-      const texts = tree.chunks.slice(start, start + LOAD_BATCH).map((chunk) => chunk.text);
-      vectors.push(...(await embedTexts(parts.embedder, texts, parts.embeddingCache)));
-    }
-    vectorAt = (position) => vectors[position]!;
+    vectors = await embedInBatches(parts, tree.chunks);
     const paths = new Map(
       [...tree.nodes.values()].map((node) => [node.id, tree.pathTo(node.id).map((item) => item.id)]),
     );
     const records = tree.chunks.map((chunk, position) => ({
       id: chunk.id,
       text: chunk.text,
-      vector: vectorAt(position),
+      vector: vectors[position]!,
       payload: { ...chunk.extra, [NODE_KEY]: chunk.nodeId, [PATH_KEY]: paths.get(chunk.nodeId)! },
     }));
     await syncCollection(vectorStore, exploreCollection, records);
   }
   for (const node of tree.nodes.values()) {
     if (node.type !== 'query') continue;
-    const records: VectorRecord[] = [];
-    for (let position = node.chunkStart; position < node.ownChunkEnd; position++) {
-      const chunk = tree.chunks[position]!;
-      if (chunk.forRag)
-        records.push({ id: chunk.id, text: chunk.text, vector: vectorAt(position), payload: chunk.extra });
-    }
+    // forRag chunks are not in exploration's index (unless exploreForRagChunks): embedded here, through the cache.
+    const vectors = await embedInBatches(parts, node.ragChunks);
+    const records: VectorRecord[] = node.ragChunks.map((chunk, position) => ({
+      id: chunk.id,
+      text: chunk.text,
+      vector: vectors[position]!,
+      payload: chunk.extra,
+    }));
     // Documents loaded by ingestion (payload `_source`) live beside the tree's chunks: keep them.
     await syncCollection(vectorStore, collectionOf(node.id), records, {
       must: [{ is_empty: { key: SOURCE_KEY } }],
@@ -100,8 +98,8 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
             ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
             : (position, from, to) => {
                 const out = new Float32Array(tree.chunks.length);
-                const vector = vectorAt(position);
-                for (let other = from; other < to; other++) out[other] = dot(vector, vectorAt(other));
+                const vector = vectors[position]!;
+                for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
                 return out;
               },
           parts.calibration,
@@ -114,6 +112,16 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
         new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
   const { exploreIn: _exploreIn, calibration: _calibration, ...rest } = parts;
   return { ...rest, tree, calibrations, chunkSearch, collectionOf };
+}
+
+/** The unit vectors of `chunks`, embedded `LOAD_BATCH` at a time through the cache. */
+async function embedInBatches(parts: RuntimeParts, chunks: readonly Chunk[]): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = [];
+  for (let start = 0; start < chunks.length; start += LOAD_BATCH) {
+    const texts = chunks.slice(start, start + LOAD_BATCH).map((chunk) => chunk.text);
+    vectors.push(...(await embedTexts(parts.embedder, texts, parts.embeddingCache)));
+  }
+  return vectors;
 }
 
 /** Makes a collection hold exactly `records` among the ids it `owned` (all by default): stale ids removed, the rest upserted. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { FileMetadata } from '../files/file-metadata.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import { placeholdersIn, sourcesFromChunks, splitDynamicContent } from './message-content.js';

@@ -1,6 +1,6 @@
-import type { FileMetadata } from '../files/file-metadata.js';
-import type { RetrievedChunk } from '../vector/vector-store.js';
-import type { Source } from './agent-output.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { Source } from '../protocol/output-message.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** A piece of a message as a client shows it: text, or a dynamic attachment in its place. */
 export type ContentPart = { type: 'text'; text: string } | { type: 'file'; file: FileMetadata };

@@ -3,6 +3,7 @@ import {
   type AgentOutput,
   type BaseQueryOutput,
   defineTree,
+  InMemoryVectorStore,
   MessageType,
   type QueryAfterSpecial,
   type RetrievedChunk,
@@ -37,11 +38,12 @@ function queryAgent(
   query: QueryDefinition,
   specials: QueryAfterSpecial[],
   retrieved: RetrievedChunk[][] = [],
+  exploreForRagChunks?: boolean,
 ) {
   return new TreeAgent({
     tree: defineTree({
       nodes: [
-        { id: 1, type: 'root' },
+        { id: 1, type: 'root', exploreForRagChunks },
         { id: 2, type: 'agent', parent: 1, isPrimary: true },
         {
           id: 3,
@@ -132,10 +134,39 @@ describe('query node: search', () => {
     expect(ids((await search({ query: 'find', chunkQty: 2 })).special)).toEqual(['d1', 'd2']);
   });
 
-  it('without a query callback searches with the explore direction', async () => {
+  it('forRag chunks do not guide exploration', async () => {
     const specials: QueryAfterSpecial[] = [];
-    // "find" routes to node 5 through its forRag chunk d1, then searches with "find".
+    // "find" is identical to the forRag chunk d1 and orthogonal to every signpost: no match.
     const output = await queryAgent(undefined, specials).send('s', 'find');
+    expect(output.status).toBe('no-match');
+    expect(specials).toEqual([]);
+  });
+
+  it("keeps forRag chunks out of the vector store's exploration collection, in their query node's", async () => {
+    const vectorStore = new InMemoryVectorStore();
+    const tree = defineTree({
+      name: 'rag',
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 5, type: 'query', parent: 2, chunks: ['docs', ...DOCS] },
+      ],
+    });
+    const agent = new TreeAgent({
+      tree,
+      embedder: new ExactEmbedder({ vectors: VECTORS }),
+      vectorStore,
+      exploreIn: 'vector-store',
+    });
+    expect((await agent.route('find')).noMatch).toBe(true);
+    expect(await vectorStore.ids('rag:explore')).toEqual(['5:0']);
+    expect((await vectorStore.ids('rag:5')).map(String).sort()).toEqual(['d1', 'd2', 'd3', 'd4']);
+  });
+
+  it('without a query callback searches with the explore direction (exploreForRagChunks)', async () => {
+    const specials: QueryAfterSpecial[] = [];
+    // With the opt-in, "find" routes to node 5 through its forRag chunk d1, then searches with "find".
+    const output = await queryAgent(undefined, specials, [], true).send('s', 'find');
     expect(output.trace.find((e) => e.type === 'step-start' && e.step === 'execute')).toMatchObject({
       nodeId: 5,
     });

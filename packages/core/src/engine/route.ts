@@ -2,9 +2,9 @@ import { ExploreConstraints } from '../context/explore-strategy.js';
 import { embedTexts } from '../embedding/embed-texts.js';
 import { withThresholds } from '../explore/calibrate-thresholds.js';
 import { explore } from '../explore/explore.js';
+import type { AgentEvent } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
-import type { AgentEvent } from './events.js';
 import type { AgentRuntime } from './runtime.js';
 
 /** Where exploration takes a message on a fresh session, and why. */

@@ -1,12 +1,12 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
-import type { AgentOutput } from './agent-output.js';
-import type { AgentEvent } from './events.js';
 import { extendMessage } from './extend-message.js';
 import type { AgentRuntime } from './runtime.js';
 import { runSteps } from './step-loop.js';
-import { Turn, type TurnInput } from './turn.js';
+import { Turn } from './turn.js';
+import type { TurnInput } from './turn-input.js';
 
 /**
  * One interaction (SPEC §3, steps 1–8): load the session, extend the message, beforeRun, the step
@@ -35,7 +35,8 @@ export async function runTurn(
       message: input.message,
       at: runtime.now().toISOString(),
     });
-    await extendMessage(turn);
+    const extended = await extendMessage(turn);
+    if (extended !== null) turn.applyExtendedMessage(extended);
     await runSteps(turn);
     const root = runtime.tree.root;
     const afterRun = (root.definition as RootNodeDefinition).afterRun;

@@ -1,5 +1,5 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { TurnInput } from './turn.js';
+import type { TurnInput } from './turn-input.js';
 
 /** Longest session id accepted. */
 export const MAX_SESSION_ID_LENGTH = 256;

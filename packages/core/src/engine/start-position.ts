@@ -1,16 +1,31 @@
 import { validateBeforeRunOutput } from '../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { OutputMessage } from '../protocol/output-message.js';
 import { createLinks } from '../tree/links.js';
 import type { AfterSpecial } from '../tree/specials.js';
+import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { Position } from './position.js';
-import type { Turn } from './turn.js';
+import type { StepContext } from './step-context.js';
+
+/** What the start position reads of its turn, and the two changes it may ask for. */
+export interface StartContext extends StepContext {
+  readonly record: { readonly turn: number };
+  readonly lastExecutedId: number | null;
+  readonly pendingMessage: OutputMessage | null;
+  /** The last executed node of an agent's subtree, as the session remembers it. */
+  agentPosition(agentId: number): number | undefined;
+  /** `resume: true`: the agent continues from `nodeId`. */
+  resumeAt(nodeId: number): void;
+  /** The session's last node is gone from the tree: start over. */
+  forgetLostNode(lostNodeId: number): void;
+}
 
 /**
  * Where the interaction starts (SPEC §4): `beforeRun`'s target if it gives one; otherwise the
  * primary agent on the first interaction, or the after step of the last executed node.
  */
-export async function startPosition(turn: Turn): Promise<Position> {
+export async function startPosition(turn: StartContext): Promise<Position> {
   const { tree } = turn.runtime;
   const root = tree.root;
   if (root.definition.type === 'root' && root.definition.beforeRun) {
@@ -28,7 +43,7 @@ export async function startPosition(turn: Turn): Promise<Position> {
     ]);
     const decision = validateBeforeRunOutput(root.id, output);
     if (decision.nodeTarget !== null) {
-      const target = targetNode(turn, decision.nodeTarget, root.id, 'beforeRun');
+      const target = targetNode(tree, decision.nodeTarget, root.id, 'beforeRun');
       if (decision.resume) return resumePosition(turn, target, root.id, 'beforeRun');
       return decision.step === 'before'
         ? { step: 'before', nodeId: target.id }
@@ -38,25 +53,24 @@ export async function startPosition(turn: Turn): Promise<Position> {
   const last = turn.lastExecutedId;
   if (last === null) return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
   if (!tree.has(last)) {
-    turn.emit({
-      type: 'session-reset',
-      reason: `node ${last} no longer exists in the tree`,
-      lostNodeId: last,
-    });
-    turn.lastExecutedId = null;
-    turn.pendingMessage = null;
+    turn.forgetLostNode(last);
     return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
   }
   return afterPosition(turn, tree.node(last));
 }
 
 /** The after step of a node waiting for the user's reply, with the special it gets. */
-export function afterPosition(turn: Turn, node: TreeNode): Position {
+export function afterPosition(turn: StartContext, node: TreeNode): Position {
   return { step: 'after', nodeId: node.id, special: resumedSpecial(turn, node) };
 }
 
 /** `resume: true`: continue `agent` from its own last executed node, or explore it if it has none. */
-export function resumePosition(turn: Turn, agent: TreeNode, fromNodeId: number, callback: string): Position {
+export function resumePosition(
+  turn: StartContext,
+  agent: TreeNode,
+  fromNodeId: number,
+  callback: string,
+): Position {
   if (agent.type !== 'agent') {
     throw new TreeAgentError(
       'INVALID_STEP',
@@ -65,17 +79,16 @@ export function resumePosition(turn: Turn, agent: TreeNode, fromNodeId: number, 
     );
   }
   const { tree } = turn.runtime;
-  const position = turn.agentPositions.get(agent.id);
+  const position = turn.agentPosition(agent.id);
   if (position === undefined || !tree.has(position) || !tree.isInSubtree(position, agent.id)) {
     return { step: 'explore', nodeId: agent.id, moved: false };
   }
-  turn.lastExecutedId = position;
+  turn.resumeAt(position);
   return afterPosition(turn, tree.node(position));
 }
 
 /** Resolves a node target, rejecting unknown nodes and the root. */
-export function targetNode(turn: Turn, id: number, fromNodeId: number, callback: string): TreeNode {
-  const { tree } = turn.runtime;
+export function targetNode(tree: Tree, id: number, fromNodeId: number, callback: string): TreeNode {
   if (!tree.has(id)) {
     throw new TreeAgentError(
       'UNKNOWN_NODE',
@@ -97,7 +110,7 @@ export function targetNode(turn: Turn, id: number, fromNodeId: number, callback:
   return node;
 }
 
-function resumedSpecial(turn: Turn, node: TreeNode): AfterSpecial {
+function resumedSpecial(turn: StartContext, node: TreeNode): AfterSpecial {
   switch (node.type) {
     case 'emit': {
       const message = turn.pendingMessage?.nodeId === node.id ? turn.pendingMessage : null;
@@ -112,7 +125,7 @@ function resumedSpecial(turn: Turn, node: TreeNode): AfterSpecial {
   }
 }
 
-function selectedOption(turn: Turn, options: readonly string[]): string | null {
+function selectedOption(turn: StartContext, options: readonly string[]): string | null {
   const chosen = turn.input.selectedOption;
   if (chosen !== null) {
     if (options.length && !options.includes(chosen)) {

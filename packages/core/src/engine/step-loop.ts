@@ -9,7 +9,14 @@ import type { Position } from './position.js';
 import { resumePosition, startPosition, targetNode } from './start-position.js';
 import type { Turn } from './turn.js';
 
-/** Runs the step loop (SPEC §4) from the start position until a node answers the user. */
+/**
+ * Runs the step loop (SPEC §4) from the start position until a node answers the user.
+ *
+ * This is the one place that changes the turn: the steps (explore, the callbacks, `executeNode`)
+ * compute and return a result, and `advance` / `recover` apply it through the turn's
+ * intent-named operations (`countExecution`, `applyExecution`, `climbFrom`, `beginFallback`,
+ * `endWithNoMatch`).
+ */
 export async function runSteps(turn: Turn): Promise<void> {
   let position: Position = await startPosition(turn);
   while (position.step !== 'done') {
@@ -37,22 +44,13 @@ async function advance(turn: Turn, position: Exclude<Position, { step: 'done' }>
       });
     case 'execute':
       return timed(turn, node, 'execute', async () => {
-        turn.executed += 1;
-        if (turn.executed > turn.runtime.limits.maxSteps) {
-          throw new TreeAgentError(
-            'LOOP',
-            `The turn executed more than ${turn.runtime.limits.maxSteps} nodes without answering the user (last: node ${node.id}). Check the after callbacks' nodeTarget for a cycle, or raise maxSteps.`,
-            { nodeId: node.id },
-          );
-        }
+        turn.countExecution(node);
         await turn.selfOf(node);
         const result = await executeNode(turn, node);
-        turn.executedNode(node);
-        if (result.endsTurn) {
-          turn.pendingMessage = result.message ?? null;
-          return { step: 'done' };
-        }
-        return { step: 'after', nodeId: node.id, special: result.special };
+        turn.applyExecution(node, result);
+        return result.endsTurn
+          ? { step: 'done' }
+          : { step: 'after', nodeId: node.id, special: result.special };
       });
     case 'after':
       return timed(turn, node, 'after', () => runAfter(turn, node, position.special));
@@ -81,10 +79,7 @@ async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise
     moved,
     lastExecutedId: turn.lastExecutedId,
     constraints: turn.context.exploreStrategy.constraints,
-    onFail: (nodeId, reason) => {
-      guardClimb(turn, nodeId);
-      turn.failed(nodeId, reason);
-    },
+    onFail: (nodeId, reason) => turn.climbFrom(nodeId, reason),
     emit: (event) => turn.emit(event),
   });
   turn.emit({ type: 'explore-end', nodeId: reached.id, direction: turn.context.exploreStrategy.direction });
@@ -114,7 +109,7 @@ async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Prom
   turn.emit({ type: 'after-output', nodeId: node.id, ...decision });
   if (decision.outcome === 'failure') return reachAnchor(turn, node);
   if (decision.nodeTarget === null) return { step: 'explore', nodeId: node.id, moved: false };
-  const target = targetNode(turn, decision.nodeTarget, node.id, 'after');
+  const target = targetNode(turn.runtime.tree, decision.nodeTarget, node.id, 'after');
   if (decision.resume) return resumePosition(turn, target, node.id, 'after');
   return decision.step === 'before'
     ? { step: 'before', nodeId: target.id }
@@ -123,21 +118,10 @@ async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Prom
 
 /** reach_anchor (SPEC §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
 function reachAnchor(turn: Turn, node: TreeNode): Position {
-  guardClimb(turn, node.id);
-  turn.failed(node.id, 'failure-outcome');
+  turn.climbFrom(node.id, 'failure-outcome');
   turn.context.exploreStrategy.constraints.blacklist.add(node.id, 'node');
   turn.emit({ type: 'blacklist-add', kind: 'node', ids: [node.id], reason: 'failure-outcome' });
   return { step: 'explore', nodeId: node.anchorId ?? node.agentId ?? node.id, moved: true };
-}
-
-/** Reaching an anchor twice from the same failing node in one turn is a loop. */
-function guardClimb(turn: Turn, nodeId: number): void {
-  if (turn.climbedFrom.has(nodeId)) {
-    throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, {
-      nodeId,
-    });
-  }
-  turn.climbedFrom.add(nodeId);
 }
 
 /**
@@ -162,12 +146,10 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
   };
   if (!fallback) {
     if (error.code !== 'NO_MATCH') throw error;
-    turn.status = 'no-match';
-    turn.emit({ type: 'no-match', agentId });
+    turn.endWithNoMatch(agentId);
     return { step: 'done' };
   }
-  turn.fallbacks += 1;
-  if (turn.fallbacks > turn.runtime.limits.maxFallbacks) throw error;
+  turn.beginFallback(error);
   const origin = error.nodeId ?? failing.id;
   const special: FallbackSpecial = {
     error: { code: error.code, message: error.message },
@@ -189,9 +171,7 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
       { nodeId: agentId, callback: 'fallback', cause: error },
     );
   }
-  targetNode(turn, target, agentId, 'fallback');
+  targetNode(tree, target, agentId, 'fallback');
   turn.emit({ type: 'fallback', agentId, error: summary, nodeTarget: target });
-  // The fallback starts a fresh attempt: it gets its own step budget (maxFallbacks bounds the total).
-  turn.executed = 0;
   return { step: 'before', nodeId: target };
 }

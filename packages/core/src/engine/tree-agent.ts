@@ -8,20 +8,19 @@ import type {
   ThresholdCalibration,
   ThresholdSource,
 } from '../explore/calibrate-thresholds.js';
-import type { FileMetadata } from '../files/file-metadata.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
-import type { HistoryEntry } from '../memory/history.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { AgentEvent, AgentOutput } from '../protocol/events.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { KeyedMutex } from '../session/keyed-mutex.js';
 import type { HistoryQuery, SessionStore } from '../session/session-store.js';
 import type { Tree } from '../tree/tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
-import type { AgentOutput } from './agent-output.js';
 import { EventChannel } from './event-channel.js';
-import type { AgentEvent } from './events.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';

@@ -3,7 +3,7 @@ import type { ExploreStrategy } from '../context/explore-strategy.js';
 import type { SessionState } from '../context/session-state.js';
 import type { FileAgent } from '../files/file-agent.js';
 import type { MemoryAgent } from '../memory/memory-agent.js';
-import type { RetrievedChunk } from '../vector/vector-store.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** The `context` of one interaction; the same object is handed to every callback of the turn. */
 export class TurnContext implements Context {

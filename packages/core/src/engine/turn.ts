@@ -5,52 +5,48 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkSearch } from '../explore/chunk-search.js';
 import { FileAgent } from '../files/file-agent.js';
-import type { FileMetadata } from '../files/file-metadata.js';
-import type { HistoryEntry } from '../memory/history.js';
 import { type HistoryLoader, MemoryAgent } from '../memory/memory-agent.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { AgentEvent, AgentOutput, TurnStatus } from '../protocol/events.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
+import type { OutputMessage } from '../protocol/output-message.js';
 import type { SessionCommit, SessionRecord } from '../session/session-store.js';
 import type { Self } from '../tree/node-definition.js';
 import type { TreeNode } from '../tree/tree-node.js';
-import type { AgentOutput, OutputMessage, TurnStatus } from './agent-output.js';
-import type { AgentEvent } from './events.js';
+import type { ExecuteResult } from './execute/execute-result.js';
 import type { AgentRuntime } from './runtime.js';
+import type { StepContext } from './step-context.js';
 import { TurnContext } from './turn-context.js';
-
-/** The user's message and what travels with it. */
-export interface TurnInput {
-  message: string;
-  attachments: FileMetadata[];
-  clientMetadata: Record<string, unknown>;
-  selectedOption: string | null;
-  signal?: AbortSignal;
-}
+import type { TurnInput } from './turn-input.js';
 
 /**
- * The working copy of one interaction. Everything the turn changes lives here until the end;
- * `commit()` turns it into one atomic session commit, so a failed turn changes nothing.
+ * The working copy of one interaction, and its only owner. Everything the turn changes lives here
+ * until the end; `commit()` turns it into one atomic session commit, so a failed turn changes
+ * nothing. The state is private: the steps read it and ask for changes through the intent-named
+ * operations below (`countExecution`, `applyExecution`, `beginFallback`, `endWithNoMatch`, …), which
+ * the step loop calls in one place.
  */
-export class Turn {
+export class Turn implements StepContext {
   readonly runtime: AgentRuntime;
   readonly record: SessionRecord;
   readonly input: TurnInput;
   readonly context: TurnContext;
-  readonly trace: AgentEvent[] = [];
-  readonly messages: OutputMessage[] = [];
-  readonly entries: HistoryEntry[];
-  readonly agentPositions: Map<number, number>;
-  readonly climbedFrom = new Set<number>();
   readonly startedAt: number;
-  lastExecutedId: number | null;
-  pendingMessage: OutputMessage | null;
-  status: TurnStatus = 'answered';
-  executed = 0;
-  fallbacks = 0;
-  readonly #selves = new Map<number, Self>();
-  readonly #sink: (event: AgentEvent) => void;
-  #direction: { text: string; vector: Promise<Float32Array> } | null = null;
   /** Exploration's chunk search for this turn; it follows `exploreStrategy.direction`. */
   readonly chunkSearch: ChunkSearch;
+  readonly #trace: AgentEvent[] = [];
+  readonly #messages: OutputMessage[] = [];
+  readonly #entries: HistoryEntry[];
+  readonly #agentPositions: Map<number, number>;
+  readonly #climbedFrom = new Set<number>();
+  readonly #selves = new Map<number, Self>();
+  readonly #sink: (event: AgentEvent) => void;
+  #lastExecutedId: number | null;
+  #pendingMessage: OutputMessage | null;
+  #status: TurnStatus = 'answered';
+  #executed = 0;
+  #fallbacks = 0;
+  #direction: { text: string; vector: Promise<Float32Array> } | null = null;
 
   constructor(
     runtime: AgentRuntime,
@@ -65,7 +61,7 @@ export class Turn {
     this.#sink = sink;
     this.startedAt = performance.now();
     const turn = record.turn + 1;
-    this.entries = [
+    this.#entries = [
       {
         role: 'user',
         content: input.message,
@@ -81,22 +77,41 @@ export class Turn {
       input: { original: input.message, extended: input.message, attachments: input.attachments },
       exploreStrategy: new ExploreStrategy(input.message, record.constraints),
       metadata: { sessionId: record.id, clientMetadata: input.clientMetadata, serverMetadata: {} },
-      memoryAgent: new MemoryAgent(loadHistory, this.entries),
+      memoryAgent: new MemoryAgent(loadHistory, this.#entries),
       fileAgent: new FileAgent(input.attachments, runtime.fileStore, record.id),
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
     });
-    this.agentPositions = new Map(
+    this.#agentPositions = new Map(
       Object.entries(record.agentPositions).map(([agent, node]) => [Number(agent), node]),
     );
-    this.lastExecutedId = record.lastNodeId;
-    this.pendingMessage = record.pendingMessage;
+    this.#lastExecutedId = record.lastNodeId;
+    this.#pendingMessage = record.pendingMessage;
     this.chunkSearch = runtime.chunkSearch(() => this.directionVector());
   }
 
+  get sessionId(): string {
+    return this.record.id;
+  }
+
+  /** The node executed last (in this turn or, before the first execution, in the session). */
+  get lastExecutedId(): number | null {
+    return this.#lastExecutedId;
+  }
+
+  /** The message the last executed node sent and is waiting on, if any. */
+  get pendingMessage(): OutputMessage | null {
+    return this.#pendingMessage;
+  }
+
+  /** The last executed node of `agentId`'s subtree, as the session remembers it. */
+  agentPosition(agentId: number): number | undefined {
+    return this.#agentPositions.get(agentId);
+  }
+
   emit(event: AgentEvent): void {
-    if (event.type !== 'text-delta' && event.type !== 'turn-end') this.trace.push(event);
+    if (event.type !== 'text-delta' && event.type !== 'turn-end') this.#trace.push(event);
     this.#sink(event);
   }
 
@@ -166,15 +181,83 @@ export class Turn {
     return embedTexts(embedder, texts, embeddingCache, this.input.signal);
   }
 
-  failed(nodeId: number, reason: 'leaf' | 'below-threshold' | 'failure-outcome'): void {
+  /**
+   * Counts one failure of `nodeId` that climbs to an anchor (fail counter +1, `fail-counter` event).
+   * Climbing twice from the same node in one turn is a loop: `LOOP`.
+   */
+  climbFrom(nodeId: number, reason: 'leaf' | 'below-threshold' | 'failure-outcome'): void {
+    if (this.#climbedFrom.has(nodeId)) {
+      throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, {
+        nodeId,
+      });
+    }
+    this.#climbedFrom.add(nodeId);
     this.emit({ type: 'fail-counter', value: this.context.incrementFailCounter(), nodeId, reason });
   }
 
-  /** Marks `node` as the last executed one, globally and for its agent. */
-  executedNode(node: TreeNode): void {
-    this.lastExecutedId = node.id;
-    if (node.agentId !== null) this.agentPositions.set(node.agentId, node.id);
-    this.pendingMessage = null;
+  /** Counts the execution of `node`; past `maxSteps` executions the turn is a loop: `LOOP`. */
+  countExecution(node: TreeNode): void {
+    this.#executed += 1;
+    const { maxSteps } = this.runtime.limits;
+    if (this.#executed > maxSteps) {
+      throw new TreeAgentError(
+        'LOOP',
+        `The turn executed more than ${maxSteps} nodes without answering the user (last: node ${node.id}). Check the after callbacks' nodeTarget for a cycle, or raise maxSteps.`,
+        { nodeId: node.id },
+      );
+    }
+  }
+
+  /**
+   * Applies what executing `node` produced: the message is delivered (response and history), the
+   * retrieved chunks go to `context.retrieved`, and `node` becomes the last executed node, globally
+   * and for its agent. A node that ends the turn leaves its message pending for the next one.
+   */
+  applyExecution(node: TreeNode, result: ExecuteResult): void {
+    if (result.retrieved) this.context.retrieved.set(node.id, result.retrieved);
+    if (result.message) this.#deliver(result.message);
+    this.#lastExecutedId = node.id;
+    if (node.agentId !== null) this.#agentPositions.set(node.agentId, node.id);
+    this.#pendingMessage = result.endsTurn ? (result.message ?? null) : null;
+  }
+
+  /**
+   * Starts running a fallback for `error`: past `maxFallbacks` the error is thrown instead. The
+   * fallback is a fresh attempt with its own step budget (`maxFallbacks` bounds the total).
+   */
+  beginFallback(error: TreeAgentError): void {
+    this.#fallbacks += 1;
+    if (this.#fallbacks > this.runtime.limits.maxFallbacks) throw error;
+    this.#executed = 0;
+  }
+
+  /** Ends the turn with status `no-match`: nothing in `agentId` fits and it has no fallback. */
+  endWithNoMatch(agentId: number): void {
+    this.#status = 'no-match';
+    this.emit({ type: 'no-match', agentId });
+  }
+
+  /** `resume: true`: the agent continues from `nodeId`, its own last executed node. */
+  resumeAt(nodeId: number): void {
+    this.#lastExecutedId = nodeId;
+  }
+
+  /** The session's last node is gone from the tree: start over from the primary agent. */
+  forgetLostNode(lostNodeId: number): void {
+    this.emit({
+      type: 'session-reset',
+      reason: `node ${lostNodeId} no longer exists in the tree`,
+      lostNodeId,
+    });
+    this.#lastExecutedId = null;
+    this.#pendingMessage = null;
+  }
+
+  /** The Memory Agent rewrote the message: `input.extended` and the explore direction take it. */
+  applyExtendedMessage(extended: string): void {
+    this.context.input.extended = extended;
+    this.context.exploreStrategy.direction = extended;
+    this.emit({ type: 'message-extended', original: this.input.message, extended });
   }
 
   /** The language model for `node`: its own `model`, else the tree's default. */
@@ -193,9 +276,9 @@ export class Turn {
   }
 
   /** Adds a message to the response and to the history. */
-  deliver(message: OutputMessage): void {
-    this.messages.push(message);
-    this.entries.push({
+  #deliver(message: OutputMessage): void {
+    this.#messages.push(message);
+    this.#entries.push({
       role: 'assistant',
       content: message.content,
       turn: this.context.turn,
@@ -209,18 +292,18 @@ export class Turn {
   }
 
   nextMessageId(): string {
-    return `${this.context.turn}-${this.messages.length + 1}`;
+    return `${this.context.turn}-${this.#messages.length + 1}`;
   }
 
   output(): AgentOutput {
     return {
       sessionId: this.record.id,
       turn: this.context.turn,
-      status: this.status,
-      messages: this.messages,
+      status: this.#status,
+      messages: this.#messages,
       serverMetadata: this.context.metadata.serverMetadata,
-      nodeId: this.lastExecutedId,
-      trace: this.trace,
+      nodeId: this.#lastExecutedId,
+      trace: this.#trace,
     };
   }
 
@@ -228,18 +311,18 @@ export class Turn {
   commit(): SessionCommit {
     const constraints = this.context.exploreStrategy.constraints;
     const extended = this.context.input.extended;
-    if (extended !== this.input.message) this.entries[0]!.extended = extended;
+    if (extended !== this.input.message) this.#entries[0]!.extended = extended;
     return {
       expectedVersion: this.record.version,
-      history: this.entries,
+      history: this.#entries,
       record: {
         ...this.record,
         version: this.record.version + 1,
         turn: this.context.turn,
         state: this.context.sessionState.serialize(),
-        lastNodeId: this.lastExecutedId,
-        agentPositions: Object.fromEntries(this.agentPositions),
-        pendingMessage: this.pendingMessage,
+        lastNodeId: this.#lastExecutedId,
+        agentPositions: Object.fromEntries(this.#agentPositions),
+        pendingMessage: this.#pendingMessage,
         constraints: constraints.keep ? structuredClone(constraints.toJSON()) : null,
         failCounter: this.context.failCounter,
         updatedAt: this.runtime.now().toISOString(),

@@ -1,3 +1,4 @@
+import type { ThresholdSource } from '../protocol/events.js';
 import { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 
@@ -40,8 +41,7 @@ export interface ThresholdCalibration {
   betweenMedian: number | null;
 }
 
-/** Where a node's `similarityThreshold` comes from. */
-export type ThresholdSource = 'node' | 'root-default' | 'default' | 'calibrated';
+export type { ThresholdSource };
 
 /**
  * Calibrates the `similarityThreshold` of every routing node whose threshold was not set by hand (on

@@ -1,7 +1,7 @@
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
 

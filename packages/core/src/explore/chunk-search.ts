@@ -1,5 +1,5 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
-import type { ExploreCandidate } from '../engine/events.js';
+import type { ExploreCandidate } from '../protocol/events.js';
 import type { TreeNode } from '../tree/tree-node.js';
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentOutput } from '../engine/agent-output.js';
-import type { AgentEvent, ExploreAction } from '../engine/events.js';
 import { TreeAgent } from '../engine/tree-agent.js';
+import type { AgentEvent, AgentOutput, ExploreAction } from '../protocol/events.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import type { ChunkDefinition } from '../tree/chunk.js';
 import { defineTree } from '../tree/define-tree.js';

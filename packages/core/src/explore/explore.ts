@@ -1,8 +1,9 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
-import type { AgentEvent, ExploreAction, ExploreCandidate } from '../engine/events.js';
+import type { AgentEvent, ExploreAction, ExploreCandidate } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkSearch } from './chunk-search.js';
+import { isAboveThreshold } from './similarity-threshold.js';
 
 export interface ExploreRequest {
   tree: Tree;
@@ -66,7 +67,7 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
       continue;
     }
     const best = await search.best(node, constraints);
-    if (best && best.similarity > node.similarityThreshold) {
+    if (best && isAboveThreshold(best.similarity, node.similarityThreshold)) {
       const child = tree.node(best.childId);
       decide('descend', best, child, node.similarityThreshold);
       node = child;

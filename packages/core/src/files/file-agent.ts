@@ -1,4 +1,4 @@
-import type { FileMetadata, FileOrigin } from './file-metadata.js';
+import type { FileMetadata, FileOrigin } from '../protocol/file-metadata.js';
 import type { FileStore } from './file-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FileMetadata, FileOrigin } from './file-metadata.js';
+import type { FileMetadata, FileOrigin } from '../protocol/file-metadata.js';
 
 /** A file to store: its bytes and what describes it. */
 export interface NewFile {

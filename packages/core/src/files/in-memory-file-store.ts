@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { FileMetadata } from './file-metadata.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { FileStore, NewFile } from './file-store.js';
 
 /** Files in process memory: the reference implementation of `FileStore`. */

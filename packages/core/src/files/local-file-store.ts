@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileMetadata } from './file-metadata.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { FileStore, NewFile } from './file-store.js';
 import { describe, unknownFile } from './in-memory-file-store.js';
 

@@ -3,7 +3,7 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';

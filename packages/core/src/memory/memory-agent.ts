@@ -1,4 +1,4 @@
-import type { HistoryEntry } from './history.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 
 /** Loads the most recent history entries of a session, oldest first. */
 export type HistoryLoader = (limit: number | undefined) => Promise<HistoryEntry[]>;

@@ -1,4 +1,5 @@
-import type { FileMetadata } from '../files/file-metadata.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { JsonSchema } from '../protocol/json-schema.js';
 
 /** A part of a message sent to a language model. */
 export type ModelContentPart = { type: 'text'; text: string } | { type: 'file'; file: FileMetadata };
@@ -7,9 +8,6 @@ export interface ModelMessage {
   role: 'user' | 'assistant';
   content: string | ModelContentPart[];
 }
-
-/** A JSON schema object, as in OpenAI's `response_format.json_schema.schema`. */
-export type JsonSchema = Record<string, unknown>;
 
 /** One request to a language model, built by the engine from a node's `prompt` and `responseFormat`. */
 export interface ModelRequest {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { HistoryEntry } from '../memory/history.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { emptySessionRecord, type SessionRecord } from './session-store.js';
 

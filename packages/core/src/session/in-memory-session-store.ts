@@ -1,5 +1,5 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { HistoryEntry } from '../memory/history.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { HistoryQuery, SessionCommit, SessionRecord, SessionStore } from './session-store.js';
 
 /**

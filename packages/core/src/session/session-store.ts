@@ -1,6 +1,6 @@
-import type { ExploreConstraintsData } from '../context/explore-strategy.js';
-import type { OutputMessage } from '../engine/agent-output.js';
-import type { HistoryEntry } from '../memory/history.js';
+import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
+import type { OutputMessage } from '../protocol/output-message.js';
 
 /** Everything a session keeps between interactions, except the history (SPEC §3). */
 export interface SessionRecord {

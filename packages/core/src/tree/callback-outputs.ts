@@ -1,9 +1,9 @@
-import type { Source } from '../engine/agent-output.js';
-import type { FileMetadata } from '../files/file-metadata.js';
 import type { Filter } from '../filter/filter.js';
-import type { JsonSchema } from '../model/language-model.js';
-import type { ChunkId } from './chunk.js';
-import type { MessageType, Outcome } from './constants.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import type { MessageType, Outcome } from '../protocol/constants.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { JsonSchema } from '../protocol/json-schema.js';
+import type { Source } from '../protocol/output-message.js';
 
 /** Steps an `after` or `beforeRun` callback may continue at. */
 export type TargetStep = 'explore' | 'before';

@@ -1,9 +1,9 @@
-/** Chunk identifier: an unsigned integer or a string (Qdrant accepts integers and UUIDs). */
-export type ChunkId = string | number;
+import type { ChunkId } from '../protocol/chunk-id.js';
 
 /**
- * A chunk of text attached to a node. Every chunk is a signpost for exploration;
- * `forRag` chunks (query nodes only) are also retrieved by the query step and put into prompts.
+ * A chunk of text attached to a node. Chunks are signposts for exploration, except `forRag` chunks
+ * (query nodes only), which are retrieved by their query node and put into prompts, and do not
+ * guide exploration (unless the root sets `exploreForRagChunks`).
  */
 export interface ChunkDefinition {
   /** Stable identifier; defaults to `"<nodeId>:<index>"`. */

@@ -23,10 +23,10 @@ const headInit = (self: Self) => {
  * └ 20 agent
  *   └ 21 emit [other]
  */
-function sampleTree(): Tree {
+function sampleTree(exploreForRagChunks = true): Tree {
   return defineTree({
     nodes: [
-      { id: 1, type: 'root', init: rootInit },
+      { id: 1, type: 'root', init: rootInit, ...(exploreForRagChunks ? { exploreForRagChunks } : {}) },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'empty', parent: 2, name: 'greeting', isAnchor: true, chunks: ['hello', 'hi there'] },
       { id: 4, type: 'emit', parent: 3, chunks: ['say hello'], links: { back: 3 } },
@@ -324,6 +324,32 @@ describe('the effective tree: nested components', () => {
   });
 });
 
+describe('the effective tree: forRag chunks are retrieval-only by default', () => {
+  const tree = sampleTree(false);
+
+  it("leaves forRag chunks out of exploration's chunks", () => {
+    expect(tree.chunks.map((chunk) => chunk.id)).toEqual(['3:0', '3:1', '4:0', 'kb', '16:0', '5:0', '21:0']);
+    expect(tree.chunks.some((chunk) => chunk.forRag)).toBe(false);
+  });
+
+  it("keeps them on the node's chunks and ragChunks", () => {
+    const refunds = { id: '12:0', text: 'refunds', forRag: true, extra: { lang: 'en' }, nodeId: 12 };
+    expect(tree.node(12).chunks).toEqual([refunds]);
+    expect(tree.node(12).ragChunks).toEqual([refunds]);
+    expect(tree.node(3).ragChunks).toEqual([]);
+  });
+
+  it('gives node 12 an empty own range, its subtree the rest', () => {
+    const node = tree.node(12);
+    expect([node.chunkStart, node.ownChunkEnd, node.chunkEnd]).toEqual([3, 3, 5]);
+    expect(tree.childHolding(2, 3).id).toBe(12);
+  });
+
+  it('with exploreForRagChunks, forRag chunks are signposts too', () => {
+    expect(sampleTree(true).chunks.map((chunk) => chunk.id)).toContain('12:0');
+  });
+});
+
 describe('the effective tree: a component used twice', () => {
   const knowledge = defineComponent({
     name: 'knowledge',
@@ -378,14 +404,14 @@ describe('the effective tree: a component used twice', () => {
 
   it('keeps chunk ids distinct: explicit ones prefixed with the component node id', () => {
     expect(tree.chunks.map((chunk) => [chunk.nodeId, chunk.id])).toEqual([
-      [102, '100/doc'],
       [102, '102:1'],
       [104, '104:0'],
       [300, '300:0'],
-      [202, '200/doc'],
       [202, '202:1'],
       [204, '204:0'],
     ]);
+    expect(tree.node(102).ragChunks.map((chunk) => chunk.id)).toEqual(['100/doc']);
+    expect(tree.node(202).ragChunks.map((chunk) => chunk.id)).toEqual(['200/doc']);
   });
 
   it('writes the expanded inline form in tree.definition', () => {

@@ -54,6 +54,7 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   const root = index.root;
   const rootThreshold = root.type === 'root' ? root.defaultSimilarityThreshold : undefined;
   const defaultThreshold = rootThreshold ?? DEFAULT_SIMILARITY_THRESHOLD;
+  const ragChunksExplore = root.type === 'root' && root.exploreForRagChunks === true;
   const childrenOf = new Map<number, number[]>();
   const isEffective = (node: NodeDefinition) =>
     node.type !== 'component' && node.type !== 'head' && node.type !== 'tail';
@@ -81,17 +82,18 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     const definitionNode = index.byId.get(id)!;
     const ownAgent = definitionNode.type === 'agent' ? id : agentId;
     const chunkStart = chunks.length;
-    (definitionNode.chunks ?? []).forEach((chunk, position) => {
+    const ownChunks: Chunk[] = (definitionNode.chunks ?? []).map((chunk, position) => {
       const item = typeof chunk === 'string' ? { text: chunk } : chunk;
-      const chunkId = item.id ?? `${id}:${position}`;
-      chunks.push({
-        id: chunkId,
+      return {
+        id: item.id ?? `${id}:${position}`,
         text: item.text,
         forRag: item.forRag ?? false,
         extra: item.extra ?? {},
         nodeId: id,
-      });
+      };
     });
+    // forRag chunks are retrieval-only: exploration routes by the others (docs/concepts.md, Explore).
+    chunks.push(...ownChunks.filter((chunk) => ragChunksExplore || !chunk.forRag));
     const ownChunkEnd = chunks.length;
     const scopeComponent = components.enclosingComponent(id);
     const scopeId = scopeComponent ?? root.id;
@@ -114,7 +116,8 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       parentId,
       children,
       depth,
-      chunks: chunks.slice(chunkStart, ownChunkEnd),
+      chunks: ownChunks,
+      ragChunks: ownChunks.filter((chunk) => chunk.forRag),
       links: { ...(definitionNode.links ?? {}) },
       isBlocking: definitionNode.isBlocking ?? false,
       isAnchor: definitionNode.isAnchor ?? false,

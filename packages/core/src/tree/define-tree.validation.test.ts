@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, NODE_TYPES, type NodeType } from './constants.js';
+import { NODE_TYPES, type NodeType } from '../protocol/constants.js';
+import { ALL_CALLBACKS, CALLBACKS_BY_TYPE } from './constants.js';
 import { defineComponent } from './define-component.js';
 import { defineTree } from './define-tree.js';
 import type { TreeDefinition } from './node-definition.js';

@@ -108,6 +108,12 @@ export interface RootNodeDefinition<S extends Self = Self> extends NodeBase {
   topics?: string[];
   /** Threshold of nodes that set none. Default 0.25. */
   defaultSimilarityThreshold?: number;
+  /**
+   * With `true`, query nodes' `forRag` chunks are also signposts for exploration (Tree Agent before
+   * 0.2). Default `false`: as in the original product, `forRag` chunks are only retrieved by their
+   * query node, and exploration routes by the other chunks (docs/differences.md).
+   */
+  exploreForRagChunks?: boolean;
   init?: InitCallback<S>;
   extendMessage?: ExtendMessageCallback<S>;
   beforeRun?: BeforeRunCallback<S>;

@@ -1,7 +1,8 @@
-import type { AgentOutput, OutputMessage } from '../engine/agent-output.js';
-import type { HistoryEntry } from '../memory/history.js';
-import type { RetrievedChunk } from '../vector/vector-store.js';
-import type { Step } from './constants.js';
+import type { Step } from '../protocol/constants.js';
+import type { AgentOutput } from '../protocol/events.js';
+import type { HistoryEntry } from '../protocol/history-entry.js';
+import type { OutputMessage } from '../protocol/output-message.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** `special` of an emit's `after`: the message sent and the option the user picked (SPEC §7 decision). */
 export interface EmitAfterSpecial {

@@ -1,6 +1,6 @@
-import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
+import type { NodeType } from '../protocol/constants.js';
+import type { ThresholdSource } from '../protocol/events.js';
 import type { Chunk } from './chunk.js';
-import type { NodeType } from './constants.js';
 import type { InitCallback, NodeDefinition } from './node-definition.js';
 
 /** Types of the nodes that remain in the effective tree once components are flattened. */
@@ -18,7 +18,10 @@ export interface TreeNode {
   /** Children in the effective tree, in definition order. */
   readonly children: readonly number[];
   readonly depth: number;
+  /** The node's own chunks, as defined: signposts and `forRag` ones. */
   readonly chunks: readonly Chunk[];
+  /** The node's own `forRag` chunks: what its query step searches. */
+  readonly ragChunks: readonly Chunk[];
   readonly links: Readonly<Record<string, number>>;
   readonly isBlocking: boolean;
   readonly isAnchor: boolean;
@@ -36,7 +39,7 @@ export interface TreeNode {
   readonly scopeId: number;
   /** Nearest ancestor with `isAnchor`, or the agent (the anchor of last resort). */
   readonly anchorId: number | null;
-  /** Index in `Tree.chunks` of the node's own first chunk. The subtree's chunks are `[chunkStart, chunkEnd)`. */
+  /** Index in `Tree.chunks` (exploration's chunks) of the node's own first chunk. The subtree's chunks are `[chunkStart, chunkEnd)`. */
   readonly chunkStart: number;
   /** End of the node's own chunks; its descendants' chunks are `[ownChunkEnd, chunkEnd)`. */
   readonly ownChunkEnd: number;

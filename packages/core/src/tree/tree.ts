@@ -9,7 +9,11 @@ export class Tree {
   /** The definition with components expanded to their inline form (callbacks included). */
   readonly definition: TreeDefinition;
   readonly nodes: ReadonlyMap<number, TreeNode>;
-  /** Every chunk, in depth-first order: a node's own chunks, then its children's subtrees. */
+  /**
+   * The chunks exploration routes by, in depth-first order: a node's own chunks, then its children's
+   * subtrees. `forRag` chunks are not among them unless the root sets `exploreForRagChunks`; they
+   * are on their query node's `ragChunks`.
+   */
   readonly chunks: readonly Chunk[];
   readonly scopes: ReadonlyMap<number, SelfScope>;
   /** Hash of everything but the callbacks: changes when nodes, chunks or properties change. */

@@ -1,12 +1,5 @@
-import {
-  ALL_CALLBACKS,
-  CALLBACKS_BY_TYPE,
-  COMMON_PROPERTIES,
-  MessageType,
-  NODE_TYPES,
-  type NodeType,
-  PROPERTIES_BY_TYPE,
-} from './constants.js';
+import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js';
+import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import type { TreeProblem } from './tree-problem.js';
 
 /** Callbacks that may also be given as a constant value (the output they would return). */
@@ -161,6 +154,14 @@ function validateConstants(node: Record<string, unknown>, type: NodeType, where:
     const message = emit.message;
     if (message?.type === MessageType.GENERATED && message.content != null) {
       where('a GENERATED message cannot have "content".', 'Drop "content", or use type STATIC.');
+    }
+  }
+  for (const key of ['smartExtendedMessage', 'exploreForRagChunks']) {
+    if (type === 'root' && node[key] !== undefined && typeof node[key] !== 'boolean') {
+      where(
+        `"${key}" must be a boolean, not ${JSON.stringify(node[key])}.`,
+        `Write ${key}: true or ${key}: false.`,
+      );
     }
   }
   if (type === 'agent' && node.isPrimary !== undefined && typeof node.isPrimary !== 'boolean') {

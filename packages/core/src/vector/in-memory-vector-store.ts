@@ -1,8 +1,8 @@
 import { dot, norm } from '../embedding/vector-math.js';
 import { compileFilter } from '../filter/evaluate-filter.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type {
-  RetrievedChunk,
   VectorRecord,
   VectorScrollPage,
   VectorScrollRequest,

@@ -1,5 +1,6 @@
 import type { Filter } from '../filter/filter.js';
-import type { RetrievedChunk, VectorStore } from './vector-store.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
+import type { VectorStore } from './vector-store.js';
 
 /** Every chunk of a collection that passes `filter`, paging through `scroll` with its cursor. */
 export async function scrollAll(

@@ -1,5 +1,6 @@
 import type { Filter } from '../filter/filter.js';
-import type { ChunkId } from '../tree/chunk.js';
+import type { ChunkId } from '../protocol/chunk-id.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** A stored chunk: its vector, text and payload (the chunk's `extra`). */
 export interface VectorRecord {
@@ -7,16 +8,6 @@ export interface VectorRecord {
   text: string;
   vector: Float32Array;
   payload: Record<string, unknown>;
-}
-
-/** A chunk returned by a search or a scroll. */
-export interface RetrievedChunk {
-  id: ChunkId;
-  text: string;
-  /** The chunk's `extra`. */
-  extra: Record<string, unknown>;
-  /** Cosine similarity to the query; `null` for a scroll. */
-  similarity: number | null;
 }
 
 export interface VectorSearchRequest {

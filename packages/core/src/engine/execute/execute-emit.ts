@@ -1,12 +1,12 @@
 import { validateEmitOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
-import type { FileMetadata } from '../../files/file-metadata.js';
+import { MessageType } from '../../protocol/constants.js';
+import type { FileMetadata } from '../../protocol/file-metadata.js';
+import type { OutputMessage } from '../../protocol/output-message.js';
 import type { BaseEmitOutput } from '../../tree/callback-outputs.js';
-import { MessageType } from '../../tree/constants.js';
 import type { EmitNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { OutputMessage } from '../agent-output.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
@@ -15,7 +15,7 @@ import { buildModelRequest, resolvePrompt } from './model-request.js';
  * Emit (SPEC §7): the `emit` output decides the message; a GENERATED one is streamed from the model
  * through the node's `prompt`. The message is delivered; the turn ends unless the node is mute.
  */
-export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteResult> {
+export async function executeEmit(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const definition = node.definition as EmitNodeDefinition;
   let output: BaseEmitOutput;
   if (typeof definition.emit === 'function') {
@@ -37,7 +37,7 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
       },
     );
   }
-  checkFilesBelongToSession(node.id, turn.record.id, [
+  checkFilesBelongToSession(node.id, turn.sessionId, [
     ...(output.attachments ?? []),
     ...(output.dynamicAttachments ?? []),
   ]);
@@ -68,7 +68,6 @@ export async function executeEmit(turn: Turn, node: TreeNode): Promise<ExecuteRe
     waitInteraction: output.waitInteraction ?? false,
     isWarning: false,
   };
-  turn.deliver(message);
   return { special: { kind: 'emit', message, selectedOption: null }, endsTurn: !node.isMute, message };
 }
 

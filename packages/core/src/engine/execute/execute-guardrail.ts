@@ -1,13 +1,13 @@
+import type { OutputMessage } from '../../protocol/output-message.js';
 import type { GuardrailNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { OutputMessage } from '../agent-output.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
 import { buildModelRequest } from './model-request.js';
 
 /** Guardrail: sends its warning (fixed, or generated and streamed); the turn ends unless the node is mute. */
-export async function executeGuardrail(turn: Turn, node: TreeNode): Promise<ExecuteResult> {
+export async function executeGuardrail(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const { warning } = node.definition as GuardrailNodeDefinition;
   const id = turn.nextMessageId();
   const generated = typeof warning !== 'string';
@@ -45,6 +45,5 @@ export async function executeGuardrail(turn: Turn, node: TreeNode): Promise<Exec
     waitInteraction: false,
     isWarning: true,
   };
-  turn.deliver(message);
   return { special: { kind: 'empty' }, endsTurn: !node.isMute, message };
 }

@@ -2,7 +2,7 @@ import { validateResponseFormatOutput } from '../../callbacks/validate-outputs.j
 import type { LlmNodeDefinition } from '../../tree/node-definition.js';
 import type { LlmAfterSpecial } from '../../tree/specials.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { checkJson } from './json-answer.js';
 import { generateText } from './model-call.js';
@@ -12,7 +12,7 @@ import { buildModelRequest, resolvePrompt } from './model-request.js';
  * LLM (SPEC §7): one request built from `prompt`; with `responseFormat` the answer must be JSON
  * matching the schema, asked again with the validation errors up to `attemptsLimit` times.
  */
-export async function executeLlm(turn: Turn, node: TreeNode): Promise<ExecuteResult> {
+export async function executeLlm(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const definition = node.definition as LlmNodeDefinition;
   const prompt = await resolvePrompt(turn, node);
   let format: ReturnType<typeof validateResponseFormatOutput> | null = null;

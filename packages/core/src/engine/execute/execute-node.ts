@@ -1,6 +1,6 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 import { executeEmit } from './execute-emit.js';
 import { executeGuardrail } from './execute-guardrail.js';
 import { executeLlm } from './execute-llm.js';
@@ -8,7 +8,7 @@ import { executeQuery } from './execute-query.js';
 import type { ExecuteResult } from './execute-result.js';
 
 /** The execute step (SPEC §2 table): what the node does is fixed by its type. */
-export async function executeNode(turn: Turn, node: TreeNode): Promise<ExecuteResult> {
+export async function executeNode(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   switch (node.type) {
     case 'empty':
     case 'switch':

@@ -1,17 +1,17 @@
 import { validateQueryOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import { validateFilter } from '../../filter/validate-filter.js';
+import type { RetrievedChunk } from '../../protocol/retrieved-chunk.js';
 import type { QueryNodeDefinition } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { RetrievedChunk } from '../../vector/vector-store.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 
 /**
  * Query (SPEC §6): semantic search among the node's `forRag` chunks, or a scroll when the output has
  * no `query`. Without a `query` callback the node searches with the explore direction.
  */
-export async function executeQuery(turn: Turn, node: TreeNode): Promise<ExecuteResult> {
+export async function executeQuery(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const definition = node.definition as QueryNodeDefinition;
   const raw =
     typeof definition.query === 'function'
@@ -67,7 +67,6 @@ export async function executeQuery(turn: Turn, node: TreeNode): Promise<ExecuteR
       { nodeId: node.id, cause: error },
     );
   }
-  turn.context.retrieved.set(node.id, chunks);
   turn.emit({
     type: 'query-result',
     nodeId: node.id,
@@ -75,5 +74,9 @@ export async function executeQuery(turn: Turn, node: TreeNode): Promise<ExecuteR
     chunkIds: chunks.map((chunk) => chunk.id),
     nextOffset,
   });
-  return { special: { kind: 'query', query: output.query, chunks, nextOffset }, endsTurn: false };
+  return {
+    special: { kind: 'query', query: output.query, chunks, nextOffset },
+    endsTurn: false,
+    retrieved: chunks,
+  };
 }

@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { JsonSchema } from '../../model/language-model.js';
+import type { JsonSchema } from '../../protocol/json-schema.js';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();

@@ -1,7 +1,7 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import type { LanguageModel, ModelRequest, ModelStreamPart } from '../../model/language-model.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 
 /** Why a model call's own signal was aborted: the time limit (the turn's cancellation has its own reason). */
 class ModelTimeout extends Error {
@@ -16,7 +16,11 @@ class ModelTimeout extends Error {
  * returned `expired` promise rejects when either fires, so a model that ignores its signal is
  * abandoned anyway.
  */
-function callSignal(turn: Turn): { signal: AbortSignal | undefined; expired: Promise<never>; done(): void } {
+function callSignal(turn: StepContext): {
+  signal: AbortSignal | undefined;
+  expired: Promise<never>;
+  done(): void;
+} {
   const timeoutMs = turn.runtime.limits.modelTimeoutMs;
   const outer = turn.input.signal;
   const limited = timeoutMs > 0 && Number.isFinite(timeoutMs);
@@ -52,7 +56,7 @@ function callSignal(turn: Turn): { signal: AbortSignal | undefined; expired: Pro
 
 /** One non-streamed model call, timed and traced; failures become `MODEL` errors naming the node. */
 export async function generateText(
-  turn: Turn,
+  turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   request: ModelRequest,
@@ -86,7 +90,7 @@ export async function generateText(
 
 /** A streamed model call: each piece of text is emitted as a `text-delta` of `messageId`; returns the whole text. */
 export async function streamText(
-  turn: Turn,
+  turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   request: ModelRequest,
@@ -132,7 +136,7 @@ export async function streamText(
 }
 
 function modelError(
-  turn: Turn,
+  turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   purpose: string,

@@ -8,10 +8,10 @@ import type {
 import type { BasePromptOutput } from '../../tree/callback-outputs.js';
 import type { PromptSpecial } from '../../tree/specials.js';
 import type { TreeNode } from '../../tree/tree-node.js';
-import type { Turn } from '../turn.js';
+import type { StepContext } from '../step-context.js';
 
 /** Runs the node's `prompt` callback (or reads its constant), validated. `null` when the node has none. */
-export async function resolvePrompt(turn: Turn, node: TreeNode): Promise<BasePromptOutput | null> {
+export async function resolvePrompt(turn: StepContext, node: TreeNode): Promise<BasePromptOutput | null> {
   const prompt = (node.definition as { prompt?: unknown }).prompt;
   if (prompt === undefined) return null;
   const special: PromptSpecial = { retrieved: [...turn.context.retrieved.values()].at(-1)?.slice() ?? [] };
@@ -32,7 +32,7 @@ export async function resolvePrompt(turn: Turn, node: TreeNode): Promise<BasePro
  * Parameters the model does not support are dropped with a `model-param-dropped` event.
  */
 export async function buildModelRequest(
-  turn: Turn,
+  turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   prompt: BasePromptOutput | null,
@@ -69,7 +69,7 @@ export async function buildModelRequest(
 }
 
 function supportedParams(
-  turn: Turn,
+  turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   params: Record<string, unknown>,

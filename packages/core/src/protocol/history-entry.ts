@@ -1,4 +1,4 @@
-import type { FileMetadata } from '../files/file-metadata.js';
+import type { FileMetadata } from './file-metadata.js';
 
 /** One entry of a session's conversation history. History is append-only. */
 export interface HistoryEntry {

@@ -1,7 +1,17 @@
-import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
-import type { ChunkId } from '../tree/chunk.js';
-import type { Step } from '../tree/constants.js';
-import type { AgentOutput, OutputMessage } from './agent-output.js';
+import type { ChunkId } from './chunk-id.js';
+import type { Step } from './constants.js';
+import type { OutputMessage } from './output-message.js';
+
+/*
+ * The events of a turn and the turn's output are one recursive type (`turn-end` carries the output,
+ * the output carries the trace of events), so they live in this one file.
+ */
+
+/**
+ * Where a routing node's `similarityThreshold` comes from: set on the node, the root's
+ * `defaultSimilarityThreshold`, the library default, or calibrated from the tree's chunks at load.
+ */
+export type ThresholdSource = 'node' | 'root-default' | 'default' | 'calibrated';
 
 /** The chunk exploration found best among a node's subtree. */
 export interface ExploreCandidate {
@@ -93,3 +103,21 @@ export type AgentEvent =
   | { type: 'turn-end'; output: AgentOutput; durationMs: number };
 
 export type AgentEventType = AgentEvent['type'];
+
+/** How a turn ended. `no-match`: nothing in the agent fits the message and the agent has no `fallback`. */
+export type TurnStatus = 'answered' | 'no-match';
+
+/** What `TreeAgent.send` returns for one interaction. */
+export interface AgentOutput {
+  sessionId: string;
+  /** Interaction number within the session, starting at 1. */
+  turn: number;
+  status: TurnStatus;
+  messages: OutputMessage[];
+  /** `context.metadata.serverMetadata` at the end of the turn (not persisted). */
+  serverMetadata: Record<string, unknown>;
+  /** Last executed node after the turn; the next message resumes at its `after`. */
+  nodeId: number | null;
+  /** Every event of the turn in order, except text deltas and `turn-end`: explains why the agent went where it went. */
+  trace: AgentEvent[];
+}

@@ -1,0 +1,10 @@
+import type { FileMetadata } from '../protocol/file-metadata.js';
+
+/** The user's message and what travels with it. */
+export interface TurnInput {
+  message: string;
+  attachments: FileMetadata[];
+  clientMetadata: Record<string, unknown>;
+  selectedOption: string | null;
+  signal?: AbortSignal;
+}
