@@ -1,5 +1,5 @@
 import type { RouteResult, ThresholdOverride } from '../engine/route.js';
-import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
+import type { ThresholdSource } from '../protocol/events.js';
 
 /** A test utterance and the name of the node it should reach, or `'none'` when nothing should fit. */
 export type LabelledUtterance = readonly [text: string, expected: string];

@@ -1,4 +1,5 @@
-import type { ThresholdSource } from '../explore/calibrate-thresholds.js';
+import { isAboveThreshold } from '../explore/similarity-threshold.js';
+import type { ThresholdSource } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import { NONE, type UtteranceResult } from './routing-types.js';
 
@@ -84,8 +85,8 @@ export function suggestThresholds(
         : {}),
       shouldDescend: positives.length,
       shouldStop: negatives.length,
-      descendKept: share(positives, (similarity) => similarity > at),
-      stopRecall: share(negatives, (similarity) => similarity <= at),
+      descendKept: share(positives, (similarity) => isAboveThreshold(similarity, at)),
+      stopRecall: share(negatives, (similarity) => !isAboveThreshold(similarity, at)),
     });
   }
   return suggestions.sort((a, b) => a.nodeId - b.nodeId);
