@@ -14,8 +14,11 @@ export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/rout
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {
+  type BackendErrorDetails,
   TreeAgentError,
   type TreeAgentErrorCode,
+  type TreeAgentErrorDetails,
+  type TreeAgentErrorDetailsByCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
 // Routing evaluation

@@ -121,3 +121,23 @@ export interface AgentOutput {
   /** Every event of the turn in order, except text deltas and `turn-end`: explains why the agent went where it went. */
   trace: AgentEvent[];
 }
+
+/**
+ * The events a client of the server sees outside debug mode: what the user sees (messages, their
+ * streamed text, no match, errors), not why the agent went there. The server filters its streams with
+ * it; the web app tells from it whether the server runs in debug mode.
+ */
+export const USER_FACING_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>([
+  'turn-start',
+  'message-start',
+  'text-delta',
+  'message',
+  'no-match',
+  'error',
+  'turn-end',
+]);
+
+/** Whether clients see `type` outside debug mode (see `USER_FACING_EVENT_TYPES`). */
+export function isUserFacingEvent(type: string): boolean {
+  return USER_FACING_EVENT_TYPES.has(type as AgentEventType);
+}
