@@ -7,6 +7,12 @@ import type { OutputMessage } from './output-message.js';
  * the output carries the trace of events), so they live in this one file.
  */
 
+/**
+ * Where a routing node's `similarityThreshold` comes from: set on the node, the root's
+ * `defaultSimilarityThreshold`, the library default, or calibrated from the tree's chunks at load.
+ */
+export type ThresholdSource = 'node' | 'root-default' | 'default' | 'calibrated';
+
 /** The chunk exploration found best among a node's subtree. */
 export interface ExploreCandidate {
   chunkId: ChunkId;
@@ -45,6 +51,8 @@ export type AgentEvent =
       action: ExploreAction;
       moved: boolean;
       threshold: number | null;
+      /** Where the threshold comes from (`calibrated`: computed from the tree's chunks at load). */
+      thresholdSource?: ThresholdSource;
       best: ExploreCandidate | null;
       /** Node exploration goes to next (the child, the anchor), or the node it stops on. */
       nextNodeId: number;
