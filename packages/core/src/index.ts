@@ -13,8 +13,11 @@ export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-e
 export type { RouteResult } from './engine/route.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {
+  type BackendErrorDetails,
   TreeAgentError,
   type TreeAgentErrorCode,
+  type TreeAgentErrorDetails,
+  type TreeAgentErrorDetailsByCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
 // Routing evaluation

@@ -16,9 +16,28 @@ export type ApiErrorCode =
   | 'SHUTTING_DOWN'
   | 'INTERNAL';
 
+/** The `details` of an API error: each field is set by the errors it concerns. */
+export type ApiErrorDetails = {
+  /** `INVALID_REQUEST`: every problem of the request (a dotted path, `(body)` for the whole body), the message's first. */
+  issues?: { path: string; message: string }[];
+  /** The request field at fault (OpenAI's `param`). */
+  param?: string;
+  /** Engine errors: the node and callback where it happened. */
+  nodeId?: number;
+  /** `POST /api/v1/route`: a start node that is not in the tree. */
+  startNodeId?: number;
+  callback?: string;
+  /** `PAYLOAD_TOO_LARGE`: the limit of the body. */
+  maxBytes?: number;
+  /** `INVALID_REQUEST` on a message that is too long: the limit. */
+  maxMessageLength?: number;
+  /** `RATE_LIMITED`: when to try again. */
+  retryAfterSeconds?: number;
+};
+
 /** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
+  error: { code: string; message: string; details?: ApiErrorDetails };
 }
 
 /**
@@ -28,7 +47,7 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: ApiErrorDetails | undefined;
   /** Headers to add to the error response (for example `Retry-After`). */
   readonly headers: Record<string, string>;
 
@@ -36,7 +55,7 @@ export class ApiError extends Error {
     status: number,
     code: ApiErrorCode | (string & {}),
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { details?: ApiErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
@@ -58,7 +77,7 @@ export class ApiError extends Error {
   }
 }
 
-export function invalidRequest(message: string, details?: Record<string, unknown>): ApiError {
+export function invalidRequest(message: string, details?: ApiErrorDetails): ApiError {
   return new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
 }
 
