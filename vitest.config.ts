@@ -10,7 +10,12 @@ import { sourceAliases } from './scripts/workspace-packages.js';
  */
 const INT = '**/*.int.test.ts';
 const BROWSER = '**/*.browser.test.ts';
-const ALL = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts', 'scripts/**/*.test.ts'];
+const ALL = [
+  'packages/*/src/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'bench/smoke.test.ts',
+  'scripts/**/*.test.ts',
+];
 const IGNORED = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
