@@ -10,7 +10,8 @@ export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedd
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
-export type { RouteResult } from './engine/route.js';
+export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {
   type BackendErrorDetails,
@@ -22,6 +23,14 @@ export {
 } from './errors/tree-agent-error.js';
 // Routing evaluation
 export * from './evaluation/index.js';
+export {
+  type CalibrationOptions,
+  calibrateThresholds,
+  DEFAULT_CALIBRATION_KEEP,
+  type ThresholdCalibration,
+  withCalibratedThresholds,
+  withThresholds,
+} from './explore/calibrate-thresholds.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileStore, NewFile } from './files/file-store.js';
@@ -50,6 +59,7 @@ export type {
   AgentOutput,
   ExploreAction,
   ExploreCandidate,
+  ThresholdSource,
   TurnStatus,
 } from './protocol/events.js';
 // Context

@@ -1,44 +1,6 @@
-/**
- * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
- * Clients can switch on them; they never change meaning.
- */
-export type ApiErrorCode =
-  | 'INVALID_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'HOST_NOT_ALLOWED'
-  | 'QUOTA_EXCEEDED'
-  | 'RATE_LIMITED'
-  | 'SHUTTING_DOWN'
-  | 'INTERNAL';
+import type { ApiErrorCode, ApiErrorDetails, ErrorBody } from '../api-types.js';
 
-/** The `details` of an API error: each field is set by the errors it concerns. */
-export type ApiErrorDetails = {
-  /** `INVALID_REQUEST`: every problem of the request (a dotted path, `(body)` for the whole body), the message's first. */
-  issues?: { path: string; message: string }[];
-  /** The request field at fault (OpenAI's `param`). */
-  param?: string;
-  /** Engine errors: the node and callback where it happened. */
-  nodeId?: number;
-  /** `POST /api/v1/route`: a start node that is not in the tree. */
-  startNodeId?: number;
-  callback?: string;
-  /** `PAYLOAD_TOO_LARGE`: the limit of the body. */
-  maxBytes?: number;
-  /** `INVALID_REQUEST` on a message that is too long: the limit. */
-  maxMessageLength?: number;
-  /** `RATE_LIMITED`: when to try again. */
-  retryAfterSeconds?: number;
-};
-
-/** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: ApiErrorDetails };
-}
+export type { ApiErrorCode, ApiErrorDetails, ErrorBody };
 
 /**
  * An error the server answers with: an HTTP status, a stable `code` (an `ApiErrorCode` or a
