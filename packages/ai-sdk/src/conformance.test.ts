@@ -3,7 +3,7 @@ import { HashedEmbedder } from '@treeagent/core';
 import { conformanceAnswer, describeEmbedder, describeLanguageModel } from '@treeagent/core/conformance';
 import { aiSdkEmbedder } from './ai-sdk-embedder.js';
 import { createModel } from './providers.js';
-import { startFakeOpenAiServer } from './testing/fake-openai-server.js';
+import { startFakeOpenAiServer } from './test-support/fake-openai-server.js';
 
 /**
  * The AI SDK adapters through their real provider code paths, against a loopback HTTP server that
