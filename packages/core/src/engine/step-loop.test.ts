@@ -1,57 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  type AgentOutput,
-  defineTree,
-  type EmitAfterSpecial,
-  MessageType,
-  type NodeDefinition,
-  TreeAgent,
-  type TreeAgentOptions,
-} from '../index.js';
-import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { type EmitAfterSpecial, MessageType, type NodeDefinition } from '../index.js';
 import { rejection } from '../test/rejection.js';
-
-// Routing is chosen by the test: every text below has an exact vector; any other text embeds to
-// the zero vector, which is similar to nothing.
-const VECTORS: Record<string, number[]> = {
-  alpha: [1, 0, 0, 0],
-  alpha2: [0.8, 0.6, 0, 0],
-  beta: [0, 1, 0, 0],
-  gamma: [0, 0, 1, 0],
-  delta: [0, 0, 0, 1],
-};
-
-function makeAgent(nodes: NodeDefinition[], options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
-  return new TreeAgent({
-    tree: defineTree({ nodes }),
-    embedder: new ExactEmbedder({ vectors: VECTORS }),
-    models: new ScriptedLanguageModel({ answers: 'scripted answer' }),
-    ...options,
-  });
-}
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-/** Ids of the nodes a turn executed, in order. */
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
-
-function eventsOf<T extends AgentEvent['type']>(
-  events: readonly AgentEvent[],
-  type: T,
-): Extract<AgentEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { eventsOf, executed, say, sleep, testAgent } from '../test-support/engine-fixtures.js';
 
 describe('where an interaction starts', () => {
   it('explores from the primary agent on the first interaction', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: say('from primary') },
@@ -72,7 +26,7 @@ describe('where an interaction starts', () => {
 
   it('resumes at the after of the last executed node, with the message it sent and the selected option', async () => {
     const specials: EmitAfterSpecial[] = [];
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -110,7 +64,7 @@ describe('where an interaction starts', () => {
 
   it('recognises an option typed by the user (case-insensitively) as the selected option', async () => {
     const selected: (string | null)[] = [];
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -133,7 +87,7 @@ describe('where an interaction starts', () => {
 
   it('rejects a selectedOption that is not among the options of the last message, saving nothing', async () => {
     let afterCalls = 0;
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -165,7 +119,7 @@ describe('after outputs', () => {
    * `after3` is the after callback of node 3.
    */
   function agentWithAfter(after3: NonNullable<Extract<NodeDefinition, { type: 'emit' }>['after']>) {
-    return makeAgent([
+    return testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: say('A'), after: after3 },
@@ -193,7 +147,7 @@ describe('after outputs', () => {
   });
 
   it('a node without after behaves like an after with no output, and the same node can run again', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: say('A') },
@@ -246,7 +200,7 @@ describe('after outputs', () => {
 
   it('outcome FAILURE ignores the other fields and reaches the nearest anchor, blacklisting the node', async () => {
     let failures = 0;
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 10, type: 'empty', parent: 2, isAnchor: true },
@@ -282,7 +236,7 @@ describe('after outputs', () => {
   });
 
   it('outcome FAILURE without an anchor climbs to the agent', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 11, type: 'empty', parent: 2, chunks: ['alpha'], after: () => ({ outcome: 'failure' }) },
@@ -296,7 +250,7 @@ describe('after outputs', () => {
 
   describe('resume', () => {
     function multiAgent(log: string[]) {
-      return makeAgent([
+      return testAgent([
         { id: 1, type: 'root' },
         { id: 2, type: 'agent', parent: 1, isPrimary: true },
         {
@@ -351,7 +305,7 @@ describe('after outputs', () => {
     });
 
     it('resume with an agent that never ran explores that agent', async () => {
-      const agent = makeAgent([
+      const agent = testAgent([
         { id: 1, type: 'root' },
         { id: 2, type: 'agent', parent: 1, isPrimary: true },
         {
@@ -422,7 +376,7 @@ describe('beforeRun', () => {
     beforeRun: NonNullable<Extract<NodeDefinition, { type: 'root' }>['beforeRun']>,
     afterOf3: string[] = [],
   ) {
-    return makeAgent([
+    return testAgent([
       { id: 1, type: 'root', beforeRun, links: { side: 5 } },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -533,7 +487,7 @@ describe('beforeRun', () => {
 describe('nodes that answer the user', () => {
   it('an emit ends the turn; its after runs only when the next message arrives', async () => {
     let afterCalls = 0;
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -558,7 +512,7 @@ describe('nodes that answer the user', () => {
   });
 
   it('a guardrail ends the turn with a warning', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: say('A') },
@@ -580,7 +534,7 @@ describe('nodes that answer the user', () => {
 
   it('mute emits deliver their message and continue: one turn carries several messages', async () => {
     const afters: number[] = [];
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -623,7 +577,7 @@ describe('nodes that answer the user', () => {
   });
 
   it('a mute guardrail delivers its warning and the turn continues', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -658,7 +612,7 @@ describe('nodes that answer the user', () => {
 
 describe('links', () => {
   it('callbacks read node ids through links', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -676,7 +630,7 @@ describe('links', () => {
   });
 
   it('an unknown link name is an UNKNOWN_LINK error naming the node and listing its links', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -701,7 +655,7 @@ describe('links', () => {
 describe('sync and async callbacks', () => {
   it('awaits async callbacks and accepts plain return values from sync ones', async () => {
     const log: string[] = [];
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root', beforeRun: async () => void log.push('beforeRun') },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {
@@ -745,7 +699,7 @@ describe('sync and async callbacks', () => {
         throw new Error('async boom');
       },
     ]) {
-      const agent = makeAgent([
+      const agent = testAgent([
         { id: 1, type: 'root' },
         { id: 2, type: 'agent', parent: 1, isPrimary: true },
         { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], before, emit: say('A') },
@@ -761,7 +715,7 @@ describe('sync and async callbacks', () => {
 
 describe('no match', () => {
   it('ends the turn with status no-match when nothing fits and the agent has no fallback', async () => {
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: say('A') },
@@ -775,7 +729,7 @@ describe('no match', () => {
 
 describe('explore constraints between interactions', () => {
   function constrainedAgent(keep: boolean, seen: unknown[]) {
-    return makeAgent([
+    return testAgent([
       {
         id: 1,
         type: 'root',
