@@ -63,6 +63,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const services: Services = {
     agent: options.agent,
     debug,
+    apiKeysConfigured: (options.apiKeys?.length ?? 0) > 0,
     tokens: options.sessionTokens ?? new InMemorySessionTokens(),
     tracker,
     metrics,
