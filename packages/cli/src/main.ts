@@ -9,6 +9,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
+import { errorStack, parsePort } from './user-errors.js';
 
 /**
  * Runs the `treeagent` command line and returns its exit code:
@@ -20,6 +21,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .description(
       'Tree Agent: evaluate, inspect and chat with trees of typed nodes routed by semantic similarity.',
     )
+    .option('--verbose', 'show the stack trace of an error')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => out.log(text.trimEnd()),
@@ -37,7 +39,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       'data directory (SQLite: sessions, ingested documents, embedding cache)',
       '.treeagent',
     )
-    .option('--port <port>', 'port', '3000')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, '3000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--api-key <key...>', 'require this API key on the API')
     .option('--no-watch', 'do not reload on changes')
@@ -53,7 +55,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('eval')
     .description(
-      'Routing evaluation: route each labelled utterance with the real explore step and report accuracy, out-of-scope recall, per-node scores, confusions and suggested thresholds.',
+      'Routing evaluation: route each labelled utterance as a first message would (the explore step and its climbs) and report in-scope accuracy, out-of-scope recall, per-node scores, confusions, an operating-point threshold and suggested thresholds per node.',
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .argument(
@@ -64,6 +66,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
     .option('--data <directory>', 'data directory (embedding cache)', '.treeagent')
     .option('--min-accuracy <value>', 'exit with code 1 when the in-scope accuracy is below this value')
+    .option('--min-oos-recall <value>', 'exit with code 1 when the out-of-scope recall is below this value')
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);
@@ -162,10 +165,18 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const verbose = argv.includes('--verbose');
     if (TreeAgentError.isInstance(error)) {
-      out.error(error.message);
+      out.error(verbose ? `${error.message}\n\n${errorStack(error)}` : error.message);
       return 2;
     }
-    throw error;
+    // Not a mistake we recognise: one line, the stack with --verbose.
+    const message = error instanceof Error ? error.message : String(error);
+    out.error(
+      verbose
+        ? errorStack(error)
+        : `treeagent: ${message}\n(run again with --verbose for the stack trace; if it is not caused by your files, please report it)`,
+    );
+    return 1;
   }
 }

@@ -2,9 +2,10 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { env } from '@huggingface/transformers';
-import { cosineSimilarity, defineTree, normalize, TreeAgent, TreeAgentError } from '@treeagent/core';
+import { defineTree, TreeAgent, TreeAgentError } from '@treeagent/core';
+import { cosineSimilarity, normalize } from '@treeagent/core/adapter';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { makeTinyModel, type TinyModel } from './testing/make-tiny-model.js';
+import { makeTinyModel, type TinyModel } from './test-support/make-tiny-model.js';
 import { TransformersEmbedder } from './transformers-embedder.js';
 
 /** Every URL anything tried to fetch, through transformers.js's own fetch or the global one. */

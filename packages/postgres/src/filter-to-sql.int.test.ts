@@ -1,10 +1,11 @@
-import { type Condition, compileFilter, type Filter, type PointId } from '@treeagent/core';
+import type { Condition, Filter, PointId } from '@treeagent/core';
+import { compileFilter } from '@treeagent/core/adapter';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { filterToSql } from './filter-to-sql.js';
-import { requireDatabase, TEST_DATABASE_URL } from './testing/database.js';
-import { filterArbitrary, pointArbitrary } from './testing/filter-arbitraries.js';
+import { requireDatabase, TEST_DATABASE_URL } from './test-support/database.js';
+import { filterArbitrary, pointArbitrary } from './test-support/filter-arbitraries.js';
 
 /**
  * The translator against the shared evaluator, on the real database: random filters over random
@@ -103,6 +104,13 @@ describe('filterToSql selects exactly what the shared evaluator selects', () => 
       { must: [{ key: 's', match: { text: 'οδος' } }] },
       { must: [{ key: 's', match: { text: 'école' } }] },
       { must: [{ key: 's', match: { text: 'e' } }] },
+      { must: [{ key: 's', match: { text: '' } }] },
+      { must: [{ key: 's', match: { phrase: 'e\u0301c' } }] },
+      { must: [{ key: 's', match: { prefix: 'Stra' } }] },
+      { must: [{ key: 's', match: { prefix: '' } }] },
+      { must: [{ key: 's', match: { text_any: 'nope\u3000ΟΔΟΣ' } }] },
+      { must: [{ key: 's', match: { text_any: ' \u00a0 ' } }] },
+      { must: [{ key: 's', match: { text_any: 'straße%_' } }] },
       { must: [{ key: 'n', range: { gt: 0.3 } }] },
       { must: [{ key: 'n', range: { lte: 0.3 } }] },
       { must: [{ key: 'big', range: { gt: 1e21 } }] },

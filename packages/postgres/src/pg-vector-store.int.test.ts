@@ -2,16 +2,16 @@ import {
   type ChunkId,
   InMemoryVectorStore,
   type RetrievedChunk,
-  TreeAgentError,
   type VectorRecord,
   type VectorScrollRequest,
 } from '@treeagent/core';
-import { describeVectorStore } from '@treeagent/core/conformance';
+import { describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
+import { rejection } from '@treeagent/core/test';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgVectorStore, type PgVectorStoreOptions } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
 const variants: [string, Partial<PgVectorStoreOptions>][] = [
   ['PgVectorStore (vector(3), exact scan)', { dimensions: 3 }],
@@ -34,6 +34,20 @@ for (const [name, options] of variants) {
   });
 }
 
+/** Qdrant's behaviour corpus: filters translated to SQL must give Qdrant's answers. */
+describeQdrantCorpus('PgVectorStore', async () => {
+  await requireDatabase();
+  const { schema, drop } = testSchema('qcorpus');
+  const store = new PgVectorStore({ connection: TEST_DATABASE_URL, schema });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -55,17 +69,6 @@ const rec = (id: ChunkId, vector: number[], payload: Record<string, unknown> = {
   text: `text ${id}`,
   payload,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  if (!TreeAgentError.isInstance(error)) throw error;
-  return error;
-}
 
 describe('PgVectorStore', () => {
   beforeEach(requireDatabase);

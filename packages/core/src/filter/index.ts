@@ -1,12 +1,9 @@
-export { compileFilter, evaluateFilter } from './evaluate-filter.js';
 export type {
   Condition,
   Conditions,
   DatetimeRange,
   FieldCondition,
   Filter,
-  FilterPoint,
-  FilterPredicate,
   HasIdCondition,
   IsEmptyCondition,
   IsNullCondition,
@@ -14,7 +11,10 @@ export type {
   MatchAny,
   MatchCondition,
   MatchExcept,
+  MatchPhrase,
+  MatchPrefix,
   MatchText,
+  MatchTextAny,
   MatchValue,
   MinShould,
   NestedCondition,
@@ -25,5 +25,4 @@ export type {
   ValuesCount,
   ValuesCountCondition,
 } from './filter.js';
-export { type PathStep, parsePath } from './json-path.js';
 export { validateFilter } from './validate-filter.js';

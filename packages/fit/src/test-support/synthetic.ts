@@ -1,4 +1,5 @@
-import { cosineSimilarity, defineTree, type Embedder, type NodeDefinition, type Tree } from '@treeagent/core';
+import { defineTree, type Embedder, type NodeDefinition, type Tree } from '@treeagent/core';
+import { cosineSimilarity } from '@treeagent/core/adapter';
 import { gaussian } from '../linear-algebra.js';
 
 /**
@@ -47,10 +48,11 @@ export function syntheticTree(extra: NodeDefinition[] = []): Tree {
       ...CLASSES.map(
         (name, label): NodeDefinition => ({
           id: 10 + label,
-          type: 'empty',
+          type: 'emit',
           parent: label < 2 ? 3 : 4,
           name,
           chunks: train[label]!,
+          emit: { message: { type: 'static', content: name } },
         }),
       ),
       ...extra,
