@@ -1,4 +1,5 @@
 import { cpus, loadavg } from 'node:os';
+import { cpuUsage } from 'node:process';
 import { embedTexts } from '../packages/core/src/embedding/embed-texts.js';
 import { defineTree, HashedEmbedder, lintTree, type NodeDefinition } from '../packages/core/src/index.js';
 import { closeSiblingPairs } from '../packages/core/src/lint/close-pairs.js';
@@ -78,17 +79,20 @@ console.log('|---|---|---|---|---|');
 for (const size of sizes) {
   const tree = largeTree(size);
   const started = performance.now();
+  const cpuStarted = cpuUsage();
   const warnings = await lintTree(tree);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(cpuStarted);
   const ambiguous = warnings.filter((warning) => warning.code === 'ambiguous-siblings').length;
   const vectors = await embedTexts(
     new HashedEmbedder(),
     tree.chunks.map((chunk) => chunk.text),
   );
   const pairsStarted = performance.now();
+  const pairsCpu = cpuUsage();
   closeSiblingPairs(tree, vectors, 0.9);
   const pairSeconds = (performance.now() - pairsStarted) / 1000;
   console.log(
-    `| ${size} | ${tree.chunks.length} | ${seconds.toFixed(2)} s | ${pairSeconds.toFixed(2)} s | ${ambiguous} |`,
+    `| ${size} | ${tree.chunks.length} | ${seconds.toFixed(2)} s | ${cpu.toFixed(2)} s | ${pairSeconds.toFixed(2)} s / ${cpuSeconds(pairsCpu).toFixed(2)} s | ${ambiguous} |`,
   );
 }

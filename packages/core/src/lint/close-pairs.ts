@@ -21,14 +21,14 @@ export interface SiblingPairs {
 export interface ClosePairOptions {
   /**
    * Up to this many chunks every pair is compared (exact). Above it, candidate pairs come from
-   * random-hyperplane hashing (20-bit buckets in as many tables as `tablesFor(limit)`), each
+   * random-hyperplane hashing (16-bit buckets in as many tables as `tablesFor(limit)`), each
    * verified exactly. Default 2000.
    */
   exactUpTo?: number;
 }
 
 /** Signature bits per table: chunks share a bucket when these bits agree. */
-const LSH_BITS = 20;
+const LSH_BITS = 16;
 const KEY_MASK = (1 << LSH_BITS) - 1;
 /** Most buckets of the counting sort of each table (on the key's low bits). */
 const MAX_SORT_BUCKETS = 1 << 16;
@@ -56,8 +56,8 @@ const SLACK = 1e-5;
  * Two chunks are compared when their nodes are in different child subtrees of their lowest common
  * ancestor (neither node contains the other). Up to `exactUpTo` chunks every such pair is checked
  * (in sparse form, so a hashed embedding costs its non-zero entries, not its dimensions). Above it,
- * only the pairs that share a seeded 20-bit random-hyperplane bucket in one of `tablesFor(limit)`
- * tables (198 at the default 0.9) are checked: a pair at the limit is found with probability
+ * only the pairs that share a seeded 16-bit random-hyperplane bucket in one of `tablesFor(limit)`
+ * tables (104 at the default 0.9) are checked: a pair at the limit is found with probability
  * ≥ 1 − 10⁻⁴, a pair above it more surely (identical chunks always), and the cost grows with
  * about tables · n (plus the pairs that really are similar) instead of n². The result is deterministic (fixed seed). A limit so low
  * that more than 1000 tables would be needed is scanned exactly.
