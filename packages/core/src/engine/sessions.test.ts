@@ -4,14 +4,13 @@ import {
   type AgentEvent,
   type AgentOutput,
   defineTree,
-  MessageType,
   type NodeDefinition,
   type Tree,
   TreeAgent,
-  type TreeAgentOptions,
 } from '../index.js';
-import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { ExactEmbedder } from '../test/index.js';
 import { rejection } from '../test/rejection.js';
+import { executed, say, sleep, type TestAgentOptions, testAgent } from '../test-support/engine-fixtures.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0, 0],
@@ -24,24 +23,8 @@ const VECTORS: Record<string, number[]> = {
 
 const embedder = () => new ExactEmbedder({ vectors: VECTORS });
 
-function makeAgent(nodes: NodeDefinition[], options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
-  return new TreeAgent({
-    tree: defineTree({ nodes }),
-    embedder: embedder(),
-    models: new ScriptedLanguageModel({ answers: 'scripted answer' }),
-    ...options,
-  });
-}
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const makeAgent = (nodes: NodeDefinition[], options: TestAgentOptions = {}) =>
+  testAgent(nodes, { embedder: embedder(), ...options });
 
 type BeforeFn = NonNullable<Extract<NodeDefinition, { type: 'emit' }>['before']>;
 
