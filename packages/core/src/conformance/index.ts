@@ -25,6 +25,7 @@ export {
 } from './language-model-conformance.js';
 export {
   CORPUS_COLLECTION,
+  type CorpusAnswer,
   type CorpusOutcome,
   corpusCollection,
   corpusOutcome,
