@@ -11,11 +11,12 @@ import {
   type ModelStreamPart,
   TreeAgent,
 } from '@treeagent/core';
+import { describeLanguageModel } from '@treeagent/core/conformance';
 import { ExactEmbedder, rejectionReason } from '@treeagent/core/test';
 import { getLlama, readGgufFileInfo } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LlamaCppModel, llamaCppModel } from './llama-cpp-model.js';
-import { writeTinyGguf } from './testing/write-tiny-gguf.js';
+import { writeTinyGguf } from './test-support/write-tiny-gguf.js';
 
 // A tiny random-weight llama model generated for the tests (no model ships with the package).
 // threads: 1 because one thread is fastest for a model this small, and 2-core CI machines slow
@@ -428,6 +429,14 @@ describe('llamaCppModel', () => {
     },
     SLOW,
   );
+});
+
+// The model loaded above (random weights), through the suite every LanguageModel passes. Greedy
+// decoding makes the streamed and generated answers equal; the grammar makes the JSON valid.
+describeLanguageModel('llamaCppModel (tiny random GGUF)', async () => ({ model }), {
+  timeout: SLOW,
+  params: { maxOutputTokens: 12 },
+  structuredParams: { maxOutputTokens: 200 },
 });
 
 describe('through the Tree Agent engine', () => {
