@@ -10,8 +10,9 @@ import type { TurnInput } from './turn-input.js';
 
 /**
  * One interaction (SPEC §3, steps 1–8): load the session, extend the message, beforeRun, the step
- * loop, afterRun, then commit everything in one store call. Any error before the commit leaves the
- * session exactly as it was.
+ * loop, afterRun, then commit everything in one store call. Any error before the commit saves
+ * nothing of the turn; a failure of the tree's own code also clears the session's position (see
+ * `resetPosition`), so the next message starts from the primary agent.
  */
 export async function runTurn(
   runtime: AgentRuntime,
@@ -21,8 +22,9 @@ export async function runTurn(
   sink: (event: AgentEvent) => void,
 ): Promise<AgentOutput> {
   const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
+  let record: SessionRecord | null = null;
   try {
-    const record: SessionRecord =
+    record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
     const loadHistory = (limit: number | undefined) =>
@@ -54,8 +56,74 @@ export async function runTurn(
     const durationMs = performance.now() - turn.startedAt;
     turn.emit({ type: 'turn-end', output, durationMs });
     return output;
+  } catch (error) {
+    if (record && restartsFromPrimary(error)) await resetPosition(store, record, runtime, release !== null);
+    throw error;
   } finally {
     if (release) await release();
+  }
+}
+
+/**
+ * Failures of the tree's own code (a callback that throws, returns a bad output or targets an unknown
+ * node, a loop, a time limit): the same message would fail the same way, so the session must not
+ * stay where it is. Cancellations, store and model outages and the client's invalid input keep the
+ * position (retrying may succeed).
+ */
+const RESTART_CODES = new Set([
+  'CALLBACK_ERROR',
+  'INVALID_CALLBACK_OUTPUT',
+  'LOOP',
+  'UNKNOWN_LINK',
+  'UNKNOWN_NODE',
+  'INVALID_STEP',
+  'SESSION_STATE',
+  'TIMEOUT',
+  'MODEL_NOT_CONFIGURED',
+  'FILTER',
+]);
+
+function restartsFromPrimary(error: unknown): boolean {
+  return TreeAgentError.isInstance(error) ? RESTART_CODES.has(error.code) : true;
+}
+
+/**
+ * The recovery policy after a failed turn (docs/concepts.md, "Failed turns"): nothing of the turn
+ * is saved, and the session's position is cleared — last node, agent positions, pending message,
+ * explore constraints — so the next message starts from the primary agent as a first interaction
+ * does; history, state and turn count are kept. Without it a node whose `after` keeps failing in an
+ * agent without `fallback` would fail every later message. Best effort: if the store refuses, the
+ * original error is what the caller sees.
+ */
+async function resetPosition(
+  store: SessionStore,
+  record: SessionRecord,
+  runtime: AgentRuntime,
+  holdsLock: boolean,
+): Promise<void> {
+  const positioned =
+    record.lastNodeId !== null ||
+    record.pendingMessage !== null ||
+    record.constraints !== null ||
+    Object.keys(record.agentPositions).length > 0;
+  if (!positioned || record.version === 0) return;
+  try {
+    await store.commit({
+      record: {
+        ...record,
+        version: record.version + 1,
+        lastNodeId: null,
+        agentPositions: {},
+        pendingMessage: null,
+        constraints: null,
+        updatedAt: runtime.now().toISOString(),
+      },
+      history: [],
+      expectedVersion: record.version,
+      ...(holdsLock ? { endsInteraction: true } : {}),
+    });
+  } catch {
+    // The store is down or the session moved on: the next message finds it as it is.
   }
 }
 
