@@ -1,3 +1,4 @@
+import type { Blacklist } from '../context/blacklist.js';
 import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { MessageType, Outcome } from '../protocol/constants.js';
@@ -82,7 +83,12 @@ export interface BaseEmitOutput {
 export interface BaseQueryOutput {
   query?: string | null;
   filter?: Filter | null;
-  blackList?: ChunkId[] | null;
+  /**
+   * Chunks to leave out: an array of chunk ids, or a `Blacklist` (such as
+   * `context.exploreStrategy.constraints.blacklist`), whose chunk ids are left out; its node ids
+   * do not apply to a query, which searches one node's chunks.
+   */
+  blackList?: ChunkId[] | Blacklist | null;
   /** Default 3. */
   chunkQty?: number;
   /** Default 0.25; ignored when scrolling. */
