@@ -42,7 +42,17 @@ export async function runConversation(
 ): Promise<ConversationResult> {
   const sessionId = conversation.session ?? `test-${randomUUID()}`;
   const turns: TurnResult[] = [];
+  // The options of the agent's last message: an `option:` turn must pick one of them.
+  let offered: readonly string[] = [];
   for (const [index, turn] of conversation.turns.entries()) {
+    if (turn.option !== undefined && !offered.includes(turn.option)) {
+      const expected = offered.length
+        ? `one of the options offered: ${offered.map((option) => JSON.stringify(option)).join(', ')}`
+        : 'an option, but the previous answer offered none (write "say:" to type a message)';
+      // Not sent: the agent still waits with the same options.
+      turns.push({ index, turn, mismatches: [{ field: 'option', expected, actual: turn.option }] });
+      continue;
+    }
     const attachments = await attach(agent, sessionId, turn);
     let output = null;
     let error = null;
@@ -57,6 +67,7 @@ export async function runConversation(
         ? { code: caught.code, message: caught.message }
         : { code: 'INTERNAL', message: String(caught) };
     }
+    offered = output?.messages.at(-1)?.options ?? [];
     const state = (await agent.sessionStore.load(sessionId))?.state ?? {};
     turns.push({ index, turn, mismatches: checkTurn(agent.tree, { output, error, state }, turn.expect) });
   }
