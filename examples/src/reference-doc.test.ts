@@ -1,19 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  CALLBACKS_BY_TYPE,
-  COMMON_PROPERTIES,
   type Context,
   defineTree,
   ExploreStrategy,
   FileAgent,
   MemoryAgent,
   NODE_TYPES,
-  PROPERTIES_BY_TYPE,
   SessionState,
   TreeAgent,
 } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
+// The validation tables are internal to core (not exported): the repository's own test reads them from the source.
+import {
+  CALLBACKS_BY_TYPE,
+  COMMON_PROPERTIES,
+  PROPERTIES_BY_TYPE,
+} from '../../packages/core/src/tree/constants.js';
 
 /** docs/reference.md cannot drift from the code: its tables are compared with what the code accepts. */
 const text = readFileSync(fileURLToPath(new URL('../../docs/reference.md', import.meta.url)), 'utf8');

@@ -41,6 +41,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--api-key <key...>', 'require this API key on the API')
     .option('--no-watch', 'do not reload on changes')
+    .option('--debug', 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)')
+    .option('--no-debug', 'no debug mode (the default on a non-loopback --host)')
+    .option(
+      '--allowed-host <name...>',
+      'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
+    )
     .action(async (tree: string, options) => {
       code = await devCommand(tree, options, out);
     });

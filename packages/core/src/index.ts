@@ -6,18 +6,10 @@ export { ExploreConstraints, ExploreStrategy } from './context/explore-strategy.
 export { type Serializable, SessionState } from './context/session-state.js';
 // Contracts and reference implementations
 export { ConcatEmbedder, type ConcatPart } from './embedding/concat-embedder.js';
-export { embedTexts } from './embedding/embed-texts.js';
 export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedder.js';
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
-export { concatScaled, cosineSimilarity, norm, normalize } from './embedding/vector-math.js';
-export {
-  type ContentPart,
-  placeholdersIn,
-  sourcesFromChunks,
-  splitDynamicContent,
-} from './engine/message-content.js';
 export type { RouteResult } from './engine/route.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export {
@@ -66,14 +58,12 @@ export type { JsonSchema } from './protocol/json-schema.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { RetrievedChunk } from './protocol/retrieved-chunk.js';
 export { InMemorySessionStore } from './session/in-memory-session-store.js';
-export { KeyedMutex } from './session/keyed-mutex.js';
-export {
-  emptySessionRecord,
-  type HistoryQuery,
-  type ReleaseLock,
-  type SessionCommit,
-  type SessionRecord,
-  type SessionStore,
+export type {
+  HistoryQuery,
+  ReleaseLock,
+  SessionCommit,
+  SessionRecord,
+  SessionStore,
 } from './session/session-store.js';
 export type {
   BaseAfterOutput,
@@ -89,13 +79,7 @@ export type {
   TargetStep,
 } from './tree/callback-outputs.js';
 export type { Chunk, ChunkDefinition } from './tree/chunk.js';
-export {
-  ALL_CALLBACKS,
-  CALLBACKS_BY_TYPE,
-  type CallbackName,
-  COMMON_PROPERTIES,
-  PROPERTIES_BY_TYPE,
-} from './tree/constants.js';
+export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
 export { createLinks, type Links } from './tree/links.js';
@@ -107,12 +91,7 @@ export { type CallbackMap, definitionFromJSON, definitionToJSON, type TreeJSON }
 export type { EffectiveNodeType, SelfScope, TreeNode } from './tree/tree-node.js';
 export { formatProblem, type TreeProblem } from './tree/tree-problem.js';
 export { TreeValidationError } from './tree/tree-validation-error.js';
-export {
-  compareIds,
-  decodeOffset,
-  encodeOffset,
-  InMemoryVectorStore,
-} from './vector/in-memory-vector-store.js';
+export { InMemoryVectorStore } from './vector/in-memory-vector-store.js';
 export type {
   VectorRecord,
   VectorScrollPage,

@@ -1,4 +1,5 @@
-import { cosineSimilarity, defineTree, TreeAgent } from '@treeagent/core';
+import { defineTree, TreeAgent } from '@treeagent/core';
+import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describe, expect, test } from 'vitest';
 import { UseEmbedder } from './use-embedder.js';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Embedder, type EmbeddingCache, embedTexts, type Tree, TreeAgentError } from '@treeagent/core';
+import { type Embedder, type EmbeddingCache, type Tree, TreeAgentError } from '@treeagent/core';
+import { embedTexts } from '@treeagent/core/adapter';
 import {
   gaussian,
   multiply,

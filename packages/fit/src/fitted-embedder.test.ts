@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cosineSimilarity, type Embedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { type Embedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { cosineSimilarity } from '@treeagent/core/adapter';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { fitProjection } from './fit-projection.js';

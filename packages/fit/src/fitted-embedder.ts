@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
-import { concatScaled, embedTexts, norm, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import { concatScaled, embedTexts, norm } from '@treeagent/core/adapter';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import {
   type FitOptions,

@@ -1,4 +1,5 @@
-import { type Condition, compileFilter, type Filter, type PointId } from '@treeagent/core';
+import type { Condition, Filter, PointId } from '@treeagent/core';
+import { compileFilter } from '@treeagent/core/adapter';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -4,14 +4,13 @@ import {
   type DatetimeRange,
   type Filter,
   type Match,
-  type PathStep,
   type PointId,
-  parsePath,
   type Range,
   TreeAgentError,
   type ValuesCount,
   validateFilter,
 } from '@treeagent/core';
+import { type PathStep, parsePath } from '@treeagent/core/adapter';
 
 /**
  * Translates Tree Agent's Qdrant-style filters (SPEC §6) into one SQL boolean expression over a

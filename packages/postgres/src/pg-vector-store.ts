@@ -1,7 +1,5 @@
 import {
   type ChunkId,
-  decodeOffset,
-  encodeOffset,
   type RetrievedChunk,
   TreeAgentError,
   type VectorRecord,
@@ -10,6 +8,7 @@ import {
   type VectorSearchRequest,
   type VectorStore,
 } from '@treeagent/core';
+import { decodeOffset, encodeOffset } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { filterToSql } from './filter-to-sql.js';
 import {

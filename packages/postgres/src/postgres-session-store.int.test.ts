@@ -1,4 +1,5 @@
-import { emptySessionRecord, type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
+import { type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
+import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresSessionStore, type PostgresSessionStoreOptions } from './index.js';

@@ -8,7 +8,8 @@ import type {
   VectorSearchRequest,
   VectorStore,
 } from '@treeagent/core';
-import { compareIds, decodeOffset, encodeOffset, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import { compareIds, decodeOffset, encodeOffset } from '@treeagent/core/adapter';
 import { checkPrefix, DEFAULT_COLLECTION_PREFIX, qdrantCollectionName } from './collection-name.js';
 import { isExistingCollection, isMissingCollection, vectorStoreError } from './errors.js';
 import { f32Below, shortestF32 } from './f32.js';

@@ -67,9 +67,90 @@ const requestArb = fc.record({
   token: fc.oneof(fc.constant('GOOD'), fc.string({ maxLength: 40 })),
 });
 
+const token = fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{0,12}$/);
+const CRLF = '\r\n';
+
+/**
+ * Multipart bodies that are mostly wrong: a boundary that is missing, empty, quoted or different from
+ * the body's; parts with odd or missing headers; bodies cut anywhere. Every case reaches the parser.
+ */
+const multipartArb = fc
+  .record({
+    declared: fc.oneof(token, fc.constant(undefined), fc.constant('"quoted"'), fc.constant('')),
+    used: fc.oneof(token, fc.constant('ZZ')),
+    parts: fc.array(
+      fc.record({
+        disposition: fc.oneof(
+          fc.constant('form-data; name="file"; filename="a.txt"'),
+          fc.constant('form-data; name="file"'),
+          fc.constant('form-data; name="other"; filename="b"'),
+          fc.constant('form-data'),
+          fc.string({ maxLength: 30 }),
+        ),
+        type: fc.oneof(
+          fc.constant(undefined),
+          fc.constantFrom('text/plain', 'application/pdf', ''),
+          fc.string({ maxLength: 10 }),
+        ),
+        content: fc.string({ maxLength: 40 }),
+        headerEnd: fc.constantFrom(CRLF + CRLF, CRLF, '\n\n', ''),
+      }),
+      { maxLength: 3 },
+    ),
+    closing: fc.constantFrom('--', '', '-', `--${CRLF}`),
+    cut: fc.option(fc.nat(200)),
+    prefix: fc.constantFrom('', CRLF, `preamble${CRLF}`),
+  })
+  .map((input) => {
+    const contentType = `multipart/form-data${input.declared === undefined ? '' : `; boundary=${input.declared}`}`;
+    let body: string = input.prefix;
+    for (const part of input.parts) {
+      body += `--${input.used}${CRLF}Content-Disposition: ${part.disposition}${CRLF}`;
+      if (part.type !== undefined) body += `Content-Type: ${part.type}${CRLF}`;
+      body += `${part.headerEnd}${part.content}${CRLF}`;
+    }
+    body += `--${input.used}${input.closing}`;
+    if (input.cut !== null) body = body.slice(0, input.cut);
+    return { contentType, body };
+  });
+
+describe('file uploads on malformed multipart bodies', () => {
+  it('answer 201 or a 4xx JSON error, log nothing, and keep serving', async () => {
+    const { app, logger } = testApp();
+    const session = await createSession(app);
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(multipartArb, async ({ contentType, body }) => {
+        const response = await app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+          method: 'POST',
+          headers: { 'Content-Type': contentType, 'X-Session-Token': session.token },
+          body,
+        });
+        const text = await response.text();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status !== 201) {
+          expect(response.status, `${contentType} ${JSON.stringify(body)} → ${text}`).toBeGreaterThanOrEqual(
+            400,
+          );
+          expect(response.status, `${contentType} ${JSON.stringify(body)} → ${text}`).toBeLessThan(500);
+          const error = (JSON.parse(text) as { error: Record<string, unknown> }).error;
+          expect(typeof error.code).toBe('string');
+          expect(typeof error.message).toBe('string');
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Most cases are malformed: the generator reaches the parser's error paths, not only the happy one.
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(150);
+    expect(logger.entries).toEqual([]);
+    expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+  }, 60_000);
+});
+
 describe('HTTP API and OpenAI endpoint on random requests', () => {
   it('answers errors with a JSON error body and keeps serving valid requests', async () => {
-    const { app, logger } = testApp({ apiKeys: [KEY] });
+    // Wrong keys are part of the input: failed authentication is not rate-limited here.
+    const { app, logger } = testApp({ apiKeys: [KEY], authFailureLimit: false });
     const auth = { Authorization: `Bearer ${KEY}` };
     const session = await createSession(app, auth);
     await fc.assert(

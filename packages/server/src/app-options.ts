@@ -39,6 +39,20 @@ export interface CreateAppOptions {
   limits?: ServerLimits;
   /** Per-client rate limit on `/api` and `/v1`. Default: none. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Limit on failed authentication (answers 401 or 403: a wrong API key or session token) per
+   * client address: past `max` failures in `windowMs`, every request of that client under `/api`
+   * and `/v1` gets 429 `RATE_LIMITED` until the window ends. Default 20 per minute; `false` turns
+   * it off (behind a proxy, pass a `key` that reads the proxy's client header instead).
+   */
+  authFailureLimit?: RateLimitOptions | false;
+  /**
+   * Host names the server answers to (the `Host` header, without the port); other hosts get 403
+   * `HOST_NOT_ALLOWED`, which defeats DNS rebinding. An entry starting with `.` allows its
+   * subdomains. Default for `createApp`: any host; `serve()` bound to a loopback address defaults
+   * to the loopback names (`LOOPBACK_HOSTS`).
+   */
+  allowedHosts?: string[];
   /** Tracer for the turn spans. Default: `trace.getTracer('@treeagent/server')` from the global provider. */
   tracer?: Tracer;
   /** Serve `/metrics` (Prometheus). Default true. */
@@ -53,6 +67,9 @@ export interface CreateAppOptions {
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */
   readyTimeoutMs?: number;
 }
+
+/** Default `authFailureLimit`: 20 failed authentications per client address per minute. */
+export const DEFAULT_AUTH_FAILURE_LIMIT: RateLimitOptions = { windowMs: 60_000, max: 20 };
 
 /** The limits with their defaults applied. */
 export type ResolvedLimits = Required<ServerLimits>;

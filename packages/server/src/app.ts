@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { type CreateAppOptions, resolveLimits } from './app-options.js';
+import { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, resolveLimits } from './app-options.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
+import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
-import { rateLimit } from './http/rate-limit.js';
+import { closeAfterEarlyAnswers } from './http/early-answers.js';
+import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
 import { fileRoutes } from './routes/file-routes.js';
@@ -84,6 +86,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     errorResponse(c, notFound(`There is no ${c.req.method} ${c.req.path}.`), { debug, logger }),
   );
 
+  app.use('*', closeAfterEarlyAnswers());
+  if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
   if (options.cors) {
     app.use(
       '*',
@@ -95,7 +99,9 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     );
   }
   // One instance of each, shared by both APIs (one rate-limit window per client, not per API).
+  const authFailures = options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT;
   const guards = [
+    ...(authFailures ? [limitAuthFailures(authFailures)] : []),
     ...(options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : []),
     ...(options.rateLimit ? [rateLimit(options.rateLimit)] : []),
     bodyLimits({

@@ -1,12 +1,13 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
-export type { CreateAppOptions, ServerLimits } from './app-options.js';
+export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
 export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.js';
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
+export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export { OPENAI_SESSION_PREFIX, SESSION_ID_HEADER } from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';

@@ -2,13 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve as serveNode } from '@hono/node-server';
 import { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 import type { CreateAppOptions } from './app-options.js';
+import { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 import type { DrainResult } from './turns/turn-tracker.js';
 
 /** Options of `serve`: those of `createApp`, where to listen, and how to shut down. */
 export interface ServeOptions extends CreateAppOptions {
   /** Port; 0 picks a free one. Default 3000. */
   port?: number;
-  /** Interface to listen on. Default `127.0.0.1`; `0.0.0.0` for every interface. */
+  /**
+   * Interface to listen on. Default `127.0.0.1`; `0.0.0.0` for every interface. On a loopback
+   * interface `allowedHosts` defaults to the loopback names (`localhost`, `127.0.0.1`, `[::1]`,
+   * `*.localhost`).
+   */
   hostname?: string;
   /** Defaults of `close()`. */
   shutdown?: ShutdownOptions;
@@ -38,8 +43,13 @@ export interface RunningServer {
  * process.on('SIGTERM', () => server.close());
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const app = createApp(options);
   const hostname = options.hostname ?? '127.0.0.1';
+  const app = createApp({
+    ...options,
+    ...(options.allowedHosts === undefined && isLoopback(hostname)
+      ? { allowedHosts: [...LOOPBACK_HOSTS] }
+      : {}),
+  });
   const { server, address } = await new Promise<{ server: ServerType; address: AddressInfo }>(
     (resolve, reject) => {
       const server = serveNode({ fetch: app.fetch, port: options.port ?? 3000, hostname }, (address) =>

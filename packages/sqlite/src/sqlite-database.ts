@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TreeAgentError, type TreeAgentErrorCode } from '@treeagent/core';
 import Database from 'better-sqlite3';
@@ -93,7 +93,7 @@ export class SqliteDatabase {
       `SQLite (${this.file})`,
       () => 'open the database file',
       () => {
-        if (!memory) mkdirSync(dirname(this.file), { recursive: true });
+        if (!memory) createPrivately(this.file);
         const connection = new Database(this.file, { timeout: busyTimeoutMs });
         try {
           connection.pragma('journal_mode = WAL');
@@ -252,5 +252,24 @@ export class SqliteDatabase {
     void this.#checkpointer?.close();
     this.#checkpointer = null;
     if (this.connection.open) this.connection.close();
+  }
+}
+
+/**
+ * Creates the database file's directory (0700: only the owner may list or enter it) and the file
+ * itself (0600) before SQLite opens it, so the conversations it holds are never readable by other
+ * users of the machine. SQLite gives the `-wal` and `-shm` files the database file's mode; the
+ * modes of existing files are tightened as well (existing directories are left as they are: the
+ * directory may be the user's own, such as the working directory).
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      chmodSync(`${file}${suffix}`, 0o600);
+    } catch {
+      // Missing (-wal/-shm before the first write) or not ours: nothing to tighten.
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emptySessionRecord, type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
+import { type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
+import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';

@@ -1,9 +1,5 @@
 import {
   type ChunkId,
-  compareIds,
-  compileFilter,
-  decodeOffset,
-  encodeOffset,
   type RetrievedChunk,
   TreeAgentError,
   type VectorRecord,
@@ -12,6 +8,7 @@ import {
   type VectorSearchRequest,
   type VectorStore,
 } from '@treeagent/core';
+import { compareIds, compileFilter, decodeOffset, encodeOffset } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { emptySessionRecord, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import { emptySessionRecord } from '@treeagent/core/adapter';
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';

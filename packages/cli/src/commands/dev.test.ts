@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Output } from '../output.js';
-import { startDev } from './dev.js';
+import { type DevOptions, startDev } from './dev.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -106,6 +107,55 @@ describe('treeagent dev', () => {
       expect((await send('x'.repeat(43))).status).toBe(403);
     } finally {
       await second.close();
+    }
+  });
+
+  test('debug is on by default only on loopback; --no-debug turns it off; foreign Host names are refused', async () => {
+    const tree = join(scratch, 'debug-tree.ts');
+    writeFileSync(join(scratch, 'answer.ts'), "export const answer = 'v1';\n");
+    writeFileSync(tree, treeSource('d'));
+    const out: Output = { log: () => {}, write: () => {}, error: () => {} };
+    const route = (url: string) =>
+      fetch(`${url}/api/v1/route`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'ciao' }),
+      });
+    const cases: [Partial<DevOptions>, number][] = [
+      [{}, 200],
+      [{ debug: false }, 404],
+      [{ host: '0.0.0.0' }, 404],
+      [{ host: '0.0.0.0', debug: true }, 200],
+    ];
+    for (const [options, status] of cases) {
+      const dev = await startDev(
+        tree,
+        { port: '0', data: join(scratch, 'debug-data'), watch: false, ...options },
+        out,
+      );
+      try {
+        const url = dev.url.replace('0.0.0.0', '127.0.0.1');
+        expect((await route(url)).status, JSON.stringify(options)).toBe(status);
+        if (!options.host) {
+          const port = new URL(url).port;
+          const hostStatus = (host: string) =>
+            new Promise<number>((resolve, reject) => {
+              const req = request(
+                { host: '127.0.0.1', port, path: '/api/v1/tree', headers: { host } },
+                (res) => {
+                  res.resume();
+                  resolve(res.statusCode ?? 0);
+                },
+              );
+              req.on('error', reject);
+              req.end();
+            });
+          expect(await hostStatus('rebound.attacker.example')).toBe(403);
+          expect(await hostStatus(`localhost:${port}`)).toBe(200);
+        }
+      } finally {
+        await dev.close();
+      }
     }
   });
 });

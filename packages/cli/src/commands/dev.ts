@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
-import { serve, WEB_DIRECTORY } from '@treeagent/server';
+import { isLoopback, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -13,6 +13,13 @@ export interface DevOptions {
   /** Reload the tree when its files change (default true). */
   watch?: boolean;
   apiKey?: string[];
+  /**
+   * Debug mode (traces, chunk texts, `POST /api/v1/route`). Default: on when bound to a loopback
+   * address, off otherwise; `true` asks for it on any address.
+   */
+  debug?: boolean;
+  /** Host names the server answers to. Default on a loopback address: the loopback names. */
+  allowedHost?: string[];
 }
 
 /** A running dev server. */
@@ -35,12 +42,16 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const data = openDataDirectory(options.data);
   const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
   await agent.ready();
+  const hostname = options.host ?? '127.0.0.1';
+  // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
+  const debug = options.debug ?? isLoopback(hostname);
   const server = await serve({
     agent,
     web: { directory: WEB_DIRECTORY },
-    debug: true,
+    debug,
     port: options.port === undefined ? 3000 : Number(options.port),
-    hostname: options.host ?? '127.0.0.1',
+    hostname,
+    ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
@@ -56,6 +67,11 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   );
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(`Chat page: ${server.url}/`);
+  if (debug && !isLoopback(hostname))
+    out.error(
+      `Debug mode is on while listening on ${hostname}: anyone who reaches this address sees traces and the tree's texts.`,
+    );
+  else if (!debug) out.log('Debug mode is off (--debug turns it on).');
 
   let reloads = 0;
   let waiting: (() => void)[] = [];

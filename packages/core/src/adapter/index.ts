@@ -1,1 +1,26 @@
-export {};
+/**
+ * `@treeagent/core/adapter`: what the authors of adapters (session stores, vector stores, embedders,
+ * model bindings) need beyond the contracts, which live at the root with the rest of the tree
+ * author's API (docs/reference.md, "For adapter authors").
+ */
+
+// Vector math shared by embedders and vector stores.
+export { embedTexts } from '../embedding/embed-texts.js';
+export {
+  concatScaled,
+  cosineSimilarity,
+  dot,
+  type NumericVector,
+  norm,
+  normalize,
+  normalizeInPlace,
+} from '../embedding/vector-math.js';
+// Qdrant filters: one evaluator, so every store answers a filter the same way.
+export { compileFilter, evaluateFilter } from '../filter/evaluate-filter.js';
+export type { FilterPoint, FilterPredicate } from '../filter/filter.js';
+export { type PathStep, parsePath } from '../filter/json-path.js';
+// Session stores: one turn at a time per session, and the record of a session never seen.
+export { KeyedMutex } from '../session/keyed-mutex.js';
+export { emptySessionRecord } from '../session/session-store.js';
+// Vector stores: the id order and the opaque scroll cursor every store uses.
+export { compareIds, decodeOffset, encodeOffset } from '../vector/in-memory-vector-store.js';

@@ -1,12 +1,9 @@
-export { compileFilter, evaluateFilter } from './evaluate-filter.js';
 export type {
   Condition,
   Conditions,
   DatetimeRange,
   FieldCondition,
   Filter,
-  FilterPoint,
-  FilterPredicate,
   HasIdCondition,
   IsEmptyCondition,
   IsNullCondition,
@@ -25,5 +22,4 @@ export type {
   ValuesCount,
   ValuesCountCondition,
 } from './filter.js';
-export { type PathStep, parsePath } from './json-path.js';
 export { validateFilter } from './validate-filter.js';

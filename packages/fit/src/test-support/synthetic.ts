@@ -1,4 +1,5 @@
-import { cosineSimilarity, defineTree, type Embedder, type NodeDefinition, type Tree } from '@treeagent/core';
+import { defineTree, type Embedder, type NodeDefinition, type Tree } from '@treeagent/core';
+import { cosineSimilarity } from '@treeagent/core/adapter';
 import { gaussian } from '../linear-algebra.js';
 
 /**

@@ -15,7 +15,8 @@
  * and review the diff. Tests never run this file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { type ChunkId, compareIds, evaluateFilter, type Filter, type VectorRecord } from '@treeagent/core';
+import type { ChunkId, Filter, VectorRecord } from '@treeagent/core';
+import { compareIds, evaluateFilter } from '@treeagent/core/adapter';
 import { CONFORMANCE_FILTERS, CONFORMANCE_RECORDS } from '@treeagent/core/conformance';
 import { recordingFileName } from './recording-name.js';
 import type { RecordedExchange, Recording } from './replay-server.js';

@@ -18,6 +18,7 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
 };
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ApiError } from '../errors/api-error.js';
+import { clientAddress } from './client-address.js';
+import { FixedWindows, rateLimited } from './fixed-windows.js';
 
 export interface RateLimitOptions {
   /** Length of a window in milliseconds. */
@@ -14,42 +15,44 @@ export interface RateLimitOptions {
   key?: (c: Context) => string;
 }
 
-function defaultKey(c: Context): string {
-  const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
-    ?.socket?.remoteAddress;
-  return address ? `ip:${address}` : 'anonymous';
-}
-
 /**
  * A fixed-window rate limit in process memory: over `max` requests in a window the request is
  * refused with 429 `RATE_LIMITED` and `Retry-After`. Several processes each count their own.
  */
 export function rateLimit(options: RateLimitOptions, now: () => number = Date.now): MiddlewareHandler {
-  const windows = new Map<string, { start: number; count: number }>();
-  const keyOf = options.key ?? defaultKey;
-  let lastSweep = now();
+  const windows = new FixedWindows(options, now);
+  const keyOf = options.key ?? clientAddress;
   return async (c, next) => {
-    const time = now();
-    if (time - lastSweep > options.windowMs) {
-      for (const [key, window] of windows) if (time - window.start >= options.windowMs) windows.delete(key);
-      lastSweep = time;
+    const retryAfter = windows.add(keyOf(c));
+    if (retryAfter !== null) {
+      throw rateLimited(`Too many requests: at most ${options.max} per ${options.windowMs} ms.`, retryAfter);
     }
+    await next();
+  };
+}
+
+/**
+ * Limits failed authentication per client: once a client (by default its socket address) had `max`
+ * requests answered 401 or 403 within a window, its next requests are refused with 429
+ * `RATE_LIMITED` before any credential is checked (so guessing API keys or session tokens stays
+ * slow, and a right guess is refused like a wrong one until the window ends).
+ */
+export function limitAuthFailures(
+  options: RateLimitOptions,
+  now: () => number = Date.now,
+): MiddlewareHandler {
+  const failures = new FixedWindows(options, now);
+  const keyOf = options.key ?? clientAddress;
+  return async (c, next) => {
     const key = keyOf(c);
-    let window = windows.get(key);
-    if (!window || time - window.start >= options.windowMs) {
-      window = { start: time, count: 0 };
-      windows.set(key, window);
-    }
-    window.count += 1;
-    if (window.count > options.max) {
-      const retryAfter = Math.max(1, Math.ceil((window.start + options.windowMs - time) / 1000));
-      throw new ApiError(
-        429,
-        'RATE_LIMITED',
-        `Too many requests: at most ${options.max} per ${options.windowMs} ms. Retry in ${retryAfter} s.`,
-        { headers: { 'Retry-After': String(retryAfter) }, details: { retryAfterSeconds: retryAfter } },
+    const retryAfter = failures.exceeded(key);
+    if (retryAfter !== null) {
+      throw rateLimited(
+        `Too many failed authentications from this client: at most ${options.max} per ${options.windowMs} ms.`,
+        retryAfter,
       );
     }
     await next();
+    if (c.res.status === 401 || c.res.status === 403) failures.add(key);
   };
 }

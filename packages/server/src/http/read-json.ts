@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { invalidRequest } from '../errors/api-error.js';
+import { ApiError, invalidRequest } from '../errors/api-error.js';
 
 /** Zod issues as error details: where (a dotted path) and what is wrong. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
@@ -25,10 +25,25 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown, what: s
   return result.data;
 }
 
-/** The request's JSON body validated with `schema`; an empty body counts as `{}`. */
+/** `application/json` or a `+json` type, with any parameters. */
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The request's JSON body validated with `schema`; an empty body counts as `{}`. A body must be
+ * sent as `Content-Type: application/json` (else 415 `UNSUPPORTED_MEDIA_TYPE`): a cross-site HTML
+ * form can only send `text/plain`, form or multipart bodies without a CORS preflight, so it can
+ * never post to a JSON endpoint.
+ */
 export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   const text = await c.req.text();
   let body: unknown = {};
+  if (text !== '' && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the request body as JSON with the header "Content-Type: application/json".',
+    );
+  }
   if (text.trim() !== '') {
     try {
       body = JSON.parse(text);

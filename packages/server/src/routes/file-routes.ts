@@ -40,7 +40,14 @@ export function fileRoutes(services: Services): Hono {
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw invalidRequest('Upload files as multipart/form-data with one field named "file".');
     }
-    const form = await c.req.parseBody({ all: true });
+    let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+    try {
+      form = await c.req.parseBody({ all: true });
+    } catch {
+      throw invalidRequest(
+        'The upload is not valid multipart/form-data (a missing boundary, or a body that does not match it). Send one field named "file".',
+      );
+    }
     const file = form.file;
     if (!(file instanceof File)) {
       throw invalidRequest('The upload needs exactly one field named "file" holding a file.');

@@ -77,6 +77,7 @@ describe('POST /api/v1/route', () => {
     const { app } = testApp();
     const response = await app.request('/api/v1/route', {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ text: 'hello' }),
     });
     expect(response.status).toBe(404);
@@ -89,6 +90,7 @@ describe('POST /api/v1/route', () => {
     const { app, agent } = testApp({ debug: true });
     const response = await app.request('/api/v1/route', {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ text: 'story' }),
     });
     expect(response.status).toBe(200);
@@ -102,17 +104,26 @@ describe('POST /api/v1/route', () => {
     expect(await agent.history('anything')).toEqual([]);
 
     const none = (await (
-      await app.request('/api/v1/route', { method: 'POST', body: JSON.stringify({ text: 'nothing' }) })
+      await app.request('/api/v1/route', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'nothing' }),
+      })
     ).json()) as Record<string, unknown>;
     expect(none).toMatchObject({ nodeId: 2, noMatch: true });
   });
 
   it('validates the body and the start node', async () => {
     const { app } = testApp({ debug: true });
-    const empty = await app.request('/api/v1/route', { method: 'POST', body: JSON.stringify({ text: '' }) });
+    const empty = await app.request('/api/v1/route', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: '' }),
+    });
     expect(empty.status).toBe(400);
     const unknown = await app.request('/api/v1/route', {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ text: 'hello', startNodeId: 99 }),
     });
     expect(unknown.status).toBe(400);
