@@ -10,7 +10,7 @@ import {
   type ValuesCount,
   validateFilter,
 } from '@treeagent/core';
-import { type PathStep, parsePath } from '@treeagent/core/adapter';
+import { type PathStep, parsePath, whitespaceWords } from '@treeagent/core/adapter';
 
 /**
  * Translates Tree Agent's Qdrant-style filters (SPEC §6) into one SQL boolean expression over a
@@ -43,12 +43,6 @@ export interface FilterSqlOptions {
    * is modified) and its placeholders continue after them. Default: a new array.
    */
   params?: unknown[];
-  /**
-   * Collation `lower()` uses for `match.text`, so that lower-casing follows Unicode as JavaScript's
-   * `toLowerCase()` does (`und-x-icu`, present when PostgreSQL is built with ICU). `null` uses the
-   * database's default collation (exact for ASCII and most scripts). Default `und-x-icu`.
-   */
-  lowerCollation?: string | null;
 }
 
 /** An SQL boolean expression and the parameters it binds (`$1`… in order). */
@@ -71,24 +65,17 @@ const DATETIME_SHAPE =
 const UUID_PATTERN =
   '^[{]?([0-9a-fA-F]{8})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{4})-?([0-9a-fA-F]{12})[}]?$';
 const uuid = /^\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-const wordPattern = /[\p{L}\p{N}\p{M}]+/gu;
 const MAX_INT4 = 2_147_483_647;
 
 class Translator {
   readonly #params: unknown[];
   readonly #slots = new Map<string, string>();
   readonly #id: FilterSqlOptions['id'];
-  readonly #lower: (text: string) => string;
   #alias = 0;
 
   constructor(params: unknown[], options: FilterSqlOptions) {
     this.#params = params;
     this.#id = options.id;
-    const collation = options.lowerCollation === undefined ? 'und-x-icu' : options.lowerCollation;
-    this.#lower =
-      collation === null
-        ? (text) => `lower(${text})`
-        : (text) => `lower((${text}) COLLATE "${collation.replaceAll('"', '""')}")`;
   }
 
   /** A placeholder for `value` cast to `type`; equal values of one type share a placeholder. */
@@ -216,13 +203,25 @@ class Translator {
       const set = m.except.map((x: string | number) => JSON.stringify(x));
       return (v) => `(jsonb_typeof(${v}) <> 'null' AND NOT (${v} = ANY (${this.#param(set, 'jsonb[]')})))`;
     }
-    const tokens = words(m.text!);
+    // Qdrant without a full-text index: case-sensitive substring (`strpos`, exact code points) and prefix tests.
+    const string = (v: string, test: (s: string) => string) =>
+      `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN ${test(`(${v} #>> '{}')`)} ELSE FALSE END)`;
+    if (m.text !== undefined || m.phrase !== undefined) {
+      const text = (m.text ?? m.phrase)!;
+      return (v) => string(v, (s) => `strpos(${s}, ${this.#param(text, 'text')}) > 0`);
+    }
+    if (m.prefix !== undefined) {
+      const prefix = m.prefix;
+      return (v) => string(v, (s) => `starts_with(${s}, ${this.#param(prefix, 'text')})`);
+    }
+    const tokens = whitespaceWords(m.text_any!);
     if (tokens.length === 0) return () => 'FALSE';
-    // Each word of the query must be a whole word of the lower-cased value: preceded and followed
-    // by a character that is not a letter, digit or mark (the same classes as the evaluator).
-    const patterns = tokens.map((t) => `(^|[^${wordClass()}])${escapeRegex(t)}([^${wordClass()}]|$)`);
     return (v) =>
-      `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN ${this.#lower(`${v} #>> '{}'`)} ~ ALL (${this.#param(patterns, 'text[]')}) ELSE FALSE END)`;
+      string(
+        v,
+        (s) =>
+          `EXISTS (SELECT 1 FROM unnest(${this.#param(tokens, 'text[]')}) AS w(t) WHERE strpos(${s}, w.t) > 0)`,
+      );
   }
 
   #range(r: Range | DatetimeRange): (v: string) => string {
@@ -350,40 +349,6 @@ function stepsOf(path: string): PathStep[] {
 export function normalizeId(id: string): string {
   const m = uuid.exec(id);
   return m ? m.slice(1).join('-').toLowerCase() : id;
-}
-
-/** Lower-cased words: runs of letters, digits and marks (the evaluator's tokenizer). */
-function words(text: string): string[] {
-  return text.toLowerCase().match(wordPattern) ?? [];
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}-]/g, '\\$&');
-}
-
-let cachedWordClass: string | undefined;
-
-/**
- * The code points of `[\p{L}\p{N}\p{M}]` as a PostgreSQL regex bracket body (`\uXXXX-\uYYYY`…),
- * computed from this JavaScript engine's Unicode tables so SQL and the evaluator agree.
- */
-export function wordClass(): string {
-  if (cachedWordClass !== undefined) return cachedWordClass;
-  const test = /[\p{L}\p{N}\p{M}]/u;
-  const ranges: [number, number][] = [];
-  let start = -1;
-  for (let cp = 0; cp <= 0x110000; cp++) {
-    const inside = cp < 0x110000 && (cp < 0xd800 || cp > 0xdfff) && test.test(String.fromCodePoint(cp));
-    if (inside && start < 0) start = cp;
-    if (!inside && start >= 0) {
-      ranges.push([start, cp - 1]);
-      start = -1;
-    }
-  }
-  const hex = (cp: number) =>
-    cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
-  cachedWordClass = ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('');
-  return cachedWordClass;
 }
 
 /** Nanoseconds since the epoch of a validated datetime bound, as an exact decimal string. */

@@ -6,7 +6,7 @@ import {
   type VectorRecord,
   type VectorScrollRequest,
 } from '@treeagent/core';
-import { describeVectorStore } from '@treeagent/core/conformance';
+import { describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,20 @@ for (const [name, options] of variants) {
     };
   });
 }
+
+/** Qdrant's behaviour corpus: filters translated to SQL must give Qdrant's answers. */
+describeQdrantCorpus('PgVectorStore', async () => {
+  await requireDatabase();
+  const { schema, drop } = testSchema('qcorpus');
+  const store = new PgVectorStore({ connection: TEST_DATABASE_URL, schema });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -89,9 +89,8 @@ export class PgVectorStore implements VectorStore {
   readonly #index: 'hnsw' | null;
   readonly #hnsw: Required<HnswOptions>;
   readonly #autoMigrate: boolean;
-  #lowerCollation: string | null = 'und-x-icu';
-  /** Migrates (or, without autoMigrate, only detects the collation) before the first query. */
-  readonly #prepareOnce = retriedOnce(() => (this.#autoMigrate ? this.migrate() : this.#detectCollation()));
+  /** Migrates before the first query (when autoMigrate is on). */
+  readonly #prepareOnce = retriedOnce(() => (this.#autoMigrate ? this.migrate() : Promise.resolve()));
   #closed = false;
 
   constructor(options: PgVectorStoreOptions) {
@@ -172,7 +171,6 @@ export class PgVectorStore implements VectorStore {
           );
         }
       }
-      await this.#detectCollation(client);
       const { rows: existing } = await client.query<{ type: string | null }>(
         `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
           WHERE a.attrelid = to_regclass($1) AND a.attname = 'embedding' AND NOT a.attisdropped`,
@@ -230,16 +228,6 @@ export class PgVectorStore implements VectorStore {
   async #ready(): Promise<void> {
     if (this.#closed) throw new TreeAgentError('VECTOR_STORE', 'The PgVectorStore is closed.');
     await this.#prepareOnce();
-  }
-
-  /** Whether `lower()` can use ICU's Unicode rules for `match.text` (PostgreSQL built with ICU). */
-  async #detectCollation(client: pg.Pool | pg.PoolClient = this.#pool): Promise<void> {
-    try {
-      const { rows } = await client.query(`SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'`);
-      this.#lowerCollation = rows.length > 0 ? 'und-x-icu' : null;
-    } catch (error) {
-      throw storeError(error, 'VECTOR_STORE', 'inspect the database', this.#endpoint);
-    }
   }
 
   async #run<T>(operation: string, body: () => Promise<T>): Promise<T> {
@@ -415,7 +403,6 @@ export class PgVectorStore implements VectorStore {
         payload: 'payload',
         id: { text: 'id', kind: 'id_kind' },
         params,
-        lowerCollation: this.#lowerCollation,
       });
       if (sql !== 'TRUE') parts.push(sql);
     }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { InMemoryVectorStore, TreeAgentError, type VectorRecord } from '@treeagent/core';
-import { CONFORMANCE_RECORDS, describeVectorStore } from '@treeagent/core/conformance';
+import { CONFORMANCE_RECORDS, describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
@@ -8,6 +8,18 @@ import { useCleanups } from './test-support/cleanups.js';
 import { tempDir } from './test-support/temp-dir.js';
 
 describeVectorStore('SqliteVectorStore', async () => {
+  const { dir, remove } = tempDir();
+  const store = new SqliteVectorStore(join(dir, 'vectors.db'));
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      remove();
+    },
+  };
+});
+
+describeQdrantCorpus('SqliteVectorStore', async () => {
   const { dir, remove } = tempDir();
   const store = new SqliteVectorStore(join(dir, 'vectors.db'));
   return {

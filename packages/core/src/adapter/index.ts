@@ -16,7 +16,7 @@ export {
   normalizeInPlace,
 } from '../embedding/vector-math.js';
 // Qdrant filters: one evaluator, so every store answers a filter the same way.
-export { compileFilter, evaluateFilter } from '../filter/evaluate-filter.js';
+export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
 export type { FilterPoint, FilterPredicate } from '../filter/filter.js';
 export { type PathStep, parsePath } from '../filter/json-path.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.

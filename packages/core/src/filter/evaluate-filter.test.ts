@@ -83,19 +83,30 @@ describe('match.any and match.except', () => {
   });
 });
 
-describe('match.text', () => {
-  const text = (t: string, v: unknown) => one({ key: 'body', match: { text: t } }, { body: v });
-  it('needs every query word as a whole word, ignoring case and order', () => {
-    expect(text('world', 'Hello, World!')).toBe(true);
-    expect(text('WORLD hello', 'hello world')).toBe(true);
-    expect(text('hello planet', 'hello world')).toBe(false);
-    expect(text('wor', 'hello world')).toBe(false);
-    expect(text('café', 'Un CAFÉ noir')).toBe(true);
+describe('match.text, phrase, text_any, prefix (Qdrant without a full-text index)', () => {
+  const m = (match: object, v: unknown) => one({ key: 'body', match } as Condition, { body: v });
+  it('text and phrase are case-sensitive substrings, as Qdrant matches a field without a text index', () => {
+    expect(m({ text: 'World' }, 'Hello, World!')).toBe(true);
+    expect(m({ text: 'world' }, 'Hello, World!')).toBe(false);
+    expect(m({ text: 'wor' }, 'hello world')).toBe(true);
+    expect(m({ text: 'world hello' }, 'hello world')).toBe(false);
+    expect(m({ phrase: 'o w' }, 'hello world')).toBe(true);
+    expect(m({ text: '' }, 'anything')).toBe(true);
   });
-  it('matches array elements, never non-strings, never an empty query', () => {
-    expect(text('beta', ['alpha', 'Beta gamma'])).toBe(true);
-    expect(text('42', 42)).toBe(false);
-    expect(text('  ', 'anything')).toBe(false);
+  it('text_any needs one whitespace-separated word as a substring; a blank query matches nothing', () => {
+    expect(m({ text_any: 'planet world' }, 'hello world')).toBe(true);
+    expect(m({ text_any: 'planet\u3000orb' }, 'hello world')).toBe(false);
+    expect(m({ text_any: '  ' }, 'anything')).toBe(false);
+  });
+  it('prefix tests the beginning; "" matches every string', () => {
+    expect(m({ prefix: 'https://' }, 'https://qdrant.tech')).toBe(true);
+    expect(m({ prefix: 'qdrant' }, 'https://qdrant.tech')).toBe(false);
+    expect(m({ prefix: '' }, '')).toBe(true);
+  });
+  it('matches array elements, never non-strings', () => {
+    expect(m({ text: 'Beta' }, ['alpha', 'Beta gamma'])).toBe(true);
+    expect(m({ text: '42' }, 42)).toBe(false);
+    expect(m({ prefix: '' }, null)).toBe(false);
   });
 });
 

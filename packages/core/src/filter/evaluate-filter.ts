@@ -132,22 +132,25 @@ function match(m: Match): ValuePred {
     const set = new Set<unknown>(m.except);
     return (v) => v !== null && !set.has(v);
   }
-  const tokens = words(m.text!);
-  if (tokens.length === 0) return () => false;
-  return (v) => {
-    if (typeof v !== 'string') return false;
-    const lower = v.toLowerCase();
-    for (const t of tokens) if (!lower.includes(t)) return false;
-    const present = new Set(words(lower));
-    return tokens.every((t) => present.has(t));
-  };
+  // Qdrant without a full-text index (condition_checker.rs): case-sensitive substring and prefix tests.
+  if (m.text !== undefined || m.phrase !== undefined) {
+    const text = (m.text ?? m.phrase)!;
+    return (v) => typeof v === 'string' && v.includes(text);
+  }
+  if (m.prefix !== undefined) {
+    const prefix = m.prefix;
+    return (v) => typeof v === 'string' && v.startsWith(prefix);
+  }
+  const tokens = whitespaceWords(m.text_any!);
+  return (v) => typeof v === 'string' && tokens.some((t) => v.includes(t));
 }
 
-const wordPattern = /[\p{L}\p{N}\p{M}]+/gu;
+/** Unicode whitespace, as Rust's `str::split_whitespace` splits on (the `White_Space` property). */
+const whitespace = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
 
-/** Lower-cased words: runs of letters and digits, like Qdrant's default word tokenizer. */
-function words(text: string): string[] {
-  return text.toLowerCase().match(wordPattern) ?? [];
+/** The words of `text_any`: split on whitespace, empty pieces dropped. */
+export function whitespaceWords(text: string): string[] {
+  return text.split(whitespace).filter((w) => w.length > 0);
 }
 
 function range(r: Range | DatetimeRange): ValuePred {

@@ -78,8 +78,15 @@ export interface ValuesCountCondition {
   range?: never;
 }
 
-/** The four ways to match a value. */
-export type Match = MatchValue | MatchAny | MatchExcept | MatchText;
+/** The ways to match a value. */
+export type Match =
+  | MatchValue
+  | MatchAny
+  | MatchExcept
+  | MatchText
+  | MatchTextAny
+  | MatchPhrase
+  | MatchPrefix;
 
 /** Exact equality with a string, an integer or a boolean. */
 export interface MatchValue {
@@ -88,6 +95,9 @@ export interface MatchValue {
   any?: never;
   except?: never;
   text?: never;
+  text_any?: never;
+  phrase?: never;
+  prefix?: never;
 }
 
 /** Equal to one of the listed values (IN): all strings, or all integers. */
@@ -97,6 +107,9 @@ export interface MatchAny {
   value?: never;
   except?: never;
   text?: never;
+  text_any?: never;
+  phrase?: never;
+  prefix?: never;
 }
 
 /** Not equal to any listed value (NOT IN); a missing field or `null` does not match. */
@@ -106,15 +119,60 @@ export interface MatchExcept {
   value?: never;
   any?: never;
   text?: never;
+  text_any?: never;
+  phrase?: never;
+  prefix?: never;
 }
 
-/** Full-text match: every word of `text` appears as a word of the value, ignoring case. */
+/**
+ * Text match as Qdrant does it on a field without a full-text index (Tree Agent never creates one):
+ * the string value contains `text`, case-sensitive. `""` matches every string.
+ */
 export interface MatchText {
-  /** The words to look for. */
+  /** The substring to look for. */
   text: string;
   value?: never;
   any?: never;
   except?: never;
+  text_any?: never;
+  phrase?: never;
+  prefix?: never;
+}
+
+/** A string value containing at least one of the whitespace-separated words of `text_any` (case-sensitive substrings). */
+export interface MatchTextAny {
+  /** Words separated by whitespace; none (empty or blank) matches nothing. */
+  text_any: string;
+  value?: never;
+  any?: never;
+  except?: never;
+  text?: never;
+  phrase?: never;
+  prefix?: never;
+}
+
+/** A string value containing `phrase` (case-sensitive), as Qdrant does without a full-text index. */
+export interface MatchPhrase {
+  /** The substring to look for. */
+  phrase: string;
+  value?: never;
+  any?: never;
+  except?: never;
+  text?: never;
+  text_any?: never;
+  prefix?: never;
+}
+
+/** A string value starting with `prefix` (case-sensitive). `""` matches every string. */
+export interface MatchPrefix {
+  /** The beginning to look for. */
+  prefix: string;
+  value?: never;
+  any?: never;
+  except?: never;
+  text?: never;
+  text_any?: never;
+  phrase?: never;
 }
 
 /** Numeric bounds; omitted bounds are open. */

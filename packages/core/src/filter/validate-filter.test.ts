@@ -95,9 +95,20 @@ describe('validateFilter errors name the JSON path and the fix', () => {
   });
   it('rejects unrecognised conditions', () => {
     expectError(
-      { must: [{ has_vector: 'v' }] },
+      { must: [{ unknown: 'v' }] },
       'filter.must[0]',
-      /unrecognised condition with keys has_vector; expected one of: a field condition/,
+      /unrecognised condition with keys unknown; expected one of: a field condition/,
+    );
+    expectError(
+      { must: [{ has_vector: 'v' }] },
+      'filter.must[0].has_vector',
+      /not supported; .*geo, has_vector and slice/,
+    );
+    expectError({ must: [{ slice: { total: 2, index: 0 } }] }, 'filter.must[0].slice', /not supported/);
+    expectError(
+      { must: [{ key: 'at', geo_radius: { center: { lon: 0, lat: 0 }, radius: 1 } }] },
+      'filter.must[0].geo_radius',
+      /unknown key "geo_radius" .* do not support Qdrant's geo/,
     );
     expectError(
       { must: ['lang'] },

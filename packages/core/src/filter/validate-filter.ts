@@ -7,8 +7,11 @@ type Obj = Record<string, unknown>;
 
 const FILTER_KEYS = ['must', 'should', 'must_not', 'min_should'];
 const BOUND_KEYS = ['gt', 'gte', 'lt', 'lte'];
-const MATCH_KEYS = ['value', 'any', 'except', 'text'];
+const MATCH_KEYS = ['value', 'any', 'except', 'text', 'text_any', 'phrase', 'prefix'];
 const FIELD_OPS = ['match', 'range', 'values_count'];
+const GEO_KEYS = ['geo_radius', 'geo_bounding_box', 'geo_polygon'];
+const UNSUPPORTED =
+  "Tree Agent filters do not support Qdrant's geo, has_vector and slice conditions (docs/deployment.md lists the differences); store coordinates as numbers and use range";
 const CONDITION_HELP =
   'one of: a field condition { key, match | range | values_count }, { is_empty: { key } }, ' +
   '{ is_null: { key } }, { has_id: [...] }, { nested: { key, filter } } or a nested filter { must | should | must_not | min_should }';
@@ -38,6 +41,7 @@ function onlyKeys(obj: Obj, allowed: readonly string[], path: string, what: stri
     if (key === 'filter')
       hint = '; Qdrant nests filters directly: write { must: [...] }, not { filter: { must: [...] } }';
     else if ((key === 'is_empty' || key === 'is_null') && 'key' in obj) hint = `; write { ${key}: { key } }`;
+    else if (GEO_KEYS.includes(key)) hint = `; ${UNSUPPORTED}`;
     fail(`${path}.${key}`, `unknown key "${key}" in ${what}; allowed keys: ${allowed.join(', ')}${hint}`);
   }
 }
@@ -119,6 +123,9 @@ function condition(value: unknown, path: string): void {
     validateFilter(nested.filter, `${path}.nested.filter`);
     return;
   }
+  for (const unsupported of ['has_vector', 'slice']) {
+    if (unsupported in c) fail(`${path}.${unsupported}`, `"${unsupported}" is not supported; ${UNSUPPORTED}`);
+  }
   const keys = Object.keys(c);
   if (keys.every((k) => FILTER_KEYS.includes(k))) {
     validateFilter(c, path);
@@ -149,7 +156,9 @@ function match(value: unknown, path: string): void {
   const kind = kinds[0]!;
   const v = m[kind];
   const p = `${path}.${kind}`;
-  if (kind === 'text' && typeof v !== 'string') fail(p, `expected a string, got ${describe(v)}`);
+  if (['text', 'text_any', 'phrase', 'prefix'].includes(kind) && typeof v !== 'string') {
+    fail(p, `expected a string, got ${describe(v)}`);
+  }
   if (kind === 'value' && typeof v !== 'string' && typeof v !== 'boolean' && !Number.isSafeInteger(v)) {
     fail(p, `expected a string, an integer or a boolean, got ${describe(v)}; use range for decimals`);
   }

@@ -1,12 +1,23 @@
 import type { Condition, Filter, PointId } from '@treeagent/core';
+import { CORPUS_CASES, CORPUS_COLLECTIONS, corpusOutcome } from '@treeagent/core/conformance';
 import fc from 'fast-check';
 
 /**
  * Generators of payloads and Qdrant-style filters that reach every corner of the evaluator's
  * semantics: paths through objects and arrays, explicit nulls, empty arrays, nested arrays,
  * numbers (decimals, large), datetimes (valid and not), unicode words, UUID ids in several
- * spellings.
+ * spellings; and the shapes of Qdrant's own test fixtures (the corpus in core's
+ * `src/filter/qdrant-corpus`): their payloads, keys, values and filters.
  */
+
+/** Payloads of every fixture of the Qdrant corpus (countries with city arrays, nested arrays, URLs...). */
+const CORPUS_PAYLOADS: Record<string, unknown>[] = [...CORPUS_COLLECTIONS.values()].flatMap((c) =>
+  c.points.map((p) => p.payload ?? {}),
+);
+/** The corpus's filters that Tree Agent supports. */
+const CORPUS_FILTERS: Filter[] = CORPUS_CASES.filter((c) => 'ids' in corpusOutcome(c) && !c.unsupported).map(
+  (c) => (c.request.filter ?? {}) as Filter,
+);
 
 const UUID = '0b9c6d3e-8f2a-4c1b-9d7e-5a4b3c2d1e0f';
 export const POINT_IDS: PointId[] = [
@@ -166,7 +177,13 @@ export const payloadArbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record
   { requiredKeys: [] },
 );
 
-export const pointArbitrary = fc.record({ id: fc.constantFrom(...POINT_IDS), payload: payloadArbitrary });
+export const pointArbitrary = fc.record({
+  id: fc.constantFrom(...POINT_IDS),
+  payload: fc.oneof(
+    { weight: 4, arbitrary: payloadArbitrary },
+    { weight: 1, arbitrary: fc.constantFrom(...CORPUS_PAYLOADS) },
+  ),
+});
 
 const keys = [
   'a',
@@ -192,15 +209,49 @@ const keys = [
   'x',
   'n',
   'e[4294967296]',
+  // Keys of the Qdrant corpus fixtures.
+  'city',
+  'price',
+  'count',
+  'country.name',
+  'country.cities[].population',
+  'country.cities[].sightseeing',
+  'country.cities[].name',
+  'arr1[].arr2[].a',
+  'arr1[].arr2',
+  'url',
+  'tags',
+  'status',
+  'uid',
+  'datetime_payload',
 ];
-const innerKeys = ['f', 'f[]', 'g', 'g[].h', 'sku', 'qty', 'missing'];
+const innerKeys = [
+  'f',
+  'f[]',
+  'g',
+  'g[].h',
+  'sku',
+  'qty',
+  'missing',
+  'population',
+  'sightseeing',
+  'name',
+  'arr2[].a',
+  'a',
+  'b',
+];
 
 const matchValue = fc.oneof(
-  fc.constantFrom('x', 'y', 'bike', '', 'a', '2024-01-01'),
-  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom('x', 'y', 'bike', '', 'a', '2024-01-01', 'Berlin', 'London', 'live'),
+  fc.integer({ min: -3, max: 6 }),
   fc.boolean(),
 );
-const stringSet = fc.array(fc.constantFrom('x', 'y', 'bike', '', 'a', 'b', '0000-03-01'), { maxLength: 3 });
+const stringSet = fc.array(
+  fc.constantFrom('x', 'y', 'bike', '', 'a', 'b', '0000-03-01', 'Berlin', 'Moscow'),
+  {
+    maxLength: 3,
+  },
+);
 const intSet = fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: 3 });
 const textQuery = fc.constantFrom(
   'bike',
@@ -227,6 +278,12 @@ const textQuery = fc.constantFrom(
   ' !',
   '🚲',
   '2024',
+  'https://',
+  'qdrant.',
+  'http',
+  'bike\u3000lane',
+  'x\u00a0y',
+  ' bike ',
 );
 const numberBound = fc.option(
   fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.3, 0.30000000000000004, 2.5, -1.5, 1e21)),
@@ -242,6 +299,9 @@ function leafConditions(keyPool: string[]): fc.Arbitrary<Condition> {
     fc.record({ key, match: fc.record({ any: fc.oneof(stringSet, intSet) }) }),
     fc.record({ key, match: fc.record({ except: fc.oneof(stringSet, intSet) }) }),
     fc.record({ key, match: fc.record({ text: textQuery }) }),
+    fc.record({ key, match: fc.record({ phrase: textQuery }) }),
+    fc.record({ key, match: fc.record({ prefix: textQuery }) }),
+    fc.record({ key, match: fc.record({ text_any: textQuery }) }),
     fc.record({
       key,
       range: fc.record({ gt: numberBound, gte: numberBound, lt: numberBound, lte: numberBound }),
@@ -288,7 +348,10 @@ function filterOf(condition: fc.Arbitrary<Condition>): fc.Arbitrary<Filter> {
 
 const innerFilter = filterOf(leafConditions(innerKeys));
 const nested: fc.Arbitrary<Condition> = fc.record({
-  nested: fc.record({ key: fc.constantFrom('e', 'e[]', 'g[]', 'a', 'c', 'e[].g'), filter: innerFilter }),
+  nested: fc.record({
+    key: fc.constantFrom('e', 'e[]', 'g[]', 'a', 'c', 'e[].g', 'country.cities', 'arr1', 'arr1[].arr2'),
+    filter: innerFilter,
+  }),
 }) as fc.Arbitrary<Condition>;
 
 const { condition } = fc.letrec<{ condition: Condition; filter: Filter }>((tie) => ({
@@ -302,4 +365,7 @@ const { condition } = fc.letrec<{ condition: Condition; filter: Filter }>((tie) 
 }));
 
 /** Filters of every kind, nested filters and `nested` conditions included. */
-export const filterArbitrary: fc.Arbitrary<Filter> = filterOf(condition);
+export const filterArbitrary: fc.Arbitrary<Filter> = fc.oneof(
+  { weight: 6, arbitrary: filterOf(condition) },
+  { weight: 1, arbitrary: fc.constantFrom(...CORPUS_FILTERS) },
+);
