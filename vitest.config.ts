@@ -1,18 +1,28 @@
 import { defineConfig } from 'vitest/config';
 import { sourceAliases } from './scripts/workspace-packages.js';
 
+/**
+ * Tests by layer (see CONTRIBUTING.md / README "Tests"):
+ * - `unit`: no services; green for any contributor after `npm ci` (`npm run test:unit`).
+ * - `int`: `*.int.test.ts`, need the PostgreSQL test server of `scripts/setup-postgres.sh` (`npm run test:int`).
+ * - `browser`: `*.browser.test.ts`, drive Debian's Chromium (`npm run test:browser`).
+ * `scripts/test-all.sh` (what CI runs) installs the services and runs all three.
+ */
+const INT = '**/*.int.test.ts';
+const BROWSER = '**/*.browser.test.ts';
+const ALL = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts', 'scripts/**/*.test.ts'];
+const IGNORED = ['**/node_modules/**', '**/dist/**'];
+
 export default defineConfig({
   // The packages' sources, not their dist/: tests need no build (see scripts/workspace-packages.ts).
   resolve: { alias: sourceAliases() },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'examples/**/*.test.ts',
-      'bench/smoke.test.ts',
-      'scripts/**/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ALL, exclude: [...IGNORED, INT, BROWSER] } },
+      { extends: true, test: { name: 'int', include: [`packages/*/src/${INT}`], exclude: IGNORED } },
+      { extends: true, test: { name: 'browser', include: [`packages/*/src/${BROWSER}`], exclude: IGNORED } },
+    ],
   },
 });

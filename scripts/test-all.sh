@@ -4,7 +4,12 @@
 #   - PostgreSQL 15 with pgvector built from Debian trixie's source package, and a test cluster
 #     on 127.0.0.1:54329 (scripts/setup-postgres.sh),
 #   - the npm packages (npm ci),
-# then type check, lint, circular imports and every test (unit, integration, browser, conversations).
+# then type check, lint, circular imports and the three test layers (vitest projects, vitest.config.ts):
+#   - unit (no services: `npm run test:unit`, also what `npm test` runs after the checks),
+#   - int (*.int.test.ts, PostgreSQL: `npm run test:int`),
+#   - browser (*.browser.test.ts, Chromium: `npm run test:browser`).
+# Every layer runs even when an earlier one fails; each writes a JSON report to .vitest-reports/ and
+# scripts/test-summary.mjs prints one "N passed, N failed, N skipped" line over all three.
 # This is the README's test command; .ci/run calls it as it is. Run it as root (or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +34,12 @@ TREEAGENT_TEST_DATABASE_URL="$(as_root bash scripts/setup-postgres.sh | tail -n 
 export TREEAGENT_TEST_DATABASE_URL
 
 npm ci --no-audit --no-fund
-rm -f .vitest-report.json
+rm -rf .vitest-reports
 status=0
-npm test || status=$?
-node scripts/test-summary.mjs .vitest-report.json
+npm run check || status=$?
+for layer in unit int browser; do
+  echo "test-all: the $layer tests" >&2
+  npm run "test:$layer" -- --reporter=default --reporter=json --outputFile.json=".vitest-reports/$layer.json" || status=$?
+done
+node scripts/test-summary.mjs .vitest-reports/unit.json .vitest-reports/int.json .vitest-reports/browser.json
 exit "$status"

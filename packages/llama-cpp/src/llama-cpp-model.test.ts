@@ -11,9 +11,9 @@ import {
   type ModelStreamPart,
   TreeAgent,
 } from '@treeagent/core';
-import { ExactEmbedder } from '@treeagent/core/test';
-import { readGgufFileInfo } from 'node-llama-cpp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExactEmbedder, rejectionReason } from '@treeagent/core/test';
+import { getLlama, readGgufFileInfo } from 'node-llama-cpp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LlamaCppModel, llamaCppModel } from './llama-cpp-model.js';
 import { writeTinyGguf } from './testing/write-tiny-gguf.js';
 
@@ -38,15 +38,6 @@ async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStre
   const out: ModelStreamPart[] = [];
   for await (const part of parts) out.push(part);
   return out;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 beforeAll(async () => {
@@ -109,9 +100,24 @@ describe('llamaCppModel', () => {
   it(
     'loads the GGUF file lazily, once',
     async () => {
-      const started = performance.now();
-      await Promise.all([model.load(), model.load()]);
-      console.info(`[llama-cpp test] load: ${Math.round(performance.now() - started)} ms`);
+      // A shared Llama instance lets the test count the model loads.
+      const llama = await getLlama({ gpu: false, build: 'never', skipDownload: true, progressLogs: false });
+      const loadModel = vi.spyOn(llama, 'loadModel');
+      const lazy = llamaCppModel({ modelPath, llama, threads: 1, contextSize: 512 });
+      try {
+        // Creating the model loads nothing (an app starts at once, and pays the load on first use).
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(loadModel).not.toHaveBeenCalled();
+        const started = performance.now();
+        await Promise.all([lazy.load(), lazy.load(), lazy.generate(request('Hi.', { maxOutputTokens: 2 }))]);
+        console.info(`[llama-cpp test] load: ${Math.round(performance.now() - started)} ms`);
+        await lazy.load();
+        expect((await lazy.generate(request('Hi.', { maxOutputTokens: 2 }))).usage?.outputTokens).toBe(2);
+        expect(loadModel).toHaveBeenCalledTimes(1);
+      } finally {
+        await lazy.dispose();
+        await llama.dispose();
+      }
     },
     SLOW,
   );
@@ -251,10 +257,12 @@ describe('llamaCppModel', () => {
     const controller = new AbortController();
     const reason = new Error('cancelled by the user');
     controller.abort(reason);
-    expect(await rejection(model.generate(request('x', {}, { signal: controller.signal })))).toBe(reason);
-    expect(await rejection(collect(model.stream(request('x', {}, { signal: controller.signal }))))).toBe(
+    expect(await rejectionReason(model.generate(request('x', {}, { signal: controller.signal })))).toBe(
       reason,
     );
+    expect(
+      await rejectionReason(collect(model.stream(request('x', {}, { signal: controller.signal })))),
+    ).toBe(reason);
   });
 
   it(
@@ -264,7 +272,7 @@ describe('llamaCppModel', () => {
       const controller = new AbortController();
       const reason = new Error('stop now');
       const seen: string[] = [];
-      const error = await rejection(
+      const error = await rejectionReason(
         (async () => {
           for await (const part of model.stream(
             request('Go on.', { maxOutputTokens: 1500 }, { signal: controller.signal }),
@@ -289,7 +297,7 @@ describe('llamaCppModel', () => {
       const controller = new AbortController();
       const started = performance.now();
       setTimeout(() => controller.abort(reason), 30);
-      const error = await rejection(
+      const error = await rejectionReason(
         model.generate(request('Write a lot.', { maxOutputTokens: 1500 }, { signal: controller.signal })),
       );
       expect(error).toBe(reason);
@@ -323,7 +331,7 @@ describe('llamaCppModel', () => {
         firstDeltas++;
         if (firstDeltas === 1) {
           // The only sequence is busy: these two wait for it.
-          waiting = rejection(
+          waiting = rejectionReason(
             model.generate(request('Second.', { maxOutputTokens: 5 }, { signal: controller.signal })),
           );
           third = model.generate(request('Third.', { maxOutputTokens: 5 }));
@@ -366,7 +374,7 @@ describe('llamaCppModel', () => {
       const missingPath = join(dir, 'models', 'missing-model.gguf');
       const missing = llamaCppModel({ modelPath: missingPath, threads: 1 });
       expect(missing.id).toBe('llama-cpp:missing-model');
-      const error = await rejection(missing.generate(request('x')));
+      const error = await rejectionReason(missing.generate(request('x')));
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toContain(missingPath);
       expect((error as Error).message).toMatch(/does not exist/);
@@ -393,7 +401,7 @@ describe('llamaCppModel', () => {
     async () => {
       const own = llamaCppModel({ modelPath, threads: 1, contextSize: 512 });
       // Disposed while loading.
-      const loading = rejection(own.generate(request('Long.', { maxOutputTokens: 1500 })));
+      const loading = rejectionReason(own.generate(request('Long.', { maxOutputTokens: 1500 })));
       await own.dispose();
       expect(String(await loading)).toMatch(/"llama-cpp:tiny-random-llama" was disposed during the request/);
 
@@ -401,7 +409,7 @@ describe('llamaCppModel', () => {
       await own.load();
       let disposing: Promise<void> | undefined;
       let deltas = 0;
-      const generating = await rejection(
+      const generating = await rejectionReason(
         (async () => {
           for await (const part of own.stream(request('Long.', { maxOutputTokens: 1500 }))) {
             if (part.type === 'text-delta') deltas++;

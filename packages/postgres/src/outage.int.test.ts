@@ -1,4 +1,4 @@
-import { TreeAgentError } from '@treeagent/core';
+import { rejection } from '@treeagent/core/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgVectorStore, PostgresSessionStore } from './index.js';
 import { testAgent } from './testing/agent.js';
@@ -18,17 +18,6 @@ const urlAt = (port: number) => {
   url.port = String(port);
   return url.toString();
 };
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  if (!TreeAgentError.isInstance(error)) throw error;
-  return error;
-}
 
 function store(schema: string, connection: string): PostgresSessionStore {
   const created = new PostgresSessionStore({ connection, schema });

@@ -2,11 +2,11 @@ import {
   type ChunkId,
   InMemoryVectorStore,
   type RetrievedChunk,
-  TreeAgentError,
   type VectorRecord,
   type VectorScrollRequest,
 } from '@treeagent/core';
 import { describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
+import { rejection } from '@treeagent/core/test';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,17 +69,6 @@ const rec = (id: ChunkId, vector: number[], payload: Record<string, unknown> = {
   text: `text ${id}`,
   payload,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  if (!TreeAgentError.isInstance(error)) throw error;
-  return error;
-}
 
 describe('PgVectorStore', () => {
   beforeEach(requireDatabase);

@@ -23,7 +23,11 @@ describe('toQdrantPointId', () => {
     );
     expect(toQdrantPointId('faq:refunds')).toBe(uuidV5(STRING_ID_NAMESPACE, 'faq:refunds'));
     expect(toQdrantPointId('faq:refunds')).toBe('ad7543fb-3ad1-5897-a206-6bea0e986ee7');
-    expect(toQdrantPointId('3:0')).toBe(toQdrantPointId('3:0'));
+    // A chunk id of the tree ('node:index') always lands on the same point, across versions and
+    // processes (collections written earlier stay addressable), and never on its neighbour's.
+    expect(toQdrantPointId('3:0')).toBe('34069bd1-0664-5c22-a16e-cd795d6dbcd9');
+    expect(toQdrantPointId('3:1')).not.toBe(toQdrantPointId('3:0'));
+    expect(toQdrantPointId('3')).not.toBe(toQdrantPointId(3));
     expect(toQdrantPointId('42')).not.toBe(42);
     expect(toQdrantPointId(-3)).toBe(uuidV5(NUMBER_ID_NAMESPACE, '-3'));
     expect(toQdrantPointId(1.5)).not.toBe(toQdrantPointId('1.5'));

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
+import type { HistoryEntry, SessionRecord } from '@treeagent/core';
 import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
+import { rejection } from '@treeagent/core/test';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';
@@ -45,17 +46,6 @@ function next(previous: SessionRecord, changes: Partial<SessionRecord> = {}): Se
 
 function entry(role: HistoryEntry['role'], content: string, turn: number): HistoryEntry {
   return { role, content, turn, at: '2026-01-01T00:00:00.000Z' };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  if (!TreeAgentError.isInstance(error)) throw error;
-  return error;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

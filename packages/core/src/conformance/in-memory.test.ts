@@ -1,9 +1,26 @@
+import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
+import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
+import { describeEmbeddingCache } from './embedding-cache-conformance.js';
+import { describeFileStore } from './file-store-conformance.js';
 import { describeQdrantCorpus } from './qdrant-corpus-conformance.js';
 import { describeSessionStore } from './session-store-conformance.js';
 import { describeVectorStore } from './vector-store-conformance.js';
 
+const IN_PROCESS = 'kept in process memory: nothing outlives the object';
+
 describeSessionStore('InMemorySessionStore', async () => ({ store: new InMemorySessionStore() }));
 describeVectorStore('InMemoryVectorStore', async () => ({ store: new InMemoryVectorStore() }));
+describeFileStore('InMemoryFileStore', async () => ({ store: new InMemoryFileStore() }), {
+  skip: [
+    {
+      reason: IN_PROCESS,
+      tests: ['files outlive the store object: a reopened store reads and deletes them'],
+    },
+  ],
+});
+describeEmbeddingCache('InMemoryEmbeddingCache', async () => ({ cache: new InMemoryEmbeddingCache() }), {
+  skip: [{ reason: IN_PROCESS, tests: ['vectors outlive the cache object: a reopened cache answers them'] }],
+});
 describeQdrantCorpus('InMemoryVectorStore', async () => ({ store: new InMemoryVectorStore() }));

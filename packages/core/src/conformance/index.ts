@@ -1,5 +1,7 @@
-/** Conformance suites for adapters (they use vitest): run them against every implementation of a contract. */
-
+/**
+ * Conformance suites for adapters (they use vitest): run them against every implementation of a
+ * contract. Each takes a factory; the newer ones also a skip list whose entries name their reason.
+ */
 export type {
   CorpusCase,
   CorpusCollection,
@@ -7,6 +9,20 @@ export type {
   CorpusRequest,
 } from '../filter/qdrant-corpus/index.js';
 export { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
+export {
+  describeEmbedder,
+  type EmbedderConformanceOptions,
+  type EmbedderFactory,
+} from './embedder-conformance.js';
+export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-cache-conformance.js';
+export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
+export {
+  CONFORMANCE_SCHEMA,
+  conformanceAnswer,
+  describeLanguageModel,
+  type LanguageModelConformanceOptions,
+  type LanguageModelFactory,
+} from './language-model-conformance.js';
 export {
   CORPUS_COLLECTION,
   type CorpusOutcome,
@@ -20,6 +36,7 @@ export {
   runCorpusRequest,
 } from './qdrant-corpus-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
+export type { ConformanceOptions, ConformanceSkip } from './skip-list.js';
 export {
   CONFORMANCE_FILTERS,
   CONFORMANCE_RECORDS,

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { describeEmbedder } from '../conformance/embedder-conformance.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { ConcatEmbedder } from './concat-embedder.js';
+import { HashedEmbedder } from './hashed-embedder.js';
 import { cosineSimilarity } from './vector-math.js';
 
 describe('ConcatEmbedder', () => {
@@ -31,3 +33,21 @@ describe('ConcatEmbedder', () => {
     expect(() => new ConcatEmbedder([{ embedder: a, weight: 0 }])).toThrow(/positive/);
   });
 });
+
+describeEmbedder(
+  'ConcatEmbedder (word and character hashed embedders, weighted)',
+  async () => ({
+    embedder: new ConcatEmbedder([
+      { embedder: new HashedEmbedder({ dimensions: 256, charNgrams: false }), weight: 1 },
+      { embedder: new HashedEmbedder({ dimensions: 512, wordNgrams: false }), weight: 2 },
+    ]),
+  }),
+  {
+    skip: [
+      {
+        reason: 'its parts are local and synchronous: they answer before a signal could abort anything',
+        tests: ['an aborted signal rejects the call with its reason'],
+      },
+    ],
+  },
+);

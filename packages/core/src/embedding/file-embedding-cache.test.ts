@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { describeEmbeddingCache } from '../conformance/embedding-cache-conformance.js';
 import { TreeAgent } from '../engine/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
@@ -66,3 +67,23 @@ describe('FileEmbeddingCache', () => {
     expect(after.calls).toEqual([]);
   });
 });
+
+describeEmbeddingCache(
+  'FileEmbeddingCache',
+  async () => {
+    const directory = tempDirectory();
+    return {
+      cache: new FileEmbeddingCache(directory),
+      reopen: async () => new FileEmbeddingCache(directory),
+    };
+  },
+  {
+    skip: [
+      {
+        reason:
+          'an append-only file: the first vector stored for a text is kept (a model gives a text one vector; a new model is a new id)',
+        tests: ['storing a text again with a new vector replaces it'],
+      },
+    ],
+  },
+);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeEmbedder } from '../conformance/embedder-conformance.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Embedder } from './embedder.js';
 import { HashedEmbedder, tokenize } from './hashed-embedder.js';
@@ -165,4 +166,10 @@ describe('HashedEmbedder', () => {
     embedder.embed(texts);
     expect(performance.now() - start).toBeLessThan(1000); // ~0.1 s in practice; generous for CI
   });
+});
+
+const LOCAL = 'local and synchronous: it answers before a signal could abort anything';
+
+describeEmbedder('HashedEmbedder', async () => ({ embedder: new HashedEmbedder() }), {
+  skip: [{ reason: LOCAL, tests: ['an aborted signal rejects the call with its reason'] }],
 });

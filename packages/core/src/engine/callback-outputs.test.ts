@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineTree, MessageType, type NodeDefinition, TreeAgent, TreeAgentError } from '../index.js';
+import { defineTree, MessageType, type NodeDefinition, TreeAgent } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0],
@@ -9,16 +10,6 @@ const VECTORS: Record<string, number[]> = {
 };
 
 const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 /** A callback returning a value the engine must refuse (typed loosely on purpose). */
 const returns =

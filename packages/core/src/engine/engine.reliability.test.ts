@@ -10,10 +10,10 @@ import {
   type NodeDefinition,
   type SessionCommit,
   TreeAgent,
-  TreeAgentError,
   type TreeAgentOptions,
 } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 const VECTORS: Record<string, number[]> = {
   hello: [1, 0, 0, 0, 0],
@@ -98,16 +98,6 @@ function agentWith(
     models: new ScriptedLanguageModel({ answers: 'Once upon a time.' }),
     ...options,
   });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 /** A model whose calls never finish; records the signals it got. */

@@ -11,6 +11,7 @@ import {
   type TreeAgentOptions,
 } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0, 0],
@@ -35,16 +36,6 @@ function executed(output: AgentOutput): number[] {
   return output.trace.flatMap((event) =>
     event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
   );
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {

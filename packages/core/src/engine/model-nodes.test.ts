@@ -8,10 +8,10 @@ import {
   MessageType,
   type NodeDefinition,
   TreeAgent,
-  TreeAgentError,
   type TreeAgentOptions,
 } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0],
@@ -40,16 +40,6 @@ function eventsOf<T extends AgentEvent['type']>(
   type: T,
 ): Extract<AgentEvent, { type: T }>[] {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -541,9 +531,13 @@ describe('smartExtendedMessage', () => {
     await agent.send('s', 'it');
     const request = model.calls[0]!;
     expect(request.system).toBeTruthy();
-    expect(String(request.messages[0]!.content)).toContain('sell bikes');
-    expect(String(request.messages[0]!.content)).toContain('bikes, repairs');
-    expect(String(request.messages[0]!.content)).toContain('it');
+    const content = String(request.messages[0]!.content);
+    expect(content).toContain('sell bikes');
+    expect(content).toContain('bikes, repairs');
+    // The conversation so far, in order, then the message to rewrite, last and only once.
+    expect(content).toContain('user: alpha\nassistant: A');
+    expect(content.split('\n').at(-1)).toMatch(/: it$/);
+    expect(content).not.toContain('user: it');
     expect(seen[0]!.extended).toBe('beta');
   });
 

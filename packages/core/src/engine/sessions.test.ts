@@ -8,10 +8,10 @@ import {
   type NodeDefinition,
   type Tree,
   TreeAgent,
-  TreeAgentError,
   type TreeAgentOptions,
 } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0, 0],
@@ -39,16 +39,6 @@ function executed(output: AgentOutput): number[] {
   return output.trace.flatMap((event) =>
     event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
   );
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,10 +7,10 @@ import {
   MessageType,
   type NodeDefinition,
   TreeAgent,
-  TreeAgentError,
   type TreeAgentOptions,
 } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { rejection } from '../test/rejection.js';
 
 // Routing is chosen by the test: every text below has an exact vector; any other text embeds to
 // the zero vector, which is similar to nothing.
@@ -45,16 +45,6 @@ function eventsOf<T extends AgentEvent['type']>(
   type: T,
 ): Extract<AgentEvent, { type: T }>[] {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

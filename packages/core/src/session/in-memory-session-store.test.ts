@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
+import { rejection } from '../test/rejection.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { emptySessionRecord, type SessionRecord } from './session-store.js';
 
@@ -12,16 +12,6 @@ function entry(turn: number, role: HistoryEntry['role'], content: string): Histo
 
 function next(record: SessionRecord, changes: Partial<SessionRecord> = {}): SessionRecord {
   return { ...record, version: record.version + 1, turn: record.turn + 1, ...changes };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TreeAgentError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TreeAgentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 describe('InMemorySessionStore', () => {

@@ -1,5 +1,6 @@
-/** Test utilities for Tree Agent users: scripted models and exact embedders (mocks, for tests only). */
+/** Test utilities for Tree Agent users: scripted models and exact embedders (mocks, for tests only), rejection helpers. */
 export { ExactEmbedder, type ExactEmbedderOptions } from './exact-embedder.js';
+export { rejection, rejectionReason } from './rejection.js';
 export {
   type ScriptedAnswer,
   ScriptedLanguageModel,
