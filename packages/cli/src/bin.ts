@@ -3,4 +3,10 @@
 // registered only for them (see load-tree.ts).
 import { main } from './main.js';
 
+// `treeagent inspect tree.ts | head`: a closed pipe ends the command quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 process.exitCode = await main(process.argv.slice(2));

@@ -13,6 +13,7 @@ import {
   type TreeDefinition,
   type TreeJSON,
 } from '@treeagent/core';
+import { treeLoadError } from './user-errors.js';
 
 /** What a tree module's default export receives when it is a function. */
 export interface TreeFactoryContext {
@@ -53,7 +54,9 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   if (extname(absolute) === '.json') {
     tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
   } else {
-    const module = await importTreeModule(absolute, files);
+    const module = await importTreeModule(absolute, files).catch((error: unknown) => {
+      throw treeLoadError(error, absolute);
+    });
     Object.assign(exported, module);
     const ownModels = (exported.models as Record<string, LanguageModel> | undefined) ?? {};
     tree = await toTree(exported.default ?? exported.tree, absolute, {

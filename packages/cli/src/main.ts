@@ -9,6 +9,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
+import { errorStack, parsePort } from './user-errors.js';
 
 /**
  * Runs the `treeagent` command line and returns its exit code:
@@ -20,6 +21,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .description(
       'Tree Agent: evaluate, inspect and chat with trees of typed nodes routed by semantic similarity.',
     )
+    .option('--verbose', 'show the stack trace of an error')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => out.log(text.trimEnd()),
@@ -37,7 +39,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       'data directory (SQLite: sessions, ingested documents, embedding cache)',
       '.treeagent',
     )
-    .option('--port <port>', 'port', '3000')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, '3000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--api-key <key...>', 'require this API key on the API')
     .option('--no-watch', 'do not reload on changes')
@@ -162,10 +164,18 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const verbose = argv.includes('--verbose');
     if (TreeAgentError.isInstance(error)) {
-      out.error(error.message);
+      out.error(verbose ? `${error.message}\n\n${errorStack(error)}` : error.message);
       return 2;
     }
-    throw error;
+    // Not a mistake we recognise: one line, the stack with --verbose.
+    const message = error instanceof Error ? error.message : String(error);
+    out.error(
+      verbose
+        ? errorStack(error)
+        : `treeagent: ${message}\n(run again with --verbose for the stack trace; if it is not caused by your files, please report it)`,
+    );
+    return 1;
   }
 }

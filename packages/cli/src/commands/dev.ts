@@ -4,6 +4,7 @@ import { isLoopback, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { portInUseError } from '../user-errors.js';
 
 export interface DevOptions {
   config?: string;
@@ -45,16 +46,20 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const hostname = options.host ?? '127.0.0.1';
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
   const debug = options.debug ?? isLoopback(hostname);
+  const port = options.port === undefined ? 3000 : Number(options.port);
   const server = await serve({
     agent,
     web: { directory: WEB_DIRECTORY },
     debug,
-    port: options.port === undefined ? 3000 : Number(options.port),
+    port,
     hostname,
     ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
+  }).catch(async (error: unknown) => {
+    await data.close();
+    throw portInUseError(error, hostname, port) ?? error;
   });
   out.log(
     `Tree Agent dev server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks); ${loaded.modelSource}.`,
