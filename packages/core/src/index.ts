@@ -12,6 +12,7 @@ export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
 export type { RouteResult } from './engine/route.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
+export { formatErrorSummary, summarizeError } from './errors/summarize-error.js';
 export {
   TreeAgentError,
   type TreeAgentErrorCode,
@@ -41,6 +42,7 @@ export type {
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
 export { MessageType, NODE_TYPES, type NodeType, Outcome, Step } from './protocol/constants.js';
+export type { ErrorSummary } from './protocol/error-summary.js';
 export type {
   AgentEvent,
   AgentEventType,

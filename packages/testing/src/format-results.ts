@@ -1,3 +1,4 @@
+import { formatErrorSummary } from '@treeagent/core';
 import type { ConversationResult } from './run-conversations.js';
 
 /** A readable report of failed conversations: each failing turn with what was expected and what came. */
@@ -15,6 +16,7 @@ export function formatFailures(results: readonly ConversationResult[]): string {
         lines.push(`      - expected ${show(mismatch.expected)}`);
         lines.push(`      + actual   ${show(mismatch.actual)}`);
       }
+      for (const error of turn.errors ?? []) lines.push(`    error in the turn: ${formatErrorSummary(error)}`);
     }
   }
   return lines.join('\n');

@@ -171,4 +171,46 @@ conversations:
     expect(printed).toMatch(/✓ conversations\.yaml › giusta/);
     expect(printed).toMatch(/1 passed, 1 failed$/);
   });
+
+  test('a failing turn shows the error the fallback handled: code, node, callback and frame', async () => {
+    const withFallback = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        {
+          id: 2,
+          type: 'agent',
+          parent: 1,
+          isPrimary: true,
+          links: { sorry: 9 },
+          fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+        },
+        {
+          id: 5,
+          type: 'empty',
+          parent: 2,
+          name: 'rompi',
+          chunks: ['errore'],
+          before: () => {
+            throw new Error('boom');
+          },
+        },
+        { id: 9, type: 'emit', parent: 2, name: 'scusa', emit: { message: { type: 'static', content: 'Scusa' } } },
+      ],
+    });
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: rotta
+    turns:
+      - say: un errore
+        expect: { node: rompi }
+`);
+    const [result] = await runConversationFile(file, { tree: withFallback });
+    expect(result!.turns[0]!.errors).toEqual([
+      expect.objectContaining({ code: 'CALLBACK_ERROR', nodeId: 5, callback: 'before' }),
+    ]);
+    const report = formatFailures([result!]);
+    expect(report).toMatch(
+      /error in the turn: CALLBACK_ERROR in the "before" callback of node 5: .*boom \(at before \(.*run-conversations\.test\.ts:\d+:\d+\)\)/,
+    );
+  });
 });

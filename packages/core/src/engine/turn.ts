@@ -44,6 +44,7 @@ export class Turn implements StepContext {
   #lastExecutedId: number | null;
   #pendingMessage: OutputMessage | null;
   #status: TurnStatus = 'answered';
+  #fallbackReasons = new Set<'no-match' | 'error'>();
   #executed = 0;
   #fallbacks = 0;
   #direction: { text: string; vector: Promise<Float32Array> } | null = null;
@@ -108,6 +109,11 @@ export class Turn implements StepContext {
   /** The last executed node of `agentId`'s subtree, as the session remembers it. */
   agentPosition(agentId: number): number | undefined {
     return this.#agentPositions.get(agentId);
+  }
+
+  /** The events of the turn so far (text deltas and `turn-end` excepted). */
+  get trace(): readonly AgentEvent[] {
+    return this.#trace;
   }
 
   emit(event: AgentEvent): void {
@@ -229,6 +235,8 @@ export class Turn implements StepContext {
     this.#fallbacks += 1;
     if (this.#fallbacks > this.runtime.limits.maxFallbacks) throw error;
     this.#executed = 0;
+    this.#fallbackReasons.add(error.code === 'NO_MATCH' ? 'no-match' : 'error');
+    this.#status = this.#fallbackReasons.has('error') ? 'fallback-error' : 'fallback-no-match';
   }
 
   /** Ends the turn with status `no-match`: nothing in `agentId` fits and it has no fallback. */
@@ -300,6 +308,7 @@ export class Turn implements StepContext {
       sessionId: this.record.id,
       turn: this.context.turn,
       status: this.#status,
+      failCounter: this.context.failCounter,
       messages: this.#messages,
       serverMetadata: this.context.metadata.serverMetadata,
       nodeId: this.#lastExecutedId,

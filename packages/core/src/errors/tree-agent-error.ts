@@ -1,3 +1,5 @@
+import type { AgentEvent } from '../protocol/events.js';
+
 const marker = Symbol.for('treeagent.error');
 
 /** Stable machine-readable error codes. Clients can switch on them; they never change meaning. */
@@ -43,6 +45,12 @@ export class TreeAgentError extends Error {
   readonly nodeId: number | undefined;
   readonly callback: string | undefined;
   readonly details: Record<string, unknown>;
+  /**
+   * The events of the turn that failed, up to and including the final `error` event, when the
+   * error comes out of `TreeAgent.send` or `stream`: why the agent went where it went before it
+   * failed. Not serialised by `toJSON()` (they may hold what the user wrote).
+   */
+  events: AgentEvent[] | undefined;
 
   constructor(code: TreeAgentErrorCode, message: string, options: TreeAgentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -559,7 +559,7 @@ describe('explore: no match', () => {
     const output = await agent.send('s', 'blah blah');
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ noMatch: true, nodeId: AGENT, error: { code: 'NO_MATCH' } });
-    expect(output.status).toBe('answered');
+    expect(output.status).toBe('fallback-no-match');
     expect(texts(output)).toEqual(['Sorry, I did not understand.']);
     expect(output.nodeId).toBe(SORRY);
     expect(events(output, 'fallback')).toMatchObject([
