@@ -10,7 +10,13 @@ import { sourceAliases } from './scripts/workspace-packages.js';
  */
 const INT = '**/*.int.test.ts';
 const BROWSER = '**/*.browser.test.ts';
-const ALL = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/smoke.test.ts', 'scripts/**/*.test.ts'];
+const ALL = [
+  'packages/*/src/**/*.test.ts',
+  'packages/server/web/src/**/*.test.{ts,tsx}',
+  'examples/**/*.test.ts',
+  'bench/smoke.test.ts',
+  'scripts/**/*.test.ts',
+];
 const IGNORED = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
@@ -19,6 +25,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],
+    // Builds the web app (packages/server/dist/web) when its sources changed: the browser tests and
+    // `treeagent dev`'s tests serve it. Nothing to do when it is current.
+    globalSetup: ['scripts/build-web-if-stale.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...IGNORED, INT, BROWSER] } },
       { extends: true, test: { name: 'int', include: [`packages/*/src/${INT}`], exclude: IGNORED } },

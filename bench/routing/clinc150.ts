@@ -7,20 +7,22 @@ import {
   type Tree,
 } from '../../packages/core/src/index.js';
 
-/** Where the CLINC150 development splits live (shared with the project, read-only). */
-export const CLINC150_DIR = fileURLToPath(new URL('../../../shared/datasets/clinc150/', import.meta.url));
+/** Where the CLINC150 development splits live (shared with the project, read-only; `CLINC150_DIR` overrides). */
+export const CLINC150_DIR =
+  process.env.CLINC150_DIR ?? fileURLToPath(new URL('../../../shared/datasets/clinc150/', import.meta.url));
 
 interface Clinc150 {
   domains: Record<string, string[]>;
   train: [string, string][];
   val: [string, string][];
   oosVal: [string, string][];
+  oosTrain: [string, string][];
 }
 
 export function loadClinc150(directory = CLINC150_DIR): Clinc150 {
   const dev = JSON.parse(readFileSync(`${directory}/dev.json`, 'utf8'));
   const domains = JSON.parse(readFileSync(`${directory}/domains.json`, 'utf8'));
-  return { domains, train: dev.train, val: dev.val, oosVal: dev.oos_val };
+  return { domains, train: dev.train, val: dev.val, oosVal: dev.oos_val, oosTrain: dev.oos_train };
 }
 
 export interface ClincTreeOptions {
@@ -28,8 +30,13 @@ export interface ClincTreeOptions {
   domains?: string[];
   /** At most this many training utterances per intent (default: all 100). */
   perIntent?: number;
-  /** Threshold of every routing node. Default -1: always descend, the operating point sets the real one. */
-  threshold?: number;
+  /**
+   * Threshold of every routing node (the root's `defaultSimilarityThreshold`): default -1, always
+   * descend (the operating point sets the real one); `null` sets none, so the agent calibrates them.
+   */
+  threshold?: number | null;
+  /** Utterances to build the tree from (default: `train`). */
+  train?: [string, string][];
 }
 
 /**
@@ -37,10 +44,13 @@ export interface ClincTreeOptions {
  * intents' chunks. Routing a validation utterance is the real explore step.
  */
 export function clincTree(data: Clinc150, options: ClincTreeOptions = {}): Tree {
-  const threshold = options.threshold ?? -1;
+  const threshold = options.threshold === undefined ? -1 : options.threshold;
+  const train = options.train ?? data.train;
   const domains = options.domains ?? Object.keys(data.domains);
   const nodes: NodeDefinition[] = [
-    { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
+    threshold === null
+      ? { id: 1, type: 'root' }
+      : { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
     { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'clinc150' },
   ];
   let id = 10;
@@ -48,15 +58,15 @@ export function clincTree(data: Clinc150, options: ClincTreeOptions = {}): Tree 
     const domainId = id++;
     nodes.push({ id: domainId, type: 'empty', parent: 2, name: domain });
     for (const intent of data.domains[domain]!) {
-      const utterances = data.train
-        .filter(([, label]) => label === intent)
-        .slice(0, options.perIntent ?? 100);
+      const utterances = train.filter(([, label]) => label === intent).slice(0, options.perIntent ?? 100);
+      // An intent answers (an emit node), so that `send` and `evaluateRouting` end on it alike.
       nodes.push({
         id: id++,
-        type: 'empty',
+        type: 'emit',
         parent: domainId,
         name: intent,
         chunks: utterances.map(([text]) => text),
+        emit: { message: { type: 'static', content: intent } },
       });
     }
   }

@@ -43,7 +43,7 @@ function split(keep: number) {
 async function accuracy(tree: Tree, embedder: Embedder, utterances: LabelledUtterance[]) {
   const agent = new TreeAgent({ tree, embedder, embeddingCache: cache });
   await agent.ready();
-  const report = await evaluateRouting(tree, (text) => agent.route(text), utterances);
+  const report = await evaluateRouting(tree, agent, utterances);
   return report.accuracy;
 }
 

@@ -67,7 +67,7 @@ async function measure(name: string, tree: Tree, embedder: Embedder, utterances:
   const agent = new TreeAgent({ tree, embedder, embeddingCache: cache });
   await agent.ready();
   const started = performance.now();
-  const report = await evaluateRouting(tree, (text) => agent.route(text), utterances);
+  const report = await evaluateRouting(tree, agent, utterances);
   const perUtteranceMs = (performance.now() - started) / utterances.length;
   const row = {
     name,
@@ -115,7 +115,7 @@ async function selectOnTrain(base: Embedder, shrinkages: readonly (number | unde
         const embedder = fit.withBaseWeight(baseWeight);
         const agent = new TreeAgent({ tree: innerTree, embedder, embeddingCache: cache });
         await agent.ready();
-        const report = await evaluateRouting(innerTree, (text) => agent.route(text), heldOut);
+        const report = await evaluateRouting(innerTree, agent, heldOut);
         const key = `${fit.projection.settings.shrinkage}/${baseWeight}`;
         const entry = totals.get(key) ?? {
           shrinkage: fit.projection.settings.shrinkage,

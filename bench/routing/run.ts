@@ -41,7 +41,7 @@ for (const { name, embedder } of configurations) {
   await agent.ready();
   const loadMs = performance.now() - loadStart;
   const started = performance.now();
-  const report = await evaluateRouting(tree, (text) => agent.route(text), testSet);
+  const report = await evaluateRouting(tree, agent, testSet);
   const perUtteranceMs = (performance.now() - started) / testSet.length;
   const row = {
     name,

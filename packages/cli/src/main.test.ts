@@ -42,11 +42,26 @@ describe('treeagent', () => {
     const output = capture();
     expect(await main(['eval', bikeShop, utterances, '--data', data], output)).toBe(0);
     const text = output.out.join('\n');
-    expect(text).toMatch(/accuracy \(in scope\): \d+\.\d%/);
-    expect(text).toMatch(/suggested similarityThreshold per routing node:\n\s+node 2 \(assistente\)/);
+    expect(text).toMatch(
+      /with the tree's thresholds \(.*\): in-scope right \d+\.\d% \(answered at all \d+\.\d%\)/,
+    );
+    expect(text).toMatch(/"in-scope right": the turn answers from the labelled node/);
+    expect(text).toMatch(/operating point: one threshold for every routing node, \d\.\d{3}/);
+    expect(text).toMatch(/suggested similarityThreshold per routing node .*:\n\s+node 2 \(assistente\)/);
+    expect(text).toMatch(/warning: only 2 out-of-scope utterance/);
     expect(
       await main(['eval', bikeShop, utterances, '--min-accuracy', '1.01', '--data', data], capture()),
     ).toBe(1);
+  });
+
+  test('eval: a label that names no node is an error listing the unknown labels (exit 2)', async () => {
+    const typos = join(scratch, 'typos.tsv');
+    writeFileSync(typos, 'quanto costa la spedizione?\tspedizione\nvoglio il rimborso\tresi\nciao\tsaluto\n');
+    const output = capture();
+    expect(await main(['eval', bikeShop, typos, '--data', data], output)).toBe(2);
+    expect(output.err.join('\n')).toMatch(
+      /2 label\(s\) name no node of the tree "bike-shop": "spedizione" \(1×\), "resi" \(1×\)/,
+    );
   });
 
   test('eval --json prints the whole report', async () => {

@@ -55,7 +55,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('eval')
     .description(
-      'Routing evaluation: route each labelled utterance with the real explore step and report accuracy, out-of-scope recall, per-node scores, confusions and suggested thresholds.',
+      'Routing evaluation: route each labelled utterance as a first message would (the explore step and its climbs) and report in-scope accuracy, out-of-scope recall, per-node scores, confusions, an operating-point threshold and suggested thresholds per node.',
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .argument(
@@ -66,6 +66,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--keep <share>', 'share of in-scope utterances the operating point keeps', '0.9')
     .option('--data <directory>', 'data directory (embedding cache)', '.treeagent')
     .option('--min-accuracy <value>', 'exit with code 1 when the in-scope accuracy is below this value')
+    .option('--min-oos-recall <value>', 'exit with code 1 when the out-of-scope recall is below this value')
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);

@@ -10,16 +10,28 @@ export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedd
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
-export type { RouteResult } from './engine/route.js';
+export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export { formatErrorSummary, summarizeError } from './errors/summarize-error.js';
 export {
+  type BackendErrorDetails,
   TreeAgentError,
   type TreeAgentErrorCode,
+  type TreeAgentErrorDetails,
+  type TreeAgentErrorDetailsByCode,
   type TreeAgentErrorOptions,
 } from './errors/tree-agent-error.js';
 // Routing evaluation
 export * from './evaluation/index.js';
+export {
+  type CalibrationOptions,
+  calibrateThresholds,
+  DEFAULT_CALIBRATION_KEEP,
+  type ThresholdCalibration,
+  withCalibratedThresholds,
+  withThresholds,
+} from './explore/calibrate-thresholds.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { FileAgent } from './files/file-agent.js';
 export type { FileStore, NewFile } from './files/file-store.js';
@@ -49,6 +61,7 @@ export type {
   AgentOutput,
   ExploreAction,
   ExploreCandidate,
+  ThresholdSource,
   TurnStatus,
 } from './protocol/events.js';
 // Context

@@ -12,7 +12,16 @@ const lonelyQueries = Array.from({ length: 12 }, (_, i) =>
   blend(lonelyChunk, `0:train:${i}`, `lonely:query:${i}`),
 );
 const withLonely = () =>
-  syntheticTree([{ id: 20, type: 'empty', parent: 4, name: 'lonely', chunks: [lonelyChunk] }]);
+  syntheticTree([
+    {
+      id: 20,
+      type: 'emit',
+      parent: 4,
+      name: 'lonely',
+      chunks: [lonelyChunk],
+      emit: { message: { type: 'static', content: 'lonely' } },
+    },
+  ]);
 
 describe('lint of a fitted embedder', () => {
   test('warns about each node with too few chunks to fit, saying whether it falls back to the base space', async () => {

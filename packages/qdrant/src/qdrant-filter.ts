@@ -1,6 +1,6 @@
 import type { ChunkId, Condition, Conditions, Filter } from '@treeagent/core';
 import { validateFilter } from '@treeagent/core';
-import { type QdrantPointId, toQdrantPointId } from './point-id.js';
+import { toQdrantPointId } from './point-id.js';
 
 /** Qdrant's REST filter JSON: Tree Agent filters are already in this shape, ids aside. */
 export type QdrantFilter = Record<string, unknown>;
@@ -8,7 +8,8 @@ export type QdrantFilter = Record<string, unknown>;
 /**
  * Turns a Tree Agent filter and a list of excluded chunk ids into the filter sent to Qdrant:
  * the filter is validated, passed unchanged except for `has_id` values (mapped with
- * {@link toQdrantPointId}), and the exclusions are appended to `must_not` as one `has_id` condition.
+ * {@link toQdrantPointId}) and repeated `any` / `except` / `has_id` values (sent once: Qdrant's schema
+ * declares them sets), and the exclusions are appended to `must_not` as one `has_id` condition.
  * Returns `undefined` when nothing constrains the request.
  */
 export function toQdrantFilter(
@@ -48,6 +49,14 @@ function mapConditions(conditions: Conditions): unknown {
 }
 
 function mapCondition(condition: Condition): unknown {
+  // Qdrant's schema declares `any` and `except` as sets (uniqueItems): send each value once.
+  if ('key' in condition && condition.match != null) {
+    const { match } = condition;
+    if (match.any !== undefined)
+      return { ...condition, match: { ...match, any: unique<string | number>(match.any) } };
+    if (match.except !== undefined)
+      return { ...condition, match: { ...match, except: unique<string | number>(match.except) } };
+  }
   if ('has_id' in condition) return { ...condition, has_id: unique(condition.has_id.map(toQdrantPointId)) };
   if ('nested' in condition) {
     return { nested: { ...condition.nested, filter: mapFilter(condition.nested.filter) } };
@@ -58,6 +67,6 @@ function mapCondition(condition: Condition): unknown {
   return condition;
 }
 
-function unique(ids: QdrantPointId[]): QdrantPointId[] {
-  return [...new Set(ids)];
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
 }

@@ -4,6 +4,7 @@ import type { cors } from 'hono/cors';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import type { WebOptions } from './web/web-routes.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {
@@ -58,10 +59,11 @@ export interface CreateAppOptions {
   /** Serve `/metrics` (Prometheus). Default true. */
   metrics?: boolean;
   /**
-   * The web chat page: static files served from `directory` (absolute, or relative to the working
-   * directory), `/` being its `index.html`. Paths under `/api` and `/v1` are never served from it.
+   * The web app: static files served from `directory` (absolute, or relative to the working
+   * directory), `/` being its `index.html`; `WEB_DIRECTORY` is the app shipped with the server.
+   * Paths under `/api` and `/v1` are never served from it. See `WebOptions`.
    */
-  web?: { directory: string };
+  web?: WebOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+import { WEB_CONTENT_SECURITY_POLICY } from './web/web-routes.js';
 
 const KEY = 'sk-test-1';
 
@@ -146,5 +147,38 @@ describe('web page hook', () => {
     expect(await (await app.request('/app.js')).text()).toBe('console.log(1)');
     expect((await app.request('/api/secret.txt')).status).toBe(404);
     expect((await app.request('/missing.css')).status).toBe(404);
+  });
+
+  it('caches hashed assets for a year and revalidates the rest; HTML gets the CSP; pages of the router get index.html', async () => {
+    const { mkdtemp, writeFile, mkdir } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'treeagent-web-'));
+    await writeFile(join(directory, 'index.html'), '<h1>app</h1>');
+    await mkdir(join(directory, 'assets'));
+    await writeFile(join(directory, 'assets', 'index-3f2a.js'), 'console.log(1)');
+    const { app } = testApp({ web: { directory } });
+    const html = { headers: { accept: 'text/html,application/xhtml+xml' } };
+
+    const index = await app.request('/', html);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toBe(WEB_CONTENT_SECURITY_POLICY);
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    const asset = await app.request('/assets/index-3f2a.js');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-security-policy')).toBeNull();
+
+    // A page of the app's router, loaded directly: index.html, with its headers.
+    const page = await app.request('/tree', html);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe('<h1>app</h1>');
+    expect(page.headers.get('content-security-policy')).toBe(WEB_CONTENT_SECURITY_POLICY);
+    // Not for files, non-HTML requests or the API.
+    expect((await app.request('/assets/missing.js', html)).status).toBe(404);
+    expect((await app.request('/tree')).status).toBe(404);
+    expect((await app.request('/api/v1/nothing', html)).status).toBe(404);
+
+    const open = testApp({ web: { directory, contentSecurityPolicy: false } }).app;
+    expect((await open.request('/', html)).headers.get('content-security-policy')).toBeNull();
   });
 });

@@ -1,4 +1,16 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
+export type {
+  ClientEvent,
+  ClientOutput,
+  CreatedSession,
+  HistoryResponse,
+  MessageRequest,
+  RouteResponse,
+  StreamErrorEvent,
+  TreeView,
+  TreeViewNode,
+  UploadedFile,
+} from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
@@ -13,8 +25,6 @@ export { OPENAI_SESSION_PREFIX, SESSION_ID_HEADER } from './openai/chat-session.
 export type { TreeAgentExtension } from './openai/completion-objects.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
-export type { TreeView, TreeViewNode } from './tree/tree-view.js';
-export type { ClientOutput } from './turns/client-view.js';
 export type { DrainResult } from './turns/turn-tracker.js';
-export type { WebOptions } from './web/web-routes.js';
+export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web/web-routes.js';
 export { WEB_DIRECTORY } from './web-directory.js';

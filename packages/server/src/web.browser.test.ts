@@ -16,16 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeShopTree } from '../../../examples/src/bike-shop/tree.js';
 import { type RunningServer, serve } from './serve.js';
 import { memoryLogger } from './test-support/fixtures.js';
+import { WEB_DIRECTORY } from './web-directory.js';
 
 /**
- * The web chat page (packages/server/web) in a real browser: Debian's Chromium driven by
- * playwright-core, against servers started with `serve()`. Takes the screenshots of the docs: into
+ * The web app (packages/server/web, built into dist/web by the global setup
+ * scripts/build-web-if-stale.ts) in a real browser: Debian's Chromium driven by playwright-core,
+ * against servers started with `serve()`. Takes the screenshots of the docs: into
  * docs/screenshots/ with TREEAGENT_UPDATE_SCREENSHOTS=1, else into a temporary directory (a test
  * run leaves the checkout unchanged).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WEB_DIRECTORY = fileURLToPath(new URL('../web', import.meta.url));
 const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))

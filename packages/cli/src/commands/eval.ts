@@ -2,6 +2,8 @@ import {
   evaluateRouting,
   type LabelledUtterance,
   type RoutingEvaluation,
+  type RoutingOutcome,
+  type ThresholdSource,
   type Tree,
   TreeAgent,
 } from '@treeagent/core';
@@ -17,9 +19,10 @@ export interface EvalOptions {
   json?: boolean;
   keep?: string;
   minAccuracy?: string;
+  minOosRecall?: string;
 }
 
-/** `treeagent eval <tree> <utterances>`: routing evaluation with the real explore step. Exit 1 below --min-accuracy. */
+/** `treeagent eval <tree> <utterances>`: routing evaluation, routed as `send` would. Exit 1 below --min-accuracy or --min-oos-recall. */
 export async function evalCommand(
   treePath: string,
   utterancesPath: string,
@@ -54,9 +57,9 @@ async function evaluate(
   out: Output,
 ): Promise<number> {
   await agent.ready();
-  const bar = progressBar('routing', utterances.length);
+  const bar = progressBar('routing', utterances.length * 4);
   const keep = options.keep === undefined ? 0.9 : Number(options.keep);
-  const report = await evaluateRouting(tree, (text) => agent.route(text), utterances, {
+  const report = await evaluateRouting(tree, agent, utterances, {
     keep,
     onProgress: (done) => bar.update(done),
   });
@@ -68,17 +71,34 @@ async function evaluate(
     out.error(`accuracy ${report.accuracy.toFixed(3)} is below --min-accuracy ${minimum}`);
     return 1;
   }
+  const minimumRecall = options.minOosRecall === undefined ? undefined : Number(options.minOosRecall);
+  if (minimumRecall !== undefined && report.outOfScopeRecall < minimumRecall) {
+    out.error(
+      `out-of-scope recall ${report.outOfScopeRecall.toFixed(3)} is below --min-oos-recall ${minimumRecall}`,
+    );
+    return 1;
+  }
   return 0;
 }
 
 function printReport(report: RoutingEvaluation, out: Output): void {
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  const figures = (outcome: RoutingOutcome) =>
+    `in-scope right ${percent(outcome.inScopeAccuracy)} (answered at all ${percent(outcome.inScopeKept)})${report.outOfScope ? `, out-of-scope declined ${percent(outcome.outOfScopeRecall)}` : ''}`;
   out.log(`utterances: ${report.total} (${report.inScope} in scope, ${report.outOfScope} out of scope)`);
-  out.log(`accuracy (in scope): ${percent(report.accuracy)}`);
-  if (report.outOfScope) out.log(`out-of-scope recall: ${percent(report.outOfScopeRecall)}`);
+  const sources = [...new Set(report.thresholds.map((suggestion) => suggestion.currentSource))];
+  out.log(
+    `with the tree's thresholds (${sources.map(describeSource).join(', ') || 'no routing node'}): ${figures({ inScopeAccuracy: report.accuracy, inScopeKept: report.inScopeKept, outOfScopeRecall: report.outOfScopeRecall })}`,
+  );
+  out.log(
+    '  "in-scope right": the turn answers from the labelled node (not declined to the fallback, not another node); "out-of-scope declined": it reaches none of the labelled nodes.',
+  );
   const point = report.operatingPoint;
   out.log(
-    `operating point: threshold ${point.threshold.toFixed(3)} keeps ${percent(point.keep)} of in-scope routes → in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`,
+    `\noperating point: one threshold for every routing node, ${point.threshold.toFixed(3)} (set defaultSimilarityThreshold: ${point.threshold.toFixed(3)} on the root), chosen to keep ${percent(point.keep)} of the in-scope utterances routed → ${figures(point)}`,
+  );
+  out.log(
+    '  routed again with it; on new utterances expect about the same share kept. In-scope right is lower than kept: some kept utterances reach another node.',
   );
   const weakest = [...report.perNode].sort((a, b) => a.f1 - b.f1).slice(0, 10);
   out.log('\nweakest nodes (precision / recall / support):');
@@ -91,10 +111,31 @@ function printReport(report: RoutingEvaluation, out: Output): void {
     for (const confusion of report.confusions.slice(0, 10))
       out.log(`  ${confusion.count}× ${confusion.expected} → ${confusion.predicted}`);
   }
-  out.log('\nsuggested similarityThreshold per routing node:');
+  out.log(
+    `\nsuggested similarityThreshold per routing node (each keeps ${percent(point.keep)} of the utterances that should descend through it):`,
+  );
   for (const suggestion of report.thresholds) {
+    const name = `node ${suggestion.nodeId}${suggestion.name ? ` (${suggestion.name})` : ''}`;
+    const now = `${suggestion.current} (${describeSource(suggestion.currentSource)})`;
     out.log(
-      `  node ${suggestion.nodeId}${suggestion.name ? ` (${suggestion.name})` : ''}: ${suggestion.current} → ${suggestion.suggested} (${percent(suggestion.accuracy)} right decisions on ${suggestion.shouldDescend + suggestion.shouldStop})`,
+      suggestion.suggested === null
+        ? `  ${name}: ${now}, no suggestion: ${suggestion.reason}`
+        : `  ${name}: ${now} → ${suggestion.suggested} (keeps ${percent(suggestion.descendKept)} of ${suggestion.shouldDescend} that should descend, stops ${percent(suggestion.stopRecall)} of ${suggestion.shouldStop} that should not)`,
     );
+  }
+  if (report.suggestedOutcome) out.log(`  applied together → ${figures(report.suggestedOutcome)}`);
+  for (const warning of report.warnings) out.log(`\nwarning: ${warning}`);
+}
+
+function describeSource(source: ThresholdSource): string {
+  switch (source) {
+    case 'calibrated':
+      return 'calibrated at load';
+    case 'node':
+      return 'set on the node';
+    case 'root-default':
+      return "root's defaultSimilarityThreshold";
+    default:
+      return 'library default';
   }
 }

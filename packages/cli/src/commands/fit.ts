@@ -101,7 +101,7 @@ async function evaluate(
 ): Promise<RoutingEvaluation> {
   const agent = new TreeAgent({ tree, embedder, embeddingCache });
   await agent.ready();
-  return evaluateRouting(tree, (text) => agent.route(text), utterances, { keep });
+  return evaluateRouting(tree, agent, utterances, { keep });
 }
 
 function summary(label: string, report: RoutingEvaluation): string {

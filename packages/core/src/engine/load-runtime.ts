@@ -1,7 +1,13 @@
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import { dot } from '../embedding/vector-math.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import {
+  type CalibrationOptions,
+  calibrateThresholds,
+  withCalibratedThresholds,
+} from '../explore/calibrate-thresholds.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
 import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
@@ -30,6 +36,8 @@ export interface RuntimeParts {
   limits: TurnLimits;
   now: () => Date;
   exploreIn: ExploreIn;
+  /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
+  calibration: CalibrationOptions | false;
 }
 
 /** Texts embedded per call while loading a tree. */
@@ -43,15 +51,17 @@ const LOAD_BATCH = 512;
  * are no longer in the tree.
  */
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
-  const { tree, models, vectorStore } = parts;
+  const { models, vectorStore } = parts;
+  let tree = parts.tree;
   checkStaticModels(tree, models);
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
+  let vectors: Float32Array[] = [];
   if (parts.exploreIn === 'memory') {
     index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
   } else {
-    const vectors = await embedInBatches(parts, tree.chunks);
+    vectors = await embedInBatches(parts, tree.chunks);
     const paths = new Map(
       [...tree.nodes.values()].map((node) => [node.id, tree.pathTo(node.id).map((item) => item.id)]),
     );
@@ -78,12 +88,30 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
       must: [{ is_empty: { key: SOURCE_KEY } }],
     });
   }
+  // Thresholds calibrated from the tree's own chunks for the routing nodes that have none set by hand.
+  const calibrations =
+    parts.calibration === false
+      ? []
+      : calibrateThresholds(
+          tree,
+          index
+            ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
+            : (position, from, to) => {
+                const out = new Float32Array(tree.chunks.length);
+                const vector = vectors[position]!;
+                for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
+                return out;
+              },
+          parts.calibration,
+        );
+  tree = withCalibratedThresholds(tree, calibrations);
+  const routed = tree;
   const chunkSearch = index
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
     : (direction: () => Promise<Float32Array>) =>
-        new StoreChunkSearch(tree, vectorStore, exploreCollection, direction);
-  const { exploreIn: _exploreIn, ...rest } = parts;
-  return { ...rest, chunkSearch, collectionOf };
+        new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
+  const { exploreIn: _exploreIn, calibration: _calibration, ...rest } = parts;
+  return { ...rest, tree, calibrations, chunkSearch, collectionOf };
 }
 
 /** The unit vectors of `chunks`, embedded `LOAD_BATCH` at a time through the cache. */

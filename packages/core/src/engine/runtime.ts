@@ -1,5 +1,6 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import type { ThresholdCalibration } from '../explore/calibrate-thresholds.js';
 import type { ChunkSearch } from '../explore/chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -20,7 +21,10 @@ export interface TurnLimits {
 
 /** What a turn needs from the agent: the loaded tree and the pluggable parts. */
 export interface AgentRuntime {
+  /** The tree as it runs: with the calibrated thresholds in place (`thresholdSource: 'calibrated'`). */
   tree: Tree;
+  /** The thresholds calibrated automatically at load, one per routing node without a hand-set one. */
+  calibrations: readonly ThresholdCalibration[];
   /** Exploration's chunk search for one direction (a function returning its unit vector). */
   chunkSearch(direction: () => Promise<Float32Array>): ChunkSearch;
   embedder: Embedder;

@@ -150,7 +150,7 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
     throw error;
   const { tree } = turn.runtime;
   const failing = tree.node(position.nodeId);
-  const agentId = error.code === 'NO_MATCH' ? (error.details.agentId as number) : failing.agentId;
+  const agentId = TreeAgentError.hasCode(error, 'NO_MATCH') ? error.details.agentId : failing.agentId;
   if (agentId === null) throw error;
   const agent = tree.node(agentId);
   const fallback = agent.definition.type === 'agent' ? agent.definition.fallback : undefined;

@@ -4,6 +4,11 @@ import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedd
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type {
+  CalibrationOptions,
+  ThresholdCalibration,
+  ThresholdSource,
+} from '../explore/calibrate-thresholds.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -18,7 +23,7 @@ import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { EventChannel } from './event-channel.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
-import { type RouteResult, routeText } from './route.js';
+import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
 import { checkSendInput } from './send-input.js';
@@ -65,8 +70,25 @@ export interface TreeAgentOptions {
    * for memory, or to share one index between processes).
    */
   exploreIn?: ExploreIn;
+  /**
+   * Automatic `similarityThreshold` for every routing node without one set by hand (on the node or
+   * as the root's `defaultSimilarityThreshold`): calibrated at load from the tree's own chunks, so
+   * that out-of-scope messages reach the agent's fallback instead of the nearest node
+   * (docs/routing.md). Options tune it; `false` keeps `DEFAULT_SIMILARITY_THRESHOLD`. Default on.
+   */
+  calibrateThresholds?: boolean | CalibrationOptions;
   /** Clock, for deterministic tests. */
   now?: () => Date;
+}
+
+/** A routing node's threshold as exploration uses it (`TreeAgent.thresholds`). */
+export interface RoutingThreshold {
+  nodeId: number;
+  name: string | undefined;
+  threshold: number;
+  source: ThresholdSource;
+  /** For a calibrated threshold: what it was computed from. */
+  calibration?: ThresholdCalibration;
 }
 
 /** What travels with a user message. */
@@ -152,11 +174,34 @@ export class TreeAgent {
   }
 
   /**
-   * Where exploration would take `text` on a fresh session (from the primary agent, or
-   * `startNodeId`), with each decision. No callback runs and no session changes.
+   * Where `send` would take `text` on a fresh session (from the primary agent, or `startNodeId`), with
+   * each decision: the explore step, and the climbs from `empty` and `switch` nodes without callbacks.
+   * No callback runs and no session changes. `thresholds` routes as if the routing nodes had them.
    */
-  async route(text: string, startNodeId?: number): Promise<RouteResult> {
-    return routeText(await this.#load(), text, startNodeId);
+  async route(text: string, options: RouteOptions | number = {}): Promise<RouteResult> {
+    return routeText(
+      await this.#load(),
+      text,
+      typeof options === 'number' ? { startNodeId: options } : options,
+    );
+  }
+
+  /**
+   * The threshold of every routing node as exploration uses it, with where it comes from
+   * (`calibrated` ones with what they were computed from). Loads the tree if needed.
+   */
+  async thresholds(): Promise<RoutingThreshold[]> {
+    const runtime = await this.#load();
+    const calibrated = new Map(runtime.calibrations.map((calibration) => [calibration.nodeId, calibration]));
+    return [...runtime.tree.nodes.values()]
+      .filter((node) => node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
+      .map((node) => ({
+        nodeId: node.id,
+        name: node.name,
+        threshold: node.similarityThreshold,
+        source: node.thresholdSource,
+        ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
+      }));
   }
 
   /** The history of a session, oldest first. */
@@ -185,6 +230,12 @@ export class TreeAgent {
       },
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
+      calibration:
+        this.#options.calibrateThresholds === false
+          ? false
+          : this.#options.calibrateThresholds === true
+            ? {}
+            : (this.#options.calibrateThresholds ?? {}),
     });
     promise.catch(() => {
       if (this.#runtime === promise) this.#runtime = null;

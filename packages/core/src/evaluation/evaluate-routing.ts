@@ -1,7 +1,22 @@
 import type { RouteResult } from '../engine/route.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Tree } from '../tree/tree.js';
-import { type LabelledUtterance, NONE, type UtteranceResult } from './routing-types.js';
-import { suggestThresholds, type ThresholdSuggestion } from './suggest-thresholds.js';
+import {
+  type LabelledUtterance,
+  NONE,
+  type RouteFunction,
+  type ThresholdOverride,
+  type UtteranceResult,
+} from './routing-types.js';
+import {
+  type CurrentThreshold,
+  MIN_SUGGESTION_EXAMPLES,
+  suggestThresholds,
+  type ThresholdSuggestion,
+} from './suggest-thresholds.js';
+
+/** Fewer out-of-scope utterances than this: the report warns that out-of-scope figures are not to be trusted. */
+export const MIN_OUT_OF_SCOPE_EXAMPLES = 20;
 
 export interface NodeScore {
   name: string;
@@ -11,118 +26,223 @@ export interface NodeScore {
   f1: number;
 }
 
+/** What a set of thresholds gives on the labelled utterances, routed exactly as `send` would. */
+export interface RoutingOutcome {
+  /** In-scope right: the share of in-scope utterances whose turn answers from their expected node (not declined, not elsewhere). */
+  inScopeAccuracy: number;
+  /** Share of in-scope utterances that some node answers (right or wrong), i.e. not declined to the fallback. */
+  inScopeKept: number;
+  /** Share of out-of-scope utterances that reach none of the labelled nodes. */
+  outOfScopeRecall: number;
+}
+
 export interface RoutingEvaluation {
   total: number;
   inScope: number;
   outOfScope: number;
-  /** Share of in-scope utterances that reached their node, with the tree's thresholds. */
+  /** Share of in-scope utterances whose turn answers from their expected node, with the tree's thresholds. */
   accuracy: number;
+  /** Share of in-scope utterances not declined, with the tree's thresholds. */
+  inScopeKept: number;
   /** Share of out-of-scope utterances that reached none of the labelled nodes, with the tree's thresholds. */
   outOfScopeRecall: number;
-  /** The operating point that keeps `keep` of the in-scope utterances routed (see `operatingPoint`). */
+  /** One threshold for every routing node that keeps `keep` of the in-scope utterances routed (see `OperatingPoint`). */
   operatingPoint: OperatingPoint;
   perNode: NodeScore[];
   /** The most frequent (expected, predicted) mistakes. */
   confusions: { expected: string; predicted: string; count: number }[];
+  /** A suggested threshold per routing node (or why there is none), and what they give applied together. */
   thresholds: ThresholdSuggestion[];
+  /** The per-node suggestions applied together, routed again: `null` when there is no suggestion. */
+  suggestedOutcome: RoutingOutcome | null;
+  /** What the figures cannot tell (too few out-of-scope utterances, too few examples for a suggestion). */
+  warnings: string[];
   results: UtteranceResult[];
 }
 
 /**
- * One threshold `t` applied to every routing node: an in-scope utterance stays right when its route
- * descended with similarities above `t`; an out-of-scope one becomes right when a hop falls to `t`.
+ * One threshold `t` for every routing node (the root's `defaultSimilarityThreshold`, with no node
+ * setting its own): the largest that keeps `keep` of the in-scope utterances routed when every
+ * routing node always descends. Its figures come from routing every utterance again with `t`.
  */
-export interface OperatingPoint {
+export interface OperatingPoint extends RoutingOutcome {
   threshold: number;
   keep: number;
-  inScopeAccuracy: number;
-  outOfScopeRecall: number;
 }
 
 export interface EvaluateRoutingOptions {
-  /** Share of in-scope utterances the operating point keeps. Default 0.9. */
+  /** Share of in-scope utterances the operating point and the suggestions keep. Default 0.9. */
   keep?: number;
-  /** Called after each utterance, for progress bars. */
+  /** Called after each utterance routed, for progress bars (`total` counts every routing pass). */
   onProgress?: (done: number, total: number) => void;
 }
 
 /**
- * Routing evaluation: runs the real explore step on each labelled utterance and reports accuracy,
- * out-of-scope recall, per-node precision and recall, the most confused pairs, an operating point and
- * suggested `similarityThreshold` values per routing node.
+ * Routing evaluation: routes each labelled utterance exactly as `send` would on a fresh session
+ * (`TreeAgent.route`: the real explore step, and the climbs the step loop makes from `empty` and
+ * `switch` nodes without callbacks) and reports accuracy, out-of-scope recall, per-node precision
+ * and recall, the most confused pairs, a single operating-point threshold and a threshold per routing
+ * node, each checked by routing again with it. A label that names no node is an error. `router` is a
+ * `TreeAgent` (or a function that honours `thresholds`, like `TreeAgent.route`).
  *
  * @example
- * const report = await evaluateRouting(agent.tree, (text) => agent.route(text), [['dov è il mio pacco', 'ordini'], ['che tempo fa', 'none']]);
+ * const report = await evaluateRouting(agent.tree, agent, [['dov è il mio pacco', 'ordini'], ['che tempo fa', 'none']]);
  */
 export async function evaluateRouting(
   tree: Tree,
-  route: (text: string) => Promise<RouteResult>,
+  router: RouteFunction | { route: RouteFunction },
   utterances: readonly LabelledUtterance[],
   options: EvaluateRoutingOptions = {},
 ): Promise<RoutingEvaluation> {
+  checkLabels(tree, utterances);
+  const route: RouteFunction =
+    typeof router === 'function' ? router : (text, routeOptions) => router.route(text, routeOptions);
+  const keep = options.keep ?? 0.9;
+  if (!(keep > 0 && keep <= 1))
+    throw new TreeAgentError('INVALID_INPUT', `evaluateRouting: keep must be in (0, 1]; got ${keep}.`);
   const labels = new Set(utterances.map(([, expected]) => expected).filter((label) => label !== NONE));
-  const results: UtteranceResult[] = [];
-  for (const [text, expected] of utterances) {
-    const routed = await route(text);
-    const predicted = routed.noMatch ? NONE : (routed.node.name ?? `#${routed.node.id}`);
-    const correct = expected === NONE ? !labels.has(predicted) : predicted === expected;
-    const hops = routed.decisions
-      .filter((decision) => decision.action === 'descend' || decision.action === 'below-threshold')
-      .map((decision) => ({
-        nodeId: decision.nodeId,
-        similarity: decision.best?.similarity ?? null,
-        descended: decision.action === 'descend',
-      }));
-    const descents = hops.filter((hop) => hop.descended).map((hop) => hop.similarity!);
-    results.push({
-      text,
-      expected,
-      predicted,
-      correct,
-      pathSimilarity: descents.length ? Math.min(...descents) : Number.NEGATIVE_INFINITY,
-      hops,
-    });
-    options.onProgress?.(results.length, utterances.length);
-  }
+  const total = utterances.length * 4;
+  let done = 0;
+  const pass = async (thresholds?: ThresholdOverride): Promise<UtteranceResult[]> => {
+    const results: UtteranceResult[] = [];
+    for (const [text, expected] of utterances) {
+      const routed = await route(text, thresholds === undefined ? {} : { thresholds });
+      results.push(toResult(text, expected, routed, labels));
+      options.onProgress?.(++done, total);
+    }
+    return results;
+  };
+
+  const results = await pass();
   const inScope = results.filter((result) => result.expected !== NONE);
   const outOfScope = results.filter((result) => result.expected === NONE);
+  // Every routing node descending: the similarity each utterance has at each node on its path.
+  const open = await pass(-1);
+  const threshold = operatingThreshold(open, keep);
+  const atThreshold = outcome(await pass(threshold));
+  const thresholds = suggestThresholds(tree, open, keep, currentThresholds(results));
+  const suggested = new Map(
+    thresholds.flatMap((suggestion) =>
+      suggestion.suggested === null ? [] : [[suggestion.nodeId, suggestion.suggested] as const],
+    ),
+  );
+  const suggestedOutcome = suggested.size ? outcome(await pass(suggested)) : null;
+  options.onProgress?.(total, total);
+
+  const warnings: string[] = [];
+  if (outOfScope.length < MIN_OUT_OF_SCOPE_EXAMPLES)
+    warnings.push(
+      `only ${outOfScope.length} out-of-scope utterance(s) (labelled ${NONE}): out-of-scope recall is not measured well below ${MIN_OUT_OF_SCOPE_EXAMPLES}; add questions the tree should not answer, written like real users'.`,
+    );
+  if (inScope.length < MIN_SUGGESTION_EXAMPLES)
+    warnings.push(
+      `only ${inScope.length} in-scope utterance(s): no threshold is suggested from fewer than ${MIN_SUGGESTION_EXAMPLES}.`,
+    );
   return {
     total: results.length,
     inScope: inScope.length,
     outOfScope: outOfScope.length,
-    accuracy: share(inScope, (result) => result.correct),
-    outOfScopeRecall: share(outOfScope, (result) => result.correct),
-    operatingPoint: operatingPoint(inScope, outOfScope, labels, options.keep ?? 0.9),
+    ...renamed(outcome(results)),
+    operatingPoint: { threshold, keep, ...atThreshold },
     perNode: scores(results, labels),
     confusions: confusions(results),
-    thresholds: suggestThresholds(tree, results),
+    thresholds,
+    suggestedOutcome,
+    warnings,
     results,
   };
 }
 
-function operatingPoint(
-  inScope: UtteranceResult[],
-  outOfScope: UtteranceResult[],
-  labels: Set<string>,
-  keep: number,
-): OperatingPoint {
-  const similarities = inScope.map((result) => result.pathSimilarity).sort((a, b) => b - a);
-  const kept = Math.max(1, Math.ceil(keep * similarities.length));
-  // The largest t with at least `kept` in-scope route similarities strictly above it.
-  const boundary = similarities[kept - 1] ?? 0;
-  const below = similarities.find((similarity) => similarity < boundary);
-  // Routes that never descended have similarity -Infinity: no threshold keeps them, -1 keeps all the others.
-  const raw = below === undefined ? boundary - 1e-6 : (boundary + below) / 2;
-  const threshold = Number.isFinite(raw) ? Math.max(-1, Math.min(1, raw)) : -1;
+function renamed(figures: RoutingOutcome): {
+  accuracy: number;
+  inScopeKept: number;
+  outOfScopeRecall: number;
+} {
   return {
-    threshold,
-    keep,
-    inScopeAccuracy: share(inScope, (result) => result.correct && result.pathSimilarity > threshold),
-    outOfScopeRecall: share(
-      outOfScope,
-      (result) => !labels.has(result.predicted) || result.pathSimilarity <= threshold,
-    ),
+    accuracy: figures.inScopeAccuracy,
+    inScopeKept: figures.inScopeKept,
+    outOfScopeRecall: figures.outOfScopeRecall,
   };
+}
+
+/** Every label must be `none` or the name of a node of the tree. */
+function checkLabels(tree: Tree, utterances: readonly LabelledUtterance[]): void {
+  const names = new Set([...tree.nodes.values()].flatMap((node) => (node.name ? [node.name] : [])));
+  const unknown = new Map<string, number>();
+  for (const [, expected] of utterances)
+    if (expected !== NONE && !names.has(expected)) unknown.set(expected, (unknown.get(expected) ?? 0) + 1);
+  if (!unknown.size) return;
+  const listed = [...unknown].map(([label, count]) => `"${label}" (${count}×)`).join(', ');
+  throw new TreeAgentError(
+    'INVALID_INPUT',
+    `${unknown.size} label(s) name no node of the tree "${tree.name}": ${listed}. Use a node's name (treeagent inspect lists them) or "${NONE}" for an utterance nothing should answer.`,
+  );
+}
+
+function toResult(text: string, expected: string, routed: RouteResult, labels: Set<string>): UtteranceResult {
+  const predicted = routed.noMatch ? NONE : (routed.node.name ?? `#${routed.node.id}`);
+  const correct = expected === NONE ? !labels.has(predicted) : predicted === expected;
+  // The final path: the decisions after the last climb.
+  const lastClimb = routed.decisions.findLastIndex(
+    (decision) => decision.action === 'climb' || decision.action === 'leaf-climb',
+  );
+  const hops = routed.decisions
+    .slice(lastClimb + 1)
+    .filter((decision) => decision.action === 'descend' || decision.action === 'below-threshold')
+    .map((decision) => ({
+      nodeId: decision.nodeId,
+      similarity: decision.best?.similarity ?? null,
+      descended: decision.action === 'descend',
+      threshold: decision.threshold,
+      ...(decision.thresholdSource ? { thresholdSource: decision.thresholdSource } : {}),
+    }));
+  const descents = hops.filter((hop) => hop.descended).map((hop) => hop.similarity!);
+  return {
+    text,
+    expected,
+    predicted,
+    correct,
+    pathSimilarity: descents.length ? Math.min(...descents) : Number.NEGATIVE_INFINITY,
+    hops,
+  };
+}
+
+function outcome(results: UtteranceResult[]): RoutingOutcome {
+  const inScope = results.filter((result) => result.expected !== NONE);
+  const outOfScope = results.filter((result) => result.expected === NONE);
+  return {
+    inScopeAccuracy: share(inScope, (result) => result.correct),
+    inScopeKept: share(inScope, (result) => result.predicted !== NONE),
+    outOfScopeRecall: share(outOfScope, (result) => result.correct),
+  };
+}
+
+/** The threshold each routing node had in the evaluation as is (from the explore decisions). */
+function currentThresholds(results: UtteranceResult[]): Map<number, CurrentThreshold> {
+  const seen = new Map<number, CurrentThreshold>();
+  for (const result of results)
+    for (const hop of result.hops)
+      if (hop.threshold !== null && !seen.has(hop.nodeId))
+        seen.set(hop.nodeId, { threshold: hop.threshold, source: hop.thresholdSource ?? 'node' });
+  return seen;
+}
+
+/**
+ * The largest threshold that `keep` of the in-scope route similarities (all nodes descending) are
+ * strictly above, midway to the next lower similarity; never above the highest similarity, so it
+ * never blocks every route.
+ */
+export function operatingThreshold(open: UtteranceResult[], keep: number): number {
+  const similarities = open
+    .filter((result) => result.expected !== NONE && Number.isFinite(result.pathSimilarity))
+    .map((result) => result.pathSimilarity)
+    .sort((a, b) => b - a);
+  if (similarities.length < MIN_SUGGESTION_EXAMPLES) return -1;
+  const kept = Math.max(1, Math.ceil(keep * similarities.length));
+  const boundary = similarities[kept - 1]!;
+  const below = similarities.find((similarity) => similarity < boundary);
+  const raw = below === undefined ? boundary - 1e-3 : (boundary + below) / 2;
+  return Math.max(-1, Math.min(1, Math.floor(raw * 1000) / 1000));
 }
 
 function scores(results: UtteranceResult[], labels: Set<string>): NodeScore[] {

@@ -1,9 +1,16 @@
 export {
   type EvaluateRoutingOptions,
   evaluateRouting,
+  MIN_OUT_OF_SCOPE_EXAMPLES,
   type NodeScore,
   type OperatingPoint,
   type RoutingEvaluation,
+  type RoutingOutcome,
 } from './evaluate-routing.js';
-export { type LabelledUtterance, NONE, type UtteranceResult } from './routing-types.js';
-export { suggestThresholds, type ThresholdSuggestion } from './suggest-thresholds.js';
+export { type LabelledUtterance, NONE, type RouteFunction, type UtteranceResult } from './routing-types.js';
+export {
+  type CurrentThreshold,
+  MIN_SUGGESTION_EXAMPLES,
+  suggestThresholds,
+  type ThresholdSuggestion,
+} from './suggest-thresholds.js';

@@ -1,32 +1,55 @@
+import { isAboveThreshold } from '../explore/similarity-threshold.js';
+import type { ThresholdSource } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import { NONE, type UtteranceResult } from './routing-types.js';
+
+/** No threshold is suggested from fewer utterances than this (at a node: that should descend through it). */
+export const MIN_SUGGESTION_EXAMPLES = 8;
+
+/** A routing node's threshold in the evaluation as is. */
+export interface CurrentThreshold {
+  threshold: number;
+  source: ThresholdSource;
+}
 
 /** A suggested `similarityThreshold` for one routing node. */
 export interface ThresholdSuggestion {
   nodeId: number;
   name: string | undefined;
+  /** The threshold the node had in the evaluation (calibrated, set by hand, or the default). */
   current: number;
-  /** The threshold that makes the most right decisions at this node on the evaluation set. */
-  suggested: number;
-  /** Utterances whose route passed through the node: should descend / should stop. */
+  currentSource: ThresholdSource;
+  /** The largest threshold that keeps `keep` of the utterances that should descend; `null`: too few of them (see `reason`). */
+  suggested: number | null;
+  reason?: string;
+  /** Utterances whose route passed through the node (every node descending): should descend / should stop. */
   shouldDescend: number;
   shouldStop: number;
-  /** Share of right decisions at the node with the suggested threshold. */
-  accuracy: number;
+  /** With the suggested threshold alone: share of those that should descend and would, and of those that should stop and would. */
+  descendKept: number;
+  stopRecall: number;
 }
 
 /**
- * For each routing node, the threshold that best separates the utterances that should go below it
- * (their expected node is in its subtree) from those that should not (out of scope, or expected
- * elsewhere), using the best similarity each of them had at that node.
+ * For each routing node, the threshold that keeps `keep` of the utterances that should go below it
+ * (their expected node is in its subtree), from the similarity each had at the node with every node
+ * descending (`open`). It keeps the same share of in-scope messages on new data, which maximising
+ * right decisions on a set with far more in-scope than out-of-scope examples does not. No suggestion
+ * from fewer than `MIN_SUGGESTION_EXAMPLES` such utterances, and never one above the highest of
+ * their similarities (that would block every route).
  */
-export function suggestThresholds(tree: Tree, results: UtteranceResult[]): ThresholdSuggestion[] {
+export function suggestThresholds(
+  tree: Tree,
+  open: UtteranceResult[],
+  keep: number,
+  current: ReadonlyMap<number, CurrentThreshold> = new Map(),
+): ThresholdSuggestion[] {
   const samples = new Map<number, { similarity: number; positive: boolean }[]>();
   const expectedIds = new Map<string, number[]>();
   for (const node of tree.nodes.values()) {
     if (node.name) expectedIds.set(node.name, [...(expectedIds.get(node.name) ?? []), node.id]);
   }
-  for (const result of results) {
+  for (const result of open) {
     const targets = result.expected === NONE ? [] : (expectedIds.get(result.expected) ?? []);
     for (const hop of result.hops) {
       if (hop.similarity === null) continue;
@@ -41,44 +64,44 @@ export function suggestThresholds(tree: Tree, results: UtteranceResult[]): Thres
   const suggestions: ThresholdSuggestion[] = [];
   for (const [nodeId, list] of samples) {
     const node = tree.node(nodeId);
-    const { threshold, correct } = bestSplit(list);
+    const positives = list.filter((sample) => sample.positive).map((sample) => sample.similarity);
+    const negatives = list.filter((sample) => !sample.positive).map((sample) => sample.similarity);
+    const suggested = positives.length >= MIN_SUGGESTION_EXAMPLES ? keeping(positives, keep) : null;
+    const now = current.get(nodeId) ?? {
+      threshold: node.similarityThreshold,
+      source: node.thresholdSource,
+    };
+    const at = suggested ?? now.threshold;
     suggestions.push({
       nodeId,
       name: node.name,
-      current: node.similarityThreshold,
-      suggested: threshold,
-      shouldDescend: list.filter((sample) => sample.positive).length,
-      shouldStop: list.filter((sample) => !sample.positive).length,
-      accuracy: correct / list.length,
+      current: now.threshold,
+      currentSource: now.source,
+      suggested,
+      ...(suggested === null
+        ? {
+            reason: `only ${positives.length} utterance(s) should descend through it; no threshold is suggested from fewer than ${MIN_SUGGESTION_EXAMPLES}`,
+          }
+        : {}),
+      shouldDescend: positives.length,
+      shouldStop: negatives.length,
+      descendKept: share(positives, (similarity) => isAboveThreshold(similarity, at)),
+      stopRecall: share(negatives, (similarity) => !isAboveThreshold(similarity, at)),
     });
   }
   return suggestions.sort((a, b) => a.nodeId - b.nodeId);
 }
 
-/** The threshold t maximising (positives with s > t) + (negatives with s ≤ t); ties keep the lowest t. */
-function bestSplit(list: { similarity: number; positive: boolean }[]): {
-  threshold: number;
-  correct: number;
-} {
-  const sorted = [...list].sort((a, b) => a.similarity - b.similarity);
-  const positives = sorted.filter((sample) => sample.positive).length;
-  // Threshold below everything: every positive descends, every negative descends too.
-  let best = { threshold: round(sorted[0]!.similarity - 0.01), correct: positives };
-  let negativesBelow = 0;
-  let positivesBelow = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (sorted[i]!.positive) positivesBelow++;
-    else negativesBelow++;
-    if (i + 1 < sorted.length && sorted[i + 1]!.similarity === sorted[i]!.similarity) continue;
-    const correct = negativesBelow + (positives - positivesBelow);
-    if (correct > best.correct) {
-      const next = sorted[i + 1]?.similarity ?? sorted[i]!.similarity + 0.02;
-      best = { threshold: round((sorted[i]!.similarity + next) / 2), correct };
-    }
-  }
-  return { threshold: Math.max(-1, Math.min(1, best.threshold)), correct: best.correct };
+/** The largest 3-decimal threshold that `keep` of the values are strictly above (below the highest value). */
+function keeping(values: number[], keep: number): number {
+  const sorted = [...values].sort((a, b) => b - a);
+  const kept = Math.max(1, Math.ceil(keep * sorted.length));
+  const boundary = sorted[kept - 1]!;
+  const below = sorted.find((value) => value < boundary);
+  const raw = below === undefined ? boundary - 1e-3 : (boundary + below) / 2;
+  return Math.max(-1, Math.min(Math.floor(raw * 1000) / 1000, Math.floor((sorted[0]! - 1e-4) * 1000) / 1000));
 }
 
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+function share<T>(items: T[], test: (item: T) => boolean): number {
+  return items.length ? items.filter(test).length / items.length : 0;
 }

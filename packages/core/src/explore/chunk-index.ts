@@ -111,10 +111,14 @@ export class ChunkIndex {
     return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors);
   }
 
-  /** Cosine similarity of a unit `direction` to every chunk, in chunk order. */
-  similarities(direction: Float32Array): Float32Array {
+  /**
+   * Cosine similarity of a unit `direction` to every chunk, in chunk order; with `from`/`to`, only
+   * the chunks at positions `[from, to)` are scored (the others stay 0).
+   */
+  similarities(direction: Float32Array, from = 0, to = this.tree.chunks.length): Float32Array {
     const count = this.tree.chunks.length;
     const out = new Float32Array(count);
+    const whole = from === 0 && to === count;
     if (direction.length !== this.dimensions) return out;
     const dense = this.denseDimensions;
     if (dense.length) {
@@ -124,8 +128,15 @@ export class ChunkIndex {
         denseDirection = this.#denseDirection;
         for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
       }
-      if (this.#kernel) this.#kernel.dots(denseDirection, out);
-      else rowSimilarities(this.rows, this.stride, dense.length, denseDirection, out);
+      if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
+      else
+        rowSimilarities(
+          this.rows.subarray(from * this.stride),
+          this.stride,
+          dense.length,
+          denseDirection,
+          out.subarray(from, to),
+        );
     }
     if (this.sparseDimensions.length) {
       const slots: number[] = [];
@@ -137,7 +148,7 @@ export class ChunkIndex {
           weights.push(direction[j]!);
         }
       }
-      columnSimilarities(this.columns, count, slots, weights, out);
+      columnSimilarities(this.columns, count, slots, weights, out, from, to);
     }
     return out;
   }
@@ -177,8 +188,8 @@ function denseDimensionFlags(vectors: ArrayLike<number>[], dimensions: number): 
 }
 
 /**
- * Dimension-major pass, added to `out`: column `slots[k]` weighted by `weights[k]`, four columns per
- * sweep over the output array.
+ * Dimension-major pass, added to `out` at rows `[from, to)`: column `slots[k]` weighted by
+ * `weights[k]`, four columns per sweep over the output array.
  */
 function columnSimilarities(
   columns: Float32Array,
@@ -186,6 +197,8 @@ function columnSimilarities(
   slots: readonly number[],
   weights: readonly number[],
   out: Float32Array,
+  from: number,
+  to: number,
 ): void {
   let k = 0;
   for (; k + 4 <= slots.length; k += 4) {
@@ -197,7 +210,7 @@ function columnSimilarities(
     const b1 = slots[k + 1]! * count;
     const b2 = slots[k + 2]! * count;
     const b3 = slots[k + 3]! * count;
-    for (let row = 0; row < count; row++) {
+    for (let row = from; row < to; row++) {
       out[row]! +=
         w0 * columns[b0 + row]! + w1 * columns[b1 + row]! + w2 * columns[b2 + row]! + w3 * columns[b3 + row]!;
     }
@@ -205,7 +218,7 @@ function columnSimilarities(
   for (; k < slots.length; k++) {
     const weight = weights[k]!;
     const base = slots[k]! * count;
-    for (let row = 0; row < count; row++) out[row]! += weight * columns[base + row]!;
+    for (let row = from; row < to; row++) out[row]! += weight * columns[base + row]!;
   }
 }
 

@@ -36,7 +36,16 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
     next: TreeNode,
     threshold: number | null,
   ) =>
-    emit({ type: 'explore-decision', nodeId: node.id, action, moved, threshold, best, nextNodeId: next.id });
+    emit({
+      type: 'explore-decision',
+      nodeId: node.id,
+      action,
+      moved,
+      threshold,
+      ...(threshold === null ? {} : { thresholdSource: node.thresholdSource }),
+      best,
+      nextNodeId: next.id,
+    });
   const climb = (): TreeNode => (node.anchorId === null ? node : tree.node(node.anchorId));
 
   for (;;) {

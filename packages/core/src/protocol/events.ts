@@ -8,6 +8,12 @@ import type { OutputMessage } from './output-message.js';
  * the output carries the trace of events), so they live in this one file.
  */
 
+/**
+ * Where a routing node's `similarityThreshold` comes from: set on the node, the root's
+ * `defaultSimilarityThreshold`, the library default, or calibrated from the tree's chunks at load.
+ */
+export type ThresholdSource = 'node' | 'root-default' | 'default' | 'calibrated';
+
 /** The chunk exploration found best among a node's subtree. */
 export interface ExploreCandidate {
   chunkId: ChunkId;
@@ -53,6 +59,8 @@ export type AgentEvent =
       action: ExploreAction;
       moved: boolean;
       threshold: number | null;
+      /** Where the threshold comes from (`calibrated`: computed from the tree's chunks at load). */
+      thresholdSource?: ThresholdSource;
       best: ExploreCandidate | null;
       /** Node exploration goes to next (the child, the anchor), or the node it stops on. */
       nextNodeId: number;
@@ -130,4 +138,24 @@ export interface AgentOutput {
   nodeId: number | null;
   /** Every event of the turn in order, except text deltas and `turn-end`: explains why the agent went where it went. */
   trace: AgentEvent[];
+}
+
+/**
+ * The events a client of the server sees outside debug mode: what the user sees (messages, their
+ * streamed text, no match, errors), not why the agent went there. The server filters its streams with
+ * it; the web app tells from it whether the server runs in debug mode.
+ */
+export const USER_FACING_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>([
+  'turn-start',
+  'message-start',
+  'text-delta',
+  'message',
+  'no-match',
+  'error',
+  'turn-end',
+]);
+
+/** Whether clients see `type` outside debug mode (see `USER_FACING_EVENT_TYPES`). */
+export function isUserFacingEvent(type: string): boolean {
+  return USER_FACING_EVENT_TYPES.has(type as AgentEventType);
 }

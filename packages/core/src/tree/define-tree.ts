@@ -123,6 +123,12 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       isAnchor: definitionNode.isAnchor ?? false,
       isMute: definitionNode.isMute ?? false,
       similarityThreshold: definitionNode.similarityThreshold ?? defaultThreshold,
+      thresholdSource:
+        definitionNode.similarityThreshold !== undefined
+          ? 'node'
+          : rootThreshold !== undefined
+            ? 'root-default'
+            : 'default',
       agentId: ownAgent,
       scopeId,
       anchorId: definitionNode.type === 'agent' ? null : anchorId,

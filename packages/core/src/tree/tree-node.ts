@@ -1,4 +1,5 @@
 import type { NodeType } from '../protocol/constants.js';
+import type { ThresholdSource } from '../protocol/events.js';
 import type { Chunk } from './chunk.js';
 import type { InitCallback, NodeDefinition } from './node-definition.js';
 
@@ -26,6 +27,12 @@ export interface TreeNode {
   readonly isAnchor: boolean;
   readonly isMute: boolean;
   readonly similarityThreshold: number;
+  /**
+   * Where `similarityThreshold` comes from: set on the node, the root's `defaultSimilarityThreshold`,
+   * the library default (`DEFAULT_SIMILARITY_THRESHOLD`), or calibrated from the tree's chunks when
+   * the agent loads the tree (only nodes with no threshold set by hand are calibrated).
+   */
+  readonly thresholdSource: ThresholdSource;
   /** The agent this node belongs to (`null` for the root). */
   readonly agentId: number | null;
   /** Owner of the node's `self`: the id of its innermost component node, or the root's id. */

@@ -48,10 +48,11 @@ export function syntheticTree(extra: NodeDefinition[] = []): Tree {
       ...CLASSES.map(
         (name, label): NodeDefinition => ({
           id: 10 + label,
-          type: 'empty',
+          type: 'emit',
           parent: label < 2 ? 3 : 4,
           name,
           chunks: train[label]!,
+          emit: { message: { type: 'static', content: name } },
         }),
       ),
       ...extra,

@@ -1,25 +1,6 @@
-/**
- * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
- * Clients can switch on them; they never change meaning.
- */
-export type ApiErrorCode =
-  | 'INVALID_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'HOST_NOT_ALLOWED'
-  | 'QUOTA_EXCEEDED'
-  | 'RATE_LIMITED'
-  | 'SHUTTING_DOWN'
-  | 'INTERNAL';
+import type { ApiErrorCode, ApiErrorDetails, ErrorBody } from '../api-types.js';
 
-/** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
+export type { ApiErrorCode, ApiErrorDetails, ErrorBody };
 
 /**
  * An error the server answers with: an HTTP status, a stable `code` (an `ApiErrorCode` or a
@@ -28,7 +9,7 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: ApiErrorDetails | undefined;
   /** Headers to add to the error response (for example `Retry-After`). */
   readonly headers: Record<string, string>;
 
@@ -36,7 +17,7 @@ export class ApiError extends Error {
     status: number,
     code: ApiErrorCode | (string & {}),
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { details?: ApiErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
@@ -58,7 +39,7 @@ export class ApiError extends Error {
   }
 }
 
-export function invalidRequest(message: string, details?: Record<string, unknown>): ApiError {
+export function invalidRequest(message: string, details?: ApiErrorDetails): ApiError {
   return new ApiError(400, 'INVALID_REQUEST', message, details ? { details } : {});
 }
 

@@ -29,8 +29,7 @@ export function openAiErrorBody(error: ApiError): OpenAiErrorBody {
 /** The request field at fault: `details.param`, else the first validation issue's path. */
 function paramOf(error: ApiError): string | null {
   const details = error.details ?? {};
-  if (typeof details.param === 'string') return details.param;
-  const issues = details.issues as { path: string }[] | undefined;
-  const path = issues?.[0]?.path;
+  if (details.param !== undefined) return details.param;
+  const path = details.issues?.[0]?.path;
   return path && path !== '(body)' ? path : null;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { UploadedFile } from '../api-types.js';
 import { invalidRequest } from '../errors/api-error.js';
 import { FileId, fileUrl, findSessionFile } from '../files/session-files.js';
 import { validate } from '../http/read-json.js';
@@ -59,7 +60,8 @@ export function fileRoutes(services: Services): Hono {
       origin: 'chat',
       sessionId,
     });
-    return c.json({ ...metadata, url: fileUrl(sessionId, metadata.id) }, 201);
+    const uploaded: UploadedFile = { ...metadata, url: fileUrl(sessionId, metadata.id) };
+    return c.json(uploaded, 201);
   });
 
   routes.get('/:id/files/:fileId', async (c) => {

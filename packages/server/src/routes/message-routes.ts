@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
+import type { StreamErrorEvent } from '../api-types.js';
 import { ApiError } from '../errors/api-error.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
 import { readJson, validate } from '../http/read-json.js';
@@ -70,7 +71,7 @@ export function messageRoutes(services: Services): Hono {
       for await (const event of events) {
         if (event.type === 'error') {
           const error = turn.apiError(event.error);
-          const data = { type: 'error', status: error.status, ...error.toBody() };
+          const data: StreamErrorEvent = { type: 'error', status: error.status, ...error.toBody() };
           await stream.writeSSE({ event: 'error', data: JSON.stringify(data) });
           continue;
         }

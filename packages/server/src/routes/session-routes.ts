@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { CreatedSession, HistoryResponse } from '../api-types.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import { validate } from '../http/read-json.js';
@@ -22,7 +23,8 @@ export function sessionRoutes(services: Services): Hono {
     const token = createSecret();
     await services.tokens.save(sessionId, hashSecret(token));
     c.header('Cache-Control', 'no-store');
-    return c.json({ sessionId, token }, 201);
+    const created: CreatedSession = { sessionId, token };
+    return c.json(created, 201);
   });
 
   routes.get('/:id/history', async (c) => {
@@ -33,7 +35,8 @@ export function sessionRoutes(services: Services): Hono {
         sessionId,
         query.limit === undefined ? {} : { limit: query.limit },
       );
-      return c.json({ sessionId, history });
+      const body: HistoryResponse = { sessionId, history };
+      return c.json(body);
     } catch (error) {
       services.logger.error(`Reading the history of session ${sessionId} failed`, error);
       throw new ApiError(503, 'SESSION_STORE', 'The session store is not reachable; retry later.', {

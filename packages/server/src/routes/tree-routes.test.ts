@@ -1,8 +1,8 @@
 import { defineComponent, defineTree, TreeAgent } from '@treeagent/core';
 import { ExactEmbedder } from '@treeagent/core/test';
 import { describe, expect, it } from 'vitest';
+import type { TreeView } from '../api-types.js';
 import { testApp, VECTORS } from '../test-support/fixtures.js';
-import type { TreeView } from '../tree/tree-view.js';
 
 describe('GET /api/v1/tree', () => {
   it('describes the effective tree; chunk texts only in debug mode', async () => {

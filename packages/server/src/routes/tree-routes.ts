@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { RouteResponse } from '../api-types.js';
 import { invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson } from '../http/read-json.js';
 import type { Services } from '../services.js';
@@ -32,13 +33,14 @@ export function treeRoutes(services: Services): Hono {
       throw invalidRequest(`There is no node ${startNodeId} in the tree.`, { startNodeId });
     }
     const result = await services.agent.route(text, startNodeId);
-    return c.json({
+    const route: RouteResponse = {
       nodeId: result.node.id,
       nodeType: result.node.type,
       nodeName: result.node.name ?? null,
       noMatch: result.noMatch,
       decisions: result.decisions,
-    });
+    };
+    return c.json(route);
   });
 
   return routes;

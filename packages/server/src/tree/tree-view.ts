@@ -1,42 +1,5 @@
-import type { ChunkId, Tree } from '@treeagent/core';
-
-/** One node of the effective tree, as the tree view shows it. */
-export interface TreeViewNode {
-  id: number;
-  type: string;
-  name: string | null;
-  description: string | null;
-  parentId: number | null;
-  children: number[];
-  depth: number;
-  /** Agent the node belongs to (`null` for the root). */
-  agentId: number | null;
-  /** The `self` scope: the root, or the component instance the node sits in. */
-  scope: { id: number; kind: 'root' | 'component' };
-  anchorId: number | null;
-  similarityThreshold: number;
-  isBlocking: boolean;
-  isAnchor: boolean;
-  isMute: boolean;
-  /** Agents only: whether first interactions start from it. */
-  isPrimary?: boolean;
-  links: Record<string, number>;
-  /** Names of the callbacks (or constant outputs) the node defines. */
-  callbacks: string[];
-  model: string | null;
-  chunkCount: number;
-  /** The node's chunks; only in debug mode. */
-  chunks?: { id: ChunkId; text: string; forRag: boolean; extra: Record<string, unknown> }[];
-}
-
-export interface TreeView {
-  name: string;
-  contentHash: string;
-  rootId: number;
-  primaryAgentId: number;
-  /** Nodes in depth-first order. */
-  nodes: TreeViewNode[];
-}
+import type { Tree } from '@treeagent/core';
+import type { TreeView, TreeViewNode } from '../api-types.js';
 
 const CALLBACK_NAMES = [
   'init',

@@ -1,23 +1,8 @@
 import type { AgentEvent, AgentOutput } from '@treeagent/core';
+import { isUserFacingEvent } from '@treeagent/core/client';
+import type { ClientEvent, ClientOutput } from '../api-types.js';
 
-/** An `AgentOutput` as clients receive it: the trace only in debug mode. */
-export type ClientOutput = Omit<AgentOutput, 'trace'> & { trace?: AgentOutput['trace'] };
-
-/** An event as clients receive it: `turn-end` carries a `ClientOutput`. */
-export type ClientEvent =
-  | Exclude<AgentEvent, { type: 'turn-end' }>
-  | { type: 'turn-end'; output: ClientOutput; durationMs: number };
-
-/** The events a client sees outside debug mode: what the user sees, not why the agent went there. */
-const USER_FACING: ReadonlySet<AgentEvent['type']> = new Set([
-  'turn-start',
-  'message-start',
-  'text-delta',
-  'message',
-  'no-match',
-  'error',
-  'turn-end',
-]);
+export type { ClientEvent, ClientOutput };
 
 /** The output for a client: without `trace` unless `debug`. */
 export function clientOutput(output: AgentOutput, debug: boolean): ClientOutput {
@@ -28,12 +13,16 @@ export function clientOutput(output: AgentOutput, debug: boolean): ClientOutput 
 
 /**
  * The event as a client sees it, or `null` when it is hidden: outside debug mode only the
- * user-facing events go out (explore decisions, callbacks and their outputs stay on the server),
- * and `turn-end` carries the output without its trace.
+ * user-facing events (`USER_FACING_EVENT_TYPES` of `@treeagent/core/client`) go out — explore
+ * decisions, callbacks and their outputs stay on the server — and `turn-end` carries the output
+ * without its trace. Errors are sent as `StreamErrorEvent`s by the message route, not through here.
  */
-export function clientEvent(event: AgentEvent, debug: boolean): ClientEvent | null {
+export function clientEvent(
+  event: Exclude<AgentEvent, { type: 'error' }>,
+  debug: boolean,
+): ClientEvent | null {
   if (debug) return event;
-  if (!USER_FACING.has(event.type)) return null;
+  if (!isUserFacingEvent(event.type)) return null;
   if (event.type === 'turn-end') return { ...event, output: clientOutput(event.output, false) };
   return event;
 }

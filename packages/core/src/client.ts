@@ -1,0 +1,22 @@
+/**
+ * `@treeagent/core/client`: what a client of the server — the web app in a browser — may import from
+ * the core: the types of the turn protocol (events, outputs, history, files) and the pure helpers
+ * that read them. Nothing here imports a Node module, so a browser bundle can take it whole;
+ * `client.test.ts` checks that for every module it reaches.
+ */
+export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
+export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
+export type { ChunkId } from './protocol/chunk-id.js';
+export {
+  type AgentEvent,
+  type AgentEventType,
+  type AgentOutput,
+  type ExploreAction,
+  type ExploreCandidate,
+  isUserFacingEvent,
+  type TurnStatus,
+  USER_FACING_EVENT_TYPES,
+} from './protocol/events.js';
+export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type { HistoryEntry } from './protocol/history-entry.js';
+export type { OutputMessage, Source } from './protocol/output-message.js';

@@ -1,0 +1,32 @@
+import { describeQdrantCorpus } from '@treeagent/core/conformance';
+import { expect } from 'vitest';
+import { QdrantVectorStore } from './qdrant-vector-store.js';
+import { qdrantSchemaErrors, schemaOfRequest } from './testing/openapi/qdrant-schema.js';
+import { recordingFileName } from './testing/recording-name.js';
+import { loadRecording, startReplayServer } from './testing/replay-server.js';
+
+/**
+ * Qdrant's behaviour corpus (cases from Qdrant's own integration tests) against the adapter: each
+ * case replays `testing/recordings/corpus/<case>.json`, whose answers are the corpus's (Qdrant's),
+ * not the evaluator's; the store must send exactly the recorded requests — Qdrant's tests' filters,
+ * verbatim — and every body must validate against Qdrant's OpenAPI schema.
+ */
+describeQdrantCorpus('QdrantVectorStore (recorded from the corpus answers)', async () => {
+  const testName = expect.getState().currentTestName?.split(' > ').at(-1) ?? '';
+  const server = await startReplayServer(loadRecording(`corpus/${recordingFileName(testName)}`));
+  return {
+    store: new QdrantVectorStore({ url: server.url }),
+    dispose: async () => {
+      await server.close();
+      server.verify();
+      for (const request of server.received) {
+        const schema = schemaOfRequest(request.method, new URL(request.url, 'http://replay').pathname);
+        if (schema)
+          expect({ url: request.url, errors: qdrantSchemaErrors(schema, request.body) }).toEqual({
+            url: request.url,
+            errors: [],
+          });
+      }
+    },
+  };
+});

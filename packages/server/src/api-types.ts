@@ -1,0 +1,136 @@
+/**
+ * The JSON shapes of the server's HTTP API (`/api/v1`), as clients receive them. The routes build
+ * them and the web app (`packages/server/web`) reads them, so a change here is a type error on both
+ * sides. Types only, from `@treeagent/core/client`: a browser bundle can import this module.
+ */
+import type { AgentEvent, AgentOutput, ChunkId, FileMetadata, HistoryEntry } from '@treeagent/core/client';
+
+/**
+ * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
+ * Clients can switch on them; they never change meaning.
+ */
+export type ApiErrorCode =
+  | 'INVALID_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HOST_NOT_ALLOWED'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+/** The `details` of an API error: each field is set by the errors it concerns. */
+export type ApiErrorDetails = {
+  /** `INVALID_REQUEST`: every problem of the request (a dotted path, `(body)` for the whole body), the message's first. */
+  issues?: { path: string; message: string }[];
+  /** The request field at fault (OpenAI's `param`). */
+  param?: string;
+  /** Engine errors: the node and callback where it happened. */
+  nodeId?: number;
+  /** `POST /api/v1/route`: a start node that is not in the tree. */
+  startNodeId?: number;
+  callback?: string;
+  /** `PAYLOAD_TOO_LARGE`: the limit of the body. */
+  maxBytes?: number;
+  /** `INVALID_REQUEST` on a message that is too long: the limit. */
+  maxMessageLength?: number;
+  /** `RATE_LIMITED`: when to try again. */
+  retryAfterSeconds?: number;
+};
+
+/** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: ApiErrorDetails };
+}
+
+/** `POST /api/v1/sessions` → 201. The token is shown once; send it as `X-Session-Token`. */
+export interface CreatedSession {
+  sessionId: string;
+  token: string;
+}
+
+/** `GET /api/v1/sessions/:id/history`. */
+export interface HistoryResponse {
+  sessionId: string;
+  history: HistoryEntry[];
+}
+
+/** The body of `POST /api/v1/sessions/:id/messages`. */
+export interface MessageRequest {
+  message: string;
+  selectedOption?: string;
+  /** Ids of files uploaded to the session. */
+  attachments?: string[];
+  clientMetadata?: Record<string, unknown>;
+}
+
+/** `POST /api/v1/sessions/:id/files` → 201: the stored file, with where to download it. */
+export type UploadedFile = FileMetadata & { url: string };
+
+/** An `AgentOutput` as clients receive it: the trace only in debug mode. */
+export type ClientOutput = Omit<AgentOutput, 'trace'> & { trace?: AgentOutput['trace'] };
+
+/** The `error` event of a stream: the HTTP status and the error body the JSON API would have answered. */
+export type StreamErrorEvent = { type: 'error'; status: number } & ErrorBody;
+
+/**
+ * One event of a message's server-sent-event stream (`event: <type>`, `data: <this as JSON>`):
+ * the engine's events (outside debug mode only the user-facing ones), `turn-end` with a
+ * `ClientOutput`, and errors as `StreamErrorEvent`.
+ */
+export type ClientEvent =
+  | Exclude<AgentEvent, { type: 'turn-end' | 'error' }>
+  | { type: 'turn-end'; output: ClientOutput; durationMs: number }
+  | StreamErrorEvent;
+
+/** One node of the effective tree, as the tree view shows it. */
+export interface TreeViewNode {
+  id: number;
+  type: string;
+  name: string | null;
+  description: string | null;
+  parentId: number | null;
+  children: number[];
+  depth: number;
+  /** Agent the node belongs to (`null` for the root). */
+  agentId: number | null;
+  /** The `self` scope: the root, or the component instance the node sits in. */
+  scope: { id: number; kind: 'root' | 'component' };
+  anchorId: number | null;
+  similarityThreshold: number;
+  isBlocking: boolean;
+  isAnchor: boolean;
+  isMute: boolean;
+  /** Agents only: whether first interactions start from it. */
+  isPrimary?: boolean;
+  links: Record<string, number>;
+  /** Names of the callbacks (or constant outputs) the node defines. */
+  callbacks: string[];
+  model: string | null;
+  chunkCount: number;
+  /** The node's chunks; only in debug mode. */
+  chunks?: { id: ChunkId; text: string; forRag: boolean; extra: Record<string, unknown> }[];
+}
+
+/** `GET /api/v1/tree`: the effective tree (components flattened). */
+export interface TreeView {
+  name: string;
+  contentHash: string;
+  rootId: number;
+  primaryAgentId: number;
+  /** Nodes in depth-first order. */
+  nodes: TreeViewNode[];
+}
+
+/** `POST /api/v1/route` (debug only): where exploration takes a text on a fresh session, and why. */
+export interface RouteResponse {
+  nodeId: number;
+  nodeType: string;
+  nodeName: string | null;
+  noMatch: boolean;
+  decisions: Extract<AgentEvent, { type: 'explore-decision' }>[];
+}

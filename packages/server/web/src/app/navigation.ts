@@ -1,0 +1,15 @@
+import type { IconName } from '../components/icon';
+
+/**
+ * The pages of the app, in the order of the top bar's navigation. A new page (an operator
+ * console, analytics, the tree editor) is one entry here, its component in `src/pages/` and one
+ * line in `pages.ts`; the server answers `index.html` for any path that is not a file or an API,
+ * so every path here loads directly too.
+ */
+export const NAVIGATION = [
+  { path: '/', label: 'Chat', icon: 'chat' },
+  { path: '/tree', label: 'Tree', icon: 'route' },
+] as const satisfies readonly { path: string; label: string; icon: IconName }[];
+
+/** The path of a page of the app. */
+export type PagePath = (typeof NAVIGATION)[number]['path'];

@@ -1,0 +1,14 @@
+import type { ComponentType } from 'preact';
+import { ChatPage } from '../chat/chat-page';
+import { NotFoundPage } from '../pages/not-found-page';
+import { TreePage } from '../pages/tree-page';
+import type { PagePath } from './navigation';
+
+/** The component of each page of `NAVIGATION` (a page missing here is a type error). */
+export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
+  '/': ChatPage,
+  '/tree': TreePage,
+};
+
+/** What any other path shows. */
+export { NotFoundPage };

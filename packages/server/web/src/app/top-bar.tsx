@@ -1,0 +1,46 @@
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { Icon } from '../components/icon';
+import { useApp } from './app-context';
+import { NAVIGATION } from './navigation';
+
+/** The bar on top of every page: the brand, the tree's name, debug mode, the pages, and the page's actions. */
+export function TopBar({ children }: { children?: ComponentChildren }) {
+  const { tree, debug } = useApp();
+  const { path } = useLocation();
+  return (
+    <header class="topbar">
+      <div class="brand">
+        <a class="brand-link" href="/" aria-label="Tree Agent: the chat">
+          <Icon name="agent" class="brand-logo" />
+          <span class="brand-name">Tree Agent</span>
+        </a>
+        {tree ? (
+          <span id="tree-name" class="tree-chip" title="The agent's tree">
+            {tree.tree.name}
+          </span>
+        ) : null}
+        {debug ? (
+          <span id="debug-badge" class="badge-debug" title="The server runs with debug: true">
+            debug
+          </span>
+        ) : null}
+        <nav class="page-nav" aria-label="Pages">
+          {NAVIGATION.map((page) => (
+            <a
+              key={page.path}
+              href={page.path}
+              class="page-link"
+              aria-label={page.label}
+              {...(page.path === path ? { 'aria-current': 'page' } : {})}
+            >
+              <Icon name={page.icon} />
+              <span>{page.label}</span>
+            </a>
+          ))}
+        </nav>
+      </div>
+      <div class="topbar-actions">{children}</div>
+    </header>
+  );
+}

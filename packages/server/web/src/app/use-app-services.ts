@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type ApiClient, messageOf } from '../api/api-client';
+import { ApiError } from '../api/api-error';
+import { TreeIndex } from '../tree/tree-index';
+import type { ApiKeyPrompt } from './api-key-dialog';
+import type { AppServices, TreeStatus } from './app-context';
+
+/** The state behind `AppServices`: the tree (loaded once, on start), debug mode, the API-key prompt. */
+export function useAppServices(api: ApiClient): { services: AppServices; prompt: ApiKeyPrompt | null } {
+  const [prompt, setPrompt] = useState<ApiKeyPrompt | null>(null);
+  const [tree, setTree] = useState<TreeIndex | null>(null);
+  const [treeStatus, setTreeStatus] = useState<TreeStatus>('loading');
+  const [treeError, setTreeError] = useState<string | null>(null);
+  const [debug, setDebug] = useState(false);
+  const [usesApiKey, setUsesApiKey] = useState(false);
+  /** One prompt at a time: concurrent requests wait for the same answer. */
+  const asking = useRef<Promise<string | null> | null>(null);
+
+  const askApiKey = useCallback(
+    (message: string | null): Promise<string | null> => {
+      setUsesApiKey(true);
+      asking.current ??= new Promise<string | null>((resolve) => {
+        setPrompt({
+          message,
+          resolve: (key) => {
+            asking.current = null;
+            setPrompt(null);
+            if (key) api.setApiKey(key);
+            resolve(key);
+          },
+        });
+      });
+      return asking.current;
+    },
+    [api],
+  );
+
+  const withApiKey = useCallback(
+    async <T>(run: () => Promise<T>): Promise<T> => {
+      for (;;) {
+        try {
+          return await run();
+        } catch (error) {
+          const needsKey =
+            error instanceof ApiError && error.status === 401 && !error.message.includes('X-Session-Token');
+          if (!needsKey) throw error;
+          const key = await askApiKey(api.apiKey ? 'The API key was refused: enter another one.' : null);
+          if (!key) throw error;
+        }
+      }
+    },
+    [api, askApiKey],
+  );
+
+  const reloadTree = useCallback(async () => {
+    try {
+      const view = await withApiKey(() => api.tree());
+      const index = new TreeIndex(view);
+      setTree(index);
+      setTreeError(null);
+      setTreeStatus('ready');
+      if (index.debug) setDebug(true);
+    } catch (error) {
+      setTreeError(messageOf(error));
+      setTreeStatus('failed');
+    }
+  }, [api, withApiKey]);
+
+  useEffect(() => {
+    void reloadTree();
+  }, [reloadTree]);
+
+  useEffect(() => {
+    document.body.classList.toggle('is-debug', debug);
+  }, [debug]);
+
+  const services = useMemo<AppServices>(
+    () => ({
+      api,
+      tree,
+      treeStatus,
+      treeError,
+      reloadTree,
+      debug,
+      markDebug: () => setDebug(true),
+      nodeLabel: (id) => (tree ? tree.nodeLabel(id) : `#${id}`),
+      withApiKey,
+      askApiKey,
+      usesApiKey,
+      setReady: (ready) => document.body.classList.toggle('is-ready', ready),
+    }),
+    [api, tree, treeStatus, treeError, reloadTree, debug, withApiKey, askApiKey, usesApiKey],
+  );
+  return { services, prompt };
+}

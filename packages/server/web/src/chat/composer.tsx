@@ -1,0 +1,163 @@
+import type { RefObject } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { formatBytes } from '../components/format';
+import { Icon } from '../components/icon';
+import type { PendingFile, Uploads } from './use-uploads';
+
+/** The message box: text, files, send and stop, and a hint line (which says when the agent waits). */
+export function Composer(props: {
+  busy: boolean;
+  /** The agent's last message waits for the user's answer. */
+  waiting: boolean;
+  uploads: Uploads;
+  /** Files are dragged over the chat. */
+  dropping: boolean;
+  input: RefObject<HTMLTextAreaElement | null>;
+  onSend(text: string): void;
+  onStop(): void;
+}) {
+  const { uploads, input } = props;
+  const [text, setText] = useState('');
+  const [flash, setFlash] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useLayoutEffect(() => {
+    const element = input.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
+  }, [text, input]);
+
+  const flashHint = (message: string) => {
+    setFlash(message);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setFlash(null), 3000);
+  };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (props.busy) return;
+    if (uploads.uploading) return flashHint('Wait for the files to finish uploading.');
+    if (!text.trim()) {
+      flashHint(uploads.ready().length ? 'Add a message to send with the files.' : 'Write a message first.');
+      input.current?.focus();
+      return;
+    }
+    props.onSend(text);
+    setText('');
+  };
+
+  return (
+    <form id="composer" class={composerClass(props)} noValidate onSubmit={submit}>
+      <div id="drop-hint" class="drop-hint" hidden={!props.dropping}>
+        Drop files to attach them
+      </div>
+      <ul id="pending-files" class="pending-files" aria-label="Files to send">
+        {uploads.pending.map((entry) => (
+          <PendingFileItem
+            key={entry.key}
+            entry={entry}
+            onRemove={() => {
+              uploads.remove(entry.key);
+              input.current?.focus();
+            }}
+          />
+        ))}
+      </ul>
+      <div class="composer-box">
+        <input
+          id="file-input"
+          class="file-input sr-only"
+          type="file"
+          multiple
+          onChange={(event) => {
+            const element = event.currentTarget;
+            void uploads.add([...(element.files ?? [])]);
+            element.value = '';
+          }}
+        />
+        <label for="file-input" class="icon-button attach-button" title="Attach files">
+          <Icon name="clip" />
+          <span class="sr-only">Attach files</span>
+        </label>
+        <label for="message-input" class="sr-only">
+          Message
+        </label>
+        <textarea
+          id="message-input"
+          ref={input}
+          rows={1}
+          placeholder={props.waiting ? 'Your answer…' : 'Write a message…'}
+          aria-describedby="composer-hint"
+          autocomplete="off"
+          value={text}
+          onInput={(event) => setText(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <button id="send-button" type="submit" class="send-button" hidden={props.busy}>
+          <Icon name="send" />
+          <span>Send</span>
+        </button>
+        <button
+          id="stop-button"
+          type="button"
+          class="stop-button"
+          hidden={!props.busy}
+          onClick={props.onStop}
+        >
+          <Icon name="stop" />
+          <span>Stop</span>
+        </button>
+      </div>
+      <p id="composer-hint" class="composer-hint" aria-live="polite">
+        {flash ? (
+          <span class="hint-alert">{flash}</span>
+        ) : props.waiting ? (
+          <>
+            <span class="waiting-dot" aria-hidden="true" />
+            The agent is waiting for your answer.
+          </>
+        ) : (
+          <>
+            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+          </>
+        )}
+      </p>
+    </form>
+  );
+}
+
+function composerClass(props: { busy: boolean; waiting: boolean }): string {
+  return ['composer', props.busy && 'is-busy', props.waiting && 'is-waiting'].filter(Boolean).join(' ');
+}
+
+function PendingFileItem({ entry, onRemove }: { entry: PendingFile; onRemove(): void }) {
+  const status =
+    entry.status === 'uploading'
+      ? 'uploading…'
+      : entry.status === 'failed'
+        ? `failed: ${entry.error ?? 'error'}`
+        : formatBytes(entry.metadata?.size ?? entry.file.size);
+  return (
+    <li class={`pending-file is-${entry.status}`} data-status={entry.status}>
+      <Icon name={entry.file.type.startsWith('image/') ? 'image' : 'file'} />
+      <span class="file-name">{entry.file.name}</span>
+      <span class="file-size">{status}</span>
+      <button
+        type="button"
+        class="icon-button remove-file"
+        title={`Remove ${entry.file.name}`}
+        onClick={onRemove}
+      >
+        <Icon name="close" />
+        <span class="sr-only">Remove {entry.file.name}</span>
+      </button>
+    </li>
+  );
+}

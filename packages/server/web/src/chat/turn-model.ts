@@ -1,0 +1,210 @@
+import type { OutputMessage } from '@treeagent/core/client';
+import type { ClientEvent, ClientOutput, MessageRequest } from '../../../src/api-types';
+import type { LinkedFile } from '../api/api-client';
+
+/** Why a turn failed, as the chat shows it. */
+export interface TurnError {
+  code: string;
+  message: string;
+  /** HTTP status, when the server answered one. */
+  status?: number;
+  /** `Retry-After`, in seconds. */
+  retryAfter?: string;
+}
+
+/** What the user sent in a turn. */
+export interface UserMessage {
+  text: string;
+  selectedOption: string | null;
+  attachments: LinkedFile[];
+}
+
+/** An agent message of a turn: streaming (`text` so far), then complete (`message`). */
+export interface AgentMessage {
+  id: string;
+  nodeId: number | null;
+  streaming: boolean;
+  /** The streamed text so far. */
+  text: string;
+  /** The complete message, once the server sent it. */
+  message: OutputMessage | null;
+}
+
+/** One turn of the conversation, built from the events of its stream (or from the history). */
+export interface Turn {
+  /** Unique in the page (a retried turn is a new one). */
+  key: number;
+  number: number;
+  /** Rebuilt from `GET /history`: no events, no debug data. */
+  restored: boolean;
+  user: UserMessage;
+  /** The request, to retry it. */
+  request: MessageRequest | null;
+  messages: AgentMessage[];
+  /** Every event received for the turn, text deltas included. */
+  events: ClientEvent[];
+  output: ClientOutput | null;
+  durationMs: number | null;
+  error: TurnError | null;
+  noMatch: boolean;
+  startedAt: number;
+  /** The option the user chose among this turn's messages' options. */
+  chosenOption: string | null;
+}
+
+let nextKey = 1;
+
+/** A new turn with the user's message, before any event. */
+export function startTurn(
+  number: number,
+  user: UserMessage,
+  request: MessageRequest | null,
+  startedAt: number,
+): Turn {
+  return {
+    key: nextKey++,
+    number,
+    restored: false,
+    user,
+    request,
+    messages: [],
+    events: [],
+    output: null,
+    durationMs: null,
+    error: null,
+    noMatch: false,
+    startedAt,
+    chosenOption: null,
+  };
+}
+
+/** The turn after one more event of its stream. */
+export function applyEvent(turn: Turn, event: ClientEvent, now: number): Turn {
+  const next: Turn = { ...turn, events: [...turn.events, event] };
+  switch (event.type) {
+    case 'turn-start':
+      return { ...next, number: event.turn };
+    case 'message-start':
+      return withMessage(next, event.messageId, event.nodeId, (message) => message, {
+        streaming: event.messageType === 'generated',
+      });
+    case 'text-delta':
+      return withMessage(
+        next,
+        event.messageId,
+        event.nodeId,
+        (message) => ({ ...message, text: message.text + event.delta }),
+        { streaming: true },
+      );
+    case 'message':
+      return completeMessage(next, event.message);
+    case 'no-match':
+      return { ...next, noMatch: true };
+    case 'error':
+      return failTurn(next, { status: event.status, ...event.error });
+    case 'turn-end': {
+      let ended: Turn = {
+        ...next,
+        output: event.output,
+        durationMs: Number.isFinite(event.durationMs) ? event.durationMs : now - turn.startedAt,
+        number: event.output.turn ?? next.number,
+        noMatch: next.noMatch || event.output.status === 'no-match',
+      };
+      for (const message of event.output.messages ?? []) {
+        if (!ended.messages.find((candidate) => candidate.id === message.id)?.message) {
+          ended = completeMessage(ended, message);
+        }
+      }
+      return ended;
+    }
+    default:
+      return next;
+  }
+}
+
+/** The turn failed: nothing streams any more. */
+export function failTurn(turn: Turn, error: TurnError): Turn {
+  return {
+    ...turn,
+    error,
+    messages: turn.messages.map((message) => ({ ...message, streaming: false })),
+  };
+}
+
+function withMessage(
+  turn: Turn,
+  id: string,
+  nodeId: number | null,
+  change: (message: AgentMessage) => AgentMessage,
+  created: { streaming: boolean },
+): Turn {
+  const index = turn.messages.findIndex((message) => message.id === id);
+  if (index === -1) {
+    const message = change({ id, nodeId, streaming: created.streaming, text: '', message: null });
+    return { ...turn, messages: [...turn.messages, message] };
+  }
+  const messages = [...turn.messages];
+  messages[index] = change(messages[index]!);
+  return { ...turn, messages };
+}
+
+function completeMessage(turn: Turn, message: OutputMessage): Turn {
+  return withMessage(
+    turn,
+    message.id,
+    message.nodeId,
+    (current) => ({ ...current, streaming: false, message }),
+    { streaming: false },
+  );
+}
+
+/** Whether a complete message has anything to show (a `none` message without options has not). */
+export function hasContent(message: OutputMessage): boolean {
+  return (
+    (message.content !== null && message.content !== '') ||
+    message.options.length > 0 ||
+    message.attachments.length > 0 ||
+    message.sources.length > 0
+  );
+}
+
+/** The turn's messages asked the user to answer. */
+export function waitsForUser(turn: Turn | undefined): boolean {
+  return (turn?.output?.messages ?? []).some((message) => message.waitInteraction);
+}
+
+/** The agent is still to say something in this turn. */
+export function isTyping(turn: Turn): boolean {
+  return !turn.restored && !turn.output && !turn.error && turn.messages.length === 0;
+}
+
+/** Errors worth a Retry button (the turn saved nothing; the same message may work now). */
+export const RETRYABLE = new Set([
+  'NETWORK',
+  'ABORTED',
+  'SESSION_CONFLICT',
+  'RATE_LIMITED',
+  'SHUTTING_DOWN',
+  'SESSION_STORE',
+  'INCOMPLETE',
+]);
+
+/** Errors after which the session cannot go on: the user needs a new chat. */
+export function losesSession(error: TurnError): boolean {
+  return error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN' || error.status === 401;
+}
+
+/** What the user can do about an error, by code. */
+export const ERROR_HINTS: Readonly<Record<string, string>> = {
+  NETWORK: 'Check that the server is running, then retry.',
+  UNAUTHORIZED: 'The server needs an API key or the session token.',
+  FORBIDDEN: 'This session belongs to someone else: start a new chat.',
+  NOT_FOUND: 'The session may be gone (the server restarted?): start a new chat.',
+  SESSION_CONFLICT: 'The session changed while the turn ran: retry.',
+  RATE_LIMITED: 'Too many messages: wait a moment, then retry.',
+  SHUTTING_DOWN: 'The server is shutting down: retry once it is back.',
+  SESSION_STORE: 'The session store is not reachable: retry later.',
+  ABORTED: 'The turn was cancelled; nothing was saved.',
+  INVALID_INPUT: 'The agent refused this input.',
+  PAYLOAD_TOO_LARGE: 'The message or file is too large for this server.',
+};

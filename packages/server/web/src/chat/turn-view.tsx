@@ -1,0 +1,109 @@
+import { useApp } from '../app/app-context';
+import { FileList } from '../components/file-chip';
+import { formatMs } from '../components/format';
+import { Icon } from '../components/icon';
+import { ErrorNotice, NoticeAction } from '../components/notice';
+import { AgentMessage } from './agent-message';
+import { ERROR_HINTS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
+
+/** What a turn's buttons do. */
+export interface TurnActions {
+  onOption(turn: Turn, option: string): void;
+  onInspect(turn: Turn): void;
+  onRetry(turn: Turn): void;
+  onNewChat(): void;
+}
+
+/** One turn: the user's message, the agent's answer as it streams, and the turn's outcome. */
+export function TurnView(props: {
+  turn: Turn;
+  /** Options work on the last turn only. */
+  isLast: boolean;
+  inspected: boolean;
+  busy: boolean;
+  actions: TurnActions;
+}) {
+  const { turn, actions } = props;
+  const { debug, nodeLabel } = useApp();
+  const user = turn.user;
+  const options = {
+    enabled: props.isLast,
+    chosen: turn.chosenOption,
+    onChoose: (option: string) => {
+      if (!props.busy) actions.onOption(turn, option);
+    },
+  };
+  const ended = turn.output !== null || turn.error !== null || turn.restored;
+  const meta = [`Turn ${turn.number}`];
+  if (turn.restored) meta.push('restored from history');
+  else if (turn.durationMs !== null) meta.push(formatMs(turn.durationMs));
+  const endNode = turn.output?.nodeId;
+  if (endNode !== null && endNode !== undefined && debug) meta.push(`ended at ${nodeLabel(endNode)}`);
+  return (
+    <div class={`turn${props.inspected ? ' is-inspected' : ''}`} data-turn={String(turn.number)}>
+      <div class="turn-body">
+        <div
+          class="msg msg--user"
+          {...(user.selectedOption ? { 'data-selected-option': user.selectedOption } : {})}
+        >
+          <span class="sr-only">You said:</span>
+          <div class="bubble">
+            {user.selectedOption ? <span class="chosen-label">Option</span> : null}
+            {user.text ? <div class="content">{user.text}</div> : null}
+            <FileList files={user.attachments} label="Attached files" />
+          </div>
+        </div>
+        {turn.messages.map((message) => (
+          <AgentMessage key={message.id} data={message} options={options} />
+        ))}
+        {isTyping(turn) ? (
+          <div class="typing" role="status">
+            <span class="sr-only">The agent is answering…</span>
+            <span class="dot" />
+            <span class="dot" />
+            <span class="dot" />
+          </div>
+        ) : null}
+        {turn.noMatch && turn.output ? (
+          <div class="notice notice--nomatch" role="status">
+            <Icon name="nomatch" />
+            <div class="notice-text">
+              <p class="notice-title">No match</p>
+              <p>Nothing in the agent fits this message, and the agent has no fallback. Try rephrasing it.</p>
+            </div>
+          </div>
+        ) : null}
+        {turn.error ? (
+          <ErrorNotice
+            code={turn.error.code}
+            message={turn.error.message || 'Something went wrong.'}
+            status={turn.error.status}
+            hint={ERROR_HINTS[turn.error.code]}
+            retryAfter={turn.error.retryAfter}
+          >
+            {RETRYABLE.has(turn.error.code) && turn.request ? (
+              <NoticeAction label="Retry" onClick={() => actions.onRetry(turn)} />
+            ) : null}
+            {losesSession(turn.error) ? <NoticeAction label="New chat" onClick={actions.onNewChat} /> : null}
+          </ErrorNotice>
+        ) : null}
+      </div>
+      {ended ? (
+        <div class="turn-meta">
+          <span>{meta.join(' · ')}</span>
+          {debug && !turn.restored ? (
+            <button
+              type="button"
+              class="link-button inspect"
+              aria-label={`Debug turn ${turn.number}`}
+              onClick={() => actions.onInspect(turn)}
+            >
+              <Icon name="bug" />
+              Debug
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

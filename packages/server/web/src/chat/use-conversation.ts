@@ -1,0 +1,159 @@
+import { isUserFacingEvent } from '@treeagent/core/client';
+import { useCallback, useRef, useState } from 'preact/hooks';
+import type { MessageRequest } from '../../../src/api-types';
+import { messageOf } from '../api/api-client';
+import { ApiError, isAbort } from '../api/api-error';
+import { useApp } from '../app/app-context';
+import { lastNodeOf, restoreHistory } from './restore-history';
+import { applyEvent, failTurn, startTurn, type Turn, type TurnError, type UserMessage } from './turn-model';
+
+/** An error outside any turn (creating the session failed…), with what retries it. */
+export interface SystemError {
+  error: TurnError;
+  retry(): void;
+}
+
+/** The chat's session and turns, and the actions on them. */
+export interface Conversation {
+  turns: Turn[];
+  busy: boolean;
+  sessionId: string | null;
+  /** The node the session was at when it was restored from its history. */
+  restoredNode: number | null;
+  systemError: SystemError | null;
+  /** Resumes the tab's session (its history) or starts a new one; `fresh` always starts a new one. */
+  startSession(options?: { fresh?: boolean }): Promise<boolean>;
+  /** Makes sure there is a session (for uploads before the first message). */
+  ensureSession(): Promise<boolean>;
+  /** Runs one turn: streams its events into a new turn and resolves to it once it ended or failed. */
+  runTurn(request: MessageRequest, user: UserMessage): Promise<Turn | null>;
+  /** Marks the option the user chose on a turn. */
+  chooseOption(turnKey: number, option: string): void;
+  /** Aborts the running turn (the server saves nothing of it). */
+  stop(): void;
+}
+
+export function useConversation(): Conversation {
+  const { api, withApiKey, markDebug } = useApp();
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [sessionId, setSessionId] = useState<string | null>(api.session?.sessionId ?? null);
+  const [restoredNode, setRestoredNode] = useState<number | null>(null);
+  const [systemError, setSystemError] = useState<SystemError | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const running = useRef(false);
+  const count = useRef(0);
+
+  const replace = (turn: Turn) =>
+    setTurns((list) => list.map((candidate) => (candidate.key === turn.key ? turn : candidate)));
+
+  const startSession = useCallback(
+    async ({ fresh = false }: { fresh?: boolean } = {}): Promise<boolean> => {
+      setSystemError(null);
+      if (!fresh && api.session) {
+        try {
+          const history = await withApiKey(() => api.history());
+          const restored = restoreHistory(history);
+          count.current = restored.length;
+          setTurns(restored);
+          setRestoredNode(lastNodeOf(history));
+          setSessionId(api.session.sessionId);
+          return true;
+        } catch {
+          api.forgetSession();
+        }
+      }
+      try {
+        const created = await withApiKey(() => api.createSession());
+        count.current = 0;
+        setTurns([]);
+        setRestoredNode(null);
+        setSessionId(created.sessionId);
+        return true;
+      } catch (error) {
+        setSessionId(null);
+        setSystemError({
+          error: errorOf(error),
+          retry: () => void startSession({ fresh: true }),
+        });
+        return false;
+      }
+    },
+    [api, withApiKey],
+  );
+
+  const ensureSession = useCallback(
+    async () => (api.session ? true : startSession({ fresh: true })),
+    [api, startSession],
+  );
+
+  const runTurn = useCallback(
+    async (request: MessageRequest, user: UserMessage): Promise<Turn | null> => {
+      if (running.current) return null;
+      running.current = true;
+      setBusy(true);
+      count.current += 1;
+      let turn = startTurn(count.current, user, request, performance.now());
+      setTurns((list) => [...list, turn]);
+      const abort = new AbortController();
+      controller.current = abort;
+      try {
+        for await (const event of api.send(request, abort.signal)) {
+          if (!isUserFacingEvent(event.type)) markDebug();
+          if (event.type === 'turn-end' && Array.isArray(event.output.trace)) markDebug();
+          turn = applyEvent(turn, event, performance.now());
+          replace(turn);
+        }
+        if (!turn.output && !turn.error) {
+          turn = failTurn(turn, {
+            code: 'INCOMPLETE',
+            message: 'The stream ended before the turn did. Nothing was saved.',
+          });
+        }
+      } catch (error) {
+        turn = failTurn(
+          turn,
+          isAbort(error)
+            ? { code: 'ABORTED', message: 'You stopped the turn: the agent saved nothing of it.' }
+            : errorOf(error),
+        );
+      } finally {
+        controller.current = null;
+        running.current = false;
+        setBusy(false);
+      }
+      replace(turn);
+      return turn;
+    },
+    [api, markDebug],
+  );
+
+  return {
+    turns,
+    busy,
+    sessionId,
+    restoredNode,
+    systemError,
+    startSession,
+    ensureSession,
+    runTurn,
+    chooseOption: (turnKey, option) =>
+      setTurns((list) =>
+        list.map((turn) => (turn.key === turnKey ? { ...turn, chosenOption: option } : turn)),
+      ),
+    stop: () => controller.current?.abort(),
+  };
+}
+
+/** A `TurnError` from anything thrown. */
+function errorOf(error: unknown): TurnError {
+  if (error instanceof ApiError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.status ? { status: error.status } : {}),
+      ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+    };
+  }
+  return { code: 'CLIENT', message: messageOf(error) };
+}

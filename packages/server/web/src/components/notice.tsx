@@ -1,0 +1,38 @@
+import type { ComponentChildren } from 'preact';
+import { Icon } from './icon';
+
+/** An error shown in the conversation: its code, HTTP status, message, a hint and actions. */
+export function ErrorNotice(props: {
+  code: string;
+  message: string;
+  status?: number | undefined;
+  hint?: string | undefined;
+  retryAfter?: string | undefined;
+  system?: boolean;
+  children?: ComponentChildren;
+}) {
+  return (
+    <div class={`notice notice--error${props.system ? ' notice--system' : ''}`} role="alert">
+      <Icon name="error" />
+      <div class="notice-text">
+        <p class="notice-title">
+          Error <code class="error-code">{props.code}</code>
+          {props.status ? <span class="error-status"> HTTP {props.status}</span> : null}
+        </p>
+        <p class="error-message">{props.message}</p>
+        {props.hint ? <p class="notice-hint">{props.hint}</p> : null}
+        {props.retryAfter ? <p class="notice-hint">Retry after {props.retryAfter} s.</p> : null}
+        <div class="notice-actions">{props.children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** A button in a notice. */
+export function NoticeAction({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" class="ghost-button" onClick={onClick}>
+      {label}
+    </button>
+  );
+}

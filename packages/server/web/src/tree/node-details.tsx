@@ -1,0 +1,118 @@
+import type { ComponentChildren } from 'preact';
+import type { TreeViewNode } from '../../../src/api-types';
+import { formatSimilarity } from '../components/format';
+import { JsonBlock } from '../components/json-block';
+import { NodeRef } from '../components/node-ref';
+import { KeyValues } from '../debug/turn-debug';
+import { NODE_FLAGS, type TreeIndex } from './tree-index';
+import { NodeFlags } from './tree-view';
+
+/** The properties and chunks of the selected node. */
+export function NodeDetails(props: {
+  index: TreeIndex;
+  nodeId: number | null;
+  current: number | null;
+  onSelect(id: number): void;
+}) {
+  const node = props.nodeId === null ? undefined : props.index.nodes.get(props.nodeId);
+  if (!node) {
+    return (
+      <div id="node-details" class="node-details-pane">
+        <p class="empty-note">Select a node to see its properties and chunks.</p>
+      </div>
+    );
+  }
+  const ref = (id: number | null) => <NodeRef id={id} onSelect={props.onSelect} />;
+  const links = Object.entries(node.links);
+  const rows: [string, ComponentChildren][] = [
+    ['Type', <span class={`type-badge type-${node.type}`}>{node.type}</span>],
+    ['Parent', ref(node.parentId)],
+    ['Children', node.children.length ? node.children.map((child) => ref(child)) : '—'],
+    ['Agent', ref(node.agentId)],
+    ['Scope', props.index.scopeLabel(node.scope)],
+    ['Anchor', ref(node.anchorId)],
+    ['Threshold', formatSimilarity(node.similarityThreshold)],
+    ['Flags', NODE_FLAGS.some(([key]) => node[key]) ? <NodeFlags node={node} /> : '—'],
+    [
+      'Links',
+      links.length
+        ? links.map(([name, target]) => (
+            <span key={name} class="link-entry">
+              <code>{name}</code> → {ref(target)}
+            </span>
+          ))
+        : '—',
+    ],
+    [
+      'Callbacks',
+      node.callbacks.length
+        ? node.callbacks.map((name) => (
+            <code key={name} class="cb">
+              {name}
+            </code>
+          ))
+        : '—',
+    ],
+    ['Model', node.model ? <code>{node.model}</code> : 'default'],
+  ];
+  if (node.description) rows.splice(1, 0, ['Description', node.description]);
+  return (
+    <div id="node-details" class="node-details-pane">
+      <div class="node-details" data-node-id={String(node.id)}>
+        <h3 class="details-title">
+          <span>{node.name ?? `(${node.type})`}</span>
+          <span class="node-id">#{node.id}</span>
+          {node.id === props.current ? <span class="flag flag-current">current</span> : null}
+        </h3>
+        <KeyValues rows={rows} />
+        <Chunks node={node} />
+      </div>
+    </div>
+  );
+}
+
+function Chunks({ node }: { node: TreeViewNode }) {
+  const title = <h4>{`Chunks (${node.chunkCount})`}</h4>;
+  if (!node.chunkCount) {
+    return (
+      <div class="chunks">
+        {title}
+        <p class="empty-note">No chunks.</p>
+      </div>
+    );
+  }
+  if (!node.chunks) {
+    return (
+      <div class="chunks">
+        {title}
+        <p class="empty-note">Chunk texts are shown only when the server runs in debug mode.</p>
+      </div>
+    );
+  }
+  return (
+    <div class="chunks">
+      {title}
+      <ol class="chunk-list">
+        {node.chunks.map((chunk) => (
+          <li key={String(chunk.id)}>
+            <span class="chunk-text">{chunk.text}</span>
+            <span class="chunk-meta">
+              <code>{String(chunk.id)}</code>
+              {chunk.forRag ? (
+                <span class="flag flag-rag" title="Retrieved by the query node (forRag)">
+                  rag
+                </span>
+              ) : null}
+            </span>
+            {Object.keys(chunk.extra ?? {}).length ? (
+              <details class="inline-json">
+                <summary>extra</summary>
+                <JsonBlock value={chunk.extra} />
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
