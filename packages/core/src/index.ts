@@ -13,7 +13,7 @@ export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-e
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
-export { formatErrorSummary, summarizeError } from './errors/summarize-error.js';
+export { summarizeError } from './errors/summarize-error.js';
 export {
   type BackendErrorDetails,
   TreeAgentError,
@@ -54,7 +54,7 @@ export type {
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
 export { MessageType, NODE_TYPES, type NodeType, Outcome, Step } from './protocol/constants.js';
-export type { ErrorSummary } from './protocol/error-summary.js';
+export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';
 export type {
   AgentEvent,
   AgentEventType,

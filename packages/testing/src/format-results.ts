@@ -16,7 +16,8 @@ export function formatFailures(results: readonly ConversationResult[]): string {
         lines.push(`      - expected ${show(mismatch.expected)}`);
         lines.push(`      + actual   ${show(mismatch.actual)}`);
       }
-      for (const error of turn.errors ?? []) lines.push(`    error in the turn: ${formatErrorSummary(error)}`);
+      for (const error of turn.errors ?? [])
+        lines.push(`    error in the turn: ${formatErrorSummary(error)}`);
     }
   }
   return lines.join('\n');

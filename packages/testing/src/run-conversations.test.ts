@@ -194,7 +194,13 @@ conversations:
             throw new Error('boom');
           },
         },
-        { id: 9, type: 'emit', parent: 2, name: 'scusa', emit: { message: { type: 'static', content: 'Scusa' } } },
+        {
+          id: 9,
+          type: 'emit',
+          parent: 2,
+          name: 'scusa',
+          emit: { message: { type: 'static', content: 'Scusa' } },
+        },
       ],
     });
     const file = parseConversations(`${fixtures}

@@ -63,7 +63,12 @@ export async function runConversation(
         ? `one of the options offered: ${offered.map((option) => JSON.stringify(option)).join(', ')}`
         : 'an option, but the previous answer offered none (write "say:" to type a message)';
       // Not sent: the agent still waits with the same options.
-      turns.push({ index, turn, mismatches: [{ field: 'option', expected, actual: turn.option }], errors: [] });
+      turns.push({
+        index,
+        turn,
+        mismatches: [{ field: 'option', expected, actual: turn.option }],
+        errors: [],
+      });
       continue;
     }
     const attachments = await attach(agent, sessionId, turn);

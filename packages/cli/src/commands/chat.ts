@@ -113,5 +113,7 @@ function printDebug(event: AgentEvent, out: Output): void {
   else if (event.type === 'step-start' && event.step !== 'before')
     out.error(`  [${event.step}] node ${event.nodeId}`);
   else if (event.type === 'fallback')
-    out.error(`  [fallback] agent ${event.agentId}: ${formatErrorSummary(event.error)} → node ${event.nodeTarget}`);
+    out.error(
+      `  [fallback] agent ${event.agentId}: ${formatErrorSummary(event.error)} → node ${event.nodeTarget}`,
+    );
 }

@@ -113,7 +113,9 @@ describe('fallback', () => {
           nodeId: 3,
           callback: 'before',
           // The first frame in the author's code: this test file, where the callback throws.
-          frame: expect.stringMatching(/^before \(.*packages\/core\/src\/engine\/fallback\.test\.ts:\d+:\d+\)$/),
+          frame: expect.stringMatching(
+            /^before \(.*packages\/core\/src\/engine\/fallback\.test\.ts:\d+:\d+\)$/,
+          ),
         },
         nodeTarget: 9,
       },

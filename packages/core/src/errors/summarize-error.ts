@@ -32,14 +32,3 @@ export function summarizeError(error: unknown): ErrorSummary {
     ...(frame ? { frame } : {}),
   };
 }
-
-/** One line for terminals: `CODE in the "before" callback of node 5: message (at fn (file:12:9))`. */
-export function formatErrorSummary(summary: ErrorSummary): string {
-  const where =
-    summary.callback !== undefined && summary.nodeId !== undefined
-      ? ` in the "${summary.callback}" callback of node ${summary.nodeId}`
-      : summary.nodeId !== undefined
-        ? ` at node ${summary.nodeId}`
-        : '';
-  return `${summary.code}${where}: ${summary.message}${summary.frame ? ` (at ${summary.frame})` : ''}`;
-}
