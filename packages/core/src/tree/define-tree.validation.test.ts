@@ -616,10 +616,10 @@ describe('defineTree: links', () => {
   });
 
   it.each([
-    ['component', 10],
-    ['head', 11],
-    ['tail', 13],
-  ] as const)('reports a link to a %s node', (type, target) => {
+    ['component', 10, /^Point the link to node 12, the entry of the component \(the child of its head\)\.$/],
+    ['head', 11, /^Point the link to node 12, the entry of the component/],
+    ['tail', 13, /^Point the link to node 12, the tail's parent/],
+  ] as const)('reports a link to a %s node, naming the node to link instead', (type, target, fix) => {
     const problems = problemsOf([
       ...placed('tail').nodes,
       { id: 20, type: 'emit', parent: 2, links: { into: target } },
@@ -629,7 +629,7 @@ describe('defineTree: links', () => {
       problems,
       20,
       new RegExp(`link "into" points to the ${type} node ${target}, which disappears`),
-      /inside the component/,
+      fix,
     );
   });
 
