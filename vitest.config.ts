@@ -22,6 +22,8 @@ const IGNORED = ['**/node_modules/**', '**/dist/**'];
 export default defineConfig({
   // The packages' sources, not their dist/: tests need no build (see scripts/workspace-packages.ts).
   resolve: { alias: sourceAliases() },
+  // JSX is the web app's (packages/server/web): Preact's automatic runtime.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],

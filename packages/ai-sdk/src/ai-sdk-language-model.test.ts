@@ -4,7 +4,7 @@ import { ExactEmbedder } from '@treeagent/core/test';
 import { afterEach, describe, expect, test } from 'vitest';
 import { aiSdkEmbedder } from './ai-sdk-embedder.js';
 import { createModel } from './providers.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from './testing/fake-openai-server.js';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from './test-support/fake-openai-server.js';
 
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {

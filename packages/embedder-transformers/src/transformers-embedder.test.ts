@@ -5,7 +5,7 @@ import { env } from '@huggingface/transformers';
 import { defineTree, TreeAgent, TreeAgentError } from '@treeagent/core';
 import { cosineSimilarity, normalize } from '@treeagent/core/adapter';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { makeTinyModel, type TinyModel } from './testing/make-tiny-model.js';
+import { makeTinyModel, type TinyModel } from './test-support/make-tiny-model.js';
 import { TransformersEmbedder } from './transformers-embedder.js';
 
 /** Every URL anything tried to fetch, through transformers.js's own fetch or the global one. */

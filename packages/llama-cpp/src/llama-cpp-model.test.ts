@@ -15,7 +15,7 @@ import { ExactEmbedder, rejectionReason } from '@treeagent/core/test';
 import { getLlama, readGgufFileInfo } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type LlamaCppModel, llamaCppModel } from './llama-cpp-model.js';
-import { writeTinyGguf } from './testing/write-tiny-gguf.js';
+import { writeTinyGguf } from './test-support/write-tiny-gguf.js';
 
 // A tiny random-weight llama model generated for the tests (no model ships with the package).
 // threads: 1 because one thread is fastest for a model this small, and 2-core CI machines slow

@@ -1,8 +1,8 @@
 import { type SessionStore, TreeAgentError } from '@treeagent/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './index.js';
-import { type TurnSpan, testAgent } from './testing/agent.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+import { type TurnSpan, testAgent } from './test-support/agent.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
 /**
  * Two PostgresSessionStore instances (two pools: two "server processes") run interactions on the

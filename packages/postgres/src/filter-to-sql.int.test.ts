@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { filterToSql } from './filter-to-sql.js';
-import { requireDatabase, TEST_DATABASE_URL } from './testing/database.js';
-import { filterArbitrary, pointArbitrary } from './testing/filter-arbitraries.js';
+import { requireDatabase, TEST_DATABASE_URL } from './test-support/database.js';
+import { filterArbitrary, pointArbitrary } from './test-support/filter-arbitraries.js';
 
 /**
  * The translator against the shared evaluator, on the real database: random filters over random

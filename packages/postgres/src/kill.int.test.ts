@@ -3,10 +3,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './index.js';
-import { testAgent } from './testing/agent.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+import { testAgent } from './test-support/agent.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
-const script = fileURLToPath(new URL('./testing/commit-loop.ts', import.meta.url));
+const script = fileURLToPath(new URL('./test-support/commit-loop.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 const cleanups: (() => Promise<void>)[] = [];

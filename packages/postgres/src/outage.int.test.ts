@@ -1,9 +1,9 @@
 import { rejection } from '@treeagent/core/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgVectorStore, PostgresSessionStore } from './index.js';
-import { testAgent } from './testing/agent.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
-import { closedPort, TcpProxy } from './testing/tcp-proxy.js';
+import { testAgent } from './test-support/agent.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
+import { closedPort, TcpProxy } from './test-support/tcp-proxy.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

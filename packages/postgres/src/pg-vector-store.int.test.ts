@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgVectorStore, type PgVectorStoreOptions } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
 const variants: [string, Partial<PgVectorStoreOptions>][] = [
   ['PgVectorStore (vector(3), exact scan)', { dimensions: 3 }],

@@ -3,7 +3,7 @@ import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresSessionStore, type PostgresSessionStoreOptions } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema, withClient } from './testing/database.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema, withClient } from './test-support/database.js';
 
 describeSessionStore('PostgresSessionStore', async () => {
   await requireDatabase();

@@ -10,7 +10,7 @@ import {
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgVectorStore, PostgresSessionStore } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './testing/database.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
 /** TreeAgent end to end on PostgreSQL: query nodes on PgVectorStore, sessions in PostgresSessionStore. */
 

@@ -1,12 +1,12 @@
 import { describeVectorStore } from '@treeagent/core/conformance';
 import { expect } from 'vitest';
 import { QdrantVectorStore } from './qdrant-vector-store.js';
-import { recordingFileName } from './testing/recording-name.js';
-import { loadRecording, startReplayServer } from './testing/replay-server.js';
+import { recordingFileName } from './test-support/recording-name.js';
+import { loadRecording, startReplayServer } from './test-support/replay-server.js';
 
 /**
  * The shared VectorStore suite against recorded Qdrant exchanges: each test replays
- * `testing/recordings/conformance/<test name>.json`, and fails if the store sends anything other
+ * `test-support/recordings/conformance/<test name>.json`, and fails if the store sends anything other
  * than the recorded requests, or fewer of them.
  */
 describeVectorStore('QdrantVectorStore (recorded Qdrant exchanges)', async () => {

@@ -1,13 +1,13 @@
 import { describeQdrantCorpus } from '@treeagent/core/conformance';
 import { expect } from 'vitest';
 import { QdrantVectorStore } from './qdrant-vector-store.js';
-import { qdrantSchemaErrors, schemaOfRequest } from './testing/openapi/qdrant-schema.js';
-import { recordingFileName } from './testing/recording-name.js';
-import { loadRecording, startReplayServer } from './testing/replay-server.js';
+import { qdrantSchemaErrors, schemaOfRequest } from './test-support/openapi/qdrant-schema.js';
+import { recordingFileName } from './test-support/recording-name.js';
+import { loadRecording, startReplayServer } from './test-support/replay-server.js';
 
 /**
  * Qdrant's behaviour corpus (cases from Qdrant's own integration tests) against the adapter: each
- * case replays `testing/recordings/corpus/<case>.json`, whose answers are the corpus's (Qdrant's),
+ * case replays `test-support/recordings/corpus/<case>.json`, whose answers are the corpus's (Qdrant's),
  * not the evaluator's; the store must send exactly the recorded requests — Qdrant's tests' filters,
  * verbatim — and every body must validate against Qdrant's OpenAPI schema.
  */

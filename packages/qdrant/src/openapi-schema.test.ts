@@ -4,23 +4,23 @@ import { CORPUS_CASES, corpusOutcome } from '@treeagent/core/conformance';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // The differential fuzzing's generators (evaluator vs SQL) serve here too: one source of random filters.
-import { filterArbitrary } from '../../postgres/src/testing/filter-arbitraries.js';
+import { filterArbitrary } from '../../postgres/src/test-support/filter-arbitraries.js';
 import { toQdrantFilter } from './qdrant-filter.js';
 import {
   QDRANT_SCHEMA_ORIGIN,
   qdrantSchemaErrors,
   schemaOfRequest,
-} from './testing/openapi/qdrant-schema.js';
-import { loadRecording } from './testing/replay-server.js';
+} from './test-support/openapi/qdrant-schema.js';
+import { loadRecording } from './test-support/replay-server.js';
 
 /**
- * Requests checked against Qdrant's own OpenAPI schema (`testing/openapi/qdrant-openapi-subset.json`,
+ * Requests checked against Qdrant's own OpenAPI schema (`test-support/openapi/qdrant-openapi-subset.json`,
  * cut from Qdrant's document at the commit in its `x-origin`), so that a request Qdrant would refuse
  * never passes Tree Agent's validation.
  */
 describe(`Qdrant's OpenAPI schema (Qdrant ${QDRANT_SCHEMA_ORIGIN.version}, ${QDRANT_SCHEMA_ORIGIN.commit.slice(0, 10)})`, () => {
   const recordings = ['', 'conformance/', 'corpus/'].flatMap((dir) =>
-    readdirSync(new URL(`./testing/recordings/${dir}`, import.meta.url))
+    readdirSync(new URL(`./test-support/recordings/${dir}`, import.meta.url))
       .filter((file) => file.endsWith('.json'))
       .map((file) => `${dir}${file}`),
   );

@@ -7,7 +7,7 @@ import {
   type RecordedExchange,
   type ReplayServer,
   startReplayServer,
-} from './testing/replay-server.js';
+} from './test-support/replay-server.js';
 
 const UPPER_UUID = 'A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D';
 

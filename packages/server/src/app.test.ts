@@ -181,4 +181,16 @@ describe('web page hook', () => {
     const open = testApp({ web: { directory, contentSecurityPolicy: false } }).app;
     expect((await open.request('/', html)).headers.get('content-security-policy')).toBeNull();
   });
+
+  it('says how to build the web app when its directory has no index.html', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'treeagent-web-'));
+    const { app } = testApp({ web: { directory } });
+    const page = await app.request('/', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('npm run build:web');
+    expect((await app.request('/api/v1/tree')).status).toBe(200);
+  });
 });

@@ -13,10 +13,10 @@ import {
   startServerProcess,
   TEST_DATABASE_URL,
   testSchema,
-} from './testing/server-process.js';
+} from './test-support/server-process.js';
 
 /**
- * A real server process (`node --import tsx testing/server-process.ts`) under load is killed with
+ * A real server process (`node --import tsx test-support/server-process.ts`) under load is killed with
  * SIGKILL, then a new one is started on the same store: every turn whose HTTP response arrived
  * complete (acknowledged) must be in the session's history, which must be well formed.
  */

@@ -7,10 +7,10 @@ import {
   startServerProcess,
   TEST_DATABASE_URL,
   testSchema,
-} from './testing/server-process.js';
+} from './test-support/server-process.js';
 
 /**
- * Two real server processes (`node --import tsx testing/server-process.ts`) on one PostgreSQL
+ * Two real server processes (`node --import tsx test-support/server-process.ts`) on one PostgreSQL
  * schema, with concurrent turns on the same sessions split across both: the session lock and the
  * versioned commit must keep every acknowledged turn, numbered consecutively, never interleaved.
  */

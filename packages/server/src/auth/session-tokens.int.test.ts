@@ -1,6 +1,6 @@
 import { PostgresSessionTokens } from '@treeagent/postgres';
 import { describeSessionTokens } from '../test-support/describe-session-tokens.js';
-import { requirePostgres, TEST_DATABASE_URL, testSchema } from '../testing/server-process.js';
+import { requirePostgres, TEST_DATABASE_URL, testSchema } from '../test-support/server-process.js';
 
 describeSessionTokens('PostgresSessionTokens', async () => {
   await requirePostgres();

@@ -39,7 +39,8 @@ const IMMUTABLE = /^\/assets\//;
  * - Hashed assets (`/assets/*`) are cached for a year (`immutable`); everything else, `index.html`
  *   first, is revalidated on each load (`no-cache`), so a new build shows at once.
  * - A browser navigation to a path that is no file (`/tree`, any page of the app's router) gets
- *   `index.html`, so every page of the app loads from its own URL.
+ *   `index.html`, so every page of the app loads from its own URL; when the directory has no
+ *   `index.html` (the app was not built), a 503 that says how to build it.
  * - HTML answers carry the Content-Security-Policy, `X-Content-Type-Options: nosniff` and
  *   `Referrer-Policy: same-origin`.
  */
@@ -48,7 +49,6 @@ export function webPage(options: WebOptions): MiddlewareHandler {
   const policy = options.contentSecurityPolicy ?? WEB_CONTENT_SECURITY_POLICY;
   const files = serveStatic({ root, index: 'index.html' });
   const page = serveStatic({ root, path: 'index.html' });
-  const hasIndex = existsSync(join(root, 'index.html'));
   const withHeaders = (response: Response, path: string) => {
     const headers = response.headers;
     headers.set('Cache-Control', IMMUTABLE.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -67,7 +67,14 @@ export function webPage(options: WebOptions): MiddlewareHandler {
       missing = true;
     });
     if (!missing && found) return withHeaders(found, path);
-    if (!(hasIndex && isNavigation(c))) return next();
+    if (!isNavigation(c)) return next();
+    if (!existsSync(join(root, 'index.html'))) {
+      return c.text(
+        `The web app is not built: ${root} has no index.html. Build it with \`npm run build:web\` at the root of the Tree Agent repository (npm start does), or pass web: { directory } a folder that has one.`,
+        503,
+        { 'Cache-Control': 'no-store' },
+      );
+    }
     missing = false;
     const index = await page(c, async () => {
       missing = true;

@@ -107,7 +107,7 @@ export async function startReplayServer(recording: Recording | RecordedExchange[
   };
 }
 
-/** Reads a recording stored as JSON under `src/testing/recordings/`, e.g. `conformance/scroll.json`. */
+/** Reads a recording stored as JSON under `src/test-support/recordings/`, e.g. `conformance/scroll.json`. */
 export function loadRecording(name: string): Recording {
   const file = new URL(`./recordings/${name}`, import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')) as Recording;

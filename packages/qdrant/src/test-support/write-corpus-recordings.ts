@@ -9,7 +9,7 @@
  * filters of Qdrant's tests, verbatim. A case Tree Agent rejects (`FILTER`) has no request after the
  * upsert: the adapter refuses it before sending.
  *
- * Run after a change to the corpus: `npx tsx packages/qdrant/src/testing/write-corpus-recordings.ts`
+ * Run after a change to the corpus: `npx tsx packages/qdrant/src/test-support/write-corpus-recordings.ts`
  * and review the diff. Tests never run this file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -6,7 +6,7 @@
  * test helper does before validating (it converts the schema the same way).
  *
  * Run with a Qdrant checkout or the file alone:
- * `npx tsx packages/qdrant/src/testing/openapi/extract-openapi-subset.ts <openapi.json> <commit> <version>`.
+ * `npx tsx packages/qdrant/src/test-support/openapi/extract-openapi-subset.ts <openapi.json> <commit> <version>`.
  * Tests never run this file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

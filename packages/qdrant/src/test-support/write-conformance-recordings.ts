@@ -11,7 +11,7 @@
  * with `next_page_offset` the id of the first point of the next page, the `{ result, status, time }`
  * envelope, and `{ status: { error }, time }` with HTTP 404 for a missing collection.
  *
- * Run after a change to the conformance suite: `npx tsx packages/qdrant/src/testing/write-conformance-recordings.ts`
+ * Run after a change to the conformance suite: `npx tsx packages/qdrant/src/test-support/write-conformance-recordings.ts`
  * and review the diff. Tests never run this file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,2 @@
+export { type CreateOptions, createProject, type Language, type Template } from './create-project.js';
+export { main } from './main.js';

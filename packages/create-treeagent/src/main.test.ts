@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main as treeagent } from '@treeagent/cli';
+import { afterAll, describe, expect, test } from 'vitest';
+import { type Io, main } from './main.js';
+
+// Inside the repository, so that the generated tree resolves @treeagent/core to its source.
+const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function io(
+  answers: string[] = [],
+  interactive = false,
+): Io & { out: string[]; err: string[]; asked: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const asked: string[] = [];
+  return {
+    interactive,
+    out,
+    err,
+    asked,
+    ask: async (question) => {
+      asked.push(question);
+      return answers.shift() ?? '';
+    },
+    log: (line) => out.push(line),
+    error: (line) => err.push(line),
+  };
+}
+
+const quiet = { log: () => {}, write: () => {}, error: () => {} };
+
+describe('npm create treeagent', () => {
+  for (const lang of ['en', 'it']) {
+    for (const template of ['minimal', 'support']) {
+      test(`--lang ${lang} --template ${template}: a project whose tree lints clean and passes its conversation tests`, async () => {
+        const directory = join(scratch, `${lang}-${template}`);
+        expect(await main([directory, '--lang', lang, '--template', template], io())).toBe(0);
+        const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+        expect(Object.keys(manifest.scripts)).toEqual(['dev', 'chat', 'test', 'eval', 'fit', 'lint']);
+        expect(manifest.dependencies['@treeagent/core']).toMatch(/^\^\d+\.\d+\.\d+/);
+        const tree = join(directory, 'src/tree.ts');
+        expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
+        expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);
+        expect(
+          await treeagent(
+            [
+              'eval',
+              tree,
+              join(directory, 'data/utterances.tsv'),
+              '--min-accuracy',
+              '1',
+              '--data',
+              join(scratch, 'data'),
+            ],
+            quiet,
+          ),
+        ).toBe(0);
+      });
+    }
+  }
+
+  test('a directory that is not empty is refused with a clear message, exit code 2, nothing written', async () => {
+    const directory = join(scratch, 'busy');
+    mkdirSync(directory);
+    writeFileSync(join(directory, 'notes.txt'), 'mine');
+    const output = io();
+    expect(await main([directory], output)).toBe(2);
+    expect(output.err.join('\n')).toContain(`The directory ${directory} is not empty (notes.txt)`);
+    expect(readFileSync(join(directory, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
+  test('a wrong flag value names the flag and the allowed values', async () => {
+    const output = io();
+    expect(await main([join(scratch, 'x'), '--lang', 'fr'], output)).toBe(2);
+    expect(output.err.join('\n')).toContain('--lang must be one of en, it (got "fr")');
+  });
+
+  test('without a terminal and without a directory: a usage error, no question', async () => {
+    const output = io();
+    expect(await main([], output)).toBe(2);
+    expect(output.asked).toEqual([]);
+    expect(output.err.join('\n')).toContain('npm create treeagent@latest my-bot');
+  });
+
+  test('in a terminal, what the flags do not say is asked', async () => {
+    const directory = join(scratch, 'asked');
+    const output = io([directory, 'it', ''], true);
+    expect(await main([], output)).toBe(0);
+    expect(output.asked).toHaveLength(3);
+    expect(readFileSync(join(directory, 'src/tree.ts'), 'utf8')).toContain('Siamo aperti');
+  });
+});

@@ -1,0 +1,381 @@
+import type { Language, Template } from '../create-project.js';
+import { TEXTS, type Texts } from './texts.js';
+
+export interface ProjectSettings {
+  name: string;
+  language: Language;
+  template: Template;
+  /** Version range of @treeagent/core and @treeagent/cli. */
+  treeagentRange: string;
+}
+
+/** Every file of a new project, by path relative to its directory. */
+export function projectFiles(settings: ProjectSettings): Record<string, string> {
+  const texts = TEXTS[settings.language];
+  const support = settings.template === 'support';
+  return {
+    'package.json': `${JSON.stringify(packageJson(settings), null, 2)}\n`,
+    'tsconfig.json': TSCONFIG,
+    '.gitignore': 'node_modules/\n.treeagent/\n*.fit.json\n',
+    'README.md': readme(settings),
+    'src/tree.ts': treeModule(texts, support),
+    'src/faq.ts': FAQ_COMPONENT,
+    'tests/conversations.yaml': conversations(texts, support),
+    'data/utterances.tsv': `${texts.utterances.map(([text, node]) => `${text}\t${node}`).join('\n')}\n`,
+  };
+}
+
+function packageJson(settings: ProjectSettings) {
+  return {
+    name: settings.name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    engines: { node: '>=20' },
+    scripts: {
+      dev: 'treeagent dev src/tree.ts',
+      chat: 'treeagent chat src/tree.ts',
+      test: 'tsc --noEmit && treeagent lint src/tree.ts && treeagent test src/tree.ts tests/conversations.yaml',
+      eval: 'treeagent eval src/tree.ts data/utterances.tsv',
+      fit: 'treeagent fit src/tree.ts --utterances data/utterances.tsv',
+      lint: 'treeagent lint src/tree.ts',
+    },
+    dependencies: { '@treeagent/core': settings.treeagentRange },
+    devDependencies: {
+      '@treeagent/cli': settings.treeagentRange,
+      '@types/node': '^20.19.0',
+      typescript: '^5.9.3',
+    },
+  };
+}
+
+const TSCONFIG = `{
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "strict": true,
+    "noUncheckedIndexedAccess": true,
+    "exactOptionalPropertyTypes": true,
+    "verbatimModuleSyntax": true,
+    "isolatedModules": true,
+    "skipLibCheck": false,
+    "noEmit": true,
+    "types": ["node"]
+  },
+  "include": ["src"]
+}
+`;
+
+function readme(settings: ProjectSettings): string {
+  return `# ${settings.name}
+
+A conversational agent built with [Tree Agent](https://www.npmjs.com/package/@treeagent/core): a
+tree of typed nodes, routed by semantic similarity.
+
+| command | what |
+|---|---|
+| \`npm run dev\` | the chat page, the debug view and the tree view on http://127.0.0.1:3000/, reloading when \`src/\` changes |
+| \`npm run chat\` | talk to the agent in the terminal (\`-- --debug\` shows each routing decision) |
+| \`npm test\` | type check, lint the tree, play \`tests/conversations.yaml\` |
+| \`npm run eval\` | routing accuracy on \`data/utterances.tsv\` (one message and the node it should reach per line, or \`none\`) |
+| \`npm run fit\` | fit the embedding space to the tree's chunks (sharper routing) |
+| \`npm run lint\` | unreachable nodes, ambiguous siblings, … |
+
+The tree is in \`src/tree.ts\`; \`src/faq.ts\` is a component (a small knowledge base answering from
+its documents) used by the tree. Node ids are constants (\`ids\`) so that callbacks name their
+targets with types that hold under \`noUncheckedIndexedAccess\`.
+
+Without a language model the agent routes, answers with static texts and cites its sources. To
+generate answers, set \`OPENAI_API_KEY\` (or see the models guide of Tree Agent for Ollama, Azure,
+Anthropic).
+`;
+}
+
+const FAQ_COMPONENT = `import { defineComponent, type RetrievedChunk } from '@treeagent/core';
+
+export interface FaqOptions {
+  name: string;
+  /** Short phrases saying what the FAQ is about: they route messages to it. */
+  signposts: string[];
+  documents: { title: string; text: string }[];
+}
+
+interface FaqSelf {
+  found: RetrievedChunk[];
+}
+
+/**
+ * A small knowledge base: the query node retrieves the documents closest to the message; the emit
+ * node answers with the best one and cites them. Nothing close enough: \`outcome: 'failure'\` climbs
+ * back to the agent, which explores the message elsewhere. Each use of the component has its own
+ * \`self\`. Inside a component, nodes name each other through \`links\` (ids are remapped when the
+ * component is used); reading a link that does not exist throws, hence the \`!\`.
+ */
+export function faq(options: FaqOptions) {
+  return defineComponent<FaqSelf>({
+    name: options.name,
+    nodes: [
+      {
+        id: 1,
+        type: 'head',
+        init: (self) => {
+          self.found = [];
+        },
+      },
+      {
+        id: 2,
+        type: 'query',
+        parent: 1,
+        name: \`\${options.name}: search\`,
+        chunks: [
+          ...options.signposts,
+          ...options.documents.map((document) => ({
+            text: document.text,
+            forRag: true,
+            extra: { title: document.title },
+          })),
+        ],
+        links: { answer: 3 },
+        query: (_self, context) => ({ query: context.input.extended, chunkQty: 2, threshold: 0.15 }),
+        after: (self, _context, special, links) => {
+          if (special.chunks.length === 0) return { outcome: 'failure' };
+          self.found = special.chunks;
+          return { nodeTarget: links.answer!, step: 'before' };
+        },
+      },
+      {
+        id: 3,
+        type: 'emit',
+        parent: 2,
+        name: \`\${options.name}: answer\`,
+        emit: (self) => ({
+          message: { type: 'static', content: self.found[0]?.text ?? '' },
+          sources: self.found.map((chunk) => ({ title: String(chunk.extra.title), content: chunk.text })),
+        }),
+      },
+    ],
+  });
+}
+`;
+
+function treeModule(texts: Texts, support: boolean): string {
+  const q = (value: unknown) => JSON.stringify(value);
+  return `import { defineTree } from '@treeagent/core';
+import { faq } from './faq.js';
+
+/**
+ * Node ids. Callbacks name their targets with these constants (typed); each node also declares
+ * where its callbacks lead in \`links\`, which is what \`treeagent lint\` follows.
+ */
+export const ids = {
+  root: 1,
+  assistant: 2,
+  greeting: 10,
+  hours: 11,
+  shipping: 20,${support ? '\n  returns: 21,' : ''}
+  contact: 30,
+  askEmail: 31,
+  contactDone: 32,${support ? '\n  order: 40,\n  askOrderNumber: 41,\n  orderStatus: 42,' : ''}
+  sorry: 90,
+} as const;
+
+const EMAIL = /[^\\s@]+@[^\\s@]+\\.[a-z]{2,}/i;${support ? '\nconst ORDER_NUMBER = /\\b\\d{5,}\\b/;' : ''}
+
+export default defineTree({
+  name: ${q(support ? 'support' : 'assistant')},
+  nodes: [
+    { id: ids.root, type: 'root', defaultSimilarityThreshold: 0.2 },
+    {
+      // The agent: where exploration starts; when no child matches, its fallback answers.
+      id: ids.assistant,
+      type: 'agent',
+      parent: ids.root,
+      isPrimary: true,
+      name: 'assistant',
+      links: { sorry: ids.sorry },
+      fallback: () => ({ nodeTarget: ids.sorry }),
+    },
+    {
+      id: ids.greeting,
+      type: 'emit',
+      parent: ids.assistant,
+      name: 'greeting',
+      chunks: ${q(texts.greeting.chunks)},
+      emit: {
+        message: { type: 'static', content: ${q(texts.greeting.answer)} },
+        options: ${q(texts.greeting.options)},
+      },
+    },
+    {
+      id: ids.hours,
+      type: 'emit',
+      parent: ids.assistant,
+      name: 'hours',
+      chunks: ${q(texts.hours.chunks)},
+      emit: { message: { type: 'static', content: ${q(texts.hours.answer)} } },
+    },
+    // A component: the FAQ's nodes are copied in at idBase (its node 2 becomes 202).
+    { id: ids.shipping, type: 'component', parent: ids.assistant, use: faq(${q(texts.shipping)}), idBase: 200 },${
+      support
+        ? `\n    { id: ids.returns, type: 'component', parent: ids.assistant, use: faq(${q(texts.returns)}), idBase: 300 },`
+        : ''
+    }
+    {
+      // A form kept in the session state: the email is asked once, then remembered.
+      id: ids.contact,
+      type: 'empty',
+      parent: ids.assistant,
+      name: 'contact',
+      isBlocking: true,
+      links: { ask: ids.askEmail, done: ids.contactDone },
+      chunks: ${q(texts.contact.chunks)},
+      after: (_self, context) => ({
+        nodeTarget: context.sessionState.has('email') ? ids.contactDone : ids.askEmail,
+        step: 'before',
+      }),
+    },
+    {
+      id: ids.askEmail,
+      type: 'emit',
+      parent: ids.contact,
+      name: 'ask email',
+      links: { done: ids.contactDone },
+      emit: { message: { type: 'static', content: ${q(texts.contact.askEmail)} }, waitInteraction: true },
+      after: (_self, context) => {
+        const email = EMAIL.exec(context.input.original)?.[0];
+        // No email in the answer: the user changed subject; explore the message from the agent.
+        if (!email) return { outcome: 'failure' };
+        context.sessionState.set('email', email);
+        return { nodeTarget: ids.contactDone, step: 'before' };
+      },
+    },
+    {
+      id: ids.contactDone,
+      type: 'emit',
+      parent: ids.contact,
+      name: 'contact done',
+      emit: (_self, context) => ({
+        message: {
+          type: 'static',
+          content: ${q(texts.contact.done)}.replace('{email}', context.sessionState.get<string>('email') ?? ''),
+        },
+      }),
+    },${support ? supportNodes(texts) : ''}
+    {
+      id: ids.sorry,
+      type: 'emit',
+      parent: ids.assistant,
+      name: 'sorry',
+      emit: { message: { type: 'static', content: ${q(texts.sorry.answer)} } },
+    },
+  ],
+});
+`;
+}
+
+function supportNodes(texts: Texts): string {
+  const q = (value: unknown) => JSON.stringify(value);
+  return `
+    {
+      id: ids.order,
+      type: 'empty',
+      parent: ids.assistant,
+      name: 'order',
+      isBlocking: true,
+      links: { ask: ids.askOrderNumber, status: ids.orderStatus },
+      chunks: ${q(texts.order.chunks)},
+      after: (_self, context) => ({
+        nodeTarget: context.sessionState.has('order') ? ids.orderStatus : ids.askOrderNumber,
+        step: 'before',
+      }),
+    },
+    {
+      id: ids.askOrderNumber,
+      type: 'emit',
+      parent: ids.order,
+      name: 'ask order number',
+      links: { status: ids.orderStatus },
+      emit: { message: { type: 'static', content: ${q(texts.order.askNumber)} }, waitInteraction: true },
+      after: (_self, context) => {
+        const order = ORDER_NUMBER.exec(context.input.original)?.[0];
+        if (!order) return { outcome: 'failure' };
+        context.sessionState.set('order', order);
+        return { nodeTarget: ids.orderStatus, step: 'before' };
+      },
+    },
+    {
+      id: ids.orderStatus,
+      type: 'emit',
+      parent: ids.order,
+      name: 'order status',
+      emit: (_self, context) => ({
+        message: {
+          type: 'static',
+          content: ${q(texts.order.status)}.replace('{order}', context.sessionState.get<string>('order') ?? ''),
+        },
+      }),
+    },`;
+}
+
+function conversations(texts: Texts, support: boolean): string {
+  const t = texts.tests;
+  const q = (value: string) => JSON.stringify(value);
+  return `# Scripted conversations: npm test plays them against the tree and shows what differs.
+conversations:
+  - name: greeting, hours and the FAQ
+    turns:
+      - say: ${q(t.hello)}
+        expect:
+          node: greeting
+          options: ${JSON.stringify(texts.greeting.options)}
+      - say: ${q(t.hours)}
+        expect:
+          node: hours
+      - say: ${q(t.shippingQuestion)}
+        expect:
+          node: "${texts.shipping.name}: answer"
+          message: ${q(t.shippingAnswer)}
+${
+  support
+    ? `      - say: ${q(t.returnsQuestion)}
+        expect:
+          node: "${texts.returns.name}: answer"
+          message: ${q(t.returnsAnswer)}
+`
+    : ''
+}
+  - name: the contact form remembers the email
+    turns:
+      - say: ${q(t.contact)}
+        expect:
+          node: ask email
+      - say: ${q(t.email)}
+        expect:
+          node: contact done
+          state: { email: ada@example.com }
+      - say: ${q(t.contact)}
+        expect:
+          node: contact done
+${
+  support
+    ? `
+  - name: the order status asks for the number once
+    turns:
+      - say: ${q(t.order)}
+        expect:
+          node: ask order number
+      - say: ${q(t.orderNumber)}
+        expect:
+          node: order status
+          message: "123456"
+`
+    : ''
+}
+  - name: a message nothing matches gets the fallback
+    turns:
+      - say: ${q(t.offTopic)}
+        expect:
+          node: sorry
+`;
+}

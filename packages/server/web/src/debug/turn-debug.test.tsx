@@ -1,0 +1,78 @@
+// @vitest-environment happy-dom
+import { TreeAgent } from '@treeagent/core';
+import { act } from 'preact/test-utils';
+import { describe, expect, it } from 'vitest';
+import { bikeShopTree } from '../../../../../examples/src/bike-shop/tree';
+import { describeTree } from '../../../src/tree/tree-view';
+import { applyEvent, startTurn } from '../chat/turn-model';
+import { renderInApp, texts } from '../test/render';
+import { TurnDebug } from './turn-debug';
+import { eventsOf, pathOf } from './turn-trace';
+
+/**
+ * The debug view renders the trace of a real turn of the bike shop (the engine's own events, not a
+ * hand-written copy), so a change of the events that the view does not follow fails here.
+ */
+async function realTurn() {
+  const tree = bikeShopTree();
+  const agent = new TreeAgent({ tree });
+  await agent.send('debug-view', 'ciao');
+  const output = await agent.send('debug-view', 'quanto costa la spedizione?');
+  const turn = applyEvent(
+    startTurn(2, { text: 'quanto costa la spedizione?', selectedOption: null, attachments: [] }, null, 0),
+    { type: 'turn-end', output, durationMs: 42 },
+    42,
+  );
+  return { turn, view: describeTree(tree, { chunks: true }) };
+}
+
+describe('TurnDebug (a real turn of the bike shop)', () => {
+  it('shows the status, each explore decision with its similarity against the threshold, and where exploration stopped', async () => {
+    const { turn, view } = await realTurn();
+    const trace = turn.output!.trace!;
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, { tree: view });
+
+    expect(root.querySelector('.debug-title')?.textContent).toBe('Turn 2');
+    expect(root.querySelector('.status-badge')?.textContent).toBe('answered');
+    const decisions = eventsOf(trace, 'explore-decision');
+    expect(decisions.length).toBeGreaterThan(1);
+    expect(root.querySelectorAll('.decision')).toHaveLength(decisions.length);
+    const scored = decisions.filter((decision) => decision.best && decision.threshold !== null);
+    expect(scored.length).toBeGreaterThan(0);
+    expect(texts(root, '.score-text')).toEqual(
+      scored.map(
+        (decision) =>
+          `${decision.best!.similarity.toFixed(3)} ${decision.best!.similarity > decision.threshold! ? '>' : '≤'} ${decision.threshold!.toFixed(3)}`,
+      ),
+    );
+    const end = eventsOf(trace, 'explore-end')[0]!;
+    expect(root.querySelector('.path-end')?.textContent).toContain(
+      `Explore stopped at ${view.nodes.find((node) => node.id === end.nodeId)?.name} #${end.nodeId}`,
+    );
+  });
+
+  it('lists every callback and step the engine reported, and every event under "All events"', async () => {
+    const { turn, view } = await realTurn();
+    const trace = turn.output!.trace!;
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, { tree: view });
+    expect(texts(root, '.callbacks-table tbody td:nth-child(2)')).toEqual(
+      eventsOf(trace, 'callback-end').map((event) => event.callback),
+    );
+    expect(root.querySelectorAll('.steps-table tbody tr')).toHaveLength(eventsOf(trace, 'step-end').length);
+    expect(texts(root, '.event-list > li summary code')).toEqual(trace.map((event) => event.type));
+    expect(root.querySelector('[data-section="models"]')?.textContent).toContain('No model was called.');
+  });
+
+  it('a node of the path calls onNode with its id; the path is the nodes explored then executed', async () => {
+    const { turn, view } = await realTurn();
+    const chosen: number[] = [];
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={(id) => chosen.push(id)} />, {
+      tree: view,
+    });
+    const button = root.querySelector<HTMLButtonElement>('.path-end .node-ref')!;
+    await act(() => button.click());
+    const end = eventsOf(turn.output!.trace!, 'explore-end')[0]!;
+    expect(chosen).toEqual([end.nodeId]);
+    expect(pathOf(turn.output!.trace!)).toContain(end.nodeId);
+  });
+});
