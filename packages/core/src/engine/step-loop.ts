@@ -11,7 +11,7 @@ import { resumePosition, startPosition, targetNode } from './start-position.js';
 import type { Turn } from './turn.js';
 
 /**
- * Runs the step loop (SPEC §4) from the start position until a node answers the user.
+ * Runs the step loop (docs/concepts.md §4) from the start position until a node answers the user.
  *
  * This is the one place that changes the turn: the steps (explore, the callbacks, `executeNode`)
  * compute and return a result, and `advance` / `recover` apply it through the turn's
@@ -131,7 +131,7 @@ async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Prom
     : { step: 'explore', nodeId: target.id, moved: false };
 }
 
-/** reach_anchor (SPEC §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
+/** reach_anchor (docs/concepts.md §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
 function reachAnchor(turn: Turn, node: TreeNode): Position {
   turn.climbFrom(node.id, 'failure-outcome');
   turn.context.exploreStrategy.constraints.blacklist.add(node.id, 'node');
@@ -140,7 +140,7 @@ function reachAnchor(turn: Turn, node: TreeNode): Position {
 }
 
 /**
- * Routes an error to the `fallback` of the agent it happened in (SPEC §7); a no-match without
+ * Routes an error to the `fallback` of the agent it happened in (docs/concepts.md §7); a no-match without
  * fallback ends the turn with status `no-match`. Anything else is rethrown: the turn fails and
  * nothing is committed.
  */

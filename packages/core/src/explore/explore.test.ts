@@ -15,7 +15,7 @@ import type { FallbackSpecial } from '../tree/specials.js';
 import type { Tree } from '../tree/tree.js';
 
 /*
- * The explore step (SPEC §5) driven through the real engine. Every chunk text is its own axis of
+ * The explore step (docs/concepts.md §5) driven through the real engine. Every chunk text is its own axis of
  * the ExactEmbedder, and a message is given by its similarity to each chunk text (the rest of its
  * unit length goes on a spare axis), so each test chooses every similarity it relies on.
  *

@@ -2,7 +2,7 @@ import type { FileMetadata, FileOrigin } from '../protocol/file-metadata.js';
 import type { FileStore } from './file-store.js';
 
 /**
- * The files of the conversation for callbacks (SPEC §9, File Agent): the attachments of the
+ * The files of the conversation for callbacks (docs/concepts.md §9, File Agent): the attachments of the
  * current message, files retrieved through RAG and files made in code during the interaction.
  */
 export class FileAgent {

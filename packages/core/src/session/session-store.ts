@@ -2,7 +2,7 @@ import type { ExploreConstraintsData } from '../protocol/explore-constraints-dat
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 
-/** Everything a session keeps between interactions, except the history (SPEC §3). */
+/** Everything a session keeps between interactions, except the history (docs/concepts.md §3). */
 export interface SessionRecord {
   id: string;
   /** Incremented by every commit; guards against lost updates. 0 for a session never committed. */

@@ -9,7 +9,7 @@ import type { Source } from '../protocol/output-message.js';
 /** Steps an `after` or `beforeRun` callback may continue at. */
 export type TargetStep = 'explore' | 'before';
 
-/** Output of `after` (SPEC §4, `BaseAfterOutput`). Returning nothing means "explore from here". */
+/** Output of `after` (docs/concepts.md §4, `BaseAfterOutput`). Returning nothing means "explore from here". */
 export interface BaseAfterOutput {
   /** Node to move to; need not be a descendant. Absent: stay on the current node and explore. */
   nodeTarget?: number | null;
