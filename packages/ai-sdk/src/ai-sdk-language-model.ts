@@ -66,10 +66,7 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
         try {
           const result = await generateText({
             ...base,
-            output: Output.object({
-              schema: jsonSchema(request.responseFormat.schema),
-              name: request.responseFormat.name,
-            }),
+            output: objectOutput(request.responseFormat),
           });
           return { text: result.text, usage: usage(result.usage) };
         } catch (error) {
@@ -83,7 +80,12 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
       return { text: result.text, usage: usage(result.usage) };
     },
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
-      const result = streamText({ ...(await settings(request)), onError: () => {} });
+      // Structured output is asked for when streaming too (the text deltas are the JSON's text).
+      const result = streamText({
+        ...(await settings(request)),
+        ...(request.responseFormat ? { output: objectOutput(request.responseFormat) } : {}),
+        onError: () => {},
+      });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
         else if (part.type === 'error') throw part.error;
@@ -93,6 +95,10 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
       }
     },
   };
+}
+
+function objectOutput(format: NonNullable<ModelRequest['responseFormat']>) {
+  return Output.object({ schema: jsonSchema(format.schema), name: format.name });
 }
 
 function usage(value: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined) {

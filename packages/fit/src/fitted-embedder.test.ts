@@ -1,8 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Embedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import {
+  defineTree,
+  type Embedder,
+  HashedEmbedder,
+  InMemoryEmbeddingCache,
+  TreeAgent,
+} from '@treeagent/core';
 import { cosineSimilarity } from '@treeagent/core/adapter';
+import { describeEmbedder } from '@treeagent/core/conformance';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { fitProjection } from './fit-projection.js';
@@ -186,3 +193,60 @@ describe('fitProjection on several threads', () => {
     expect(await nearestChunkAccuracy(b, tree)).toBeGreaterThan(0.9);
   });
 });
+
+// Fitted on a small tree of customer-service topics over the hashed embedder, with the base part
+// kept (the default), through the suite every Embedder passes.
+describeEmbedder(
+  'FittedEmbedder (over HashedEmbedder)',
+  async () => {
+    const topics: Record<string, string[]> = {
+      shipping: [
+        'how much is shipping',
+        'shipping costs',
+        'delivery price to my city',
+        'when will my parcel arrive',
+      ],
+      returns: [
+        'I want to return an item',
+        'how do refunds work',
+        'send back a broken product',
+        'return policy',
+      ],
+      hours: [
+        'opening hours',
+        'is the shop open on Sunday',
+        'what time do you close',
+        'holiday opening times',
+      ],
+      account: [
+        'I forgot my password',
+        'reset my account password',
+        'cannot log in',
+        'change my email address',
+      ],
+    };
+    const tree = defineTree({
+      name: 'conformance',
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        ...Object.entries(topics).map(([name, chunks], index) => ({
+          id: 10 + index,
+          type: 'empty' as const,
+          parent: 2,
+          name,
+          chunks,
+        })),
+      ],
+    });
+    return { embedder: await FittedEmbedder.fit(tree, new HashedEmbedder({ dimensions: 512 })) };
+  },
+  {
+    skip: [
+      {
+        reason: 'its base (hashed) is local and synchronous: it answers before a signal could abort anything',
+        tests: ['an aborted signal rejects the call with its reason'],
+      },
+    ],
+  },
+);

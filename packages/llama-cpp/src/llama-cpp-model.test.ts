@@ -11,6 +11,7 @@ import {
   type ModelStreamPart,
   TreeAgent,
 } from '@treeagent/core';
+import { describeLanguageModel } from '@treeagent/core/conformance';
 import { ExactEmbedder, rejectionReason } from '@treeagent/core/test';
 import { getLlama, readGgufFileInfo } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -428,6 +429,14 @@ describe('llamaCppModel', () => {
     },
     SLOW,
   );
+});
+
+// The model loaded above (random weights), through the suite every LanguageModel passes. Greedy
+// decoding makes the streamed and generated answers equal; the grammar makes the JSON valid.
+describeLanguageModel('llamaCppModel (tiny random GGUF)', async () => ({ model }), {
+  timeout: SLOW,
+  params: { maxOutputTokens: 12 },
+  structuredParams: { maxOutputTokens: 200 },
 });
 
 describe('through the Tree Agent engine', () => {

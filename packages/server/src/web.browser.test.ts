@@ -563,6 +563,35 @@ describe('web chat page (Chromium)', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('pages: the tree page loads from its own URL, the top bar moves between pages without a reload, an unknown path says so', async () => {
+    const { page, errors } = await open(`${bikeShop.url}/tree`);
+    expect(await page.locator('.page-link[aria-current="page"]').textContent()).toBe('Tree');
+    expect(await page.locator('#tree-page .tree-item').count()).toBe(18);
+    await page.locator('#tree-page .tree-item[data-node-id="202"] > .tree-row').click();
+    expect(await page.locator('#tree-page .node-details').getAttribute('data-node-id')).toBe('202');
+    await page.locator('#route-input').fill('quanto costa la spedizione');
+    await page.locator('#route-form button').click();
+    await page.locator('#route-result .node-ref').waitFor();
+    expect(await page.locator('#legend-path').textContent()).toBe('path of the routed text');
+    expect(await page.locator('#tree-page .tree-item.on-path').count()).toBeGreaterThan(2);
+
+    // Client-side navigation: the document stays (a marker set on window survives), the URL changes.
+    await page.evaluate('window.__samePage = true');
+    await page.locator('.page-link', { hasText: 'Chat' }).click();
+    await page.locator('#message-input').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate('window.__samePage')).toBe(true);
+    await page.goBack();
+    await page.locator('#tree-page').waitFor();
+    expect(await page.evaluate('window.__samePage')).toBe(true);
+
+    await page.goto(`${bikeShop.url}/no/such/page`);
+    await page.waitForSelector('body.is-ready');
+    expect(await page.locator('.page-not-found h1').textContent()).toBe('No page here');
+    expect(await page.locator('.page-not-found code').textContent()).toBe('/no/such/page');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it('asks for the API key when the server needs one, and keeps it for the tab', async () => {
     const locked = await serve({
       agent: labAgent(),

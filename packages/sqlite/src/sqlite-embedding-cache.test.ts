@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
+import { describeEmbeddingCache } from '@treeagent/core/conformance';
 import { describe, expect, test, vi } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { useCleanups } from './test-support/cleanups.js';
+import { tempDir } from './test-support/temp-dir.js';
 
 const { cleanups, freshFile: freshPath } = useCleanups();
 const freshFile = () => freshPath('cache/treeagent.db');
@@ -63,4 +66,22 @@ describe('SqliteEmbeddingCache', () => {
     const error = await cache.getMany('m', ['x']).catch((e: unknown) => e);
     expect(TreeAgentError.hasCode(error, 'EMBEDDER')).toBe(true);
   });
+});
+
+describeEmbeddingCache('SqliteEmbeddingCache', async () => {
+  const { dir, remove } = tempDir();
+  const file = join(dir, 'cache', 'treeagent.db');
+  const opened = [new SqliteEmbeddingCache(file)];
+  return {
+    cache: opened[0]!,
+    reopen: async () => {
+      const again = new SqliteEmbeddingCache(file);
+      opened.push(again);
+      return again;
+    },
+    dispose: async () => {
+      for (const cache of opened) await cache.close();
+      remove();
+    },
+  };
 });

@@ -5,6 +5,11 @@ import { TreeIndex } from '../tree/tree-index';
 import type { ApiKeyPrompt } from './api-key-dialog';
 import type { AppServices, TreeStatus } from './app-context';
 
+/** `body.is-ready`: one function for the app's lifetime, so that effects that use it run once. */
+function setReady(ready: boolean): void {
+  document.body.classList.toggle('is-ready', ready);
+}
+
 /** The state behind `AppServices`: the tree (loaded once, on start), debug mode, the API-key prompt. */
 export function useAppServices(api: ApiClient): { services: AppServices; prompt: ApiKeyPrompt | null } {
   const [prompt, setPrompt] = useState<ApiKeyPrompt | null>(null);
@@ -87,7 +92,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
       withApiKey,
       askApiKey,
       usesApiKey,
-      setReady: (ready) => document.body.classList.toggle('is-ready', ready),
+      setReady,
     }),
     [api, tree, treeStatus, treeError, reloadTree, debug, withApiKey, askApiKey, usesApiKey],
   );

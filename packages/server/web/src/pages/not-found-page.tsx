@@ -20,7 +20,7 @@ export function NotFoundPage() {
         <p>
           There is no page at <code>{path}</code>. The pages are:
         </p>
-        <ul>
+        <ul class="page-list">
           {NAVIGATION.map((page) => (
             <li key={page.path}>
               <a href={page.path}>{page.label}</a>
