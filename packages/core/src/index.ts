@@ -33,7 +33,7 @@ export {
   withThresholds,
 } from './explore/calibrate-thresholds.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
-export { FileAgent } from './files/file-agent.js';
+export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';

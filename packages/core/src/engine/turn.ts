@@ -79,7 +79,12 @@ export class Turn implements StepContext {
       exploreStrategy: new ExploreStrategy(input.message, record.constraints),
       metadata: { sessionId: record.id, clientMetadata: input.clientMetadata, serverMetadata: {} },
       memoryAgent: new MemoryAgent(loadHistory, this.#entries),
-      fileAgent: new FileAgent(input.attachments, runtime.fileStore, record.id),
+      fileAgent: new FileAgent({
+        attachments: input.attachments,
+        known: record.files ?? [],
+        store: runtime.fileStore,
+        sessionId: record.id,
+      }),
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
@@ -220,7 +225,10 @@ export class Turn implements StepContext {
    * and for its agent. A node that ends the turn leaves its message pending for the next one.
    */
   applyExecution(node: TreeNode, result: ExecuteResult): void {
-    if (result.retrieved) this.context.retrieved.set(node.id, result.retrieved);
+    if (result.retrieved) {
+      this.context.retrieved.set(node.id, result.retrieved);
+      this.context.fileAgent.addFromChunks(result.retrieved);
+    }
     if (result.message) this.#deliver(result.message);
     this.#lastExecutedId = node.id;
     if (node.agentId !== null) this.#agentPositions.set(node.agentId, node.id);
@@ -334,6 +342,7 @@ export class Turn implements StepContext {
         pendingMessage: this.#pendingMessage,
         constraints: constraints.keep ? structuredClone(constraints.toJSON()) : null,
         failCounter: this.context.failCounter,
+        files: this.context.fileAgent.list(),
         updatedAt: this.runtime.now().toISOString(),
       },
     };

@@ -1,8 +1,19 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The engine's own source folder (`src/` or `dist/` of @treeagent/core): not the author's code. */
-const ENGINE_DIR = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The engine's own source folder (`src/` or `dist/` of @treeagent/core): not the author's code.
+ * From the URL's text, so that it works where `URL` is not Node's own (a DOM test environment).
+ */
+const ENGINE_DIR = engineDirectory();
+
+function engineDirectory(): string | null {
+  try {
+    return fileURLToPath(new URL('..', import.meta.url).href);
+  } catch {
+    return null;
+  }
+}
 
 const FRAME = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/;
 
@@ -34,6 +45,6 @@ export function userFrame(error: unknown): string | undefined {
 function isAuthorFile(file: string): boolean {
   if (file.startsWith('node:') || file.startsWith('internal/') || file === 'native') return false;
   if (file.includes('/node_modules/') || file.includes('\\node_modules\\')) return false;
-  if (file.startsWith(ENGINE_DIR)) return /\.test\.[cm]?[jt]s$/.test(file);
+  if (ENGINE_DIR !== null && file.startsWith(ENGINE_DIR)) return /\.test\.[cm]?[jt]s$/.test(file);
   return file.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file);
 }

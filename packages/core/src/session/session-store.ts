@@ -1,4 +1,5 @@
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 
@@ -20,6 +21,11 @@ export interface SessionRecord {
   /** Explore constraints, kept only when `keep` is true. */
   constraints: ExploreConstraintsData | null;
   failCounter: number;
+  /**
+   * The files of the conversation (uploaded, made in code, behind retrieved chunks), as the File
+   * Agent lists them; absent in records written before it was kept.
+   */
+  files?: FileMetadata[];
   createdAt: string;
   updatedAt: string;
 }
@@ -79,6 +85,7 @@ export function emptySessionRecord(sessionId: string, now: string): SessionRecor
     pendingMessage: null,
     constraints: null,
     failCounter: 0,
+    files: [],
     createdAt: now,
     updatedAt: now,
   };
