@@ -122,8 +122,16 @@ export interface TreeView {
   contentHash: string;
   rootId: number;
   primaryAgentId: number;
-  /** Nodes in depth-first order. */
+  /** Nodes in depth-first order: the page `[offset, offset + limit)` of them. */
   nodes: TreeViewNode[];
+  /** Number of nodes in the tree. */
+  totalNodes: number;
+  /** Number of exploration chunks in the tree. */
+  totalChunks: number;
+  /** Position of the page's first node in depth-first order. */
+  offset: number;
+  /** The `offset` of the next page, or `null` when this page reaches the last node. */
+  nextOffset: number | null;
 }
 
 /** `POST /api/v1/route` (debug only): where exploration takes a text on a fresh session, and why. */

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, resolveLimits } from './app-options.js';
 import { requireApiKey } from './auth/api-keys.js';
@@ -18,11 +18,11 @@ import { messageRoutes } from './routes/message-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
+import { webPage } from './routes/web-routes.js';
 import type { Services } from './services.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { type DrainResult, TurnTracker } from './turns/turn-tracker.js';
-import { webPage } from './web/web-routes.js';
 
 /** Options of a graceful shutdown. */
 export interface ShutdownOptions {
@@ -63,6 +63,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const services: Services = {
     agent: options.agent,
     debug,
+    apiKeysConfigured: (options.apiKeys?.length ?? 0) > 0,
     tokens: options.sessionTokens ?? new InMemorySessionTokens(),
     tracker,
     metrics,
@@ -113,10 +114,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   for (const prefix of ['/api/*', '/v1/*']) app.use(prefix, ...guards);
 
   const api = new Hono();
-  api.use('/sessions/:id/*', async (c, next) => {
+  const sessionAccess: MiddlewareHandler = async (c, next) => {
     await checkSessionAccess(services.tokens, c.req.param('id')!, c.req.header(SESSION_TOKEN_HEADER));
     await next();
-  });
+  };
+  api.use('/sessions/:id', sessionAccess);
+  api.use('/sessions/:id/*', sessionAccess);
   api.route('/sessions', sessionRoutes(services));
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));

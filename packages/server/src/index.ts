@@ -21,10 +21,15 @@ export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
-export { OPENAI_SESSION_PREFIX, SESSION_ID_HEADER } from './openai/chat-session.js';
+export {
+  CONVERSATION_PREFIX,
+  OPENAI_SESSION_PREFIX,
+  openAiEngineSessionId,
+  SESSION_ID_HEADER,
+} from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';
+export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { DrainResult } from './turns/turn-tracker.js';
-export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web/web-routes.js';
 export { WEB_DIRECTORY } from './web-directory.js';

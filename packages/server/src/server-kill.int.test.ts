@@ -6,9 +6,11 @@ import { PostgresSessionStore } from '@treeagent/postgres';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openAiEngineSessionId } from './openai/chat-session.js';
 import {
   chat,
   requirePostgres,
+  SERVER_PROCESS_API_KEY,
   type ServerProcess,
   startServerProcess,
   TEST_DATABASE_URL,
@@ -84,8 +86,8 @@ async function loadAndKill(server: ServerProcess): Promise<{ acks: Ack[]; failur
  * record agrees, and every acknowledged turn is there with its message.
  */
 async function checkSession(store: SessionStore, sessionId: string, acks: Ack[]): Promise<number> {
-  const history = await store.history(`openai:${sessionId}`);
-  const record = await store.load(`openai:${sessionId}`);
+  const history = await store.history(openAiEngineSessionId(SERVER_PROCESS_API_KEY, sessionId));
+  const record = await store.load(openAiEngineSessionId(SERVER_PROCESS_API_KEY, sessionId));
   const turns = history.length / 2;
   expect(history.length % 2, 'no half turn').toBe(0);
   expect(record?.turn ?? 0).toBe(turns);

@@ -1,8 +1,10 @@
 import { PostgresSessionStore } from '@treeagent/postgres';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openAiEngineSessionId } from './openai/chat-session.js';
 import {
   chat,
   requirePostgres,
+  SERVER_PROCESS_API_KEY,
   type ServerProcess,
   startServerProcess,
   TEST_DATABASE_URL,
@@ -87,8 +89,8 @@ describe('two server processes on one PostgreSQL', () => {
       const mine = acks.filter((ack) => ack.sessionId === sessionId);
       // Both processes ran turns of this session.
       expect(new Set(mine.map((ack) => ack.server))).toEqual(new Set([0, 1]));
-      const history = await store.history(`openai:${sessionId}`);
-      const record = await store.load(`openai:${sessionId}`);
+      const history = await store.history(openAiEngineSessionId(SERVER_PROCESS_API_KEY, sessionId));
+      const record = await store.load(openAiEngineSessionId(SERVER_PROCESS_API_KEY, sessionId));
       // Only acknowledged turns were committed (no kill here): exactly one history turn per ack.
       expect(history).toHaveLength(2 * mine.length);
       expect(record?.turn).toBe(mine.length);

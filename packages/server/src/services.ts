@@ -10,6 +10,8 @@ import type { TurnTracker } from './turns/turn-tracker.js';
 export interface Services {
   agent: TreeAgent;
   debug: boolean;
+  /** Whether the server requires API keys (`apiKeys` given). */
+  apiKeysConfigured: boolean;
   tokens: SessionTokens;
   runner: TurnRunner;
   tracker: TurnTracker;

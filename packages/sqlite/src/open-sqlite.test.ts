@@ -182,7 +182,7 @@ describe('openSqlite', () => {
     ]);
   });
 
-  test('a turn that throws leaves the file unchanged', async () => {
+  test('a turn that throws saves nothing of itself: only the position is cleared', async () => {
     const dir = freshDir();
     const stores = openSqlite(dir);
     cleanups.push(() => stores.close());
@@ -192,10 +192,15 @@ describe('openSqlite', () => {
     const before = dumpTables(stores.file);
     const error = await agent.send('s', 'boom').catch((e: unknown) => e);
     expect(TreeAgentError.hasCode(error, 'CALLBACK_ERROR')).toBe(true);
-    expect(dumpTables(stores.file)).toEqual(before);
-    expect(before.session_locks).toEqual([]);
+    const after = dumpTables(stores.file);
+    // The history and every other table are as they were; the session row only lost its position
+    // (the recovery policy: the next message starts from the primary agent).
+    expect({ ...after, sessions: [] }).toEqual({ ...before, sessions: [] });
+    const [row] = after.sessions as { record: string }[];
+    expect(JSON.parse(row!.record)).toMatchObject({ lastNodeId: null, pendingMessage: null });
+    expect(after.session_locks).toEqual([]);
     expect(integrityCheck(stores.file)).toBe('ok');
-    // And the session carries on from where it was.
+    // And the session carries on.
     const next = await agent.send('s', 'pizza');
     expect(next.turn).toBe(3);
   });

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { defineTree, MessageType, type NodeDefinition, TreeAgent } from '../index.js';
 import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
 import { rejection } from '../test/rejection.js';
+import { say } from '../test-support/engine-fixtures.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0],
   beta: [0, 1, 0],
   rewritten: [0, 1, 0],
 };
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
 
 /** A callback returning a value the engine must refuse (typed loosely on purpose). */
 const returns =

@@ -4,26 +4,18 @@ import {
   type AgentOutput,
   defineComponent,
   defineTree,
-  MessageType,
   type NodeDefinition,
   type Self,
   TreeAgent,
 } from '../index.js';
 import { ExactEmbedder } from '../test/index.js';
+import { executed, say } from '../test-support/engine-fixtures.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0],
   beta: [0, 1, 0],
   gamma: [0, 0, 1],
 };
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
 
 function selfInits(output: AgentOutput): Extract<AgentEvent, { type: 'self-init' }>[] {
   return output.trace.filter((event): event is Extract<AgentEvent, { type: 'self-init' }> => {

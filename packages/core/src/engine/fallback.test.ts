@@ -1,48 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AgentEvent,
-  type AgentOutput,
-  defineTree,
   type FallbackSpecial,
-  MessageType,
   type NodeDefinition,
-  TreeAgent,
   TreeAgentError,
   type TreeAgentOptions,
 } from '../index.js';
-import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
 import { rejection } from '../test/rejection.js';
-
-const VECTORS: Record<string, number[]> = {
-  alpha: [1, 0, 0, 0],
-  alpha2: [0.8, 0.6, 0, 0],
-  beta: [0, 1, 0, 0],
-  gamma: [0, 0, 1, 0],
-  delta: [0, 0, 0, 1],
-};
-
-function makeAgent(nodes: NodeDefinition[], options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
-  return new TreeAgent({
-    tree: defineTree({ nodes }),
-    embedder: new ExactEmbedder({ vectors: VECTORS }),
-    models: new ScriptedLanguageModel({ answers: 'scripted answer' }),
-    ...options,
-  });
-}
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+import { collect, executed, say, testAgent } from '../test-support/engine-fixtures.js';
 
 type FallbackFn = NonNullable<Extract<NodeDefinition, { type: 'agent' }>['fallback']>;
 
@@ -54,7 +18,7 @@ type FallbackFn = NonNullable<Extract<NodeDefinition, { type: 'agent' }>['fallba
  * - 9: the apology.
  */
 function fallbackTree(fallback: FallbackFn | undefined, options: Omit<TreeAgentOptions, 'tree'> = {}) {
-  return makeAgent(
+  return testAgent(
     [
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 9, other: 10 }, fallback },
@@ -201,7 +165,7 @@ describe('fallback', () => {
 
   it('runs on LOOP when a node fails and reaches its anchor twice in one turn', async () => {
     const specials: FallbackSpecial[] = [];
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       {
         id: 2,
@@ -269,7 +233,7 @@ describe('fallback', () => {
 
   it('returns the error once a turn ran more than maxFallbacks fallbacks', async () => {
     let calls = 0;
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       {
         id: 2,
@@ -363,7 +327,7 @@ describe('without a fallback', () => {
 
   it('the default maxSteps is 50', async () => {
     let afters = 0;
-    const agent = makeAgent([
+    const agent = testAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       {

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AgentEvent,
-  type AgentOutput,
-  defineTree,
   type ExtendMessageSpecial,
   type LlmAfterSpecial,
   MessageType,
   type NodeDefinition,
-  TreeAgent,
-  type TreeAgentOptions,
 } from '../index.js';
-import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { ScriptedLanguageModel } from '../test/index.js';
 import { rejection } from '../test/rejection.js';
+import {
+  collect,
+  eventsOf,
+  executed,
+  say,
+  type TestAgentOptions,
+  testAgent,
+} from '../test-support/engine-fixtures.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0],
@@ -19,34 +22,8 @@ const VECTORS: Record<string, number[]> = {
   gamma: [0, 0, 1],
 };
 
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-function makeAgent(nodes: NodeDefinition[], options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
-  return new TreeAgent({
-    tree: defineTree({ nodes }),
-    embedder: new ExactEmbedder({ vectors: VECTORS }),
-    ...options,
-  });
-}
-
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
-
-function eventsOf<T extends AgentEvent['type']>(
-  events: readonly AgentEvent[],
-  type: T,
-): Extract<AgentEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
-}
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const makeAgent = (nodes: NodeDefinition[], options: TestAgentOptions = {}) =>
+  testAgent(nodes, { vectors: VECTORS, models: undefined, ...options });
 
 describe('emit GENERATED', () => {
   function generatedAgent(model: ScriptedLanguageModel) {

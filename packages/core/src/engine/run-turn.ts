@@ -1,11 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
-import {
-  emptySessionRecord,
-  type ReleaseLock,
-  type SessionRecord,
-  type SessionStore,
-} from '../session/session-store.js';
+import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
 import { extendMessage } from './extend-message.js';
 import type { AgentRuntime } from './runtime.js';
@@ -14,9 +9,10 @@ import { Turn } from './turn.js';
 import type { TurnInput } from './turn-input.js';
 
 /**
- * One interaction (docs/concepts.md §3, steps 1–8): load the session, extend the message,
- * beforeRun, the step loop, afterRun, then commit everything in one store call. Any error before
- * the commit leaves the session exactly as it was, and carries the turn's events.
+ * One interaction (docs/concepts.md §3, steps 1–8): load the session, extend the message, beforeRun, the step
+ * loop, afterRun, then commit everything in one store call. Any error before the commit saves
+ * nothing of the turn (the error carries the turn's events); a failure of the tree's own code also clears the session's position (see
+ * `resetPosition`), so the next message starts from the primary agent.
  */
 export async function runTurn(
   runtime: AgentRuntime,
@@ -26,57 +22,112 @@ export async function runTurn(
   sink: (event: AgentEvent) => void,
 ): Promise<AgentOutput> {
   const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
+  let record: SessionRecord | null = null;
+  let turn: Turn | null = null;
   try {
-    const record: SessionRecord =
+    record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
     const loadHistory = (limit: number | undefined) =>
       storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
-    const turn = new Turn(runtime, record, input, loadHistory, sink);
-    try {
-      return await runInteraction(turn, store, release);
-    } catch (error) {
-      // send() rejects with the turn's events attached: the trace explains what led to the error.
-      if (TreeAgentError.isInstance(error)) error.events = [...turn.trace];
-      throw error;
-    }
+    turn = new Turn(runtime, record, input, loadHistory, sink);
+    turn.emit({
+      type: 'turn-start',
+      sessionId,
+      turn: turn.context.turn,
+      message: input.message,
+      at: runtime.now().toISOString(),
+    });
+    const extended = await extendMessage(turn);
+    if (extended !== null) turn.applyExtendedMessage(extended);
+    await runSteps(turn);
+    const root = runtime.tree.root;
+    const afterRun = (root.definition as RootNodeDefinition).afterRun;
+    if (afterRun)
+      await turn.call(root, 'afterRun', afterRun, [
+        await turn.selfOf(root),
+        turn.context,
+        { output: turn.output() },
+      ]);
+    const commit = turn.commit();
+    turn.checkAbort();
+    // Nothing touches the store after this commit: it may free the lock in the same write.
+    await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
+    const output = turn.output();
+    const durationMs = performance.now() - turn.startedAt;
+    turn.emit({ type: 'turn-end', output, durationMs });
+    return output;
+  } catch (error) {
+    // send() rejects with the turn's events attached: the trace explains what led to the error.
+    if (turn && TreeAgentError.isInstance(error)) error.events = [...turn.trace];
+    if (record && restartsFromPrimary(error)) await resetPosition(store, record, runtime, release !== null);
+    throw error;
   } finally {
     if (release) await release();
   }
 }
 
-async function runInteraction(
-  turn: Turn,
+/**
+ * Failures of the tree's own code (a callback that throws, returns a bad output or targets an unknown
+ * node, a loop, a time limit): the same message would fail the same way, so the session must not
+ * stay where it is. Cancellations, store and model outages and the client's invalid input keep the
+ * position (retrying may succeed).
+ */
+const RESTART_CODES = new Set([
+  'CALLBACK_ERROR',
+  'INVALID_CALLBACK_OUTPUT',
+  'LOOP',
+  'UNKNOWN_LINK',
+  'UNKNOWN_NODE',
+  'INVALID_STEP',
+  'SESSION_STATE',
+  'TIMEOUT',
+  'MODEL_NOT_CONFIGURED',
+  'FILTER',
+]);
+
+function restartsFromPrimary(error: unknown): boolean {
+  return TreeAgentError.isInstance(error) ? RESTART_CODES.has(error.code) : true;
+}
+
+/**
+ * The recovery policy after a failed turn (docs/concepts.md §10, "Does a failed turn save anything?"): nothing of the turn
+ * is saved, and the session's position is cleared — last node, agent positions, pending message,
+ * explore constraints — so the next message starts from the primary agent as a first interaction
+ * does; history, state and turn count are kept. Without it a node whose `after` keeps failing in an
+ * agent without `fallback` would fail every later message. Best effort: if the store refuses, the
+ * original error is what the caller sees.
+ */
+async function resetPosition(
   store: SessionStore,
-  release: ReleaseLock | null,
-): Promise<AgentOutput> {
-  const { runtime, input } = turn;
-  turn.emit({
-    type: 'turn-start',
-    sessionId: turn.sessionId,
-    turn: turn.context.turn,
-    message: input.message,
-    at: runtime.now().toISOString(),
-  });
-  const extended = await extendMessage(turn);
-  if (extended !== null) turn.applyExtendedMessage(extended);
-  await runSteps(turn);
-  const root = runtime.tree.root;
-  const afterRun = (root.definition as RootNodeDefinition).afterRun;
-  if (afterRun)
-    await turn.call(root, 'afterRun', afterRun, [
-      await turn.selfOf(root),
-      turn.context,
-      { output: turn.output() },
-    ]);
-  const commit = turn.commit();
-  turn.checkAbort();
-  // Nothing touches the store after this commit: it may free the lock in the same write.
-  await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
-  const output = turn.output();
-  const durationMs = performance.now() - turn.startedAt;
-  turn.emit({ type: 'turn-end', output, durationMs });
-  return output;
+  record: SessionRecord,
+  runtime: AgentRuntime,
+  holdsLock: boolean,
+): Promise<void> {
+  const positioned =
+    record.lastNodeId !== null ||
+    record.pendingMessage !== null ||
+    record.constraints !== null ||
+    Object.keys(record.agentPositions).length > 0;
+  if (!positioned || record.version === 0) return;
+  try {
+    await store.commit({
+      record: {
+        ...record,
+        version: record.version + 1,
+        lastNodeId: null,
+        agentPositions: {},
+        pendingMessage: null,
+        constraints: null,
+        updatedAt: runtime.now().toISOString(),
+      },
+      history: [],
+      expectedVersion: record.version,
+      ...(holdsLock ? { endsInteraction: true } : {}),
+    });
+  } catch {
+    // The store is down or the session moved on: the next message finds it as it is.
+  }
 }
 
 async function storeCall<T>(call: () => Promise<T>, operation: string): Promise<T> {

@@ -4,14 +4,14 @@ import {
   type AgentEvent,
   type AgentOutput,
   defineTree,
-  MessageType,
   type NodeDefinition,
+  type SessionRecord,
   type Tree,
   TreeAgent,
-  type TreeAgentOptions,
 } from '../index.js';
-import { ExactEmbedder, ScriptedLanguageModel } from '../test/index.js';
+import { ExactEmbedder } from '../test/index.js';
 import { rejection } from '../test/rejection.js';
+import { executed, say, sleep, type TestAgentOptions, testAgent } from '../test-support/engine-fixtures.js';
 
 const VECTORS: Record<string, number[]> = {
   alpha: [1, 0, 0, 0],
@@ -24,24 +24,8 @@ const VECTORS: Record<string, number[]> = {
 
 const embedder = () => new ExactEmbedder({ vectors: VECTORS });
 
-function makeAgent(nodes: NodeDefinition[], options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
-  return new TreeAgent({
-    tree: defineTree({ nodes }),
-    embedder: embedder(),
-    models: new ScriptedLanguageModel({ answers: 'scripted answer' }),
-    ...options,
-  });
-}
-
-const say = (content: string) => ({ message: { type: MessageType.STATIC, content } });
-
-function executed(output: AgentOutput): number[] {
-  return output.trace.flatMap((event) =>
-    event.type === 'step-start' && event.step === 'execute' ? [event.nodeId] : [],
-  );
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const makeAgent = (nodes: NodeDefinition[], options: TestAgentOptions = {}) =>
+  testAgent(nodes, { embedder: embedder(), ...options });
 
 type BeforeFn = NonNullable<Extract<NodeDefinition, { type: 'emit' }>['before']>;
 
@@ -55,8 +39,21 @@ function twoEmits(before3?: BeforeFn, before4?: BeforeFn, root: Partial<NodeDefi
   ]);
 }
 
+/** A record after a failed turn: the same, but with no position (the next message starts from the primary agent). */
+function positionCleared(record: SessionRecord): SessionRecord {
+  return {
+    ...record,
+    version: record.version + 1,
+    lastNodeId: null,
+    agentPositions: {},
+    pendingMessage: null,
+    constraints: null,
+    updatedAt: expect.any(String),
+  };
+}
+
 describe('atomicity', () => {
-  it('a throwing callback leaves state, history, last node and fail counter unchanged', async () => {
+  it('a throwing callback leaves state, history and fail counter unchanged, and clears the position', async () => {
     const seen: unknown[] = [];
     const agent = twoEmits(
       (_self, context) => {
@@ -82,7 +79,9 @@ describe('atomicity', () => {
     // The turn climbs from node 3 (fail counter +1), reaches node 4 and its before throws.
     const error = await rejection(agent.send('s', 'beta'));
     expect(error.code).toBe('CALLBACK_ERROR');
-    expect(await agent.sessionStore.load('s')).toEqual(record);
+    // Nothing of the failed turn is saved; the position is cleared (the recovery policy), so the
+    // next message starts from the primary agent instead of failing the same way again.
+    expect(await agent.sessionStore.load('s')).toEqual(positionCleared(record!));
     expect(await agent.history('s')).toEqual(history);
 
     const output = await agent.send('s', 'alpha');
@@ -90,8 +89,8 @@ describe('atomicity', () => {
     expect(executed(output)).toEqual([3]);
     expect(seen).toEqual([
       { a: undefined, b: undefined, failCounter: 0, turn: 1 },
-      // Only this turn's climb counts: the failed turn's climb was not saved.
-      { a: 1, b: undefined, failCounter: 1, turn: 2 },
+      // The failed turn's climb was not saved, and this turn starts from the primary agent.
+      { a: 1, b: undefined, failCounter: 0, turn: 2 },
     ]);
     expect(await agent.history('s')).toHaveLength(4);
   });
@@ -119,7 +118,7 @@ describe('atomicity', () => {
       expect(error.code).toBe('SESSION_STATE');
       expect(String(error.details.key)).toMatch(/^bad/);
       expect(error.message).toContain('bad');
-      expect(await agent.sessionStore.load('s')).toEqual(record);
+      expect(await agent.sessionStore.load('s')).toEqual(positionCleared(record!));
       expect(await agent.history('s')).toEqual(history);
       expect((await agent.sessionStore.load('s'))!.state).toEqual({ ok: 'first' });
     },

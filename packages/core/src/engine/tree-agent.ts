@@ -209,6 +209,38 @@ export class TreeAgent {
     return this.sessionStore.history(sessionId, query);
   }
 
+  /**
+   * Starts a session over: its history, state and position are deleted, so the next message is a
+   * first interaction. Waits for a turn in progress on the session (in this process, and in others
+   * through the store's `lock`). Its files are kept (`deleteSession` removes them too).
+   */
+  async resetSession(sessionId: string): Promise<void> {
+    await this.#exclusive(sessionId, () => this.sessionStore.delete(sessionId));
+  }
+
+  /**
+   * Deletes a session: history, state, position, and its files when the file store can list them
+   * (`FileStore.deleteSession`). Waits for a turn in progress on the session, like `resetSession`.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.#exclusive(sessionId, async () => {
+      await this.sessionStore.delete(sessionId);
+      await this.fileStore.deleteSession?.(sessionId);
+    });
+  }
+
+  /** Runs `task` while no turn runs on the session, in this process or another one sharing the store. */
+  #exclusive(sessionId: string, task: () => Promise<void>): Promise<void> {
+    return this.#mutex.run(sessionId, async () => {
+      const release = this.sessionStore.lock ? await this.sessionStore.lock(sessionId) : null;
+      try {
+        await task();
+      } finally {
+        await release?.();
+      }
+    });
+  }
+
   #load(): Promise<AgentRuntime> {
     this.#runtime ??= this.#build(this.#tree);
     return this.#runtime;

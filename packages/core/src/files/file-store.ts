@@ -21,4 +21,9 @@ export interface FileStore {
   /** The file's bytes; throws `UNKNOWN_FILE` when there is no such file. */
   read(id: string): Promise<Uint8Array>;
   delete(id: string): Promise<void>;
+  /**
+   * Deletes every file of a session (uploads and files made in its turns). Optional: stores that
+   * cannot list files by session omit it, and `TreeAgent.deleteSession` then leaves the files.
+   */
+  deleteSession?(sessionId: string): Promise<void>;
 }

@@ -27,6 +27,10 @@ export class InMemoryFileStore implements FileStore {
   async delete(id: string): Promise<void> {
     this.#files.delete(id);
   }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    for (const [id, entry] of this.#files) if (entry.metadata.sessionId === sessionId) this.#files.delete(id);
+  }
 }
 
 /** The metadata of a new file. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { FileStore, NewFile } from './file-store.js';
@@ -51,5 +51,19 @@ export class LocalFileStore implements FileStore {
     if (!ID.test(id)) return;
     await rm(join(this.directory, id), { force: true });
     await rm(join(this.directory, `${id}.json`), { force: true });
+  }
+
+  /** Deletes the files of a session (reads every metadata file: meant for small directories). */
+  async deleteSession(sessionId: string): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+      if ((await this.metadata(id))?.sessionId === sessionId) await this.delete(id);
+    }
   }
 }

@@ -2,9 +2,9 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
-import { dot } from '../embedding/vector-math.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
+import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
 import { structureWarnings } from './structure-warnings.js';
 
 /** A warning about a tree that is valid but will probably not behave as meant. */
@@ -37,6 +37,8 @@ export interface LintOptions {
   embeddingCache?: EmbeddingCache;
   /** Chunk pairs of sibling subtrees at or above this similarity are ambiguous. Default 0.9. */
   ambiguity?: number;
+  /** How sibling chunk pairs are searched (exact up to 2000 chunks, hashed above). */
+  closePairs?: ClosePairOptions;
   /** Depth from which a node whose failures climb to the agent gets a `distant-anchor` warning. Default 3. */
   anchorDepth?: number;
 }
@@ -124,39 +126,21 @@ async function ambiguousSiblings(
       )
     : [];
   const warnings: LintWarning[] = [];
-  for (const parent of tree.nodes.values()) {
-    const children = parent.children
-      .map((id) => tree.node(id))
-      .filter((child) => child.chunkEnd > child.chunkStart);
-    for (let a = 0; a < children.length; a++) {
-      for (let b = a + 1; b < children.length; b++) {
-        const pairs = closePairs(tree, vectors, children[a]!, children[b]!, limit);
-        if (!pairs.length) continue;
-        const shown = pairs
-          .slice(0, 3)
-          .map((pair) => `"${pair.left}" ~ "${pair.right}" (${pair.similarity.toFixed(2)})`)
-          .join('; ');
-        warnings.push({
-          code: 'ambiguous-siblings',
-          nodeId: parent.id,
-          message: `under node ${label(parent)}, the subtrees of ${label(children[a]!)} and ${label(children[b]!)} have ${pairs.length} chunk pair(s) with similarity ≥ ${limit}: ${shown}. Routing between them is ambiguous.`,
-          fix: 'Reword or remove one chunk of each pair so each subtree says what only it handles.',
-        });
-      }
-    }
+  for (const group of closeSiblingPairs(tree, vectors, limit, options.closePairs)) {
+    const { parent, left, right, pairs } = group;
+    const shown = pairs
+      .slice(0, 3)
+      .map(
+        (pair) =>
+          `"${tree.chunks[pair.left]!.text}" ~ "${tree.chunks[pair.right]!.text}" (${pair.similarity.toFixed(2)})`,
+      )
+      .join('; ');
+    warnings.push({
+      code: 'ambiguous-siblings',
+      nodeId: parent.id,
+      message: `under node ${label(parent)}, the subtrees of ${label(left)} and ${label(right)} have ${pairs.length} chunk pair(s) with similarity ≥ ${limit}: ${shown}. Routing between them is ambiguous.`,
+      fix: 'Reword or remove one chunk of each pair so each subtree says what only it handles.',
+    });
   }
   return warnings;
-}
-
-function closePairs(tree: Tree, vectors: Float32Array[], left: TreeNode, right: TreeNode, limit: number) {
-  const pairs: { left: string; right: string; similarity: number }[] = [];
-  for (let i = left.chunkStart; i < left.chunkEnd; i++) {
-    for (let j = right.chunkStart; j < right.chunkEnd; j++) {
-      // embedTexts returns unit vectors: the dot product is the cosine.
-      const similarity = dot(vectors[i]!, vectors[j]!);
-      if (similarity >= limit)
-        pairs.push({ left: tree.chunks[i]!.text, right: tree.chunks[j]!.text, similarity });
-    }
-  }
-  return pairs.sort((x, y) => y.similarity - x.similarity);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, parseSse, testApp } from '../test-support/fixtures.js';
+import { openAiEngineSessionId } from './chat-session.js';
 
 type App = ReturnType<typeof testApp>['app'];
 
@@ -77,17 +78,56 @@ describe('POST /v1/chat/completions', () => {
     expect(body.treeagent.nodeId).toBe(3);
   });
 
-  it('continues a session by X-Session-Id, which wins over user', async () => {
-    const { app, agent } = testApp();
-    const first = await complete(app, { messages: [user('hello')], user: 'alice' });
+  it('with API keys: a conversation lives in the namespace of the key that created it', async () => {
+    const { app, agent } = testApp({ apiKeys: ['sk-one', 'sk-two'] });
+    const one = { Authorization: 'Bearer sk-one' };
+    const two = { Authorization: 'Bearer sk-two' };
+    const first = await complete(app, { messages: [user('hello')], user: 'alice' }, one);
     expect(first.headers.get('x-session-id')).toBe('alice');
     const second = (await (
-      await complete(app, { messages: [user('story')], user: 'bob' }, { 'X-Session-Id': 'alice' })
+      await complete(app, { messages: [user('story')], user: 'bob' }, { ...one, 'X-Session-Id': 'alice' })
     ).json()) as Record<string, any>;
     expect(second.treeagent).toMatchObject({ sessionId: 'alice', turn: 2 });
-    expect(await agent.history('openai:alice')).toHaveLength(4);
-    expect(await agent.history('openai:bob')).toEqual([]);
+    expect(await agent.history(openAiEngineSessionId('sk-one', 'alice'))).toHaveLength(4);
+    expect(await agent.history(openAiEngineSessionId('sk-one', 'bob'))).toEqual([]);
     expect(await agent.history('alice')).toEqual([]);
+    // Another key naming the same conversation gets a conversation of its own, not alice's.
+    const other = (await (
+      await complete(app, { messages: [user('hello')], user: 'alice' }, two)
+    ).json()) as Record<string, any>;
+    expect(other.treeagent).toMatchObject({ sessionId: 'alice', turn: 1 });
+    expect(await agent.history(openAiEngineSessionId('sk-one', 'alice'))).toHaveLength(4);
+  });
+
+  it('without API keys: a user label never continues a conversation; the issued conversation id does', async () => {
+    const { app, agent } = testApp();
+    const first = await complete(app, { messages: [user('hello')], user: 'alice' });
+    const id = first.headers.get('x-session-id')!;
+    expect(id).toMatch(/^conv_[A-Za-z0-9_-]{43}$/);
+    expect(((await first.json()) as Record<string, any>).treeagent.sessionId).toBe(id);
+    // Knowing the label is not enough: a new conversation.
+    const stranger = (await (
+      await complete(app, { messages: [user('hello')], user: 'alice' })
+    ).json()) as Record<string, any>;
+    expect(stranger.treeagent.turn).toBe(1);
+    expect(stranger.treeagent.sessionId).not.toBe(id);
+    // The id, sent back as user (any OpenAI client can) or X-Session-Id, continues it.
+    const second = (await (await complete(app, { messages: [user('story')], user: id })).json()) as Record<
+      string,
+      any
+    >;
+    expect(second.treeagent).toMatchObject({ sessionId: id, turn: 2 });
+    const third = (await (
+      await complete(app, { messages: [user('hello')] }, { 'X-Session-Id': id })
+    ).json()) as Record<string, any>;
+    expect(third.treeagent.turn).toBe(3);
+    // The store keys the conversation by a hash: the id itself is nowhere in it.
+    expect(await agent.history(openAiEngineSessionId(null, id))).toHaveLength(6);
+    expect(await agent.history(`openai:${id}`)).toEqual([]);
+    // An X-Session-Id the server never issued is refused, not silently a new conversation.
+    const unknown = await complete(app, { messages: [user('hello')] }, { 'X-Session-Id': 'alice' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
   it('starts a new session when neither X-Session-Id nor user is sent', async () => {
@@ -129,10 +169,10 @@ describe('POST /v1/chat/completions', () => {
 
   it('carries selectedOption in the treeagent request field', async () => {
     const { app } = testApp();
-    await complete(app, { messages: [user('hello')], user: 'carol' });
+    const carol = (await complete(app, { messages: [user('hello')] })).headers.get('x-session-id')!;
     const refused = await complete(app, {
       messages: [user('')],
-      user: 'carol',
+      user: carol,
       treeagent: { selectedOption: 'Not offered' },
     });
     expect(refused.status).toBe(400);

@@ -65,7 +65,7 @@ export function openAiRoutes(services: Services): Hono {
         },
       );
     }
-    const session = await chatSession(c, body.user, services.tokens);
+    const session = await chatSession(c, body.user, services.tokens, services.apiKeysConfigured);
     const attachments = await resolveAttachments(
       services.agent.fileStore,
       session.engineId,
@@ -80,6 +80,7 @@ export function openAiRoutes(services: Services): Hono {
       ...(extension.clientMetadata === undefined ? {} : { clientMetadata: extension.clientMetadata }),
     });
     c.header('X-Session-Id', session.id);
+    c.header('Cache-Control', 'no-store');
     const head = { id: completionId(), created: unixSeconds(), model: modelName };
 
     if (!body.stream) {

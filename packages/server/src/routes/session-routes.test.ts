@@ -100,3 +100,59 @@ describe('session access', () => {
     expect(path.status).toBe(404);
   });
 });
+
+describe('DELETE /api/v1/sessions/:id and POST /api/v1/sessions/:id/reset', () => {
+  async function uploadFile(
+    app: ReturnType<typeof testApp>['app'],
+    session: { sessionId: string; token: string },
+  ) {
+    const form = new FormData();
+    form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+    const response = await app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+      method: 'POST',
+      headers: { 'X-Session-Token': session.token },
+      body: form,
+    });
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  it('delete needs the token, then removes history, state, files and the token', async () => {
+    const { app, agent } = testApp();
+    const session = await createSession(app);
+    const fileId = await uploadFile(app, session);
+    expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+    const path = `/api/v1/sessions/${session.sessionId}`;
+    expect((await app.request(path, { method: 'DELETE' })).status).toBe(401);
+    expect((await app.request(path, { method: 'DELETE', headers: { 'X-Session-Token': 'x' } })).status).toBe(
+      403,
+    );
+    const deleted = await app.request(path, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': session.token },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await agent.sessionStore.load(session.sessionId)).toBeNull();
+    expect(await agent.history(session.sessionId)).toEqual([]);
+    expect(await agent.fileStore.metadata(fileId)).toBeNull();
+    // The token opens nothing any more.
+    expect((await postMessage(app, session, { message: 'hello' })).status).toBe(404);
+    expect(
+      (await app.request(path, { method: 'DELETE', headers: { 'X-Session-Token': session.token } })).status,
+    ).toBe(404);
+  });
+
+  it('reset starts the conversation over and keeps the session usable', async () => {
+    const { app, agent } = testApp();
+    const session = await createSession(app);
+    await postMessage(app, session, { message: 'hello' });
+    await postMessage(app, session, { message: 'hello' });
+    const path = `/api/v1/sessions/${session.sessionId}/reset`;
+    expect((await app.request(path, { method: 'POST' })).status).toBe(401);
+    expect(
+      (await app.request(path, { method: 'POST', headers: { 'X-Session-Token': session.token } })).status,
+    ).toBe(204);
+    expect(await agent.history(session.sessionId)).toEqual([]);
+    const next = await postMessage(app, session, { message: 'hello' });
+    expect(((await next.json()) as { turn: number }).turn).toBe(1);
+  });
+});

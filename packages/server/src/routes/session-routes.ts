@@ -11,9 +11,24 @@ const HistoryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
+/** Runs a store operation; a failure is logged and answered 503 `SESSION_STORE`. */
+async function storeCall(services: Services, what: string, call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    services.logger.error(`${what} failed`, error);
+    throw new ApiError(503, 'SESSION_STORE', 'The session store is not reachable; retry later.', {
+      cause: error,
+    });
+  }
+}
+
 /**
- * `POST /sessions` → 201 `{ sessionId, token }` and `GET /sessions/:id/history?limit=` →
- * `{ sessionId, history }`. The token is shown once; the server keeps only its hash.
+ * `POST /sessions` → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
+ * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files,
+ * token: its token no longer opens anything); `POST /sessions/:id/reset` → 204, the conversation
+ * started over (history, state and position deleted; token and files kept). The token is shown
+ * once; the server keeps only its hash. Each needs the session's token.
  */
 export function sessionRoutes(services: Services): Hono {
   const routes = new Hono();
@@ -25,6 +40,19 @@ export function sessionRoutes(services: Services): Hono {
     c.header('Cache-Control', 'no-store');
     const created: CreatedSession = { sessionId, token };
     return c.json(created, 201);
+  });
+
+  routes.delete('/:id', async (c) => {
+    const sessionId = c.req.param('id');
+    await storeCall(services, `Deleting session ${sessionId}`, () => services.agent.deleteSession(sessionId));
+    await services.tokens.delete(sessionId);
+    return c.body(null, 204);
+  });
+
+  routes.post('/:id/reset', async (c) => {
+    const sessionId = c.req.param('id');
+    await storeCall(services, `Resetting session ${sessionId}`, () => services.agent.resetSession(sessionId));
+    return c.body(null, 204);
   });
 
   routes.get('/:id/history', async (c) => {

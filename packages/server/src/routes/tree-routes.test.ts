@@ -5,6 +5,44 @@ import type { TreeView } from '../api-types.js';
 import { testApp, VECTORS } from '../test-support/fixtures.js';
 
 describe('GET /api/v1/tree', () => {
+  it('is paged: a large tree is never sent whole, and the pages cover every node once', async () => {
+    const nodes: Parameters<typeof defineTree>[0]['nodes'] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    ];
+    for (let id = 3; id < 2503; id++)
+      nodes.push({
+        id,
+        type: 'emit',
+        parent: (id - 3) % 10 === 0 ? 2 : id - ((id - 3) % 10),
+        chunks: [`c${id}`],
+        emit: { message: { type: 'static', content: 'ok' } },
+      });
+    const agent = new TreeAgent({ tree: defineTree({ name: 'large', nodes }) });
+    const { app } = testApp({ agent });
+    const first = (await (await app.request('/api/v1/tree')).json()) as TreeView;
+    expect(first.nodes).toHaveLength(1000);
+    expect(first).toMatchObject({ totalNodes: 2502, totalChunks: 2500, offset: 0, nextOffset: 1000 });
+    const seen = first.nodes.map((node) => node.id);
+    for (let offset: number | null = 1000; offset !== null; ) {
+      const page = (await (await app.request(`/api/v1/tree?offset=${offset}&limit=700`)).json()) as TreeView;
+      seen.push(...page.nodes.map((node) => node.id));
+      offset = page.nextOffset;
+    }
+    expect(seen).toHaveLength(2502);
+    expect(new Set(seen).size).toBe(2502);
+    for (const query of ['limit=0', 'limit=5001', 'offset=-1', 'other=1'])
+      expect((await app.request(`/api/v1/tree?${query}`)).status, query).toBe(400);
+  });
+
+  it('needs the API key when keys are configured', async () => {
+    const { app } = testApp({ apiKeys: ['sk-tree'] });
+    expect((await app.request('/api/v1/tree')).status).toBe(401);
+    expect((await app.request('/api/v1/tree', { headers: { Authorization: 'Bearer sk-tree' } })).status).toBe(
+      200,
+    );
+  });
+
   it('describes the effective tree; chunk texts only in debug mode', async () => {
     const { app } = testApp();
     const view = (await (await app.request('/api/v1/tree')).json()) as TreeView;

@@ -8,7 +8,8 @@
  * It starts `serve()` on 127.0.0.1, port 0, with a small tree and the chosen session store, and
  * prints one JSON line `{"url":"http://127.0.0.1:…","pid":…}` on stdout once the tree is loaded.
  * Sessions are shared between processes through the OpenAI-compatible endpoint: `X-Session-Id: <id>`
- * names the session `openai:<id>` in the store, with no per-session token. Every request needs
+ * names the session `openAiEngineSessionId(SERVER_PROCESS_API_KEY, id)` in the store (the API key's
+ * namespace), with no per-session token. Every request needs
  * `Authorization: Bearer <SERVER_PROCESS_API_KEY>`.
  *
  * Each turn routes to one node whose `before` counts turns in the session state (after a short wait,

@@ -1,6 +1,15 @@
 import type { Tree } from '@treeagent/core';
 import type { TreeView, TreeViewNode } from '../api-types.js';
 
+/** Which nodes of the tree view to describe. */
+export interface TreeViewPage {
+  /** Chunk texts (debug mode only). */
+  chunks: boolean;
+  offset?: number;
+  /** Most nodes in the page. Default: all. */
+  limit?: number;
+}
+
 const CALLBACK_NAMES = [
   'init',
   'extendMessage',
@@ -15,10 +24,29 @@ const CALLBACK_NAMES = [
   'after',
 ] as const;
 
-/** The effective tree (components flattened) for the tree view; chunk texts only with `chunks: true`. */
-export function describeTree(tree: Tree, options: { chunks: boolean }): TreeView {
+/** Node ids in depth-first order (children in their order), without recursion. */
+function depthFirst(tree: Tree): number[] {
+  const order: number[] = [];
+  const stack = [tree.root.id];
+  while (stack.length) {
+    const id = stack.pop()!;
+    order.push(id);
+    const children = tree.node(id).children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return order;
+}
+
+/**
+ * The effective tree (components flattened) for the tree view, one page of nodes in depth-first
+ * order; chunk texts only with `chunks: true`.
+ */
+export function describeTree(tree: Tree, options: TreeViewPage): TreeView {
+  const order = depthFirst(tree);
+  const offset = Math.min(options.offset ?? 0, order.length);
+  const end = Math.min(order.length, offset + (options.limit ?? order.length));
   const nodes: TreeViewNode[] = [];
-  const visit = (id: number) => {
+  const describe = (id: number) => {
     const node = tree.node(id);
     const definition = node.definition as unknown as Record<string, unknown>;
     const scope = tree.scopes.get(node.scopeId)!;
@@ -53,14 +81,17 @@ export function describeTree(tree: Tree, options: { chunks: boolean }): TreeView
           }
         : {}),
     });
-    for (const child of node.children) visit(child);
   };
-  visit(tree.root.id);
+  for (let index = offset; index < end; index++) describe(order[index]!);
   return {
     name: tree.name,
     contentHash: tree.contentHash,
     rootId: tree.root.id,
     primaryAgentId: tree.primaryAgent.id,
     nodes,
+    totalNodes: order.length,
+    totalChunks: tree.chunks.length,
+    offset,
+    nextOffset: end < order.length ? end : null,
   };
 }
