@@ -130,11 +130,11 @@ export function chunkClasses(tree: Tree, classes: FitClasses = 'nodes'): number[
 /**
  * The most PCA dimensions `n` chunks in `k` classes can support: the within-class scatter has
  * `n − k` degrees of freedom, and a basis wider than a quarter of them only fits noise (and costs:
- * 300 chunks took 3.8 s at 512 dimensions, 0.3 s at 64). Never below `k` (the LDA keeps `k − 1`).
- * 15,000 chunks in 150 classes keep the default 512.
+ * 300 chunks took 3.8 s at 512 dimensions, 0.3 s at 64). Never below 64, nor below `k` (the LDA
+ * keeps `k − 1`). 15,000 chunks in 150 classes keep the default 512.
  */
 export function pcaBound(n: number, k: number): number {
-  return Math.max(k, Math.floor((n - k) / 4));
+  return Math.max(64, k, Math.floor((n - k) / 4));
 }
 
 /**
