@@ -104,7 +104,8 @@ function printDebug(event: AgentEvent, out: Output): void {
     const best = event.best
       ? `best "${event.best.text}" (node ${event.best.nodeId}) ${event.best.similarity.toFixed(3)}`
       : 'no chunk';
-    const threshold = event.threshold === null ? '' : ` vs ${event.threshold}`;
+    const source = event.thresholdSource === 'calibrated' ? ' (calibrated)' : '';
+    const threshold = event.threshold === null ? '' : ` vs ${event.threshold}${source}`;
     out.error(
       `  [explore] node ${event.nodeId}: ${event.action} — ${best}${threshold} → ${event.nextNodeId}`,
     );

@@ -193,7 +193,7 @@ export class TreeAgent {
     const runtime = await this.#load();
     const calibrated = new Map(runtime.calibrations.map((calibration) => [calibration.nodeId, calibration]));
     return [...runtime.tree.nodes.values()]
-      .filter((node) => node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
+      .filter((node) => node.type !== 'root' && node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
       .map((node) => ({
         nodeId: node.id,
         name: node.name,

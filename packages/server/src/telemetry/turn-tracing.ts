@@ -169,6 +169,7 @@ function exploreAttributes(event: Extract<AgentEvent, { type: 'explore-decision'
     'treeagent.explore.moved': event.moved,
     'treeagent.explore.next_node.id': event.nextNodeId,
     ...(event.threshold === null ? {} : { 'treeagent.explore.threshold': event.threshold }),
+    ...(event.thresholdSource ? { 'treeagent.explore.threshold_source': event.thresholdSource } : {}),
     ...(event.best
       ? {
           'treeagent.explore.best.chunk.id': String(event.best.chunkId),

@@ -142,7 +142,13 @@ function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; 
             <span class={`score-text ${above ? 'is-above' : 'is-below'}`}>
               {`${formatSimilarity(best.similarity)} ${above ? '>' : '≤'} ${formatSimilarity(threshold)}`}
             </span>
-            <span class="muted">similarity vs threshold</span>
+            <span class="muted">
+              {event.thresholdSource === 'calibrated'
+                ? 'similarity vs threshold (calibrated at load from the tree’s chunks)'
+                : event.thresholdSource === 'default'
+                  ? 'similarity vs threshold (library default)'
+                  : 'similarity vs threshold'}
+            </span>
           </div>
         ) : null}
         <p class="decision-why">{why}</p>
