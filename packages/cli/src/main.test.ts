@@ -240,6 +240,55 @@ export default defineTree({ name: 'docs', nodes: [
   });
 });
 
+describe('a callback that throws is visible', () => {
+  const tree = join(scratch, 'throwing.ts');
+  writeFileSync(
+    tree,
+    `import { defineTree } from '@treeagent/core';
+export default defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    {
+      id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 99 },
+      fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+    },
+    {
+      id: 3, type: 'emit', parent: 2, name: 'broken', chunks: ['ciao'],
+      before: function checkStock() {
+        throw new Error('stock service unreachable');
+      },
+      emit: { message: { type: 'static', content: 'never' } },
+    },
+    { id: 99, type: 'emit', parent: 2, name: 'sorry', emit: { message: { type: 'static', content: 'Scusa!' } } },
+  ],
+});
+`,
+  );
+
+  test('chat --debug shows the code, node, callback, message and the frame in the tree file', async () => {
+    const output = capture();
+    const input = Readable.from(['ciao\n', '\n']);
+    expect(await chatCommand(tree, { debug: true, session: 'e', data }, output, input)).toBe(0);
+    expect(output.out.join('\n')).toContain('Scusa!');
+    expect(output.err.join('\n')).toMatch(
+      /\[fallback\] agent 2: CALLBACK_ERROR in the "before" callback of node 3: .*stock service unreachable \(at checkStock \(.*throwing\.ts:\d+:\d+\)\) → node 99/,
+    );
+  });
+
+  test('treeagent test prints the handled error with a failing turn, once', async () => {
+    const conversations = join(scratch, 'throwing.yaml');
+    writeFileSync(conversations, 'name: rotta\nturns:\n  - say: ciao\n    expect: { node: broken }\n');
+    const output = capture();
+    expect(await main(['test', tree, conversations], output)).toBe(1);
+    const text = output.out.join('\n');
+    expect(text).toMatch(
+      /error in the turn: CALLBACK_ERROR in the "before" callback of node 3: .*stock service unreachable \(at checkStock \(.*throwing\.ts:\d+:\d+\)\)/,
+    );
+    expect(text.match(/rotta/g)).toHaveLength(1);
+    expect(text).toMatch(/0 passed, 1 failed$/);
+  });
+});
+
 /** A minimal one-page PDF with one line of text. */
 function tinyPdf(text: string): Buffer {
   const content = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;

@@ -11,7 +11,8 @@ import { describeThreshold } from '../thresholds.js';
 
 /**
  * `treeagent lint <tree>`: validation errors (exit 1) and warnings: unreachable nodes, ambiguous
- * sibling subtrees, children without chunks, distant anchors, and the tree's embedder's own
+ * sibling subtrees, children without chunks, distant anchors, switch/empty nodes whose before
+ * exploration passes through, agents without fallback, and the tree's embedder's own
  * warnings (a fitted embedder: nodes with too few chunks to fit, a stale fit). `--strict` makes
  * warnings exit 1 too.
  */

@@ -118,6 +118,11 @@ export class TurnTracing {
             turnSpan.addEvent('treeagent.fallback', {
               'treeagent.agent.id': event.agentId,
               'treeagent.error.code': event.error.code,
+              // Where it failed, not the message (it may quote what the user wrote).
+              ...(event.error.nodeId === undefined ? {} : { 'treeagent.error.node.id': event.error.nodeId }),
+              ...(event.error.callback === undefined
+                ? {}
+                : { 'treeagent.error.callback': event.error.callback }),
               'treeagent.node.target': event.nodeTarget,
             });
             break;

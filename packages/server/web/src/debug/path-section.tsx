@@ -64,7 +64,7 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
       case 'fallback':
         items.push(
           <Note key={index} tone="warn">
-            {`fallback of agent ${event.agentId} (${event.error.code})`}
+            {`fallback of agent ${event.agentId} (${event.error.code}${event.error.callback ? ` in "${event.error.callback}"` : ''}${event.error.nodeId !== undefined ? ` of node ${event.error.nodeId}` : ''})`}
             <span> → {ref(event.nodeTarget)}</span>
           </Note>,
         );
