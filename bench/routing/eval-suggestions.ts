@@ -37,16 +37,35 @@ const applied = async (thresholds: number | ReadonlyMap<number, number>) => {
     }
   }
   const outOfScope = second.length - inScope;
-  return { inScopeRight: right / inScope, inScopeKept: kept / inScope, outOfScopeRecall: declined / outOfScope };
+  return {
+    inScopeRight: right / inScope,
+    inScopeKept: kept / inScope,
+    outOfScopeRecall: declined / outOfScope,
+  };
 };
 const perNode = new Map(
   suggestion.thresholds.flatMap((s) => (s.suggested === null ? [] : [[s.nodeId, s.suggested] as const])),
 );
 const results = {
   date: new Date().toISOString(),
-  calibratedAsIs: { inScopeRight: heldOut.accuracy, inScopeKept: heldOut.inScopeKept, outOfScopeRecall: heldOut.outOfScopeRecall },
-  operatingPoint: { threshold: suggestion.operatingPoint.threshold, onSuggestionHalf: suggestion.operatingPoint, onHeldOutHalf: await applied(suggestion.operatingPoint.threshold) },
-  perNode: { suggestions: Object.fromEntries(perNode), onSuggestionHalf: suggestion.suggestedOutcome, onHeldOutHalf: await applied(perNode) },
+  calibratedAsIs: {
+    inScopeRight: heldOut.accuracy,
+    inScopeKept: heldOut.inScopeKept,
+    outOfScopeRecall: heldOut.outOfScopeRecall,
+  },
+  operatingPoint: {
+    threshold: suggestion.operatingPoint.threshold,
+    onSuggestionHalf: suggestion.operatingPoint,
+    onHeldOutHalf: await applied(suggestion.operatingPoint.threshold),
+  },
+  perNode: {
+    suggestions: Object.fromEntries(perNode),
+    onSuggestionHalf: suggestion.suggestedOutcome,
+    onHeldOutHalf: await applied(perNode),
+  },
 };
 console.log(JSON.stringify(results, null, 2));
-writeFileSync(new URL('./eval-suggestions-results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(
+  new URL('./eval-suggestions-results.json', import.meta.url),
+  `${JSON.stringify(results, null, 2)}\n`,
+);

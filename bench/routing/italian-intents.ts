@@ -26,7 +26,9 @@ export function loadItalianIntents(): ItalianIntents {
 /** agent → 4 domain nodes → 16 intent leaves (answering), the chunks as the intents' chunks; `threshold` `null`: none set (calibrated at load). */
 export function italianIntentsTree(data: ItalianIntents, threshold: number | null = -1): Tree {
   const nodes: NodeDefinition[] = [
-    threshold === null ? { id: 1, type: 'root' } : { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
+    threshold === null
+      ? { id: 1, type: 'root' }
+      : { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
     { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'negozio' },
   ];
   let id = 10;
