@@ -10,8 +10,8 @@
  * copied from the repository's node_modules (same version, same Node), so nothing compiles.
  *
  * Then: (d) the created project's `npm test` passes; (a) a plain `node` ES-module script builds a tree
- * and gets the expected answer; (b) `tsc --noEmit` on a tree file (getting-started style, importing
- * every installed entry point) passes with skipLibCheck false under `tsc --init` defaults, strict
+ * and gets the expected answer; (b) `tsc --noEmit` on the tree of docs/getting-started.md and on a file
+ * importing every installed entry point passes with skipLibCheck false under `tsc --init` defaults, strict
  * nodenext and bundler, each with and without the DOM lib; (c) `treeagent lint|test|eval` work on a
  * `.ts` and a `.js` tree. It prints each tarball's size and fails if one ships a `*.test.*` file.
  *
@@ -204,6 +204,11 @@ export const agent = new TreeAgent({ tree, embedder: new ExactEmbedder({ vectors
 export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, createApp, openSqlite, FittedEmbedder, createModels, runConversationFile];
 `,
   );
+  // The tree of docs/getting-started.md, as a user copies it.
+  const guide = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
+  const guideTree = /```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+  if (!guideTree) throw new Error('pack-install: docs/getting-started.md has no TypeScript block');
+  writeFileSync(join(project, 'typecheck/getting-started.ts'), guideTree);
   const tsInit = run('npx', ['tsc', '--init', '--showConfig'], join(project, 'typecheck'));
   const initDefaults = JSON.parse(tsInit).compilerOptions as Record<string, unknown>;
   const configs: Record<string, Record<string, unknown>> = {
@@ -236,7 +241,7 @@ export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLangu
       };
       writeFileSync(
         join(project, 'typecheck/tsconfig.json'),
-        JSON.stringify({ compilerOptions, files: ['tree.ts'] }, null, 2),
+        JSON.stringify({ compilerOptions, files: ['tree.ts', 'getting-started.ts'] }, null, 2),
       );
       run('npx', ['tsc', '-p', 'typecheck/tsconfig.json'], project);
       check(
