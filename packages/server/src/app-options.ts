@@ -16,6 +16,14 @@ export interface ServerLimits {
   maxMessageLength?: number;
   /** Most attachments per message. Default 10. */
   maxAttachments?: number;
+  /**
+   * Most bytes of files one session may store (uploads): past it an upload is 413
+   * `QUOTA_EXCEEDED`. Default 50 MiB. Needs a file store with `usage` (the SQLite and PostgreSQL
+   * ones, and the in-memory one).
+   */
+  sessionQuotaBytes?: number;
+  /** Most bytes of files all sessions together may store. Default 1 GiB. */
+  totalQuotaBytes?: number;
 }
 
 /** Options of `createApp`. */
@@ -82,5 +90,7 @@ export function resolveLimits(limits: ServerLimits = {}): ResolvedLimits {
     maxUploadBytes: limits.maxUploadBytes ?? 10 * 1024 * 1024,
     maxMessageLength: limits.maxMessageLength ?? 10_000,
     maxAttachments: limits.maxAttachments ?? 10,
+    sessionQuotaBytes: limits.sessionQuotaBytes ?? 50 * 1024 * 1024,
+    totalQuotaBytes: limits.totalQuotaBytes ?? 1024 * 1024 * 1024,
   };
 }

@@ -113,6 +113,12 @@ export async function testTurn(
   };
   const record = { ...emptySessionRecord('s', now().toISOString()), ...options.record };
   const events: AgentEvent[] = [];
-  const turn = new Turn(runtime, record, input, async () => [], (event) => events.push(event));
+  const turn = new Turn(
+    runtime,
+    record,
+    input,
+    async () => [],
+    (event) => events.push(event),
+  );
   return { turn, events };
 }
