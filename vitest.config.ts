@@ -27,6 +27,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],
+    // A test that asserts nothing fails: it could not have caught a regression (STYLE.md).
+    expect: { requireAssertions: true },
     // Builds the web app (packages/server/dist/web) when its sources changed: the browser tests and
     // `treeagent dev`'s tests serve it. Nothing to do when it is current.
     globalSetup: ['scripts/build-web-if-stale.ts'],

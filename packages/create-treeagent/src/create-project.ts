@@ -1,14 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Language, Template } from './project-kind.js';
 import { projectFiles } from './templates/project-files.js';
-
-/** The language of the generated tree's chunks and answers. */
-export type Language = 'en' | 'it';
-/** `minimal`: a few intents, a component, a form, a fallback. `support`: a customer-service assistant. */
-export type Template = 'minimal' | 'support';
-
-export const LANGUAGES: readonly Language[] = ['en', 'it'];
-export const TEMPLATES: readonly Template[] = ['minimal', 'support'];
 
 export interface CreateOptions {
   /** Where to write the project; created when missing, refused when not empty. */

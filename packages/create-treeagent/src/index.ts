@@ -1,2 +1,3 @@
-export { type CreateOptions, createProject, type Language, type Template } from './create-project.js';
+export { type CreateOptions, createProject } from './create-project.js';
 export { main } from './main.js';
+export type { Language, Template } from './project-kind.js';

@@ -1,13 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import {
-  CreateError,
-  createProject,
-  LANGUAGES,
-  type Language,
-  TEMPLATES,
-  type Template,
-} from './create-project.js';
+import { CreateError, createProject } from './create-project.js';
+import { LANGUAGES, type Language, TEMPLATES, type Template } from './project-kind.js';
 
 const USAGE = `Usage: npm create treeagent@latest <directory> [-- --lang en|it --template minimal|support]
 

@@ -138,10 +138,7 @@ class Translator {
       return `NOT ${this.#walk(stepsOf(c.is_empty.key), payload, notEmpty)}`;
     }
     if ('is_null' in c) {
-      return this.#walk(stepsOf(c.is_null.key), payload, (v) => {
-        const e = this.#nextAlias();
-        return `(CASE jsonb_typeof(${v}) WHEN 'null' THEN TRUE WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS ${e}(v) WHERE jsonb_typeof(${e}.v) = 'null') ELSE FALSE END)`;
-      });
+      return this.#walk(stepsOf(c.is_null.key), payload, (v) => `(jsonb_typeof(${v}) = 'null')`);
     }
     if ('has_id' in c) return topLevel ? this.#hasId(c.has_id) : 'FALSE';
     if ('nested' in c) {

@@ -24,8 +24,14 @@ describe(`Qdrant's OpenAPI schema (Qdrant ${QDRANT_SCHEMA_ORIGIN.version}, ${QDR
       .filter((file) => file.endsWith('.json'))
       .map((file) => `${dir}${file}`),
   );
+  // Recordings whose every request has no body schema (GET, DELETE…) have nothing to check here.
+  const checked = recordings.filter((name) =>
+    loadRecording(name).exchanges.some((exchange) =>
+      schemaOfRequest(exchange.request.method, exchange.request.path),
+    ),
+  );
 
-  it.each(recordings)('every recorded request body of %s is valid', (name) => {
+  it.each(checked)('every recorded request body of %s is valid', (name) => {
     for (const exchange of loadRecording(name).exchanges) {
       const schema = schemaOfRequest(exchange.request.method, exchange.request.path);
       if (!schema) continue;

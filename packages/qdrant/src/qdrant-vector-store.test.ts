@@ -233,6 +233,9 @@ describe('upsert batches', () => {
       'c',
       [1, 2, 3].map((id) => record(id, [1, id], `chunk ${id}`)),
     );
+    // Both batches were sent, as recorded (the replay server checked each body).
+    expect(server!.mismatches).toEqual([]);
+    expect(server!.pending()).toEqual([]);
   });
 });
 

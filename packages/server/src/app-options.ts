@@ -4,7 +4,7 @@ import type { cors } from 'hono/cors';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
-import type { WebOptions } from './web/web-routes.js';
+import type { WebOptions } from './routes/web-routes.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {

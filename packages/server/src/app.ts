@@ -18,11 +18,11 @@ import { messageRoutes } from './routes/message-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
+import { webPage } from './routes/web-routes.js';
 import type { Services } from './services.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { type DrainResult, TurnTracker } from './turns/turn-tracker.js';
-import { webPage } from './web/web-routes.js';
 
 /** Options of a graceful shutdown. */
 export interface ShutdownOptions {

@@ -28,8 +28,8 @@ export {
   SESSION_ID_HEADER,
 } from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';
+export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { DrainResult } from './turns/turn-tracker.js';
-export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web/web-routes.js';
 export { WEB_DIRECTORY } from './web-directory.js';

@@ -22,6 +22,9 @@ export default defineConfig({
     sourcemap: true,
   },
   server: {
-    proxy: { '/api': process.env.TREEAGENT_SERVER ?? 'http://127.0.0.1:3000' },
+    // changeOrigin: the server checks the Host header against its allow-list.
+    proxy: {
+      '/api': { target: process.env.TREEAGENT_SERVER ?? 'http://127.0.0.1:3000', changeOrigin: true },
+    },
   },
 });

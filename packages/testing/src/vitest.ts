@@ -25,6 +25,8 @@ export function describeConversations(options: {
             await options.agent(),
           );
           if (!result!.passed) expect.fail(`\n${formatFailures([result!])}`);
+          // Every turn ran and was checked.
+          expect(result!.turns).toHaveLength(conversation.turns.length);
         });
       }
     });

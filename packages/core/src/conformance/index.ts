@@ -25,6 +25,7 @@ export {
 } from './language-model-conformance.js';
 export {
   CORPUS_COLLECTION,
+  type CorpusAnswer,
   type CorpusOutcome,
   corpusCollection,
   corpusOutcome,
@@ -36,7 +37,7 @@ export {
   runCorpusRequest,
 } from './qdrant-corpus-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
-export type { ConformanceOptions, ConformanceSkip } from './skip-list.js';
+export { type ConformanceOptions, type ConformanceSkip, conformanceCases } from './skip-list.js';
 export {
   CONFORMANCE_FILTERS,
   CONFORMANCE_RECORDS,

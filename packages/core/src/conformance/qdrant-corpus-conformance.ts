@@ -4,7 +4,7 @@ import type { Filter, PointId } from '../filter/filter.js';
 import { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
 import type { CorpusCase, CorpusCollection, CorpusPoint } from '../filter/qdrant-corpus/types.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
-import { compareIds } from '../vector/in-memory-vector-store.js';
+import { compareIds, encodeOffset } from '../vector/in-memory-vector-store.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import type { VectorStoreFactory } from './vector-store-conformance.js';
@@ -12,8 +12,8 @@ import type { VectorStoreFactory } from './vector-store-conformance.js';
 /** The collection every corpus case writes its points to (each case gets a fresh store). */
 export const CORPUS_COLLECTION = 'corpus';
 
-/** What Tree Agent must answer for a case: ids in order, or a `FILTER` rejection. */
-export type CorpusOutcome = { ids: readonly PointId[] } | { rejected: true };
+/** What Tree Agent must answer for a case: ids in order (and the next scroll cursor's id), or a `FILTER` rejection. */
+export type CorpusOutcome = { ids: readonly PointId[]; next?: PointId } | { rejected: true };
 
 /**
  * The answer every Tree Agent back-end must give: Qdrant's, except for the documented differences
@@ -22,7 +22,7 @@ export type CorpusOutcome = { ids: readonly PointId[] } | { rejected: true };
 export function corpusOutcome(c: CorpusCase): CorpusOutcome {
   if (c.unsupported?.outcome === 'rejected' || 'error' in c.expect) return { rejected: true };
   if (c.unsupported?.outcome === 'not-applicable') return { ids: c.unsupported.ids ?? [] };
-  return { ids: c.expect.ids };
+  return c.expect.next === undefined ? { ids: c.expect.ids } : { ids: c.expect.ids, next: c.expect.next };
 }
 
 /** The corpus collection of a case. */
@@ -73,17 +73,26 @@ function norm(v: readonly number[]): number {
   return Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
 }
 
-/** Runs one case's request on `store` (the records already upserted) and returns the ids it answers. */
-export async function runCorpusRequest(store: VectorStore, c: CorpusCase): Promise<ChunkId[]> {
+/** What a store answered: the ids, and for a scroll the cursor of the next page. */
+export interface CorpusAnswer {
+  ids: ChunkId[];
+  nextOffset?: string | null;
+}
+
+/** Runs one case's request on `store` (the records already upserted) and returns what it answers. */
+export async function runCorpusRequest(store: VectorStore, c: CorpusCase): Promise<CorpusAnswer> {
   const { request } = c;
   const filter = (request.filter ?? null) as Filter | null;
   const collection = CORPUS_COLLECTION;
   if (request.endpoint === 'scroll') {
-    const page = await store.scroll({ collection, limit: request.limit ?? 10, filter });
-    return page.chunks.map((chunk) => chunk.id);
+    const offset = request.offset === undefined ? null : encodeOffset(request.offset);
+    const page = await store.scroll({ collection, limit: request.limit ?? 10, offset, filter });
+    return { ids: page.chunks.map((chunk) => chunk.id), nextOffset: page.nextOffset };
   }
   if (request.endpoint === 'count') {
-    return (await scrollAll(store, collection, filter, 100)).map((chunk) => chunk.id).sort(compareIds);
+    return {
+      ids: (await scrollAll(store, collection, filter, 100)).map((chunk) => chunk.id).sort(compareIds),
+    };
   }
   const vector = corpusQueryVector(c);
   const limit = request.limit ?? 10;
@@ -101,7 +110,7 @@ export async function runCorpusRequest(store: VectorStore, c: CorpusCase): Promi
     filter,
     ...(threshold === undefined ? {} : { threshold }),
   });
-  return chunks.map((chunk) => chunk.id);
+  return { ids: chunks.map((chunk) => chunk.id) };
 }
 
 /** Options of {@link describeQdrantCorpus}. */
@@ -130,12 +139,14 @@ export function describeQdrantCorpus(
           const outcome = corpusOutcome(c);
           if ('rejected' in outcome) {
             const error = await runCorpusRequest(store, c).then(
-              (ids) => new Error(`expected a FILTER error, got ids ${JSON.stringify(ids)}`),
+              (answer) => new Error(`expected a FILTER error, got ids ${JSON.stringify(answer.ids)}`),
               (e: unknown) => e,
             );
             expect(TreeAgentError.isInstance(error) ? error.code : error).toBe('FILTER');
           } else {
-            expect(await runCorpusRequest(store, c)).toEqual(outcome.ids);
+            const answer = await runCorpusRequest(store, c);
+            expect(answer.ids).toEqual(outcome.ids);
+            if (outcome.next !== undefined) expect(answer.nextOffset).toBe(encodeOffset(outcome.next));
           }
         } finally {
           await dispose?.();

@@ -1,7 +1,8 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
+import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** Creates a fresh, empty store for one test, and disposes of it afterwards. */
 export type SessionStoreFactory = () => Promise<{ store: SessionStore; dispose?: () => Promise<void> }>;
@@ -10,7 +11,12 @@ export type SessionStoreFactory = () => Promise<{ store: SessionStore; dispose?:
  * The `SessionStore` conformance suite: every implementation runs it (in memory, SQLite,
  * PostgreSQL). Call it inside a test file: `describeSessionStore('SqliteSessionStore', factory)`.
  */
-export function describeSessionStore(name: string, factory: SessionStoreFactory): void {
+export function describeSessionStore(
+  name: string,
+  factory: SessionStoreFactory,
+  options: ConformanceOptions = {},
+): void {
+  const cases = conformanceCases(`SessionStore conformance of ${name}`, options);
   const withStore = (body: (store: SessionStore) => Promise<void>) => async () => {
     const { store, dispose } = await factory();
     try {
@@ -21,7 +27,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
   };
 
   describe(`SessionStore conformance: ${name}`, () => {
-    test(
+    cases.test(
       'an unknown session loads as null with an empty history',
       withStore(async (store) => {
         expect(await store.load('nobody')).toBeNull();
@@ -29,7 +35,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'a commit is read back exactly, history appended in order',
       withStore(async (store) => {
         const first = nextRecord(emptySessionRecord('s1', '2026-01-01T00:00:00.000Z'), {
@@ -71,7 +77,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'history with a limit returns the most recent entries, oldest first',
       withStore(async (store) => {
         let record = emptySessionRecord('s2', '2026-01-01T00:00:00.000Z');
@@ -94,7 +100,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'a commit from a stale version fails with SESSION_CONFLICT and writes nothing',
       withStore(async (store) => {
         const first = nextRecord(emptySessionRecord('s3', '2026-01-01T00:00:00.000Z'), { state: { a: 1 } });
@@ -109,7 +115,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'of two commits racing from the same version, exactly one wins',
       withStore(async (store) => {
         const base = emptySessionRecord('s4', '2026-01-01T00:00:00.000Z');
@@ -128,7 +134,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'sessions are independent, and delete removes one session only',
       withStore(async (store) => {
         for (const id of ['a', 'b']) {
@@ -145,7 +151,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
       }),
     );
 
-    test(
+    cases.test(
       'values read are copies: changing them does not change the store',
       withStore(async (store) => {
         const record = nextRecord(emptySessionRecord('s5', '2026-01-01T00:00:00.000Z'), {
@@ -161,10 +167,10 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
   });
 
   describe(`SessionStore conformance (locks): ${name}`, () => {
-    test(
+    cases.test(
       'lock, when the store has one, serialises holders of the same session and not of others',
       withStore(async (store) => {
-        if (!store.lock) return;
+        if (!store.lock) throw new Error(`${name} has no lock(): skip this test with a reason.`);
         const order: string[] = [];
         const release1 = await store.lock('L');
         const second = store.lock('L').then(async (release) => {
@@ -181,6 +187,7 @@ export function describeSessionStore(name: string, factory: SessionStoreFactory)
         expect(order).toEqual(['other session acquired', 'first releasing', 'second acquired']);
       }),
     );
+    cases.done();
   });
 }
 

@@ -9,7 +9,7 @@ export interface Embedder {
   /** Stable identifier of the model and its configuration; keys the embedding cache. */
   readonly id: string;
   /** Length of the vectors, when known before the first call. */
-  readonly dimensions?: number;
+  readonly dimensions?: number | undefined;
   /**
    * `false`: the engine does not keep this embedder's vectors in the embedding cache, because they
    * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base).

@@ -180,8 +180,13 @@ describe('is_empty and is_null', () => {
     expect(one(c, { a: [{ b: [] }, { c: 1 }] })).toBe(true);
     expect(one(c, { a: [{ b: [] }, { b: 1 }] })).toBe(false);
   });
-  it('is_null: an explicit null (or an array holding one), never a missing key', () => {
-    expect([isNull({ f: null }), isNull({ f: [1, null] })]).toEqual([true, true]);
+  it('is_null: an explicit null, never an array holding one (Qdrant: [null] is not null), never a missing key', () => {
+    expect([isNull({ f: null }), isNull({ f: [1, null] }), isNull({ f: [null] })]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(one({ is_null: { key: 'f[]' } }, { f: [1, null] })).toBe(true);
     expect([isNull({}), isNull({ f: [] }), isNull({ f: 'x' }), isNull({ f: 0 })]).toEqual([
       false,
       false,

@@ -92,7 +92,8 @@ function condition(c: Condition): Pred {
   }
   if ('is_null' in c) {
     const walk = walker(c.is_null.key);
-    const isNull = (v: unknown) => v === null || (Array.isArray(v) && v.includes(null));
+    // Qdrant (query_checker.rs, check_is_null): a value that is null itself; `[null]` is an array, not null.
+    const isNull = (v: unknown) => v === null;
     return (payload) => walk(payload, isNull) === HIT;
   }
   if ('has_id' in c) {

@@ -223,7 +223,7 @@ export interface IsEmptyCondition {
   is_empty: PayloadField;
 }
 
-/** True when a value at `key` is `null` (or an array holding `null`); false when missing. */
+/** True when a value at `key` is `null` itself (`[null]` is an array, not null: write `key[]` to look inside); false when missing. */
 export interface IsNullCondition {
   /** The field to test. */
   is_null: PayloadField;

@@ -1,4 +1,4 @@
-import type { Language, Template } from '../create-project.js';
+import type { Language, Template } from '../project-kind.js';
 import { TEXTS, type Texts } from './texts.js';
 
 export interface ProjectSettings {

@@ -1,4 +1,4 @@
-import type { Language } from '../create-project.js';
+import type { Language } from '../project-kind.js';
 
 /** Every text of the generated tree, tests and utterances, in each language. */
 export interface Texts {

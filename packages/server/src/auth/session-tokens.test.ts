@@ -5,10 +5,20 @@ import { SqliteSessionTokens } from '@treeagent/sqlite';
 import { describeSessionTokens } from '../test-support/describe-session-tokens.js';
 import { InMemorySessionTokens } from './session-tokens.js';
 
-describeSessionTokens('InMemorySessionTokens', async () => ({
-  tokens: new InMemorySessionTokens(),
-  dispose: async () => {},
-}));
+describeSessionTokens(
+  'InMemorySessionTokens',
+  async () => ({ tokens: new InMemorySessionTokens(), dispose: async () => {} }),
+  {
+    skip: [
+      {
+        reason: 'kept in process memory: nothing outlives the object',
+        tests: [
+          'a persistent store is seen by another instance on the same storage (restart, second process)',
+        ],
+      },
+    ],
+  },
+);
 
 describeSessionTokens('SqliteSessionTokens', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'treeagent-tokens-'));

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest';
+import { type ConformanceOptions, conformanceCases } from '@treeagent/core/conformance';
+import { describe, expect } from 'vitest';
 import type { SessionTokens } from '../auth/session-tokens.js';
 
 /** A `SessionTokens` under test, and how to reopen it (a restart) and dispose of it. */
@@ -16,9 +17,14 @@ const HASH_B = 'b'.repeat(64);
  * The behaviour every `SessionTokens` shares: the server's per-session token hashes are saved,
  * found, replaced and deleted, and — for a persistent one — seen by another instance.
  */
-export function describeSessionTokens(name: string, open: () => Promise<SessionTokensFixture>): void {
+export function describeSessionTokens(
+  name: string,
+  open: () => Promise<SessionTokensFixture>,
+  options: ConformanceOptions = {},
+): void {
   describe(`${name} (SessionTokens conformance)`, () => {
-    test('finds the hash saved for a session, and null for a session it never saw', async () => {
+    const cases = conformanceCases(`SessionTokens conformance of ${name}`, options);
+    cases.test('finds the hash saved for a session, and null for a session it never saw', async () => {
       const { tokens, dispose } = await open();
       try {
         await tokens.save('s1', HASH_A);
@@ -29,7 +35,7 @@ export function describeSessionTokens(name: string, open: () => Promise<SessionT
       }
     });
 
-    test('a second save replaces the hash; delete forgets the session and only it', async () => {
+    cases.test('a second save replaces the hash; delete forgets the session and only it', async () => {
       const { tokens, dispose } = await open();
       try {
         await tokens.save('s1', HASH_A);
@@ -45,18 +51,23 @@ export function describeSessionTokens(name: string, open: () => Promise<SessionT
       }
     });
 
-    test('a persistent store is seen by another instance on the same storage (restart, second process)', async () => {
-      const fixture = await open();
-      try {
-        if (!fixture.reopen) return;
-        await fixture.tokens.save('kept', HASH_A);
-        const other = await fixture.reopen();
-        expect(await other.find('kept')).toBe(HASH_A);
-        await other.delete('kept');
-        expect(await fixture.tokens.find('kept')).toBeNull();
-      } finally {
-        await fixture.dispose();
-      }
-    });
+    cases.test(
+      'a persistent store is seen by another instance on the same storage (restart, second process)',
+      async () => {
+        const fixture = await open();
+        try {
+          if (!fixture.reopen)
+            throw new Error(`${name}: give the fixture reopen(), or skip this test with a reason.`);
+          await fixture.tokens.save('kept', HASH_A);
+          const other = await fixture.reopen();
+          expect(await other.find('kept')).toBe(HASH_A);
+          await other.delete('kept');
+          expect(await fixture.tokens.find('kept')).toBeNull();
+        } finally {
+          await fixture.dispose();
+        }
+      },
+    );
+    cases.done();
   });
 }

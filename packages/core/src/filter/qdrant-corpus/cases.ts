@@ -19,7 +19,14 @@ function make(file: string) {
     extra: { unsupported?: CorpusUnsupported; note?: string } = {},
   ): CorpusCase => {
     const source: CorpusSource = { file, test };
-    return { name: `${file.replace(/\.py$/, '')}: ${name}`, source, collection, request, expect, ...extra };
+    return {
+      name: `${file.replace(/^.*\//, '').replace(/\.(py|rs)$/, '')}: ${name}`,
+      source,
+      collection,
+      request,
+      expect,
+      ...extra,
+    };
   };
 }
 
@@ -58,6 +65,9 @@ const prefix = make('test_prefix_match.py');
 const geo = make('test_geo_filter.py');
 const slice = make('test_filter_slice.py');
 const fts = make('test_fts.py');
+const retrieve = make('test_basic_retrieve_api.py');
+const nestedIndexing = make('test_nested_payload_indexing.py');
+const checker = make('lib/segment/src/payload_storage/query_checker.rs');
 
 const population = (range: Record<string, number>) => ({ key: 'population', range });
 const sightseeing = (values_count: Record<string, number>) => ({ key: 'sightseeing', values_count });
@@ -82,6 +92,7 @@ const polygon = (points: [number, number][], interiors?: unknown[]) => ({
   },
 });
 const GEO: CorpusUnsupported = { feature: 'geo', outcome: 'rejected' };
+const FIELD_FORM: CorpusUnsupported = { feature: 'field is_empty / is_null', outcome: 'rejected' };
 /** Without a text index, Qdrant matches `text` as a case-sensitive substring (condition_checker.rs): no title holds "ROBO", "robot" or "star". */
 const TEXT_INDEX: CorpusUnsupported = { feature: 'full-text index', outcome: 'not-applicable', ids: [] };
 
@@ -758,6 +769,197 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
     scroll(must({ slice: { total: 0, index: 0 } }), 1),
     error(400),
     { unsupported: { feature: 'slice', outcome: 'rejected' } },
+  ),
+
+  // test_basic_retrieve_api.py (basic fixture)
+  retrieve(
+    'test_points_retrieve',
+    'should with one condition',
+    'basic',
+    query({ should: [{ key: 'city', match: { value: 'London' } }] }, 3),
+    ids([4, 2], 'two points'),
+  ),
+  retrieve(
+    'test_points_retrieve',
+    'scroll from an offset',
+    'basic',
+    { endpoint: 'scroll', offset: 2, limit: 2 },
+    { ids: [2, 3], asserted: 'two points', next: 4 },
+  ),
+  retrieve(
+    'test_is_empty_condition',
+    'is_empty: missing, null and []',
+    'basic',
+    query({ should: [{ is_empty: { key: 'city' } }] }, 5),
+    ids([8, 7, 5, 6], 'four points: 5, 6, 7, 8'),
+  ),
+  retrieve(
+    'test_is_empty_condition',
+    'the field form { key, is_empty: true }',
+    'basic',
+    query({ should: [{ key: 'city', is_empty: true }] }, 5),
+    ids([8, 7, 5, 6], 'the same points as is_empty'),
+    { unsupported: FIELD_FORM },
+  ),
+  retrieve(
+    'test_is_null_condition',
+    'is_null: only the explicit null',
+    'basic',
+    query({ should: [{ is_null: { key: 'city' } }] }, 5),
+    ids([7], 'one point, 7'),
+  ),
+  retrieve(
+    'test_is_null_condition',
+    'the field form { key, is_null: true }',
+    'basic',
+    query({ should: [{ key: 'city', is_null: true }] }, 5),
+    ids([7], 'the same points as is_null'),
+    { unsupported: FIELD_FORM },
+  ),
+  retrieve(
+    'test_is_null_condition',
+    'must_not is_null keeps missing fields',
+    'basic',
+    query({ must_not: [{ is_null: { key: 'city' } }] }, 5),
+    ids([4, 1, 3, 8, 2], 'five points, 1 and 2 among them, not 7'),
+  ),
+  retrieve(
+    'test_is_null_condition',
+    'must_not is_null on city[]',
+    'basic',
+    query({ must_not: [{ is_null: { key: 'city[]' } }] }, 5),
+    ids([4, 1, 3, 8, 2], 'five points, 1 and 2 among them'),
+  ),
+  retrieve(
+    'test_is_null_condition',
+    'the field form { key, is_null: false }',
+    'basic',
+    query(must({ key: 'city', is_null: false }), 5),
+    ids([4, 1, 3, 8, 2], 'the same points as must_not is_null'),
+    { unsupported: FIELD_FORM },
+  ),
+  retrieve(
+    'test_query_single_condition',
+    'must as a single condition, not a list',
+    'basic',
+    query({ must: { key: 'city', match: { value: 'London' } } }, 3),
+    ids([4, 2], 'two points'),
+  ),
+  retrieve(
+    'test_query_nested',
+    'a key through an object',
+    'basic-database-id',
+    {
+      endpoint: 'scroll',
+      limit: 10,
+      filter: must({ key: 'database_id.value', match: { value: '8594ff5d-265f-4785-a9f5-b3b4b9665506' } }),
+    },
+    ids([8], 'one point'),
+  ),
+
+  // test_nested_payload_indexing.py (countries fixture)
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'a key through an object (indexed in Qdrant)',
+    'countries',
+    scroll({ should: [{ key: 'country.capital', match: { value: 'London' } }] }, 3),
+    ids([2], 'one point, England'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'a key through an object',
+    'countries',
+    scroll({ should: [{ key: 'country.name', match: { value: 'France' } }] }, 3),
+    ids([3], 'one point, Paris'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'a key does not go into an array without []',
+    'countries',
+    scroll({ should: [{ key: 'country.cities.population', range: { gte: 9.0 } }] }, 3),
+    ids([], 'no point'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'a key through an array with []',
+    'countries',
+    scroll({ should: [{ key: 'country.cities[].population', range: { gte: 9.0 } }] }, 3),
+    ids([4], 'one point, Japan'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'match in an array reached through []',
+    'countries',
+    scroll({ should: [{ key: 'country.cities[].sightseeing', match: { value: 'Eiffel Tower' } }] }, 3),
+    ids([3], 'one point, Paris'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'an array index',
+    'countries',
+    scroll({ should: [{ key: 'country.cities[0].name', match: { value: 'Paris' } }] }, 3),
+    ids([3], 'one point, Paris'),
+  ),
+  nestedIndexing(
+    'test_nested_payload_indexing_operations',
+    'an index after []',
+    'countries',
+    scroll({ should: [{ key: 'country.cities[].sightseeing[1]', match: { value: 'Louvre' } }] }, 3),
+    ids([3], 'one point, Paris'),
+  ),
+
+  // lib/segment/src/payload_storage/query_checker.rs::test_condition_checker (point 0; 1, 2, 10 have no payload)
+  ...(
+    [
+      ['is_empty on a number', must({ is_empty: { key: 'price' } }), [1, 2, 10]],
+      ['is_empty on a missing key', must({ is_empty: { key: 'something_new' } }), [0, 1, 2, 10]],
+      ['is_empty on []', must({ is_empty: { key: 'parts' } }), [0, 1, 2, 10]],
+      ['is_empty on [null] is false', must({ is_empty: { key: 'not_null' } }), [1, 2, 10]],
+      ['is_null on a number', must({ is_null: { key: 'amount' } }), []],
+      ['is_null on []', must({ is_null: { key: 'parts' } }), []],
+      ['is_null on a missing key', must({ is_null: { key: 'something_else' } }), []],
+      ['is_null on null', must({ is_null: { key: 'packaging' } }), [0]],
+      ['is_null on [null] is false', must({ is_null: { key: 'not_null' } }), []],
+      ['match value', must({ key: 'color', match: { value: 'red' } }), [0]],
+      ['match value, no match', must({ key: 'color', match: { value: 'blue' } }), []],
+      [
+        'must_not a condition that fails',
+        { must_not: [{ key: 'color', match: { value: 'blue' } }] },
+        [0, 1, 2, 10],
+      ],
+      [
+        'must_not a condition that holds',
+        { must_not: [{ key: 'color', match: { value: 'red' } }] },
+        [1, 2, 10],
+      ],
+      ['values_count gte 10 on four values', must({ key: 'rating', values_count: { gte: 10 } }), []],
+      [
+        'values_count lt 5 (missing counts 0)',
+        must({ key: 'rating', values_count: { lt: 5 } }),
+        [0, 1, 2, 10],
+      ],
+      [
+        'must_not a range one array element satisfies',
+        { must_not: [{ key: 'rating', range: { lte: 5 } }] },
+        [1, 2, 10],
+      ],
+      [
+        'datetime range, February',
+        must({ key: 'shipped_at', range: { gte: '2020-02-01T00:00:00Z', lt: '2020-03-01T00:00:00Z' } }),
+        [0],
+      ],
+      [
+        'datetime range, March',
+        must({ key: 'shipped_at', range: { gte: '2020-03-01T00:00:00Z', lt: '2020-04-01T00:00:00Z' } }),
+        [],
+      ],
+      ['must_not has_id', { must_not: [{ has_id: [1, 2, 3] }] }, [0, 10]],
+      ['must has_id', must({ has_id: [1, 2, 3] }), [1, 2]],
+    ] as const
+  ).map(([what, filter, expected]) =>
+    checker('test_condition_checker', what, 'condition-checker', scroll(filter, 10), ids(expected), {
+      note: 'The Rust test checks point 0 (and ids 2 and 10 for has_id); points 1, 2 and 10 have no payload.',
+    }),
   ),
 
   // test_fts.py (titles fixture, with a full-text index created on "title" by the test)

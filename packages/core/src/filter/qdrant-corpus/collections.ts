@@ -448,12 +448,62 @@ const titles: CorpusCollection = {
   })),
 };
 
+/** \`basic\` after test_basic_retrieve_api.py::test_query_nested replaces point 8. */
+const basicDatabaseId: CorpusCollection = {
+  name: 'basic-database-id',
+  source:
+    'helpers/collection_setup.py::basic_collection_setup + test_basic_retrieve_api.py::test_query_nested',
+  distance: 'Dot',
+  points: basic.points.map((point) =>
+    point.id === 8
+      ? {
+          id: 8,
+          vector: [0.15, 0.31, 0.76, 0.74],
+          payload: { database_id: { type: 'keyword', value: '8594ff5d-265f-4785-a9f5-b3b4b9665506' } },
+        }
+      : point,
+  ),
+};
+
+/**
+ * The point of Qdrant's unit test of its condition checker (point 0), and the ids the test's id
+ * tracker knows without a payload (1, 2, 10). The test has no vectors: these are placeholders.
+ */
+const conditionChecker: CorpusCollection = {
+  name: 'condition-checker',
+  source: 'lib/segment/src/payload_storage/query_checker.rs::test_condition_checker',
+  distance: 'Cosine',
+  points: [
+    {
+      id: 0,
+      vector: [1, 0],
+      payload: {
+        location: { lon: 13.404954, lat: 52.520008 },
+        price: 499.9,
+        amount: 10,
+        rating: [3, 7, 9, 9],
+        color: 'red',
+        has_delivery: true,
+        shipped_at: '2020-02-15T00:00:00Z',
+        parts: [],
+        packaging: null,
+        not_null: [null],
+      },
+    },
+    { id: 1, vector: [0, 1] },
+    { id: 2, vector: [1, 1] },
+    { id: 10, vector: [1, 2] },
+  ],
+};
+
 /** Every collection of the corpus, by name. */
 export const CORPUS_COLLECTIONS: ReadonlyMap<string, CorpusCollection> = new Map(
   [
     basic,
     basicDatetimes,
     basicUuids,
+    basicDatabaseId,
+    conditionChecker,
     multipayload,
     geo,
     countries,

@@ -3,7 +3,9 @@ import type { PointId } from '../filter.js';
 /**
  * Types of the Qdrant behaviour corpus: cases written from Qdrant's own OpenAPI integration tests
  * (`tests/openapi/*.py` in github.com/qdrant/qdrant), each naming the test it comes from. The facts
- * (points, requests, responses) are Qdrant's; the cases are written for Tree Agent.
+ * (points, requests, responses) are Qdrant's; the cases are written for Tree Agent. A few cases come
+ * from Qdrant's Rust unit tests of the condition checker (their `file` is a path from the repository
+ * root); a bare file name is under `tests/openapi/`.
  */
 
 /** One point of a corpus collection, as Qdrant's test upserts it. */
@@ -46,6 +48,8 @@ export interface CorpusRequest {
   filter?: unknown;
   /** Page size; Qdrant's default is 10. */
   limit?: number;
+  /** `scroll` only: the id to start from (Tree Agent stores take it as the cursor `encodeOffset(id)`). */
+  offset?: PointId;
   /** The query vector (`query` only). Qdrant's test may send none: points come in id order then. */
   query?: readonly number[];
   /** `score_threshold`, absolute or relative to the unthresholded result. */
@@ -62,6 +66,8 @@ export type CorpusExpect =
        */
       ids: readonly PointId[];
       asserted?: string;
+      /** `scroll` only, when the page is full: Qdrant's `next_page_offset` (the first id of the next page). */
+      next?: PointId;
     }
   | {
       /** Qdrant rejects the request: HTTP status and a fragment of its message when the test checks one. */
@@ -71,7 +77,7 @@ export type CorpusExpect =
 /** Why Tree Agent does not run a case as is. */
 export interface CorpusUnsupported {
   /** The Qdrant feature the case needs. */
-  feature: 'geo' | 'slice' | 'has_vector' | 'full-text index';
+  feature: 'geo' | 'slice' | 'has_vector' | 'full-text index' | 'field is_empty / is_null';
   /** What Tree Agent does instead: `rejected` (validation error `FILTER`) or `not-applicable` (needs Qdrant-side configuration Tree Agent never creates). */
   outcome: 'rejected' | 'not-applicable';
   /** For `not-applicable`: what Tree Agent's back-ends answer, as Qdrant does without that configuration. */

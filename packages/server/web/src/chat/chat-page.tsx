@@ -1,20 +1,16 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
-import { turnPath } from '../debug/turn-trace';
-import type { NodeSelection } from '../tree/tree-view';
 import { Composer } from './composer';
-import { Inspector, type InspectorTab } from './inspector';
-import { type Turn, type UserMessage, waitsForUser } from './turn-model';
+import { Inspector } from './inspector';
+import { type UserMessage, waitsForUser } from './turn-model';
 import { TurnView } from './turn-view';
 import { useConversation } from './use-conversation';
+import { useInspector } from './use-inspector';
 import { useUploads } from './use-uploads';
-
-/** What the tree highlights as "the path": a turn's, a routed text's, or none. */
-type PathSource = { kind: 'turn'; key: number } | { kind: 'route'; path: number[] } | { kind: 'none' };
 
 /** The chat page: the conversation, the message box, and the inspector (turn debug and tree). */
 export function ChatPage() {
@@ -23,16 +19,13 @@ export function ChatPage() {
   const conversation = useConversation();
   const { turns, busy } = conversation;
   const uploads = useUploads(conversation.ensureSession);
-  const [side, setSide] = useState<InspectorTab | null>(null);
-  const [inspectedKey, setInspectedKey] = useState<number | null>(null);
-  const [selection, setSelection] = useState<NodeSelection | null>(null);
-  const [pathSource, setPathSource] = useState<PathSource>({ kind: 'none' });
+  const inspector = useInspector(turns, conversation.restoredNode);
   const [dropping, setDropping] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLElement>(null);
-  const live = useRef({ side, debug });
-  live.current = { side, debug };
+  const live = useRef(debug);
+  live.current = debug;
 
   // Start (or resume) the session once the tree has loaded: one API-key prompt, not two.
   const started = useRef(false);
@@ -46,55 +39,14 @@ export function ChatPage() {
   }, [treeStatus, conversation.startSession, app.setReady]);
   useEffect(() => () => app.setReady(false), [app.setReady]);
 
-  useEffect(() => {
-    document.body.classList.toggle('side-open', side !== null);
-    return () => document.body.classList.remove('side-open');
-  }, [side]);
-
   useLayoutEffect(() => {
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
   }, [turns]);
 
-  const inspected = turns.find((turn) => turn.key === inspectedKey) ?? null;
-  const latest = turns.findLast((turn) => turn.output);
-  const current = latest?.output?.nodeId ?? conversation.restoredNode;
-  const pathTurn = pathSource.kind === 'turn' ? turns.find((turn) => turn.key === pathSource.key) : undefined;
-  const path = pathSource.kind === 'route' ? pathSource.path : pathTurn?.output ? turnPath(pathTurn) : [];
-  const pathKey = path.join(',');
-  // The path's identity is its ids: a new array with the same ids is the same highlight.
-  const highlight = useMemo(() => ({ path, current }), [pathKey, current]);
-  const pathLegend =
-    pathSource.kind === 'route'
-      ? 'path of the routed text'
-      : pathTurn && pathTurn !== latest
-        ? `path of turn ${pathTurn.number}`
-        : "last turn's path";
-
-  const inspect = (turn: Turn) => {
-    setInspectedKey(turn.key);
-    if (turn.output) setPathSource({ kind: 'turn', key: turn.key });
-  };
-
-  const openSide = (tab: InspectorTab) => {
-    setSide(tab);
-    if (tab === 'debug' && !inspected) {
-      const last = turns.findLast((turn) => (turn.output || turn.error) && !turn.restored);
-      if (last) inspect(last);
-    }
-  };
-  const closeSide = () => {
-    const tab = side;
-    setSide(null);
-    document.getElementById(`toggle-${tab ?? 'tree'}`)?.focus();
-  };
-  const selectNode = (id: number) =>
-    setSelection((previous) => ({ id, seq: (previous?.seq ?? 0) + 1, focus: true }));
-
   const run = async (request: MessageRequest, user: UserMessage) => {
     const turn = await conversation.runTurn(request, user);
     if (!turn) return;
-    if (turn.output) setPathSource({ kind: 'turn', key: turn.key });
-    if (live.current.side === 'debug' && live.current.debug) setInspectedKey(turn.key);
+    inspector.turnEnded(turn, live.current);
     const focusInSide = panel.current?.contains(document.activeElement) ?? false;
     if (waitsForUser(turn) || !focusInSide) input.current?.focus({ preventScroll: true });
   };
@@ -117,13 +69,11 @@ export function ChatPage() {
   const newChat = async () => {
     conversation.stop();
     uploads.clear();
-    setInspectedKey(null);
-    setPathSource({ kind: 'none' });
+    inspector.reset();
     await conversation.startSession({ fresh: true });
     input.current?.focus();
   };
 
-  const toggle = (tab: InspectorTab) => (side === tab ? setSide(null) : openSide(tab));
   const waiting = waitsForUser(turns.at(-1));
   const empty = turns.length === 0 && !conversation.systemError;
   const sessionId = conversation.sessionId;
@@ -164,8 +114,8 @@ export function ChatPage() {
             class="ghost-button"
             title="Debug view of the turns"
             aria-controls="side"
-            aria-pressed={side === 'debug' ? 'true' : 'false'}
-            onClick={() => toggle('debug')}
+            aria-pressed={inspector.tab === 'debug' ? 'true' : 'false'}
+            onClick={() => inspector.toggle('debug')}
           >
             <Icon name="bug" />
             <span>Debug</span>
@@ -177,8 +127,8 @@ export function ChatPage() {
           class="ghost-button"
           title="The agent's tree"
           aria-controls="side"
-          aria-pressed={side === 'tree' ? 'true' : 'false'}
-          onClick={() => toggle('tree')}
+          aria-pressed={inspector.tab === 'tree' ? 'true' : 'false'}
+          onClick={() => inspector.toggle('tree')}
         >
           <Icon name="route" />
           <span>Tree</span>
@@ -221,7 +171,7 @@ export function ChatPage() {
                 key={turn.key}
                 turn={turn}
                 isLast={index === turns.length - 1}
-                inspected={side !== null && turn.key === inspectedKey}
+                inspected={inspector.tab !== null && turn.key === inspector.inspected?.key}
                 busy={busy}
                 actions={{
                   onOption: (chosen, option) => {
@@ -229,8 +179,8 @@ export function ChatPage() {
                     void send(option, option);
                   },
                   onInspect: (chosen) => {
-                    setSide('debug');
-                    inspect(chosen);
+                    inspector.open('debug');
+                    inspector.inspect(chosen);
                     document.getElementById('tab-debug')?.focus();
                   },
                   onRetry: (failed) => {
@@ -270,22 +220,22 @@ export function ChatPage() {
           />
         </main>
         <Inspector
-          tab={side}
+          tab={inspector.tab}
           panel={panel}
           turns={turns}
-          inspected={inspected}
-          highlight={highlight}
-          pathLegend={pathLegend}
-          selection={selection}
-          onTab={openSide}
-          onClose={closeSide}
-          onInspect={inspect}
+          inspected={inspector.inspected}
+          highlight={inspector.highlight}
+          pathLegend={inspector.pathLegend}
+          selection={inspector.selection}
+          onTab={inspector.open}
+          onClose={inspector.close}
+          onInspect={inspector.inspect}
           onNode={(id) => {
-            setSide('tree');
-            selectNode(id);
+            inspector.open('tree');
+            inspector.selectNode(id);
           }}
-          onSelect={selectNode}
-          onRoute={(routed) => setPathSource({ kind: 'route', path: routed })}
+          onSelect={inspector.selectNode}
+          onRoute={inspector.routed}
         />
       </div>
     </>

@@ -1,0 +1,286 @@
+/**
+ * The packages as users get them: packs every package, installs the tarballs in a fresh directory
+ * outside the repository, and uses them there.
+ *
+ * How each package resolves alone: the project made by `npm create treeagent` (run from the packed
+ * create-treeagent) gets every @treeagent package as `file:` tarballs, with npm `overrides` that send
+ * every @treeagent dependency of every package (the CLI's `^0.1.0` ranges, the adapters' peer
+ * `@treeagent/core`) to those tarballs, as a registry would. Third-party packages come from the npm
+ * cache/registry (--prefer-offline). Install scripts are skipped and better-sqlite3's native build is
+ * copied from the repository's node_modules (same version, same Node), so nothing compiles.
+ *
+ * Then: (d) the created project's `npm test` passes; (a) a plain `node` ES-module script builds a tree
+ * and gets the expected answer; (b) `tsc --noEmit` on a tree file (getting-started style, importing
+ * every installed entry point) passes with skipLibCheck false under `tsc --init` defaults, strict
+ * nodenext and bundler, each with and without the DOM lib; (c) `treeagent lint|test|eval` work on a
+ * `.ts` and a `.js` tree. It prints each tarball's size and fails if one ships a `*.test.*` file.
+ *
+ * Usage: npx tsx scripts/pack-install-test.ts [--keep] [--no-build]
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'treeagent-pack-'));
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+const started = Date.now();
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const label = `${command} ${args.join(' ')}`;
+  process.stdout.write(`\n$ ${label}   (in ${cwd})\n`);
+  try {
+    const output = execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return output;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; status?: number };
+    process.stdout.write(`${failed.stdout ?? ''}\n${failed.stderr ?? ''}\n`);
+    throw new Error(`pack-install: "${label}" failed with exit code ${failed.status}`);
+  }
+}
+
+function check(condition: unknown, message: string): void {
+  if (!condition) throw new Error(`pack-install: ${message}`);
+  process.stdout.write(`ok - ${message}\n`);
+}
+
+try {
+  // 1. Build and pack every published package.
+  if (!process.argv.includes('--no-build')) run('npm', ['run', 'build'], ROOT);
+  const packed = JSON.parse(
+    run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], ROOT),
+  ) as {
+    name: string;
+    version: string;
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: { path: string }[];
+  }[];
+  const published = packed.filter((entry) => entry.name !== '@treeagent/examples');
+  process.stdout.write('\npackage                              tarball    unpacked  files\n');
+  for (const entry of published) {
+    process.stdout.write(
+      `${entry.name.padEnd(36)} ${(entry.size / 1024).toFixed(1).padStart(7)} kB ${(entry.unpackedSize / 1024).toFixed(1).padStart(8)} kB ${String(entry.files.length).padStart(5)}\n`,
+    );
+    const tests = entry.files.filter((file) => /\.test\./.test(file.path)).map((file) => file.path);
+    if (tests.length) throw new Error(`pack-install: ${entry.name} ships test files: ${tests.join(', ')}`);
+    const outside = entry.files.filter(
+      (file) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(file.path),
+    );
+    if (outside.length)
+      throw new Error(
+        `pack-install: ${entry.name} ships files outside dist: ${outside.map((f) => f.path).join(', ')}`,
+      );
+  }
+  check(true, 'no tarball ships a *.test.* file or anything outside dist/, README, CHANGELOG');
+  const tarball = (name: string) => {
+    const entry = published.find((candidate) => candidate.name === name);
+    if (!entry) throw new Error(`pack-install: ${name} was not packed`);
+    return join(tarballs, entry.filename);
+  };
+  const treeagentPackages = published.filter((entry) => entry.name.startsWith('@treeagent/'));
+
+  // 2. (d) npm create treeagent, from the packed create-treeagent.
+  run(
+    'npm',
+    [
+      'exec',
+      '--yes',
+      `--package=${tarball('create-treeagent')}`,
+      '--',
+      'create-treeagent',
+      'my-bot',
+      '--lang',
+      'en',
+      '--template',
+      'support',
+    ],
+    work,
+  );
+  const project = join(work, 'my-bot');
+  const manifestPath = join(project, 'package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  check(
+    manifest.scripts.dev === 'treeagent dev src/tree.ts',
+    'the created project has the dev, chat, test, eval, fit, lint scripts',
+  );
+  // Resolve @treeagent/* from the tarballs (what a registry would serve); add what checks (a)-(c) use.
+  const local = (name: string) => `file:${tarball(name)}`;
+  manifest.dependencies = {
+    ...manifest.dependencies,
+    '@treeagent/core': local('@treeagent/core'),
+    '@treeagent/testing': local('@treeagent/testing'),
+    '@treeagent/server': local('@treeagent/server'),
+    '@treeagent/sqlite': local('@treeagent/sqlite'),
+    '@treeagent/fit': local('@treeagent/fit'),
+    '@treeagent/ai-sdk': local('@treeagent/ai-sdk'),
+  };
+  manifest.devDependencies = { ...manifest.devDependencies, '@treeagent/cli': local('@treeagent/cli') };
+  manifest.overrides = Object.fromEntries(treeagentPackages.map((entry) => [entry.name, local(entry.name)]));
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  cpSync(
+    join(ROOT, 'node_modules/better-sqlite3/build'),
+    join(project, 'node_modules/better-sqlite3/build'),
+    { recursive: true },
+  );
+  run('npm', ['test'], project);
+  check(true, '(d) the project made by npm create treeagent passes npm test with the packed packages');
+
+  // (a) A plain node ES-module script.
+  writeFileSync(
+    join(project, 'answer.mjs'),
+    `import { defineTree, TreeAgent } from '@treeagent/core';
+const tree = defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    { id: 3, type: 'emit', parent: 2, chunks: ['how much is shipping', 'delivery costs'],
+      emit: { message: { type: 'static', content: 'Shipping is 5 euros.' } } },
+    { id: 4, type: 'emit', parent: 2, chunks: ['return a product', 'refund'],
+      emit: { message: { type: 'static', content: 'You have 30 days.' } } },
+  ],
+});
+const agent = new TreeAgent({ tree });
+const output = await agent.send('s1', 'how much does shipping cost?');
+console.log(output.messages[0]?.content);
+`,
+  );
+  const answer = run('node', ['answer.mjs'], project).trim();
+  check(answer === 'Shipping is 5 euros.', `(a) plain node: the tree answers "${answer}"`);
+
+  // (b) The published types under users' settings (skipLibCheck false).
+  mkdirSync(join(project, 'typecheck'));
+  writeFileSync(
+    join(project, 'typecheck/tree.ts'),
+    `import { defineTree, type Tree, TreeAgent, TreeAgentError } from '@treeagent/core';
+import { cosineSimilarity, KeyedMutex } from '@treeagent/core/adapter';
+import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
+import { main } from '@treeagent/cli';
+import { createApp } from '@treeagent/server';
+import { openSqlite } from '@treeagent/sqlite';
+import { FittedEmbedder } from '@treeagent/fit';
+import { createModels } from '@treeagent/ai-sdk';
+import { runConversationFile } from '@treeagent/testing';
+
+const ids = { root: 1, agent: 2, menu: 3, order: 4, hours: 5, sorry: 9 } as const;
+
+// As in docs/getting-started.md.
+export const tree: Tree = defineTree({
+  name: 'pizzeria',
+  nodes: [
+    { id: ids.root, type: 'root' },
+    { id: ids.agent, type: 'agent', parent: ids.root, isPrimary: true, links: { sorry: ids.sorry }, fallback: () => ({ nodeTarget: ids.sorry }) },
+    {
+      id: ids.menu, type: 'emit', parent: ids.agent, name: 'menu',
+      chunks: ['cosa avete nel menu?', 'che pizze fate'],
+      emit: { message: { type: 'static', content: 'Margherita o Diavola?' }, options: ['Margherita', 'Diavola'] },
+      links: { done: ids.order },
+      after: (_self, context, special) => {
+        if (!special.selectedOption) return { outcome: 'failure' };
+        context.sessionState.set('pizza', special.selectedOption);
+        return { nodeTarget: ids.order, step: 'before' };
+      },
+    },
+    {
+      id: ids.order, type: 'emit', parent: ids.menu, name: 'ordine',
+      emit: (_self, context) => ({ message: { type: 'static', content: \`Una \${context.sessionState.get<string>('pizza')} in arrivo!\` } }),
+    },
+    { id: ids.sorry, type: 'emit', parent: ids.agent, name: 'scusa', emit: { message: { type: 'static', content: 'Scusa.' } } },
+  ],
+});
+
+export const agent = new TreeAgent({ tree, embedder: new ExactEmbedder({ vectors: {} }) });
+export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, createApp, openSqlite, FittedEmbedder, createModels, runConversationFile];
+`,
+  );
+  const tsInit = run('npx', ['tsc', '--init', '--showConfig'], join(project, 'typecheck'));
+  const initDefaults = JSON.parse(tsInit).compilerOptions as Record<string, unknown>;
+  const configs: Record<string, Record<string, unknown>> = {
+    'tsc --init (TypeScript 5.9 defaults)': { ...initDefaults, types: ['node'] },
+    'strict, nodenext': {
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      types: ['node'],
+    },
+    'strict, bundler': {
+      strict: true,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      target: 'es2022',
+      types: ['node'],
+    },
+  };
+  for (const [label, options] of Object.entries(configs)) {
+    for (const dom of [false, true]) {
+      const compilerOptions = {
+        ...options,
+        lib: dom ? ['es2023', 'dom', 'dom.iterable'] : ['es2023'],
+        skipLibCheck: false,
+        noEmit: true,
+        declaration: false,
+        declarationMap: false,
+        sourceMap: false,
+      };
+      writeFileSync(
+        join(project, 'typecheck/tsconfig.json'),
+        JSON.stringify({ compilerOptions, files: ['tree.ts'] }, null, 2),
+      );
+      run('npx', ['tsc', '-p', 'typecheck/tsconfig.json'], project);
+      check(
+        true,
+        `(b) tsc --noEmit, skipLibCheck false: ${label}${dom ? ', with the DOM lib' : ', without the DOM lib'}`,
+      );
+    }
+  }
+
+  // (c) The CLI on a TypeScript and a JavaScript tree.
+  writeFileSync(
+    join(project, 'tree.mjs'),
+    `import { defineTree } from '@treeagent/core';
+export default defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    { id: 3, type: 'emit', parent: 2, name: 'shipping', chunks: ['how much is shipping', 'delivery costs'],
+      emit: { message: { type: 'static', content: 'Shipping is 5 euros.' } } },
+    { id: 4, type: 'emit', parent: 2, name: 'returns', chunks: ['return a product', 'refund'],
+      emit: { message: { type: 'static', content: 'You have 30 days.' } } },
+  ],
+});
+`,
+  );
+  writeFileSync(
+    join(project, 'tree.yaml'),
+    'conversations:\n  - name: shipping\n    turns:\n      - say: how much is shipping?\n        expect: { node: shipping, message: 5 euros }\n',
+  );
+  writeFileSync(join(project, 'tree.tsv'), 'shipping costs please\tshipping\ni want a refund\treturns\n');
+  const cli = join(project, 'node_modules/.bin/treeagent');
+  for (const [tree, conversations, utterances] of [
+    ['src/tree.ts', 'tests/conversations.yaml', 'data/utterances.tsv'],
+    ['tree.mjs', 'tree.yaml', 'tree.tsv'],
+  ] as const) {
+    run(cli, ['lint', tree, '--strict'], project);
+    run(cli, ['test', tree, conversations], project);
+    run(cli, ['eval', tree, utterances, '--min-accuracy', '1'], project);
+    check(true, `(c) treeagent lint, test and eval on ${tree}`);
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  process.stdout.write(
+    `\npack-install: all checks passed in ${seconds} s (${work}${keep ? ', kept' : ''})\n`,
+  );
+} finally {
+  if (!keep) rmSync(work, { recursive: true, force: true });
+}
