@@ -113,7 +113,11 @@ export class SqliteSessionTokens {
         | { token_hash: string; created_at: string; last_used_at: string }
         | undefined;
       return row
-        ? { tokenHash: row.token_hash, createdAt: new Date(row.created_at), lastUsedAt: new Date(row.last_used_at) }
+        ? {
+            tokenHash: row.token_hash,
+            createdAt: new Date(row.created_at),
+            lastUsedAt: new Date(row.last_used_at),
+          }
         : null;
     });
   }

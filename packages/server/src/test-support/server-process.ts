@@ -52,8 +52,10 @@ interface OpenedStores {
 function openStore(argv: string[]): OpenedStores {
   const [kind, target, schema] = argv;
   if (kind === 'sqlite' && target) {
-    // A short lease, so a restarted server gets the sessions a killed one held within a second.
-    const stores = openSqlite(target, { lock: { leaseMs: 1000, timeoutMs: 20_000 } });
+    // A short lease by default; TREEAGENT_TEST_LEASE_MS sets another (the takeover test uses the
+    // default 30 s, to show a dead holder is detected without waiting for its lease).
+    const leaseMs = Number(process.env.TREEAGENT_TEST_LEASE_MS ?? 1000);
+    const stores = openSqlite(target, { lock: { leaseMs, timeoutMs: 20_000 } });
     return {
       store: stores.sessionStore,
       fileStore: stores.fileStore,
