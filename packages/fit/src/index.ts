@@ -6,6 +6,7 @@ export {
   type FitOptions,
   type FitProgress,
   type FitSettings,
+  fitKey,
   fitProjection,
   fitSettings,
   type Projection,
