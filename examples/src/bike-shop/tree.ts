@@ -25,15 +25,23 @@ const shipping = (generative: boolean) =>
     name: 'spedizioni',
     signposts: [
       'spedizione',
-      'quanto costa la spedizione',
+      'costo della spedizione',
+      'spedire in Europa',
+      'tempo per spedire',
+      'spese di spedizione',
+      'spedizione gratuita',
       'tempi di consegna',
-      'corriere',
+      'quando arriva il pacco',
+      'quanti giorni per la consegna',
+      'corriere espresso',
       "spedite all'estero?",
+      'spedizioni in Europa',
+      'consegna a domicilio',
     ],
     documents: [
       {
         title: 'Costi di spedizione',
-        text: 'La spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
+        text: 'In Italia la spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
       },
       {
         title: 'Tempi di consegna',
@@ -41,7 +49,7 @@ const shipping = (generative: boolean) =>
       },
       {
         title: "Spedizioni all'estero",
-        text: "Spediamo in tutta l'Unione Europea in 5-7 giorni lavorativi, al costo di 19 €.",
+        text: "Spediamo all'estero in tutta l'Unione Europea (Germania, Francia, Spagna, Austria, Belgio, Paesi Bassi e gli altri paesi UE) in 5-7 giorni lavorativi: spedire costa 19 €.",
       },
     ],
   });
@@ -50,7 +58,19 @@ const returns = (generative: boolean) =>
   knowledge({
     generative,
     name: 'resi',
-    signposts: ['reso', 'restituire un prodotto', 'rimborso', 'cambiare taglia', 'prodotto difettoso'],
+    signposts: [
+      'reso',
+      'fare un reso',
+      'restituire un prodotto',
+      'rimborso',
+      'quando arriva il rimborso',
+      'cambio taglia',
+      'taglia sbagliata',
+      'prodotto difettoso',
+      'è arrivato rotto',
+      'diritto di recesso',
+      'voglio i soldi indietro',
+    ],
     documents: [
       {
         title: 'Diritto di recesso',
@@ -94,7 +114,6 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
       {
         id: ids.root,
         type: 'root',
-        defaultSimilarityThreshold: 0.2,
         smartExtendedMessage: generative,
         conversationGoal:
           'Assistenza clienti di Ciclofficina Rossi, un negozio online di biciclette: spedizioni, resi, stato degli ordini.',
@@ -129,7 +148,15 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         type: 'emit',
         parent: ids.assistant,
         name: 'saluto',
-        chunks: ['ciao', 'buongiorno', 'salve', 'ciao, ho bisogno di aiuto', 'buonasera'],
+        chunks: [
+          'ciao',
+          'buongiorno',
+          'salve',
+          'ciao, ho bisogno di aiuto',
+          'buonasera',
+          'ehi ciao',
+          'buongiorno, mi potete aiutare?',
+        ],
         emit: {
           message: {
             type: 'static',
@@ -165,7 +192,13 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
           "dov'è il mio ordine",
           'stato del mio ordine',
           'tracciare il pacco',
+          'tracking della spedizione',
           'il mio ordine non è arrivato',
+          'ordine in ritardo',
+          "numero d'ordine",
+          'ho fatto un ordine',
+          'ho ordinato ma non è arrivato niente',
+          'tracciare il mio ordine',
         ],
         links: { ask: ids.askOrderNumber, status: ids.orderStatus },
         after: (_self, context, _special, links) => {
@@ -222,7 +255,15 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         type: 'guardrail',
         parent: ids.assistant,
         name: 'linguaggio offensivo',
-        chunks: ['sei un idiota', 'siete dei ladri', 'vaffanculo', 'stupido bot'],
+        chunks: [
+          'sei un idiota',
+          'siete dei ladri',
+          'vaffanculo',
+          'stupido bot',
+          'siete degli incompetenti',
+          'che schifo di servizio',
+          'sei inutile',
+        ],
         similarityThreshold: 0.3,
         warning:
           'Capisco la frustrazione, ma ti chiedo di mantenere un linguaggio rispettoso. Come posso aiutarti?',

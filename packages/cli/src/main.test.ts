@@ -31,11 +31,21 @@ describe('treeagent', () => {
     const output = capture();
     expect(await main(['inspect', bikeShop], output)).toBe(0);
     const text = output.out.join('\n');
-    expect(text).toMatch(/^bike-shop: 16 nodes, 29 chunks/);
-    expect(text).toContain(
-      '202 query "spedizioni: search", threshold 0.2, 8 chunks (3 forRag) [component 20]',
-    );
+    expect(text).toMatch(/^bike-shop: 16 nodes, \d+ chunks/);
+    expect(text).toContain('202 query "spedizioni: search", 16 chunks (3 forRag) [component 20]');
     expect(text).toContain('40 empty "ordini" (blocking)');
+    // The automatic choice is visible: the agent's threshold is calibrated at load, and says from what.
+    expect(text).toMatch(
+      /2 agent "assistente" \(primary\), threshold 0\.25 \(calibrated at load: .*sampled chunks/,
+    );
+  });
+
+  test('lint shows the thresholds calibrated at load', async () => {
+    const output = capture();
+    expect(await main(['lint', bikeShop], output)).toBe(0);
+    expect(output.out.join('\n')).toMatch(
+      /info {4}node 2 \("assistente"\): similarityThreshold 0\.25 \(calibrated at load/,
+    );
   });
 
   test('eval reports accuracy, confusions and thresholds; --min-accuracy sets the exit code', async () => {
@@ -48,10 +58,21 @@ describe('treeagent', () => {
     expect(text).toMatch(/"in-scope right": the turn answers from the labelled node/);
     expect(text).toMatch(/operating point: one threshold for every routing node, \d\.\d{3}/);
     expect(text).toMatch(/suggested similarityThreshold per routing node .*:\n\s+node 2 \(assistente\)/);
-    expect(text).toMatch(/warning: only 2 out-of-scope utterance/);
+    expect(text).not.toMatch(/warning: only \d+ out-of-scope/);
     expect(
       await main(['eval', bikeShop, utterances, '--min-accuracy', '1.01', '--data', data], capture()),
     ).toBe(1);
+  });
+
+  test('the demo routes ≥ 95% of its in-scope utterances right and declines ≥ 90% of its out-of-scope ones, with thresholds calibrated at load', async () => {
+    const output = capture();
+    const code = await main(
+      ['eval', bikeShop, utterances, '--min-accuracy', '0.95', '--min-oos-recall', '0.9', '--data', data],
+      output,
+    );
+    expect(output.err).toEqual([]);
+    expect(code).toBe(0);
+    expect(output.out.join('\n')).toMatch(/with the tree's thresholds \(calibrated at load\)/);
   });
 
   test('eval: a label that names no node is an error listing the unknown labels (exit 2)', async () => {
@@ -68,7 +89,7 @@ describe('treeagent', () => {
     const output = capture();
     await main(['eval', bikeShop, utterances, '--json', '--data', data], output);
     const report = JSON.parse(output.out.join('\n'));
-    expect(report.total).toBe(13);
+    expect(report.total).toBe(56);
     expect(report.results[0]).toMatchObject({
       text: 'buongiorno a tutti',
       expected: 'saluto',
@@ -212,10 +233,59 @@ export default defineTree({ name: 'docs', nodes: [
     const text = output.out.join('\n');
     expect(text).toContain("Ciao! Sono l'assistente di Ciclofficina Rossi.");
     expect(text).toContain('  1) Spedizioni');
-    expect(text).toContain('La spedizione costa 7,90 €');
+    expect(text).toContain('la spedizione costa 7,90 €');
     expect(output.err.join('\n')).toMatch(
-      /\[explore\] node 2: descend — best "ciao" \(node 10\) 1\.000 vs 0\.2 → 10/,
+      /\[explore\] node 2: descend — best "ciao" \(node 10\) 1\.000 vs 0\.25 \(calibrated\) → 10/,
     );
+  });
+});
+
+describe('a callback that throws is visible', () => {
+  const tree = join(scratch, 'throwing.ts');
+  writeFileSync(
+    tree,
+    `import { defineTree } from '@treeagent/core';
+export default defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    {
+      id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 99 },
+      fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+    },
+    {
+      id: 3, type: 'emit', parent: 2, name: 'broken', chunks: ['ciao'],
+      before: function checkStock() {
+        throw new Error('stock service unreachable');
+      },
+      emit: { message: { type: 'static', content: 'never' } },
+    },
+    { id: 99, type: 'emit', parent: 2, name: 'sorry', emit: { message: { type: 'static', content: 'Scusa!' } } },
+  ],
+});
+`,
+  );
+
+  test('chat --debug shows the code, node, callback, message and the frame in the tree file', async () => {
+    const output = capture();
+    const input = Readable.from(['ciao\n', '\n']);
+    expect(await chatCommand(tree, { debug: true, session: 'e', data }, output, input)).toBe(0);
+    expect(output.out.join('\n')).toContain('Scusa!');
+    expect(output.err.join('\n')).toMatch(
+      /\[fallback\] agent 2: CALLBACK_ERROR in the "before" callback of node 3: .*stock service unreachable \(at checkStock \(.*throwing\.ts:\d+:\d+\)\) → node 99/,
+    );
+  });
+
+  test('treeagent test prints the handled error with a failing turn, once', async () => {
+    const conversations = join(scratch, 'throwing.yaml');
+    writeFileSync(conversations, 'name: rotta\nturns:\n  - say: ciao\n    expect: { node: broken }\n');
+    const output = capture();
+    expect(await main(['test', tree, conversations], output)).toBe(1);
+    const text = output.out.join('\n');
+    expect(text).toMatch(
+      /error in the turn: CALLBACK_ERROR in the "before" callback of node 3: .*stock service unreachable \(at checkStock \(.*throwing\.ts:\d+:\d+\)\)/,
+    );
+    expect(text.match(/rotta/g)).toHaveLength(1);
+    expect(text).toMatch(/0 passed, 1 failed$/);
   });
 });
 

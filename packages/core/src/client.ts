@@ -7,6 +7,7 @@
 export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
 export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
 export type { ChunkId } from './protocol/chunk-id.js';
+export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';
 export {
   type AgentEvent,
   type AgentEventType,

@@ -13,6 +13,7 @@ export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-e
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
+export { summarizeError } from './errors/summarize-error.js';
 export {
   type BackendErrorDetails,
   TreeAgentError,
@@ -32,7 +33,7 @@ export {
   withThresholds,
 } from './explore/calibrate-thresholds.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
-export { FileAgent } from './files/file-agent.js';
+export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
@@ -53,6 +54,7 @@ export type {
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
 export { MessageType, NODE_TYPES, type NodeType, Outcome, Step } from './protocol/constants.js';
+export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';
 export type {
   AgentEvent,
   AgentEventType,

@@ -13,7 +13,7 @@ import {
 import { type PathStep, parsePath, whitespaceWords } from '@treeagent/core/adapter';
 
 /**
- * Translates Tree Agent's Qdrant-style filters (SPEC §6) into one SQL boolean expression over a
+ * Translates Tree Agent's Qdrant-style filters (docs/concepts.md §6) into one SQL boolean expression over a
  * jsonb payload column, selecting exactly what the shared evaluator (`compileFilter` in
  * `@treeagent/core`) selects. Every value of the filter (keys, match values, bounds, ids) travels
  * as a bound parameter; the SQL text holds only the generated structure.

@@ -68,7 +68,7 @@ const UPSERT_BATCH = 500;
 const INDEX_NAME_SUFFIXES = ['_order', '_hnsw'];
 
 /**
- * A `VectorStore` on PostgreSQL with pgvector (SPEC §6): one table for all collections, search by
+ * A `VectorStore` on PostgreSQL with pgvector (docs/concepts.md §6): one table for all collections, search by
  * cosine similarity (`1 - (embedding <=> query)`), Qdrant-style filters translated to SQL over the
  * jsonb payload (`filterToSql`), scroll in id order (integers first, numerically; then strings)
  * with the same cursors as the in-memory store.

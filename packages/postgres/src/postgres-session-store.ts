@@ -55,7 +55,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
 const QUERY_CANCELED = '57014';
 
 /**
- * Sessions in PostgreSQL, for several server processes sharing them (SPEC §3): one row per
+ * Sessions in PostgreSQL, for several server processes sharing them (docs/concepts.md §3): one row per
  * session with its record, the history appended as one row per entry (never rewritten), each
  * commit one transaction guarded by the session's version, and `lock()` a PostgreSQL advisory
  * lock held on a dedicated connection, so two processes never run the same session at once.

@@ -112,7 +112,7 @@ describe('TreeAgent with PgVectorStore and PostgresSessionStore', () => {
   }
 });
 
-describe('the threshold boundary on pgvector (docs/concepts.md, Explore: SIMILARITY_TOLERANCE)', () => {
+describe('the threshold boundary on pgvector (docs/concepts.md §10: SIMILARITY_TOLERANCE)', () => {
   const cases: [number, number[]][] = [
     [0.6, [0.6, 0.8, 0, 0]],
     [0.8, [0.8, 0.6, 0, 0]],

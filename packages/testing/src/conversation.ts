@@ -1,3 +1,5 @@
+import type { TurnStatus } from '@treeagent/core';
+
 /** What one message (or several) of a turn must look like. A string means "contains". */
 export type TextExpectation = string | { contains: string } | { matches: string } | { equals: string };
 
@@ -16,7 +18,7 @@ export interface TurnExpectation {
   /** Values of the session state after the turn (a subset: other keys may exist). */
   state?: Record<string, unknown>;
   /** `answered` (default when given) or `no-match`. */
-  status?: 'answered' | 'no-match';
+  status?: TurnStatus;
   /** The turn must fail with this error code (by default any error fails the test). */
   error?: string;
   /** The last message is (or is not) a guardrail warning. */

@@ -1,3 +1,4 @@
+import { formatErrorSummary } from '@treeagent/core';
 import type { ConversationResult } from './run-conversations.js';
 
 /** A readable report of failed conversations: each failing turn with what was expected and what came. */
@@ -15,15 +16,24 @@ export function formatFailures(results: readonly ConversationResult[]): string {
         lines.push(`      - expected ${show(mismatch.expected)}`);
         lines.push(`      + actual   ${show(mismatch.actual)}`);
       }
+      for (const error of turn.errors ?? [])
+        lines.push(`    error in the turn: ${formatErrorSummary(error)}`);
     }
   }
   return lines.join('\n');
 }
 
-/** One line per conversation and the totals. */
-export function formatSummary(results: readonly ConversationResult[]): string {
+/**
+ * One line per conversation and the totals. With `failures: 'omit'` (after `formatFailures` has
+ * printed them) failed conversations are only counted, so each failure is printed once.
+ */
+export function formatSummary(
+  results: readonly ConversationResult[],
+  options: { failures?: 'list' | 'omit' } = {},
+): string {
   const passed = results.filter((result) => result.passed).length;
-  const lines = results.map(
+  const shown = options.failures === 'omit' ? results.filter((result) => result.passed) : results;
+  const lines = shown.map(
     (result) => `${result.passed ? '✓' : '✗'} ${result.file ? `${result.file} › ` : ''}${result.name}`,
   );
   lines.push(`${passed} passed, ${results.length - passed} failed`);

@@ -23,27 +23,32 @@ export function readConversationFile(path: string): ConversationFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new TreeAgentError('INVALID_INPUT', `Cannot read the conversation file ${path}.`);
+    throw new TreeAgentError('INVALID_INPUT', `Cannot read the conversation file ${path}: check the path.`);
   }
   return parseConversations(text, path);
 }
 
-/** Parses the YAML text of a conversation file (a single conversation, or `conversations: [...]`). */
+/**
+ * Parses the YAML text of a conversation file (a single conversation, or `conversations: [...]`).
+ * Every problem of the file is reported at once, each naming the conversation, turn and field.
+ */
 export function parseConversations(text: string, path = 'conversations.yaml'): ConversationFile {
   let document: unknown;
   try {
     document = parse(text);
   } catch (error) {
-    throw invalid(path, `is not valid YAML: ${(error as Error).message}`);
+    throw invalid([`${path} is not valid YAML: ${(error as Error).message}`]);
   }
-  if (!isObject(document)) throw invalid(path, 'must be a mapping with "turns" or "conversations".');
+  if (!isObject(document)) throw invalid([`${path} must be a mapping with "turns" or "conversations".`]);
+  const problems: string[] = [];
   const list = Array.isArray(document.conversations) ? document.conversations : [document];
   const conversations = list.map((item, index) =>
-    conversation(item, `${path}, conversation ${index + 1}`, index),
+    conversation(item, `${path}, conversation ${index + 1}`, index, problems),
   );
   const fixtures = document.fixtures;
   if (fixtures !== undefined && !isObject(fixtures))
-    throw invalid(path, '"fixtures" must be a mapping with "model" and/or "embedder".');
+    problems.push(`${path}: "fixtures" must be a mapping with "model" and/or "embedder".`);
+  if (problems.length) throw invalid(problems);
   return {
     path,
     ...(fixtures ? { fixtures: fixtures as ConversationFile['fixtures'] & object } : {}),
@@ -51,30 +56,40 @@ export function parseConversations(text: string, path = 'conversations.yaml'): C
   };
 }
 
-function conversation(value: unknown, where: string, index: number): Conversation {
-  if (!isObject(value)) throw invalid(where, 'must be a mapping with "name" and "turns".');
-  if (!Array.isArray(value.turns) || value.turns.length === 0)
-    throw invalid(where, 'needs a non-empty "turns" list.');
-  const name = typeof value.name === 'string' ? value.name : `conversation ${index + 1}`;
+function conversation(value: unknown, where: string, index: number, problems: string[]): Conversation {
+  const name = isObject(value) && typeof value.name === 'string' ? value.name : `conversation ${index + 1}`;
+  if (!isObject(value)) {
+    problems.push(`${where} must be a mapping with "name" and "turns".`);
+    return { name, turns: [] };
+  }
+  if (!Array.isArray(value.turns) || value.turns.length === 0) {
+    problems.push(`${where} needs a non-empty "turns" list.`);
+    return { name, turns: [] };
+  }
   const turns = value.turns.map((turn, position) =>
-    conversationTurn(turn, `${where} ("${name}"), turn ${position + 1}`),
+    conversationTurn(turn, `${where} ("${name}"), turn ${position + 1}`, problems),
   );
   return { name, ...(typeof value.session === 'string' ? { session: value.session } : {}), turns };
 }
 
-function conversationTurn(value: unknown, where: string): ConversationTurn {
+function conversationTurn(value: unknown, where: string, problems: string[]): ConversationTurn {
+  const problem = (text: string) => problems.push(`${where} ${text}`);
   if (typeof value === 'string') return { say: value };
-  if (!isObject(value)) throw invalid(where, 'must be a text or a mapping with "say" or "option".');
+  if (!isObject(value)) {
+    problem('must be a text or a mapping with "say" or "option".');
+    return { say: '' };
+  }
   for (const key of Object.keys(value))
-    if (!TURN_KEYS.includes(key))
-      throw invalid(where, `has an unknown field "${key}" (fields: ${TURN_KEYS.join(', ')}).`);
+    if (!TURN_KEYS.includes(key)) problem(`has an unknown field "${key}" (fields: ${TURN_KEYS.join(', ')}).`);
   if (typeof value.say !== 'string' && typeof value.option !== 'string')
-    throw invalid(where, 'needs "say" (a message) or "option" (an option to pick).');
+    problem('needs "say" (a message) or "option" (an option to pick).');
   if (value.expect !== undefined) {
-    if (!isObject(value.expect)) throw invalid(where, '"expect" must be a mapping.');
-    for (const key of Object.keys(value.expect)) {
-      if (!EXPECT_KEYS.includes(key))
-        throw invalid(where, `expects an unknown field "${key}" (fields: ${EXPECT_KEYS.join(', ')}).`);
+    if (!isObject(value.expect)) problem('"expect" must be a mapping.');
+    else {
+      for (const key of Object.keys(value.expect)) {
+        if (!EXPECT_KEYS.includes(key))
+          problem(`expects an unknown field "${key}" (fields: ${EXPECT_KEYS.join(', ')}).`);
+      }
     }
   }
   if (value.attach !== undefined) {
@@ -84,7 +99,7 @@ function conversationTurn(value: unknown, where: string): ConversationTurn {
         (file) => !isObject(file) || typeof file.name !== 'string' || typeof file.content !== 'string',
       )
     ) {
-      throw invalid(where, '"attach" must be a list of { name, content, mimeType? }.');
+      problem('"attach" must be a list of { name, content, mimeType? }.');
     }
   }
   return value as ConversationTurn & { expect?: TurnExpectation };
@@ -94,6 +109,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(where: string, problem: string): TreeAgentError {
-  return new TreeAgentError('INVALID_INPUT', `${where} ${problem}`);
+function invalid(problems: readonly string[]): TreeAgentError {
+  const message =
+    problems.length === 1
+      ? problems[0]!
+      : `The conversation file has ${problems.length} problems:\n${problems.map((line) => `- ${line}`).join('\n')}`;
+  return new TreeAgentError('INVALID_INPUT', message, { details: { problems } });
 }

@@ -106,4 +106,117 @@ conversations:
     );
     expect(message(': : :')).toMatch(/not valid YAML|must be a mapping/);
   });
+
+  test('a file with several unknown fields reports all of them at once', () => {
+    let caught: unknown;
+    try {
+      parseConversations(
+        'conversations:\n  - name: a\n    turns:\n      - say: x\n        sai: y\n        expect: { nodo: 3, mesage: z }\n  - name: b\n    turns:\n      - opton: Diavola\n',
+        'x.yaml',
+      );
+    } catch (error) {
+      caught = error;
+    }
+    const message = (caught as Error).message;
+    expect(message).toMatch(/has 5 problems/);
+    expect(message).toMatch(/conversation 1 \("a"\), turn 1 has an unknown field "sai"/);
+    expect(message).toMatch(/expects an unknown field "nodo"/);
+    expect(message).toMatch(/expects an unknown field "mesage"/);
+    expect(message).toMatch(/conversation 2 \("b"\), turn 1 has an unknown field "opton"/);
+    expect(message).toMatch(/conversation 2 \("b"\), turn 1 needs "say"/);
+    expect((caught as TreeAgentError).details.problems).toHaveLength(5);
+  });
+
+  test('an option the previous answer did not offer is an error, and is not sent', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: opzioni
+    turns:
+      - option: Diavola
+      - say: vorrei una pizza
+        expect: { node: menu }
+      - option: Capricciosa
+      - option: Diavola
+        expect: { node: 4, state: { pizza: Diavola } }
+`);
+    const [result] = await runConversationFile(file, { tree });
+    expect(result!.turns.map((turn) => turn.mismatches.map((mismatch) => mismatch.field))).toEqual([
+      ['option'],
+      [],
+      ['option'],
+      [],
+    ]);
+    expect(result!.turns[0]!.mismatches[0]!.expected).toMatch(/the previous answer offered none/);
+    expect(result!.turns[2]!.mismatches[0]!.expected).toBe(
+      'one of the options offered: "Margherita", "Diavola"',
+    );
+    expect(formatFailures([result!])).toContain('option:');
+  });
+
+  test('a failing conversation is printed once: in the failures, not again in the summary', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: sbagliata
+    turns:
+      - say: vorrei una pizza
+        expect: { node: ok }
+  - name: giusta
+    turns:
+      - say: vorrei una pizza
+        expect: { node: menu }
+`);
+    const results = await runConversationFile(file, { tree });
+    const printed = `${formatFailures(results)}\n${formatSummary(results, { failures: 'omit' })}`;
+    expect(printed.match(/sbagliata/g)).toHaveLength(1);
+    expect(printed).toMatch(/✓ conversations\.yaml › giusta/);
+    expect(printed).toMatch(/1 passed, 1 failed$/);
+  });
+
+  test('a failing turn shows the error the fallback handled: code, node, callback and frame', async () => {
+    const withFallback = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        {
+          id: 2,
+          type: 'agent',
+          parent: 1,
+          isPrimary: true,
+          links: { sorry: 9 },
+          fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+        },
+        {
+          id: 5,
+          type: 'empty',
+          parent: 2,
+          name: 'rompi',
+          chunks: ['errore'],
+          before: () => {
+            throw new Error('boom');
+          },
+        },
+        {
+          id: 9,
+          type: 'emit',
+          parent: 2,
+          name: 'scusa',
+          emit: { message: { type: 'static', content: 'Scusa' } },
+        },
+      ],
+    });
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: rotta
+    turns:
+      - say: un errore
+        expect: { node: rompi }
+`);
+    const [result] = await runConversationFile(file, { tree: withFallback });
+    expect(result!.turns[0]!.errors).toEqual([
+      expect.objectContaining({ code: 'CALLBACK_ERROR', nodeId: 5, callback: 'before' }),
+    ]);
+    const report = formatFailures([result!]);
+    expect(report).toMatch(
+      /error in the turn: CALLBACK_ERROR in the "before" callback of node 5: .*boom \(at before \(.*run-conversations\.test\.ts:\d+:\d+\)\)/,
+    );
+  });
 });

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type FileMetadata, TreeAgent, TreeAgentError, type TreeAgentOptions } from '@treeagent/core';
+import {
+  type ErrorSummary,
+  type FileMetadata,
+  summarizeError,
+  TreeAgent,
+  TreeAgentError,
+  type TreeAgentOptions,
+} from '@treeagent/core';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { checkTurn, type Mismatch } from './check-turn.js';
 import type { Conversation, ConversationFile, ConversationTurn, Fixtures } from './conversation.js';
@@ -9,6 +16,12 @@ export interface TurnResult {
   index: number;
   turn: ConversationTurn;
   mismatches: Mismatch[];
+  /**
+   * The errors of the turn: those the agent's fallback handled (from the trace's `fallback`
+   * events) and the one that failed the turn, each with its node, callback and first frame in the
+   * tree's code. Printed with a failing turn, so a broken callback is visible.
+   */
+  errors: ErrorSummary[];
 }
 
 export interface ConversationResult {
@@ -42,10 +55,26 @@ export async function runConversation(
 ): Promise<ConversationResult> {
   const sessionId = conversation.session ?? `test-${randomUUID()}`;
   const turns: TurnResult[] = [];
+  // The options of the agent's last message: an `option:` turn must pick one of them.
+  let offered: readonly string[] = [];
   for (const [index, turn] of conversation.turns.entries()) {
+    if (turn.option !== undefined && !offered.includes(turn.option)) {
+      const expected = offered.length
+        ? `one of the options offered: ${offered.map((option) => JSON.stringify(option)).join(', ')}`
+        : 'an option, but the previous answer offered none (write "say:" to type a message)';
+      // Not sent: the agent still waits with the same options.
+      turns.push({
+        index,
+        turn,
+        mismatches: [{ field: 'option', expected, actual: turn.option }],
+        errors: [],
+      });
+      continue;
+    }
     const attachments = await attach(agent, sessionId, turn);
     let output = null;
     let error = null;
+    const errors: ErrorSummary[] = [];
     try {
       output = await agent.send(sessionId, turn.say ?? '', {
         ...(turn.option ? { selectedOption: turn.option } : {}),
@@ -56,9 +85,17 @@ export async function runConversation(
       error = TreeAgentError.isInstance(caught)
         ? { code: caught.code, message: caught.message }
         : { code: 'INTERNAL', message: String(caught) };
+      errors.push(summarizeError(caught));
     }
+    for (const event of output?.trace ?? []) if (event.type === 'fallback') errors.unshift(event.error);
+    offered = output?.messages.at(-1)?.options ?? [];
     const state = (await agent.sessionStore.load(sessionId))?.state ?? {};
-    turns.push({ index, turn, mismatches: checkTurn(agent.tree, { output, error, state }, turn.expect) });
+    turns.push({
+      index,
+      turn,
+      mismatches: checkTurn(agent.tree, { output, error, state }, turn.expect),
+      errors,
+    });
   }
   return {
     file,

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { type AgentEvent, type AgentOutput, TreeAgent } from '@treeagent/core';
+import { type AgentEvent, type AgentOutput, formatErrorSummary, TreeAgent } from '@treeagent/core';
 import { openDataDirectory } from '../data-directory.js';
 import { type LoadedTree, loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -94,7 +94,7 @@ async function streamTurn(
       result = event.output;
       if (result.status === 'no-match') out.log('(nothing in the agent fits this message)');
     }
-    if (event.type === 'error') out.error(`error ${event.error.code}: ${event.error.message}`);
+    if (event.type === 'error') out.error(`error ${formatErrorSummary(event.error)}`);
   }
   return result;
 }
@@ -104,7 +104,8 @@ function printDebug(event: AgentEvent, out: Output): void {
     const best = event.best
       ? `best "${event.best.text}" (node ${event.best.nodeId}) ${event.best.similarity.toFixed(3)}`
       : 'no chunk';
-    const threshold = event.threshold === null ? '' : ` vs ${event.threshold}`;
+    const source = event.thresholdSource === 'calibrated' ? ' (calibrated)' : '';
+    const threshold = event.threshold === null ? '' : ` vs ${event.threshold}${source}`;
     out.error(
       `  [explore] node ${event.nodeId}: ${event.action} — ${best}${threshold} → ${event.nextNodeId}`,
     );
@@ -113,5 +114,7 @@ function printDebug(event: AgentEvent, out: Output): void {
   else if (event.type === 'step-start' && event.step !== 'before')
     out.error(`  [${event.step}] node ${event.nodeId}`);
   else if (event.type === 'fallback')
-    out.error(`  [fallback] agent ${event.agentId}: ${event.error.code} → node ${event.nodeTarget}`);
+    out.error(
+      `  [fallback] agent ${event.agentId}: ${formatErrorSummary(event.error)} → node ${event.nodeTarget}`,
+    );
 }

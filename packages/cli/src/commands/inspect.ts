@@ -1,16 +1,20 @@
-import type { Tree, TreeNode } from '@treeagent/core';
+import { type RoutingThreshold, type Tree, TreeAgent, type TreeNode } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeThreshold, thresholdsById } from '../thresholds.js';
 
-/** `treeagent inspect <tree>`: the effective tree (components flattened) with ids, types, thresholds and chunks. */
+/** `treeagent inspect <tree>`: the effective tree (components flattened) with ids, types, thresholds (as the agent runs them, with where they come from) and chunks. */
 export async function inspectCommand(
   treePath: string,
   options: { config?: string; json?: boolean },
   out: Output,
 ): Promise<number> {
-  const { tree } = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const { tree } = loaded;
+  // The thresholds as the agent runs them: calibrated ones need the chunks embedded.
+  const thresholds = await thresholdsById(new TreeAgent({ tree, ...loaded.agentOptions }));
   if (options.json) {
-    out.log(JSON.stringify(describeTree(tree), null, 2));
+    out.log(JSON.stringify(describeTree(tree, thresholds), null, 2));
     return 0;
   }
   const all = [...tree.nodes.values()].reduce((sum, node) => sum + node.chunks.length, 0);
@@ -19,7 +23,7 @@ export async function inspectCommand(
     `${tree.name}: ${tree.nodes.size} nodes, ${all} chunks${retrievalOnly ? ` (${retrievalOnly} forRag, retrieval only)` : ''}, content hash ${tree.contentHash}`,
   );
   const visit = (node: TreeNode, prefix: string, last: boolean, top: boolean) => {
-    out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node)}`);
+    out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node, thresholds)}`);
     const childPrefix = top ? '' : `${prefix}${last ? '   ' : '│  '}`;
     node.children.forEach((id, index) => {
       visit(tree.node(id), childPrefix, index === node.children.length - 1, false);
@@ -29,7 +33,7 @@ export async function inspectCommand(
   return 0;
 }
 
-function label(tree: Tree, node: TreeNode): string {
+function label(tree: Tree, node: TreeNode, thresholds: Map<number, RoutingThreshold>): string {
   const flags = [
     node.definition.type === 'agent' && node.definition.isPrimary ? 'primary' : '',
     node.isBlocking ? 'blocking' : '',
@@ -39,11 +43,12 @@ function label(tree: Tree, node: TreeNode): string {
   const scope = node.scopeId !== tree.root.id ? ` [component ${node.scopeId}]` : '';
   const rag = node.chunks.filter((chunk) => chunk.forRag).length;
   const chunks = node.chunks.length ? `, ${node.chunks.length} chunks${rag ? ` (${rag} forRag)` : ''}` : '';
-  const threshold = node.children.length ? `, threshold ${node.similarityThreshold}` : '';
+  const routing = thresholds.get(node.id);
+  const threshold = routing ? `, threshold ${describeThreshold(routing)}` : '';
   return `${node.id} ${node.type}${node.name ? ` "${node.name}"` : ''}${flags.length ? ` (${flags.join(', ')})` : ''}${threshold}${chunks}${scope}`;
 }
 
-function describeTree(tree: Tree) {
+function describeTree(tree: Tree, thresholds: Map<number, RoutingThreshold>) {
   return {
     name: tree.name,
     contentHash: tree.contentHash,
@@ -53,7 +58,9 @@ function describeTree(tree: Tree) {
       name: node.name ?? null,
       parent: node.parentId,
       children: node.children,
-      similarityThreshold: node.similarityThreshold,
+      similarityThreshold: thresholds.get(node.id)?.threshold ?? node.similarityThreshold,
+      thresholdSource: thresholds.get(node.id)?.source ?? node.thresholdSource,
+      ...(thresholds.get(node.id)?.calibration ? { calibration: thresholds.get(node.id)!.calibration } : {}),
       isBlocking: node.isBlocking,
       isAnchor: node.isAnchor,
       isMute: node.isMute,

@@ -1,10 +1,18 @@
-import { formatProblem, lintTree, TreeAgentError, type TreeValidationError } from '@treeagent/core';
+import {
+  formatProblem,
+  lintTree,
+  TreeAgent,
+  TreeAgentError,
+  type TreeValidationError,
+} from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeThreshold } from '../thresholds.js';
 
 /**
  * `treeagent lint <tree>`: validation errors (exit 1) and warnings: unreachable nodes, ambiguous
- * sibling subtrees, children without chunks, distant anchors, and the tree's embedder's own
+ * sibling subtrees, children without chunks, distant anchors, switch/empty nodes whose before
+ * exploration passes through, agents without fallback, and the tree's embedder's own
  * warnings (a fitted embedder: nodes with too few chunks to fit, a stale fit). `--strict` makes
  * warnings exit 1 too.
  */
@@ -30,6 +38,13 @@ export async function lintCommand(
   });
   for (const warning of warnings)
     out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
+  // The automatic choices: thresholds calibrated at load, and those left at the library default.
+  const agent = new TreeAgent({ tree: loaded.tree, ...loaded.agentOptions });
+  for (const threshold of await agent.thresholds())
+    if (threshold.source === 'calibrated' || threshold.source === 'default')
+      out.log(
+        `info    node ${threshold.nodeId}${threshold.name ? ` ("${threshold.name}")` : ''}: similarityThreshold ${describeThreshold(threshold)}. Set similarityThreshold on the node (or the root's defaultSimilarityThreshold) to choose it yourself.`,
+      );
   out.log(`0 errors, ${warnings.length} warning(s)`);
   return warnings.length && options.strict ? 1 : 0;
 }

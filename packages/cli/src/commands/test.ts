@@ -24,6 +24,6 @@ export async function testCommand(
   }
   const failures = formatFailures(results);
   if (failures) out.log(`${failures}\n`);
-  out.log(formatSummary(results));
+  out.log(formatSummary(results, { failures: failures ? 'omit' : 'list' }));
   return results.every((result) => result.passed) ? 0 : 1;
 }

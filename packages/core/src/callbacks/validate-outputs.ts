@@ -191,10 +191,7 @@ export function validateQueryOutput(nodeId: number, value: unknown): QueryReques
   check.knownKeys(output, '', ['query', 'filter', 'blackList', 'chunkQty', 'threshold', 'offset']);
   const chunkQty = check.optionalNumber(output.chunkQty, 'chunkQty', 1, 10_000) ?? 3;
   if (!Number.isInteger(chunkQty)) check.fail('chunkQty', 'a positive integer', chunkQty);
-  const blackList = check.optionalArray(output.blackList, 'blackList')?.map((id, index) => {
-    if (typeof id !== 'string' && !Number.isInteger(id)) check.fail(`blackList[${index}]`, 'a chunk id', id);
-    return id as ChunkId;
-  });
+  const blackList = blackListIds(check, output.blackList);
   return {
     query: check.optionalString(output.query, 'query') ?? null,
     filter: output.filter == null ? null : (check.object(output.filter, 'filter') as Filter),
@@ -203,6 +200,35 @@ export function validateQueryOutput(nodeId: number, value: unknown): QueryReques
     threshold: check.optionalNumber(output.threshold, 'threshold', -1, 1) ?? 0.25,
     offset: check.optionalString(output.offset, 'offset') ?? null,
   };
+}
+
+/**
+ * The chunk ids of a query's `blackList`: an array of ids, or a `Blacklist` (any copy of the class,
+ * or its JSON form `{ nodes, chunks }`), of which the chunk ids count.
+ */
+function blackListIds(check: OutputChecker, value: unknown): ChunkId[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  let ids: unknown[];
+  let field = 'blackList';
+  if (Array.isArray(value)) ids = value;
+  else if (typeof value === 'object' && isIterable((value as { chunks?: unknown }).chunks)) {
+    ids = [...(value as { chunks: Iterable<unknown> }).chunks];
+    field = 'blackList.chunks';
+  } else {
+    return check.fail('blackList', 'an array of chunk ids or a Blacklist', value);
+  }
+  return ids.map((id, index) => {
+    if (typeof id !== 'string' && !Number.isInteger(id)) check.fail(`${field}[${index}]`, 'a chunk id', id);
+    return id as ChunkId;
+  });
+}
+
+function isIterable(value: unknown): value is Iterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
+  );
 }
 
 function files(check: OutputChecker, value: unknown, field: string): FileMetadata[] | undefined {

@@ -54,6 +54,10 @@ export function describeSessionStore(
           lastNodeId: 7,
           agentPositions: { '2': 7, '3': 9 },
           failCounter: 2,
+          files: [
+            { id: 'f1', name: 'foto.jpg', mimeType: 'image/jpeg', size: 3, origin: 'chat', sessionId: 's1' },
+            { id: 'kb-1', name: 'manuale.pdf', mimeType: 'application/pdf', origin: 'rag' },
+          ],
           constraints: {
             blacklist: { nodes: [4], chunks: ['4:0', 12] },
             filter: { must: [{ key: 'lang', match: { value: 'it' } }] },

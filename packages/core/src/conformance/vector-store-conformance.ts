@@ -10,7 +10,7 @@ export type VectorStoreFactory = () => Promise<{ store: VectorStore; dispose?: (
 
 const UUID = '0b9c6d3e-8f2a-4c1b-9d7e-5a4b3c2d1e0f';
 
-/** Records whose payloads exercise every filter operator of SPEC §6. */
+/** Records whose payloads exercise every filter operator of docs/concepts.md §6. */
 export const CONFORMANCE_RECORDS: VectorRecord[] = [
   record(1, [1, 0, 0], 'Pizza margherita', {
     category: 'food',

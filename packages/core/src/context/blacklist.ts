@@ -4,7 +4,7 @@ import type { BlacklistData } from '../protocol/explore-constraints-data.js';
 export type BlacklistKind = 'chunk' | 'node';
 
 /**
- * Node and chunk ids that exploration ignores (SPEC §9, `AiBlackList`). A blacklisted node is
+ * Node and chunk ids that exploration ignores (docs/concepts.md §9, `AiBlackList`). A blacklisted node is
  * excluded together with its whole subtree; a blacklisted chunk alone is excluded.
  */
 export class Blacklist {

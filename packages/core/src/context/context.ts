@@ -6,7 +6,7 @@ import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { ExploreStrategy } from './explore-strategy.js';
 import type { SessionState } from './session-state.js';
 
-/** The user's message (SPEC §9, `TreeAgentInput`). */
+/** The user's message (docs/concepts.md §9, `TreeAgentInput`). */
 export interface TreeAgentInput {
   /** The message as the user wrote it. */
   readonly original: string;
@@ -15,7 +15,7 @@ export interface TreeAgentInput {
   readonly attachments: readonly FileMetadata[];
 }
 
-/** Data travelling with the message (SPEC §9, `AiMetadata`). */
+/** Data travelling with the message (docs/concepts.md §9, `AiMetadata`). */
 export interface Metadata {
   readonly sessionId: string;
   /** Sent by the client with the message. */
@@ -31,7 +31,7 @@ export interface CurrentNode {
   readonly name: string | undefined;
 }
 
-/** The argument common to every callback (SPEC §9). */
+/** The argument common to every callback (docs/concepts.md §9). */
 export interface Context {
   readonly sessionState: SessionState;
   readonly input: TreeAgentInput;

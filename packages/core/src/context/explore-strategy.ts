@@ -2,12 +2,12 @@ import type { Filter } from '../filter/filter.js';
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 import { Blacklist } from './blacklist.js';
 
-/** Limits on the chunks exploration considers (SPEC §9, `AiExploreConstraints`). */
+/** Limits on the chunks exploration considers (docs/concepts.md §9, `AiExploreConstraints`). */
 export class ExploreConstraints {
   blacklist: Blacklist;
   /** Qdrant-style filter on each chunk's `extra`; `null` lets every chunk through. */
   filter: Filter | null;
-  /** With `true`, blacklist and filter survive the end of the interaction (SPEC §5 decision on `keep`). */
+  /** With `true`, blacklist and filter survive the end of the interaction (docs/concepts.md §10, Decisions on `keep`). */
   keep: boolean;
 
   constructor(data?: ExploreConstraintsData | null) {
@@ -21,7 +21,7 @@ export class ExploreConstraints {
   }
 }
 
-/** How exploration picks the next node (SPEC §9, `AiExploreStrategy`). */
+/** How exploration picks the next node (docs/concepts.md §9, `AiExploreStrategy`). */
 export class ExploreStrategy {
   /** The text embedded to compute similarities; set to `input.extended` at the start of every interaction. */
   direction: string;

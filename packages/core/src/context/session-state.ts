@@ -6,7 +6,7 @@ export interface Serializable {
 }
 
 /**
- * The private, persistent key-value state of a session (SPEC §9, `session_state`).
+ * The private, persistent key-value state of a session (docs/concepts.md §9, `session_state`).
  * Values must be JSON-serialisable or have a `serialize()` method; it is called when the
  * interaction ends, and later interactions see the serialised value.
  */

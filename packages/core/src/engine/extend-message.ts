@@ -7,7 +7,7 @@ import type { StepContext } from './step-context.js';
 const EXTEND_HISTORY = 8;
 
 /**
- * SPEC §3 step 4: when the root has `smartExtendedMessage`, the Memory Agent asks the model to
+ * docs/concepts.md §3 step 4: when the root has `smartExtendedMessage`, the Memory Agent asks the model to
  * rewrite the user's message with the implicit references of the conversation. The prompt comes
  * from the root's `extendMessage` callback, or a default guided by `conversationGoal` and `topics`.
  * Returns the rewritten message (`null`: none), which `Turn.applyExtendedMessage` applies.

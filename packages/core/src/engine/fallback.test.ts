@@ -59,7 +59,7 @@ describe('fallback', () => {
       return { nodeTarget: links.sorry };
     });
     const output = await agent.send('s', 'alpha');
-    expect(output.status).toBe('answered');
+    expect(output.status).toBe('fallback-error');
     expect(executed(output)).toEqual([9]);
     expect(output.messages.map((m) => m.content)).toEqual(['Sorry, something went wrong.']);
     expect(specials).toHaveLength(1);
@@ -71,7 +71,16 @@ describe('fallback', () => {
       {
         type: 'fallback',
         agentId: 2,
-        error: expect.objectContaining({ code: 'CALLBACK_ERROR', nodeId: 3 }),
+        error: {
+          code: 'CALLBACK_ERROR',
+          message: expect.stringContaining('boom in before'),
+          nodeId: 3,
+          callback: 'before',
+          // The first frame in the author's code: this test file, where the callback throws.
+          frame: expect.stringMatching(
+            /^before \(.*packages\/core\/src\/engine\/fallback\.test\.ts:\d+:\d+\)$/,
+          ),
+        },
         nodeTarget: 9,
       },
     ]);
@@ -102,7 +111,7 @@ describe('fallback', () => {
       return { nodeTarget: links.sorry };
     });
     const output = await agent.send('s', 'no idea');
-    expect(output.status).toBe('answered');
+    expect(output.status).toBe('fallback-no-match');
     expect(executed(output)).toEqual([9]);
     expect(specials[0]).toMatchObject({ nodeId: 2, step: 'explore', noMatch: true });
     expect(specials[0]!.error.code).toBe('NO_MATCH');
@@ -123,9 +132,34 @@ describe('fallback', () => {
     expect(specials[0]!.error.code).toBe('LOOP');
     expect(specials[0]!.nodeId).toBe(4);
     expect(output).toMatchObject({
-      status: 'answered',
+      status: 'fallback-error',
       nodeId: 9,
       messages: [expect.objectContaining({ content: 'Sorry, something went wrong.' })],
+    });
+  });
+
+  it('pairs every step-start with a step-end when maxSteps stops the loop (maxSteps 50)', async () => {
+    const agent = fallbackTree((_self, _context, _special, links) => ({ nodeTarget: links.sorry }), {
+      maxSteps: 50,
+    });
+    const output = await agent.send('s', 'beta');
+    const starts = output.trace.filter((event) => event.type === 'step-start');
+    const ends = output.trace.filter((event) => event.type === 'step-end');
+    expect(starts.length).toBe(ends.length);
+    const executes = starts.filter((event) => event.type === 'step-start' && event.step === 'execute');
+    // 50 executions before the LOOP, then the fallback's target: never a 51st that starts and never ends.
+    expect(executes.length).toBe(51);
+    expect(output.trace.findIndex((event) => event.type === 'fallback')).toBeGreaterThan(
+      output.trace.findLastIndex((event) => event.type === 'step-end' && event.nodeId !== 9),
+    );
+  });
+
+  it('ends a failing step with a step-end naming the error code', async () => {
+    const agent = fallbackTree((_self, _context, _special, links) => ({ nodeTarget: links.sorry }));
+    const output = await agent.send('s', 'alpha');
+    expect(output.trace.find((event) => event.type === 'step-end' && event.nodeId === 3)).toMatchObject({
+      step: 'before',
+      error: 'CALLBACK_ERROR',
     });
   });
 
@@ -258,6 +292,30 @@ describe('without a fallback', () => {
     expect((error.cause as Error).message).toBe('boom in before');
     expect(await agent.sessionStore.load('s')).toBeNull();
     expect(await agent.history('s')).toEqual([]);
+  });
+
+  it("send rejects with the turn's events attached, ending with the error event", async () => {
+    const agent = fallbackTree(undefined);
+    const error = await rejection(agent.send('s', 'alpha'));
+    const types = error.events!.map((event) => event.type);
+    expect(types[0]).toBe('turn-start');
+    expect(types).toContain('explore-decision');
+    expect(error.events!.find((event) => event.type === 'step-end')).toMatchObject({
+      nodeId: 3,
+      step: 'before',
+      error: 'CALLBACK_ERROR',
+    });
+    expect(error.events!.at(-1)).toEqual({
+      type: 'error',
+      error: {
+        code: 'CALLBACK_ERROR',
+        message: expect.stringContaining('boom in before'),
+        nodeId: 3,
+        callback: 'before',
+        frame: expect.stringMatching(/fallback\.test\.ts:\d+:\d+\)$/),
+      },
+    });
+    expect(JSON.stringify(error.toJSON())).not.toContain('alpha');
   });
 
   it('LOOP after more than maxSteps executed nodes rejects', async () => {

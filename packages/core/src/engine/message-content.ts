@@ -9,7 +9,7 @@ const PLACEHOLDER = /\{\{\s*([^{}\n]+?\.[A-Za-z0-9]+)\s*\}\}/g;
 
 /**
  * Splits a message's text at its `{{name.ext}}` placeholders, putting the dynamic attachment with
- * that original file name in place of each one (SPEC §7). A placeholder with no matching file stays
+ * that original file name in place of each one (docs/concepts.md §9, File Agent). A placeholder with no matching file stays
  * as text; a dynamic attachment that no placeholder names is not shown.
  *
  * @example

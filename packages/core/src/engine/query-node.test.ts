@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AgentOutput,
   type BaseQueryOutput,
+  Blacklist,
   defineTree,
   InMemoryVectorStore,
   MessageType,
@@ -128,6 +129,24 @@ describe('query node: search', () => {
 
   it('leaves out the chunks in blackList', async () => {
     expect(ids((await search(() => ({ query: 'find', blackList: ['d1', 'd3'] }))).special)).toEqual(['d2']);
+  });
+
+  it('accepts a Blacklist as blackList: its chunk ids are left out', async () => {
+    const blacklist = new Blacklist();
+    blacklist.add(['d1', 'd3'], 'chunk');
+    blacklist.add(5, 'node');
+    expect(ids((await search(() => ({ query: 'find', blackList: blacklist }))).special)).toEqual(['d2']);
+  });
+
+  it("accepts a Blacklist's JSON form { nodes, chunks } as blackList", async () => {
+    const blackList = { nodes: [], chunks: ['d2'] } as unknown as Blacklist;
+    expect(ids((await search(() => ({ query: 'find', blackList }))).special)).toEqual(['d1', 'd3']);
+  });
+
+  it('rejects a blackList that is neither ids nor a Blacklist, naming the field', async () => {
+    await expect(search(() => ({ query: 'find', blackList: 'd1' as unknown as string[] }))).rejects.toThrow(
+      /field "blackList" must be an array of chunk ids or a Blacklist, got "d1"/,
+    );
   });
 
   it('accepts a constant query output', async () => {

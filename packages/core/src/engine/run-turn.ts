@@ -9,9 +9,9 @@ import { Turn } from './turn.js';
 import type { TurnInput } from './turn-input.js';
 
 /**
- * One interaction (SPEC §3, steps 1–8): load the session, extend the message, beforeRun, the step
+ * One interaction (docs/concepts.md §3, steps 1–8): load the session, extend the message, beforeRun, the step
  * loop, afterRun, then commit everything in one store call. Any error before the commit saves
- * nothing of the turn; a failure of the tree's own code also clears the session's position (see
+ * nothing of the turn (the error carries the turn's events); a failure of the tree's own code also clears the session's position (see
  * `resetPosition`), so the next message starts from the primary agent.
  */
 export async function runTurn(
@@ -23,13 +23,14 @@ export async function runTurn(
 ): Promise<AgentOutput> {
   const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
   let record: SessionRecord | null = null;
+  let turn: Turn | null = null;
   try {
     record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
     const loadHistory = (limit: number | undefined) =>
       storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
-    const turn = new Turn(runtime, record, input, loadHistory, sink);
+    turn = new Turn(runtime, record, input, loadHistory, sink);
     turn.emit({
       type: 'turn-start',
       sessionId,
@@ -57,6 +58,8 @@ export async function runTurn(
     turn.emit({ type: 'turn-end', output, durationMs });
     return output;
   } catch (error) {
+    // send() rejects with the turn's events attached: the trace explains what led to the error.
+    if (turn && TreeAgentError.isInstance(error)) error.events = [...turn.trace];
     if (record && restartsFromPrimary(error)) await resetPosition(store, record, runtime, release !== null);
     throw error;
   } finally {
@@ -88,7 +91,7 @@ function restartsFromPrimary(error: unknown): boolean {
 }
 
 /**
- * The recovery policy after a failed turn (docs/concepts.md, "Failed turns"): nothing of the turn
+ * The recovery policy after a failed turn (docs/concepts.md §10, "Does a failed turn save anything?"): nothing of the turn
  * is saved, and the session's position is cleared — last node, agent positions, pending message,
  * explore constraints — so the next message starts from the primary agent as a first interaction
  * does; history, state and turn count are kept. Without it a node whose `after` keeps failing in an

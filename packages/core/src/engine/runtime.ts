@@ -7,7 +7,7 @@ import type { LanguageModel } from '../model/language-model.js';
 import type { Tree } from '../tree/tree.js';
 import type { VectorStore } from '../vector/vector-store.js';
 
-/** Limits that guarantee every turn ends (SPEC §4 decision). */
+/** Limits that guarantee every turn ends (docs/concepts.md §10, Decisions). */
 export interface TurnLimits {
   /** Nodes a turn may execute before `LOOP`. Default 50. */
   maxSteps: number;

@@ -22,7 +22,7 @@ export interface StartContext extends StepContext {
 }
 
 /**
- * Where the interaction starts (SPEC §4): `beforeRun`'s target if it gives one; otherwise the
+ * Where the interaction starts (docs/concepts.md §4): `beforeRun`'s target if it gives one; otherwise the
  * primary agent on the first interaction, or the after step of the last executed node.
  */
 export async function startPosition(turn: StartContext): Promise<Position> {

@@ -1,4 +1,5 @@
 import { validateAfterOutput, validateFallbackOutput } from '../callbacks/validate-outputs.js';
+import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { explore } from '../explore/explore.js';
 import { createLinks } from '../tree/links.js';
@@ -10,7 +11,7 @@ import { resumePosition, startPosition, targetNode } from './start-position.js';
 import type { Turn } from './turn.js';
 
 /**
- * Runs the step loop (SPEC §4) from the start position until a node answers the user.
+ * Runs the step loop (docs/concepts.md §4) from the start position until a node answers the user.
  *
  * This is the one place that changes the turn: the steps (explore, the callbacks, `executeNode`)
  * compute and return a result, and `advance` / `recover` apply it through the turn's
@@ -43,8 +44,9 @@ async function advance(turn: Turn, position: Exclude<Position, { step: 'done' }>
         return { step: 'execute', nodeId: node.id };
       });
     case 'execute':
+      // Counted before the step starts: a step past maxSteps never starts, so starts and ends pair.
+      turn.countExecution(node);
       return timed(turn, node, 'execute', async () => {
-        turn.countExecution(node);
         await turn.selfOf(node);
         const result = await executeNode(turn, node);
         turn.applyExecution(node, result);
@@ -65,9 +67,22 @@ async function timed(
 ): Promise<Position> {
   turn.emit({ type: 'step-start', nodeId: node.id, step });
   const started = performance.now();
-  const next = await run();
-  turn.emit({ type: 'step-end', nodeId: node.id, step, durationMs: performance.now() - started });
-  return next;
+  try {
+    const next = await run();
+    turn.emit({ type: 'step-end', nodeId: node.id, step, durationMs: performance.now() - started });
+    return next;
+  } catch (error) {
+    // Every step-start has its step-end, also when the step fails (the error's code says why).
+    const code = TreeAgentError.isInstance(error) ? error.code : 'INTERNAL';
+    turn.emit({
+      type: 'step-end',
+      nodeId: node.id,
+      step,
+      durationMs: performance.now() - started,
+      error: code,
+    });
+    throw error;
+  }
 }
 
 async function exploreFrom(turn: Turn, start: TreeNode, moved: boolean): Promise<Position> {
@@ -116,7 +131,7 @@ async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Prom
     : { step: 'explore', nodeId: target.id, moved: false };
 }
 
-/** reach_anchor (SPEC §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
+/** reach_anchor (docs/concepts.md §5): fail counter +1, blacklist the node, explore from its nearest anchor as if moved. */
 function reachAnchor(turn: Turn, node: TreeNode): Position {
   turn.climbFrom(node.id, 'failure-outcome');
   turn.context.exploreStrategy.constraints.blacklist.add(node.id, 'node');
@@ -125,7 +140,7 @@ function reachAnchor(turn: Turn, node: TreeNode): Position {
 }
 
 /**
- * Routes an error to the `fallback` of the agent it happened in (SPEC §7); a no-match without
+ * Routes an error to the `fallback` of the agent it happened in (docs/concepts.md §7); a no-match without
  * fallback ends the turn with status `no-match`. Anything else is rethrown: the turn fails and
  * nothing is committed.
  */
@@ -139,11 +154,7 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
   if (agentId === null) throw error;
   const agent = tree.node(agentId);
   const fallback = agent.definition.type === 'agent' ? agent.definition.fallback : undefined;
-  const summary = {
-    code: error.code,
-    message: error.message,
-    ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }),
-  };
+  const summary = summarizeError(error);
   if (!fallback) {
     if (error.code !== 'NO_MATCH') throw error;
     turn.endWithNoMatch(agentId);

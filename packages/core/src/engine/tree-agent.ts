@@ -2,6 +2,7 @@ import { withCallbackLimits } from '../callbacks/invoke-callback.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type {
   CalibrationOptions,
@@ -193,7 +194,7 @@ export class TreeAgent {
     const runtime = await this.#load();
     const calibrated = new Map(runtime.calibrations.map((calibration) => [calibration.nodeId, calibration]));
     return [...runtime.tree.nodes.values()]
-      .filter((node) => node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
+      .filter((node) => node.type !== 'root' && node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
       .map((node) => ({
         nodeId: node.id,
         name: node.name,
@@ -288,7 +289,9 @@ export class TreeAgent {
         return withCallbackLimits(limits, () => runTurn(runtime, this.sessionStore, sessionId, input, sink));
       });
     } catch (error) {
-      sink({ type: 'error', error: describeError(error) });
+      const event: AgentEvent = { type: 'error', error: summarizeError(error) };
+      sink(event);
+      if (TreeAgentError.isInstance(error)) error.events = [...(error.events ?? []), event];
       throw error;
     }
   }
@@ -297,21 +300,4 @@ export class TreeAgent {
 function isLanguageModel(value: unknown): value is LanguageModel {
   const model = value as Partial<LanguageModel>;
   return typeof model.generate === 'function' && typeof model.stream === 'function';
-}
-
-function describeError(error: unknown): {
-  code: string;
-  message: string;
-  nodeId?: number;
-  callback?: string;
-} {
-  if (TreeAgentError.isInstance(error)) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }),
-      ...(error.callback === undefined ? {} : { callback: error.callback }),
-    };
-  }
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }

@@ -44,6 +44,7 @@ export class Turn implements StepContext {
   #lastExecutedId: number | null;
   #pendingMessage: OutputMessage | null;
   #status: TurnStatus = 'answered';
+  #fallbackReasons = new Set<'no-match' | 'error'>();
   #executed = 0;
   #fallbacks = 0;
   #direction: { text: string; vector: Promise<Float32Array> } | null = null;
@@ -78,7 +79,12 @@ export class Turn implements StepContext {
       exploreStrategy: new ExploreStrategy(input.message, record.constraints),
       metadata: { sessionId: record.id, clientMetadata: input.clientMetadata, serverMetadata: {} },
       memoryAgent: new MemoryAgent(loadHistory, this.#entries),
-      fileAgent: new FileAgent(input.attachments, runtime.fileStore, record.id),
+      fileAgent: new FileAgent({
+        attachments: input.attachments,
+        known: record.files ?? [],
+        store: runtime.fileStore,
+        sessionId: record.id,
+      }),
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
@@ -108,6 +114,11 @@ export class Turn implements StepContext {
   /** The last executed node of `agentId`'s subtree, as the session remembers it. */
   agentPosition(agentId: number): number | undefined {
     return this.#agentPositions.get(agentId);
+  }
+
+  /** The events of the turn so far (text deltas and `turn-end` excepted). */
+  get trace(): readonly AgentEvent[] {
+    return this.#trace;
   }
 
   emit(event: AgentEvent): void {
@@ -214,7 +225,10 @@ export class Turn implements StepContext {
    * and for its agent. A node that ends the turn leaves its message pending for the next one.
    */
   applyExecution(node: TreeNode, result: ExecuteResult): void {
-    if (result.retrieved) this.context.retrieved.set(node.id, result.retrieved);
+    if (result.retrieved) {
+      this.context.retrieved.set(node.id, result.retrieved);
+      this.context.fileAgent.addFromChunks(result.retrieved);
+    }
     if (result.message) this.#deliver(result.message);
     this.#lastExecutedId = node.id;
     if (node.agentId !== null) this.#agentPositions.set(node.agentId, node.id);
@@ -229,6 +243,8 @@ export class Turn implements StepContext {
     this.#fallbacks += 1;
     if (this.#fallbacks > this.runtime.limits.maxFallbacks) throw error;
     this.#executed = 0;
+    this.#fallbackReasons.add(error.code === 'NO_MATCH' ? 'no-match' : 'error');
+    this.#status = this.#fallbackReasons.has('error') ? 'fallback-error' : 'fallback-no-match';
   }
 
   /** Ends the turn with status `no-match`: nothing in `agentId` fits and it has no fallback. */
@@ -300,6 +316,7 @@ export class Turn implements StepContext {
       sessionId: this.record.id,
       turn: this.context.turn,
       status: this.#status,
+      failCounter: this.context.failCounter,
       messages: this.#messages,
       serverMetadata: this.context.metadata.serverMetadata,
       nodeId: this.#lastExecutedId,
@@ -325,6 +342,7 @@ export class Turn implements StepContext {
         pendingMessage: this.#pendingMessage,
         constraints: constraints.keep ? structuredClone(constraints.toJSON()) : null,
         failCounter: this.context.failCounter,
+        files: this.context.fileAgent.list(),
         updatedAt: this.runtime.now().toISOString(),
       },
     };

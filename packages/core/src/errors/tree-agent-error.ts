@@ -1,3 +1,5 @@
+import type { AgentEvent } from '../protocol/events.js';
+
 const marker = Symbol.for('treeagent.error');
 
 /** Stable machine-readable error codes. Clients can switch on them; they never change meaning. */
@@ -105,6 +107,12 @@ export class TreeAgentError<C extends TreeAgentErrorCode = TreeAgentErrorCode> e
   readonly nodeId: number | undefined;
   readonly callback: string | undefined;
   readonly details: TreeAgentErrorDetails<C>;
+  /**
+   * The events of the turn that failed, up to and including the final `error` event, when the
+   * error comes out of `TreeAgent.send` or `stream`: why the agent went where it went before it
+   * failed. Not serialised by `toJSON()` (they may hold what the user wrote).
+   */
+  events: AgentEvent[] | undefined;
 
   constructor(code: C, message: string, options: TreeAgentErrorOptions<C> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -1,4 +1,5 @@
 import type { ThresholdSource } from '../protocol/events.js';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '../tree/define-tree.js';
 import { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 
@@ -26,8 +27,10 @@ export const DEFAULT_CALIBRATION_KEEP = 0.95;
 export interface ThresholdCalibration {
   nodeId: number;
   name: string | undefined;
-  /** The threshold exploration uses at the node. */
+  /** The threshold exploration uses at the node: `quantile`, or `DEFAULT_SIMILARITY_THRESHOLD` when that is higher. */
   threshold: number;
+  /** The similarity that the asked share (`CalibrationOptions.keep`) of the samples exceed. */
+  quantile: number;
   /** The share of sampled chunks whose nearest neighbour stays above it. */
   keep: number;
   /** Chunks sampled below the node. */
@@ -48,8 +51,8 @@ export type { ThresholdSource };
  * the node, or as the root's `defaultSimilarityThreshold`) from the tree's own chunks: each sampled
  * chunk below the node plays an in-scope message, and its similarity to the nearest *other* chunk
  * below the node (identical texts aside) is what such a message would score. The threshold is the
- * similarity that `keep` of the samples exceed. Nodes with fewer than `minChunks` chunks below them
- * keep the default threshold.
+ * similarity that `keep` of the samples exceed, never below `DEFAULT_SIMILARITY_THRESHOLD`. Nodes
+ * with fewer than `minChunks` chunks below them keep the default threshold.
  *
  * @param similaritiesOf The similarity of the chunk at a position to the chunks at `[from, to)`, in
  *   an array indexed by chunk position (other positions are not read).
@@ -65,6 +68,7 @@ export function calibrateThresholds(
   const explores = tree.chunks.map((chunk) => !chunk.forRag);
   const routing = [...tree.nodes.values()].filter(
     (node) =>
+      node.type !== 'root' &&
       node.children.length > 0 &&
       node.thresholdSource === 'default' &&
       countExploring(explores, node.ownChunkEnd, node.chunkEnd) >= minChunks,
@@ -105,12 +109,16 @@ export function calibrateThresholds(
   for (const node of routing) {
     const values = within.get(node.id)!.sort((a, b) => a - b);
     if (values.length < minChunks) continue;
-    const threshold = thresholdKeeping(values, keep);
+    // Never below the library default: too few or too varied chunks (signposts) make the nearest-chunk
+    // similarities low, and a threshold under the default would only let more through.
+    const quantile = thresholdKeeping(values, keep);
+    const threshold = Math.max(DEFAULT_SIMILARITY_THRESHOLD, quantile);
     const others = between.get(node.id)!.sort((a, b) => a - b);
     calibrations.push({
       nodeId: node.id,
       name: node.name,
       threshold,
+      quantile,
       keep: values.filter((value) => value > threshold).length / values.length,
       samples: samplesOf.get(node.id)!.length,
       withinMedian: round(median(values)),

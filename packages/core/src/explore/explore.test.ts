@@ -15,7 +15,7 @@ import type { FallbackSpecial } from '../tree/specials.js';
 import type { Tree } from '../tree/tree.js';
 
 /*
- * The explore step (SPEC §5) driven through the real engine. Every chunk text is its own axis of
+ * The explore step (docs/concepts.md §5) driven through the real engine. Every chunk text is its own axis of
  * the ExactEmbedder, and a message is given by its similarity to each chunk text (the rest of its
  * unit length goes on a spare axis), so each test chooses every similarity it relies on.
  *
@@ -559,7 +559,7 @@ describe('explore: no match', () => {
     const output = await agent.send('s', 'blah blah');
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ noMatch: true, nodeId: AGENT, error: { code: 'NO_MATCH' } });
-    expect(output.status).toBe('answered');
+    expect(output.status).toBe('fallback-no-match');
     expect(texts(output)).toEqual(['Sorry, I did not understand.']);
     expect(output.nodeId).toBe(SORRY);
     expect(events(output, 'fallback')).toMatchObject([

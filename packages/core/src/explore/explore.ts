@@ -23,7 +23,7 @@ export interface ExploreRequest {
 }
 
 /**
- * The explore step (SPEC §5), exactly as the pseudo-code says. Returns the node the before
+ * The explore step (docs/concepts.md §5), exactly as the pseudo-code says. Returns the node the before
  * step runs on; an agent node means nothing in that agent fits (the caller raises NO_MATCH).
  */
 export async function explore(request: ExploreRequest): Promise<TreeNode> {

@@ -4,7 +4,7 @@
  * another (float32 sums, pgvector, a float64 re-normalisation). Deciding `similarity > threshold`
  * with this margin makes every back-end agree on thresholds that users write (0.6, 0.8, 0.25…):
  * a similarity within 1e-6 of the threshold counts as equal to it, hence not above
- * (docs/concepts.md, "Explore").
+ * (docs/concepts.md §5 and §10).
  */
 export const SIMILARITY_TOLERANCE = 1e-6;
 

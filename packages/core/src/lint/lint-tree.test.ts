@@ -3,13 +3,15 @@ import { defineTree } from '../tree/define-tree.js';
 import { lintTree } from './lint-tree.js';
 
 const emit = { message: { type: 'static' as const, content: 'ok' } };
+/** A fallback, so that agents of these trees do not get an agent-without-fallback warning. */
+const fallback = () => ({ nodeTarget: 3 });
 
 describe('lintTree', () => {
   test('a clean tree has no warnings', async () => {
     const tree = defineTree({
       nodes: [
         { id: 1, type: 'root' },
-        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback },
         { id: 3, type: 'emit', parent: 2, chunks: ['quanto costa la spedizione'], emit },
         { id: 4, type: 'emit', parent: 2, chunks: ['vorrei fare un reso'], emit },
       ],
@@ -21,7 +23,7 @@ describe('lintTree', () => {
     const tree = defineTree({
       nodes: [
         { id: 1, type: 'root' },
-        { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 9 } },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 9 }, fallback },
         { id: 3, type: 'emit', parent: 2, chunks: ['ciao'], emit },
         { id: 5, type: 'empty', parent: 2, name: 'orfano' },
         { id: 6, type: 'emit', parent: 5, emit },
@@ -40,7 +42,7 @@ describe('lintTree', () => {
     const tree = defineTree({
       nodes: [
         { id: 1, type: 'root' },
-        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback },
         { id: 3, type: 'emit', parent: 2, chunks: ['ciao'], emit },
         { id: 4, type: 'emit', parent: 2, emit },
       ],
@@ -86,5 +88,49 @@ describe('lintTree', () => {
         (warning) => warning.code === 'distant-anchor',
       ),
     ).toEqual([]);
+  });
+
+  test('a switch or empty node whose before exploration passes through, unless it is blocking', async () => {
+    const before = () => {};
+    const tree = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback },
+        { id: 3, type: 'emit', parent: 2, chunks: ['ciao'], emit },
+        { id: 10, type: 'switch', parent: 2, name: 'account', chunks: ['account'], before },
+        { id: 11, type: 'emit', parent: 10, chunks: ['password'], emit },
+        { id: 20, type: 'empty', parent: 2, chunks: ['orders'], before },
+        { id: 21, type: 'emit', parent: 20, chunks: ['tracking'], emit },
+        { id: 30, type: 'switch', parent: 2, chunks: ['blocked'], before, isBlocking: true },
+        { id: 31, type: 'emit', parent: 30, chunks: ['inside'], emit },
+        { id: 40, type: 'empty', parent: 2, chunks: ['leafish'], before },
+      ],
+    });
+    const warnings = (await lintTree(tree)).filter((warning) => warning.code === 'before-passed-through');
+    expect(warnings.map((warning) => warning.nodeId)).toEqual([10, 20]);
+    expect(warnings[0]!.message).toContain('the switch node 10 ("account") has a "before" callback');
+    expect(warnings[0]!.message).toContain('its before runs only when exploration stops on it');
+    expect(warnings[0]!.fix).toContain('Set isBlocking: true on node 10');
+  });
+
+  test('an agent without fallback', async () => {
+    const tree = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'assistente', fallback },
+        { id: 3, type: 'emit', parent: 2, chunks: ['ciao'], emit },
+        { id: 5, type: 'agent', parent: 1, name: 'operatore' },
+        { id: 6, type: 'emit', parent: 5, chunks: ['operatore'], emit },
+      ],
+    });
+    const warnings = (await lintTree(tree)).filter((warning) => warning.code === 'agent-without-fallback');
+    expect(warnings).toEqual([
+      {
+        code: 'agent-without-fallback',
+        nodeId: 5,
+        message: expect.stringContaining('agent 5 ("operatore") has no fallback'),
+        fix: expect.stringContaining('Give agent 5 a fallback'),
+      },
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
+import { structureWarnings } from './structure-warnings.js';
 
 /** A warning about a tree that is valid but will probably not behave as meant. */
 export interface LintWarning {
@@ -13,6 +14,10 @@ export interface LintWarning {
     | 'ambiguous-siblings'
     | 'child-without-chunks'
     | 'distant-anchor'
+    /** A switch or empty node whose `before` exploration passes through (see `structure-warnings.ts`). */
+    | 'before-passed-through'
+    /** An agent without `fallback`. */
+    | 'agent-without-fallback'
     /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
     | 'too-few-chunks-to-fit'
     /** From a fitted embedder: the fit was made for another version of the tree. */
@@ -42,6 +47,7 @@ export interface LintOptions {
  * Lints a valid tree: nodes exploration can never reach and no link targets; sibling subtrees whose
  * chunks are so similar that routing between them is ambiguous (with the chunk pairs); routing
  * parents whose children have no chunks; deep nodes whose failures climb all the way to the agent;
+ * switch and empty nodes whose `before` exploration passes through; agents without `fallback`;
  * and the embedder's own warnings when it has a `lint(tree)` method (`LintableEmbedder`).
  */
 export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<LintWarning[]> {
@@ -80,6 +86,7 @@ export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<L
       });
     }
   }
+  warnings.push(...structureWarnings(tree, label));
   warnings.push(...(await ambiguousSiblings(tree, options, label)));
   const { embedder } = options;
   if (embedder && typeof (embedder as Partial<LintableEmbedder>).lint === 'function')

@@ -9,7 +9,7 @@ export interface HistoryOptions {
 }
 
 /**
- * Access to the conversation for callbacks (SPEC §9, Memory Agent). History is read lazily from
+ * Access to the conversation for callbacks (docs/concepts.md §9, Memory Agent). History is read lazily from
  * the session store, so a turn that does not look at it costs nothing however long the conversation.
  */
 export class MemoryAgent {

@@ -1,5 +1,6 @@
 import type { ChunkId } from './chunk-id.js';
 import type { Step } from './constants.js';
+import type { ErrorSummary } from './error-summary.js';
 import type { OutputMessage } from './output-message.js';
 
 /*
@@ -41,7 +42,14 @@ export type AgentEvent =
   | { type: 'session-reset'; reason: string; lostNodeId: number }
   | { type: 'message-extended'; original: string; extended: string }
   | { type: 'step-start'; nodeId: number; step: Step }
-  | { type: 'step-end'; nodeId: number; step: Step; durationMs: number }
+  | {
+      type: 'step-end';
+      nodeId: number;
+      step: Step;
+      durationMs: number;
+      /** Code of the error that ended the step early; absent when the step completed. */
+      error?: string;
+    }
   | { type: 'callback-start'; nodeId: number; callback: string }
   | { type: 'callback-end'; nodeId: number; callback: string; durationMs: number; output?: unknown }
   | { type: 'self-init'; nodeId: number; scope: 'root' | 'component'; componentId: number }
@@ -95,17 +103,25 @@ export type AgentEvent =
   | {
       type: 'fallback';
       agentId: number;
-      error: { code: string; message: string; nodeId?: number };
+      /** The error the fallback handles: code, message, node, callback, first frame in the author's code. */
+      error: ErrorSummary;
       nodeTarget: number;
     }
   | { type: 'no-match'; agentId: number }
-  | { type: 'error'; error: { code: string; message: string; nodeId?: number; callback?: string } }
+  | { type: 'error'; error: ErrorSummary }
   | { type: 'turn-end'; output: AgentOutput; durationMs: number };
 
 export type AgentEventType = AgentEvent['type'];
 
-/** How a turn ended. `no-match`: nothing in the agent fits the message and the agent has no `fallback`. */
-export type TurnStatus = 'answered' | 'no-match';
+/**
+ * How a turn ended:
+ * - `answered`: a node answered, no fallback ran;
+ * - `no-match`: nothing in the agent fits the message and the agent has no `fallback`;
+ * - `fallback-no-match`: nothing fitted and the agent's `fallback` answered;
+ * - `fallback-error`: an error (a callback that threw, a loop, …) was handled by the agent's
+ *   `fallback`, which answered; the trace's `fallback` events say which error.
+ */
+export type TurnStatus = 'answered' | 'no-match' | 'fallback-no-match' | 'fallback-error';
 
 /** What `TreeAgent.send` returns for one interaction. */
 export interface AgentOutput {
@@ -113,6 +129,8 @@ export interface AgentOutput {
   /** Interaction number within the session, starting at 1. */
   turn: number;
   status: TurnStatus;
+  /** The session's fail counter after the turn (`context.failCounter`). */
+  failCounter: number;
   messages: OutputMessage[];
   /** `context.metadata.serverMetadata` at the end of the turn (not persisted). */
   serverMetadata: Record<string, unknown>;

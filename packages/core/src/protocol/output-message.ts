@@ -1,7 +1,7 @@
 import type { MessageType } from './constants.js';
 import type { FileMetadata } from './file-metadata.js';
 
-/** A source attached to a message (SPEC §7, `Source`). */
+/** A source attached to a message (docs/concepts.md §7, `Source`). */
 export interface Source {
   title?: string;
   content: string;

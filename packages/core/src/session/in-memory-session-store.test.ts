@@ -134,6 +134,7 @@ describe('emptySessionRecord', () => {
       pendingMessage: null,
       constraints: null,
       failCounter: 0,
+      files: [],
       createdAt: NOW,
       updatedAt: NOW,
     });

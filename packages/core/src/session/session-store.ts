@@ -1,8 +1,9 @@
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 
-/** Everything a session keeps between interactions, except the history (SPEC §3). */
+/** Everything a session keeps between interactions, except the history (docs/concepts.md §3). */
 export interface SessionRecord {
   id: string;
   /** Incremented by every commit; guards against lost updates. 0 for a session never committed. */
@@ -20,6 +21,11 @@ export interface SessionRecord {
   /** Explore constraints, kept only when `keep` is true. */
   constraints: ExploreConstraintsData | null;
   failCounter: number;
+  /**
+   * The files of the conversation (uploaded, made in code, behind retrieved chunks), as the File
+   * Agent lists them; absent in records written before it was kept.
+   */
+  files?: FileMetadata[];
   createdAt: string;
   updatedAt: string;
 }
@@ -79,6 +85,7 @@ export function emptySessionRecord(sessionId: string, now: string): SessionRecor
     pendingMessage: null,
     constraints: null,
     failCounter: 0,
+    files: [],
     createdAt: now,
     updatedAt: now,
   };

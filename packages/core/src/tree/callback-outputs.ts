@@ -1,3 +1,4 @@
+import type { Blacklist } from '../context/blacklist.js';
 import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { MessageType, Outcome } from '../protocol/constants.js';
@@ -8,7 +9,7 @@ import type { Source } from '../protocol/output-message.js';
 /** Steps an `after` or `beforeRun` callback may continue at. */
 export type TargetStep = 'explore' | 'before';
 
-/** Output of `after` (SPEC §4, `BaseAfterOutput`). Returning nothing means "explore from here". */
+/** Output of `after` (docs/concepts.md §4, `BaseAfterOutput`). Returning nothing means "explore from here". */
 export interface BaseAfterOutput {
   /** Node to move to; need not be a descendant. Absent: stay on the current node and explore. */
   nodeTarget?: number | null;
@@ -82,7 +83,12 @@ export interface BaseEmitOutput {
 export interface BaseQueryOutput {
   query?: string | null;
   filter?: Filter | null;
-  blackList?: ChunkId[] | null;
+  /**
+   * Chunks to leave out: an array of chunk ids, or a `Blacklist` (such as
+   * `context.exploreStrategy.constraints.blacklist`), whose chunk ids are left out; its node ids
+   * do not apply to a query, which searches one node's chunks.
+   */
+  blackList?: ChunkId[] | Blacklist | null;
   /** Default 3. */
   chunkQty?: number;
   /** Default 0.25; ignored when scrolling. */

@@ -1,6 +1,6 @@
 import type { NodeType } from '../protocol/constants.js';
 
-/** The callbacks each node type supports (SPEC §2). Anything else on a node is a validation error. */
+/** The callbacks each node type supports (docs/concepts.md §2). Anything else on a node is a validation error. */
 export const CALLBACKS_BY_TYPE: Record<NodeType, readonly string[]> = {
   root: ['extendMessage', 'beforeRun', 'afterRun', 'init'],
   agent: ['fallback'],
@@ -31,7 +31,7 @@ export const ALL_CALLBACKS = [
 ] as const;
 export type CallbackName = (typeof ALL_CALLBACKS)[number];
 
-/** Properties every node may have (SPEC §2). */
+/** Properties every node may have (docs/concepts.md §2). */
 export const COMMON_PROPERTIES = [
   'id',
   'type',

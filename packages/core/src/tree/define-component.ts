@@ -1,7 +1,7 @@
 import type { ComponentDefinition, Self } from './node-definition.js';
 
 /**
- * Declares a reusable component (SPEC §8): nodes with local ids, one `head` whose single child is
+ * Declares a reusable component (docs/concepts.md §8): nodes with local ids, one `head` whose single child is
  * the entry, and an optional `tail`. Use it in a tree with `{ type: 'component', use, idBase }`;
  * each use gets ids `idBase + localId` and its own `self`.
  *

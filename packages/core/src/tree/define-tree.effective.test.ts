@@ -49,7 +49,7 @@ function sampleTree(exploreForRagChunks = true): Tree {
   });
 }
 
-describe('the effective tree: component flattening (SPEC §8)', () => {
+describe('the effective tree: component flattening (docs/concepts.md §8)', () => {
   const tree = sampleTree();
 
   it('drops component, head and tail nodes', () => {

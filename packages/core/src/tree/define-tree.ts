@@ -92,7 +92,7 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
         nodeId: id,
       };
     });
-    // forRag chunks are retrieval-only: exploration routes by the others (docs/concepts.md, Explore).
+    // forRag chunks are retrieval-only: exploration routes by the others (docs/concepts.md §5).
     chunks.push(...ownChunks.filter((chunk) => ragChunksExplore || !chunk.forRag));
     const ownChunkEnd = chunks.length;
     const scopeComponent = components.enclosingComponent(id);

@@ -521,13 +521,25 @@ describe('defineTree: chunks', () => {
 });
 
 describe('defineTree: similarity thresholds', () => {
-  it.each([1.5, -1.01, Number.NaN, Number.POSITIVE_INFINITY, '0.5', null])(
-    'reports similarityThreshold %s',
-    (value) => {
-      const problems = problemsOf(withAgent({ id: 3, type: 'emit', parent: 2, similarityThreshold: value }));
-      expectProblem(problems, 3, /^similarityThreshold is .*, outside \[-1, 1\]\.$/, /between -1 and 1/);
-    },
-  );
+  it.each([1.5, -1.01, Number.NaN, Number.POSITIVE_INFINITY])('reports similarityThreshold %s', (value) => {
+    const problems = problemsOf(withAgent({ id: 3, type: 'emit', parent: 2, similarityThreshold: value }));
+    expectProblem(problems, 3, /^similarityThreshold is .*, outside \[-1, 1\]\.$/, /between -1 and 1/);
+  });
+
+  it("says a similarityThreshold of '0.3' must be a number, without quotes", () => {
+    const problems = problemsOf(withAgent({ id: 3, type: 'emit', parent: 2, similarityThreshold: '0.3' }));
+    expectProblem(
+      problems,
+      3,
+      /^similarityThreshold is "0\.3": it must be a number, not a string\.$/,
+      /^Write similarityThreshold: 0\.3 without quotes\.$/,
+    );
+  });
+
+  it.each([null, 'high', true])('says a similarityThreshold of %s must be a number', (value) => {
+    const problems = problemsOf(withAgent({ id: 3, type: 'emit', parent: 2, similarityThreshold: value }));
+    expectProblem(problems, 3, /^similarityThreshold is .*: it must be a number/, /between -1 and 1/);
+  });
 
   it.each([-1, 0, 0.5, 1])('accepts similarityThreshold %s', (value) => {
     expectValid(withAgent({ id: 3, type: 'emit', parent: 2, similarityThreshold: value }));
@@ -536,6 +548,16 @@ describe('defineTree: similarity thresholds', () => {
   it('reports a root defaultSimilarityThreshold outside [-1, 1]', () => {
     const problems = problemsOf([{ ...ROOT, defaultSimilarityThreshold: 2 }, AGENT]);
     expectProblem(problems, 1, /defaultSimilarityThreshold is 2, outside \[-1, 1\]/);
+  });
+
+  it('reports a root boolean option that is not a boolean', () => {
+    const problems = problemsOf([{ ...ROOT, exploreForRagChunks: 'yes' }, AGENT]);
+    expectProblem(
+      problems,
+      1,
+      /"exploreForRagChunks" must be a boolean, not "yes"/,
+      /exploreForRagChunks: true/,
+    );
   });
 
   it('reports defaultSimilarityThreshold on a node that is not the root', () => {
@@ -594,10 +616,10 @@ describe('defineTree: links', () => {
   });
 
   it.each([
-    ['component', 10],
-    ['head', 11],
-    ['tail', 13],
-  ] as const)('reports a link to a %s node', (type, target) => {
+    ['component', 10, /^Point the link to node 12, the entry of the component \(the child of its head\)\.$/],
+    ['head', 11, /^Point the link to node 12, the entry of the component/],
+    ['tail', 13, /^Point the link to node 12, the tail's parent/],
+  ] as const)('reports a link to a %s node, naming the node to link instead', (type, target, fix) => {
     const problems = problemsOf([
       ...placed('tail').nodes,
       { id: 20, type: 'emit', parent: 2, links: { into: target } },
@@ -607,7 +629,7 @@ describe('defineTree: links', () => {
       problems,
       20,
       new RegExp(`link "into" points to the ${type} node ${target}, which disappears`),
-      /inside the component/,
+      fix,
     );
   });
 

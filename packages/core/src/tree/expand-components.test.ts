@@ -123,7 +123,7 @@ describe('a component that uses another component', () => {
     const agent = new TreeAgent({ tree: defineTree(treeWith({ id: 100, idBase: 100, use: wrapper })) });
     const first = await agent.send('s', 'count');
     expect(first.messages[0]?.content).toBe('visits 1');
-    // `self` is rebuilt each interaction (docs/concepts.md, Decisions: init of root and heads).
+    // `self` is rebuilt each interaction (docs/concepts.md §10, init of root and heads).
     const second = await agent.send('s', 'count');
     expect(second.messages[0]?.content).toBe('visits 1');
   });

@@ -10,7 +10,7 @@ export interface ComponentIndex {
   enclosingComponent(nodeId: number): number | null;
 }
 
-/** Checks components (SPEC §8): one head with exactly one child, at most one tail inside, children only with a tail. */
+/** Checks components (docs/concepts.md §8): one head with exactly one child, at most one tail inside, children only with a tail. */
 export function indexComponents(index: NodeIndex, problems: TreeProblem[]): ComponentIndex {
   const headOf = new Map<number, NodeDefinition>();
   const tailOf = new Map<number, NodeDefinition>();
@@ -107,7 +107,7 @@ export function indexComponents(index: NodeIndex, problems: TreeProblem[]): Comp
 }
 
 /**
- * Effective parent of a node once components are flattened (SPEC §8 rules 1–2): a head's child
+ * Effective parent of a node once components are flattened (docs/concepts.md §8 rules 1–2): a head's child
  * takes the component's place under the component's parent, and the component's children hang
  * from the tail's parent. Recurses through nested components.
  */

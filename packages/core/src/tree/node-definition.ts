@@ -74,7 +74,7 @@ export type QueryCallback<S extends Self = Self> = (
   context: Context,
 ) => MaybePromise<BaseQueryOutput>;
 
-/** Properties every node has (SPEC §2). */
+/** Properties every node has (docs/concepts.md §2). */
 export interface NodeBase {
   /** Integer id, unique in the tree and stable across reloads (sessions store it). */
   id: number;

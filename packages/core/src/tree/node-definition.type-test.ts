@@ -2,7 +2,7 @@ import { defineTree } from './define-tree.js';
 
 /**
  * Compile-time checks of the node definitions (never run): `tsc` fails if a line marked
- * `@ts-expect-error` stops being an error, so a callback a node type does not support (SPEC §2)
+ * `@ts-expect-error` stops being an error, so a callback a node type does not support (docs/concepts.md §2)
  * must stay a type error inside `defineTree`.
  */
 export function typeTests(): void {

@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
-/** `special` of an emit's `after`: the message sent and the option the user picked (SPEC §7 decision). */
+/** `special` of an emit's `after`: the message sent and the option the user picked (docs/concepts.md §10, Decisions). */
 export interface EmitAfterSpecial {
   kind: 'emit';
   /** The message the node sent; `null` when its after runs on a multi-agent resume without it. */

@@ -67,7 +67,17 @@ type Report = (message: string, fix: string) => void;
 
 function validateThreshold(value: unknown, key: string, where: Report): void {
   if (value === undefined) return;
-  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
+  if (typeof value !== 'number') {
+    const numeric = typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
+    where(
+      `${key} is ${JSON.stringify(value)}: it must be a number${typeof value === 'string' ? ', not a string' : ''}.`,
+      numeric
+        ? `Write ${key}: ${Number(value)} without quotes.`
+        : `Set ${key} to a cosine similarity between -1 and 1.`,
+    );
+    return;
+  }
+  if (!(value >= -1 && value <= 1)) {
     where(
       `${key} is ${JSON.stringify(value)}, outside [-1, 1].`,
       `Set ${key} to a cosine similarity between -1 and 1.`,

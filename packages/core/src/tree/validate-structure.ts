@@ -138,12 +138,31 @@ export function validateLinkTargets(index: NodeIndex, problems: TreeProblem[]): 
         targetNode.type === 'head' ||
         targetNode.type === 'tail'
       ) {
+        const entry = componentEntry(index, targetNode);
         problems.push({
           nodeId: node.id,
           message: `link "${name}" points to the ${targetNode.type} node ${target}, which disappears when components are flattened.`,
-          fix: "Point the link to a node inside the component (for example the head's child).",
+          fix:
+            entry === undefined
+              ? 'Point the link to a node inside the component.'
+              : `Point the link to node ${entry}, ${targetNode.type === 'tail' ? "the tail's parent, where the component's children hang" : 'the entry of the component (the child of its head)'}.`,
         });
       }
     }
   }
+}
+
+/**
+ * The node a link to a component, head or tail most likely meant: the component's entry (the
+ * head's single child) for a component or head, the tail's parent for a tail.
+ */
+function componentEntry(index: NodeIndex, node: NodeDefinition): number | undefined {
+  if (node.type === 'tail') return node.parent ?? undefined;
+  const head =
+    node.type === 'head'
+      ? node
+      : (index.childrenOf.get(node.id) ?? []).find((child) => child.type === 'head');
+  if (!head) return undefined;
+  const children = index.childrenOf.get(head.id) ?? [];
+  return children.length === 1 ? children[0]!.id : undefined;
 }

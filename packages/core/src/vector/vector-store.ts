@@ -38,7 +38,7 @@ export interface VectorScrollPage {
 }
 
 /**
- * Where query nodes search their `forRag` chunks (SPEC §6). Implementations: the in-memory store
+ * Where query nodes search their `forRag` chunks (docs/concepts.md §6). Implementations: the in-memory store
  * here, SQLite, PostgreSQL + pgvector and Qdrant in their own packages; all pass one conformance suite.
  */
 export interface VectorStore {

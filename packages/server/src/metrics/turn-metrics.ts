@@ -7,7 +7,7 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
  * The server's Prometheus metrics, computed from the engine's events:
- * - `treeagent_turns_total{status}`: turns finished, by status (`answered`, `no-match`, `error`);
+ * - `treeagent_turns_total{status}`: turns finished, by status (`answered`, `no-match`, `fallback-no-match`, `fallback-error`, `error`);
  * - `treeagent_errors_total{code}`: turns that failed, by error code;
  * - `treeagent_model_calls_total{model,purpose}`: language model calls;
  * - `treeagent_turn_duration_seconds{status}` and `treeagent_model_call_duration_seconds{model}`: histograms;
@@ -16,7 +16,10 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 export class TurnMetrics {
   readonly registry = new MetricsRegistry();
   readonly turns = this.registry.register(
-    new Counter('treeagent_turns_total', 'Turns finished, by status (answered, no-match, error).'),
+    new Counter(
+      'treeagent_turns_total',
+      'Turns finished, by status (answered, no-match, fallback-no-match, fallback-error, error).',
+    ),
   );
   readonly errors = this.registry.register(
     new Counter('treeagent_errors_total', 'Turns that failed, by error code.'),

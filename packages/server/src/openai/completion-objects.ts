@@ -9,8 +9,10 @@ export interface TreeAgentExtension {
   /** The session to send next (as `X-Session-Id` or `user`) to continue the conversation. */
   sessionId: string;
   turn: number;
-  /** `answered`, or `no-match` when nothing in the agent fits the message. */
+  /** `answered`; `no-match` when nothing in the agent fits; `fallback-no-match` / `fallback-error` when the agent's fallback answered. */
   status: AgentOutput['status'];
+  /** The session's fail counter after the turn. */
+  failCounter: number;
   /** Last executed node. */
   nodeId: number | null;
   /** Every message of the turn, with its options, attachments, dynamic attachments and sources. */
@@ -52,6 +54,7 @@ export function treeAgentExtension(
     sessionId,
     turn: output.turn,
     status: output.status,
+    failCounter: output.failCounter,
     nodeId: output.nodeId,
     messages: output.messages,
     options: output.messages.flatMap((message) => message.options),

@@ -118,6 +118,11 @@ export class TurnTracing {
             turnSpan.addEvent('treeagent.fallback', {
               'treeagent.agent.id': event.agentId,
               'treeagent.error.code': event.error.code,
+              // Where it failed, not the message (it may quote what the user wrote).
+              ...(event.error.nodeId === undefined ? {} : { 'treeagent.error.node.id': event.error.nodeId }),
+              ...(event.error.callback === undefined
+                ? {}
+                : { 'treeagent.error.callback': event.error.callback }),
               'treeagent.node.target': event.nodeTarget,
             });
             break;
@@ -169,6 +174,7 @@ function exploreAttributes(event: Extract<AgentEvent, { type: 'explore-decision'
     'treeagent.explore.moved': event.moved,
     'treeagent.explore.next_node.id': event.nextNodeId,
     ...(event.threshold === null ? {} : { 'treeagent.explore.threshold': event.threshold }),
+    ...(event.thresholdSource ? { 'treeagent.explore.threshold_source': event.thresholdSource } : {}),
     ...(event.best
       ? {
           'treeagent.explore.best.chunk.id': String(event.best.chunkId),

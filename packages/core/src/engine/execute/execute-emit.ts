@@ -12,7 +12,7 @@ import { streamText } from './model-call.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
 
 /**
- * Emit (SPEC §7): the `emit` output decides the message; a GENERATED one is streamed from the model
+ * Emit (docs/concepts.md §2): the `emit` output decides the message; a GENERATED one is streamed from the model
  * through the node's `prompt`. The message is delivered; the turn ends unless the node is mute.
  */
 export async function executeEmit(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {

@@ -9,7 +9,7 @@ import { generateText } from './model-call.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
 
 /**
- * LLM (SPEC §7): one request built from `prompt`; with `responseFormat` the answer must be JSON
+ * LLM (docs/concepts.md §2): one request built from `prompt`; with `responseFormat` the answer must be JSON
  * matching the schema, asked again with the validation errors up to `attemptsLimit` times.
  */
 export async function executeLlm(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {

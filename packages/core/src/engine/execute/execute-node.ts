@@ -7,7 +7,7 @@ import { executeLlm } from './execute-llm.js';
 import { executeQuery } from './execute-query.js';
 import type { ExecuteResult } from './execute-result.js';
 
-/** The execute step (SPEC §2 table): what the node does is fixed by its type. */
+/** The execute step (docs/concepts.md §2 table): what the node does is fixed by its type. */
 export async function executeNode(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   switch (node.type) {
     case 'empty':

@@ -8,7 +8,7 @@ import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 
 /**
- * Query (SPEC §6): semantic search among the node's `forRag` chunks, or a scroll when the output has
+ * Query (docs/concepts.md §6): semantic search among the node's `forRag` chunks, or a scroll when the output has
  * no `query`. Without a `query` callback the node searches with the explore direction.
  */
 export async function executeQuery(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {

@@ -73,6 +73,10 @@ describe('ApiClient (real server)', () => {
     const view = await api.tree();
     expect(view.name).toBe('client');
     expect(view.nodes.find((node) => node.id === 3)?.chunks?.map((chunk) => chunk.text)).toEqual(['hello']);
+    // Page by page, the same whole tree.
+    const paged = await api.tree(1);
+    expect(paged.nodes.map((node) => node.id)).toEqual([1, 2, 3]);
+    expect(paged).toEqual(view);
     expect((await api.route('hello')).nodeId).toBe(3);
   });
 

@@ -86,9 +86,25 @@ export class ApiClient {
     return (await this.json<HistoryResponse>(this.sessionPath('/history'))).history;
   }
 
-  /** `GET /api/v1/tree`: the effective tree (chunk texts in debug mode). */
-  tree(): Promise<TreeView> {
-    return this.json<TreeView>('/api/v1/tree');
+  /**
+   * The whole effective tree (chunk texts in debug mode), read page by page from `GET /api/v1/tree`
+   * (`pageSize` nodes at a time, 5000 at most). Pages of a tree that changed meanwhile (a reload
+   * of `treeagent dev`) are not mixed: the reading starts again, three times at most.
+   */
+  async tree(pageSize = 5000): Promise<TreeView> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const first = await this.json<TreeView>(`/api/v1/tree?offset=0&limit=${pageSize}`);
+      const nodes = [...first.nodes];
+      let next = first.nextOffset;
+      while (next !== null) {
+        const page = await this.json<TreeView>(`/api/v1/tree?offset=${next}&limit=${pageSize}`);
+        if (page.contentHash !== first.contentHash) break;
+        nodes.push(...page.nodes);
+        next = page.nextOffset;
+      }
+      if (next === null) return { ...first, nodes, offset: 0, nextOffset: null };
+    }
+    throw new ApiError(0, 'TREE_CHANGED', 'The tree kept changing while it was read: reload the page.');
   }
 
   /** `POST /api/v1/route` (debug only): where `text` would go on a fresh session. */

@@ -23,7 +23,7 @@ function message(id: string, content: string, extra: Partial<OutputMessage> = {}
 }
 
 function output(messages: OutputMessage[], status: ClientOutput['status'] = 'answered'): ClientOutput {
-  return { sessionId: 's', turn: 4, status, messages, serverMetadata: {}, nodeId: 3 };
+  return { sessionId: 's', turn: 4, status, failCounter: 0, messages, serverMetadata: {}, nodeId: 3 };
 }
 
 describe('turn model', () => {

@@ -6,6 +6,11 @@ import type { LinkedFile } from '../api/api-client';
 export interface TurnError {
   code: string;
   message: string;
+  /** Where the turn failed, when the engine says (`ErrorSummary`). */
+  nodeId?: number;
+  callback?: string;
+  /** First frame of the stack in the tree's code. */
+  frame?: string;
   /** HTTP status, when the server answered one. */
   status?: number;
   /** `Retry-After`, in seconds. */

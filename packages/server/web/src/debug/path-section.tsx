@@ -64,7 +64,7 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
       case 'fallback':
         items.push(
           <Note key={index} tone="warn">
-            {`fallback of agent ${event.agentId} (${event.error.code})`}
+            {`fallback of agent ${event.agentId} (${event.error.code}${event.error.callback ? ` in "${event.error.callback}"` : ''}${event.error.nodeId !== undefined ? ` of node ${event.error.nodeId}` : ''})`}
             <span> → {ref(event.nodeTarget)}</span>
           </Note>,
         );
@@ -142,7 +142,13 @@ function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; 
             <span class={`score-text ${above ? 'is-above' : 'is-below'}`}>
               {`${formatSimilarity(best.similarity)} ${above ? '>' : '≤'} ${formatSimilarity(threshold)}`}
             </span>
-            <span class="muted">similarity vs threshold</span>
+            <span class="muted">
+              {event.thresholdSource === 'calibrated'
+                ? 'similarity vs threshold (calibrated at load from the tree’s chunks)'
+                : event.thresholdSource === 'default'
+                  ? 'similarity vs threshold (library default)'
+                  : 'similarity vs threshold'}
+            </span>
           </div>
         ) : null}
         <p class="decision-why">{why}</p>

@@ -3,6 +3,7 @@ import type { Turn } from '../chat/turn-model';
 import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
+import { ErrorDetails } from './error-details';
 import { PathSection } from './path-section';
 import { CallbacksSection, ModelsSection, StepsSection } from './tables';
 import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace';
@@ -87,12 +88,13 @@ function Summary({ turn, trace, onNode }: { turn: Turn; trace: TraceEvent[]; onN
     rows.push([
       'Fallback',
       <span>
-        {`${fallback.error.code}: ${fallback.error.message} → `}
+        <ErrorDetails error={fallback.error} onNode={onNode} />
+        {' → '}
         <NodeRef id={fallback.nodeTarget} onSelect={onNode} />
       </span>,
     ]);
   }
-  if (turn.error) rows.push(['Error', `${turn.error.code}: ${turn.error.message}`]);
+  if (turn.error) rows.push(['Error', <ErrorDetails error={turn.error} onNode={onNode} />]);
   return (
     <div class="debug-summary">
       <h2 class="debug-title">Turn {turn.number}</h2>
