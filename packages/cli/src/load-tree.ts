@@ -103,13 +103,32 @@ async function importTreeModule(absolute: string, files: string[]): Promise<Reco
   const url = pathToFileURL(absolute).href;
   if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
   const { tsImport } = await import('tsx/esm/api');
-  return tsImport(url, {
-    parentURL: import.meta.url,
-    onImport: (imported) => {
-      if (imported.startsWith('file:') && !imported.includes('/node_modules/'))
-        files.push(fileURLToPath(imported));
-    },
-  });
+  try {
+    return await tsImport(url, {
+      parentURL: import.meta.url,
+      onImport: (imported) => {
+        if (imported.startsWith('file:') && !imported.includes('/node_modules/'))
+          files.push(fileURLToPath(imported));
+      },
+    });
+  } catch (error) {
+    throw topLevelAwaitError(error, absolute) ?? error;
+  }
+}
+
+/**
+ * A `.ts` file is compiled as CommonJS unless a `package.json` with `"type": "module"` is above it,
+ * and CommonJS has no top-level await (esbuild: "Top-level await is currently not supported with the
+ * "cjs" output format"). Say which file and the two ways out.
+ */
+function topLevelAwaitError(error: unknown, path: string): TreeAgentError | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/top-level await/i.test(message) || !/cjs/i.test(message)) return null;
+  const where = /:(\d+):(\d+): ERROR/.exec(message);
+  return new TreeAgentError(
+    'INVALID_INPUT',
+    `${path}${where ? `:${where[1]}:${where[2]}` : ''} uses top-level await, but it is loaded as CommonJS (no package.json with "type": "module" above it), where top-level await does not exist. Rename it to ${path.replace(/\.(c?ts|tsx)$/, '.mts')}, or add a package.json with { "type": "module" } in its directory (or a parent).`,
+  );
 }
 
 function isTree(value: unknown): value is Tree {

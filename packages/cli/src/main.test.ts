@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +84,31 @@ describe('treeagent', () => {
     expect(output.err.join('\n')).toMatch(
       /2 label\(s\) name no node of the tree "bike-shop": "spedizione" \(1×\), "resi" \(1×\)/,
     );
+  });
+
+  test('a .ts tree with top-level await outside an ESM package: a clear error; as .mts it loads', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'tla-tree-'));
+    try {
+      const source = `const chunks = await Promise.resolve(['ciao']);
+export default { nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  { id: 3, type: 'emit', parent: 2, name: 'hi', chunks, emit: { message: { type: 'static', content: 'hi' } } },
+] };
+`;
+      writeFileSync(join(outside, 'tree.ts'), source);
+      const failed = capture();
+      expect(await main(['inspect', join(outside, 'tree.ts')], failed)).toBe(2);
+      expect(failed.err.join('\n')).toMatch(
+        /tree\.ts:1:\d+ uses top-level await, but it is loaded as CommonJS .* Rename it to .*tree\.mts, or add a package\.json with \{ "type": "module" \}/,
+      );
+      writeFileSync(join(outside, 'tree.mts'), source);
+      const loaded = capture();
+      expect(await main(['inspect', join(outside, 'tree.mts')], loaded)).toBe(0);
+      expect(loaded.out.join('\n')).toContain('3 emit "hi"');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   test('eval --json prints the whole report', async () => {

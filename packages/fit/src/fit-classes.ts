@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Tree, TreeAgentError } from '@treeagent/core';
 import type { FitClasses, FitSettings } from './fit-settings.js';
 
@@ -15,6 +16,23 @@ export function chunkClasses(tree: Tree, classes: FitClasses = 'nodes'): number[
     while (node.depth > classes.depth && node.parentId !== null) node = tree.node(node.parentId);
     return node.id;
   });
+}
+
+/**
+ * What a fit depends on in a tree: the exploration chunks' texts, in order, and how they group into
+ * the fit's classes (by first appearance, not by id or name). Thresholds, names, messages, callbacks
+ * and retrieval-only chunks are not part of it: changing them keeps the fit.
+ */
+export function fitKey(tree: Tree, classes: FitClasses = 'nodes'): string {
+  const labels = chunkClasses(tree, classes);
+  const order = new Map<number, number>();
+  const hash = createHash('sha256');
+  tree.chunks.forEach((chunk, index) => {
+    const label = labels[index]!;
+    if (!order.has(label)) order.set(label, order.size);
+    hash.update(`${order.get(label)}\u0000${chunk.text}\u0001`);
+  });
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** The chunks a fit trains on: those of the classes with enough chunks, with their class index. */

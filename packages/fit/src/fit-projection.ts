@@ -2,7 +2,7 @@ import type { Embedder, Tree } from '@treeagent/core';
 import { baseVectors, EMBEDDING_BATCH } from './base-vectors.js';
 import type { TrainingMatrix } from './centred-scatter.js';
 import { classScatter } from './class-scatter.js';
-import { trainingSet } from './fit-classes.js';
+import { fitKey, trainingSet } from './fit-classes.js';
 import { type FitOptions, type FitProgress, fitSettings } from './fit-settings.js';
 import { multiply } from './linear-algebra.js';
 import { defaultThreads, Pool, toCsr } from './parallel.js';
@@ -44,9 +44,9 @@ export async function fitProjection(
     vectors.rows.length = 0;
     const matrix: TrainingMatrix = { csr, mean, n, d, pool };
     // 2. PCA basis Q (d×r).
-    const basis = await randomisedPca(matrix, settings, options.signal, progress('pca'));
-    // 3. Class means and within-class scatter in the reduced space.
     const k = training.classes.length;
+    const basis = await randomisedPca(matrix, k, settings, options.signal, progress('pca'));
+    // 3. Class means and within-class scatter in the reduced space.
     const scatter = await classScatter(matrix, basis, training.labels, k, progress('lda'));
     // 4. Shrunk, whitened LDA.
     const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
@@ -57,7 +57,7 @@ export async function fitProjection(
     progress('lda')();
     return {
       baseId: base.id,
-      treeHash: tree.contentHash,
+      fitKey: fitKey(tree, settings.classes),
       hash: projectionHash(base.id, projectionMatrix, offset),
       inputDimensions: d,
       outputDimensions: lda.out,

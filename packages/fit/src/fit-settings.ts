@@ -11,7 +11,7 @@ export interface FitOptions {
   classes?: FitClasses;
   /** Classes with fewer chunks are left out of the fit (their chunks are still projected). Default 2. */
   minChunksPerClass?: number;
-  /** Dimensions kept by the PCA before the LDA. Default 512. */
+  /** Dimensions kept by the PCA before the LDA, at most. Default 512; fewer chunks keep fewer (`pcaBound`). */
   pcaDimensions?: number;
   /**
    * Shrinkage of the within-class scatter towards a multiple of the identity, 0…1. Default 0.2 (the

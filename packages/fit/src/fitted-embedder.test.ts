@@ -12,8 +12,10 @@ import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+import { fitKey } from './fit-classes.js';
 import { fitProjection } from './fit-projection.js';
 import { FittedEmbedder } from './fitted-embedder.js';
+import { lintFit } from './lint-fit.js';
 import {
   CLASSES,
   heldOut,
@@ -92,12 +94,56 @@ describe('FittedEmbedder', () => {
     const refitted = await FittedEmbedder.forTree(changed, base, { cacheDirectory: directory });
     expect(base.calls).toBeGreaterThan(callsAfterFit);
     expect(refitted.id).not.toBe(first.id);
-    expect(refitted.projection.treeHash).toBe(changed.contentHash);
+    expect(refitted.projection.fitKey).toBe(fitKey(changed));
     // A different base embedder is another fit, too.
     const otherBase = Object.assign(new TableEmbedder(), { id: 'table-test-embedder-2' });
     const other = await FittedEmbedder.forTree(syntheticTree(), otherBase, { cacheDirectory: directory });
     expect(otherBase.calls).toBeGreaterThan(0);
     expect(other.id).toMatch(/^fitted\(table-test-embedder-2,/);
+  });
+
+  test('no refit when only thresholds, names or messages change: the fit is keyed on the chunks and their classes', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'fit-key-'));
+    const base = new TableEmbedder();
+    const first = await FittedEmbedder.forTree(syntheticTree(), base, { cacheDirectory: directory });
+    const calls = base.calls;
+    const nodes = syntheticTree().definition.nodes.map((node) =>
+      node.type === 'root'
+        ? { ...node, defaultSimilarityThreshold: 0.42 }
+        : node.type === 'emit'
+          ? {
+              ...node,
+              name: `${node.name}-renamed`,
+              emit: { message: { type: 'static' as const, content: 'other' } },
+            }
+          : node,
+    );
+    const edited = defineTree({ name: 'synthetic', nodes });
+    expect(edited.contentHash).not.toBe(syntheticTree().contentHash);
+    expect(fitKey(edited)).toBe(fitKey(syntheticTree()));
+    const again = await FittedEmbedder.forTree(edited, base, { cacheDirectory: directory });
+    expect(base.calls).toBe(calls);
+    expect(again.id).toBe(first.id);
+    expect(lintFit(edited, again).map((warning) => warning.code)).not.toContain('stale-fit');
+    // A chunk moved to another class is another fit.
+    const moved = defineTree({
+      name: 'synthetic',
+      nodes: nodes.map((node) =>
+        node.id === 10
+          ? { ...node, chunks: node.chunks!.slice(1) }
+          : node.id === 11
+            ? {
+                ...node,
+                chunks: [
+                  ...node.chunks!,
+                  syntheticTree().definition.nodes.find((n) => n.id === 10)!.chunks![0]!,
+                ],
+              }
+            : node,
+      ) as typeof nodes,
+    });
+    expect(fitKey(moved)).not.toBe(fitKey(syntheticTree()));
+    expect(lintFit(moved, again).map((warning) => warning.code)).toContain('stale-fit');
   });
 
   test('classes with too few chunks are left out of the fit, but their chunks are still projected', async () => {

@@ -5,6 +5,7 @@ import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '
 import { TreeAgentError } from '@treeagent/core';
 import { concatScaled, embedTexts, norm } from '@treeagent/core/adapter';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+import { fitKey } from './fit-classes.js';
 import { fitProjection } from './fit-projection.js';
 import { type FitOptions, type FitSettings, fitSettings } from './fit-settings.js';
 import { lintFit } from './lint-fit.js';
@@ -19,7 +20,8 @@ export interface ProjectionJSON {
   format: typeof FORMAT;
   version: number;
   baseId: string;
-  treeHash: string;
+  /** See `Projection.fitKey` (files written before it had `treeHash` instead, and are refitted). */
+  fitKey: string;
   hash: string;
   inputDimensions: number;
   outputDimensions: number;
@@ -225,7 +227,7 @@ export class FittedEmbedder implements Embedder {
         if (
           json.format === FORMAT &&
           json.version === VERSION &&
-          json.treeHash === tree.contentHash &&
+          json.fitKey === fitKey(tree, settings.classes) &&
           json.baseId === base.id &&
           sameSettings(json.settings, settings)
         )
@@ -255,10 +257,10 @@ export class FittedEmbedder implements Embedder {
   }
 }
 
-/** File name of a cached fit: tree content, base embedder and settings. */
+/** File name of a cached fit: what the fit depends on in the tree (`fitKey`), base embedder and settings. */
 export function fitFileName(tree: Tree, base: Embedder, settings: FitSettings): string {
   const key = createHash('sha256')
-    .update(JSON.stringify([tree.contentHash, base.id, settings]))
+    .update(JSON.stringify([fitKey(tree, settings.classes), base.id, settings]))
     .digest('hex')
     .slice(0, 16);
   return `fit-${key}.json`;

@@ -1,5 +1,5 @@
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-export { chunkClasses, type FitClass } from './fit-classes.js';
+export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
 export { fitProjection } from './fit-projection.js';
 export {
   type FitClasses,

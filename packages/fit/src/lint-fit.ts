@@ -1,6 +1,6 @@
 import type { LintWarning, Tree } from '@treeagent/core';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-import { chunkClasses } from './fit-classes.js';
+import { chunkClasses, fitKey } from './fit-classes.js';
 import type { Projection } from './projection.js';
 
 /** What `lintFit` needs of a fitted embedder. */
@@ -19,11 +19,12 @@ export interface LintedFit {
 export function lintFit(tree: Tree, fit: LintedFit): LintWarning[] {
   const { projection, baseWeight } = fit;
   const warnings: LintWarning[] = [];
-  if (projection.treeHash !== tree.contentHash) {
+  const key = fitKey(tree, projection.settings.classes);
+  if (projection.fitKey !== key) {
     warnings.push({
       code: 'stale-fit',
       nodeId: tree.root.id,
-      message: `the fitted embedder was fitted on another version of the tree (tree content ${projection.treeHash.slice(0, 12)}, now ${tree.contentHash.slice(0, 12)}): chunks added or changed since are not part of the fit.`,
+      message: `the fitted embedder was fitted on other chunks (fit key ${String(projection.fitKey ?? 'none').slice(0, 12)}, the tree's now ${key.slice(0, 12)}): chunks added, changed or moved to another node since are not part of the fit. (Thresholds, names and messages do not count.)`,
       fix: 'Run `treeagent fit <tree>` again, or build the embedder with FittedEmbedder.forTree, which refits when the tree changes.',
     });
   }

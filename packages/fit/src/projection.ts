@@ -5,8 +5,11 @@ import type { FitSettings } from './fit-settings.js';
 /** A fitted linear map `y = Aᵀx − b` from the (unit-normalised) base space to the fitted space. */
 export interface Projection {
   baseId: string;
-  /** `contentHash` of the tree it was fitted on. */
-  treeHash: string;
+  /**
+   * `fitKey` of the tree it was fitted on: its chunk texts and their classes. Names, thresholds,
+   * messages and callbacks are not part of it, so changing them does not make the fit stale.
+   */
+  fitKey: string;
   /** Hash of the matrix, offset and base id: part of the embedder id. */
   hash: string;
   inputDimensions: number;

@@ -126,6 +126,8 @@ class Translator {
     if ('key' in c) {
       const steps = stepsOf(c.key);
       if (c.values_count != null) return this.#valuesCount(steps, payload, c.values_count);
+      if (c.is_empty != null || c.is_null != null)
+        return this.#fieldForm(steps, payload, c.is_empty, c.is_null);
       const test = c.match != null ? this.#match(c.match) : this.#range(c.range!);
       // Like Qdrant, an array value is tested element by element (one level).
       return this.#walk(steps, payload, (v) => {
@@ -304,6 +306,24 @@ class Translator {
     const emptyMatches = given.every(([k, op]) => compare(0, op, bounds[k]!));
     if (!emptyMatches) return hit;
     return `(${hit} OR NOT ${this.#walk(steps, payload, () => 'TRUE')})`;
+  }
+
+  /**
+   * Qdrant's field forms `{ key, is_empty: b }` / `{ key, is_null: b }`: some value has the property
+   * (or lacks it, `b` false); with no value, `is_empty` yields `b` and `is_null` yields `!b`.
+   */
+  #fieldForm(steps: readonly PathStep[], payload: string, isEmpty?: boolean, isNull?: boolean): string {
+    const wanted = (isEmpty ?? isNull)!;
+    const has =
+      isEmpty !== undefined
+        ? (v: string) => `(jsonb_typeof(${v}) = 'null' OR ${v} = '[]'::jsonb)`
+        : (v: string) => {
+            const e = this.#nextAlias();
+            return `(CASE jsonb_typeof(${v}) WHEN 'null' THEN TRUE WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS ${e}(v) WHERE jsonb_typeof(${e}.v) = 'null') ELSE FALSE END)`;
+          };
+    const hit = this.#walk(steps, payload, (v) => (wanted ? has(v) : `NOT ${has(v)}`));
+    const whenMissing = isEmpty !== undefined ? wanted : !wanted;
+    return whenMissing ? `(${hit} OR NOT ${this.#walk(steps, payload, () => 'TRUE')})` : hit;
   }
 
   #hasId(ids: readonly PointId[]): string {

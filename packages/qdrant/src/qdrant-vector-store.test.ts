@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { TreeAgentError, type VectorRecord } from '@treeagent/core';
+import type { VectorRecord } from '@treeagent/core';
+import { rejection } from '@treeagent/core/test';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { QdrantVectorStore, type QdrantVectorStoreOptions } from './qdrant-vector-store.js';
 import {
@@ -34,15 +35,6 @@ function record(
   payload: Record<string, unknown> = {},
 ) {
   return { id, vector: Float32Array.from(vector), text, payload };
-}
-
-async function failure(promise: Promise<unknown>): Promise<TreeAgentError> {
-  const error = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(TreeAgentError.isInstance(error), `expected a TreeAgentError, got ${String(error)}`).toBe(true);
-  return error as TreeAgentError;
 }
 
 describe('QdrantVectorStore id mapping (recorded exchanges)', () => {
@@ -109,7 +101,7 @@ describe('QdrantVectorStore id mapping (recorded exchanges)', () => {
 describe('QdrantVectorStore errors', () => {
   test('Qdrant error responses become VECTOR_STORE errors quoting Qdrant', async () => {
     const store = await replay('errors.json');
-    const upsert = await failure(store.upsert('c', [record(1, [1, 0, 0, 0], 'Four dimensions')]));
+    const upsert = await rejection(store.upsert('c', [record(1, [1, 0, 0, 0], 'Four dimensions')]));
     expect(upsert.code).toBe('VECTOR_STORE');
     expect(upsert.message).toBe(
       'Qdrant upsert on collection "c" (Qdrant collection "treeagent_c") failed with HTTP 400: Wrong input: Vector dimension error: expected dim: 3, got 4',
@@ -122,14 +114,14 @@ describe('QdrantVectorStore errors', () => {
       qdrantError: 'Wrong input: Vector dimension error: expected dim: 3, got 4',
     });
 
-    const search = await failure(
+    const search = await rejection(
       store.search({ collection: 'c', vector: Float32Array.from([1, 0]), limit: 3 }),
     );
     expect(search.code).toBe('VECTOR_STORE');
     expect(search.message).toContain('Qdrant search on collection "c"');
     expect(search.message).toContain('HTTP 400: Wrong input: Vector dimension error: expected dim: 3, got 2');
 
-    const old = await failure(
+    const old = await rejection(
       store.search({ collection: 'c', vector: Float32Array.from([1, 0, 0]), limit: 3 }),
     );
     expect(old.code).toBe('VECTOR_STORE');
@@ -151,7 +143,7 @@ describe('QdrantVectorStore errors', () => {
   test('a server that is not listening gives a VECTOR_STORE error naming the URL', async () => {
     const port = await freePort();
     const store = new QdrantVectorStore({ url: `http://127.0.0.1:${port}` });
-    const error = await failure(store.scroll({ collection: 'c', limit: 1 }));
+    const error = await rejection(store.scroll({ collection: 'c', limit: 1 }));
     expect(error.code).toBe('VECTOR_STORE');
     expect(error.message).toContain(`cannot reach Qdrant at http://127.0.0.1:${port}`);
     expect(error.message).toContain('ECONNREFUSED');
@@ -160,20 +152,22 @@ describe('QdrantVectorStore errors', () => {
 
   test('bad input is refused before any request', async () => {
     const store = await replay([]);
-    const reserved = await failure(store.upsert('c', [record(1, [1, 0], 'x', { _treeagent_text: 'y' })]));
+    const reserved = await rejection(store.upsert('c', [record(1, [1, 0], 'x', { _treeagent_text: 'y' })]));
     expect(reserved.code).toBe('VECTOR_STORE');
     expect(reserved.message).toContain('"_treeagent_text" is reserved');
-    const sizes = await failure(store.upsert('c', [record(1, [1, 0], 'a'), record(2, [1, 0, 0], 'b')]));
+    const sizes = await rejection(store.upsert('c', [record(1, [1, 0], 'a'), record(2, [1, 0, 0], 'b')]));
     expect(sizes.message).toContain('same size');
-    expect((await failure(store.upsert('c', [record(1, [Number.NaN, 0], 'a')]))).message).toContain('finite');
-    expect((await failure(store.upsert('c', [record(Number.POSITIVE_INFINITY, [1, 0], 'a')]))).code).toBe(
+    expect((await rejection(store.upsert('c', [record(1, [Number.NaN, 0], 'a')]))).message).toContain(
+      'finite',
+    );
+    expect((await rejection(store.upsert('c', [record(Number.POSITIVE_INFINITY, [1, 0], 'a')]))).code).toBe(
       'VECTOR_STORE',
     );
-    const filter = await failure(
+    const filter = await rejection(
       store.scroll({ collection: 'c', limit: 1, filter: { must: [{ key: 'a', match: {} }] } as never }),
     );
     expect(filter.code).toBe('FILTER');
-    expect((await failure(store.scroll({ collection: 'c', limit: 0 }))).message).toContain('at least 1');
+    expect((await rejection(store.scroll({ collection: 'c', limit: 0 }))).message).toContain('at least 1');
     expect(await store.search({ collection: 'c', vector: Float32Array.from([1, 0]), limit: 0 })).toEqual([]);
     await store.upsert('c', []);
     await store.delete('c', []);

@@ -352,7 +352,7 @@ describe('web chat page (Chromium)', () => {
     expect(await texts(page, '#panel-debug .decision .action-badge')).toContain('descend');
     expect(await panel.locator('.decision.action-descend .chunk-text').first().textContent()).toBeTruthy();
     expect(await panel.locator('.decision.action-descend .score-text').first().textContent()).toMatch(
-      /^\d\.\d{3} > 0\.200$/,
+      /^\d\.\d{3} > \d\.\d{3}$/, // thresholds are calibrated at load: any value
     );
     expect(await panel.locator('.decision.is-stop .decision-why').allTextContents()).toContain(
       'no chunk in its subtree to compare: exploration stops here',
@@ -408,7 +408,7 @@ describe('web chat page (Chromium)', () => {
       expect.arrayContaining(['component 20 · spedizioni', 'queryafter']),
     );
     const chunkTexts = await details.locator('.chunk-list .chunk-text').allTextContents();
-    expect(chunkTexts).toContain('quanto costa la spedizione');
+    expect(chunkTexts).toContain('costo della spedizione');
     expect(await details.locator('.flag-rag').count()).toBe(3);
 
     // Keyboard: arrows move through the tree, Enter selects.

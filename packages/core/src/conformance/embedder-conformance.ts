@@ -10,6 +10,7 @@ import { type ConformanceOptions, conformanceCases } from './skip-list.js';
  */
 export type EmbedderFactory = () => Promise<{ embedder: Embedder; dispose?: () => Promise<void> }>;
 
+/** Options of `describeEmbedder`: the skip list and a time limit. */
 export interface EmbedderConformanceOptions extends ConformanceOptions {
   /** Time limit of each test, in ms (default vitest's). Local models on small machines need more. */
   timeout?: number;

@@ -167,6 +167,26 @@ export function describeFileStore(
     );
 
     cases.test(
+      "deleteSession, when the store has it, deletes that session's files and no other",
+      withStore(async (store) => {
+        if (!store.deleteSession)
+          throw new Error(`${name} has no deleteSession(): skip this test with a reason.`);
+        const put = (sessionId: string | undefined, text: string) =>
+          store.put({ ...textFile(new TextEncoder().encode(text)), ...(sessionId ? { sessionId } : {}) });
+        const gone = [await put('s1', 'upload'), await put('s1', 'generated')];
+        const kept = [await put('s2', 'other session'), await put(undefined, 'no session')];
+        await store.deleteSession('s1');
+        for (const file of gone) {
+          expect(await store.metadata(file.id)).toBeNull();
+          await unknownFileError(store.read(file.id));
+        }
+        for (const file of kept) expect(await store.metadata(file.id)).toEqual(file);
+        await store.deleteSession('s1');
+        await store.deleteSession('never-seen');
+      }),
+    );
+
+    cases.test(
       'files outlive the store object: a reopened store reads and deletes them',
       withStore(async (store, reopen) => {
         if (!reopen)

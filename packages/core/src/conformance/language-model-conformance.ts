@@ -10,6 +10,7 @@ import { type ConformanceOptions, conformanceCases } from './skip-list.js';
  */
 export type LanguageModelFactory = () => Promise<{ model: LanguageModel; dispose?: () => Promise<void> }>;
 
+/** Options of `describeLanguageModel`: the skip list, a time limit, and request parameters. */
 export interface LanguageModelConformanceOptions extends ConformanceOptions {
   /** Time limit of each test, in ms (default vitest's). Local models on small machines need more. */
   timeout?: number;

@@ -196,6 +196,42 @@ describe('is_empty and is_null', () => {
   });
 });
 
+describe("Qdrant's field forms { key, is_empty / is_null: boolean }", () => {
+  const form = (c: object, payload: Record<string, unknown>) => one(c as Condition, payload);
+  it('is_empty: true on null, [] or a missing key; false on a value that is neither', () => {
+    const t = { key: 'f', is_empty: true };
+    expect([
+      form(t, { f: null }),
+      form(t, { f: [] }),
+      form(t, {}),
+      form(t, { f: 0 }),
+      form(t, { f: [null] }),
+    ]).toEqual([true, true, true, false, false]);
+    const f = { key: 'f', is_empty: false };
+    expect([form(f, { f: null }), form(f, {}), form(f, { f: 'x' })]).toEqual([false, false, true]);
+  });
+  it('is_null: true on null or an array holding null (unlike { is_null: { key } }); false also when missing', () => {
+    const t = { key: 'f', is_null: true };
+    expect([form(t, { f: null }), form(t, { f: [1, null] }), form(t, {}), form(t, { f: [] })]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const f = { key: 'f', is_null: false };
+    expect([form(f, { f: null }), form(f, {}), form(f, { f: [] }), form(f, { f: [null] })]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+  it('any value decides when a path reaches several', () => {
+    expect(form({ key: 'a[].b', is_empty: true }, { a: [{ b: 1 }, { b: null }] })).toBe(true);
+    expect(one({ is_empty: { key: 'a[].b' } }, { a: [{ b: 1 }, { b: null }] })).toBe(false);
+  });
+});
+
 describe('has_id', () => {
   it('matches numeric and string ids without mixing them', () => {
     expect(one({ has_id: [1, 2] }, {}, 2)).toBe(true);

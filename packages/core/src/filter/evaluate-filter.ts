@@ -80,6 +80,8 @@ function condition(c: Condition): Pred {
   if ('key' in c) {
     const walk = walker(c.key);
     if (c.values_count != null) return valuesCount(walk, c.values_count);
+    if (c.is_empty != null) return fieldForm(walk, c.is_empty, isEmptyValue);
+    if (c.is_null != null) return fieldForm(walk, c.is_null, isNullValue);
     const test = c.match != null ? match(c.match) : range(c.range!);
     // Like Qdrant, an array value is tested element by element (one level).
     const visit = (v: unknown) => (Array.isArray(v) ? v.some(test) : test(v));
@@ -183,6 +185,23 @@ function numberRange(r: Range | ValuesCount): (v: unknown) => boolean {
     (gte === undefined || v >= gte) &&
     (lt === undefined || v < lt) &&
     (lte === undefined || v <= lte);
+}
+
+const isEmptyValue = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
+const isNullValue = (v: unknown) => v === null || (Array.isArray(v) && v.includes(null));
+
+/**
+ * Qdrant's field forms `{ key, is_empty: b }` / `{ key, is_null: b }` (condition_checker.rs): some
+ * value at `key` has the property (`b` true) or lacks it (`b` false); with no value at all, `is_empty`
+ * yields `b` and `is_null` yields `!b`.
+ */
+function fieldForm(walk: PathWalker, wanted: boolean, has: (v: unknown) => boolean): Pred {
+  const visit = (v: unknown) => has(v) === wanted;
+  const whenMissing = has === isEmptyValue ? wanted : !wanted;
+  return (payload) => {
+    const r = walk(payload, visit);
+    return r === HIT || (r === NONE && whenMissing);
+  };
 }
 
 /** Counts per value: array length, 0 for null, 1 for a scalar; a missing key counts 0. */

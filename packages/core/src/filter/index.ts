@@ -3,6 +3,8 @@ export type {
   Conditions,
   DatetimeRange,
   FieldCondition,
+  FieldIsEmptyCondition,
+  FieldIsNullCondition,
   Filter,
   HasIdCondition,
   IsEmptyCondition,

@@ -86,11 +86,24 @@ describe('validateFilter errors name the JSON path and the fix', () => {
   it('explains that Qdrant nests filters without a wrapper', () => {
     expectError({ should: [{ filter: { must: [] } }] }, 'filter.should[0].filter', /nests filters directly/);
   });
-  it('points to the field form of is_empty / is_null', () => {
+  it("accepts Qdrant's field form of is_empty / is_null with a boolean, and nothing else", () => {
+    expect(
+      validateFilter({
+        must: [
+          { key: 'a', is_null: true },
+          { key: 'b', is_empty: false },
+        ],
+      }),
+    ).toBeTruthy();
     expectError(
-      { must: [{ key: 'a', is_null: true }] },
+      { must: [{ key: 'a', is_null: 'yes' }] },
       'filter.must[0].is_null',
-      /write \{ is_null: \{ key \} \}/,
+      /expected true or false, .*write \{ is_null: \{ key \} \}/,
+    );
+    expectError(
+      { must: [{ key: 'a', is_null: true, is_empty: true }] },
+      'filter.must[0]',
+      /exactly one of .* \(found is_empty and is_null\)/,
     );
   });
   it('rejects unrecognised conditions', () => {
@@ -158,7 +171,7 @@ describe('validateFilter errors name the JSON path and the fix', () => {
     expectError(
       { must: [{ key: 'a' }] },
       'filter.must[0]',
-      /exactly one of match, range, values_count \(found none\)/,
+      /exactly one of match, range, values_count, is_empty, is_null \(found none\)/,
     );
     expectError(
       { must: [{ key: 'a', match: { value: 1 }, range: { gt: 1 } }] },

@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
 const FILTER_KEYS = ['must', 'should', 'must_not', 'min_should'];
 const BOUND_KEYS = ['gt', 'gte', 'lt', 'lte'];
 const MATCH_KEYS = ['value', 'any', 'except', 'text', 'text_any', 'phrase', 'prefix'];
-const FIELD_OPS = ['match', 'range', 'values_count'];
+const FIELD_OPS = ['match', 'range', 'values_count', 'is_empty', 'is_null'];
 const GEO_KEYS = ['geo_radius', 'geo_bounding_box', 'geo_polygon'];
 const UNSUPPORTED =
   "Tree Agent filters do not support Qdrant's geo, has_vector and slice conditions (docs/deployment.md lists the differences); store coordinates as numbers and use range";
@@ -40,7 +40,6 @@ function onlyKeys(obj: Obj, allowed: readonly string[], path: string, what: stri
     let hint = '';
     if (key === 'filter')
       hint = '; Qdrant nests filters directly: write { must: [...] }, not { filter: { must: [...] } }';
-    else if ((key === 'is_empty' || key === 'is_null') && 'key' in obj) hint = `; write { ${key}: { key } }`;
     else if (GEO_KEYS.includes(key)) hint = `; ${UNSUPPORTED}`;
     fail(`${path}.${key}`, `unknown key "${key}" in ${what}; allowed keys: ${allowed.join(', ')}${hint}`);
   }
@@ -141,11 +140,16 @@ function fieldCondition(c: Obj, path: string): void {
   const ops = FIELD_OPS.filter((op) => c[op] != null);
   if (ops.length !== 1) {
     const found = ops.length === 0 ? 'none' : ops.join(' and ');
-    fail(path, `a field condition needs exactly one of match, range, values_count (found ${found})`);
+    fail(path, `a field condition needs exactly one of ${FIELD_OPS.join(', ')} (found ${found})`);
   }
   if (c.match != null) match(c.match, `${path}.match`);
   else if (c.range != null) range(c.range, `${path}.range`);
-  else bounds(c.values_count, `${path}.values_count`, 'values_count', (v, p) => integer(v, p, 0));
+  else if (c.is_empty != null || c.is_null != null) {
+    const op = c.is_empty != null ? 'is_empty' : 'is_null';
+    if (typeof c[op] !== 'boolean') {
+      fail(`${path}.${op}`, `expected true or false, got ${describe(c[op])}; or write { ${op}: { key } }`);
+    }
+  } else bounds(c.values_count, `${path}.values_count`, 'values_count', (v, p) => integer(v, p, 0));
 }
 
 function match(value: unknown, path: string): void {

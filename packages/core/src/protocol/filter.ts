@@ -46,7 +46,12 @@ export type Condition =
   | Filter;
 
 /** A condition on the values at `key`; exactly one of `match`, `range`, `values_count`. */
-export type FieldCondition = MatchCondition | RangeCondition | ValuesCountCondition;
+export type FieldCondition =
+  | MatchCondition
+  | RangeCondition
+  | ValuesCountCondition
+  | FieldIsEmptyCondition
+  | FieldIsNullCondition;
 
 /** Matches when any value at `key` (array elements included) satisfies `match`. */
 export interface MatchCondition {
@@ -56,6 +61,8 @@ export interface MatchCondition {
   match: Match;
   range?: never;
   values_count?: never;
+  is_empty?: never;
+  is_null?: never;
 }
 
 /** Matches when any numeric (or datetime) value at `key` lies in `range`. */
@@ -66,6 +73,8 @@ export interface RangeCondition {
   range: Range | DatetimeRange;
   match?: never;
   values_count?: never;
+  is_empty?: never;
+  is_null?: never;
 }
 
 /** Matches on how many values `key` holds (array length; 1 for a scalar; 0 when missing). */
@@ -76,6 +85,37 @@ export interface ValuesCountCondition {
   values_count: ValuesCount;
   match?: never;
   range?: never;
+  is_empty?: never;
+  is_null?: never;
+}
+
+/**
+ * Qdrant's field form of is_empty: `true` matches when some value at `key` is `null` or `[]`, or
+ * there is none; `false` when some value is neither (and never when there is none).
+ */
+export interface FieldIsEmptyCondition {
+  /** Payload path, as in {@link MatchCondition.key}. */
+  key: string;
+  is_empty: boolean;
+  match?: never;
+  range?: never;
+  values_count?: never;
+  is_null?: never;
+}
+
+/**
+ * Qdrant's field form of is_null: `true` matches when some value at `key` is `null` or an array
+ * holding `null`; `false` when some value is neither, or there is none. (Unlike
+ * {@link IsNullCondition}, an array holding `null` counts.)
+ */
+export interface FieldIsNullCondition {
+  /** Payload path, as in {@link MatchCondition.key}. */
+  key: string;
+  is_null: boolean;
+  match?: never;
+  range?: never;
+  values_count?: never;
+  is_empty?: never;
 }
 
 /** The ways to match a value. */

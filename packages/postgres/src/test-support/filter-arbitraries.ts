@@ -312,6 +312,8 @@ function leafConditions(keyPool: string[]): fc.Arbitrary<Condition> {
       values_count: fc.record({ gt: countBound, gte: countBound, lt: countBound, lte: countBound }),
     }),
     fc.record({ is_empty: fc.record({ key }) }),
+    fc.record({ key, is_empty: fc.boolean() }),
+    fc.record({ key, is_null: fc.boolean() }),
     fc.record({ is_null: fc.record({ key }) }),
     fc.record({ has_id: fc.array(fc.constantFrom(...POINT_IDS), { maxLength: 3 }) }),
   ) as fc.Arbitrary<Condition>;

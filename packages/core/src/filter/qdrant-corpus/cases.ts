@@ -92,7 +92,6 @@ const polygon = (points: [number, number][], interiors?: unknown[]) => ({
   },
 });
 const GEO: CorpusUnsupported = { feature: 'geo', outcome: 'rejected' };
-const FIELD_FORM: CorpusUnsupported = { feature: 'field is_empty / is_null', outcome: 'rejected' };
 /** Without a text index, Qdrant matches `text` as a case-sensitive substring (condition_checker.rs): no title holds "ROBO", "robot" or "star". */
 const TEXT_INDEX: CorpusUnsupported = { feature: 'full-text index', outcome: 'not-applicable', ids: [] };
 
@@ -799,7 +798,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
     'basic',
     query({ should: [{ key: 'city', is_empty: true }] }, 5),
     ids([8, 7, 5, 6], 'the same points as is_empty'),
-    { unsupported: FIELD_FORM },
   ),
   retrieve(
     'test_is_null_condition',
@@ -814,7 +812,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
     'basic',
     query({ should: [{ key: 'city', is_null: true }] }, 5),
     ids([7], 'the same points as is_null'),
-    { unsupported: FIELD_FORM },
   ),
   retrieve(
     'test_is_null_condition',
@@ -836,7 +833,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
     'basic',
     query(must({ key: 'city', is_null: false }), 5),
     ids([4, 1, 3, 8, 2], 'the same points as must_not is_null'),
-    { unsupported: FIELD_FORM },
   ),
   retrieve(
     'test_query_single_condition',
