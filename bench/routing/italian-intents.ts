@@ -23,10 +23,12 @@ export function loadItalianIntents(): ItalianIntents {
   ) as ItalianIntents;
 }
 
-/** agent → 4 domain nodes → 16 intent leaves, the chunks as the intents' chunks. */
-export function italianIntentsTree(data: ItalianIntents): Tree {
+/** agent → 4 domain nodes → 16 intent leaves (answering), the chunks as the intents' chunks; `threshold` `null`: none set (calibrated at load). */
+export function italianIntentsTree(data: ItalianIntents, threshold: number | null = -1): Tree {
   const nodes: NodeDefinition[] = [
-    { id: 1, type: 'root', defaultSimilarityThreshold: -1 },
+    threshold === null
+      ? { id: 1, type: 'root' }
+      : { id: 1, type: 'root', defaultSimilarityThreshold: threshold },
     { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'negozio' },
   ];
   let id = 10;
@@ -34,7 +36,14 @@ export function italianIntentsTree(data: ItalianIntents): Tree {
     const domainId = id++;
     nodes.push({ id: domainId, type: 'empty', parent: 2, name: domain });
     for (const [intent, { chunks }] of Object.entries(intents))
-      nodes.push({ id: id++, type: 'empty', parent: domainId, name: intent, chunks });
+      nodes.push({
+        id: id++,
+        type: 'emit',
+        parent: domainId,
+        name: intent,
+        chunks,
+        emit: { message: { type: 'static', content: intent } },
+      });
   }
   return defineTree({ name: 'italian-intents', nodes });
 }

@@ -1,0 +1,71 @@
+import { writeFileSync } from 'node:fs';
+import {
+  evaluateRouting,
+  InMemoryEmbeddingCache,
+  type LabelledUtterance,
+  TreeAgent,
+} from '../../packages/core/src/index.js';
+import { clincTree, loadClinc150 } from './clinc150.js';
+
+/**
+ * Do `treeagent eval`'s suggestions generalise? The tree is built from CLINC150 `train`; the
+ * suggestions come from one half of `val` + `oos_val` (every other utterance) and are applied to the
+ * other half, routed as `send` would. npx tsx bench/routing/eval-suggestions.ts
+ */
+const data = loadClinc150();
+const tree = clincTree(data, { threshold: null });
+const cache = new InMemoryEmbeddingCache();
+const agent = new TreeAgent({ tree, embeddingCache: cache });
+const all: LabelledUtterance[] = [...data.val, ...data.oosVal.map(([text]) => [text, 'none'] as const)];
+const first = all.filter((_, index) => index % 2 === 0);
+const second = all.filter((_, index) => index % 2 === 1);
+const suggestion = await evaluateRouting(tree, agent, first);
+const heldOut = await evaluateRouting(tree, agent, second);
+const applied = async (thresholds: number | ReadonlyMap<number, number>) => {
+  let right = 0;
+  let kept = 0;
+  let declined = 0;
+  let inScope = 0;
+  for (const [text, expected] of second) {
+    const routed = await agent.route(text, { thresholds });
+    const predicted = routed.noMatch ? 'none' : routed.node.name;
+    if (expected === 'none') declined += predicted === 'none' || !predicted ? 1 : 0;
+    else {
+      inScope++;
+      if (predicted !== 'none') kept++;
+      if (predicted === expected) right++;
+    }
+  }
+  const outOfScope = second.length - inScope;
+  return {
+    inScopeRight: right / inScope,
+    inScopeKept: kept / inScope,
+    outOfScopeRecall: declined / outOfScope,
+  };
+};
+const perNode = new Map(
+  suggestion.thresholds.flatMap((s) => (s.suggested === null ? [] : [[s.nodeId, s.suggested] as const])),
+);
+const results = {
+  date: new Date().toISOString(),
+  calibratedAsIs: {
+    inScopeRight: heldOut.accuracy,
+    inScopeKept: heldOut.inScopeKept,
+    outOfScopeRecall: heldOut.outOfScopeRecall,
+  },
+  operatingPoint: {
+    threshold: suggestion.operatingPoint.threshold,
+    onSuggestionHalf: suggestion.operatingPoint,
+    onHeldOutHalf: await applied(suggestion.operatingPoint.threshold),
+  },
+  perNode: {
+    suggestions: Object.fromEntries(perNode),
+    onSuggestionHalf: suggestion.suggestedOutcome,
+    onHeldOutHalf: await applied(perNode),
+  },
+};
+console.log(JSON.stringify(results, null, 2));
+writeFileSync(
+  new URL('./eval-suggestions-results.json', import.meta.url),
+  `${JSON.stringify(results, null, 2)}\n`,
+);
