@@ -41,5 +41,15 @@ for layer in unit int browser; do
   echo "test-all: the $layer tests" >&2
   npm run "test:$layer" -- --reporter=default --reporter=json --outputFile.json=".vitest-reports/$layer.json" || status=$?
 done
+# The packages as users install them: build, packaging lint (publint, attw), API reports, and the
+# pack-and-install test (tarballs in a fresh project outside the repository).
+echo "test-all: build, packaging checks, API reports, pack-and-install" >&2
+if npm run build; then
+  npm run check:packages || status=$?
+  npm run api:check || status=$?
+  npm run test:pack -- --no-build || status=$?
+else
+  status=1
+fi
 node scripts/test-summary.mjs .vitest-reports/unit.json .vitest-reports/int.json .vitest-reports/browser.json
 exit "$status"

@@ -22,8 +22,12 @@ export interface ModelParamSupport {
    * (e.g. `reasoningEffort` → `{ openai: { reasoningEffort } }`).
    */
   providerOptions?: Record<string, (value: unknown) => ProviderOptions>;
-  /** Params that switch on provider tools (e.g. `webSearch` → OpenAI's web search tool). */
-  tools?: Record<string, (value: unknown) => ToolSet | null>;
+  /**
+   * Params that switch on provider tools (e.g. `webSearch` → OpenAI's web search tool): an AI SDK
+   * `ToolSet`, typed loosely here so that this package's declarations do not load the `ai`
+   * package's (which do not type-check under `exactOptionalPropertyTypes` with `skipLibCheck: false`).
+   */
+  tools?: Record<string, (value: unknown) => Record<string, unknown> | null>;
 }
 
 /** Splits model params into AI SDK call settings and provider options. */
@@ -39,7 +43,7 @@ export function splitParams(
     const toOptions = support.providerOptions?.[key];
     if (toOptions) providerOptions = merge(providerOptions ?? {}, toOptions(value));
     const toTools = support.tools?.[key]?.(value);
-    if (toTools) tools = { ...(tools ?? {}), ...toTools };
+    if (toTools) tools = { ...(tools ?? {}), ...(toTools as ToolSet) };
   }
   return { ...settings, ...(providerOptions ? { providerOptions } : {}), ...(tools ? { tools } : {}) };
 }

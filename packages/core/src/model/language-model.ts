@@ -23,16 +23,16 @@ export interface ModelRequest {
 }
 
 export interface ModelUsage {
-  inputTokens?: number;
-  outputTokens?: number;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
 }
 
 export interface ModelResponse {
   text: string;
-  usage?: ModelUsage;
+  usage?: ModelUsage | undefined;
 }
 
-export type ModelStreamPart = { type: 'text-delta'; delta: string } | { type: 'finish'; usage?: ModelUsage };
+export type ModelStreamPart = { type: 'text-delta'; delta: string } | { type: 'finish'; usage?: ModelUsage | undefined };
 
 /**
  * The contract the engine needs from a chat model. Adapters turn Vercel AI SDK models (and local
@@ -42,9 +42,9 @@ export interface LanguageModel {
   /** Provider and model name, e.g. `openai:gpt-4o-mini`. */
   readonly id: string;
   /** Parameters the model accepts. Others are dropped with a `model-param-dropped` event. Absent: all. */
-  readonly supportedParams?: readonly string[];
+  readonly supportedParams?: readonly string[] | undefined;
   /** Whether the provider enforces a JSON schema natively. The engine validates the answer either way. */
-  readonly supportsJsonSchema?: boolean;
+  readonly supportsJsonSchema?: boolean | undefined;
   generate(request: ModelRequest): Promise<ModelResponse>;
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }
