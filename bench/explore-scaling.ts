@@ -1,6 +1,7 @@
 import { totalmem } from 'node:os';
 import { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
 import { TreeAgent } from '../packages/core/src/index.js';
+import { startCReference } from './lib/c-reference.js';
 import { inChild } from './lib/child.js';
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
 import { bytes, collectGarbage, consume, consumed, ms, type Stats, summarize, times } from './lib/stats.js';
@@ -12,7 +13,10 @@ import { NullEmbeddingCache } from './lib/vectors.js';
  * tree with 100 children per routing node (10 chunks per leaf). One explore step (`agent.route(text)`:
  * embed the direction, one similarity pass over the `ChunkIndex`, then a range scan per hop) against
  * the memory-bandwidth limit measured in the same run: the time of a plain sequential read (a sum)
- * of a Float32Array as large as the vectors the step must read.
+ * of a float32 array as large as the vectors the step must read, compiled from C with
+ * `gcc -O3 -march=native` (`lib/sequential-read.c`, which also times a compiled float32 dot pass).
+ * The same sum in plain JavaScript is printed beside it; it is the limit only when gcc is missing,
+ * and the report says so.
  */
 
 const DIMENSIONS = 384;
@@ -30,11 +34,19 @@ interface ScalingRow {
   chunks: number;
   nodes: number;
   vectorBytes: number;
-  /** Plain sequential sum of a Float32Array of `vectorBytes`. */
-  sequentialRead: Stats;
+  /** Compiled C reference (`lib/sequential-read.c`), or why it could not run. */
+  c: { compiler: string; sum: Stats; dot: Stats } | { unavailable: string };
+  /** Plain sequential sum of a Float32Array of `vectorBytes` in JavaScript (the faster of one or four accumulators). */
+  jsSequentialRead: Stats;
+  /** The limit the step is compared with: the C sum, or the JavaScript sum when C is unavailable. */
+  limit: Stats;
+  limitSource: 'C' | 'JavaScript';
   /** One explore step: `agent.route(text)`. */
   step: Stats;
+  /** `step.median / limit.median`. */
   ratio: number;
+  /** `step.median / jsSequentialRead.median`, the ratio earlier runs reported. */
+  jsRatio: number;
   /** Same computation as the engine's pass, four dimensions per sweep (a reference kernel, not the engine). */
   blockedKernel: Stats;
   passesPerStep: number;
@@ -49,14 +61,23 @@ interface ScalingRow {
 }
 
 export async function exploreScaling(context: BenchContext): Promise<Section> {
-  const { quick, log } = context;
+  const { quick, log, chunks } = context;
   const notes: string[] = [];
-  let sizes = quick ? SIZES.slice(0, 2) : SIZES;
-  // The million-chunk tree peaks near 6 GB (vectors while packing, then the 1.5 GB matrix).
-  if (!quick && totalmem() < 10 * 2 ** 30) {
+  let sizes = chunks
+    ? SIZES.filter((size) => chunks.includes(size.chunks))
+    : quick
+      ? SIZES.slice(0, 2)
+      : SIZES;
+  if (chunks && sizes.length !== chunks.length)
+    throw new Error(
+      `--chunks=${chunks.join(',')}: the exploration benchmark has trees of ${SIZES.map((size) => size.chunks).join(', ')} chunks only`,
+    );
+  // The million-chunk tree peaks near 6 GB (vectors while packing, then the 1.5 GB matrix), and the
+  // C reference holds another 1.5 GB.
+  if (!quick && totalmem() < 12 * 2 ** 30) {
     sizes = sizes.filter((size) => size.chunks < 1_000_000);
     notes.push(
-      `1M chunks skipped: the machine has ${bytes(totalmem())} of memory (about 6 GB needed at peak).`,
+      `1M chunks skipped: the machine has ${bytes(totalmem())} of memory (about 7.5 GB needed at peak).`,
     );
   }
   const rows: ScalingRow[] = [];
@@ -111,30 +132,55 @@ export async function scalingChild({
   const { messages } = routing;
   collectGarbage();
 
-  // The limit: a plain sequential read of a Float32Array as large as the vectors (one accumulator or
-  // four; the faster is the limit), and the reference kernel on the same array. Timed in rotation with
-  // the explore steps, so that all of them meet the same machine.
+  // The limit: a plain sequential read of a float32 array as large as the vectors, compiled from C
+  // (with a compiled dot pass), and the same read in JavaScript (one accumulator or four; the faster
+  // is kept), and the reference kernel on the JavaScript array. Timed in rotation with the explore
+  // steps, so that all of them meet the same machine.
+  const compiled = await startCReference(size.chunks, DIMENSIONS);
   const columns = new Float32Array(floats);
   for (let i = 0; i < floats; i++) columns[i] = (i & 1023) / 1024 - 0.5;
   const direction = new Float32Array(DIMENSIONS).map((_, j) => Math.sin(j + 1));
-  const timings = { one: [] as number[], four: [] as number[], kernel: [] as number[], step: [] as number[] };
+  const timings = {
+    one: [] as number[],
+    four: [] as number[],
+    kernel: [] as number[],
+    step: [] as number[],
+    cSum: [] as number[],
+    cDot: [] as number[],
+  };
   const time = async (list: number[] | null, body: () => unknown) => {
     const begin = performance.now();
     await body();
     list?.push(performance.now() - begin);
   };
-  for (let i = 0; i < repeat.warmup + repeat.samples; i++) {
-    const keep = i >= repeat.warmup;
-    await time(keep ? timings.one : null, () => consume(sum(columns)));
-    await time(keep ? timings.four : null, () => consume(sum4(columns)));
-    await time(keep ? timings.kernel : null, () =>
-      consume(blockedSimilarities(columns, direction, size.chunks)),
-    );
-    await time(keep ? timings.step : null, () => agent.route(messages[i % messages.length]!.text));
+  try {
+    for (let i = 0; i < repeat.warmup + repeat.samples; i++) {
+      const keep = i >= repeat.warmup;
+      if ('round' in compiled) {
+        const round = await compiled.round();
+        if (keep) {
+          timings.cSum.push(round.sum);
+          timings.cDot.push(round.dot);
+        }
+      }
+      await time(keep ? timings.one : null, () => consume(sum(columns)));
+      await time(keep ? timings.four : null, () => consume(sum4(columns)));
+      await time(keep ? timings.kernel : null, () =>
+        consume(blockedSimilarities(columns, direction, size.chunks)),
+      );
+      await time(keep ? timings.step : null, () => agent.route(messages[i % messages.length]!.text));
+    }
+  } finally {
+    if ('close' in compiled) compiled.close();
   }
   const one = summarize(timings.one);
   const four = summarize(timings.four);
-  const sequentialRead = one.median <= four.median ? one : four;
+  const jsSequentialRead = one.median <= four.median ? one : four;
+  const c =
+    'round' in compiled
+      ? { compiler: compiled.compiler, sum: summarize(timings.cSum), dot: summarize(timings.cDot) }
+      : compiled;
+  const limit = 'sum' in c ? c.sum : jsSequentialRead;
   const blockedKernel = summarize(timings.kernel);
   const step = summarize(timings.step);
 
@@ -166,9 +212,13 @@ export async function scalingChild({
     chunks: size.chunks,
     nodes: routing.nodeCount,
     vectorBytes,
-    sequentialRead,
+    c,
+    jsSequentialRead,
+    limit,
+    limitSource: 'sum' in c ? 'C' : 'JavaScript',
     step,
-    ratio: step.median / sequentialRead.median,
+    ratio: step.median / limit.median,
+    jsRatio: step.median / jsSequentialRead.median,
     blockedKernel,
     passesPerStep: passes / checks,
     hopsPerStep: hops / checks,
@@ -232,6 +282,10 @@ function blockedSimilarities(columns: Float32Array, direction: Float32Array, cou
   return out;
 }
 
+function gbPerSecond(vectorBytes: number, stats: Stats): string {
+  return `${((vectorBytes / stats.median) * 1e-6).toFixed(1)} GB/s`;
+}
+
 function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
   const goals: Goal[] = [];
   const atGoal = rows.find((row) => row.chunks === GOAL_CHUNKS);
@@ -239,7 +293,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
     benchmark: '3. exploration scaling',
     goal: `explore step ≤ ${GOAL_RATIO}× the memory-bandwidth limit at 100k chunks`,
     measured: atGoal
-      ? `${times(atGoal.ratio)} (${ms(atGoal.step.median)} step vs ${ms(atGoal.sequentialRead.median)} to read ${bytes(atGoal.vectorBytes)})`
+      ? `${times(atGoal.ratio)} (${ms(atGoal.step.median)} step vs ${ms(atGoal.limit.median)} to read ${bytes(atGoal.vectorBytes)} in ${atGoal.limitSource}${atGoal.limitSource === 'C' ? '' : ': gcc unavailable, not the machine’s limit'})`
       : 'not measured (quick run)',
     met: atGoal && !quick ? atGoal.ratio <= GOAL_RATIO : null,
   });
@@ -252,16 +306,31 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
       .join('; '),
     met: rescans.length === 0,
   });
+  const compilers = [...new Set(rows.map((row) => ('compiler' in row.c ? row.c.compiler : null)))].filter(
+    (compiler) => compiler !== null,
+  );
+  const unavailable = [
+    ...new Set(rows.map((row) => ('unavailable' in row.c ? row.c.unavailable : null))),
+  ].filter((reason) => reason !== null);
   const markdown = [
-    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one similarity pass over the \`ChunkIndex\`, one range scan per hop). ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a \`Float32Array\` of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes), measured in the same run, in rotation with the steps.`,
+    ...(unavailable.length
+      ? [
+          `**The compiled reference could not run (${unavailable.join('; ')}): the limit below is the plain JavaScript sum, which is slower than what this machine can read — the ratios understate the distance to the real limit.**`,
+          '',
+        ]
+      : []),
+    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one similarity pass over the \`ChunkIndex\`, one range scan per hop). ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a float32 array of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes) in C (\`bench/lib/sequential-read.c\`, compiled in the run${compilers.length ? ` by ${compilers.join('; ')}` : ''}; SIMD loads, four accumulators), measured in the same run, in rotation with the steps. Beside it: a compiled float32 dot pass over the same array (one score per chunk, the engine's computation) and the same sum in plain JavaScript (the limit earlier runs used).`,
     '',
     table(
       [
         'chunks',
         'vector bytes',
         'explore step median / p99',
-        'sequential read (limit)',
+        'sequential read, C (limit)',
+        'dot pass, C',
+        'sequential read, JavaScript',
         'step ÷ limit',
+        'step ÷ JavaScript read',
         'goal',
         'similarity pass in a step',
         'passes / hops per step',
@@ -270,8 +339,15 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         row.chunks.toLocaleString('en'),
         bytes(row.vectorBytes),
         `${ms(row.step.median)} / ${ms(row.step.p99)}`,
-        `${ms(row.sequentialRead.median)} (${((row.vectorBytes / row.sequentialRead.median) * 1e-6).toFixed(1)} GB/s)`,
-        times(row.ratio),
+        'sum' in row.c
+          ? `${ms(row.c.sum.median)} (${gbPerSecond(row.vectorBytes, row.c.sum)})`
+          : 'unavailable',
+        'dot' in row.c
+          ? `${ms(row.c.dot.median)} (${gbPerSecond(row.vectorBytes, row.c.dot)})`
+          : 'unavailable',
+        `${ms(row.jsSequentialRead.median)} (${gbPerSecond(row.vectorBytes, row.jsSequentialRead)})`,
+        `${times(row.ratio)}${row.limitSource === 'C' ? '' : ' (JavaScript limit)'}`,
+        times(row.jsRatio),
         row.chunks === GOAL_CHUNKS ? verdict(row.ratio <= GOAL_RATIO) : `(≤ ${GOAL_RATIO}× at 100k)`,
         ms(row.passInStep),
         `${row.passesPerStep} / ${row.hopsPerStep}`,
@@ -285,7 +361,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
       rows.map((row) => [
         row.chunks.toLocaleString('en'),
         ms(row.blockedKernel.median),
-        times(row.blockedKernel.median / row.sequentialRead.median),
+        times(row.blockedKernel.median / row.limit.median),
       ]),
     ),
     '',

@@ -14,13 +14,23 @@ import { startup } from './startup.js';
 /**
  * The performance suite: `npm run bench` runs every benchmark and writes bench/RESULTS.md and
  * bench/results.json. `--quick` is the smoke version (tiny sizes, a few seconds once the peer is
- * installed), written to bench/.cache/ instead. `--only=engine-overhead,startup` runs a subset.
+ * installed), written to bench/.cache/ instead. `--only=engine-overhead,startup` runs a subset;
+ * `--chunks=100000` keeps only those tree sizes in the exploration benchmark.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+const chunksArg = process.argv.find((arg) => arg.startsWith('--chunks='));
+const chunks = chunksArg
+  ?.slice('--chunks='.length)
+  .split(',')
+  .map((item) => Number(item.replaceAll('_', '')));
+if (chunks?.some((value) => !Number.isInteger(value) || value <= 0)) {
+  console.error(`${chunksArg}: expected chunk counts separated by commas, such as --chunks=100000,1000000`);
+  process.exit(2);
+}
 
 const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section> }[] = [
   { id: 'engine-overhead', run: engineOverhead },
@@ -45,7 +55,7 @@ for (const benchmark of BENCHMARKS) {
   const tmp = mkdtempSync(join(tmpdir(), `treeagent-bench-${benchmark.id}-`));
   const benchStarted = performance.now();
   try {
-    const section = await benchmark.run({ quick, log, tmp });
+    const section = await benchmark.run({ quick, log, tmp, ...(chunks ? { chunks } : {}) });
     sections.push(section);
     log(`\n${section.markdown}\n`);
     log(`  (${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`);

@@ -41,6 +41,9 @@ describe('bench/run.ts --quick', () => {
     for (const row of results.sections['explore-scaling'].rows) {
       expect(row.passesPerStep).toBe(1);
       expect(row.hopsPerStep).toBeGreaterThan(1);
+      // The limit is the compiled C read, or the report says why not (no gcc) and uses JavaScript's.
+      if (row.limitSource === 'C') expect(row.c.sum.median).toBeGreaterThan(0);
+      else expect(row.c.unavailable).toMatch(/gcc/);
     }
   });
 });

@@ -9,6 +9,8 @@ export interface BenchContext {
   log: (line: string) => void;
   /** A fresh temporary directory for this benchmark's files (removed by `run.ts`). */
   tmp: string;
+  /** `--chunks=100000,1000000`: the tree sizes of the exploration benchmark (all of them when absent). */
+  chunks?: number[];
 }
 
 /** One goal of the issue, with the figure measured in this run. */

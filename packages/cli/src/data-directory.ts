@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { TreeAgentOptions } from '@treeagent/core';
 import { openSqlite, type SqliteStores } from '@treeagent/sqlite';
 
-/** Default data directory of the CLI (and the server): SQLite sessions, vectors and embeddings in one file. */
+/** Default data directory of the CLI (and the server): SQLite sessions, files, vectors and embeddings in one file. */
 export const DEFAULT_DATA_DIRECTORY = '.treeagent';
 
 /** Opens the SQLite file of a data directory as the agent's stores. */
 export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
-  options: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache'>;
+  options: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache' | 'fileStore'>;
   /** The server's session tokens in the same file: sessions outlive a restart of `treeagent dev`. */
   sessionTokens: SqliteStores['sessionTokens'];
   file: string;
@@ -19,6 +19,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
       sessionStore: sqlite.sessionStore,
       vectorStore: sqlite.vectorStore,
       embeddingCache: sqlite.embeddingCache,
+      // Uploads in the same file: durable, streamed to disk, deleted with their session.
+      fileStore: sqlite.fileStore,
     },
     sessionTokens: sqlite.sessionTokens,
     file: sqlite.file,

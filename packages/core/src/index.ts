@@ -34,7 +34,7 @@ export {
 } from './explore/calibrate-thresholds.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
-export type { FileStore, NewFile } from './files/file-store.js';
+export type { FileStore, NewFile, NewFileStream } from './files/file-store.js';
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';

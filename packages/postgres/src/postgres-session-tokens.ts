@@ -55,6 +55,10 @@ export class PostgresSessionTokens {
           token_hash text NOT NULL,
           created_at timestamptz NOT NULL DEFAULT now()
         )`);
+      // Expiry: idle time counts from the last use.
+      await this.#pool.query(
+        `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS last_used_at timestamptz NOT NULL DEFAULT now()`,
+      );
     } catch (error) {
       // Two processes creating it at once: the loser's error is harmless if the table now exists.
       const { rows } = await this.#pool
@@ -70,7 +74,8 @@ export class PostgresSessionTokens {
     await this.#run(`save the token of session "${sessionId}"`, () =>
       this.#pool.query(
         `INSERT INTO ${this.table} (session_id, token_hash) VALUES ($1, $2)
-         ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = now()`,
+         ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = now(),
+           last_used_at = now()`,
         [sessionId, tokenHash],
       ),
     );
@@ -91,6 +96,46 @@ export class PostgresSessionTokens {
     await this.#run(`delete the token of session "${sessionId}"`, () =>
       this.#pool.query(`DELETE FROM ${this.table} WHERE session_id = $1`, [sessionId]),
     );
+  }
+
+  /** The token hash and timestamps of a session, or `null`. */
+  async info(sessionId: string): Promise<{ tokenHash: string; createdAt: Date; lastUsedAt: Date } | null> {
+    return this.#run(`read the token of session "${sessionId}"`, async () => {
+      const { rows } = await this.#pool.query<{ token_hash: string; created_at: Date; last_used_at: Date }>(
+        `SELECT token_hash, created_at, last_used_at FROM ${this.table} WHERE session_id = $1`,
+        [sessionId],
+      );
+      const row = rows[0];
+      return row ? { tokenHash: row.token_hash, createdAt: row.created_at, lastUsedAt: row.last_used_at } : null;
+    });
+  }
+
+  /** Records a use of the session at `at`. */
+  async touch(sessionId: string, at: Date): Promise<void> {
+    await this.#run(`record a use of session "${sessionId}"`, () =>
+      this.#pool.query(
+        `UPDATE ${this.table} SET last_used_at = $1 WHERE session_id = $2 AND last_used_at < $1`,
+        [at, sessionId],
+      ),
+    );
+  }
+
+  /**
+   * Removes and returns up to `limit` expired sessions in one statement; rows another process is
+   * claiming at the same moment are skipped (`FOR UPDATE SKIP LOCKED`), so no session is claimed
+   * twice and sweepers in several processes never wait for each other.
+   */
+  async claimExpired(cutoff: { idleBefore: Date; createdBefore: Date }, limit: number): Promise<string[]> {
+    return this.#run('claim expired sessions', async () => {
+      const { rows } = await this.#pool.query<{ session_id: string }>(
+        `DELETE FROM ${this.table} WHERE session_id IN (
+           SELECT session_id FROM ${this.table} WHERE last_used_at < $1 OR created_at < $2
+           LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING session_id`,
+        [cutoff.idleBefore, cutoff.createdBefore, limit],
+      );
+      return rows.map((row) => row.session_id);
+    });
   }
 
   /** Ends the pool (unless it was given). */

@@ -40,6 +40,10 @@ export type ApiErrorDetails = {
   maxMessageLength?: number;
   /** `RATE_LIMITED`: when to try again. */
   retryAfterSeconds?: number;
+  /** `QUOTA_EXCEEDED`: which quota (the session's or the server's), its size, and what is left. */
+  quota?: 'session' | 'server';
+  quotaBytes?: number;
+  remainingBytes?: number;
 };
 
 /** The one error body of the JSON API: `{ error: { code, message, details? } }`. */

@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { TreeAgent } from '@treeagent/core';
 import type { cors } from 'hono/cors';
+import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
@@ -16,6 +17,14 @@ export interface ServerLimits {
   maxMessageLength?: number;
   /** Most attachments per message. Default 10. */
   maxAttachments?: number;
+  /**
+   * Most bytes of files one session may store (uploads): past it an upload is 413
+   * `QUOTA_EXCEEDED`. Default 50 MiB. Needs a file store with `usage` (the SQLite and PostgreSQL
+   * ones, and the in-memory one).
+   */
+  sessionQuotaBytes?: number;
+  /** Most bytes of files all sessions together may store. Default 1 GiB. */
+  totalQuotaBytes?: number;
 }
 
 /** Options of `createApp`. */
@@ -48,6 +57,14 @@ export interface CreateAppOptions {
    */
   authFailureLimit?: RateLimitOptions | false;
   /**
+   * Session lifetime: idle and absolute expiry (the absolute one is the retention of conversation
+   * data), the background sweep that deletes expired sessions' history, state, files and token, and
+   * the per-client limit on `POST /api/v1/sessions` (`createLimit`, default 30 per minute per
+   * address; `false` turns it off). Expiry needs a `SessionTokens` with `info`/`claimExpired` (all
+   * three shipped ones have them).
+   */
+  sessions?: SessionExpiryOptions & { createLimit?: RateLimitOptions | false };
+  /**
    * Host names the server answers to (the `Host` header, without the port); other hosts get 403
    * `HOST_NOT_ALLOWED`, which defeats DNS rebinding. An entry starting with `.` allows its
    * subdomains. Default for `createApp`: any host; `serve()` bound to a loopback address defaults
@@ -70,6 +87,9 @@ export interface CreateAppOptions {
   readyTimeoutMs?: number;
 }
 
+/** Default `sessions.createLimit`: 30 new sessions per client address per minute. */
+export const DEFAULT_SESSION_CREATE_LIMIT: RateLimitOptions = { windowMs: 60_000, max: 30 };
+
 /** Default `authFailureLimit`: 20 failed authentications per client address per minute. */
 export const DEFAULT_AUTH_FAILURE_LIMIT: RateLimitOptions = { windowMs: 60_000, max: 20 };
 
@@ -82,5 +102,7 @@ export function resolveLimits(limits: ServerLimits = {}): ResolvedLimits {
     maxUploadBytes: limits.maxUploadBytes ?? 10 * 1024 * 1024,
     maxMessageLength: limits.maxMessageLength ?? 10_000,
     maxAttachments: limits.maxAttachments ?? 10,
+    sessionQuotaBytes: limits.sessionQuotaBytes ?? 50 * 1024 * 1024,
+    totalQuotaBytes: limits.totalQuotaBytes ?? 1024 * 1024 * 1024,
   };
 }

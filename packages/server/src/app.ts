@@ -1,14 +1,21 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, resolveLimits } from './app-options.js';
+import {
+  type CreateAppOptions,
+  DEFAULT_AUTH_FAILURE_LIMIT,
+  DEFAULT_SESSION_CREATE_LIMIT,
+  resolveLimits,
+} from './app-options.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
+import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
+import { FixedWindows } from './http/fixed-windows.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
@@ -41,6 +48,11 @@ export type TreeAgentApp = Hono & {
   shutdown(options?: ShutdownOptions): Promise<DrainResult>;
   /** Turns running now. */
   readonly turnsInFlight: number;
+  /**
+   * Deletes the expired sessions now (what the background sweep does every `sweepIntervalMs`);
+   * resolves to how many were deleted.
+   */
+  sweepExpiredSessions(): Promise<number>;
 };
 
 const UPLOAD_PATH = /^\/api\/v1\/sessions\/[^/]+\/files\/?$/;
@@ -76,6 +88,11 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       debug,
     }),
     limits: resolveLimits(options.limits),
+    expiry: resolveExpiry(options.sessions),
+    sessionCreation:
+      options.sessions?.createLimit === false
+        ? null
+        : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
     logger,
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
@@ -115,7 +132,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
 
   const api = new Hono();
   const sessionAccess: MiddlewareHandler = async (c, next) => {
-    await checkSessionAccess(services.tokens, c.req.param('id')!, c.req.header(SESSION_TOKEN_HEADER));
+    const sessionId = c.req.param('id')!;
+    await checkSessionAccess(services.tokens, sessionId, c.req.header(SESSION_TOKEN_HEADER), () =>
+      isExpired(services.tokens, sessionId, services.expiry, new Date()),
+    );
     await next();
   };
   api.use('/sessions/:id', sessionAccess);
@@ -130,14 +150,32 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   if (options.metrics ?? true) app.route('/', metricsRoutes(services));
   if (options.web) app.use('*', webPage(options.web));
 
+  const sweep = () =>
+    sweepExpired(services.tokens, (id) => services.agent.deleteSession(id), services.expiry, new Date());
+  let sweeping: Promise<unknown> | null = null;
+  const sweeper =
+    services.expiry.sweepIntervalMs > 0 && services.tokens.claimExpired
+      ? setInterval(() => {
+          sweeping ??= sweep()
+            .catch((error) => logger.error('Deleting expired sessions failed; the next sweep retries', error))
+            .finally(() => {
+              sweeping = null;
+            });
+        }, services.expiry.sweepIntervalMs)
+      : null;
+  sweeper?.unref?.();
+
   return Object.defineProperties(app as TreeAgentApp, {
     shutdown: {
-      value: (shutdown: ShutdownOptions = {}) =>
-        tracker.drain({
+      value: (shutdown: ShutdownOptions = {}) => {
+        if (sweeper) clearInterval(sweeper);
+        return tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,
-        }),
+        });
+      },
     },
+    sweepExpiredSessions: { value: sweep },
     turnsInFlight: { get: () => tracker.inFlight },
   });
 }

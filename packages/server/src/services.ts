@@ -1,7 +1,9 @@
 import type { TreeAgent } from '@treeagent/core';
 import type { ResolvedLimits } from './app-options.js';
+import type { ResolvedExpiry } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
+import type { FixedWindows } from './http/fixed-windows.js';
 import type { TurnMetrics } from './metrics/turn-metrics.js';
 import type { TurnRunner } from './turns/turn-runner.js';
 import type { TurnTracker } from './turns/turn-tracker.js';
@@ -17,6 +19,9 @@ export interface Services {
   tracker: TurnTracker;
   metrics: TurnMetrics;
   limits: ResolvedLimits;
+  expiry: ResolvedExpiry;
+  /** New sessions per client address (`null`: unlimited). */
+  sessionCreation: FixedWindows | null;
   logger: ServerLogger;
   readyTimeoutMs: number;
   /** When the app was created (the `created` of `/v1/models`). */

@@ -12,6 +12,7 @@ export {
   type SynchronousMode,
 } from './sqlite-database.js';
 export { EMBEDDING_SCHEMA, SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+export { CHUNK_BYTES, FILE_SCHEMA, SqliteFileStore } from './sqlite-file-store.js';
 export {
   SESSION_SCHEMA,
   SqliteSessionStore,

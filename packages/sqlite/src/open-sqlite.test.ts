@@ -129,6 +129,8 @@ describe('openSqlite', () => {
     expect(stores.database.isOpen).toBe(false);
     expect(Object.keys(dumpTables(stores.file))).toEqual([
       'embeddings',
+      'file_chunks',
+      'files',
       'schema_version',
       'session_history',
       'session_locks',

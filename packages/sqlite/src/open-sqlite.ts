@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
@@ -23,13 +24,15 @@ export interface SqliteStores {
   embeddingCache: SqliteEmbeddingCache;
   /** The server's session tokens (`serve({ sessionTokens })`), so sessions outlive a restart. */
   sessionTokens: SqliteSessionTokens;
+  /** The conversation's files (uploads, files made in code), durable beside the sessions. */
+  fileStore: SqliteFileStore;
   /** Closes the stores and the file. */
   close(): Promise<void>;
 }
 
 /**
  * Opens (creating it when missing) `<directory>/treeagent.db` and returns a session store, a vector
- * store, an embedding cache and the server's session tokens on it: one file in a data directory,
+ * store, an embedding cache, a file store and the server's session tokens on it: one file in a data directory,
  * nothing to configure.
  *
  * @example
@@ -43,6 +46,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const vectorStore = new SqliteVectorStore(database);
     const embeddingCache = new SqliteEmbeddingCache(database);
     const sessionTokens = new SqliteSessionTokens(database);
+    const fileStore = new SqliteFileStore(database);
     return {
       file: database.file,
       database,
@@ -50,12 +54,14 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       vectorStore,
       embeddingCache,
       sessionTokens,
+      fileStore,
       async close() {
         await Promise.all([
           sessionStore.close(),
           vectorStore.close(),
           embeddingCache.close(),
           sessionTokens.close(),
+          fileStore.close(),
         ]);
         database.close();
       },

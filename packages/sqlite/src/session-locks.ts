@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type ReleaseLock, TreeAgentError } from '@treeagent/core';
 import type Database from 'better-sqlite3';
 import { guard } from './sqlite-errors.js';
@@ -30,7 +31,9 @@ const MAX_DELAY_MS = 250;
 
 /**
  * Leases on sessions in the `session_locks` table, so that processes sharing the file run one
- * interaction per session at a time. A lock is a row (session, owner token, expiry) taken by one
+ * interaction per session at a time. A lock left by a process that died (kill -9, crash) is taken
+ * over at once when that process ran on this machine (its pid is gone); otherwise when its lease
+ * runs out. A lock is a row (session, owner token, expiry) taken by one
  * statement when the session has no row or an expired one; waiters poll with exponential backoff
  * (and are woken at once by releases in this process). The holder renews the lease while it holds
  * it, so only a dead holder's lock expires. The session store's commit deletes the row in its own
@@ -47,6 +50,7 @@ export class SessionLocks {
   readonly #holder: Database.Statement;
   readonly #renew: Database.Statement;
   readonly #delete: Database.Statement;
+  readonly #steal: Database.Statement;
 
   constructor(connection: Database.Database, where: string, options: SessionLockOptions = {}) {
     this.#connection = connection;
@@ -64,10 +68,13 @@ export class SessionLocks {
       'UPDATE session_locks SET expires_at = ? WHERE session_id = ? AND owner = ?',
     );
     this.#delete = connection.prepare('DELETE FROM session_locks WHERE session_id = ? AND owner = ?');
+    this.#steal = connection.prepare(
+      'UPDATE session_locks SET owner = ?, expires_at = ? WHERE session_id = ? AND owner = ?',
+    );
   }
 
   async acquire(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock> {
-    const owner = randomUUID();
+    const owner = ownerToken();
     const started = Date.now();
     let delay = FIRST_DELAY_MS;
     for (;;) {
@@ -120,12 +127,21 @@ export class SessionLocks {
     };
   }
 
-  /** `owner` when the row was taken, or the live holder's owner token. */
+  /** `null` when the row was taken, or the live holder's owner token. */
   #tryTake(sessionId: string, owner: string, now: number): { owner: string } | null {
     if (this.#take.run(sessionId, owner, now + this.#leaseMs, now).changes === 1) return null;
     const row = this.#holder.get(sessionId) as { owner: string } | undefined;
     // Released between the two statements: the next attempt takes it.
-    return { owner: row?.owner ?? '(released)' };
+    if (!row) return { owner: '(released)' };
+    // The holder's process is gone (killed, crashed) on this machine: take its lock over now
+    // instead of waiting for the lease to run out. Only a holder known dead is replaced, and the
+    // update names its owner token, so a lock renewed or taken meanwhile is left alone.
+    if (
+      ownerIsDead(row.owner) &&
+      this.#steal.run(owner, now + this.#leaseMs, sessionId, row.owner).changes === 1
+    )
+      return null;
+    return { owner: row.owner };
   }
 
   #hold(sessionId: string, owner: string): ReleaseLock {
@@ -179,6 +195,30 @@ export class SessionLocks {
       signal?.addEventListener('abort', done, { once: true });
       wakers.add(done);
     });
+  }
+}
+
+const HOST = hostname();
+
+/** A lock's owner token: this machine, this process, and a random part for the lock itself. */
+function ownerToken(): string {
+  return `${HOST}/${process.pid}/${randomUUID()}`;
+}
+
+/**
+ * Whether the process that took a lock is known to be gone: it ran on this machine (same host
+ * name) and no process has its pid any more. Anything else — another machine, an old-style owner
+ * token, a pid now reused by another process — counts as alive, and the lease decides.
+ */
+export function ownerIsDead(owner: string): boolean {
+  const [host, pid] = owner.split('/');
+  if (host !== HOST || !pid || !/^\d+$/.test(pid)) return false;
+  if (Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

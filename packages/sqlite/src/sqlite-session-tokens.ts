@@ -2,6 +2,13 @@ import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
 
+/** A session's token hash and timestamps (`SessionTokenInfo` of `@treeagent/server`). */
+export interface SessionTokenInfo {
+  tokenHash: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
 /** The hash of each session's token (the server's `SessionTokens`). */
 export const SESSION_TOKEN_SCHEMA: SchemaMigrations = {
   component: 'session_tokens',
@@ -11,6 +18,11 @@ export const SESSION_TOKEN_SCHEMA: SchemaMigrations = {
        token_hash TEXT NOT NULL,
        created_at TEXT NOT NULL
      ) WITHOUT ROWID;`,
+    // Expiry: idle time counts from the last use.
+    `ALTER TABLE session_tokens ADD COLUMN last_used_at TEXT;
+     UPDATE session_tokens SET last_used_at = created_at;
+     CREATE INDEX session_tokens_by_last_use ON session_tokens (last_used_at);
+     CREATE INDEX session_tokens_by_creation ON session_tokens (created_at);`,
   ],
 };
 
@@ -30,6 +42,9 @@ export class SqliteSessionTokens {
   readonly #insert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #delete: Database.Statement;
+  readonly #info: Database.Statement;
+  readonly #touch: Database.Statement;
+  readonly #claim: (idleBefore: string, createdBefore: string, limit: number) => string[];
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -39,9 +54,29 @@ export class SqliteSessionTokens {
     this.#handle = new StoreHandle(database, 'SESSION_STORE', `The SQLite session tokens (${database.file})`);
     const db = database.connection;
     this.#insert = db.prepare(
-      `INSERT INTO session_tokens (session_id, token_hash, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at`,
+      `INSERT INTO session_tokens (session_id, token_hash, created_at, last_used_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at,
+         last_used_at = excluded.last_used_at`,
     );
+    this.#info = db.prepare(
+      'SELECT token_hash, created_at, last_used_at FROM session_tokens WHERE session_id = ?',
+    );
+    this.#touch = db.prepare(
+      'UPDATE session_tokens SET last_used_at = ? WHERE session_id = ? AND last_used_at < ?',
+    );
+    const expired = db.prepare(
+      'SELECT session_id FROM session_tokens WHERE last_used_at < ? OR created_at < ? LIMIT ?',
+    );
+    const remove = db.prepare('DELETE FROM session_tokens WHERE session_id = ?');
+    // BEGIN IMMEDIATE: processes on the same file claim one after the other, never the same session.
+    const claim = db.transaction((idleBefore: string, createdBefore: string, limit: number) => {
+      const ids = (expired.all(idleBefore, createdBefore, limit) as { session_id: string }[]).map(
+        (row) => row.session_id,
+      );
+      for (const id of ids) remove.run(id);
+      return ids;
+    });
+    this.#claim = (idleBefore, createdBefore, limit) => claim.immediate(idleBefore, createdBefore, limit);
     this.#select = db.prepare('SELECT token_hash FROM session_tokens WHERE session_id = ?');
     this.#delete = db.prepare('DELETE FROM session_tokens WHERE session_id = ?');
     database.retain();
@@ -50,7 +85,8 @@ export class SqliteSessionTokens {
   /** Records a session and the SHA-256 (hex) of its token. */
   async save(sessionId: string, tokenHash: string): Promise<void> {
     this.#run(`save the token of session "${sessionId}"`, () => {
-      this.#insert.run(sessionId, tokenHash, new Date().toISOString());
+      const now = new Date().toISOString();
+      this.#insert.run(sessionId, tokenHash, now, now);
       this.#database.wrote();
     });
   }
@@ -67,6 +103,39 @@ export class SqliteSessionTokens {
     this.#run(`delete the token of session "${sessionId}"`, () => {
       this.#delete.run(sessionId);
       this.#database.wrote();
+    });
+  }
+
+  /** The token hash and timestamps of a session, or `null`. */
+  async info(sessionId: string): Promise<SessionTokenInfo | null> {
+    return this.#run(`read the token of session "${sessionId}"`, () => {
+      const row = this.#info.get(sessionId) as
+        | { token_hash: string; created_at: string; last_used_at: string }
+        | undefined;
+      return row
+        ? {
+            tokenHash: row.token_hash,
+            createdAt: new Date(row.created_at),
+            lastUsedAt: new Date(row.last_used_at),
+          }
+        : null;
+    });
+  }
+
+  /** Records a use of the session at `at`. */
+  async touch(sessionId: string, at: Date): Promise<void> {
+    this.#run(`record a use of session "${sessionId}"`, () => {
+      const iso = at.toISOString();
+      if (this.#touch.run(iso, sessionId, iso).changes) this.#database.wrote();
+    });
+  }
+
+  /** Removes and returns up to `limit` expired sessions, in one `BEGIN IMMEDIATE` transaction. */
+  async claimExpired(cutoff: { idleBefore: Date; createdBefore: Date }, limit: number): Promise<string[]> {
+    return this.#run('claim expired sessions', () => {
+      const ids = this.#claim(cutoff.idleBefore.toISOString(), cutoff.createdBefore.toISOString(), limit);
+      if (ids.length) this.#database.wrote();
+      return ids;
     });
   }
 

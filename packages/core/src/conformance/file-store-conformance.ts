@@ -200,6 +200,77 @@ export function describeFileStore(
       }),
     );
 
+    cases.test(
+      'putStream (when the store has it) stores a file of many chunks, visible only once complete',
+      withStore(async (store) => {
+        if (!store.putStream) {
+          expect(store.putStream).toBeUndefined();
+          return;
+        }
+        const part = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256);
+        let yielded = 0;
+        async function* parts() {
+          for (let i = 0; i < 8; i++) {
+            yielded++;
+            yield part;
+          }
+        }
+        const file = await store.putStream({
+          name: 'big.bin',
+          mimeType: 'application/octet-stream',
+          origin: 'chat',
+          sessionId: 's1',
+          data: parts(),
+        });
+        expect(yielded).toBe(8);
+        expect(file.size).toBe(8 * part.byteLength);
+        expect(await store.metadata(file.id)).toEqual(file);
+        const read = await store.read(file.id);
+        expect(read.byteLength).toBe(8 * part.byteLength);
+        expect(Array.from(read.subarray(299_990, 300_010))).toEqual(
+          Array.from(part.subarray(299_990, 300_000)).concat(Array.from(part.subarray(0, 10))),
+        );
+        // A stream that fails stores nothing, and the error is the stream's.
+        const failure = new Error('the client went away');
+        async function* broken() {
+          yield part;
+          yield part;
+          throw failure;
+        }
+        const before = store.usage ? await store.usage() : 0;
+        await expect(
+          store.putStream({
+            name: 'cut.bin',
+            mimeType: 'application/octet-stream',
+            origin: 'chat',
+            sessionId: 's1',
+            data: broken(),
+          }),
+        ).rejects.toBe(failure);
+        if (store.usage) expect(await store.usage()).toBe(before);
+      }),
+    );
+
+    cases.test(
+      'usage and deleteSession (when the store has them) count and remove a session’s files',
+      withStore(async (store) => {
+        if (!store.usage || !store.deleteSession) {
+          expect(store.usage === undefined || store.deleteSession === undefined).toBe(true);
+          return;
+        }
+        const a = await store.put({ ...textFile(new Uint8Array(100)), sessionId: 'sa' });
+        await store.put({ ...textFile(new Uint8Array(50)), sessionId: 'sa' });
+        const b = await store.put({ ...textFile(new Uint8Array(30)), sessionId: 'sb' });
+        expect(await store.usage('sa')).toBe(150);
+        expect(await store.usage('sb')).toBe(30);
+        expect(await store.usage()).toBe(180);
+        await store.deleteSession('sa');
+        expect(await store.metadata(a.id)).toBeNull();
+        expect(await store.metadata(b.id)).not.toBeNull();
+        expect(await store.usage()).toBe(30);
+      }),
+    );
+
     cases.done();
   });
 }

@@ -10,6 +10,12 @@ export interface NewFile {
   sessionId?: string;
 }
 
+/** A file to store from a stream of bytes (an upload), never held whole in memory. */
+export interface NewFileStream extends Omit<NewFile, 'data'> {
+  /** The bytes, in order. If the iteration throws, nothing is stored and the error is rethrown. */
+  data: AsyncIterable<Uint8Array>;
+}
+
 /**
  * Where the bytes of the conversation's files live. Implementations: in memory and on local disk
  * here; object stores can implement the same four methods.
@@ -26,4 +32,12 @@ export interface FileStore {
    * cannot list files by session omit it, and `TreeAgent.deleteSession` then leaves the files.
    */
   deleteSession?(sessionId: string): Promise<void>;
+  /**
+   * Stores a file as its bytes arrive, holding at most a bounded buffer in memory; the file exists
+   * (and `metadata` finds it) only once the whole stream is stored durably. Optional: servers fall
+   * back to `put` (buffering the file) for stores without it.
+   */
+  putStream?(file: NewFileStream): Promise<FileMetadata>;
+  /** Bytes stored, for one session or for all: what upload quotas are checked against. Optional. */
+  usage?(sessionId?: string): Promise<number>;
 }

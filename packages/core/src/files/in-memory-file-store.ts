@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
-import type { FileStore, NewFile } from './file-store.js';
+import type { FileStore, NewFile, NewFileStream } from './file-store.js';
 
 /** Files in process memory: the reference implementation of `FileStore`. */
 export class InMemoryFileStore implements FileStore {
@@ -26,6 +26,19 @@ export class InMemoryFileStore implements FileStore {
 
   async delete(id: string): Promise<void> {
     this.#files.delete(id);
+  }
+
+  async putStream(file: NewFileStream): Promise<FileMetadata> {
+    const parts: Uint8Array[] = [];
+    for await (const part of file.data) parts.push(Uint8Array.from(part));
+    return this.put({ ...file, data: Buffer.concat(parts) });
+  }
+
+  async usage(sessionId?: string): Promise<number> {
+    let total = 0;
+    for (const { metadata } of this.#files.values())
+      if (sessionId === undefined || metadata.sessionId === sessionId) total += metadata.size ?? 0;
+    return total;
   }
 
   async deleteSession(sessionId: string): Promise<void> {

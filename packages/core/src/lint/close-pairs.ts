@@ -22,7 +22,7 @@ export interface ClosePairOptions {
   /**
    * Up to this many chunks every pair is compared (exact). Above it, candidate pairs come from
    * random-hyperplane hashing (16-bit buckets in as many tables as `tablesFor(limit)`), each
-   * verified exactly. Default 2000.
+   * verified exactly. Default 1000.
    */
   exactUpTo?: number;
 }
@@ -97,7 +97,7 @@ export function closeSiblingPairs(
   };
 
   const tables = tablesFor(limit);
-  if (count <= (options.exactUpTo ?? 2000) || !(tables <= MAX_TABLES)) {
+  if (count <= (options.exactUpTo ?? 1000) || !(tables <= MAX_TABLES)) {
     for (let i = 0; i < count; i++)
       for (let j = i + 1; j < count; j++) {
         const similarity = similarityOf(i, j);

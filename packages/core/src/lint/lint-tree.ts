@@ -18,7 +18,7 @@ export interface LintOptions {
   embeddingCache?: EmbeddingCache;
   /** Chunk pairs of sibling subtrees at or above this similarity are ambiguous. Default 0.9. */
   ambiguity?: number;
-  /** How sibling chunk pairs are searched (exact up to 2000 chunks, hashed above). */
+  /** How sibling chunk pairs are searched (exact up to 1000 chunks, hashed above). */
   closePairs?: ClosePairOptions;
   /** Depth from which a node whose failures climb to the agent gets a `distant-anchor` warning. Default 3. */
   anchorDepth?: number;

@@ -16,12 +16,18 @@ export async function checkSessionAccess(
   tokens: SessionTokens,
   sessionId: string,
   token: string | undefined,
+  expired: () => Promise<boolean> = async () => false,
 ): Promise<void> {
   const hash = SESSION_ID.test(sessionId) ? await tokens.find(sessionId) : null;
   if (hash === null) {
     throw notFound(`There is no session "${sessionId}". Create one with POST /api/v1/sessions.`);
   }
   checkSessionToken(hash, token);
+  if (await expired()) {
+    throw notFound(
+      `The session "${sessionId}" has expired (idle or too old) and its data is being deleted. Create a new one with POST /api/v1/sessions.`,
+    );
+  }
 }
 
 /** Checks a presented session token against the session's token hash: 401 when absent, 403 when wrong. */

@@ -1,29 +1,80 @@
+/** A session's token hash and when the session was created and last used (for expiry). */
+export interface SessionTokenInfo {
+  tokenHash: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
+/** Which sessions have expired: those last used before `idleBefore`, or created before `createdBefore`. */
+export interface ExpiryCutoff {
+  idleBefore: Date;
+  createdBefore: Date;
+}
+
 /**
  * Where the server keeps the hash of each session's token. The in-memory implementation below
- * is the default; a SQLite or PostgreSQL table with the same three methods lets several server
- * processes, or a restarted one, share sessions.
+ * is the default; a SQLite or PostgreSQL table with the same methods lets several server
+ * processes, or a restarted one, share sessions. The last three methods make sessions expire;
+ * a store without them keeps sessions until they are deleted.
  */
 export interface SessionTokens {
-  /** Records a new session and the SHA-256 (hex) of its token. */
+  /** Records a new session and the SHA-256 (hex) of its token; it is created and used now. */
   save(sessionId: string, tokenHash: string): Promise<void>;
   /** The token hash of a session, or `null` when this server never created it. */
   find(sessionId: string): Promise<string | null>;
   delete(sessionId: string): Promise<void>;
+  /** The token hash and timestamps of a session, or `null`. */
+  info?(sessionId: string): Promise<SessionTokenInfo | null>;
+  /** Records that the session was used at `at` (idle expiry counts from the last use). */
+  touch?(sessionId: string, at: Date): Promise<void>;
+  /**
+   * Removes and returns up to `limit` expired sessions, atomically: concurrent callers (other
+   * processes sweeping the same store) never get the same session.
+   */
+  claimExpired?(cutoff: ExpiryCutoff, limit: number): Promise<string[]>;
 }
 
 /** Session token hashes in process memory; lost on restart (the sessions' clients then get 404). */
 export class InMemorySessionTokens implements SessionTokens {
-  readonly #hashes = new Map<string, string>();
+  readonly #sessions = new Map<string, SessionTokenInfo>();
+  readonly #now: () => Date;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
 
   async save(sessionId: string, tokenHash: string): Promise<void> {
-    this.#hashes.set(sessionId, tokenHash);
+    const now = this.#now();
+    this.#sessions.set(sessionId, { tokenHash, createdAt: now, lastUsedAt: now });
   }
 
   async find(sessionId: string): Promise<string | null> {
-    return this.#hashes.get(sessionId) ?? null;
+    return this.#sessions.get(sessionId)?.tokenHash ?? null;
   }
 
   async delete(sessionId: string): Promise<void> {
-    this.#hashes.delete(sessionId);
+    this.#sessions.delete(sessionId);
+  }
+
+  async info(sessionId: string): Promise<SessionTokenInfo | null> {
+    const info = this.#sessions.get(sessionId);
+    return info ? { ...info } : null;
+  }
+
+  async touch(sessionId: string, at: Date): Promise<void> {
+    const info = this.#sessions.get(sessionId);
+    if (info && at > info.lastUsedAt) info.lastUsedAt = at;
+  }
+
+  async claimExpired(cutoff: ExpiryCutoff, limit: number): Promise<string[]> {
+    const claimed: string[] = [];
+    for (const [sessionId, info] of this.#sessions) {
+      if (claimed.length >= limit) break;
+      if (info.lastUsedAt < cutoff.idleBefore || info.createdAt < cutoff.createdBefore) {
+        this.#sessions.delete(sessionId);
+        claimed.push(sessionId);
+      }
+    }
+    return claimed;
   }
 }

@@ -18,6 +18,13 @@ export function bodyLimits(options: {
   isUpload: (path: string, method: string) => boolean;
 }): MiddlewareHandler {
   const json = bodyLimit({ maxSize: options.jsonBytes, onError: () => tooLarge(options.jsonBytes) });
-  const upload = bodyLimit({ maxSize: options.uploadBytes, onError: () => tooLarge(options.uploadBytes) });
+  // Uploads are streamed (never buffered here): a declared length over the limit is refused at
+  // once, and the upload route counts the bytes as they arrive.
+  const upload: MiddlewareHandler = async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length !== undefined && !c.req.header('transfer-encoding') && Number(length) > options.uploadBytes)
+      tooLarge(options.uploadBytes);
+    await next();
+  };
   return (c, next) => (options.isUpload(c.req.path, c.req.method) ? upload(c, next) : json(c, next));
 }

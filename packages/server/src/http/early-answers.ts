@@ -11,6 +11,8 @@ export function closeAfterEarlyAnswers(): MiddlewareHandler {
     const request = c.req.raw;
     const hasBody =
       request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? 0) > 0;
-    if (hasBody && !request.bodyUsed) c.res.headers.set('Connection', 'close');
+    // A 413 may come while the body is being read (an upload over its limit or quota): its rest is
+    // not read either.
+    if (hasBody && (!request.bodyUsed || c.res.status === 413)) c.res.headers.set('Connection', 'close');
   };
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { isExpired } from '../auth/session-expiry.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { openAiErrorBody } from '../errors/openai-error.js';
 import { resolveAttachments } from '../files/session-files.js';
@@ -66,6 +67,7 @@ export function openAiRoutes(services: Services): Hono {
       );
     }
     const session = await chatSession(c, body.user, services.tokens, services.apiKeysConfigured);
+    if (session.engineId !== session.id) await trackConversation(services, session.engineId);
     const attachments = await resolveAttachments(
       services.agent.fileStore,
       session.engineId,
@@ -120,4 +122,24 @@ function unknownModel(name: string, services: Services): ApiError {
     `The model "${name}" does not exist. This server has one model, the tree "${services.agent.tree.name}" (GET /v1/models).`,
     { details: { param: 'model' } },
   );
+}
+
+/** The token hash of a conversation of this endpoint: none (no token can match an empty hash). */
+const NO_TOKEN = '';
+
+/**
+ * Conversations of this endpoint expire like JSON-API sessions: they are tracked in the session
+ * tokens store (with no usable token), so idle and absolute expiry and the sweep apply to them. An
+ * expired conversation is deleted and starts over.
+ */
+async function trackConversation(services: Services, engineId: string): Promise<void> {
+  const { tokens } = services;
+  if (!tokens.info) return;
+  const info = await tokens.info(engineId);
+  if (info && !(await isExpired(tokens, engineId, services.expiry, new Date()))) return;
+  if (info) {
+    await services.agent.deleteSession(engineId);
+    await tokens.delete(engineId);
+  }
+  await tokens.save(engineId, NO_TOKEN);
 }

@@ -119,3 +119,72 @@ describe('session files', () => {
     expect(user!.attachments).toEqual([expect.objectContaining({ id: metadata.id, url: metadata.url })]);
   });
 });
+
+describe('upload quotas', () => {
+  const send = (
+    app: ReturnType<typeof testApp>['app'],
+    session: { sessionId: string; token: string },
+    size: number,
+  ) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(size)], { type: 'application/octet-stream' }), 'f.bin');
+    return app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+      method: 'POST',
+      headers: { 'X-Session-Token': session.token },
+      body: form,
+    });
+  };
+
+  it('refuses with 413 QUOTA_EXCEEDED past the session quota, then past the server quota, storing nothing', async () => {
+    const { app, agent } = testApp({ limits: { sessionQuotaBytes: 1000, totalQuotaBytes: 1500 } });
+    const a = await createSession(app);
+    const b = await createSession(app);
+    expect((await send(app, a, 600)).status).toBe(201);
+    const overSession = await send(app, a, 600);
+    expect(overSession.status).toBe(413);
+    expect(await overSession.json()).toEqual({
+      error: {
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringContaining('at most 1000 bytes'),
+        details: { quota: 'session', quotaBytes: 1000, remainingBytes: 400 },
+      },
+    });
+    expect((await send(app, a, 400)).status).toBe(201);
+    expect((await send(app, a, 1)).status).toBe(413);
+    expect((await send(app, b, 600)).status).toBe(413);
+    const overServer = await send(app, b, 600);
+    expect(((await overServer.json()) as { error: { details: { quota: string } } }).error.details.quota).toBe(
+      'server',
+    );
+    expect(await agent.fileStore.usage!()).toBe(1000);
+  });
+
+  it('refuses a body over maxUploadBytes even when it declares no length (chunked), storing nothing', async () => {
+    const { app, agent } = testApp({ limits: { maxUploadBytes: 64 * 1024 } });
+    const session = await createSession(app);
+    const boundary = 'XyZ';
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+        for (let i = 0; i < 20; i++) controller.enqueue(new Uint8Array(8 * 1024));
+        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const response = await app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+      method: 'POST',
+      headers: {
+        'X-Session-Token': session.token,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(await agent.fileStore.usage!()).toBe(0);
+  });
+});

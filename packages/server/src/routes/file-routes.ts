@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { UploadedFile } from '../api-types.js';
-import { invalidRequest } from '../errors/api-error.js';
+import { ApiError, invalidRequest } from '../errors/api-error.js';
+import { receiveUpload, type UploadAllowance } from '../files/receive-upload.js';
 import { FileId, fileUrl, findSessionFile } from '../files/session-files.js';
 import { validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
@@ -15,12 +16,6 @@ const INLINE_TYPES = new Set([
   'application/pdf',
   'text/plain',
 ]);
-
-/** The file name without any directory part, at most 255 characters. */
-function baseName(name: string): string {
-  const base = name.split(/[/\\]/).pop()?.trim() ?? '';
-  return (base || 'file').slice(0, 255);
-}
 
 function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -41,28 +36,43 @@ export function fileRoutes(services: Services): Hono {
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw invalidRequest('Upload files as multipart/form-data with one field named "file".');
     }
-    let form: Awaited<ReturnType<typeof c.req.parseBody>>;
-    try {
-      form = await c.req.parseBody({ all: true });
-    } catch {
-      throw invalidRequest(
-        'The upload is not valid multipart/form-data (a missing boundary, or a body that does not match it). Send one field named "file".',
-      );
-    }
-    const file = form.file;
-    if (!(file instanceof File)) {
-      throw invalidRequest('The upload needs exactly one field named "file" holding a file.');
-    }
-    const metadata = await store.put({
-      name: baseName(file.name),
-      mimeType: file.type || 'application/octet-stream',
-      data: new Uint8Array(await file.arrayBuffer()),
-      origin: 'chat',
-      sessionId,
-    });
+    const metadata = await receiveUpload(c.req.raw, store, sessionId, await allowance(sessionId));
     const uploaded: UploadedFile = { ...metadata, url: fileUrl(sessionId, metadata.id) };
     return c.json(uploaded, 201);
   });
+
+  /** What an upload to `sessionId` may add: the upload limit, and what the quotas leave. */
+  async function allowance(sessionId: string): Promise<UploadAllowance> {
+    const { maxUploadBytes, sessionQuotaBytes, totalQuotaBytes } = services.limits;
+    const [sessionUsed, totalUsed] = store.usage
+      ? await Promise.all([store.usage(sessionId), store.usage()])
+      : [0, 0];
+    const sessionLeft = sessionQuotaBytes - sessionUsed;
+    const totalLeft = totalQuotaBytes - totalUsed;
+    const quotaLeft = Math.max(0, Math.min(sessionLeft, totalLeft));
+    const overQuota = () =>
+      sessionLeft <= totalLeft
+        ? new ApiError(
+            413,
+            'QUOTA_EXCEEDED',
+            `This session's files may take at most ${sessionQuotaBytes} bytes; ${Math.max(0, sessionLeft)} are left. Delete the session (DELETE /api/v1/sessions/{id}) or upload a smaller file.`,
+            {
+              details: {
+                quota: 'session',
+                quotaBytes: sessionQuotaBytes,
+                remainingBytes: Math.max(0, sessionLeft),
+              },
+            },
+          )
+        : new ApiError(
+            413,
+            'QUOTA_EXCEEDED',
+            'The server has no room for this file (its file quota is used up); retry later or ask the operator.',
+            { details: { quota: 'server', remainingBytes: Math.max(0, totalLeft) } },
+          );
+    if (quotaLeft === 0) throw overQuota();
+    return { maxBodyBytes: maxUploadBytes, maxFileBytes: Math.min(quotaLeft, maxUploadBytes), overQuota };
+  }
 
   routes.get('/:id/files/:fileId', async (c) => {
     const sessionId = c.req.param('id');

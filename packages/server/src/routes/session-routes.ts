@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { CreatedSession, HistoryResponse } from '../api-types.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
+import { clientAddress } from '../http/client-address.js';
+import { rateLimited } from '../http/fixed-windows.js';
 import { validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
 
@@ -34,6 +36,8 @@ export function sessionRoutes(services: Services): Hono {
   const routes = new Hono();
 
   routes.post('/', async (c) => {
+    const retryAfter = services.sessionCreation?.add(clientAddress(c)) ?? null;
+    if (retryAfter !== null) throw rateLimited('Too many new sessions from this client.', retryAfter);
     const sessionId = randomUUID();
     const token = createSecret();
     await services.tokens.save(sessionId, hashSecret(token));

@@ -68,6 +68,49 @@ export function describeSessionTokens(
         }
       },
     );
+    cases.test(
+      'info, touch and claimExpired: expired sessions are claimed once, even by two instances at once',
+      async () => {
+        const fixture = await open();
+        try {
+          const { tokens } = fixture;
+          if (!tokens.info || !tokens.touch || !tokens.claimExpired)
+            throw new Error(`${name}: implement info, touch and claimExpired (session expiry).`);
+          const started = new Date();
+          for (let i = 0; i < 30; i++) await tokens.save(`old${i}`, HASH_A);
+          const created = (await tokens.info('old0'))!;
+          expect(created.tokenHash).toBe(HASH_A);
+          expect(Math.abs(created.createdAt.getTime() - started.getTime())).toBeLessThan(5000);
+          expect(created.lastUsedAt.getTime()).toBe(created.createdAt.getTime());
+          const later = new Date(created.lastUsedAt.getTime() + 60_000);
+          await tokens.touch('old0', later);
+          expect((await tokens.info('old0'))!.lastUsedAt.getTime()).toBe(later.getTime());
+          // old0 was used later: with an idle cutoff between, it is not expired; the others are.
+          const idleBefore = new Date(created.lastUsedAt.getTime() + 30_000);
+          const never = new Date(0);
+          const other = fixture.reopen ? await fixture.reopen() : tokens;
+          const [mine, theirs] = await Promise.all([
+            tokens.claimExpired({ idleBefore, createdBefore: never }, 100),
+            other.claimExpired!({ idleBefore, createdBefore: never }, 100),
+          ]);
+          const all = [...mine, ...theirs].sort();
+          expect(new Set(all).size).toBe(all.length);
+          expect(all).toEqual(Array.from({ length: 29 }, (_, i) => `old${i + 1}`).sort());
+          expect(await tokens.find('old1')).toBeNull();
+          expect(await tokens.find('old0')).toBe(HASH_A);
+          // The absolute cutoff expires it however recently it was used.
+          expect(
+            await tokens.claimExpired(
+              { idleBefore: never, createdBefore: new Date(created.createdAt.getTime() + 1) },
+              10,
+            ),
+          ).toEqual(['old0']);
+        } finally {
+          await fixture.dispose();
+        }
+      },
+    );
+
     cases.done();
   });
 }

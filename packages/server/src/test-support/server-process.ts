@@ -22,11 +22,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type BeforeCallback, defineTree, MessageType, type SessionStore, TreeAgent } from '@treeagent/core';
+import {
+  type BeforeCallback,
+  defineTree,
+  type FileStore,
+  MessageType,
+  type SessionStore,
+  TreeAgent,
+} from '@treeagent/core';
 import { ExactEmbedder } from '@treeagent/core/test';
-import { PostgresSessionStore } from '@treeagent/postgres';
+import { PostgresFileStore, PostgresSessionStore, PostgresSessionTokens } from '@treeagent/postgres';
 import { openSqlite } from '@treeagent/sqlite';
 import pg from 'pg';
+import type { SessionTokens } from '../auth/session-tokens.js';
 import { serve } from '../serve.js';
 
 /** The API key the server process accepts. */
@@ -34,21 +42,44 @@ export const SERVER_PROCESS_API_KEY = 'sk-server-process';
 /** The tree's name, i.e. the OpenAI `model`. */
 export const SERVER_PROCESS_MODEL = 'kill-shop';
 
-function openStore(argv: string[]): { store: SessionStore; close: () => Promise<void> } {
+interface OpenedStores {
+  store: SessionStore;
+  fileStore: FileStore;
+  sessionTokens: SessionTokens;
+  close: () => Promise<void>;
+}
+
+function openStore(argv: string[]): OpenedStores {
   const [kind, target, schema] = argv;
   if (kind === 'sqlite' && target) {
-    // A short lease, so a restarted server gets the sessions a killed one held within a second.
-    const stores = openSqlite(target, { lock: { leaseMs: 1000, timeoutMs: 20_000 } });
-    return { store: stores.sessionStore, close: stores.close };
+    // A short lease by default; TREEAGENT_TEST_LEASE_MS sets another (the takeover test uses the
+    // default 30 s, to show a dead holder is detected without waiting for its lease).
+    const leaseMs = Number(process.env.TREEAGENT_TEST_LEASE_MS ?? 1000);
+    const stores = openSqlite(target, { lock: { leaseMs, timeoutMs: 20_000 } });
+    return {
+      store: stores.sessionStore,
+      fileStore: stores.fileStore,
+      sessionTokens: stores.sessionTokens,
+      close: stores.close,
+    };
   }
   if (kind === 'postgres' && target && schema) {
     const store = new PostgresSessionStore({ connection: target, schema, lockTimeoutMs: 20_000 });
-    return { store, close: () => store.close() };
+    const fileStore = new PostgresFileStore({ connection: target, schema });
+    const sessionTokens = new PostgresSessionTokens({ connection: target, schema });
+    return {
+      store,
+      fileStore,
+      sessionTokens,
+      close: async () => {
+        await Promise.all([store.close(), fileStore.close(), sessionTokens.close()]);
+      },
+    };
   }
   throw new Error('usage: server-process.ts sqlite <directory> | postgres <url> <schema>');
 }
 
-function agentOn(sessionStore: SessionStore): TreeAgent {
+function agentOn(sessionStore: SessionStore, fileStore: FileStore): TreeAgent {
   const delayMs = Number(process.env.TREEAGENT_TEST_TURN_DELAY_MS ?? 5);
   const before: BeforeCallback = async (_self, context) => {
     const count = ((context.sessionState.get('count') as number | undefined) ?? 0) + 1;
@@ -79,18 +110,20 @@ function agentOn(sessionStore: SessionStore): TreeAgent {
     // Every message routes to node 3.
     embedder: new ExactEmbedder({ vectors: { hello: [1, 0] }, fallback: [1, 0] }),
     sessionStore,
+    fileStore,
   });
 }
 
 async function main(): Promise<void> {
-  const { store, close } = openStore(process.argv.slice(2));
-  const agent = agentOn(store);
+  const { store, fileStore, sessionTokens, close } = openStore(process.argv.slice(2));
+  const agent = agentOn(store, fileStore);
   await agent.ready();
   const server = await serve({
     agent,
     port: 0,
     hostname: '127.0.0.1',
     apiKeys: [SERVER_PROCESS_API_KEY],
+    sessionTokens,
     logger: { error: (message: string, details?: unknown) => console.error(message, details) },
   });
   process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
