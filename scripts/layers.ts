@@ -81,7 +81,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'ingest',
     what: 'documents split into `forRag` chunks',
-    mayImport: ['errors', 'protocol', 'embedding', 'vector', 'tree'],
+    mayImport: ['errors', 'protocol', 'embedding', 'vector', 'files', 'tree'],
   },
   {
     folder: 'engine',

@@ -56,7 +56,7 @@ const agent = new TreeAgent({
   vectorStore: stores.vectorStore,
   embeddingCache: stores.embeddingCache,
 });
-const server = await serve({ agent, port: 0, logger: { error: () => {} } });
+const server = await serve({ agent, port: 0, logger: { error: () => {} }, sessions: { createLimit: false } });
 await agent.ready();
 
 async function post(path: string, body: unknown, token?: string): Promise<Response> {

@@ -3,6 +3,10 @@ import {
   type Conditions,
   type DatetimeRange,
   type Filter,
+  type GeoBoundingBoxCondition,
+  type GeoLineString,
+  type GeoPolygonCondition,
+  type GeoRadiusCondition,
   type Match,
   type PointId,
   type Range,
@@ -10,7 +14,13 @@ import {
   type ValuesCount,
   validateFilter,
 } from '@treeagent/core';
-import { type PathStep, parsePath, whitespaceWords } from '@treeagent/core/adapter';
+import {
+  EARTH_RADIUS_METERS,
+  type PathStep,
+  parsePath,
+  toRadians,
+  whitespaceWords,
+} from '@treeagent/core/adapter';
 
 /**
  * Translates Tree Agent's Qdrant-style filters (docs/concepts.md §6) into one SQL boolean expression over a
@@ -128,7 +138,8 @@ class Translator {
       if (c.values_count != null) return this.#valuesCount(steps, payload, c.values_count);
       if (c.is_empty != null || c.is_null != null)
         return this.#fieldForm(steps, payload, c.is_empty, c.is_null);
-      const test = c.match != null ? this.#match(c.match) : this.#range(c.range!);
+      const test =
+        c.match != null ? this.#match(c.match) : c.range != null ? this.#range(c.range) : this.#geo(c);
       // Like Qdrant, an array value is tested element by element (one level).
       return this.#walk(steps, payload, (v) => {
         const e = this.#nextAlias();
@@ -221,6 +232,56 @@ class Translator {
         (s) =>
           `EXISTS (SELECT 1 FROM unnest(${this.#param(tokens, 'text[]')}) AS w(t) WHERE strpos(${s}, w.t) > 0)`,
       );
+  }
+
+  /**
+   * A geo condition on one value (`{ lon, lat }` with numeric coordinates), with the evaluator's
+   * arithmetic (`geo.ts` in core) in the same order, so both round alike.
+   */
+  #geo(c: GeoBoundingBoxCondition | GeoRadiusCondition | GeoPolygonCondition): (v: string) => string {
+    const f = (value: number) => this.#param(value, 'float8');
+    let test: () => string;
+    if (c.geo_bounding_box != null) {
+      const { top_left: tl, bottom_right: br } = c.geo_bounding_box;
+      test = () => {
+        const lon =
+          tl.lon > br.lon
+            ? `(x > ${f(tl.lon)} OR x < ${f(br.lon)})`
+            : `(${f(tl.lon)} < x AND x < ${f(br.lon)})`;
+        return `(${lon} AND ${f(br.lat)} < y AND y < ${f(tl.lat)})`;
+      };
+    } else if (c.geo_radius != null) {
+      const { center, radius } = c.geo_radius;
+      test = () => {
+        const k = f(Math.PI / 180);
+        const dTheta = `sin(((y - ${f(center.lat)}) * ${k}) / 2)`;
+        const dLambda = `sin(((x - ${f(center.lon)}) * ${k}) / 2)`;
+        const a = `(SELECT st * st + ${f(Math.cos(toRadians(center.lat)))} * cos(y * ${k}) * (sl * sl) FROM (SELECT ${dTheta} AS st, ${dLambda} AS sl) AS h)`;
+        return `(${f(EARTH_RADIUS_METERS)} * (2 * asin(sqrt(${a}))) < ${f(radius)})`;
+      };
+    } else {
+      const { exterior, interiors } = c.geo_polygon!;
+      test = () =>
+        [
+          `${this.#ringSide(exterior)} = 1`,
+          ...(interiors ?? []).map((ring) => `${this.#ringSide(ring)} = -1`),
+        ].join(' AND ');
+    }
+    return (v) =>
+      `(CASE WHEN jsonb_typeof(${v}) = 'object' AND jsonb_typeof(${v} -> 'lon') = 'number' AND jsonb_typeof(${v} -> 'lat') = 'number' THEN (SELECT ${test()} FROM (SELECT (${v} ->> 'lon')::float8 AS x, (${v} ->> 'lat')::float8 AS y) AS pt) ELSE FALSE END)`;
+  }
+
+  /** 1 when (x, y) is inside the closed ring, 0 on an edge, -1 outside (even-odd rule), as `ringSide` in core. */
+  #ringSide(ring: GeoLineString): string {
+    const p = ring.points;
+    const column = (values: number[]) => this.#param(values, 'float8[]');
+    const ax = column(p.slice(0, -1).map((q) => q.lon));
+    const ay = column(p.slice(0, -1).map((q) => q.lat));
+    const bx = column(p.slice(1).map((q) => q.lon));
+    const by = column(p.slice(1).map((q) => q.lat));
+    const onEdge = `cr = 0 AND least(e1x, e2x) <= x AND x <= greatest(e1x, e2x) AND least(e1y, e2y) <= y AND y <= greatest(e1y, e2y)`;
+    const crosses = `CASE WHEN (e1y > y) <> (e2y > y) THEN x < ((e2x - e1x) * (y - e1y)) / (e2y - e1y) + e1x ELSE FALSE END`;
+    return `(SELECT CASE WHEN bool_or(${onEdge}) THEN 0 WHEN count(*) FILTER (WHERE ${crosses}) % 2 = 1 THEN 1 ELSE -1 END FROM (SELECT e1x, e1y, e2x, e2y, (e2x - e1x) * (y - e1y) - (e2y - e1y) * (x - e1x) AS cr FROM unnest(${ax}, ${ay}, ${bx}, ${by}) AS e(e1x, e1y, e2x, e2y)) AS edges)`;
   }
 
   #range(r: Range | DatetimeRange): (v: string) => string {

@@ -1,4 +1,4 @@
-import { describeQdrantCorpus } from '@treeagent/core/conformance';
+import { CORPUS_COLLECTION, describeQdrantCorpus } from '@treeagent/core/conformance';
 import { expect } from 'vitest';
 import { QdrantVectorStore } from './qdrant-vector-store.js';
 import { qdrantSchemaErrors, schemaOfRequest } from './test-support/openapi/qdrant-schema.js';
@@ -30,3 +30,20 @@ describeQdrantCorpus('QdrantVectorStore (recorded from the corpus answers)', asy
     },
   };
 });
+
+/**
+ * The corpus against a real server when one is given (`QDRANT_URL=http://localhost:6333`): Qdrant
+ * itself must give the corpus's answers. Each case uses its own collection, dropped afterwards.
+ */
+const liveUrl = process.env.QDRANT_URL;
+if (liveUrl) {
+  let run = 0;
+  describeQdrantCorpus('QdrantVectorStore (live server at QDRANT_URL)', async () => {
+    const store = new QdrantVectorStore({
+      url: liveUrl,
+      ...(process.env.QDRANT_API_KEY ? { apiKey: process.env.QDRANT_API_KEY } : {}),
+      collectionPrefix: `treeagent_corpus_${process.pid}_${run++}_`,
+    });
+    return { store, dispose: () => store.dropCollection(CORPUS_COLLECTION) };
+  });
+}

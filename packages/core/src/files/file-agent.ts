@@ -12,7 +12,9 @@ export interface FileAgentInit {
   attachments?: readonly FileMetadata[];
   /** The files of the conversation so far, as the session kept them. */
   known?: readonly FileMetadata[];
+  /** Where `create` stores files and `read` reads them. */
   store?: FileStore;
+  /** The session the files belong to (stamped on the files `create` stores). */
   sessionId?: string;
 }
 

@@ -232,6 +232,64 @@ describe("Qdrant's field forms { key, is_empty / is_null: boolean }", () => {
   });
 });
 
+describe('geo (Qdrant: strict edges, haversine metres, planar polygons)', () => {
+  const at = (c: object, lon: number, lat: number) => one(c as Condition, { at: { lon, lat } });
+  it('geo_bounding_box excludes its edges and crosses the antimeridian', () => {
+    const box = {
+      key: 'at',
+      geo_bounding_box: { top_left: { lon: 0, lat: 10 }, bottom_right: { lon: 10, lat: 0 } },
+    };
+    expect([at(box, 5, 5), at(box, 0, 5), at(box, 5, 10), at(box, 11, 5)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const wrap = {
+      key: 'at',
+      geo_bounding_box: { top_left: { lon: 170, lat: 10 }, bottom_right: { lon: -170, lat: -10 } },
+    };
+    expect([at(wrap, 175, 0), at(wrap, -175, 0), at(wrap, 0, 0)]).toEqual([true, true, false]);
+  });
+  it('geo_radius keeps points strictly closer than radius metres', () => {
+    // One degree of latitude is 111,195 m on the mean sphere.
+    const near = (radius: number) =>
+      at({ key: 'at', geo_radius: { center: { lon: 0, lat: 0 }, radius } }, 0, 1);
+    expect([near(111_196), near(111_194)]).toEqual([true, false]);
+  });
+  it('geo_polygon: inside the exterior, outside holes, never on an edge', () => {
+    const square = (a: number, b: number) => ({
+      points: [
+        { lon: a, lat: a },
+        { lon: b, lat: a },
+        { lon: b, lat: b },
+        { lon: a, lat: b },
+        { lon: a, lat: a },
+      ],
+    });
+    const c = { key: 'at', geo_polygon: { exterior: square(0, 10), interiors: [square(2, 4)] } };
+    expect([at(c, 5, 5), at(c, 3, 3), at(c, 0, 5), at(c, 2, 3), at(c, 11, 5)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+  it('tests each element of an array and ignores values that are not { lon, lat }', () => {
+    const c = { key: 'at', geo_radius: { center: { lon: 0, lat: 0 }, radius: 1000 } } as Condition;
+    expect(
+      one(c, {
+        at: [
+          { lon: 50, lat: 50 },
+          { lon: 0, lat: 0 },
+        ],
+      }),
+    ).toBe(true);
+    expect(one(c, { at: { lon: '0', lat: 0 } })).toBe(false);
+  });
+});
+
 describe('has_id', () => {
   it('matches numeric and string ids without mixing them', () => {
     expect(one({ has_id: [1, 2] }, {}, 2)).toBe(true);

@@ -5,12 +5,16 @@ import type {
   Filter,
   FilterPoint,
   FilterPredicate,
+  GeoBoundingBoxCondition,
+  GeoPolygonCondition,
+  GeoRadiusCondition,
   Match,
   PointId,
   Range,
   ValuesCount,
 } from '../protocol/filter.js';
 import { compareInstant, lastParsedNs, parseDateTime, parseDateTimeInto } from './datetime.js';
+import { geoPointOf, inBoundingBox, inPolygon, inRadius } from './geo.js';
 import { compilePath, HIT, NONE, type PathWalker, parsePath } from './json-path.js';
 import { validateFilter } from './validate-filter.js';
 
@@ -82,7 +86,7 @@ function condition(c: Condition): Pred {
     if (c.values_count != null) return valuesCount(walk, c.values_count);
     if (c.is_empty != null) return fieldForm(walk, c.is_empty, isEmptyValue);
     if (c.is_null != null) return fieldForm(walk, c.is_null, isNullValue);
-    const test = c.match != null ? match(c.match) : range(c.range!);
+    const test = c.match != null ? match(c.match) : c.range != null ? range(c.range) : geo(c);
     // Like Qdrant, an array value is tested element by element (one level).
     const visit = (v: unknown) => (Array.isArray(v) ? v.some(test) : test(v));
     return (payload) => walk(payload, visit) === HIT;
@@ -154,6 +158,20 @@ const whitespace = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u20
 /** The words of `text_any`: split on whitespace, empty pieces dropped. */
 export function whitespaceWords(text: string): string[] {
   return text.split(whitespace).filter((w) => w.length > 0);
+}
+
+/** A geo condition's test of one value (a `{ lon, lat }` object). */
+function geo(c: GeoBoundingBoxCondition | GeoRadiusCondition | GeoPolygonCondition): ValuePred {
+  const inside =
+    c.geo_bounding_box != null
+      ? (lon: number, lat: number) => inBoundingBox(c.geo_bounding_box!, lon, lat)
+      : c.geo_radius != null
+        ? (lon: number, lat: number) => inRadius(c.geo_radius!, lon, lat)
+        : (lon: number, lat: number) => inPolygon(c.geo_polygon!, lon, lat);
+  return (v) => {
+    const point = geoPointOf(v);
+    return point !== undefined && inside(point.lon, point.lat);
+  };
 }
 
 function range(r: Range | DatetimeRange): ValuePred {

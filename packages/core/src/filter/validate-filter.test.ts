@@ -119,10 +119,41 @@ describe('validateFilter errors name the JSON path and the fix', () => {
     );
     expectError({ must: [{ slice: { total: 2, index: 0 } }] }, 'filter.must[0].slice', /not supported/);
     expectError(
-      { must: [{ key: 'at', geo_radius: { center: { lon: 0, lat: 0 }, radius: 1 } }] },
-      'filter.must[0].geo_radius',
-      /unknown key "geo_radius" .* do not support Qdrant's geo/,
+      { must: [{ key: 'at', geo_radius: { center: { lon: 0, lat: 95 }, radius: 1 } }] },
+      'filter.must[0].geo_radius.center',
+      /lat in \[-90, 90\]/,
     );
+    const ring = (n: number, closed = true) => ({
+      points: [
+        ...Array.from({ length: n - 1 }, (_, i) => ({ lon: i, lat: i * i })),
+        closed ? { lon: 0, lat: 0 } : { lon: 9, lat: 9 },
+      ],
+    });
+    expectError(
+      { must: [{ key: 'at', geo_polygon: { exterior: ring(3) } }] },
+      'filter.must[0].geo_polygon.exterior.points',
+      /at least 4 points, got 3/,
+    );
+    expectError(
+      { must: [{ key: 'at', geo_polygon: { exterior: ring(4, false) } }] },
+      'filter.must[0].geo_polygon.exterior.points',
+      /must be closed/,
+    );
+    expectError(
+      { must: [{ key: 'at', geo_polygon: { exterior: ring(4), interiors: [ring(2)] } }] },
+      'filter.must[0].geo_polygon.interiors[0].points',
+      /at least 4/,
+    );
+    expect(
+      validateFilter({
+        must: [
+          {
+            key: 'at',
+            geo_bounding_box: { top_left: { lon: 170, lat: 10 }, bottom_right: { lon: -170, lat: -10 } },
+          },
+        ],
+      }),
+    ).toBeTruthy();
     expectError(
       { must: ['lang'] },
       'filter.must[0]',
@@ -171,7 +202,7 @@ describe('validateFilter errors name the JSON path and the fix', () => {
     expectError(
       { must: [{ key: 'a' }] },
       'filter.must[0]',
-      /exactly one of match, range, values_count, is_empty, is_null \(found none\)/,
+      /exactly one of match, range, values_count, is_empty, is_null, geo_bounding_box, geo_radius, geo_polygon \(found none\)/,
     );
     expectError(
       { must: [{ key: 'a', match: { value: 1 }, range: { gt: 1 } }] },

@@ -8,8 +8,16 @@ type Obj = Record<string, unknown>;
 const FILTER_KEYS = ['must', 'should', 'must_not', 'min_should'];
 const BOUND_KEYS = ['gt', 'gte', 'lt', 'lte'];
 const MATCH_KEYS = ['value', 'any', 'except', 'text', 'text_any', 'phrase', 'prefix'];
-const FIELD_OPS = ['match', 'range', 'values_count', 'is_empty', 'is_null'];
-const GEO_KEYS = ['geo_radius', 'geo_bounding_box', 'geo_polygon'];
+const FIELD_OPS = [
+  'match',
+  'range',
+  'values_count',
+  'is_empty',
+  'is_null',
+  'geo_bounding_box',
+  'geo_radius',
+  'geo_polygon',
+];
 const UNSUPPORTED =
   "Tree Agent filters do not support Qdrant's geo, has_vector and slice conditions (docs/deployment.md lists the differences); store coordinates as numbers and use range";
 const CONDITION_HELP =
@@ -40,7 +48,6 @@ function onlyKeys(obj: Obj, allowed: readonly string[], path: string, what: stri
     let hint = '';
     if (key === 'filter')
       hint = '; Qdrant nests filters directly: write { must: [...] }, not { filter: { must: [...] } }';
-    else if (GEO_KEYS.includes(key)) hint = `; ${UNSUPPORTED}`;
     fail(`${path}.${key}`, `unknown key "${key}" in ${what}; allowed keys: ${allowed.join(', ')}${hint}`);
   }
 }
@@ -144,12 +151,64 @@ function fieldCondition(c: Obj, path: string): void {
   }
   if (c.match != null) match(c.match, `${path}.match`);
   else if (c.range != null) range(c.range, `${path}.range`);
-  else if (c.is_empty != null || c.is_null != null) {
+  else if (c.geo_bounding_box != null) {
+    const p = `${path}.geo_bounding_box`;
+    const box = object(c.geo_bounding_box, p, 'an object { top_left, bottom_right }');
+    onlyKeys(box, ['top_left', 'bottom_right'], p, 'geo_bounding_box');
+    geoPoint(box.top_left, `${p}.top_left`);
+    geoPoint(box.bottom_right, `${p}.bottom_right`);
+  } else if (c.geo_radius != null) {
+    const p = `${path}.geo_radius`;
+    const circle = object(c.geo_radius, p, 'an object { center, radius }');
+    onlyKeys(circle, ['center', 'radius'], p, 'geo_radius');
+    geoPoint(circle.center, `${p}.center`);
+    if (typeof circle.radius !== 'number' || !Number.isFinite(circle.radius)) {
+      fail(`${p}.radius`, `expected a number of metres, got ${describe(circle.radius)}`);
+    }
+  } else if (c.geo_polygon != null) {
+    const p = `${path}.geo_polygon`;
+    const polygon = object(c.geo_polygon, p, 'an object { exterior, interiors }');
+    onlyKeys(polygon, ['exterior', 'interiors'], p, 'geo_polygon');
+    lineString(polygon.exterior, `${p}.exterior`);
+    if (polygon.interiors != null) {
+      if (!Array.isArray(polygon.interiors))
+        fail(`${p}.interiors`, `expected an array of { points }, got ${describe(polygon.interiors)}`);
+      for (const [i, ring] of polygon.interiors.entries()) lineString(ring, `${p}.interiors[${i}]`);
+    }
+  } else if (c.is_empty != null || c.is_null != null) {
     const op = c.is_empty != null ? 'is_empty' : 'is_null';
     if (typeof c[op] !== 'boolean') {
       fail(`${path}.${op}`, `expected true or false, got ${describe(c[op])}; or write { ${op}: { key } }`);
     }
   } else bounds(c.values_count, `${path}.values_count`, 'values_count', (v, p) => integer(v, p, 0));
+}
+
+function geoPoint(value: unknown, path: string): void {
+  const point = object(value, path, 'a geo point { lon, lat }');
+  onlyKeys(point, ['lon', 'lat'], path, 'a geo point');
+  const ok = (v: unknown, limit: number) => typeof v === 'number' && v >= -limit && v <= limit;
+  if (!ok(point.lon, 180) || !ok(point.lat, 90)) {
+    fail(
+      path,
+      `expected lon in [-180, 180] and lat in [-90, 90], got lon ${describe(point.lon)}, lat ${describe(point.lat)}`,
+    );
+  }
+}
+
+/** A closed line of at least 4 points, as Qdrant requires of polygon rings. */
+function lineString(value: unknown, path: string): void {
+  const line = object(value, path, 'an object { points }');
+  onlyKeys(line, ['points'], path, 'a polygon ring');
+  if (!Array.isArray(line.points))
+    fail(`${path}.points`, `expected an array of geo points, got ${describe(line.points)}`);
+  for (const [i, point] of line.points.entries()) geoPoint(point, `${path}.points[${i}]`);
+  if (line.points.length < 4)
+    fail(`${path}.points`, `a polygon ring needs at least 4 points, got ${line.points.length}`);
+  const first = line.points[0] as { lon: number; lat: number };
+  const last = line.points.at(-1) as { lon: number; lat: number };
+  if (Math.abs(first.lon - last.lon) > Number.EPSILON || Math.abs(first.lat - last.lat) > Number.EPSILON) {
+    fail(`${path}.points`, 'a polygon ring must be closed: repeat the first point at the end');
+  }
 }
 
 function match(value: unknown, path: string): void {

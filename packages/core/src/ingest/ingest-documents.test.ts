@@ -118,4 +118,47 @@ describe('ingestDocuments', () => {
       }),
     ).rejects.toThrow(/not a query node/);
   });
+
+  test('a document kept in the file store: its chunks reference the file, and the File Agent lists it (origin rag)', async () => {
+    const vectorStore = new InMemoryVectorStore();
+    const embedder = new HashedEmbedder();
+    const listed: string[][] = [];
+    const withFiles = defineTree({
+      name: 'docs-files',
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        {
+          id: 3,
+          type: 'query',
+          parent: 2,
+          chunks: ['garanzia'],
+          query: { query: 'quanto dura la garanzia', threshold: 0 },
+          after: (_self, context) => {
+            listed.push(context.fileAgent.list('rag').map((file) => `${file.id}:${file.name}`));
+            return { nodeTarget: 4, step: 'before' };
+          },
+        },
+        { id: 4, type: 'emit', parent: 3, emit: { message: { type: 'static', content: 'ok' } } },
+      ],
+    });
+    const agent = new TreeAgent({ tree: withFiles, embedder, vectorStore });
+    const file = await agent.fileStore.put({
+      name: 'manuale.md',
+      mimeType: 'text/markdown',
+      data: new TextEncoder().encode(manual),
+      origin: 'rag',
+    });
+    await ingestDocuments([{ source: 'manuale.md', text: manual, file }], {
+      tree: withFiles,
+      nodeId: 3,
+      vectorStore,
+      embedder,
+    });
+    await agent.send('s', 'garanzia');
+    expect(listed).toEqual([[`${file.id}:manuale.md`]]);
+    expect((await agent.sessionStore.load('s'))!.files).toEqual([
+      { id: file.id, name: 'manuale.md', mimeType: 'text/markdown', origin: 'rag' },
+    ]);
+  });
 });

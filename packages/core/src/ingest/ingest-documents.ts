@@ -3,12 +3,13 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { CHUNK_FILE_KEY } from '../files/file-agent.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { Tree } from '../tree/tree.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import { type SplitOptions, splitText } from './split-text.js';
-
 /** Payload key that marks a chunk as coming from an ingested document (its source name). */
 export const SOURCE_KEY = '_source';
 
@@ -18,6 +19,12 @@ export interface IngestDocument {
   text: string;
   /** Extra payload for every chunk of the document (tags that filters select on). */
   extra?: Record<string, unknown>;
+  /**
+   * The document's file in the agent's `FileStore`, when it is kept there: every chunk then carries
+   * `extra.file = { id, name, mimeType }`, and the File Agent lists it (origin `rag`) when a query
+   * node retrieves one of its chunks.
+   */
+  file?: Pick<FileMetadata, 'id' | 'name' | 'mimeType'>;
 }
 
 export interface IngestOptions extends SplitOptions {
@@ -71,6 +78,15 @@ export async function ingestDocuments(
         title: document.source,
         ...(piece.heading ? { heading: piece.heading } : {}),
         ...(document.extra ?? {}),
+        ...(document.file
+          ? {
+              [CHUNK_FILE_KEY]: {
+                id: document.file.id,
+                name: document.file.name,
+                mimeType: document.file.mimeType,
+              },
+            }
+          : {}),
         [SOURCE_KEY]: document.source,
       },
     }));

@@ -51,7 +51,10 @@ export type FieldCondition =
   | RangeCondition
   | ValuesCountCondition
   | FieldIsEmptyCondition
-  | FieldIsNullCondition;
+  | FieldIsNullCondition
+  | GeoBoundingBoxCondition
+  | GeoRadiusCondition
+  | GeoPolygonCondition;
 
 /** Matches when any value at `key` (array elements included) satisfies `match`. */
 export interface MatchCondition {
@@ -63,6 +66,9 @@ export interface MatchCondition {
   values_count?: never;
   is_empty?: never;
   is_null?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
 }
 
 /** Matches when any numeric (or datetime) value at `key` lies in `range`. */
@@ -75,6 +81,9 @@ export interface RangeCondition {
   values_count?: never;
   is_empty?: never;
   is_null?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
 }
 
 /** Matches on how many values `key` holds (array length; 1 for a scalar; 0 when missing). */
@@ -87,6 +96,9 @@ export interface ValuesCountCondition {
   range?: never;
   is_empty?: never;
   is_null?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
 }
 
 /**
@@ -101,6 +113,9 @@ export interface FieldIsEmptyCondition {
   range?: never;
   values_count?: never;
   is_null?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
 }
 
 /**
@@ -116,6 +131,83 @@ export interface FieldIsNullCondition {
   range?: never;
   values_count?: never;
   is_empty?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
+}
+
+/** A point on Earth: longitude in [-180, 180] and latitude in [-90, 90], in degrees. */
+export interface GeoPoint {
+  lon: number;
+  lat: number;
+}
+
+/** A rectangle; it crosses the antimeridian when `top_left.lon` is east of `bottom_right.lon`. */
+export interface GeoBoundingBox {
+  top_left: GeoPoint;
+  bottom_right: GeoPoint;
+}
+
+/** A circle: `radius` metres around `center` (haversine distance). */
+export interface GeoRadius {
+  center: GeoPoint;
+  radius: number;
+}
+
+/** A closed line: at least 4 points, the last equal to the first. */
+export interface GeoLineString {
+  points: readonly GeoPoint[];
+}
+
+/** A polygon in (lon, lat) coordinates, with optional holes. */
+export interface GeoPolygon {
+  exterior: GeoLineString;
+  interiors?: readonly GeoLineString[] | null;
+}
+
+/** Matches when a geo point at `key` lies strictly inside the box. */
+export interface GeoBoundingBoxCondition {
+  /** Payload path to `{ lon, lat }` objects (or arrays of them), as in {@link MatchCondition.key}. */
+  key: string;
+  /** The box. */
+  geo_bounding_box: GeoBoundingBox;
+  match?: never;
+  range?: never;
+  values_count?: never;
+  is_empty?: never;
+  is_null?: never;
+  geo_radius?: never;
+  geo_polygon?: never;
+}
+
+/** Matches when a geo point at `key` is less than `radius` metres from `center`. */
+export interface GeoRadiusCondition {
+  /** Payload path to `{ lon, lat }` objects (or arrays of them), as in {@link MatchCondition.key}. */
+  key: string;
+  /** The circle. */
+  geo_radius: GeoRadius;
+  match?: never;
+  range?: never;
+  values_count?: never;
+  is_empty?: never;
+  is_null?: never;
+  geo_bounding_box?: never;
+  geo_polygon?: never;
+}
+
+/** Matches when a geo point at `key` lies strictly inside the polygon and outside its holes. */
+export interface GeoPolygonCondition {
+  /** Payload path to `{ lon, lat }` objects (or arrays of them), as in {@link MatchCondition.key}. */
+  key: string;
+  /** The polygon. */
+  geo_polygon: GeoPolygon;
+  match?: never;
+  range?: never;
+  values_count?: never;
+  is_empty?: never;
+  is_null?: never;
+  geo_bounding_box?: never;
+  geo_radius?: never;
 }
 
 /** The ways to match a value. */

@@ -137,8 +137,17 @@ const scalar = fc.oneof(
   { weight: 1, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.constant(null) },
 );
+/** Geo points on a coarse grid (edges and corners of the generated shapes are hit often), some malformed. */
+const coordinate = fc.oneof(fc.integer({ min: -4, max: 4 }), fc.constantFrom(0.5, -0.5, 1e-9, 179.9, -179.9));
+const latitude = fc.oneof(fc.integer({ min: -4, max: 4 }), fc.constantFrom(0.5, -0.5, 1e-9, 89.9, -89.9));
+const geoPoint = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ lon: coordinate, lat: latitude }) },
+  { weight: 1, arbitrary: fc.constantFrom({ lon: '1', lat: 1 }, { lon: 1 }, { lat: 1, lon: 1, alt: 3 }) },
+);
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: geoPoint },
+  { weight: 1, arbitrary: fc.array(geoPoint, { maxLength: 2 }) },
   { weight: 2, arbitrary: fc.array(scalar, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.array(fc.array(scalar, { maxLength: 2 }), { maxLength: 2 }) },
 );
@@ -224,6 +233,8 @@ const keys = [
   'status',
   'uid',
   'datetime_payload',
+  'location',
+  'country.cities[].location',
 ];
 const innerKeys = [
   'f',
@@ -292,9 +303,32 @@ const numberBound = fc.option(
 const dateBound = fc.option(validDatetime, { nil: undefined });
 const countBound = fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined });
 
+const point = fc.record({ lon: coordinate, lat: latitude });
+const ring = fc
+  .array(point, { minLength: 3, maxLength: 5 })
+  .map((points) => ({ points: [...points, points[0]!] }));
+const geoConditions = (key: fc.Arbitrary<string>) => [
+  fc.record({ key, geo_bounding_box: fc.record({ top_left: point, bottom_right: point }) }),
+  fc.record({
+    key,
+    geo_radius: fc.record({
+      center: point,
+      radius: fc.constantFrom(0, 1, 111_194, 111_196, 250_000, 600_000),
+    }),
+  }),
+  fc.record({
+    key,
+    geo_polygon: fc.record(
+      { exterior: ring, interiors: fc.option(fc.array(ring, { maxLength: 2 }), { nil: undefined }) },
+      { requiredKeys: ['exterior'] },
+    ),
+  }),
+];
+
 function leafConditions(keyPool: string[]): fc.Arbitrary<Condition> {
   const key = fc.constantFrom(...keyPool);
   return fc.oneof(
+    ...geoConditions(key),
     fc.record({ key, match: fc.record({ value: matchValue }) }),
     fc.record({ key, match: fc.record({ any: fc.oneof(stringSet, intSet) }) }),
     fc.record({ key, match: fc.record({ except: fc.oneof(stringSet, intSet) }) }),

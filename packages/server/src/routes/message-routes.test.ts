@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@treeagent/core';
+import { type AgentEvent, defineTree, TreeAgent } from '@treeagent/core';
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody as ErrorResponse } from '../errors/api-error.js';
 import { createSession, parseSse, postMessage, testApp } from '../test-support/fixtures.js';
@@ -25,6 +25,51 @@ describe('POST /api/v1/sessions/:id/messages (JSON)', () => {
       trace: AgentEvent[];
     };
     expect(traced.trace.some((event) => event.type === 'explore-decision')).toBe(true);
+  });
+
+  it("in debug mode, a fallback's trace event names the error's node, callback and frame", async () => {
+    const agent = new TreeAgent({
+      tree: defineTree({
+        nodes: [
+          { id: 1, type: 'root' },
+          {
+            id: 2,
+            type: 'agent',
+            parent: 1,
+            isPrimary: true,
+            fallback: () => ({ nodeTarget: 9 }),
+          },
+          {
+            id: 3,
+            type: 'emit',
+            parent: 2,
+            chunks: ['hello'],
+            before: function lookUpOrder() {
+              throw new Error('orders service down');
+            },
+          },
+          { id: 9, type: 'emit', parent: 2, emit: { message: { type: 'static', content: 'Sorry' } } },
+        ],
+      }),
+    });
+    const { app } = testApp({ debug: true, agent });
+    const session = await createSession(app);
+    const output = (await (await postMessage(app, session, { message: 'hello' })).json()) as {
+      status: string;
+      failCounter: number;
+      trace: AgentEvent[];
+    };
+    expect(output).toMatchObject({ status: 'fallback-error', failCounter: 0 });
+    expect(output.trace.find((event) => event.type === 'fallback')).toMatchObject({
+      error: {
+        code: 'CALLBACK_ERROR',
+        nodeId: 3,
+        callback: 'before',
+        message: expect.stringContaining('orders service down'),
+        frame: expect.stringMatching(/^lookUpOrder \(.*message-routes\.test\.ts:\d+:\d+\)$/),
+      },
+      nodeTarget: 9,
+    });
   });
 
   it('answers status no-match (not an error) when nothing fits', async () => {

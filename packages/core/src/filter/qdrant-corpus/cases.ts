@@ -91,7 +91,6 @@ const polygon = (points: [number, number][], interiors?: unknown[]) => ({
     ...(interiors === undefined ? {} : { interiors }),
   },
 });
-const GEO: CorpusUnsupported = { feature: 'geo', outcome: 'rejected' };
 /** Without a text index, Qdrant matches `text` as a case-sensitive substring (condition_checker.rs): no title holds "ROBO", "robot" or "star". */
 const TEXT_INDEX: CorpusUnsupported = { feature: 'full-text index', outcome: 'not-applicable', ids: [] };
 
@@ -456,7 +455,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
       }),
     ),
     ids([1], 'one point, Germany'),
-    { unsupported: GEO },
   ),
   nested(
     'test_nested_payload_indexing_operations',
@@ -466,7 +464,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
       must({ key: 'location', geo_radius: { center: { lon: 13.76117, lat: 52.33825 }, radius: 1000 } }),
     ),
     ids([1], 'one point, Germany'),
-    { unsupported: GEO },
   ),
 
   // test_nesting_nested_payload_query.py (nested-arrays fixture)
@@ -711,7 +708,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
       3,
     ),
     ids([4, 2], 'two points, 2 and 4'),
-    { unsupported: GEO },
   ),
   geo(
     'test_geo_polygon_simple',
@@ -730,7 +726,6 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
       3,
     ),
     ids([1, 3], 'two points, 1 and 3'),
-    { unsupported: GEO },
   ),
   geo(
     'test_geo_polygon_simple',
@@ -749,7 +744,123 @@ export const CORPUS_CASES: readonly CorpusCase[] = [
       3,
     ),
     ids([4, 1, 3], 'three points, 1, 3 and 4'),
-    { unsupported: GEO },
+  ),
+
+  geo(
+    'test_geo_polygon_with_interiors',
+    'polygon with a hole',
+    'geo',
+    query(
+      must(
+        polygon(
+          [
+            [-70, -70],
+            [60, -70],
+            [60, 60],
+            [-70, 60],
+            [-70, -70],
+          ],
+          [
+            {
+              points: [
+                [-65, -65],
+                [0, -65],
+                [0, 0],
+                [-65, 0],
+                [-65, -65],
+              ].map(([lon, lat]) => ({ lon, lat })),
+            },
+          ],
+        ),
+      ),
+      3,
+    ),
+    ids([1], 'one point, 1'),
+  ),
+  geo(
+    'test_geo_polygon_invalid',
+    'an open exterior is rejected',
+    'geo',
+    query(
+      must(
+        polygon([
+          [-180, -90],
+          [180, -90],
+          [180, 90],
+          [-180, 90],
+        ]),
+      ),
+      3,
+    ),
+    error(400),
+  ),
+  geo(
+    'test_geo_polygon_invalid',
+    'an exterior of three points is rejected',
+    'geo',
+    query(
+      must(
+        polygon([
+          [-180, -90],
+          [180, -90],
+          [-180, -90],
+        ]),
+      ),
+      3,
+    ),
+    error(400),
+  ),
+  geo(
+    'test_geo_polygon_multiple',
+    'should: either of two polygons',
+    'geo',
+    query(
+      {
+        should: [
+          polygon([
+            [55, 55],
+            [65, 55],
+            [65, 65],
+            [55, 65],
+            [55, 55],
+          ]),
+          polygon([
+            [75, 75],
+            [85, 75],
+            [85, 85],
+            [75, 85],
+            [75, 75],
+          ]),
+        ],
+      },
+      3,
+    ),
+    ids([4, 2], 'two points, 2 and 4'),
+  ),
+  geo(
+    'test_geo_polygon_multiple',
+    'must: both of two disjoint polygons',
+    'geo',
+    query(
+      must(
+        polygon([
+          [55, 55],
+          [65, 55],
+          [65, 65],
+          [55, 65],
+          [55, 55],
+        ]),
+        polygon([
+          [75, 75],
+          [85, 75],
+          [85, 85],
+          [75, 85],
+          [75, 75],
+        ]),
+      ),
+      3,
+    ),
+    ids([], 'no point'),
   ),
 
   // test_filter_slice.py

@@ -77,7 +77,7 @@ export type CorpusExpect =
 /** Why Tree Agent does not run a case as is. */
 export interface CorpusUnsupported {
   /** The Qdrant feature the case needs. */
-  feature: 'geo' | 'slice' | 'has_vector' | 'full-text index';
+  feature: 'slice' | 'has_vector' | 'full-text index';
   /** What Tree Agent does instead: `rejected` (validation error `FILTER`) or `not-applicable` (needs Qdrant-side configuration Tree Agent never creates). */
   outcome: 'rejected' | 'not-applicable';
   /** For `not-applicable`: what Tree Agent's back-ends answer, as Qdrant does without that configuration. */
