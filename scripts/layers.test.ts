@@ -44,7 +44,7 @@ describe('the layering rules (scripts/layers.ts)', () => {
     expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/tree\/ may import only errors\/, filter\/, protocol\/, context\//);
     expect(problems[1]).toMatch(/session\/ may import only/);
-    expect(problems[2]).toMatch(/is a contract.*import only protocol\/, errors\/, filter\//);
+    expect(problems[2]).toMatch(/is a contract.*import only protocol\/, errors\//);
     expect(problems[3]).toMatch(/inside another package/);
   });
 

@@ -21,16 +21,20 @@ export interface Layer {
  * entry points at the root of `src/` (`index.ts`, `client.ts`) may import anything.
  */
 export const CORE_LAYERS: readonly Layer[] = [
-  { folder: 'errors', what: '`TreeAgentError`: stable codes, typed details per code', mayImport: [] },
-  {
-    folder: 'filter',
-    what: "Qdrant's filter model: types, validation, one compiled evaluator shared by exploration and vector stores",
-    mayImport: ['errors'],
-  },
   {
     folder: 'protocol',
-    what: 'the types a turn exchanges with callers, stores and callbacks: events and output, output message, history entry, explore constraints data, file metadata, retrieved chunk, chunk id, JSON schema, constants',
-    mayImport: ['filter'],
+    what: "the types a turn exchanges with callers, stores and callbacks: events and output, output message, history entry, explore constraints data, Qdrant's filter types, file metadata, retrieved chunk, chunk id, JSON schema, constants",
+    mayImport: [],
+  },
+  {
+    folder: 'errors',
+    what: "`TreeAgentError`: stable codes, typed details per code, the failed turn's events",
+    mayImport: ['protocol'],
+  },
+  {
+    folder: 'filter',
+    what: "Qdrant's filter model: validation, one compiled evaluator shared by exploration and vector stores",
+    mayImport: ['errors', 'protocol'],
   },
   {
     folder: 'embedding',
@@ -77,7 +81,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'ingest',
     what: 'documents split into `forRag` chunks',
-    mayImport: ['errors', 'protocol', 'embedding', 'vector', 'tree'],
+    mayImport: ['errors', 'protocol', 'embedding', 'vector', 'files', 'tree'],
   },
   {
     folder: 'engine',
@@ -122,7 +126,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
 ];
 
-/** The contracts: each may import only these folders (the protocol, errors, and the filter types). */
+/** The contracts: each may import only these folders (the protocol and errors). */
 export const CONTRACTS: readonly string[] = [
   'embedding/embedder.ts',
   'model/language-model.ts',
@@ -130,7 +134,7 @@ export const CONTRACTS: readonly string[] = [
   'vector/vector-store.ts',
   'files/file-store.ts',
 ];
-export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors', 'filter'];
+export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors'];
 
 /** One import from a source file to another, both relative to the repository root. */
 export interface ImportEdge {

@@ -40,8 +40,9 @@ export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
+export { type LintableEmbedder, type LintOptions, lintTree } from './lint/lint-tree.js';
 // Lint
-export { type LintableEmbedder, type LintOptions, type LintWarning, lintTree } from './lint/lint-tree.js';
+export type { LintWarning } from './lint/lint-warning.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
 export type {
   LanguageModel,

@@ -12,7 +12,8 @@ import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-import { fitKey, fitProjection } from './fit-projection.js';
+import { fitKey } from './fit-classes.js';
+import { fitProjection } from './fit-projection.js';
 import { FittedEmbedder } from './fitted-embedder.js';
 import { lintFit } from './lint-fit.js';
 import {

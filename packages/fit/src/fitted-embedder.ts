@@ -5,16 +5,12 @@ import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '
 import { TreeAgentError } from '@treeagent/core';
 import { concatScaled, embedTexts, norm } from '@treeagent/core/adapter';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-import {
-  type FitOptions,
-  type FitSettings,
-  fitKey,
-  fitProjection,
-  fitSettings,
-  type Projection,
-} from './fit-projection.js';
+import { fitKey } from './fit-classes.js';
+import { fitProjection } from './fit-projection.js';
+import { type FitOptions, type FitSettings, fitSettings } from './fit-settings.js';
 import { lintFit } from './lint-fit.js';
 import { type ProgressLineOptions, progressLine } from './progress-line.js';
+import type { Projection } from './projection.js';
 
 const FORMAT = 'treeagent-fit';
 const VERSION = 1;

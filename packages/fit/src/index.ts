@@ -1,16 +1,13 @@
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
+export { fitProjection } from './fit-projection.js';
 export {
-  chunkClasses,
-  type FitClass,
   type FitClasses,
   type FitOptions,
   type FitProgress,
   type FitSettings,
-  fitKey,
-  fitProjection,
   fitSettings,
-  type Projection,
-} from './fit-projection.js';
+} from './fit-settings.js';
 export {
   FittedEmbedder,
   type FittedEmbedderOptions,
@@ -22,3 +19,4 @@ export {
 } from './fitted-embedder.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
+export type { Projection } from './projection.js';

@@ -1,6 +1,7 @@
 import type { LintWarning, Tree } from '@treeagent/core';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-import { chunkClasses, fitKey, type Projection } from './fit-projection.js';
+import { chunkClasses, fitKey } from './fit-classes.js';
+import type { Projection } from './projection.js';
 
 /** What `lintFit` needs of a fitted embedder. */
 export interface LintedFit {

@@ -1,4 +1,4 @@
-import type { FitProgress } from './fit-projection.js';
+import type { FitProgress } from './fit-settings.js';
 
 /** Where and when `stderrProgress` draws. */
 export interface ProgressLineOptions {

@@ -106,7 +106,9 @@ export class PostgresSessionTokens {
         [sessionId],
       );
       const row = rows[0];
-      return row ? { tokenHash: row.token_hash, createdAt: row.created_at, lastUsedAt: row.last_used_at } : null;
+      return row
+        ? { tokenHash: row.token_hash, createdAt: row.created_at, lastUsedAt: row.last_used_at }
+        : null;
     });
   }
 

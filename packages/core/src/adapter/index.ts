@@ -17,9 +17,9 @@ export {
 } from '../embedding/vector-math.js';
 // Qdrant filters: one evaluator, so every store answers a filter the same way.
 export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
-export type { FilterPoint, FilterPredicate } from '../filter/filter.js';
 export { EARTH_RADIUS_METERS, toRadians } from '../filter/geo.js';
 export { type PathStep, parsePath } from '../filter/json-path.js';
+export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
 export { KeyedMutex } from '../session/keyed-mutex.js';
 export { emptySessionRecord } from '../session/session-store.js';

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { Filter, PointId } from '../filter/filter.js';
 import { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
 import type { CorpusCase, CorpusCollection, CorpusPoint } from '../filter/qdrant-corpus/types.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
+import type { Filter, PointId } from '../protocol/filter.js';
 import { compareIds, encodeOffset } from '../vector/in-memory-vector-store.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { evaluateFilter } from '../filter/evaluate-filter.js';
-import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
+import type { Filter } from '../protocol/filter.js';
 import { compareIds } from '../vector/in-memory-vector-store.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 

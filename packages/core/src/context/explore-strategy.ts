@@ -1,5 +1,5 @@
-import type { Filter } from '../filter/filter.js';
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
+import type { Filter } from '../protocol/filter.js';
 import { Blacklist } from './blacklist.js';
 
 /** Limits on the chunks exploration considers (docs/concepts.md §9, `AiExploreConstraints`). */

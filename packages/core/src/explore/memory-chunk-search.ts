@@ -1,6 +1,6 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
-import type { Filter } from '../filter/filter.js';
 import type { ExploreCandidate } from '../protocol/events.js';
+import type { Filter } from '../protocol/filter.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { bestChunkIn, buildChunkMask } from './chunk-mask.js';

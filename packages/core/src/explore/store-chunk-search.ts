@@ -1,6 +1,6 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
-import type { Condition, Filter } from '../filter/filter.js';
 import type { ExploreCandidate } from '../protocol/events.js';
+import type { Condition, Filter } from '../protocol/filter.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { VectorStore } from '../vector/vector-store.js';

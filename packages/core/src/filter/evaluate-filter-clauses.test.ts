@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { Condition, Filter } from '../protocol/filter.js';
 import { compileFilter, evaluateFilter } from './evaluate-filter.js';
-import type { Condition, Filter } from './filter.js';
 
 const points = [
   { id: 1, payload: { city: 'London', color: 'green' } },

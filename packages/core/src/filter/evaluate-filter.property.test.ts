@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Condition, Filter } from '../protocol/filter.js';
 import { compileFilter, evaluateFilter } from './evaluate-filter.js';
-import type { Condition, Filter } from './filter.js';
 
 const keys = ['a', 'b', 'c.d', 'e[].f'];
 const scalar = fc.oneof(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Condition, Filter, PointId } from '../protocol/filter.js';
 import { evaluateFilter } from './evaluate-filter.js';
-import type { Condition, Filter, PointId } from './filter.js';
 
 const ok = (filter: Filter | null | undefined, payload: Record<string, unknown>, id: PointId = 1) =>
   evaluateFilter(filter, { id, payload });

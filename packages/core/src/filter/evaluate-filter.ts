@@ -1,4 +1,3 @@
-import { compareInstant, lastParsedNs, parseDateTime, parseDateTimeInto } from './datetime.js';
 import type {
   Condition,
   Conditions,
@@ -13,7 +12,8 @@ import type {
   PointId,
   Range,
   ValuesCount,
-} from './filter.js';
+} from '../protocol/filter.js';
+import { compareInstant, lastParsedNs, parseDateTime, parseDateTimeInto } from './datetime.js';
 import { geoPointOf, inBoundingBox, inPolygon, inRadius } from './geo.js';
 import { compilePath, HIT, NONE, type PathWalker, parsePath } from './json-path.js';
 import { validateFilter } from './validate-filter.js';

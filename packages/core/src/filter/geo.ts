@@ -1,4 +1,4 @@
-import type { GeoBoundingBox, GeoLineString, GeoPolygon, GeoRadius } from './filter.js';
+import type { GeoBoundingBox, GeoLineString, GeoPolygon, GeoRadius } from '../protocol/filter.js';
 
 /**
  * Qdrant's geo conditions (lib/segment/src/types.rs, `check_point`): coordinates are `lon` / `lat`

@@ -34,5 +34,5 @@ export type {
   RangeCondition,
   ValuesCount,
   ValuesCountCondition,
-} from './filter.js';
+} from '../protocol/filter.js';
 export { validateFilter } from './validate-filter.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type { Filter } from './filter.js';
+import type { Filter } from '../protocol/filter.js';
 import { validateFilter } from './validate-filter.js';
 
 function failure(value: unknown): TreeAgentError {

@@ -1,6 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { Filter } from '../protocol/filter.js';
 import { DATETIME_FORMATS, parseDateTime } from './datetime.js';
-import type { Filter } from './filter.js';
 import { parsePath } from './json-path.js';
 
 type Obj = Record<string, unknown>;

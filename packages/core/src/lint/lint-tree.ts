@@ -5,27 +5,8 @@ import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
+import type { LintWarning } from './lint-warning.js';
 import { structureWarnings } from './structure-warnings.js';
-
-/** A warning about a tree that is valid but will probably not behave as meant. */
-export interface LintWarning {
-  code:
-    | 'unreachable-node'
-    | 'ambiguous-siblings'
-    | 'child-without-chunks'
-    | 'distant-anchor'
-    /** A switch or empty node whose `before` exploration passes through (see `structure-warnings.ts`). */
-    | 'before-passed-through'
-    /** An agent without `fallback`. */
-    | 'agent-without-fallback'
-    /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
-    | 'too-few-chunks-to-fit'
-    /** From a fitted embedder: the fit was made for another version of the tree. */
-    | 'stale-fit';
-  nodeId: number;
-  message: string;
-  fix: string;
-}
 
 /** An embedder that has its own warnings about a tree (e.g. `FittedEmbedder` of `@treeagent/fit`). */
 export interface LintableEmbedder extends Embedder {

@@ -1,6 +1,6 @@
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
-import type { LintWarning } from './lint-tree.js';
+import type { LintWarning } from './lint-warning.js';
 
 /**
  * Warnings about callbacks that will not run as their author probably expects:

@@ -32,7 +32,9 @@ export interface ModelResponse {
   usage?: ModelUsage | undefined;
 }
 
-export type ModelStreamPart = { type: 'text-delta'; delta: string } | { type: 'finish'; usage?: ModelUsage | undefined };
+export type ModelStreamPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'finish'; usage?: ModelUsage | undefined };
 
 /**
  * The contract the engine needs from a chat model. Adapters turn Vercel AI SDK models (and local

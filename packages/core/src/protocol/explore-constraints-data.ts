@@ -1,5 +1,5 @@
-import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from './chunk-id.js';
+import type { Filter } from './filter.js';
 
 /** Serialised form of a blacklist, as sessions store it. */
 export interface BlacklistData {

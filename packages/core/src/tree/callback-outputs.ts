@@ -1,8 +1,8 @@
 import type { Blacklist } from '../context/blacklist.js';
-import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { MessageType, Outcome } from '../protocol/constants.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { Filter } from '../protocol/filter.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
 import type { Source } from '../protocol/output-message.js';
 

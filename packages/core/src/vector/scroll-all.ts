@@ -1,4 +1,4 @@
-import type { Filter } from '../filter/filter.js';
+import type { Filter } from '../protocol/filter.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { VectorStore } from './vector-store.js';
 

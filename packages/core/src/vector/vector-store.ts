@@ -1,5 +1,5 @@
-import type { Filter } from '../filter/filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
+import type { Filter } from '../protocol/filter.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** A stored chunk: its vector, text and payload (the chunk's `extra`). */

@@ -1,4 +1,4 @@
-import type { PointId } from '../filter.js';
+import type { PointId } from '../../protocol/filter.js';
 import type { CorpusCase, CorpusExpect, CorpusRequest, CorpusSource, CorpusUnsupported } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PointId } from '../filter.js';
+import type { PointId } from '../../protocol/filter.js';
 
 /**
  * Types of the Qdrant behaviour corpus: cases written from Qdrant's own OpenAPI integration tests

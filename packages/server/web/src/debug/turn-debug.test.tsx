@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bikeShopTree } from '../../../../../examples/src/bike-shop/tree';
 import { describeTree } from '../../../src/tree/tree-view';
 import { applyEvent, startTurn } from '../chat/turn-model';
-import { renderInApp, texts } from '../test/render';
+import { renderInApp, texts } from '../test-support/render';
 import { TurnDebug } from './turn-debug';
 import { eventsOf, pathOf } from './turn-trace';
 

@@ -1,0 +1,19 @@
+/** A warning about a tree that is valid but will probably not behave as meant. */
+export interface LintWarning {
+  code:
+    | 'unreachable-node'
+    | 'ambiguous-siblings'
+    | 'child-without-chunks'
+    | 'distant-anchor'
+    /** A switch or empty node whose `before` exploration passes through (see `structure-warnings.ts`). */
+    | 'before-passed-through'
+    /** An agent without `fallback`. */
+    | 'agent-without-fallback'
+    /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
+    | 'too-few-chunks-to-fit'
+    /** From a fitted embedder: the fit was made for another version of the tree. */
+    | 'stale-fit';
+  nodeId: number;
+  message: string;
+  fix: string;
+}
