@@ -270,11 +270,14 @@ export const used = [createModels, createApp];
 export default defineTree({
   nodes: [
     { id: 1, type: 'root' },
-    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 9 },
+      fallback: (self, context, special, links) => ({ nodeTarget: links.sorry }) },
     { id: 3, type: 'emit', parent: 2, name: 'shipping', chunks: ['how much is shipping', 'delivery costs'],
       emit: { message: { type: 'static', content: 'Shipping is 5 euros.' } } },
     { id: 4, type: 'emit', parent: 2, name: 'returns', chunks: ['return a product', 'refund'],
       emit: { message: { type: 'static', content: 'You have 30 days.' } } },
+    { id: 9, type: 'emit', parent: 2, name: 'sorry',
+      emit: { message: { type: 'static', content: 'Sorry, I did not understand.' } } },
   ],
 });
 `,

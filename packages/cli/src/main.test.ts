@@ -76,6 +76,19 @@ describe('treeagent', () => {
     expect(output.out.join('\n')).toMatch(/with the tree's thresholds \(calibrated at load\)/);
   });
 
+  test('eval suggests no operating point from too few in-scope utterances', async () => {
+    const few = join(scratch, 'few.tsv');
+    writeFileSync(
+      few,
+      'quanto costa la spedizione?\tspedizioni: search\nvorrei fare un reso\tresi: search\n',
+    );
+    const output = capture();
+    await main(['eval', bikeShop, few, '--data', data], output);
+    const text = output.out.join('\n');
+    expect(text).toMatch(/operating point: none suggested \(only 2 in-scope utterance\(s\)/);
+    expect(text).not.toMatch(/set defaultSimilarityThreshold/);
+  });
+
   test('eval: a label that names no node is an error listing the unknown labels (exit 2)', async () => {
     const typos = join(scratch, 'typos.tsv');
     writeFileSync(typos, 'quanto costa la spedizione?\tspedizione\nvoglio il rimborso\tresi\nciao\tsaluto\n');

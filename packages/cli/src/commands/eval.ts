@@ -94,12 +94,19 @@ function printReport(report: RoutingEvaluation, out: Output): void {
     '  "in-scope right": the turn answers from the labelled node (not declined to the fallback, not another node); "out-of-scope declined": it reaches none of the labelled nodes.',
   );
   const point = report.operatingPoint;
-  out.log(
-    `\noperating point: one threshold for every routing node, ${point.threshold.toFixed(3)} (set defaultSimilarityThreshold: ${point.threshold.toFixed(3)} on the root), chosen to keep ${percent(point.keep)} of the in-scope utterances routed → ${figures(point)}`,
-  );
-  out.log(
-    '  routed again with it; on new utterances expect about the same share kept. In-scope right is lower than kept: some kept utterances reach another node.',
-  );
+  // evaluateRouting gives -1 (every route open) when there are too few in-scope utterances to choose from.
+  if (point.threshold === -1) {
+    out.log(
+      `\noperating point: none suggested (only ${report.inScope} in-scope utterance(s): too few to choose a threshold from; see the warnings below)`,
+    );
+  } else {
+    out.log(
+      `\noperating point: one threshold for every routing node, ${point.threshold.toFixed(3)} (set defaultSimilarityThreshold: ${point.threshold.toFixed(3)} on the root), chosen to keep ${percent(point.keep)} of the in-scope utterances routed → ${figures(point)}`,
+    );
+    out.log(
+      '  routed again with it; on new utterances expect about the same share kept. In-scope right is lower than kept: some kept utterances reach another node.',
+    );
+  }
   const weakest = [...report.perNode].sort((a, b) => a.f1 - b.f1).slice(0, 10);
   out.log('\nweakest nodes (precision / recall / support):');
   for (const score of weakest)
