@@ -104,6 +104,24 @@ export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
 export { Tree } from './tree/tree.js';
 export { type CallbackMap, definitionFromJSON, definitionToJSON, type TreeJSON } from './tree/tree-json.js';
+export { formatTreeDocument } from './tree/format-tree-document.js';
+export { type TreeSource, treeCallback } from './tree/tree-callback.js';
+export {
+  definitionToDocument,
+  documentToDefinition,
+  type NameCallback,
+  referencedCallbacks,
+} from './tree/tree-document.js';
+export {
+  CONSTANT_CALLBACKS,
+  TREE_DOCUMENT_FORMAT,
+  TREE_DOCUMENT_VERSION,
+  type TreeDocument,
+  type TreeDocumentComponent,
+  type TreeDocumentNode,
+} from './tree/tree-document-types.js';
+export { TREE_DOCUMENT_SCHEMA } from './tree/tree-document-schema.js';
+export { parseTreeDocument, validateTreeDocument } from './tree/validate-tree-document.js';
 export type { EffectiveNodeType, SelfScope, TreeNode } from './tree/tree-node.js';
 export { formatProblem, type TreeProblem } from './tree/tree-problem.js';
 export { TreeValidationError } from './tree/tree-validation-error.js';
