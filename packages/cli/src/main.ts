@@ -8,6 +8,7 @@ import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
+import { operatorPasswordCommand } from './commands/operator-password.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
@@ -43,6 +44,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--port <port>', 'port (0 picks a free one)', parsePort, '3000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--api-key <key...>', 'require this API key on the API')
+    .option(
+      '--operators <file>',
+      'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
+    )
     .option('--no-watch', 'do not reload on changes')
     .option('--debug', 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)')
     .option('--no-debug', 'no debug mode (the default on a non-loopback --host)')
@@ -162,6 +167,14 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--strict', 'exit with code 1 on warnings too')
     .action(async (tree: string, options) => {
       code = await lintCommand(tree, options, out);
+    });
+  program
+    .command('operator-password')
+    .description(
+      'Print the hash of an operator password read from standard input: the passwordHash of an entry of the operators file.',
+    )
+    .action(async () => {
+      code = await operatorPasswordCommand(out);
     });
   program
     .command('test')
