@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { devCommand } from './commands/dev.js';
 import { evalCommand } from './commands/eval.js';
+import { exportCommand } from './commands/export.js';
 import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
@@ -75,6 +76,19 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);
+    });
+  program
+    .command('export')
+    .description(
+      'Convert a TypeScript or JavaScript tree once to the JSON form (docs/tree-format.md): the tree as data in <tree>.json, its callbacks by name in <tree>.callbacks.ts beside it.',
+    )
+    .argument('<tree>', 'tree file (.ts or .js)')
+    .option('--json', 'write the JSON tree document (the only format, and the default)')
+    .option('--out <file>', 'where to write the document (default: the tree path with .json)')
+    .option('--force', 'overwrite existing files')
+    .option('--config <file>', 'model configuration')
+    .action(async (tree: string, options) => {
+      code = await exportCommand(tree, options, out);
     });
   program
     .command('fit')
