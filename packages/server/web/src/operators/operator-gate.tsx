@@ -32,17 +32,18 @@ type GateState =
   | { kind: 'failed'; error: string };
 
 /**
- * Shows its children only to a logged-in operator of at least `role` (an admin may see operator
+ * Shows its children only to a logged-in operator of at least the role `requires` (an admin may see operator
  * pages); anyone else gets the login form. The login lives in an HttpOnly cookie set by the server,
  * so it is never readable by the page's scripts. Pages for operators or admins (the console, the
  * audit log, analytics) render inside it and read the operator with `useOperator()`.
  */
 export function OperatorGate({
-  role = 'operator',
+  requires = 'operator',
   title,
   children,
 }: {
-  role?: OperatorRoleName;
+  /** The role the page needs (`admin` pages refuse operators). Default `operator`. */
+  requires?: OperatorRoleName;
   /** What the login form says it opens ("the operator console"). */
   title: string;
   children: ComponentChildren;
@@ -146,7 +147,7 @@ export function OperatorGate({
       </>
     );
   }
-  if (role === 'admin' && state.operator.role !== 'admin') {
+  if (requires === 'admin' && state.operator.role !== 'admin') {
     return (
       <>
         <TopBar />

@@ -8,7 +8,7 @@ import { OperatorBadge, OperatorGate } from '../operators/operator-gate';
 /** The audit log page (admins): who did what to which session, newest first, filtered and paged. */
 export function AuditPage() {
   return (
-    <OperatorGate role="admin" title="the audit log">
+    <OperatorGate requires="admin" title="the audit log">
       <AuditLogView />
     </OperatorGate>
   );
