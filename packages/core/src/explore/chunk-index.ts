@@ -132,15 +132,33 @@ export class ChunkIndex {
 
   /**
    * The Hamming distance between the sign bits of a unit `direction` and those of every chunk, into
-   * `out` (one per chunk, in chunk order). Only with sign bits (`signBits`).
+   * `out` (one per chunk, in chunk order), and how many chunks have each distance into `histogram`
+   * (`codeBits + 1` slots). Only with sign bits (`signBits`).
    */
-  hammingDistances(direction: Float32Array, out: Uint16Array): void {
+  hammingDistances(direction: Float32Array, out: Uint16Array, histogram: Int32Array): void {
     const signs = this.#signs;
     if (!signs)
       throw new Error('ChunkIndex.hammingDistances: this index keeps no sign bits (signBits is false)');
     this.#queryCode.fill(0);
     packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
-    signs.distances(this.#queryCode, out);
+    signs.distances(this.#queryCode, out, histogram);
+  }
+
+  /**
+   * The positions in `[from, to)` whose distance in `distances` (an `out` of `hammingDistances`) is
+   * at most `cut`, ascending, into `positions` (with room for them); returns how many.
+   */
+  positionsWithin(
+    distances: Uint16Array,
+    from: number,
+    to: number,
+    cut: number,
+    positions: Int32Array,
+  ): number {
+    const signs = this.#signs;
+    if (!signs)
+      throw new Error('ChunkIndex.positionsWithin: this index keeps no sign bits (signBits is false)');
+    return signs.within(distances, from, to, cut, positions);
   }
 
   /**
