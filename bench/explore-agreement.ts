@@ -77,9 +77,11 @@ export async function agreementChild(args: {
   data: 'clinc150' | 'synthetic';
   chunks?: number;
   quick: boolean;
+  /** Synthetic messages to route (default 2,000; 1,000 at a million chunks; 200 in a quick run). */
+  turns?: number;
 }): Promise<AgreementRow> {
   const { tree, embedder, texts } =
-    args.data === 'clinc150' ? await clincSet(args.quick) : syntheticSet(args.chunks!, args.quick);
+    args.data === 'clinc150' ? await clincSet(args.quick) : syntheticSet(args.chunks!, args.quick, args.turns);
   const signs = await loadRuntime({
     tree,
     embedder,
@@ -202,7 +204,7 @@ async function useVectors(texts: string[]): Promise<Map<string, Float32Array>> {
 }
 
 /** The exploration benchmark's synthetic tree (100 children per routing node, 10 chunks per leaf). */
-function syntheticSet(chunks: number, quick: boolean) {
+function syntheticSet(chunks: number, quick: boolean, turns?: number) {
   const routing = routingTree({
     name: `agreement-${chunks}`,
     levels: chunks >= 1_000_000 ? [10, 100] : [100],
@@ -212,7 +214,7 @@ function syntheticSet(chunks: number, quick: boolean) {
     seed: 11,
     vectors: 'generated',
     // At a million chunks each exact route reads 1.5 GB: 1,000 turns (still enough to see 99.9%).
-    messages: quick ? 200 : chunks >= 1_000_000 ? 1000 : 2000,
+    messages: turns ?? (quick ? 200 : chunks >= 1_000_000 ? 1000 : 2000),
   });
   return {
     tree: routing.tree,
