@@ -20,6 +20,8 @@ const all: LabelledUtterance[] = [...data.val, ...data.oosVal.map(([text]) => [t
 const first = all.filter((_, index) => index % 2 === 0);
 const second = all.filter((_, index) => index % 2 === 1);
 const suggestion = await evaluateRouting(tree, agent, first);
+if (!suggestion.operatingPoint) throw new Error('no operating point: too few in-scope utterances');
+const operatingPoint = suggestion.operatingPoint;
 const heldOut = await evaluateRouting(tree, agent, second);
 const applied = async (thresholds: number | ReadonlyMap<number, number>) => {
   let right = 0;
@@ -54,9 +56,9 @@ const results = {
     outOfScopeRecall: heldOut.outOfScopeRecall,
   },
   operatingPoint: {
-    threshold: suggestion.operatingPoint.threshold,
-    onSuggestionHalf: suggestion.operatingPoint,
-    onHeldOutHalf: await applied(suggestion.operatingPoint.threshold),
+    threshold: operatingPoint.threshold,
+    onSuggestionHalf: operatingPoint,
+    onHeldOutHalf: await applied(operatingPoint.threshold),
   },
   perNode: {
     suggestions: Object.fromEntries(perNode),

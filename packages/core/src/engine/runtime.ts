@@ -27,7 +27,10 @@ export interface AgentRuntime {
   calibrations: readonly ThresholdCalibration[];
   /** Exploration's chunk search for one direction (a function returning its unit vector). */
   chunkSearch(direction: () => Promise<Float32Array>): ChunkSearch;
+  /** Embeds query nodes' searches (retrieval). */
   embedder: Embedder;
+  /** Embeds exploration's directions: the fitted space once the fit is ready, else `embedder`. */
+  exploreEmbedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;
