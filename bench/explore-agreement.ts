@@ -81,7 +81,9 @@ export async function agreementChild(args: {
   turns?: number;
 }): Promise<AgreementRow> {
   const { tree, embedder, texts } =
-    args.data === 'clinc150' ? await clincSet(args.quick) : syntheticSet(args.chunks!, args.quick, args.turns);
+    args.data === 'clinc150'
+      ? await clincSet(args.quick)
+      : syntheticSet(args.chunks!, args.quick, args.turns);
   const signs = await loadRuntime({
     tree,
     embedder,
