@@ -73,6 +73,9 @@ export interface ToolDefinition<Input = any, S extends Record<string, any> = Rec
   timeoutMs?: number;
 }
 
+/** In a tree document's `callbacks`, `"tools.<name>"` names the function that runs tool `<name>` (docs/tree-format.md). */
+export const TOOL_PREFIX = 'tools.';
+
 /** The tools of a node, by name (letters, digits, `_`, `-`; at most 64 characters). */
 export type ToolSet<S extends Record<string, any> = Record<string, any>> = Record<
   string,
@@ -101,6 +104,21 @@ export function defineTool<
   timeoutMs?: number;
 }): ToolDefinition<ToolInput<P>, S> {
   return tool;
+}
+
+const jsonSchemas = new WeakMap<object, JsonSchema>();
+
+/** The JSON schema of a tool's arguments: its own, or a zod (Standard Schema) object's, converted once. */
+export function toolJsonSchema(tool: Pick<ToolDefinition, 'parameters'>): JsonSchema {
+  const parameters = tool.parameters;
+  if (!isStandardSchema(parameters)) return parameters;
+  let schema = jsonSchemas.get(parameters);
+  if (!schema) {
+    const { $schema: _dialect, ...rest } = parameters['~standard'].jsonSchema.input({ target: 'draft-07' });
+    schema = rest;
+    jsonSchemas.set(parameters, schema);
+  }
+  return schema;
 }
 
 /** Whether `parameters` is a Standard Schema (zod…) rather than a JSON schema. */

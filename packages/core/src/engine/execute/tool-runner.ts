@@ -5,12 +5,12 @@ import type {
   ModelToolCall,
   ModelToolResultPart,
 } from '../../model/language-model.js';
-import type { JsonSchema } from '../../protocol/json-schema.js';
 import {
   isStandardSchema,
   type ToolCallSpecial,
   type ToolDefinition,
   type ToolSet,
+  toolJsonSchema,
 } from '../../tree/tool-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
@@ -26,8 +26,6 @@ export interface NodeTools {
   forModel: ModelTool[];
   maxSteps: number;
 }
-
-const jsonSchemas = new WeakMap<object, JsonSchema>();
 
 /**
  * The tools of `node` for `model`, or `null` when the node declares none. A model that says it cannot
@@ -53,19 +51,6 @@ export function nodeTools(node: TreeNode, model: LanguageModel): NodeTools | nul
     })),
     maxSteps: definition.maxToolSteps ?? DEFAULT_MAX_TOOL_STEPS,
   };
-}
-
-/** The JSON schema of a tool's arguments (a zod schema's own, converted once). */
-function toolJsonSchema(tool: ToolDefinition): JsonSchema {
-  const parameters = tool.parameters;
-  if (!isStandardSchema(parameters)) return parameters;
-  let schema = jsonSchemas.get(parameters);
-  if (!schema) {
-    const { $schema: _dialect, ...rest } = parameters['~standard'].jsonSchema.input({ target: 'draft-07' });
-    schema = rest;
-    jsonSchemas.set(parameters, schema);
-  }
-  return schema;
 }
 
 /** Why a tool's own signal was aborted: its time limit. */
