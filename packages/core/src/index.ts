@@ -11,6 +11,14 @@ export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embeddi
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FitMode,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+  type SpaceStatus,
+} from './engine/space-fitter.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export { summarizeError } from './errors/summarize-error.js';
