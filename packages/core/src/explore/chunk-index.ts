@@ -287,6 +287,19 @@ export class ChunkIndex {
     return out;
   }
 
+  /**
+   * Similarity of a unit `direction` to the chunks at positions `[from, to)`, into
+   * `out[0..to - from)`: for dense rows scored by the WebAssembly kernel, bit for bit the values
+   * `similarities` gives them.
+   */
+  similaritiesRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
+    if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
+      this.#kernel.dotsRange(direction, from, to, out);
+      return;
+    }
+    out.set(this.similarities(direction, from, to).subarray(from, to));
+  }
+
   /** The unit vector of the chunk at `position` (a copy). */
   vector(position: number): Float32Array {
     const count = this.tree.chunks.length;
