@@ -263,6 +263,8 @@ export class ChunkIndex {
         for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
       }
       if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
+      // A range (threshold calibration at load): the same kernel on those rows, the same values.
+      else if (this.#kernel) this.#kernel.dotsRange(denseDirection, from, to, out.subarray(from, to));
       else
         rowSimilarities(
           this.rows.subarray(from * this.stride),
