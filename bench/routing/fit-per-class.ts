@@ -61,4 +61,7 @@ for (const size of sizes) {
   }
 }
 if (!process.argv.includes('--no-write'))
-  writeFileSync(new URL('./fit-per-class-results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    new URL('./fit-per-class-results.json', import.meta.url),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );

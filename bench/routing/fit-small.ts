@@ -18,7 +18,9 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  */
 const dist = process.argv.includes('--dist');
 const { fitProjection, spaceFitter } = (
-  dist ? await import('../../packages/fit/dist/index.js' as string) : await import('../../packages/fit/src/index.js')
+  dist
+    ? await import('../../packages/fit/dist/index.js' as string)
+    : await import('../../packages/fit/src/index.js')
 ) as typeof import('../../packages/fit/src/index.js');
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
