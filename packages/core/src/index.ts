@@ -1,3 +1,34 @@
+// Analytics and personal data
+export type {
+  AnalyticsReport,
+  AnalyticsStore,
+  ConversationQuery,
+  ConversationSummary,
+  ReportFilter,
+  ResolvedReportFilter,
+  StoredTurnFact,
+  TurnLabel,
+  UnmatchedMessage,
+} from './analytics/analytics-store.js';
+export { dayOf, resolveReportFilter } from './analytics/report-filter.js';
+export { type TurnFactInput, turnFactOf } from './analytics/turn-fact-of.js';
+export {
+  BUILT_IN_DETECTORS,
+  DETECTOR_NAMES,
+  type Detector,
+  type DetectorName,
+  isValidCodiceFiscale,
+  isValidIban,
+  passesLuhn,
+} from './privacy/detectors.js';
+export { redactCommit } from './privacy/redact-commit.js';
+export {
+  type Redaction,
+  type RedactionOptions,
+  type RedactionPattern,
+  Redactor,
+} from './privacy/redactor.js';
+export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 // Tree definition
 
 export { Blacklist, type BlacklistKind } from './context/blacklist.js';

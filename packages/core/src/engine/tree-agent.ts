@@ -12,6 +12,7 @@ import type {
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
+import { type RedactionOptions, Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
@@ -77,6 +78,18 @@ export interface TreeAgentOptions {
    * (docs/routing.md). Options tune it; `false` keeps `DEFAULT_SIMILARITY_THRESHOLD`. Default on.
    */
   calibrateThresholds?: boolean | CalibrationOptions;
+  /**
+   * Personal data redaction (docs/privacy.md): e-mail addresses, phone numbers, IBANs, payment card
+   * numbers, codici fiscali and your own patterns are replaced by `[name]` placeholders in everything
+   * stored (history, turn facts) and, unless listed in `liveTurn`, in what the turn itself sees.
+   * Default: no redaction.
+   */
+  redaction?: RedactionOptions | Redactor;
+  /**
+   * Record one analytics row per turn in the turn's own commit (docs/analytics.md), for stores that
+   * keep them (SQLite, PostgreSQL). Default true.
+   */
+  turnFacts?: boolean;
   /** Clock, for deterministic tests. */
   now?: () => Date;
 }
@@ -112,6 +125,8 @@ export interface SendOptions {
  */
 export class TreeAgent {
   readonly sessionStore: SessionStore;
+  /** The redaction of what is stored, or `null` (option `redaction`): servers apply it to their logs too. */
+  readonly redactor: Redactor | null;
   readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
@@ -125,6 +140,12 @@ export class TreeAgent {
   constructor(options: TreeAgentOptions) {
     this.#options = options;
     this.#tree = options.tree;
+    this.redactor =
+      options.redaction === undefined
+        ? null
+        : options.redaction instanceof Redactor
+          ? options.redaction
+          : new Redactor(options.redaction);
     this.#embedder = options.embedder ?? new HashedEmbedder();
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
@@ -283,10 +304,15 @@ export class TreeAgent {
   ): Promise<AgentOutput> {
     try {
       const input = checkSendInput(sessionId, message, options);
+      // What the live turn sees: the detectors not kept for it are redacted before anything runs.
+      if (this.redactor) input.message = this.redactor.redactLive(input.message).text;
+      const recording = { redactor: this.redactor, facts: this.#options.turnFacts ?? true };
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
         const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
-        return withCallbackLimits(limits, () => runTurn(runtime, this.sessionStore, sessionId, input, sink));
+        return withCallbackLimits(limits, () =>
+          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
+        );
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };

@@ -36,12 +36,22 @@ export class MemoryChunkSearch implements ChunkSearch {
     if (!found) return null;
     const tree = this.#index.tree;
     const chunk = tree.chunks[found.position]!;
+    const child = tree.childHolding(node.id, found.position);
+    // The runner-up: the best chunk outside the winning child's range (a scan of the precomputed
+    // similarities, no vector math), for the margin analytics report (docs/analytics.md).
+    const mask = this.#maskFor(constraints);
+    const before = bestChunkIn(this.#similarities.values, mask, node.ownChunkEnd, child.chunkStart);
+    const after = bestChunkIn(this.#similarities.values, mask, child.chunkEnd, node.chunkEnd);
+    const other = before && (!after || before.similarity >= after.similarity) ? before : after;
     return {
       chunkId: chunk.id,
       text: chunk.text,
       nodeId: chunk.nodeId,
-      childId: tree.childHolding(node.id, found.position).id,
+      childId: child.id,
       similarity: found.similarity,
+      runnerUp: other
+        ? { childId: tree.childHolding(node.id, other.position).id, similarity: other.similarity }
+        : null,
     };
   }
 

@@ -1,5 +1,5 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
-import type { LanguageModel, ModelRequest, ModelStreamPart } from '../../model/language-model.js';
+import type { LanguageModel, ModelRequest, ModelStreamPart, ModelUsage } from '../../model/language-model.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 
@@ -66,12 +66,14 @@ export async function generateText(
   turn.checkAbort();
   const started = performance.now();
   const call = callSignal(turn);
+  let usage: ModelUsage | undefined;
   try {
     const response = await Promise.race([
       model.generate(call.signal ? { ...request, signal: call.signal } : request),
       call.expired,
     ]);
     if (typeof response?.text !== 'string') throw new Error('the model returned no text');
+    usage = response.usage;
     return response.text;
   } catch (error) {
     throw modelError(turn, node, model, purpose, error, call.signal);
@@ -84,6 +86,7 @@ export async function generateText(
       purpose,
       durationMs: performance.now() - started,
       attempt,
+      ...usageFields(usage),
     });
   }
 }
@@ -101,6 +104,7 @@ export async function streamText(
   const started = performance.now();
   const call = callSignal(turn);
   let text = '';
+  let usage: ModelUsage | undefined;
   let iterator: AsyncIterator<ModelStreamPart> | null = null;
   try {
     iterator = model
@@ -114,6 +118,8 @@ export async function streamText(
       if (part.type === 'text-delta' && part.delta) {
         text += part.delta;
         turn.emit({ type: 'text-delta', messageId, nodeId: node.id, delta: part.delta });
+      } else if (part.type === 'finish') {
+        usage = part.usage;
       }
     }
     iterator = null;
@@ -131,6 +137,7 @@ export async function streamText(
       purpose,
       durationMs: performance.now() - started,
       attempt: 1,
+      ...usageFields(usage),
     });
   }
 }
@@ -167,4 +174,12 @@ function modelError(
       details: { modelId: model.id },
     },
   );
+}
+
+/** The token counts a provider reported, as `model-call` event fields (none when it reported none). */
+function usageFields(usage: ModelUsage | undefined): { inputTokens?: number; outputTokens?: number } {
+  return {
+    ...(typeof usage?.inputTokens === 'number' ? { inputTokens: usage.inputTokens } : {}),
+    ...(typeof usage?.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+  };
 }
