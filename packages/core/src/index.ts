@@ -10,6 +10,7 @@ export type {
   TurnLabel,
   UnmatchedMessage,
 } from './analytics/analytics-store.js';
+export { type ClusterOptions, clusterMessages, type MessageCluster } from './analytics/cluster-messages.js';
 export { dayOf, resolveReportFilter } from './analytics/report-filter.js';
 export { type TurnFactInput, turnFactOf } from './analytics/turn-fact-of.js';
 export {
@@ -129,6 +130,7 @@ export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
+export { type ExtraChunks, withExtraChunks } from './tree/extra-chunks.js';
 export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';

@@ -179,7 +179,7 @@ export class PostgresSessionStore implements SessionStore {
           decisions        text NOT NULL,
           label            text,
           labelled_at      text,
-          PRIMARY KEY (session_id, turn)
+          PRIMARY KEY (session_id, turn, at)
         )`);
       const index = (suffix: string) => quoteIdent(`${this.#prefix}turn_facts_${suffix}`);
       await client.query(
@@ -262,12 +262,12 @@ export class PostgresSessionStore implements SessionStore {
     const values = facts.map(
       (_, row) => `(${TURN_FACT_COLUMNS.map((__, column) => `$${row * width + column + 1}`).join(', ')})`,
     );
-    const updates = TURN_FACT_COLUMNS.filter((column) => column !== 'session_id' && column !== 'turn')
+    const updates = TURN_FACT_COLUMNS.filter((column) => column !== 'session_id' && column !== 'turn' && column !== 'at')
       .map((column) => `${column} = excluded.${column}`)
       .join(', ');
     await client.query(
       `INSERT INTO ${this.tables.turnFacts} (${TURN_FACT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}
-       ON CONFLICT (session_id, turn) DO UPDATE SET ${updates}`,
+       ON CONFLICT (session_id, turn, at) DO UPDATE SET ${updates}`,
       facts.flatMap(turnFactValues),
     );
   }

@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { TreeAgent } from '@treeagent/core';
 import type { cors } from 'hono/cors';
+import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
@@ -37,6 +38,15 @@ export interface CreateAppOptions {
    * page stay open.
    */
   apiKeys?: string[];
+  /**
+   * Admin keys: `Authorization: Bearer <admin key>` opens the operator and admin functions —
+   * analytics, conversation review, labels, personal data export and deletion (docs/analytics.md).
+   * They are accepted as API keys too. Without one those endpoints answer 403; a session token never
+   * opens them.
+   */
+  adminKeys?: string[];
+  /** Analytics, review and the unmatched-cluster actions (where to query, which files to edit). */
+  analytics?: AnalyticsOptions;
   /** Where session token hashes live. Default: in memory. */
   sessionTokens?: SessionTokens;
   /**

@@ -1,17 +1,21 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
+import { personalDataRoutes } from './analytics/personal-data-routes.js';
 import {
   type CreateAppOptions,
   DEFAULT_AUTH_FAILURE_LIMIT,
   DEFAULT_SESSION_CREATE_LIMIT,
   resolveLimits,
 } from './app-options.js';
+import { requireAdmin } from './auth/admin-access.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
+import { redactingLogger } from './errors/redacting-logger.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
@@ -69,7 +73,11 @@ const UPLOAD_PATH = /^\/api\/v1\/sessions\/[^/]+\/files\/?$/;
  */
 export function createApp(options: CreateAppOptions): TreeAgentApp {
   const debug = options.debug ?? false;
-  const logger = options.logger ?? console;
+  // Nothing personal in logs or traces: the agent's redaction applies to them too (docs/privacy.md).
+  const redactor = options.agent.redactor;
+  const logger = redactor
+    ? redactingLogger(options.logger ?? console, redactor)
+    : (options.logger ?? console);
   const tracker = new TurnTracker();
   const metrics = new TurnMetrics(() => tracker.inFlight);
   const services: Services = {
@@ -83,7 +91,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       agent: options.agent,
       tracker,
       metrics,
-      tracing: new TurnTracing(options.tracer),
+      tracing: new TurnTracing(options.tracer, redactor ? (text) => redactor.redactText(text) : undefined),
       logger,
       debug,
     }),
@@ -120,7 +128,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const authFailures = options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT;
   const guards = [
     ...(authFailures ? [limitAuthFailures(authFailures)] : []),
-    ...(options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : []),
+    // An admin key is an API key too: the web app sends one key for the chat and the Analytics page.
+    ...(options.apiKeys?.length ? [requireApiKey([...options.apiKeys, ...(options.adminKeys ?? [])])] : []),
     ...(options.rateLimit ? [rateLimit(options.rateLimit)] : []),
     bodyLimits({
       jsonBytes: services.limits.maxBodyBytes,
@@ -144,6 +153,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
   api.route('/', treeRoutes(services));
+  // Operator and admin functions: one gate, admin keys only, never a session token (docs/analytics.md).
+  const admin = requireAdmin(options.adminKeys ?? []);
+  api.use('/analytics/*', admin);
+  api.use('/personal-data/*', admin);
+  api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
+  api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

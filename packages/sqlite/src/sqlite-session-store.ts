@@ -66,7 +66,7 @@ export const SESSION_SCHEMA: SchemaMigrations = {
        decisions TEXT NOT NULL,
        label TEXT,
        labelled_at TEXT,
-       PRIMARY KEY (session_id, turn)
+       PRIMARY KEY (session_id, turn, at)
      );
      CREATE INDEX turn_facts_by_day ON turn_facts (day, tree_version);
      CREATE INDEX turn_facts_labelled ON turn_facts (labelled_at) WHERE label IS NOT NULL;`,

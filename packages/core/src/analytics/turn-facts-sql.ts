@@ -130,7 +130,7 @@ export class TurnFactsSql {
                 ${sum(`handed = 0 AND status IN ${FAILED}`)} AS abandoned,
                 sum(handed) AS handed_off
            FROM (SELECT status,
-                        row_number() OVER (PARTITION BY session_id ORDER BY turn DESC) AS position,
+                        row_number() OVER (PARTITION BY session_id ORDER BY turn DESC, at DESC) AS position,
                         max(CASE WHEN status = 'handed-off' THEN 1 ELSE 0 END) OVER (PARTITION BY session_id) AS handed
                    FROM ${t} WHERE ${where}) AS last_turns
           WHERE position = 1`,
@@ -284,8 +284,8 @@ export class TurnFactsSql {
     const sum = (condition: string) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
     const rows = await this.#run(
       `SELECT c.*, 
-              (SELECT status FROM ${this.#table} l WHERE l.session_id = c.session_id ORDER BY turn DESC LIMIT 1) AS last_status,
-              (SELECT message FROM ${this.#table} f WHERE f.session_id = c.session_id ORDER BY turn LIMIT 1) AS first_message
+              (SELECT status FROM ${this.#table} l WHERE l.session_id = c.session_id ORDER BY turn DESC, at DESC LIMIT 1) AS last_status,
+              (SELECT message FROM ${this.#table} f WHERE f.session_id = c.session_id ORDER BY turn, at LIMIT 1) AS first_message
          FROM (SELECT session_id, min(at) AS first_at, max(at) AS last_at, count(*) AS turns,
                       ${sum(`status = 'no-match'`)} AS no_match, ${sum(`status = 'fallback'`)} AS fallback,
                       ${sum(`status = 'error'`)} AS error, ${sum(`status = 'handed-off'`)} AS handed_off
@@ -311,7 +311,7 @@ export class TurnFactsSql {
 
   async turns(sessionId: string): Promise<StoredTurnFact[]> {
     const rows = await this.#run(
-      `SELECT ${TURN_FACT_COLUMNS.join(', ')}, label FROM ${this.#table} WHERE session_id = ? ORDER BY turn`,
+      `SELECT ${TURN_FACT_COLUMNS.join(', ')}, label FROM ${this.#table} WHERE session_id = ? ORDER BY turn, at`,
       [sessionId],
     );
     return rows.map(factFromRow);

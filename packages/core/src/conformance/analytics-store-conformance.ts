@@ -206,6 +206,36 @@ export function describeAnalyticsStore(
     );
 
     cases.test(
+      'a failed turn and its retry (same turn number) both keep their fact',
+      withFixture(async (analytics, store) => {
+        const failed = {
+          ...ANALYTICS_FIXTURE[0]!.facts[1]!,
+          turn: 3,
+          at: '2026-11-01T10:05:00.000Z',
+          status: 'error' as const,
+          errorCode: 'TIMEOUT',
+        };
+        await store.recordFacts!([failed]);
+        const record = { ...emptySessionRecord('s1', '2026-11-01T10:00:00.000Z'), version: 3, turn: 3 };
+        const retry = {
+          ...failed,
+          at: '2026-11-01T10:06:00.000Z',
+          status: 'answered' as const,
+          errorCode: null,
+        };
+        await store.commit({ record, history: [], expectedVersion: 2, facts: [retry] });
+        expect((await analytics.turns('s1')).map((fact) => [fact.turn, fact.status])).toEqual([
+          [1, 'answered'],
+          [2, 'answered'],
+          [3, 'error'],
+          [3, 'answered'],
+        ]);
+        const report = await analytics.report(expected.filter);
+        expect(report.totals).toMatchObject({ turns: 12, error: 2, contained: 2 });
+      }),
+    );
+
+    cases.test(
       'retention: facts older than the cutoff are purged',
       withFixture(async (analytics) => {
         expect(await analytics.purgeFacts('2026-11-02T00:00:00.000Z')).toBe(4);

@@ -1,4 +1,5 @@
 import { withCallbackLimits } from '../callbacks/invoke-callback.js';
+import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
@@ -223,6 +224,16 @@ export class TreeAgent {
         source: node.thresholdSource,
         ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
       }));
+  }
+
+  /**
+   * Unit vectors of `texts` from the agent's embedder, without the embedding cache (the texts may be
+   * users' messages, which the cache must not keep): how analytics clusters unmatched messages
+   * (docs/analytics.md).
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const runtime = await this.#load();
+    return embedTexts(runtime.embedder, texts);
   }
 
   /** The history of a session, oldest first. */
