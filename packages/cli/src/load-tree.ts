@@ -4,15 +4,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
 import {
   defineTree,
-  definitionFromJSON,
+  documentToDefinition,
   type Embedder,
+  type ExtraChunks,
   type LanguageModel,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
-  type TreeJSON,
+  type TreeDocument,
+  withExtraChunks,
 } from '@treeagent/core';
+import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
 
 /** What a tree module's default export receives when it is a function. */
@@ -31,12 +34,17 @@ export interface LoadedTree {
   /** Where the models came from, for messages. */
   modelSource: string;
   path: string;
+  /** The module's exports (the tree module, or a JSON tree's callback module). */
+  exports: Record<string, unknown>;
+  /** For a JSON tree: the document as read, and the absolute path of its callback module. */
+  document?: { value: TreeDocument; text: string; modulePath: string | null };
 }
 
 /**
  * Loads a tree file: a TypeScript or JavaScript module whose default export (or `tree` export) is a
- * `Tree`, a tree definition, or a function returning one; or a JSON tree definition. The module may
- * also export `embedder` and `models`. Models are read from `--config`, else from a
+ * `Tree`, a tree definition, or a function returning one; or a JSON tree document (docs/tree-format.md)
+ * whose callbacks are the named exports of its `module`. The module may also export `embedder` and
+ * `models`. Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
 export async function loadTree(path: string, options: { config?: string } = {}): Promise<LoadedTree> {
@@ -51,8 +59,23 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   let tree: Tree;
   const exported: Record<string, unknown> = {};
   const files = [absolute];
+  let document: LoadedTree['document'];
   if (extname(absolute) === '.json') {
-    tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
+    const { value, text } = readTreeDocument(absolute);
+    const modulePath = value.module ? resolve(dirname(absolute), value.module) : null;
+    if (modulePath) {
+      if (!existsSync(modulePath))
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `${absolute} names the callback module "${value.module}", but ${modulePath} does not exist. Create it (its named exports are the callbacks), or correct "module".`,
+        );
+      const module = await importTreeModule(modulePath, files).catch((error: unknown) => {
+        throw treeLoadError(error, modulePath);
+      });
+      Object.assign(exported, module);
+    }
+    tree = defineTree(documentToDefinition(value, exported));
+    document = { value, text, modulePath };
   } else {
     const module = await importTreeModule(absolute, files).catch((error: unknown) => {
       throw treeLoadError(error, absolute);
@@ -62,6 +85,13 @@ export async function loadTree(path: string, options: { config?: string } = {}):
     tree = await toTree(exported.default ?? exported.tree, absolute, {
       models: { ...configured, ...ownModels },
     });
+  }
+  // Chunks added by the analytics "add as chunks" action to a TypeScript or JavaScript tree
+  // (docs/analytics.md): <tree>.chunks.json beside it, merged here and watched by dev.
+  const chunksFile = `${absolute.slice(0, absolute.length - extname(absolute).length)}.chunks.json`;
+  if (extname(absolute) !== '.json' && existsSync(chunksFile)) {
+    files.push(chunksFile);
+    tree = withExtraChunks(tree, readExtraChunks(chunksFile));
   }
   const models = { ...configured, ...((exported.models as Record<string, LanguageModel> | undefined) ?? {}) };
   const agentOptions: Omit<TreeAgentOptions, 'tree'> = {
@@ -73,7 +103,29 @@ export async function loadTree(path: string, options: { config?: string } = {}):
         .map(([name, model]) => `${name}=${model.id}`)
         .join(', ')}${config ? ` (from ${configPath})` : ''}`
     : 'no language model configured';
-  return { tree, files: [...new Set(files)], agentOptions, modelSource, path: absolute };
+  return {
+    tree,
+    files: [...new Set(files)],
+    agentOptions,
+    modelSource,
+    path: absolute,
+    exports: exported,
+    ...(document ? { document } : {}),
+  };
+}
+
+function readExtraChunks(file: string): ExtraChunks {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as ExtraChunks;
+    if (!value || typeof value.chunks !== 'object' || Array.isArray(value.chunks))
+      throw new Error('no "chunks" object');
+    return value;
+  } catch (error) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `${file} is not a chunks file (${(error as Error).message}): it must be { "chunks": { "<node id>": ["text", …] } }. Fix it or delete it.`,
+    );
+  }
 }
 
 async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
@@ -94,12 +146,12 @@ const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
 let loads = 0;
 
 /**
- * Imports a tree module, fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
+ * Imports a tree module (or a JSON tree's callback module), fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
  * registered for this import only (the rest of the process stays plain Node), which also lists the
  * local files the tree imports (what `dev` watches). JavaScript is imported by Node, with a query
  * that makes the tree file itself fresh (its own imports are Node's cached modules).
  */
-async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
+export async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
   const url = pathToFileURL(absolute).href;
   if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
   const { tsImport } = await import('tsx/esm/api');

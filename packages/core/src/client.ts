@@ -29,3 +29,11 @@ export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
+export {
+  CONSTANT_CALLBACKS,
+  TREE_DOCUMENT_FORMAT,
+  TREE_DOCUMENT_VERSION,
+  type TreeDocument,
+  type TreeDocumentComponent,
+  type TreeDocumentNode,
+} from './tree/tree-document-types.js';

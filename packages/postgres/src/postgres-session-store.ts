@@ -262,7 +262,9 @@ export class PostgresSessionStore implements SessionStore {
     const values = facts.map(
       (_, row) => `(${TURN_FACT_COLUMNS.map((__, column) => `$${row * width + column + 1}`).join(', ')})`,
     );
-    const updates = TURN_FACT_COLUMNS.filter((column) => column !== 'session_id' && column !== 'turn' && column !== 'at')
+    const updates = TURN_FACT_COLUMNS.filter(
+      (column) => column !== 'session_id' && column !== 'turn' && column !== 'at',
+    )
       .map((column) => `${column} = excluded.${column}`)
       .join(', ');
     await client.query(

@@ -6,6 +6,7 @@ import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
 
 /** Limits on what clients may send. */
@@ -39,13 +40,9 @@ export interface CreateAppOptions {
    */
   apiKeys?: string[];
   /**
-   * Admin keys: `Authorization: Bearer <admin key>` opens the operator and admin functions —
-   * analytics, conversation review, labels, personal data export and deletion (docs/analytics.md).
-   * They are accepted as API keys too. Without one those endpoints answer 403; a session token never
-   * opens them.
+   * Analytics, review and the unmatched-cluster actions (where to query, which files to edit): behind
+   * the operator login (`operators`), personal data export and deletion behind the admin role.
    */
-  adminKeys?: string[];
-  /** Analytics, review and the unmatched-cluster actions (where to query, which files to edit). */
   analytics?: AnalyticsOptions;
   /** Where session token hashes live. Default: in memory. */
   sessionTokens?: SessionTokens;
@@ -91,6 +88,12 @@ export interface CreateAppOptions {
    * Paths under `/api` and `/v1` are never served from it. See `WebOptions`.
    */
   web?: WebOptions;
+  /**
+   * The people who take conversations over and administer the server: who they are
+   * (`directory`), where their logins and the audit log live. Without it the operator routes answer
+   * 404. See docs/security.md (operators) and docs/handoff.md.
+   */
+  operators?: OperatorOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */

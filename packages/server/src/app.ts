@@ -8,7 +8,6 @@ import {
   DEFAULT_SESSION_CREATE_LIMIT,
   resolveLimits,
 } from './app-options.js';
-import { requireAdmin } from './auth/admin-access.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
@@ -23,10 +22,12 @@ import { FixedWindows } from './http/fixed-windows.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
+import { OperatorAuth } from './operators/operator-auth.js';
 import { fileRoutes } from './routes/file-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { messageRoutes } from './routes/message-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
+import { operatorRoutes } from './routes/operator-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
 import { webPage } from './routes/web-routes.js';
@@ -102,6 +103,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
     logger,
+    operatorAuth: new OperatorAuth(options.operators, logger),
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
   };
@@ -118,7 +120,13 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     app.use(
       '*',
       cors({
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Session-Id'],
+        allowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'X-Session-Token',
+          'X-Session-Id',
+          'X-Operator-Token',
+        ],
         exposeHeaders: ['X-Session-Id', 'Retry-After'],
         ...options.cors,
       }),
@@ -128,8 +136,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const authFailures = options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT;
   const guards = [
     ...(authFailures ? [limitAuthFailures(authFailures)] : []),
-    // An admin key is an API key too: the web app sends one key for the chat and the Analytics page.
-    ...(options.apiKeys?.length ? [requireApiKey([...options.apiKeys, ...(options.adminKeys ?? [])])] : []),
+    ...(options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : []),
     ...(options.rateLimit ? [rateLimit(options.rateLimit)] : []),
     bodyLimits({
       jsonBytes: services.limits.maxBodyBytes,
@@ -153,12 +160,13 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
   api.route('/', treeRoutes(services));
-  // Operator and admin functions: one gate, admin keys only, never a session token (docs/analytics.md).
-  const admin = requireAdmin(options.adminKeys ?? []);
-  api.use('/analytics/*', admin);
-  api.use('/personal-data/*', admin);
+  // Operator functions behind the operator login (an admin may too), personal data behind the admin
+  // role; never a session token or an API key (docs/analytics.md, docs/security.md).
+  api.use('/analytics/*', services.operatorAuth.require('operator'));
+  api.use('/personal-data/*', services.operatorAuth.require('admin'));
   api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
+  api.route('/operator', operatorRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

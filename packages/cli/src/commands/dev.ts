@@ -1,6 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
+import { resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
-import { isLoopback, serve, WEB_DIRECTORY } from '@treeagent/server';
+import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -21,6 +22,12 @@ export interface DevOptions {
   debug?: boolean;
   /** Host names the server answers to. Default on a loopback address: the loopback names. */
   allowedHost?: string[];
+  /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
+  operators?: string;
+  /** The labelled utterance set the Analytics page's "add to utterances" appends to. */
+  utterances?: string;
+  /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
+  redact?: boolean;
 }
 
 /** A running dev server. */
@@ -39,9 +46,17 @@ export interface DevServer {
  * in, keeping every session; a tree that fails to load is reported and the old one keeps serving.
  */
 export async function startDev(treePath: string, options: DevOptions, out: Output): Promise<DevServer> {
+  const operators = options.operators ? readOperators(options.operators) : null;
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
-  const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
+  const agent = new TreeAgent({
+    tree: loaded.tree,
+    ...data.options,
+    ...loaded.agentOptions,
+    ...(options.redact ? { redaction: {} } : {}),
+  });
+  // The Analytics page's "add as chunks" edits the tree's files; the tree is reloaded at once.
+  let treeChanged = () => {};
   await agent.ready();
   const hostname = options.host ?? '127.0.0.1';
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
@@ -57,6 +72,14 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
+    ...(operators
+      ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
+      : {}),
+    analytics: {
+      treeFile: loaded.path,
+      ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),
+      onTreeChange: () => treeChanged(),
+    },
   }).catch(async (error: unknown) => {
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;
@@ -72,6 +95,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   );
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(`Chat page: ${server.url}/`);
+  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
   if (debug && !isLoopback(hostname))
     out.error(
       `Debug mode is on while listening on ${hostname}: anyone who reaches this address sees traces and the tree's texts.`,
@@ -116,6 +140,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     );
   };
   rewatch();
+  treeChanged = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void reload(), 150);
+  };
   return {
     url: server.url,
     get reloads() {
@@ -129,6 +157,15 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       await data.close();
     },
   };
+}
+
+/** The operators of `--operators <file>`, or an `INVALID_INPUT` error naming the file and the problem. */
+function readOperators(file: string) {
+  try {
+    return operatorDirectory(loadOperatorsFile(file));
+  } catch (error) {
+    throw new TreeAgentError('INVALID_INPUT', (error as Error).message, { cause: error });
+  }
 }
 
 /** The command: runs until SIGINT or SIGTERM, then shuts down gracefully. */

@@ -11,6 +11,8 @@ export interface AnalyticsOptions {
   treeFile?: string;
   /** The labelled utterance set of `treeagent eval`/`fit` that "add to utterances" appends to. */
   utterancesFile?: string;
+  /** Called after an action wrote `treeFile` or its chunks file (`treeagent dev` reloads the tree). */
+  onTreeChange?: () => void;
   /** Minimum similarity for an unmatched message to join a cluster. Default 0.6. */
   clusterSimilarity?: number;
 }

@@ -2,11 +2,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteSessionStore } from '@treeagent/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../app-options.js';
+import { InMemoryAuditLog } from '../operators/audit-log.js';
+import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from '../test-support/fixtures.js';
+import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 
-const ADMIN = { Authorization: 'Bearer admin-key' };
+let accounts: OperatorAccount[];
+let ADMIN: Record<string, string>;
+beforeAll(async () => {
+  accounts = await testOperatorAccounts();
+});
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -20,8 +27,22 @@ function setup(options: Partial<CreateAppOptions> = {}) {
     rmSync(dir, { recursive: true, force: true });
   });
   const agent = testAgent({ sessionStore });
-  const { app, logger } = testApp({ agent, adminKeys: ['admin-key'], ...options });
-  return { app, agent, dir, sessionStore, logger };
+  const auditLog = new InMemoryAuditLog();
+  const { app, logger } = testApp({
+    agent,
+    operators: { directory: operatorDirectory(accounts), auditLog },
+    ...options,
+  });
+  return { app, agent, dir, sessionStore, logger, auditLog };
+}
+
+/** Logs in `who` and returns the header programs send (the cookie works the same). */
+async function as(
+  app: ReturnType<typeof setup>['app'],
+  who: 'anna' | 'bruno',
+  headers: Record<string, string> = {},
+) {
+  return { 'X-Operator-Token': await loginOperator(app, who, headers) };
 }
 
 async function converse(
@@ -35,31 +56,36 @@ async function converse(
 }
 
 describe('analytics access', () => {
-  it('needs an admin key: none is 401, a session token is 401, an API key that is not an admin key is 403', async () => {
+  it('needs an operator login: none, a session token or an API key are 401; personal data needs the admin role', async () => {
     const { app } = setup({ apiKeys: ['api-key'] });
     const api = { Authorization: 'Bearer api-key' };
     const session = await converse(app, ['hello'], api);
-    expect((await app.request('/api/v1/analytics/report')).status).toBe(401);
-    const withToken = await app.request('/api/v1/analytics/report', {
-      headers: { 'X-Session-Token': session.token, ...api },
-    });
-    expect(withToken.status).toBe(403);
-    const tokenOnly = await app.request('/api/v1/analytics/report', {
-      headers: { Authorization: `Bearer ${session.token}` },
-    });
-    expect(tokenOnly.status).toBe(401); // not even an API key
-    expect((await app.request('/api/v1/analytics/report', { headers: ADMIN })).status).toBe(200);
-    // The admin key is an API key too: the same key works for the chat.
-    expect((await app.request('/api/v1/sessions', { method: 'POST', headers: ADMIN })).status).toBe(201);
+    const report = (headers: Record<string, string>) => app.request('/api/v1/analytics/report', { headers });
+    expect((await report(api)).status).toBe(401);
+    expect((await report({ ...api, 'X-Session-Token': session.token })).status).toBe(401);
+    expect((await report({ ...api, 'X-Operator-Token': session.token })).status).toBe(401);
+    const bruno = await as(app, 'bruno', api);
+    expect((await report({ ...api, ...bruno })).status).toBe(200);
+    // API keys still guard /api as a whole: an operator login without the key is refused.
+    expect((await report(bruno)).status).toBe(401);
+    const exportAs = (headers: Record<string, string>) =>
+      app.request('/api/v1/personal-data/export', {
+        method: 'POST',
+        headers: { ...api, ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ sessionIds: [session.sessionId] }),
+      });
+    expect((await exportAs(bruno)).status).toBe(403);
+    expect((await exportAs(await as(app, 'anna', api))).status).toBe(200);
   });
 
-  it('a session token alone never reaches analytics, review, labels or personal data', async () => {
-    const { app } = setup();
+  it('a session token never reaches analytics, review, labels or personal data', async () => {
+    const { app } = setup({ authFailureLimit: false });
     const session = await converse(app, ['hello']);
-    const headers = { 'X-Session-Token': session.token };
     for (const [method, path] of [
       ['GET', '/api/v1/analytics/report'],
+      ['GET', '/api/v1/analytics/compare?a=x&b=y'],
       ['GET', '/api/v1/analytics/unmatched'],
+      ['POST', '/api/v1/analytics/unmatched/actions'],
       ['GET', '/api/v1/analytics/conversations'],
       ['GET', `/api/v1/analytics/conversations/${session.sessionId}`],
       ['PUT', `/api/v1/analytics/conversations/${session.sessionId}/turns/1/label`],
@@ -67,27 +93,54 @@ describe('analytics access', () => {
       ['POST', '/api/v1/personal-data/export'],
       ['POST', '/api/v1/personal-data/delete'],
     ] as const) {
-      const response = await app.request(path, { method, headers });
-      expect(response.status, `${method} ${path}`).toBe(401);
-      const bearer = await app.request(path, {
-        method,
-        headers: { Authorization: `Bearer ${session.token}` },
-      });
-      expect(bearer.status, `${method} ${path} with the token as bearer`).toBe(403);
+      for (const headers of <Record<string, string>[]>[
+        { 'X-Session-Token': session.token },
+        { 'X-Operator-Token': session.token },
+        { Authorization: `Bearer ${session.token}` },
+        { Cookie: `treeagent_operator=${session.token}` },
+      ]) {
+        const response = await app.request(path, { method, headers });
+        expect(response.status, `${method} ${path} with ${Object.keys(headers)[0]}`).toBe(401);
+      }
     }
   });
 
-  it('without admin keys configured, analytics is closed and says how to open it', async () => {
-    const { app } = setup({ adminKeys: [] });
-    const response = await app.request('/api/v1/analytics/report', { headers: ADMIN });
-    expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/--admin-key/);
+  it('without operators configured, analytics is closed and says how to open it', async () => {
+    const { app } = setup({ operators: undefined });
+    const response = await app.request('/api/v1/analytics/report');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/--operators/);
+  });
+
+  it('labels, cluster actions and personal data requests are audited (ids and counts, never texts)', async () => {
+    const { app, auditLog } = setup();
+    const session = await converse(app, ['hello']);
+    const anna = await as(app, 'anna');
+    await app.request(`/api/v1/analytics/conversations/${session.sessionId}/turns/1/label`, {
+      method: 'PUT',
+      headers: { ...anna, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ label: 'greet' }),
+    });
+    await app.request('/api/v1/personal-data/delete', {
+      method: 'POST',
+      headers: { ...anna, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sessionIds: [session.sessionId] }),
+    });
+    const entries = await auditLog.list({});
+    expect(entries.map((entry) => [entry.actorId, entry.action, entry.sessionId])).toEqual(
+      expect.arrayContaining([
+        ['anna', 'analytics.label', session.sessionId],
+        ['anna', 'personal-data.delete', session.sessionId],
+      ]),
+    );
+    expect(JSON.stringify(entries)).not.toContain('hello');
   });
 });
 
 describe('analytics endpoints', () => {
   it('the report counts the turns the API served, filtered by version', async () => {
     const { app, agent } = setup();
+    ADMIN = await as(app, 'bruno');
     await converse(app, ['hello', 'story']);
     await converse(app, ['what is the weather?']);
     const report = (await (await app.request('/api/v1/analytics/report', { headers: ADMIN })).json()) as {
@@ -106,6 +159,7 @@ describe('analytics endpoints', () => {
 
   it('review: list, transcript with facts, label with a node name (unknown names refused), labels as TSV', async () => {
     const { app } = setup();
+    ADMIN = await as(app, 'bruno');
     const session = await converse(app, ['hello', 'where is my bike?']);
     const list = (await (
       await app.request('/api/v1/analytics/conversations?text=BIKE', { headers: ADMIN })
@@ -147,9 +201,10 @@ describe('analytics endpoints', () => {
     writeFileSync(utterancesFile, 'hello\tgreet');
     const { app: withFiles } = testApp({
       agent: setupAgent(dir),
-      adminKeys: ['admin-key'],
+      operators: { directory: operatorDirectory(accounts) },
       analytics: { treeFile, utterancesFile },
     });
+    ADMIN = await as(withFiles as never, 'bruno');
     await converse(withFiles, ['parking?', 'parking?', 'weather']);
     const clusters = (await (
       await withFiles.request('/api/v1/analytics/unmatched', { headers: ADMIN })
@@ -182,6 +237,7 @@ describe('analytics endpoints', () => {
 
   it("personal data: export then delete a user's sessions, facts included", async () => {
     const { app } = setup();
+    ADMIN = await as(app, 'anna');
     const session = await converse(app, ['hello']);
     const post = (path: string) =>
       app.request(`/api/v1/personal-data/${path}`, {
@@ -189,7 +245,9 @@ describe('analytics endpoints', () => {
         headers: { ...ADMIN, 'Content-Type': 'application/json' },
         body: JSON.stringify({ sessionIds: [session.sessionId, 'unknown-1'] }),
       });
-    const exported = (await (await post('export')).json()) as {
+    const response = await post('export');
+    expect(response.status, await response.clone().text()).toBe(200);
+    const exported = (await response.json()) as {
       sessions: { sessionId: string; found: boolean; history: unknown[]; facts: unknown[] }[];
     };
     expect(exported.sessions.map((s) => [s.sessionId, s.found, s.history.length, s.facts.length])).toEqual([

@@ -10,6 +10,7 @@ import type {
 } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson, validate } from '../http/read-json.js';
+import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
 import { addChunksToTree, appendUtterances } from './tree-file-edits.js';
@@ -53,8 +54,8 @@ const filterOf = (query: z.infer<typeof FilterQuery>): ReportFilter => ({
 });
 
 /**
- * `/api/v1/analytics/*` (docs/analytics.md), behind the admin gate (`requireAdmin`, mounted by
- * `createApp`): the report and the comparison of two versions, the unmatched clusters and their
+ * `/api/v1/analytics/*` (docs/analytics.md), behind the operator login (`OperatorAuth.require`,
+ * mounted by `createApp`; changes are audited): the report and the comparison of two versions, the unmatched clusters and their
  * actions, conversation review and labels.
  */
 export function analyticsRoutes(services: Services, options: AnalyticsOptions): Hono {
@@ -132,6 +133,7 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
       if (!services.agent.tree.has(body.nodeId))
         throw invalidRequest(`There is no node ${body.nodeId} in the tree.`);
       const written = addChunksToTree(options.treeFile, body.nodeId, body.messages);
+      if (written.added.length) options.onTreeChange?.();
       const response: ClusterActionResponse = {
         action: body.action,
         file: written.file,
@@ -148,6 +150,9 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
       );
     }
     const label = nodeName(body.label);
+    await services.operatorAuth.audit(operatorOf(c), 'analytics.add-utterances', {
+      detail: { label, messages: body.messages.length },
+    });
     const added = appendUtterances(
       options.utterancesFile,
       body.messages.map((message) => [message, label] as const),
@@ -196,6 +201,10 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
     if (!Number.isInteger(turn) || turn < 1) throw invalidRequest('The turn must be a whole number from 1.');
     const { label } = await readJson(c, LabelBody);
     const checked = label === null ? null : nodeName(label);
+    await services.operatorAuth.audit(operatorOf(c), 'analytics.label', {
+      sessionId,
+      detail: { turn, label: checked },
+    });
     if (!(await store().label(sessionId, turn, checked, new Date().toISOString()))) {
       throw notFound(`Conversation "${sessionId}" has no turn ${turn}.`);
     }

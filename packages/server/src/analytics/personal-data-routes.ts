@@ -2,6 +2,7 @@ import type { AnalyticsStore } from '@treeagent/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../http/read-json.js';
+import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
 
@@ -13,7 +14,7 @@ const SessionIds = z.strictObject({
 });
 
 /**
- * `/api/v1/personal-data/*` (docs/privacy.md), behind the admin gate: a user's data on request.
+ * `/api/v1/personal-data/*` (docs/privacy.md), behind the admin role (audited): a user's data on request.
  * `POST /export` `{ sessionIds }` returns every session's record, history, turn facts and file list;
  * `POST /delete` deletes them (record, history, turn facts, files, token) and says which existed.
  */
@@ -27,6 +28,9 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
 
   routes.post('/export', async (c) => {
     const { sessionIds } = await readJson(c, SessionIds);
+    for (const sessionId of sessionIds) {
+      await services.operatorAuth.audit(operatorOf(c), 'personal-data.export', { sessionId });
+    }
     const sessions = [];
     for (const sessionId of sessionIds) {
       const [record, history, turnFacts] = await Promise.all([
@@ -51,6 +55,7 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
     const { sessionIds } = await readJson(c, SessionIds);
     const deleted: string[] = [];
     for (const sessionId of sessionIds) {
+      await services.operatorAuth.audit(operatorOf(c), 'personal-data.delete', { sessionId });
       const existed =
         (await services.agent.sessionStore.load(sessionId)) !== null || (await facts(sessionId)).length > 0;
       await services.agent.deleteSession(sessionId);

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { ExtraChunks, TreeJSON } from '@treeagent/core';
+import { type ExtraChunks, formatTreeDocument, type TreeDocument } from '@treeagent/core';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 
 /** The chunks file of a TypeScript or JavaScript tree: `tree.ts` → `tree.chunks.json`, next to it. */
@@ -25,7 +25,7 @@ export interface ChunksWritten {
  */
 export function addChunksToTree(treeFile: string, nodeId: number, texts: readonly string[]): ChunksWritten {
   if (extname(treeFile).toLowerCase() === '.json') {
-    const json = readJson<TreeJSON>(treeFile);
+    const json = readJson<TreeDocument>(treeFile);
     const node = json.nodes?.find((candidate) => candidate.id === nodeId);
     if (!node) throw invalidRequest(`There is no node ${nodeId} in the tree file ${treeFile}.`, { nodeId });
     const existing = (node.chunks as (string | { text: string })[] | undefined) ?? [];
@@ -34,7 +34,8 @@ export function addChunksToTree(treeFile: string, nodeId: number, texts: readonl
       texts,
     );
     node.chunks = [...existing, ...added];
-    writeAtomically(treeFile, `${JSON.stringify(json, null, 2)}\n`);
+    // The document's own stable layout (one chunk per line), so the change diffs as the added lines.
+    writeAtomically(treeFile, formatTreeDocument(json));
     return { file: treeFile, kind: 'json-tree', added };
   }
   const file = chunksFileOf(treeFile);
