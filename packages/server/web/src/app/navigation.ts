@@ -11,6 +11,7 @@ export const NAVIGATION = [
   { path: '/tree', label: 'Tree', icon: 'route' },
   { path: '/analytics', label: 'Analytics', icon: 'chart' },
   { path: '/review', label: 'Review', icon: 'book' },
+  { path: '/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 
 /** The path of a page of the app. */

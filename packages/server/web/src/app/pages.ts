@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
 import { AnalyticsPage } from '../pages/analytics-page';
+import { AuditPage } from '../pages/audit-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReviewPage } from '../pages/review-page';
 import { TreePage } from '../pages/tree-page';
@@ -12,6 +13,7 @@ export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/tree': TreePage,
   '/analytics': AnalyticsPage,
   '/review': ReviewPage,
+  '/audit': AuditPage,
 };
 
 /** What any other path shows. */
