@@ -1,10 +1,4 @@
-import {
-  formatProblem,
-  lintTree,
-  TreeAgent,
-  TreeAgentError,
-  type TreeValidationError,
-} from '@treeagent/core';
+import { formatProblem, lintReport, TreeAgentError, type TreeValidationError } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeThreshold } from '../thresholds.js';
@@ -32,15 +26,15 @@ export async function lintCommand(
     out.log(`${problems.length} error(s)`);
     return 1;
   }
-  const warnings = await lintTree(loaded.tree, {
+  // One embedding of the chunks serves every rule and the thresholds (no agent is loaded).
+  const { warnings, thresholds } = await lintReport(loaded.tree, {
     ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
   });
   for (const warning of warnings)
     out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
   // The automatic choices: thresholds calibrated at load, and those left at the library default.
-  const agent = new TreeAgent({ tree: loaded.tree, ...loaded.agentOptions });
-  for (const threshold of await agent.thresholds())
+  for (const threshold of thresholds)
     if (threshold.source === 'calibrated' || threshold.source === 'default')
       out.log(
         `info    node ${threshold.nodeId}${threshold.name ? ` ("${threshold.name}")` : ''}: similarityThreshold ${describeThreshold(threshold)}. Set similarityThreshold on the node (or the root's defaultSimilarityThreshold) to choose it yourself.`,
