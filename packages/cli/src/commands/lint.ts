@@ -1,6 +1,13 @@
-import { formatProblem, lintReport, TreeAgentError, type TreeValidationError } from '@treeagent/core';
+import {
+  formatProblem,
+  lintTree,
+  TreeAgent,
+  TreeAgentError,
+  type TreeValidationError,
+} from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeSpace, fitOptions } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
 
 /**
@@ -26,15 +33,17 @@ export async function lintCommand(
     out.log(`${problems.length} error(s)`);
     return 1;
   }
-  // One embedding of the chunks serves every rule and the thresholds (no agent is loaded).
-  const { warnings, thresholds } = await lintReport(loaded.tree, {
+  const warnings = await lintTree(loaded.tree, {
     ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
   });
   for (const warning of warnings)
     out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
   // The automatic choices: thresholds calibrated at load, and those left at the library default.
-  for (const threshold of thresholds)
+  // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
+  const agent = new TreeAgent({ tree: loaded.tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
+  out.log(`info    ${describeSpace(await agent.whenFitted())}`);
+  for (const threshold of await agent.thresholds())
     if (threshold.source === 'calibrated' || threshold.source === 'default')
       out.log(
         `info    node ${threshold.nodeId}${threshold.name ? ` ("${threshold.name}")` : ''}: similarityThreshold ${describeThreshold(threshold)}. Set similarityThreshold on the node (or the root's defaultSimilarityThreshold) to choose it yourself.`,

@@ -95,7 +95,7 @@ describe('invertedSimilarities', () => {
         const embedder = new HashedEmbedder();
         const texts = tree.chunks.map((chunk) => chunk.text);
         const vectors = await embedTexts(embedder, texts);
-        const index = await ChunkIndex.build(tree, embedder, undefined, 'columns');
+        const index = await ChunkIndex.build(tree, embedder, undefined, { layout: 'columns' });
         const similarities = invertedSimilarities(sparseRows(vectors));
         const count = vectors.length;
         const position = p % count;
