@@ -81,7 +81,8 @@ function hadamard(a: Float64Array): void {
  * instead of `bits` dot products).
  */
 function signatures(rows: SparseRows, which: Uint32Array, bits: number, random: () => number): Uint32Array {
-  let size = 1;
+  // At least 32, so that each round's bits fill whole words.
+  let size = 32;
   while (size < rows.dimensions) size *= 2;
   const rounds = Math.ceil(bits / size);
   const words = Math.ceil(bits / 32);
@@ -91,6 +92,8 @@ function signatures(rows: SparseRows, which: Uint32Array, bits: number, random: 
     return signs;
   });
   const work = new Float64Array(size);
+  // The high 32 bits of each double (little-endian: the odd words) hold its sign bit.
+  const high = new Int32Array(work.buffer);
   const out = new Uint32Array(which.length * words);
   const { starts, indices, values } = rows;
   for (let w = 0; w < which.length; w++) {
@@ -104,13 +107,16 @@ function signatures(rows: SparseRows, which: Uint32Array, bits: number, random: 
         work[at] = values[k]! * signs[at]!;
       }
       hadamard(work);
+      // Bit set where the projection's sign bit is clear (≥ +0), 32 at a time, without branches.
       const offset = round * size;
       const end = Math.min(size, bits - offset);
-      for (let i = 0; i < end; i++) {
-        if (work[i]! >= 0) {
-          const bit = offset + i;
-          out[base + (bit >>> 5)]! |= 1 << (bit & 31);
-        }
+      for (let i = 0; i < end; i += 32) {
+        let word = 0;
+        const last = Math.min(32, end - i);
+        for (let b = 0; b < last; b++) word |= (high[(i + b) * 2 + 1]! >>> 31) << b;
+        const bit = offset + i;
+        const mask = last === 32 ? 0xffffffff : (1 << last) - 1;
+        out[base + (bit >>> 5)]! |= ~word & mask;
       }
     }
   }

@@ -63,13 +63,13 @@ const denseEmbedder: Embedder = {
 };
 
 describe('lintReport thresholds', () => {
-  test('are those TreeAgent.thresholds() calibrates at load, hashed (inverted index) and dense (the index)', async () => {
+  test('are those of TreeAgent.thresholds() in the unfitted space, hashed (inverted index) and dense (the index)', async () => {
     let inverted = 0;
     let calibrated = 0;
     await fc.assert(
       fc.asyncProperty(treeArb, fc.boolean(), async (tree, dense) => {
         const embedder = dense ? denseEmbedder : new HashedEmbedder();
-        const agent = new TreeAgent({ tree, embedder });
+        const agent = new TreeAgent({ tree, embedder, fit: false });
         const expected = await agent.thresholds();
         const { thresholds } = await lintReport(tree, { embedder });
         expect(thresholds).toEqual(expected);

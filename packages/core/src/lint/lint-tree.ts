@@ -41,7 +41,7 @@ export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<L
 /** What `treeagent lint` prints: the warnings, and the routing thresholds an agent would run with. */
 export interface LintReport {
   warnings: LintWarning[];
-  /** Every routing node's threshold as `TreeAgent.thresholds()` gives it (same embedder, default calibration). */
+  /** Every routing node's threshold as `TreeAgent.thresholds()` gives it in the unfitted space (same embedder, default calibration, `fit: false`). */
   thresholds: LintThreshold[];
 }
 
