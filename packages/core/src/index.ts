@@ -71,6 +71,10 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ModelTool,
+  ModelToolCall,
+  ModelToolCallPart,
+  ModelToolResultPart,
   ModelUsage,
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
@@ -123,6 +127,17 @@ export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
+export {
+  defineTool,
+  type StandardJsonSchema,
+  type StandardValidationResult,
+  type ToolCallSpecial,
+  type ToolDefinition,
+  type ToolExecute,
+  type ToolInput,
+  type ToolParameters,
+  type ToolSet,
+} from './tree/tool-definition.js';
 export { Tree } from './tree/tree.js';
 export { type TreeSource, treeCallback } from './tree/tree-callback.js';
 export {
