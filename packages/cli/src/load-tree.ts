@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
@@ -6,12 +6,15 @@ import {
   defineTree,
   documentToDefinition,
   type Embedder,
+  type ExtraChunks,
+  type FitMode,
   type LanguageModel,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
   type TreeDocument,
+  withExtraChunks,
 } from '@treeagent/core';
 import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
@@ -41,8 +44,8 @@ export interface LoadedTree {
 /**
  * Loads a tree file: a TypeScript or JavaScript module whose default export (or `tree` export) is a
  * `Tree`, a tree definition, or a function returning one; or a JSON tree document (docs/tree-format.md)
- * whose callbacks are the named exports of its `module`. The module may also export `embedder` and
- * `models`. Models are read from `--config`, else from a
+ * whose callbacks are the named exports of its `module`. The module may also export `embedder`,
+ * `models` and `fit` (`true`, `false` or `'auto'`: `TreeAgentOptions.fit`). Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
 export async function loadTree(path: string, options: { config?: string } = {}): Promise<LoadedTree> {
@@ -84,9 +87,17 @@ export async function loadTree(path: string, options: { config?: string } = {}):
       models: { ...configured, ...ownModels },
     });
   }
+  // Chunks added by the analytics "add as chunks" action to a TypeScript or JavaScript tree
+  // (docs/analytics.md): <tree>.chunks.json beside it, merged here and watched by dev.
+  const chunksFile = `${absolute.slice(0, absolute.length - extname(absolute).length)}.chunks.json`;
+  if (extname(absolute) !== '.json' && existsSync(chunksFile)) {
+    files.push(chunksFile);
+    tree = withExtraChunks(tree, readExtraChunks(chunksFile));
+  }
   const models = { ...configured, ...((exported.models as Record<string, LanguageModel> | undefined) ?? {}) };
   const agentOptions: Omit<TreeAgentOptions, 'tree'> = {
     ...(exported.embedder ? { embedder: exported.embedder as Embedder } : {}),
+    ...(exported.fit === undefined ? {} : { fit: fitExport(exported.fit, absolute) }),
     ...(Object.keys(models).length ? { models } : {}),
   };
   const modelSource = Object.keys(models).length
@@ -103,6 +114,20 @@ export async function loadTree(path: string, options: { config?: string } = {}):
     exports: exported,
     ...(document ? { document } : {}),
   };
+}
+
+function readExtraChunks(file: string): ExtraChunks {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as ExtraChunks;
+    if (!value || typeof value.chunks !== 'object' || Array.isArray(value.chunks))
+      throw new Error('no "chunks" object');
+    return value;
+  } catch (error) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `${file} is not a chunks file (${(error as Error).message}): it must be { "chunks": { "<node id>": ["text", …] } }. Fix it or delete it.`,
+    );
+  }
 }
 
 async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
@@ -157,6 +182,15 @@ function topLevelAwaitError(error: unknown, path: string): TreeAgentError | null
   return new TreeAgentError(
     'INVALID_INPUT',
     `${path}${where ? `:${where[1]}:${where[2]}` : ''} uses top-level await, but it is loaded as CommonJS (no package.json with "type": "module" above it), where top-level await does not exist. Rename it to ${path.replace(/\.(c?ts|tsx)$/, '.mts')}, or add a package.json with { "type": "module" } in its directory (or a parent).`,
+  );
+}
+
+/** A tree module's `fit` export: `TreeAgentOptions.fit`. */
+function fitExport(value: unknown, path: string): FitMode {
+  if (value === true || value === false || value === 'auto') return value;
+  throw new TreeAgentError(
+    'INVALID_INPUT',
+    `${path} exports fit = ${JSON.stringify(value)}; export true (fit the embedding space at load whatever the tree), false (never) or 'auto' (the default).`,
   );
 }
 
