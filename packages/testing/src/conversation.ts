@@ -41,6 +41,12 @@ export interface ConversationTurn {
   option?: string;
   attach?: AttachmentFixture[];
   clientMetadata?: Record<string, unknown>;
+  /**
+   * Restart the agent before this turn: a new `TreeAgent` from the agent options (a factory is called
+   * again, so a SQLite file store is re-opened; the previous store is closed). The conversation goes
+   * on with what the session store kept.
+   */
+  restart?: boolean;
   expect?: TurnExpectation;
 }
 

@@ -1,4 +1,4 @@
-import { defineTree, TreeAgentError } from '@treeagent/core';
+import { defineTree, InMemorySessionStore, TreeAgentError } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
 import { formatFailures, formatSummary } from './format-results.js';
 import { parseConversations } from './parse-conversations.js';
@@ -42,6 +42,51 @@ fixtures:
 `;
 
 describe('conversation tests', () => {
+  test('restart: true makes a new agent from the factory, closes the old store, and the session goes on', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: riavvio
+    session: s-restart
+    turns:
+      - say: vorrei una pizza
+      - option: Margherita
+        restart: true
+        expect: { node: 4, state: { pizza: Margherita } }
+`);
+    // One store's data, reopened by each call of the factory as a file store would be.
+    const shared = new InMemorySessionStore();
+    const opened: { closed: boolean }[] = [];
+    const factory = () => {
+      const handle = { closed: false };
+      opened.push(handle);
+      const close = async () => {
+        handle.closed = true;
+      };
+      const sessionStore = new Proxy(shared, {
+        get: (target, key) => {
+          if (key === 'close') return close;
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return { tree, sessionStore };
+    };
+    const results = await runConversationFile(file, factory);
+    expect(results[0]!.passed, formatFailures(results)).toBe(true);
+    expect(opened.map((handle) => handle.closed)).toEqual([true, false]);
+  });
+
+  test('restart must be a boolean', () => {
+    expect(() =>
+      parseConversations(`conversations:
+  - name: riavvio
+    turns:
+      - say: ciao
+        restart: "yes"
+`),
+    ).toThrow(/turn 1 "restart" must be true or false/);
+  });
+
   test('a passing conversation: options, state, generated text from the scripted model, expected errors', async () => {
     const file = parseConversations(`${fixtures}
 conversations:

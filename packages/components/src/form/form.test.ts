@@ -1,4 +1,4 @@
-import { defineTree, TreeAgent, type TreeAgentOptions } from '@treeagent/core';
+import { type AgentOutput, defineTree, TreeAgent, type TreeAgentOptions } from '@treeagent/core';
 import { ScriptedLanguageModel } from '@treeagent/core/test';
 import { describe, expect, test } from 'vitest';
 import { form } from './form.js';
@@ -86,7 +86,7 @@ const stateOf = async (agent: TreeAgent, session: string) =>
 
 async function talk(options: TreeAgentOptions, messages: string[], session = 's1') {
   const agent = new TreeAgent(options);
-  const outputs = [];
+  const outputs: AgentOutput[] = [];
   for (const message of messages) outputs.push(await agent.send(session, message));
   return {
     agent,

@@ -115,7 +115,7 @@ const EN_ORDINALS: Record<string, number> = {
 function dayOf(token: string): number | null {
   const digits = /^(\d{1,2})(?:°|º|st|nd|rd|th)?$/.exec(token);
   if (digits) return Number(digits[1]);
-  if (token === 'primo' || token === 'prima') return 1;
+  if (token === 'primo') return 1;
   if (token in EN_ORDINALS) return EN_ORDINALS[token]!;
   const compound = /^(twenty|thirty)-(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)$/.exec(
     token,
@@ -199,6 +199,7 @@ export function parseDates(
     [/\b(?:domani|domattina|tomorrow)\b/, 1],
     [/\b(?:ieri|yesterday)\b/, -1],
   ];
+  for (const m of matchAll(/\ba week from today\b/, folded)) add(m, addDays(base, 7), 'date:relative', true);
   for (const [pattern, days] of relative) {
     for (const m of matchAll(pattern, folded)) add(m, addDays(base, days), 'date:relative', true);
   }
@@ -213,7 +214,6 @@ export function parseDates(
       : addDays(base, /^(settiman|week)/.test(unit) ? amount * 7 : amount);
     add(m, date, 'date:relative', true);
   }
-  for (const m of matchAll(/\ba week from today\b/, folded)) add(m, addDays(base, 7), 'date:relative', true);
   const weekdays = new RegExp(
     `\\b(?:(questo|questa|this|next|on|prossimo|prossima|il prossimo|la prossima|coming)\\s+)?${WEEKDAY}(?:\\s+(prossimo|prossima|next|che viene))?\\b`,
   );

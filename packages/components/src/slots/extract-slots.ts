@@ -266,7 +266,7 @@ function remainder(text: string, taken: readonly Span[]): string | null {
     .replace(/\s+/g, ' ')
     .replace(/^[\s,.;:!?-]+|[\s,;:-]+$/g, '')
     .trim();
-  return /\p{L}.*\p{L}/u.test(rest) ? rest : null;
+  return /\p{L}(?:.*\p{L}){2}/u.test(rest) ? rest : null;
 }
 
 /** Bounds and the custom validator; `null` when the value is fine. */

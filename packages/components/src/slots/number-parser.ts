@@ -10,7 +10,7 @@ import { matchAll } from './text.js';
 
 const DIGITS = /(?<![\w.,:/+-])-?\d+(?:[.,]\d+)*(?![\w:/]|[.,]\d)/;
 
-function valueOf(text: string): number | null {
+function numberOf(text: string): number | null {
   let normalised = text;
   if (text.includes(',') && text.includes('.')) {
     const decimal = text.lastIndexOf(',') > text.lastIndexOf('.') ? ',' : '.';
@@ -32,7 +32,7 @@ function valueOf(text: string): number | null {
 export function parseNumbers(folded: string): ParseOutcome<number> {
   const values: ParsedValue<number>[] = [];
   for (const m of matchAll(DIGITS, folded)) {
-    const value = valueOf(m[0]);
+    const value = numberOf(m[0]);
     if (value !== null) values.push({ value, start: m.start, end: m.end, parser: 'number' });
   }
   for (const word of findWordNumbers(folded)) {

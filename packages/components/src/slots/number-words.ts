@@ -150,7 +150,7 @@ export function englishWordsNumber(words: readonly string[]): number | null {
 }
 
 const NUMBER_WORD = /[a-z]+(?:-[a-z]+)*/g;
-const ARTICLES = new Set(['un', 'una', 'uno', 'a', 'an', 'e']);
+const ARTICLES = new Set(['un', 'una', 'a', 'an', 'e']);
 const EN_WORDS = new Set([...Object.keys(EN_SMALL), ...Object.keys(EN_TENS), 'hundred', 'thousand', 'and']);
 
 /** A number written in words found in folded text, with its span. */
@@ -171,8 +171,8 @@ export function findWordNumbers(folded: string): WordNumber[] {
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     // Articles ("un tavolo", "a table") are no numbers; "per una persona" is read through the slot's keywords.
-    if (ARTICLES.has(word.text)) continue;
-    const italian = italianWordNumber(word.text);
+    if (ARTICLES.has(word.text) && !['hundred', 'thousand'].includes(words[index + 1]?.text ?? '')) continue;
+    const italian = ARTICLES.has(word.text) ? null : italianWordNumber(word.text);
     if (italian !== null) {
       found.push({ value: italian, start: word.start, end: word.end });
       continue;
