@@ -15,7 +15,7 @@ export interface TurnExpectation {
   messages?: number;
   /** Options offered by the last message, exactly. */
   options?: string[];
-  /** Values of the session state after the turn (a subset: other keys may exist). */
+  /** Values of the session state after the turn (a subset: other keys may exist; mappings are checked by the keys they give, recursively; `null` means absent). */
   state?: Record<string, unknown>;
   /** `answered` (default when given) or `no-match`. */
   status?: TurnStatus;

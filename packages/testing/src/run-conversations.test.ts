@@ -1,5 +1,6 @@
 import { defineTree, InMemorySessionStore, TreeAgentError } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
+import { checkTurn } from './check-turn.js';
 import { formatFailures, formatSummary } from './format-results.js';
 import { parseConversations } from './parse-conversations.js';
 import { runConversationFile } from './run-conversations.js';
@@ -263,5 +264,34 @@ conversations:
     expect(report).toMatch(
       /error in the turn: CALLBACK_ERROR in the "before" callback of node 5: .*boom \(at before \(.*run-conversations\.test\.ts:\d+:\d+\)\)/,
     );
+  });
+});
+
+describe('state expectations', () => {
+  const output = {
+    sessionId: 's',
+    turn: 1,
+    status: 'answered' as const,
+    failCounter: 0,
+    messages: [],
+    serverMetadata: {},
+    nodeId: 3,
+    trace: [],
+  };
+  const outcome = {
+    output,
+    error: null,
+    state: { 'form:x': { values: { date: '2026-12-02', time: '20:00' }, log: [1, 2] } },
+  };
+  test('a mapping checks only the keys it gives, recursively; null means absent', () => {
+    expect(
+      checkTurn(tree, outcome, { state: { 'form:x': { values: { date: '2026-12-02' } }, gone: null } }),
+    ).toEqual([]);
+  });
+  test('a different nested value, or a missing key, is a mismatch', () => {
+    const mismatches = checkTurn(tree, outcome, {
+      state: { 'form:x': { values: { date: '2026-12-03' } }, other: 1 },
+    });
+    expect(mismatches.map((mismatch) => mismatch.field)).toEqual(['state.form:x', 'state.other']);
   });
 });

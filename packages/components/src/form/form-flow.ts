@@ -141,8 +141,11 @@ export function readMessage(input: ReadMessageInput): ReadMessageResult {
       partials: state.partials,
       context: input.context,
     });
-    // "non lo so" is no description: an awaited text slot does not take it.
-    extracted = isDontKnow(text) ? read.extracted.filter((item) => item.parser !== 'text') : read.extracted;
+    // "non lo so" is no description: an awaited text slot does not take it; nor does it take a
+    // question before exploration had a look at it (a digression: "quanto costa la spedizione?").
+    const question = input.phase === 'reply' && /\?\s*$/.test(text);
+    extracted =
+      isDontKnow(text) || question ? read.extracted.filter((item) => item.parser !== 'text') : read.extracted;
     misses = read.misses;
     state.partials = read.partials;
   }
@@ -184,7 +187,12 @@ export function readMessage(input: ReadMessageInput): ReadMessageResult {
   if (extracted.length) {
     if (gotAwaited || !awaited) state.attempts = 0;
     state.reason = null;
-    return done(next(state, slots, input.confirm), extracted, misses);
+    const step = next(state, slots, input.confirm);
+    // "lunedì alle 20": the day is taken, and the time asked next says why 20:00 was not.
+    const refused = misses.find((miss) => miss.slot === state.awaiting);
+    if (step === 'ask' && refused)
+      state.reason = { error: refused.error, ...(refused.message ? { message: refused.message } : {}) };
+    return done(step, extracted, misses);
   }
   if (input.phase === 'llm' && origin === 'start')
     return done(next(state, slots, input.confirm), extracted, misses);

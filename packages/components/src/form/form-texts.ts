@@ -23,7 +23,10 @@ export function askText(
           : reason.error === 'not-understood'
             ? messages.notUnderstood
             : (reason.message ?? messages.errors[reason.error]);
-    text = `${why} ${reason.error === 'resume' ? slot.question : (slot.reask ?? slot.question)}`;
+    // The author's `reask` says why on its own; a validator's message and the defaults go before the question.
+    if (reason.error === 'resume') text = `${why} ${slot.question}`;
+    else if (reason.message) text = `${reason.message} ${slot.reask ?? slot.question}`;
+    else text = slot.reask ?? `${why} ${slot.question}`;
   }
   return intro ? `${intro} ${text}` : text;
 }

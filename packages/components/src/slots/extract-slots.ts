@@ -242,6 +242,23 @@ export function extractSlots(input: ExtractionInput): ExtractionResult {
     // A number belongs to a numeric slot by a keyword near it, when it is the one asked for, or when the form has only one.
     assign(['integer', 'number'], numbers, (value) => value, numericSlots.length === 1);
   }
+  // A text slot that is not asked takes the clause with one of its keywords ("il cambio non va").
+  for (const slot of slots.filter(
+    (item) => item.type === 'text' && item !== awaitedSlot && item.keywords?.length,
+  )) {
+    const rest = blank(text, taken);
+    for (const m of matchAll(/[^.,;!?\n]+/, rest)) {
+      const clause = fold(m[0]);
+      const hit = slot.keywords!.some((keyword) =>
+        new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(fold(keyword))}(?![\\p{L}\\p{N}])`, 'u').test(clause),
+      );
+      const value = m[0].replace(/\s+/g, ' ').trim();
+      if (!hit || !/\p{L}(?:.*\p{L}){2}/u.test(value)) continue;
+      const start = m.start + m[0].indexOf(value[0]!);
+      record(slot, value, { start, end: m.end }, 'text:keyword');
+      break;
+    }
+  }
   if (awaitedSlot?.type === 'text' && !filled.has(awaitedSlot.name)) {
     const rest = remainder(text, taken);
     if (rest) record(awaitedSlot, rest, { start: 0, end: text.length }, 'text');

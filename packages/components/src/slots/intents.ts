@@ -8,7 +8,7 @@ import { fold } from './text.js';
 const CANCEL =
   /\b(lascia(?:mo)? (?:stare|perdere)|lascia stare tutto|annull(?:a|are|iamo|o)|non (?:mi )?(?:interessa|serve) piu|non importa|ci ho ripensato|basta cosi|cancel(?:la)?|never ?mind|forget (?:about )?it|stop|quit|abort)\b/;
 const DONT_KNOW =
-  /\b(non (?:lo )?so|non saprei|non (?:me lo )?ricordo|boh|non ce l'ho|preferisco non dirlo|salta(?:mo)?|i (?:do not|don't|dont) know|dunno|not sure|no idea|skip(?: it)?|i (?:do not|don't) have (?:one|it)|rather not say)\b/;
+  /\b(non (?:lo )?so|non saprei|non (?:me lo )?ricordo|boh|non ce l'ho|preferisco non dirlo|salta(?:mo)? (?:questa|la) domanda|i (?:do not|don't|dont) know|dunno|not sure|no idea|skip(?: it)?|i (?:do not|don't) have (?:one|it)|rather not say)\b/;
 const YES =
   /^\s*(si|sì|certo|confermo|conferma|va bene|ok(?:ay)?|esatto|giusto|corretto|perfetto|d'accordo|yes|yep|yeah|sure|correct|confirm(?:ed)?|right|that's right|exactly|go ahead)\b/;
 const NO =

@@ -68,7 +68,10 @@ export interface SlotDefinition {
   type: SlotType;
   /** The question that asks for it. */
   question: string;
-  /** Asked when the reply had no valid value (default: the reason, then the question again). */
+  /**
+   * Asked instead of the default re-ask (the reason, then the question) when a reply had no valid
+   * value; say why in it. A custom validator's message still comes first.
+   */
   reask?: string;
   /** Shown in the confirmation summary (default: the name). */
   label?: string;
@@ -89,7 +92,9 @@ export interface SlotDefinition {
   max?: number | string;
   /**
    * `integer`, `number`: words near the number that tell it is this slot's (`['persone', 'people']`),
-   * needed when a form has several numeric slots. Any type: words that mark a correction for it.
+   * needed when a form has several numeric slots. `text`: words that mark the clause of a message
+   * that is this slot's value when the slot is not the one asked ("il cambio non va" for a problem
+   * with keywords `['cambio', 'non va']`).
    */
   keywords?: string[];
   /** `date`, `date-time`: `future` rejects past dates, `past` future ones. Default `any`. */
