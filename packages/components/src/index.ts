@@ -1,5 +1,6 @@
-export { FORM_NODE_IDS, form } from './form/form.js';
+export { FORM_NODE_IDS, type FormSelf, form } from './form/form.js';
 export { formFallback, formResumeTarget } from './form/form-fallback.js';
+export type { FormPhase, FormStep } from './form/form-flow.js';
 export type { FormCompleteResult, FormOptions } from './form/form-options.js';
 export {
   ACTIVE_FORM_KEY,

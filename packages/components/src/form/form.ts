@@ -17,9 +17,12 @@ import { extractionFormat, extractionPrompt, readExtraction } from './llm-extrac
 import { formMessages } from './messages.js';
 
 /** The component's `self`: what the form's nodes pass each other within one interaction. */
-interface FormSelf {
+export interface FormSelf {
+  /** The form started in this interaction: the first question carries the intro. */
   intro?: boolean;
+  /** What `onComplete` answered, for the done node. */
   completeMessage?: string;
+  /** How the message reached the form before the LLM extraction read it. */
   llmFrom?: FormPhase;
 }
 

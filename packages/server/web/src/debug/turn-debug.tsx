@@ -4,6 +4,7 @@ import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
 import { ErrorDetails } from './error-details';
+import { FormSection, formsOf } from './form-section';
 import { PathSection } from './path-section';
 import { CallbacksSection, ModelsSection, StepsSection } from './tables';
 import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace';
@@ -11,6 +12,7 @@ import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace'
 /** The debug view of one turn: path, explore decisions, steps, callbacks, model calls, state, timings. */
 export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) => void }) {
   const trace = turnTrace(turn);
+  const forms = formsOf(turn.output?.serverMetadata);
   return (
     <>
       <Summary turn={turn} trace={trace} onNode={onNode} />
@@ -28,6 +30,11 @@ export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) =
           <Section title="Model calls" name="models">
             <ModelsSection trace={trace} onNode={onNode} />
           </Section>
+          {forms.length ? (
+            <Section title="Form" name="form">
+              <FormSection forms={forms} />
+            </Section>
+          ) : null}
           <Section title="Session state" name="state">
             <StateSection turn={turn} />
           </Section>
