@@ -10,6 +10,9 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   options: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache' | 'fileStore'>;
   /** The server's session tokens in the same file: sessions outlive a restart of `treeagent dev`. */
   sessionTokens: SqliteStores['sessionTokens'];
+  /** Operator logins and the audit log in the same file (`treeagent dev --operators`). */
+  operatorSessions: SqliteStores['operatorSessions'];
+  auditLog: SqliteStores['auditLog'];
   file: string;
   close(): Promise<void>;
 } {
@@ -23,6 +26,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
       fileStore: sqlite.fileStore,
     },
     sessionTokens: sqlite.sessionTokens,
+    operatorSessions: sqlite.operatorSessions,
+    auditLog: sqlite.auditLog,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

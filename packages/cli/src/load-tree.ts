@@ -1,18 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
 import {
   defineTree,
-  definitionFromJSON,
+  documentToDefinition,
   type Embedder,
   type LanguageModel,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
-  type TreeJSON,
+  type TreeDocument,
 } from '@treeagent/core';
+import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
 
 /** What a tree module's default export receives when it is a function. */
@@ -31,12 +32,17 @@ export interface LoadedTree {
   /** Where the models came from, for messages. */
   modelSource: string;
   path: string;
+  /** The module's exports (the tree module, or a JSON tree's callback module). */
+  exports: Record<string, unknown>;
+  /** For a JSON tree: the document as read, and the absolute path of its callback module. */
+  document?: { value: TreeDocument; text: string; modulePath: string | null };
 }
 
 /**
  * Loads a tree file: a TypeScript or JavaScript module whose default export (or `tree` export) is a
- * `Tree`, a tree definition, or a function returning one; or a JSON tree definition. The module may
- * also export `embedder` and `models`. Models are read from `--config`, else from a
+ * `Tree`, a tree definition, or a function returning one; or a JSON tree document (docs/tree-format.md)
+ * whose callbacks are the named exports of its `module`. The module may also export `embedder` and
+ * `models`. Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
 export async function loadTree(path: string, options: { config?: string } = {}): Promise<LoadedTree> {
@@ -51,8 +57,23 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   let tree: Tree;
   const exported: Record<string, unknown> = {};
   const files = [absolute];
+  let document: LoadedTree['document'];
   if (extname(absolute) === '.json') {
-    tree = defineTree(definitionFromJSON(JSON.parse(readFileSync(absolute, 'utf8')) as TreeJSON));
+    const { value, text } = readTreeDocument(absolute);
+    const modulePath = value.module ? resolve(dirname(absolute), value.module) : null;
+    if (modulePath) {
+      if (!existsSync(modulePath))
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `${absolute} names the callback module "${value.module}", but ${modulePath} does not exist. Create it (its named exports are the callbacks), or correct "module".`,
+        );
+      const module = await importTreeModule(modulePath, files).catch((error: unknown) => {
+        throw treeLoadError(error, modulePath);
+      });
+      Object.assign(exported, module);
+    }
+    tree = defineTree(documentToDefinition(value, exported));
+    document = { value, text, modulePath };
   } else {
     const module = await importTreeModule(absolute, files).catch((error: unknown) => {
       throw treeLoadError(error, absolute);
@@ -73,7 +94,15 @@ export async function loadTree(path: string, options: { config?: string } = {}):
         .map(([name, model]) => `${name}=${model.id}`)
         .join(', ')}${config ? ` (from ${configPath})` : ''}`
     : 'no language model configured';
-  return { tree, files: [...new Set(files)], agentOptions, modelSource, path: absolute };
+  return {
+    tree,
+    files: [...new Set(files)],
+    agentOptions,
+    modelSource,
+    path: absolute,
+    exports: exported,
+    ...(document ? { document } : {}),
+  };
 }
 
 async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
@@ -94,12 +123,12 @@ const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
 let loads = 0;
 
 /**
- * Imports a tree module, fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
+ * Imports a tree module (or a JSON tree's callback module), fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
  * registered for this import only (the rest of the process stays plain Node), which also lists the
  * local files the tree imports (what `dev` watches). JavaScript is imported by Node, with a query
  * that makes the tree file itself fresh (its own imports are Node's cached modules).
  */
-async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
+export async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
   const url = pathToFileURL(absolute).href;
   if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
   const { tsImport } = await import('tsx/esm/api');

@@ -3,10 +3,12 @@ import { Command, CommanderError } from 'commander';
 import { chatCommand } from './commands/chat.js';
 import { devCommand } from './commands/dev.js';
 import { evalCommand } from './commands/eval.js';
+import { exportCommand } from './commands/export.js';
 import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lintCommand } from './commands/lint.js';
+import { operatorPasswordCommand } from './commands/operator-password.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
@@ -42,6 +44,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--port <port>', 'port (0 picks a free one)', parsePort, '3000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--api-key <key...>', 'require this API key on the API')
+    .option(
+      '--operators <file>',
+      'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
+    )
     .option('--no-watch', 'do not reload on changes')
     .option('--debug', 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)')
     .option('--no-debug', 'no debug mode (the default on a non-loopback --host)')
@@ -70,6 +76,19 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);
+    });
+  program
+    .command('export')
+    .description(
+      'Convert a TypeScript or JavaScript tree once to the JSON form (docs/tree-format.md): the tree as data in <tree>.json, its callbacks by name in <tree>.callbacks.ts beside it.',
+    )
+    .argument('<tree>', 'tree file (.ts or .js)')
+    .option('--json', 'write the JSON tree document (the only format, and the default)')
+    .option('--out <file>', 'where to write the document (default: the tree path with .json)')
+    .option('--force', 'overwrite existing files')
+    .option('--config <file>', 'model configuration')
+    .action(async (tree: string, options) => {
+      code = await exportCommand(tree, options, out);
     });
   program
     .command('fit')
@@ -148,6 +167,14 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--strict', 'exit with code 1 on warnings too')
     .action(async (tree: string, options) => {
       code = await lintCommand(tree, options, out);
+    });
+  program
+    .command('operator-password')
+    .description(
+      'Print the hash of an operator password read from standard input: the passwordHash of an entry of the operators file.',
+    )
+    .action(async () => {
+      code = await operatorPasswordCommand(out);
     });
   program
     .command('test')

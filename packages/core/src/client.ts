@@ -21,3 +21,11 @@ export {
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
+export {
+  CONSTANT_CALLBACKS,
+  TREE_DOCUMENT_FORMAT,
+  TREE_DOCUMENT_VERSION,
+  type TreeDocument,
+  type TreeDocumentComponent,
+  type TreeDocumentNode,
+} from './tree/tree-document-types.js';

@@ -32,6 +32,7 @@ export {
   withCalibratedThresholds,
   withThresholds,
 } from './explore/calibrate-thresholds.js';
+export { type ExploreScan, SIGN_SCAN_FROM } from './explore/chunk-index.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile, NewFileStream } from './files/file-store.js';
@@ -98,15 +99,33 @@ export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
+export { formatTreeDocument } from './tree/format-tree-document.js';
 export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
 export { Tree } from './tree/tree.js';
+export { type TreeSource, treeCallback } from './tree/tree-callback.js';
+export {
+  definitionToDocument,
+  documentToDefinition,
+  type NameCallback,
+  referencedCallbacks,
+} from './tree/tree-document.js';
+export { TREE_DOCUMENT_SCHEMA } from './tree/tree-document-schema.js';
+export {
+  CONSTANT_CALLBACKS,
+  TREE_DOCUMENT_FORMAT,
+  TREE_DOCUMENT_VERSION,
+  type TreeDocument,
+  type TreeDocumentComponent,
+  type TreeDocumentNode,
+} from './tree/tree-document-types.js';
 export { type CallbackMap, definitionFromJSON, definitionToJSON, type TreeJSON } from './tree/tree-json.js';
 export type { EffectiveNodeType, SelfScope, TreeNode } from './tree/tree-node.js';
 export { formatProblem, type TreeProblem } from './tree/tree-problem.js';
 export { TreeValidationError } from './tree/tree-validation-error.js';
+export { parseTreeDocument, validateTreeDocument } from './tree/validate-tree-document.js';
 export { InMemoryVectorStore } from './vector/in-memory-vector-store.js';
 export type {
   VectorRecord,

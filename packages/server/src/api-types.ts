@@ -21,6 +21,9 @@ export type ApiErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
   | 'SHUTTING_DOWN'
+  | 'OPERATOR_LOGIN_REQUIRED'
+  | 'OPERATOR_LOGIN_FAILED'
+  | 'AUDIT_LOG'
   | 'INTERNAL';
 
 /** The `details` of an API error: each field is set by the errors it concerns. */
@@ -145,4 +148,49 @@ export interface RouteResponse {
   nodeName: string | null;
   noMatch: boolean;
   decisions: Extract<AgentEvent, { type: 'explore-decision' }>[];
+}
+
+/** What an operator may do: `operator` (the console), `admin` (also the audit log and admin pages). */
+export type OperatorRoleName = 'operator' | 'admin';
+
+/** An authenticated operator, as the API shows it. */
+export interface OperatorView {
+  id: string;
+  name: string;
+  role: OperatorRoleName;
+}
+
+/** The body of `POST /api/v1/operator/login`. */
+export interface OperatorLoginRequest {
+  login: string;
+  password: string;
+}
+
+/**
+ * `POST /api/v1/operator/login` → 200 (the login token goes in an HttpOnly cookie, never in the body)
+ * and `GET /api/v1/operator/me`.
+ */
+export interface OperatorSessionView {
+  operator: OperatorView;
+  /** ISO 8601: when the login ends (absent from `/me`). */
+  expiresAt?: string;
+}
+
+/** One entry of the audit log, as `GET /api/v1/operator/audit` returns it. */
+export interface AuditEntryView {
+  id: number;
+  /** ISO 8601. */
+  at: string;
+  actorId: string;
+  actorRole: string | null;
+  action: string;
+  sessionId: string | null;
+  detail: Record<string, string | number | boolean | null>;
+}
+
+/** `GET /api/v1/operator/audit?sessionId=&actorId=&action=&beforeId=&limit=` (admins): newest first. */
+export interface AuditLogResponse {
+  entries: AuditEntryView[];
+  /** The `beforeId` of the next page, or `null` at the oldest entry. */
+  nextBeforeId: number | null;
 }

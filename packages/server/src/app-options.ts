@@ -5,6 +5,7 @@ import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
 
 /** Limits on what clients may send. */
@@ -81,6 +82,12 @@ export interface CreateAppOptions {
    * Paths under `/api` and `/v1` are never served from it. See `WebOptions`.
    */
   web?: WebOptions;
+  /**
+   * The people who take conversations over and administer the server: who they are
+   * (`directory`), where their logins and the audit log live. Without it the operator routes answer
+   * 404. See docs/security.md (operators) and docs/handoff.md.
+   */
+  operators?: OperatorOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */

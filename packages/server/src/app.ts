@@ -19,10 +19,12 @@ import { FixedWindows } from './http/fixed-windows.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
+import { OperatorAuth } from './operators/operator-auth.js';
 import { fileRoutes } from './routes/file-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { messageRoutes } from './routes/message-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
+import { operatorRoutes } from './routes/operator-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
 import { webPage } from './routes/web-routes.js';
@@ -94,6 +96,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
     logger,
+    operatorAuth: new OperatorAuth(options.operators, logger),
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
   };
@@ -110,7 +113,13 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     app.use(
       '*',
       cors({
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Session-Id'],
+        allowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'X-Session-Token',
+          'X-Session-Id',
+          'X-Operator-Token',
+        ],
         exposeHeaders: ['X-Session-Id', 'Retry-After'],
         ...options.cors,
       }),
@@ -144,6 +153,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
   api.route('/', treeRoutes(services));
+  api.route('/operator', operatorRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

@@ -1,10 +1,16 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
 export type {
+  AuditEntryView,
+  AuditLogResponse,
   ClientEvent,
   ClientOutput,
   CreatedSession,
   HistoryResponse,
   MessageRequest,
+  OperatorLoginRequest,
+  OperatorRoleName,
+  OperatorSessionView,
+  OperatorView,
   RouteResponse,
   StreamErrorEvent,
   TreeView,
@@ -28,6 +34,41 @@ export {
   SESSION_ID_HEADER,
 } from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';
+export {
+  type AuditEntry,
+  type AuditLog,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditValue,
+  auditLimit,
+  InMemoryAuditLog,
+} from './operators/audit-log.js';
+export {
+  loadOperatorsFile,
+  OPERATOR_ROLES,
+  type OperatorAccount,
+  type OperatorDirectory,
+  type OperatorIdentity,
+  type OperatorRole,
+  operatorDirectory,
+  parseOperatorAccounts,
+  roleAllows,
+} from './operators/operator-accounts.js';
+export {
+  type AuditDetails,
+  DEFAULT_OPERATOR_LOGIN_TTL_MS,
+  OPERATOR_COOKIE,
+  OPERATOR_TOKEN_HEADER,
+  OperatorAuth,
+  type OperatorOptions,
+  operatorOf,
+} from './operators/operator-auth.js';
+export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
+export {
+  InMemoryOperatorSessions,
+  type OperatorSessionRecord,
+  type OperatorSessions,
+} from './operators/operator-sessions.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';

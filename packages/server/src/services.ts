@@ -5,6 +5,7 @@ import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { FixedWindows } from './http/fixed-windows.js';
 import type { TurnMetrics } from './metrics/turn-metrics.js';
+import type { OperatorAuth } from './operators/operator-auth.js';
 import type { TurnRunner } from './turns/turn-runner.js';
 import type { TurnTracker } from './turns/turn-tracker.js';
 
@@ -23,6 +24,8 @@ export interface Services {
   /** New sessions per client address (`null`: unlimited). */
   sessionCreation: FixedWindows | null;
   logger: ServerLogger;
+  /** Operator login, roles and the audit log (`operatorAuth.require('admin')` guards an admin route). */
+  operatorAuth: OperatorAuth;
   readyTimeoutMs: number;
   /** When the app was created (the `created` of `/v1/models`). */
   startedAt: Date;

@@ -5,14 +5,20 @@ export {
   type SqliteStores,
 } from './open-sqlite.js';
 export type { SessionLockOptions } from './session-locks.js';
+export { AUDIT_SCHEMA, SqliteAuditLog } from './sqlite-audit-log.js';
 export {
   type SchemaMigrations,
   SqliteDatabase,
   type SqliteDatabaseOptions,
   type SynchronousMode,
 } from './sqlite-database.js';
-export { EMBEDDING_SCHEMA, SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+export {
+  EMBEDDING_SCHEMA,
+  SqliteEmbeddingCache,
+  type SqliteEmbeddingCacheOptions,
+} from './sqlite-embedding-cache.js';
 export { CHUNK_BYTES, FILE_SCHEMA, SqliteFileStore } from './sqlite-file-store.js';
+export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 export {
   SESSION_SCHEMA,
   SqliteSessionStore,

@@ -128,9 +128,11 @@ describe('openSqlite', () => {
     await stores.close();
     expect(stores.database.isOpen).toBe(false);
     expect(Object.keys(dumpTables(stores.file))).toEqual([
+      'audit_log',
       'embeddings',
       'file_chunks',
       'files',
+      'operator_sessions',
       'schema_version',
       'session_history',
       'session_locks',

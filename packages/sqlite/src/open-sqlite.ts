@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
+import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
@@ -26,6 +28,10 @@ export interface SqliteStores {
   sessionTokens: SqliteSessionTokens;
   /** The conversation's files (uploads, files made in code), durable beside the sessions. */
   fileStore: SqliteFileStore;
+  /** The server's operator logins (`serve({ operators: { sessions } })`), so they outlive a restart. */
+  operatorSessions: SqliteOperatorSessions;
+  /** The audit log of operator actions (`serve({ operators: { auditLog } })`). */
+  auditLog: SqliteAuditLog;
   /** Closes the stores and the file. */
   close(): Promise<void>;
 }
@@ -47,6 +53,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const embeddingCache = new SqliteEmbeddingCache(database);
     const sessionTokens = new SqliteSessionTokens(database);
     const fileStore = new SqliteFileStore(database);
+    const operatorSessions = new SqliteOperatorSessions(database);
+    const auditLog = new SqliteAuditLog(database);
     return {
       file: database.file,
       database,
@@ -55,6 +63,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       embeddingCache,
       sessionTokens,
       fileStore,
+      operatorSessions,
+      auditLog,
       async close() {
         await Promise.all([
           sessionStore.close(),
@@ -62,6 +72,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           embeddingCache.close(),
           sessionTokens.close(),
           fileStore.close(),
+          operatorSessions.close(),
+          auditLog.close(),
         ]);
         database.close();
       },

@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
-import { isLoopback, serve, WEB_DIRECTORY } from '@treeagent/server';
+import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -21,6 +21,8 @@ export interface DevOptions {
   debug?: boolean;
   /** Host names the server answers to. Default on a loopback address: the loopback names. */
   allowedHost?: string[];
+  /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
+  operators?: string;
 }
 
 /** A running dev server. */
@@ -39,6 +41,7 @@ export interface DevServer {
  * in, keeping every session; a tree that fails to load is reported and the old one keeps serving.
  */
 export async function startDev(treePath: string, options: DevOptions, out: Output): Promise<DevServer> {
+  const operators = options.operators ? readOperators(options.operators) : null;
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
   const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
@@ -57,6 +60,9 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
+    ...(operators
+      ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
+      : {}),
   }).catch(async (error: unknown) => {
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;
@@ -72,6 +78,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   );
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(`Chat page: ${server.url}/`);
+  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
   if (debug && !isLoopback(hostname))
     out.error(
       `Debug mode is on while listening on ${hostname}: anyone who reaches this address sees traces and the tree's texts.`,
@@ -129,6 +136,15 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       await data.close();
     },
   };
+}
+
+/** The operators of `--operators <file>`, or an `INVALID_INPUT` error naming the file and the problem. */
+function readOperators(file: string) {
+  try {
+    return operatorDirectory(loadOperatorsFile(file));
+  } catch (error) {
+    throw new TreeAgentError('INVALID_INPUT', (error as Error).message, { cause: error });
+  }
 }
 
 /** The command: runs until SIGINT or SIGTERM, then shuts down gracefully. */

@@ -8,7 +8,7 @@ import {
   calibrateThresholds,
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
-import { ChunkIndex } from '../explore/chunk-index.js';
+import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
 import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import { StoreChunkSearch } from '../explore/store-chunk-search.js';
@@ -36,6 +36,8 @@ export interface RuntimeParts {
   limits: TurnLimits;
   now: () => Date;
   exploreIn: ExploreIn;
+  /** How the in-memory index reads the vectors (`ExploreScan`); default `auto`. */
+  exploreScan?: ExploreScan;
   /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
   calibration: CalibrationOptions | false;
 }
@@ -59,7 +61,9 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   let index: ChunkIndex | null = null;
   let vectors: Float32Array[] = [];
   if (parts.exploreIn === 'memory') {
-    index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
+    index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache, {
+      scan: parts.exploreScan ?? 'auto',
+    });
   } else {
     vectors = await embedInBatches(parts, tree.chunks);
     const paths = new Map(
@@ -110,8 +114,8 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
     : (direction: () => Promise<Float32Array>) =>
         new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
-  const { exploreIn: _exploreIn, calibration: _calibration, ...rest } = parts;
-  return { ...rest, tree, calibrations, chunkSearch, collectionOf };
+  const { exploreIn: _exploreIn, exploreScan: _exploreScan, calibration: _calibration, ...rest } = parts;
+  return { ...rest, tree, calibrations, chunkSearch, chunkIndex: index, collectionOf };
 }
 
 /** The unit vectors of `chunks`, embedded `LOAD_BATCH` at a time through the cache. */

@@ -9,6 +9,7 @@ import type {
   ThresholdCalibration,
   ThresholdSource,
 } from '../explore/calibrate-thresholds.js';
+import type { ExploreScan } from '../explore/chunk-index.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -70,6 +71,13 @@ export interface TreeAgentOptions {
    * for memory, or to share one index between processes).
    */
   exploreIn?: ExploreIn;
+  /**
+   * How in-memory exploration reads the chunk vectors (`exploreIn: 'memory'`): `exact` scores every
+   * chunk in float32 once per direction; `sign-bits` ranks a node's chunks by one sign bit per
+   * dimension and rescores the nearest few hundred exactly in float32 (dense vectors only); `auto`
+   * (default) uses sign bits from 20,000 chunks on (docs/architecture.md, "Large trees").
+   */
+  exploreScan?: ExploreScan;
   /**
    * Automatic `similarityThreshold` for every routing node without one set by hand (on the node or
    * as the root's `defaultSimilarityThreshold`): calibrated at load from the tree's own chunks, so
@@ -262,6 +270,7 @@ export class TreeAgent {
       },
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
+      exploreScan: this.#options.exploreScan ?? 'auto',
       calibration:
         this.#options.calibrateThresholds === false
           ? false

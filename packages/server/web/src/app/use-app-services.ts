@@ -46,8 +46,12 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
         try {
           return await run();
         } catch (error) {
+          // The API key's 401 is UNAUTHORIZED; an operator login's is OPERATOR_LOGIN_REQUIRED/FAILED.
           const needsKey =
-            error instanceof ApiError && error.status === 401 && !error.message.includes('X-Session-Token');
+            error instanceof ApiError &&
+            error.status === 401 &&
+            error.code === 'UNAUTHORIZED' &&
+            !error.message.includes('X-Session-Token');
           if (!needsKey) throw error;
           const key = await askApiKey(api.apiKey ? 'The API key was refused: enter another one.' : null);
           if (!key) throw error;

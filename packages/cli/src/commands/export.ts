@@ -1,0 +1,172 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { definitionToDocument, formatTreeDocument, TreeAgentError, type TreeDocument } from '@treeagent/core';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+
+export interface ExportOptions {
+  config?: string;
+  /** The only format: a JSON tree document (docs/tree-format.md). */
+  json?: boolean;
+  /** Where to write the document. Default: the tree's path with `.json`. */
+  out?: string;
+  /** Overwrite existing files. */
+  force?: boolean;
+}
+
+/** What `exportTree` wrote (or `exportTexts` would write). */
+export interface ExportResult {
+  document: TreeDocument;
+  /** The document's text, as `formatTreeDocument` lays it out. */
+  documentText: string;
+  /** The callback module's text, or null when the tree has no callbacks. */
+  moduleText: string | null;
+  documentPath: string;
+  /** The callback module, or null when the tree has no callbacks. */
+  modulePath: string | null;
+  /** Callbacks that are named exports of the tree module, referenced by that name. */
+  exported: string[];
+  /** Callbacks that were inline functions, given a generated name in the module. */
+  generated: string[];
+}
+
+/**
+ * Converts a TypeScript or JavaScript tree once to the JSON form: the document (every threshold,
+ * chunk, message, option and flag as data) and a callback module beside it that exports each
+ * callback by name. Callbacks the tree module already exports by name keep that name; inline ones
+ * get a name from their node and are taken from the tree module with `treeCallback`, so the JSON
+ * tree runs exactly the code the TypeScript one did. A tree factory is called with no models.
+ */
+export async function exportTree(treePath: string, options: ExportOptions): Promise<ExportResult> {
+  const result = await exportTexts(treePath, options);
+  for (const path of [result.documentPath, result.modulePath]) {
+    if (path && existsSync(path) && !options.force)
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `${path} exists. Pass --force to overwrite it, or --out <file> to write elsewhere.`,
+      );
+  }
+  writeFileSync(result.documentPath, result.documentText);
+  if (result.modulePath && result.moduleText) writeFileSync(result.modulePath, result.moduleText);
+  return result;
+}
+
+/** What `exportTree` would write, without writing it. */
+export async function exportTexts(treePath: string, options: ExportOptions): Promise<ExportResult> {
+  const source = resolve(treePath);
+  if (extname(source) === '.json')
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `${source} is already a JSON tree: export reads a .ts or .js tree.`,
+    );
+  const loaded = await loadTree(source, options.config ? { config: options.config } : {});
+  const documentPath = resolve(options.out ?? source.replace(/\.[cm]?[jt]sx?$/, '.json'));
+  const typescript = /\.[cm]?tsx?$/.test(source);
+  const modulePath = documentPath.replace(/\.json$/, '') + (typescript ? '.callbacks.ts' : '.callbacks.js');
+  const byFunction = new Map<unknown, string>();
+  for (const [name, value] of Object.entries(loaded.exports))
+    if (typeof value === 'function' && name !== 'default' && !byFunction.has(value))
+      byFunction.set(value, name);
+  const exported = new Set<string>();
+  const generated: { name: string; nodeId: number; key: string }[] = [];
+  const taken = new Set(byFunction.values());
+  const names = new Map([...loaded.tree.definition.nodes].map((node) => [node.id, node.name] as const));
+  const document = definitionToDocument(loaded.tree.definition, {
+    module: `./${basename(modulePath)}`,
+    nameOf: (callback, nodeId, key) => {
+      const known = byFunction.get(callback);
+      if (known) {
+        exported.add(known);
+        return known;
+      }
+      const name = uniqueName(identifier(names.get(nodeId), nodeId, key), taken);
+      generated.push({ name, nodeId, key });
+      return name;
+    },
+  });
+  if (!exported.size && !generated.length) delete document.module;
+  return {
+    document,
+    documentText: formatTreeDocument(document),
+    moduleText: document.module
+      ? callbackModule(source, modulePath, loaded.exports, [...exported], generated)
+      : null,
+    documentPath,
+    modulePath: document.module ? modulePath : null,
+    exported: [...exported],
+    generated: generated.map((item) => item.name),
+  };
+}
+
+/** `treeagent export <tree> --json`: writes the JSON form of a code-defined tree. */
+export async function exportCommand(treePath: string, options: ExportOptions, out: Output): Promise<number> {
+  const result = await exportTree(treePath, options);
+  out.log(`Wrote ${result.documentPath} (${result.document.nodes.length} nodes).`);
+  if (result.modulePath) {
+    out.log(
+      `Wrote ${result.modulePath}: ${result.exported.length + result.generated.length} callbacks by name (${result.generated.length} taken from the tree module by node id: move their code into it over time).`,
+    );
+  }
+  out.log(
+    `Run it with: treeagent dev ${relative(process.cwd(), result.documentPath) || result.documentPath}`,
+  );
+  return 0;
+}
+
+function callbackModule(
+  source: string,
+  modulePath: string,
+  exports: Record<string, unknown>,
+  exported: string[],
+  generated: { name: string; nodeId: number; key: string }[],
+): string {
+  let specifier = relative(dirname(modulePath), source).replace(/\\/g, '/');
+  if (!specifier.startsWith('.')) specifier = `./${specifier}`;
+  specifier = specifier.replace(/\.([cm]?)tsx?$/, '.$1js');
+  const sourceExport = exports.default !== undefined ? 'default' : 'tree';
+  const lines = [
+    `// The callbacks of ${basename(modulePath).replace(/\.callbacks\.[jt]s$/, '.json')}, by name: written by \`treeagent export --json\` from ${basename(source)}.`,
+    '// The JSON holds the data (chunks, thresholds, messages, flags); this module holds the behaviour.',
+    '// Callbacks that were inline functions are still taken from the tree module by node id: move their code here over time.',
+  ];
+  if (generated.length) {
+    lines.push("import { treeCallback } from '@treeagent/core';");
+    lines.push(
+      sourceExport === 'default'
+        ? `import source from '${specifier}';`
+        : `import { tree as source } from '${specifier}';`,
+    );
+  }
+  if (exported.length) lines.push(`export { ${exported.sort().join(', ')} } from '${specifier}';`);
+  lines.push('');
+  for (const item of generated)
+    lines.push(`export const ${item.name} = treeCallback(source, ${item.nodeId}, '${item.key}');`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `shippingAfter` for the `after` of node "shipping", `node12After` for a node without a name. */
+function identifier(name: string | undefined, nodeId: number, key: string): string {
+  const words = (name ?? '')
+    .normalize('NFD')
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  const base = words.length
+    ? words
+        .map((word, index) => (index ? capital(word) : word.charAt(0).toLowerCase() + word.slice(1)))
+        .join('')
+    : `node${nodeId}`;
+  return `${/^[0-9]/.test(base) ? `node${base}` : base}${capital(key)}`;
+}
+
+function capital(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function uniqueName(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let index = 2; taken.has(candidate); index++) candidate = `${name}${index}`;
+  taken.add(candidate);
+  return candidate;
+}

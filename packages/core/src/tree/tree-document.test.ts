@@ -1,0 +1,197 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { defineTree } from './define-tree.js';
+import { formatTreeDocument } from './format-tree-document.js';
+import { definitionToDocument, documentToDefinition } from './tree-document.js';
+import { TREE_DOCUMENT_SCHEMA } from './tree-document-schema.js';
+import type { TreeDocument } from './tree-document-types.js';
+import { TreeValidationError } from './tree-validation-error.js';
+import { parseTreeDocument, validateTreeDocument } from './validate-tree-document.js';
+
+const SCHEMA_FILE = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../schema/tree-document.schema.json',
+);
+
+const document: TreeDocument = {
+  format: 'treeagent-tree',
+  version: 1,
+  name: 'shop',
+  module: './callbacks.ts',
+  components: {
+    greeting: {
+      nodes: [
+        { id: 1, type: 'head' },
+        {
+          id: 2,
+          type: 'emit',
+          parent: 1,
+          chunks: ['ciao', 'buongiorno'],
+          emit: { message: { type: 'static', content: 'Ciao!' } },
+        },
+      ],
+    },
+  },
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true, callbacks: { fallback: 'apologise' } },
+    {
+      id: 3,
+      type: 'emit',
+      parent: 2,
+      name: 'shipping',
+      chunks: ['quanto costa la spedizione', { text: 'tempi di consegna', extra: { lang: 'it' } }],
+      callbacks: { emit: 'shippingMessage' },
+    },
+    { id: 4, type: 'component', parent: 2, use: 'greeting', idBase: 100 },
+  ],
+};
+const exports = {
+  apologise: () => ({ nodeTarget: 2 }),
+  shippingMessage: () => ({ message: { type: 'static', content: '7,90 €' } }),
+  notACallback: 3,
+};
+
+describe('tree documents', () => {
+  it('the published schema file is the schema the library checks with', () => {
+    const text = `${JSON.stringify(TREE_DOCUMENT_SCHEMA, null, 2)}\n`;
+    if (process.env.UPDATE_TREE_SCHEMA) writeFileSync(SCHEMA_FILE, text);
+    expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(text);
+  });
+
+  it('builds the tree: callbacks by export name, components by name', () => {
+    expect(validateTreeDocument(document)).toEqual([]);
+    const tree = defineTree(documentToDefinition(document, exports));
+    expect((tree.node(2).definition as { fallback?: unknown }).fallback).toBe(exports.apologise);
+    expect((tree.node(3).definition as { emit?: unknown }).emit).toBe(exports.shippingMessage);
+    expect(tree.node(102).parentId).toBe(2);
+    expect(tree.chunks.map((chunk) => chunk.text)).toContain('buongiorno');
+  });
+
+  it('names each missing or misplaced callback with the fix', () => {
+    const broken: TreeDocument = {
+      ...document,
+      nodes: [
+        ...document.nodes.slice(0, 2),
+        { id: 3, type: 'emit', parent: 2, chunks: ['x'], callbacks: { emit: 'nope', fallback: 'apologise' } },
+        {
+          id: 5,
+          type: 'emit',
+          parent: 2,
+          chunks: ['y'],
+          emit: { message: { type: 'static', content: 'a' } },
+          callbacks: { emit: 'shippingMessage' },
+        },
+        { id: 4, type: 'component', parent: 2, use: 'missing', idBase: 100 },
+      ],
+    };
+    const error = (() => {
+      try {
+        documentToDefinition(broken, exports);
+      } catch (caught) {
+        return caught as TreeValidationError;
+      }
+      throw new Error('no error');
+    })();
+    expect(TreeValidationError.isInstance(error)).toBe(true);
+    const text = error.problems.map((problem) => `${problem.nodeId}: ${problem.message} ${problem.fix}`);
+    expect(text).toEqual([
+      expect.stringMatching(
+        /^3: callbacks.emit is "nope", which the module "\.\/callbacks\.ts" does not export.*it exports: apologise, shippingMessage/,
+      ),
+      expect.stringMatching(
+        /^3: a emit node has no "fallback" callback.*supports: before, prompt, emit, after/,
+      ),
+      expect.stringMatching(/^5: "emit" is both a constant and the callback "shippingMessage"/),
+      expect.stringMatching(/^4: "use" is "missing".*use one of: greeting/),
+    ]);
+  });
+
+  it('the schema names the node and the path of a wrong shape', () => {
+    const problems = validateTreeDocument({
+      version: 1,
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: 'yes' },
+        {
+          id: 3,
+          type: 'emit',
+          parent: 2,
+          similarityThreshold: 2,
+          chunks: [''],
+          isPrimary: true,
+          colour: 'red',
+        },
+        { id: 4, type: 'guardrail', parent: 2, callbacks: { after: 'x' } },
+      ],
+    });
+    const lines = problems.map((problem) => `${problem.nodeId} ${problem.message}`);
+    expect(lines).toContain('2 at /nodes/1/isPrimary: must be boolean.');
+    expect(lines).toContain('3 at /nodes/2/similarityThreshold: must be <= 1.');
+    expect(lines).toContain('3 at /nodes/2: unknown property "colour".');
+    expect(lines).toContain('3 at /nodes/2: "isPrimary" is not a property of this node type.');
+    expect(lines).toContain('4 at /nodes/3/callbacks: this node type has no callbacks.');
+    expect(validateTreeDocument({ version: 2, nodes: [] })[0]?.message).toMatch(
+      /version: must be equal to constant/,
+    );
+  });
+
+  it('a JSON syntax error says where', () => {
+    expect(() => parseTreeDocument('{\n  "nodes": [,]\n}', 'tree.json')).toThrow(
+      /tree.json is not valid JSON at line 2, column 13/,
+    );
+  });
+
+  it('formats stably: the same document gives the same bytes whatever its key order', () => {
+    const shuffled = JSON.parse(JSON.stringify(document), (_key, value) =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).reverse())
+        : value,
+    ) as TreeDocument;
+    const text = formatTreeDocument(document);
+    expect(formatTreeDocument(shuffled)).toBe(text);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.indexOf('"format"')).toBeLessThan(text.indexOf('"nodes"'));
+    const node3 = text.slice(text.indexOf('"id": 3'));
+    expect(node3.indexOf('"parent"')).toBeLessThan(node3.indexOf('"chunks"'));
+    expect(node3.indexOf('"chunks"')).toBeLessThan(node3.indexOf('"callbacks"'));
+  });
+
+  it('a definition becomes a document whose callbacks are named, and back to the same tree', () => {
+    const apologise = () => ({ nodeTarget: 2 });
+    const tree = defineTree({
+      nodes: [
+        { id: 1, type: 'root', defaultSimilarityThreshold: 0.3 },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback: apologise },
+        {
+          id: 3,
+          type: 'emit',
+          parent: 2,
+          chunks: ['a'],
+          emit: { message: { type: 'static', content: 'b' } },
+        },
+      ],
+    });
+    const names = new Map<unknown, string>();
+    const written = definitionToDocument(tree.definition, {
+      nameOf: (callback, nodeId, key) => {
+        const name = `node${nodeId}${key}`;
+        names.set(name, callback as never);
+        return name;
+      },
+    });
+    expect(written.nodes[1]).toEqual({
+      id: 2,
+      type: 'agent',
+      parent: 1,
+      isPrimary: true,
+      callbacks: { fallback: 'node2fallback' },
+    });
+    expect(validateTreeDocument(written)).toEqual([]);
+    const again = defineTree(documentToDefinition(written, Object.fromEntries(names)));
+    expect(again.contentHash).toBe(tree.contentHash);
+    expect((again.node(2).definition as { fallback?: unknown }).fallback).toBe(apologise);
+  });
+});

@@ -1,0 +1,110 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { jsonErrorPosition } from './json-error-position.js';
+import { TREE_DOCUMENT_SCHEMA } from './tree-document-schema.js';
+import type { TreeDocument } from './tree-document-types.js';
+import type { TreeProblem } from './tree-problem.js';
+import { TreeValidationError } from './tree-validation-error.js';
+
+let compiled: ReturnType<Ajv2020['compile']> | null = null;
+
+/**
+ * Checks a value against the tree document schema (`TREE_DOCUMENT_SCHEMA`) and returns the problems,
+ * each naming the node (by id) and the JSON path, with the fix. An empty list means the shape is
+ * right; `defineTree` still checks the tree as a whole.
+ */
+export function validateTreeDocument(value: unknown): TreeProblem[] {
+  compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(TREE_DOCUMENT_SCHEMA);
+  if (compiled(value)) return [];
+  const nodes = (value as { nodes?: unknown } | null)?.nodes;
+  const seen = new Set<string>();
+  const problems: TreeProblem[] = [];
+  for (const error of compiled.errors ?? []) {
+    // `if` only says that a `then` failed, and a failed `oneOf` repeats its branches' errors.
+    if (error.keyword === 'if' || error.keyword === 'oneOf') continue;
+    const problem = toProblem(error, nodes);
+    const key = `${problem.nodeId}|${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+/**
+ * Parses the text of a tree document and checks its shape; throws a `TreeValidationError` listing
+ * every problem (a JSON syntax error with its line and column).
+ *
+ * @example
+ * const document = parseTreeDocument(readFileSync('tree.json', 'utf8'), 'tree.json');
+ */
+export function parseTreeDocument(text: string, file = 'the tree document'): TreeDocument {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = jsonErrorPosition(text);
+    const at = position >= 0 ? lineAndColumn(text, position) : '';
+    throw new TreeValidationError([
+      {
+        message: `${file} is not valid JSON${at}: ${message.split('\n')[0]}.`,
+        fix: 'Fix the JSON syntax (a missing comma or quote, a trailing comma).',
+      },
+    ]);
+  }
+  const problems = validateTreeDocument(value);
+  if (problems.length) throw new TreeValidationError(problems);
+  return value as TreeDocument;
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const before = text.slice(0, position).split('\n');
+  return ` at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+}
+
+function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
+  const path = error.instancePath || '/';
+  const match = /^\/nodes\/(\d+)/.exec(path);
+  const node = match && Array.isArray(nodes) ? (nodes[Number(match[1])] as { id?: unknown }) : undefined;
+  const nodeId = Number.isInteger(node?.id) ? (node!.id as number) : undefined;
+  const at = `at ${path}`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return {
+        nodeId,
+        message: `${at}: unknown property "${params.additionalProperty}".`,
+        fix: 'Remove it, or check its spelling against docs/tree-format.md.',
+      };
+    case 'propertyNames': {
+      const name = String(params.propertyName);
+      const inCallbacks = path.endsWith('/callbacks');
+      return {
+        nodeId,
+        message: inCallbacks
+          ? `${at}: this node type has no "${name}" callback.`
+          : `${at}: "${name}" is not a property of this node type.`,
+        fix: 'Remove it, or change the node type (docs/tree-format.md lists what each type takes).',
+      };
+    }
+    case 'maxProperties':
+      if (path.endsWith('/callbacks'))
+        return {
+          nodeId,
+          message: `${at}: this node type has no callbacks.`,
+          fix: 'Remove "callbacks", or change the node type.',
+        };
+      break;
+    case 'required':
+      return {
+        nodeId,
+        message: `${at}: "${params.missingProperty}" is missing.`,
+        fix: `Add "${params.missingProperty}".`,
+      };
+  }
+  return {
+    nodeId,
+    message: `${at}: ${error.message ?? 'is not valid'}${error.keyword === 'enum' ? ` (${(params.allowedValues as unknown[]).join(', ')})` : ''}.`,
+    fix: 'Correct the value (docs/tree-format.md gives the shape of every property).',
+  };
+}

@@ -1,0 +1,245 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createSecret, hashSecret } from '../auth/secrets.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ServerLogger } from '../errors/error-response.js';
+import { type AuditLog, type AuditValue, InMemoryAuditLog } from './audit-log.js';
+import {
+  type OperatorDirectory,
+  type OperatorIdentity,
+  type OperatorRole,
+  roleAllows,
+} from './operator-accounts.js';
+import { InMemoryOperatorSessions, type OperatorSessions } from './operator-sessions.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The operator of a request that passed `OperatorAuth.require()`. */
+    operator: OperatorIdentity;
+  }
+}
+
+/** The cookie that carries an operator's login in the web app (HttpOnly, SameSite=Strict, Path=/api). */
+export const OPERATOR_COOKIE = 'treeagent_operator';
+
+/** The header that carries an operator's login for programs (the value of the cookie). */
+export const OPERATOR_TOKEN_HEADER = 'x-operator-token';
+
+/** Default `loginTtlMs`: 12 hours, one shift. */
+export const DEFAULT_OPERATOR_LOGIN_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** Operators of a server (option `operators` of `createApp`): who they are, their logins, the audit log. */
+export interface OperatorOptions {
+  /** Who may log in: `operatorDirectory(loadOperatorsFile('operators.json'))`, or your own. */
+  directory: OperatorDirectory;
+  /**
+   * Where logins live. Default: in memory (one process; operators log in again after a restart).
+   * With several processes use `openSqlite(...).operatorSessions` or `PostgresOperatorSessions`.
+   */
+  sessions?: OperatorSessions;
+  /** The audit log of operator actions. Default: in memory; `openSqlite(...).auditLog` or `PostgresAuditLog` keep it. */
+  auditLog?: AuditLog;
+  /** How long a login lasts. Default 12 hours. */
+  loginTtlMs?: number;
+}
+
+/** What an action to audit concerns: the session and ids, counts or names (never texts). */
+export interface AuditDetails {
+  sessionId?: string | null;
+  detail?: Record<string, AuditValue>;
+}
+
+/**
+ * Operator authentication, shared by every route that operators or admins call: login and logout,
+ * a middleware per role (`require('operator')`, `require('admin')`), and the audit log. An operator's
+ * credential is its own: a login token (256 random bits, kept hashed) in the `treeagent_operator`
+ * cookie or the `X-Operator-Token` header — never a session token, never an API key. API keys (when
+ * configured) are still needed under `/api` like for every other route.
+ */
+export class OperatorAuth {
+  readonly configured: boolean;
+  readonly auditLog: AuditLog;
+  readonly #directory: OperatorDirectory | null;
+  readonly #sessions: OperatorSessions;
+  readonly #ttlMs: number;
+  readonly #logger: ServerLogger;
+  readonly #now: () => Date;
+
+  constructor(
+    options: OperatorOptions | undefined,
+    logger: ServerLogger,
+    now: () => Date = () => new Date(),
+  ) {
+    this.configured = options !== undefined;
+    this.#directory = options?.directory ?? null;
+    this.#sessions = options?.sessions ?? new InMemoryOperatorSessions();
+    this.auditLog = options?.auditLog ?? new InMemoryAuditLog();
+    this.#ttlMs = options?.loginTtlMs ?? DEFAULT_OPERATOR_LOGIN_TTL_MS;
+    this.#logger = logger;
+    this.#now = now;
+  }
+
+  /**
+   * Checks `login` and `password`; on success starts a login (cookie set on `c`) and audits
+   * `operator.login`, else audits `operator.login-failed` and throws 401.
+   */
+  async login(
+    c: Context,
+    login: string,
+    password: string,
+  ): Promise<{ operator: OperatorIdentity; expiresAt: Date }> {
+    const directory = this.#requireConfigured();
+    const operator = await directory.authenticate(login, password);
+    if (!operator) {
+      const known = await directory.find(login);
+      await this.audit(known, 'operator.login-failed', {});
+      throw new ApiError(401, 'OPERATOR_LOGIN_FAILED', 'The login or the password is wrong.');
+    }
+    // Audited first: a login that cannot be audited does not happen.
+    await this.audit(operator, 'operator.login', {});
+    const now = this.#now();
+    const expiresAt = new Date(now.getTime() + this.#ttlMs);
+    const token = createSecret();
+    await this.#sessions.save(hashSecret(token), { operatorId: operator.id, createdAt: now, expiresAt });
+    this.#sessions
+      .deleteExpired(now)
+      .catch((error) => this.#logger.error('Deleting expired operator logins failed', error));
+    setCookie(c, OPERATOR_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/api',
+      secure: isHttps(c),
+      maxAge: Math.floor(this.#ttlMs / 1000),
+    });
+    return { operator, expiresAt };
+  }
+
+  /** Ends the request's login (its token no longer opens anything) and clears the cookie. */
+  async logout(c: Context): Promise<void> {
+    const token = presentedToken(c);
+    if (token) await this.#sessions.delete(hashSecret(token));
+    deleteCookie(c, OPERATOR_COOKIE, {
+      path: '/api',
+      secure: isHttps(c),
+      sameSite: 'Strict',
+      httpOnly: true,
+    });
+  }
+
+  /** The operator of the request's credential, or `null` (none, unknown, expired, or the operator removed). */
+  async identify(c: Context): Promise<OperatorIdentity | null> {
+    const token = presentedToken(c);
+    if (!token || !this.#directory) return null;
+    const record = await this.#sessions.find(hashSecret(token));
+    if (!record || record.expiresAt <= this.#now()) return null;
+    return this.#directory.find(record.operatorId);
+  }
+
+  /**
+   * A middleware that lets through operators of at least `role` (an admin may do what an operator
+   * may) and makes the operator `c.get('operator')` / `operatorOf(c)`. No credential, or one that
+   * is unknown or expired: 401 `OPERATOR_LOGIN_REQUIRED` (distinct from the API key's 401
+   * `UNAUTHORIZED`, so a client knows which credential to ask for); too low a role: 403; a state-changing request authenticated by the
+   * cookie from another origin: 403.
+   */
+  require(role: OperatorRole = 'operator'): MiddlewareHandler {
+    return async (c, next) => {
+      this.#requireConfigured();
+      const operator = await this.identify(c);
+      if (!operator) {
+        throw new ApiError(
+          401,
+          'OPERATOR_LOGIN_REQUIRED',
+          'This needs an operator login: POST /api/v1/operator/login with { login, password }, then send its cookie (or its value as "X-Operator-Token"). Session tokens and API keys are not operator credentials.',
+        );
+      }
+      if (!roleAllows(operator.role, role)) {
+        throw new ApiError(
+          403,
+          'FORBIDDEN',
+          `This needs the ${role} role; the operator "${operator.id}" is ${operator.role}.`,
+        );
+      }
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !c.req.header(OPERATOR_TOKEN_HEADER)) {
+        checkSameOrigin(c);
+      }
+      c.set('operator', operator);
+      await next();
+    };
+  }
+
+  /**
+   * Appends an entry to the audit log. A failure to write it is logged and thrown (503): an action
+   * that cannot be audited is not done.
+   */
+  async audit(operator: OperatorIdentity | null, action: string, details: AuditDetails): Promise<void> {
+    try {
+      await this.auditLog.append({
+        at: this.#now(),
+        actorId: operator?.id ?? 'unknown',
+        actorRole: operator?.role ?? null,
+        action,
+        sessionId: details.sessionId ?? null,
+        detail: details.detail ?? {},
+      });
+    } catch (error) {
+      this.#logger.error(`Writing the audit log failed (${action})`, error);
+      throw new ApiError(
+        503,
+        'AUDIT_LOG',
+        'The audit log is not reachable, so the action was not done; retry later.',
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  #requireConfigured(): OperatorDirectory {
+    if (!this.#directory) {
+      throw new ApiError(
+        404,
+        'NOT_FOUND',
+        'This server has no operators: pass `operators: { directory }` to createApp (or `--operators <file>` to treeagent dev).',
+      );
+    }
+    return this.#directory;
+  }
+}
+
+/** The operator of a request that passed `OperatorAuth.require()`. */
+export function operatorOf(c: Context): OperatorIdentity {
+  const operator = c.get('operator');
+  if (!operator)
+    throw new Error('operatorOf(c) is used on a route without OperatorAuth.require(): add the middleware.');
+  return operator;
+}
+
+function presentedToken(c: Context): string | null {
+  const header = c.req.header(OPERATOR_TOKEN_HEADER)?.trim();
+  if (header) return header;
+  return getCookie(c, OPERATOR_COOKIE) ?? null;
+}
+
+function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
+}
+
+/** A browser sends `Origin` on state-changing requests; another origin's is refused (CSRF, besides SameSite). */
+function checkSameOrigin(c: Context): void {
+  const origin = c.req.header('origin');
+  if (!origin) return;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = null;
+  }
+  if (host !== (c.req.header('host') ?? new URL(c.req.url).host)) {
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      "Operator actions are accepted only from the server's own pages (the Origin differs).",
+    );
+  }
+}

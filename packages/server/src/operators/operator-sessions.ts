@@ -1,0 +1,51 @@
+/** One operator login: who, and until when it is valid. */
+export interface OperatorSessionRecord {
+  operatorId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Where the server keeps operator logins, by the SHA-256 (hex) of their token (never the token). The
+ * in-memory implementation below is the default; the SQLite (`openSqlite(...).operatorSessions`)
+ * and PostgreSQL (`PostgresOperatorSessions`) ones let every server process, and a restarted one,
+ * accept a login made on any of them.
+ */
+export interface OperatorSessions {
+  save(tokenHash: string, record: OperatorSessionRecord): Promise<void>;
+  /** The login of this token hash, or `null` (unknown or deleted; expiry is the caller's check). */
+  find(tokenHash: string): Promise<OperatorSessionRecord | null>;
+  /** Logs out: the token no longer opens anything. */
+  delete(tokenHash: string): Promise<void>;
+  /** Deletes the logins that expired before `now`; resolves to how many. */
+  deleteExpired(now: Date): Promise<number>;
+}
+
+/** Operator logins in process memory: lost on restart (operators then log in again). */
+export class InMemoryOperatorSessions implements OperatorSessions {
+  readonly #sessions = new Map<string, OperatorSessionRecord>();
+
+  async save(tokenHash: string, record: OperatorSessionRecord): Promise<void> {
+    this.#sessions.set(tokenHash, { ...record });
+  }
+
+  async find(tokenHash: string): Promise<OperatorSessionRecord | null> {
+    const record = this.#sessions.get(tokenHash);
+    return record ? { ...record } : null;
+  }
+
+  async delete(tokenHash: string): Promise<void> {
+    this.#sessions.delete(tokenHash);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    let deleted = 0;
+    for (const [hash, record] of this.#sessions) {
+      if (record.expiresAt < now) {
+        this.#sessions.delete(hash);
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+}
