@@ -11,6 +11,14 @@ export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embeddi
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FitMode,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+  type SpaceStatus,
+} from './engine/space-fitter.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export { summarizeError } from './errors/summarize-error.js';
@@ -52,6 +60,10 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ModelTool,
+  ModelToolCall,
+  ModelToolCallPart,
+  ModelToolResultPart,
   ModelUsage,
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
@@ -104,6 +116,17 @@ export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
+export {
+  defineTool,
+  type StandardJsonSchema,
+  type StandardValidationResult,
+  type ToolCallSpecial,
+  type ToolDefinition,
+  type ToolExecute,
+  type ToolInput,
+  type ToolParameters,
+  type ToolSet,
+} from './tree/tool-definition.js';
 export { Tree } from './tree/tree.js';
 export { type TreeSource, treeCallback } from './tree/tree-callback.js';
 export {

@@ -90,9 +90,19 @@ export type StreamErrorEvent = { type: 'error'; status: number } & ErrorBody;
  * `ClientOutput`, and errors as `StreamErrorEvent`.
  */
 export type ClientEvent =
-  | Exclude<AgentEvent, { type: 'turn-end' | 'error' }>
+  | Exclude<AgentEvent, { type: 'turn-end' | 'error' | 'tool-call' | 'tool-result' }>
+  | ClientToolCallEvent
+  | ClientToolResultEvent
   | { type: 'turn-end'; output: ClientOutput; durationMs: number }
   | StreamErrorEvent;
+
+/** A tool the model called: with its arguments (`input`) only in debug mode. */
+export type ClientToolCallEvent = Omit<Extract<AgentEvent, { type: 'tool-call' }>, 'input'> & {
+  input?: unknown;
+};
+
+/** What a tool call returned: with the result (`output`) only in debug mode; `error` always. */
+export type ClientToolResultEvent = Extract<AgentEvent, { type: 'tool-result' }>;
 
 /** One node of the effective tree, as the tree view shows it. */
 export interface TreeViewNode {

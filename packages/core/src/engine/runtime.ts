@@ -30,7 +30,10 @@ export interface AgentRuntime {
   chunkSearch(direction: () => Promise<Float32Array>): ChunkSearch;
   /** The in-memory index exploration searches (`exploreIn: 'memory'`), else `null`. */
   chunkIndex: ChunkIndex | null;
+  /** Embeds query nodes' searches (retrieval). */
   embedder: Embedder;
+  /** Embeds exploration's directions: the fitted space once the fit is ready, else `embedder`. */
+  exploreEmbedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;

@@ -107,6 +107,23 @@ export class TurnTracing {
             span.end(now);
             break;
           }
+          case 'tool-result': {
+            // The tool's name, step and outcome: never its arguments or result (they may be personal data).
+            const now = Date.now();
+            const span = child(
+              'treeagent.tool_call',
+              {
+                'treeagent.node.id': event.nodeId,
+                'treeagent.tool.name': event.toolName,
+                'treeagent.tool.step': event.step,
+                ...(event.error ? { 'treeagent.error.code': event.error } : {}),
+              },
+              now - event.durationMs,
+            );
+            if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error });
+            span.end(now);
+            break;
+          }
           case 'callback-end':
             (step ?? turnSpan).addEvent('treeagent.callback', {
               'treeagent.node.id': event.nodeId,

@@ -7,9 +7,10 @@ import { ErrorDetails } from './error-details';
 import { FormSection, formsOf } from './form-section';
 import { PathSection } from './path-section';
 import { CallbacksSection, ModelsSection, StepsSection } from './tables';
+import { ToolsSection } from './tools-section';
 import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace';
 
-/** The debug view of one turn: path, explore decisions, steps, callbacks, model calls, state, timings. */
+/** The debug view of one turn: path, explore decisions, steps, callbacks, model and tool calls, state, timings. */
 export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) => void }) {
   const trace = turnTrace(turn);
   const forms = formsOf(turn.output?.serverMetadata);
@@ -30,6 +31,11 @@ export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) =
           <Section title="Model calls" name="models">
             <ModelsSection trace={trace} onNode={onNode} />
           </Section>
+          {eventsOf(trace, 'tool-call').length ? (
+            <Section title="Tool calls" name="tools">
+              <ToolsSection trace={trace} onNode={onNode} />
+            </Section>
+          ) : null}
           {forms.length ? (
             <Section title="Form" name="form">
               <FormSection forms={forms} />
