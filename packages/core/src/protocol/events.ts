@@ -23,6 +23,11 @@ export interface ExploreCandidate {
   /** Child of the exploring node whose subtree holds the chunk. */
   childId: number;
   similarity: number;
+  /**
+   * The best allowed chunk held by another child (what lost): its child and similarity, `null` when
+   * no other child has one. Absent when the search does not compute it (exploration in a vector store).
+   */
+  runnerUp?: { childId: number; similarity: number } | null;
 }
 
 /**
@@ -91,6 +96,9 @@ export type AgentEvent =
       purpose: string;
       durationMs: number;
       attempt: number;
+      /** Tokens the provider reported for the call, when it did. */
+      inputTokens?: number;
+      outputTokens?: number;
     }
   | { type: 'model-param-dropped'; nodeId: number; modelId: string; param: string }
   | {
