@@ -10,6 +10,12 @@ export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedd
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
+export type {
+  HandoffAction,
+  HandoffUpdate,
+  OperatorReply,
+} from './engine/handoff-actions.js';
+export { describeHandoff } from './engine/handoff-rows.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
@@ -68,6 +74,14 @@ export type {
 // Context
 export type { BlacklistData, ExploreConstraintsData } from './protocol/explore-constraints-data.js';
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type {
+  HandBackTarget,
+  HandoffOutcome,
+  HandoffRequest,
+  HandoffState,
+  HandoffTransition,
+  OperatorRef,
+} from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { JsonSchema } from './protocol/json-schema.js';
 // Engine
