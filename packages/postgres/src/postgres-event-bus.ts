@@ -3,7 +3,11 @@ import pg from 'pg';
 import { identifier, type StorePool, storeError, storePool } from './sql.js';
 
 /** An event of the server's bus (`BusEvent` of `@treeagent/server`): a small JSON object. */
-type BusEvent = { kind: string; [field: string]: unknown };
+type BusEvent =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'queue' }
+  | { kind: 'typing'; sessionId: string; operator: { id: string; name: string }; typing: boolean }
+  | { kind: 'resync' };
 
 export interface PostgresEventBusOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
