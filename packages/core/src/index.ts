@@ -17,6 +17,14 @@ export type {
 } from './engine/handoff-actions.js';
 export { describeHandoff } from './engine/handoff-rows.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FitMode,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+  type SpaceStatus,
+} from './engine/space-fitter.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export { summarizeError } from './errors/summarize-error.js';
@@ -38,6 +46,7 @@ export {
   withCalibratedThresholds,
   withThresholds,
 } from './explore/calibrate-thresholds.js';
+export { type ExploreScan, SIGN_SCAN_FROM } from './explore/chunk-index.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile, NewFileStream } from './files/file-store.js';

@@ -4,6 +4,7 @@ import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY 
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeSpace, fitOptions } from '../space.js';
 import { portInUseError } from '../user-errors.js';
 
 export interface DevOptions {
@@ -44,7 +45,12 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const operators = options.operators ? readOperators(options.operators) : null;
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
-  const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
+  const agent = new TreeAgent({
+    tree: loaded.tree,
+    ...data.options,
+    ...fitOptions(options.data, out),
+    ...loaded.agentOptions,
+  });
   await agent.ready();
   const hostname = options.host ?? '127.0.0.1';
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
@@ -79,6 +85,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       : 'Mode: offline (routing, static answers, retrieved sources; no language model). To generate answers, set OPENAI_API_KEY, or TREEAGENT_PROVIDER=openai-compatible TREEAGENT_BASE_URL=http://localhost:11434/v1 TREEAGENT_MODEL=llama3.2 for Ollama, or write treeagent.config.json next to the tree (docs/models.md).',
   );
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
+  out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
   if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
   if (debug && !isLoopback(hostname))

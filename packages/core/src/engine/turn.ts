@@ -197,7 +197,10 @@ export class Turn implements StepContext {
   directionVector(): Promise<Float32Array> {
     const text = this.context.exploreStrategy.direction;
     if (this.#direction?.text !== text) {
-      const vector = this.embed([text]).then(([first]) => first!);
+      const { exploreEmbedder, embeddingCache } = this.runtime;
+      const vector = embedTexts(exploreEmbedder, [text], embeddingCache, this.input.signal).then(
+        ([first]) => first!,
+      );
       this.#direction = { text, vector };
       vector.catch(() => {
         if (this.#direction?.vector === vector) this.#direction = null;

@@ -4,6 +4,7 @@ import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
+import { createSignKernel, type SignKernel } from './sign-kernel.js';
 
 /**
  * A dimension is dense when at least half the chunks (sampled) have a non-zero coordinate there.
@@ -11,6 +12,29 @@ import { createRowKernel, type RowKernel } from './dot-kernel.js';
  * (`dot-kernel.ts`): one sequential read per direction, at about the speed of memory.
  */
 const DENSE_FRACTION = 0.5;
+
+/**
+ * From this many chunks on (`scan: 'auto'`), a tree of dense vectors also keeps one sign bit per
+ * dimension of each chunk: exploration ranks a node's chunks by Hamming distance (a 32nd of the
+ * bytes of a float32 pass) and rescores only the nearest ones exactly (`MemoryChunkSearch`). Below
+ * it the float32 pass is already a fraction of a millisecond.
+ */
+export const SIGN_SCAN_FROM = 20_000;
+
+/**
+ * How exploration reads the chunk vectors: `exact` scores every chunk in float32 once per
+ * direction; `sign-bits` ranks them by their sign bits and rescores the nearest ones exactly in
+ * float32 (dense vectors only; sparse and mixed layouts stay exact); `auto` (default) uses sign bits
+ * from `SIGN_SCAN_FROM` chunks on.
+ */
+export type ExploreScan = 'auto' | 'exact' | 'sign-bits';
+
+export interface ChunkIndexOptions {
+  /** Force every dimension into one block (tests, benchmarks). */
+  layout?: 'columns' | 'rows';
+  /** Default `auto`. */
+  scan?: ExploreScan;
+}
 
 /**
  * The vectors of every chunk of a tree, unit length, split by dimension into two blocks. Dense
@@ -42,6 +66,10 @@ export class ChunkIndex {
   /** The direction's dense coordinates, gathered (mixed layout). */
   readonly #denseDirection: Float32Array;
   readonly #positionById: Map<string, number>;
+  /** One sign bit per dense dimension of each chunk (`scan` chose sign bits), else `null`. */
+  readonly #signs: SignKernel | null;
+  /** The direction's code (scratch). */
+  readonly #queryCode: Uint8Array;
 
   private constructor(
     tree: Tree,
@@ -49,6 +77,7 @@ export class ChunkIndex {
     dense: Int32Array,
     sparse: Int32Array,
     vectors: readonly ArrayLike<number>[],
+    scan: ExploreScan,
   ) {
     this.tree = tree;
     this.dimensions = dimensions;
@@ -76,6 +105,58 @@ export class ChunkIndex {
         this.columns[slot * count + row] = vector[sparse[slot]!]!;
     });
     this.#positionById = new Map(tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
+
+    const signs =
+      this.layout === 'rows' &&
+      this.#kernel !== null &&
+      (scan === 'sign-bits' || (scan === 'auto' && count >= SIGN_SCAN_FROM))
+        ? createSignKernel(count, this.stride)
+        : null;
+    if (signs) {
+      for (let row = 0; row < count; row++)
+        packSigns(this.rows, row * this.stride, this.stride, signs.codes, row * signs.codeBytes);
+    }
+    this.#signs = signs;
+    this.#queryCode = new Uint8Array(signs?.codeBytes ?? 0);
+  }
+
+  /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
+  get signBits(): boolean {
+    return this.#signs !== null;
+  }
+
+  /** Bits per chunk code (the row length in floats), the largest possible Hamming distance. */
+  get codeBits(): number {
+    return this.#signs ? this.#signs.codeBytes * 8 : 0;
+  }
+
+  /**
+   * The Hamming distance between the sign bits of a unit `direction` and those of every chunk, into
+   * `out` (one per chunk, in chunk order). Only with sign bits (`signBits`).
+   */
+  hammingDistances(direction: Float32Array, out: Uint16Array): void {
+    const signs = this.#signs;
+    if (!signs)
+      throw new Error('ChunkIndex.hammingDistances: this index keeps no sign bits (signBits is false)');
+    this.#queryCode.fill(0);
+    packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
+    signs.distances(this.#queryCode, out);
+  }
+
+  /**
+   * Similarity of a unit `direction` to the chunks at `positions[0..length)`, into `out[0..length)`:
+   * for dense rows scored by the WebAssembly kernel, bit for bit the value `similarities` gives
+   * those chunks (the same kernel on each row).
+   */
+  similaritiesAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void {
+    if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
+      this.#kernel.dotsAt(direction, positions, length, out);
+      return;
+    }
+    for (let k = 0; k < length; k++) {
+      const position = positions[k]!;
+      out[k] = this.similarities(direction, position, position + 1)[position]!;
+    }
   }
 
   /**
@@ -87,8 +168,9 @@ export class ChunkIndex {
     tree: Tree,
     embedder: Embedder,
     cache?: EmbeddingCache,
-    layout?: 'columns' | 'rows',
+    options: ChunkIndexOptions = {},
   ): Promise<ChunkIndex> {
+    const { layout, scan = 'auto' } = options;
     const vectors = tree.chunks.length
       ? await embedTexts(
           embedder,
@@ -108,7 +190,7 @@ export class ChunkIndex {
     denseFlags.forEach((isDense, j) => {
       (isDense ? dense : sparse).push(j);
     });
-    return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors);
+    return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors, scan);
   }
 
   /**
@@ -170,6 +252,16 @@ export class ChunkIndex {
   /** Position of a chunk id in the tree's chunk order, or `undefined`. */
   positionOf(id: ChunkId): number | undefined {
     return this.#positionById.get(chunkKey(id));
+  }
+}
+
+/** Sets bit `k` of `codes` (from byte `at`) for each `values[from + k] > 0`, `k < length`. */
+function packSigns(values: Float32Array, from: number, length: number, codes: Uint8Array, at: number): void {
+  for (let k = 0; k < length; k += 8) {
+    let byte = 0;
+    const end = Math.min(8, length - k);
+    for (let b = 0; b < end; b++) if (values[from + k + b]! > 0) byte |= 1 << b;
+    codes[at + (k >> 3)] = byte;
   }
 }
 
