@@ -20,6 +20,6 @@ export const chiediNumeroOrdineEmit = treeCallback(source, 41, 'emit');
 export const chiediNumeroOrdineAfter = treeCallback(source, 41, 'after');
 export const statoOrdineEmit = treeCallback(source, 42, 'emit');
 export const nonHoCapitoBefore = treeCallback(source, 90, 'before');
-export const passaggioAOperatoreEmit = treeCallback(source, 70, 'emit');
+export const passaggioAOperatoreBefore = treeCallback(source, 70, 'before');
 export const passaggioAOperatoreAfter = treeCallback(source, 70, 'after');
 export const ritornoAllAssistenteAfter = treeCallback(source, 71, 'after');

@@ -330,7 +330,7 @@ export class Turn implements StepContext {
     const at = this.runtime.now().toISOString();
     const state = startedHandoff(request, nodeId, this.context.turn, at);
     if (state.message) {
-      this.#deliver({
+      const notice: OutputMessage = {
         id: this.nextMessageId(),
         nodeId,
         type: 'static',
@@ -341,7 +341,10 @@ export class Turn implements StepContext {
         sources: [],
         waitInteraction: true,
         isWarning: false,
-      });
+      };
+      this.#deliver(notice);
+      // The node that handed off waits on its notice: on the user's return its `after` sees the option.
+      if (nodeId === this.#lastExecutedId) this.#pendingMessage = notice;
     }
     const transition = { type: 'start' as const, queue: state.queue, reason: state.reason, nodeId };
     this.#entries.push(handoffRow(transition, this.context.turn, at));
@@ -358,7 +361,9 @@ export class Turn implements StepContext {
 
   /**
    * The user picked the handoff's return option: the handoff ends (history row, event) and the
-   * message runs through the tree from the primary agent, as after a hand-back to the default.
+   * message runs through the tree from where the handoff left it — the `after` of the node that
+   * handed off (its `special.selectedOption` is the return option when the notice offered it), so
+   * that node decides where the agent takes the conversation up again.
    */
   endHandoffByUser(): void {
     const at = this.runtime.now().toISOString();
@@ -370,8 +375,6 @@ export class Turn implements StepContext {
     };
     this.#entries.push(handoffRow(transition, this.context.turn, at));
     this.#handoff = null;
-    this.#lastExecutedId = null;
-    this.#pendingMessage = null;
     this.emit({ type: 'handoff', transition });
   }
 
