@@ -18,7 +18,7 @@ import {
 } from '@treeagent/postgres';
 import { openSqlite } from '@treeagent/sqlite';
 import { operatorDirectory, parseOperatorAccounts } from '../operators/operator-accounts.js';
-import { serve } from '../serve.js';
+import { type ServeOptions, serve } from '../serve.js';
 import { WEB_DIRECTORY } from '../web-directory.js';
 import { handoffAgent } from './handoff.js';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     'TREEAGENT_TEST_OPERATORS',
   );
   let close: () => Promise<void>;
-  let options;
+  let options: Pick<ServeOptions, 'agent' | 'sessionTokens' | 'operators' | 'handoff'>;
   if (kind === 'sqlite' && target) {
     const stores = openSqlite(target);
     close = stores.close;

@@ -36,7 +36,8 @@ export function Followup({
           <FileList files={entry.attachments ?? []} label="Files from the operator" />
         </div>
         {entry.options?.length ? (
-          <div class="options" role="group" aria-label="Options">
+          // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form's fieldset.
+          <div class="options" role="group" aria-label="Answer options">
             {entry.options.map((option) => (
               <button key={option} type="button" disabled={!optionsEnabled} onClick={() => onOption(option)}>
                 {option}
