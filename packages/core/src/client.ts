@@ -4,6 +4,13 @@
  * that read them. Nothing here imports a Node module, so a browser bundle can take it whole;
  * `client.test.ts` checks that for every module it reaches.
  */
+
+export type {
+  AnalyticsReport,
+  ConversationSummary,
+  StoredTurnFact,
+  UnmatchedMessage,
+} from './analytics/analytics-store.js';
 export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
 export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
 export type { ChunkId } from './protocol/chunk-id.js';
@@ -29,6 +36,7 @@ export type {
 } from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
+export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

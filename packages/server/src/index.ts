@@ -1,10 +1,22 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
+
+export type { AnalyticsOptions } from './analytics/analytics-options.js';
+export {
+  addChunksToTree,
+  appendUtterances,
+  type ChunksWritten,
+  chunksFileOf,
+} from './analytics/tree-file-edits.js';
 export type {
   AuditEntryView,
   AuditLogResponse,
   ClientEvent,
   ClientOutput,
+  ClusterActionResponse,
+  ComparisonResponse,
+  ConversationsResponse,
   CreatedSession,
+  EffectResponse,
   HandBackRequest,
   HandoffDetail,
   HandoffListResponse,
@@ -12,6 +24,7 @@ export type {
   HandoffSummary,
   HistoryResponse,
   MessageRequest,
+  NodeSimilarity,
   OperatorEvent,
   OperatorLoginRequest,
   OperatorMessageRequest,
@@ -22,8 +35,11 @@ export type {
   SessionEvent,
   SessionEventHandoff,
   StreamErrorEvent,
+  TranscriptResponse,
   TreeView,
   TreeViewNode,
+  UnmatchedCluster,
+  UnmatchedResponse,
   UploadedFile,
 } from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';

@@ -1,4 +1,4 @@
-import { invokeCallback } from '../callbacks/invoke-callback.js';
+import { type CallbackLimits, invokeCallback } from '../callbacks/invoke-callback.js';
 import { OutputChecker } from '../callbacks/output-checker.js';
 import { validateHandoffRequest } from '../callbacks/validate-outputs.js';
 import { ExploreStrategy } from '../context/explore-strategy.js';
@@ -175,6 +175,7 @@ export class Turn implements StepContext {
     fn: (...args: any[]) => unknown,
     args: unknown[],
     reportAs = node.id,
+    limits?: CallbackLimits,
   ): Promise<unknown> {
     this.checkAbort();
     const previous = this.context.node;
@@ -187,6 +188,7 @@ export class Turn implements StepContext {
         args,
         emit: (event) => this.emit(event),
         now: () => performance.now(),
+        ...(limits ? { limits } : {}),
       });
     } finally {
       this.context.node = previous;
