@@ -52,6 +52,7 @@ export async function runTurn(
       turn: turn.context.turn,
       message: input.message,
       at: runtime.now().toISOString(),
+      ...(runtime.exploreEmbedder !== runtime.embedder ? { fittedSpace: runtime.exploreEmbedder.id } : {}),
     });
     const handoff = turn.handoff;
     if (handoff && isReturnOption(handoff, input.message, input.selectedOption)) turn.endHandoffByUser();
