@@ -191,6 +191,30 @@ export default { nodes: [
     expect(await main(['lint', warned, '--strict'], capture())).toBe(1);
   });
 
+  test("a tree module's fit export turns the fit at load off (lint says so); a wrong value names the file and the choices", async () => {
+    const topic = (id: number, word: string) =>
+      `{ id: ${id}, type: 'emit', parent: 2, name: '${word}', chunks: Array.from({ length: 60 }, (_, i) => '${word} question ' + i), emit: { message: { type: 'static', content: '${word}' } } }`;
+    const source = (fit: string) => `import { defineTree } from '@treeagent/core';
+export const fit = ${fit};
+export default defineTree({ name: 'topics', nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  ${topic(3, 'bike')},
+  ${topic(4, 'helmet')},
+] });
+`;
+    const off = join(scratch, 'fit-off.ts');
+    writeFileSync(off, source('false'));
+    const output = capture();
+    expect(await main(['lint', off], output)).toBe(0);
+    expect(output.out.join('\n')).toMatch(/info {4}embedding space: unfitted \(hashed[^)]*\): fit: false\./);
+    const wrong = join(scratch, 'fit-wrong.ts');
+    writeFileSync(wrong, source("'yes'"));
+    const failed = capture();
+    expect(await main(['lint', wrong], failed)).toBe(2);
+    expect(failed.err.join('\n')).toContain(`${wrong} exports fit = "yes"; export true`);
+  });
+
   test('lint on a tree above LINT_FIT_MAX_CHUNKS: no fit, the unfitted thresholds, the same warnings', async () => {
     // Topics of 20 leaves, each leaf one chunk of three made-up words; leaf 7 repeats leaf 5's chunk.
     const syllables = ['ba', 'co', 'di', 'fe', 'ga', 'li', 'mo', 'nu', 'pe', 'ra', 'si', 'to', 'vu', 'ze'];
