@@ -135,7 +135,7 @@ export function invertedSimilarities(rows: SparseRows): SimilaritiesOf {
       const j = indices[first + k]!;
       const weight = values[first + k]!;
       const end = postingStart[j + 1]!;
-      for (let p = firstAt(j, from); p < end; p++) {
+      for (let p = from === 0 ? postingStart[j]! : firstAt(j, from); p < end; p++) {
         const row = postingRow[p]!;
         if (row >= to) break;
         if (stamp[row] !== group) {
