@@ -1,6 +1,8 @@
+import { formFallback } from '@treeagent/components';
 import { defineTree, type Tree } from '@treeagent/core';
 import { knowledge } from './knowledge.js';
 import { orderStatusTool } from './orders.js';
+import { repairBooking } from './repair-booking.js';
 
 /** Node ids used by the conversation test and by callbacks through `links`. */
 export const ids = {
@@ -14,6 +16,7 @@ export const ids = {
   orders: 40,
   askOrderNumber: 41,
   orderStatus: 42,
+  repairBooking: 50,
   guardrail: 60,
   handoff: 70,
   backToAssistant: 71,
@@ -98,6 +101,9 @@ const ORDER_NUMBER = /\b\d{5,}\b/;
  * - a blocking node ("ordini") where exploration always stops, so that its `after` decides whether
  *   to ask for the order number (a form kept in the session state) or to show the order's status
  *   (generative: written by the model from the `orderStatus` tool's answer);
+ * - the repair booking ("prenotazione riparazione"), a form of `@treeagent/components`: a question on
+ *   another topic in the middle is answered by exploration, and the agent's fallback (wrapped by
+ *   `formFallback`) brings the next reply nothing else takes back to the form;
  * - a guardrail, and a fallback that apologises.
  */
 export interface BikeShopOptions {
@@ -106,6 +112,8 @@ export interface BikeShopOptions {
    * node checks they answer the question) and messages are rewritten with the conversation's context.
    */
   generative?: boolean;
+  /** Clock of the repair booking's relative dates ("domani"); fixed by the tests. */
+  now?: () => Date;
 }
 
 export function bikeShopTree(options: BikeShopOptions = {}): Tree {
@@ -122,8 +130,8 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         topics: ['spedizioni', 'resi e rimborsi', 'stato degli ordini', 'biciclette'],
         links: { operator: ids.operator, handoff: ids.handoff, assistant: ids.assistant },
         beforeRun: (_self, context, _special, links) => {
-          // Hand the user to a human operator when asked, or after two messages not understood in a row.
-          if (context.sessionState.get('withOperator') === true) return undefined;
+          // Hand the user to a human operator when asked, or after two messages not understood in a row
+          // (while people have the session the tree does not run: docs/concepts.md §11).
           const asked = /\b(operatore|persona|umano)\b/i.test(context.input.original);
           if (asked || (context.sessionState.get<number>('notUnderstood') ?? 0) >= 2) {
             return { nodeTarget: links.handoff, step: 'before' };
@@ -143,7 +151,8 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         isPrimary: true,
         name: 'assistente',
         links: { sorry: ids.didNotUnderstand },
-        fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+        // A message nothing fits goes back to a form in progress (the repair booking), else apologise.
+        fallback: formFallback((_self, _context, _special, links) => ({ nodeTarget: links.sorry })),
       },
       {
         id: ids.greeting,
@@ -270,6 +279,13 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
             }),
           },
       {
+        id: ids.repairBooking,
+        type: 'component',
+        parent: ids.assistant,
+        use: repairBooking({ generative, ...(options.now ? { now: options.now } : {}) }),
+        idBase: 500,
+      },
+      {
         id: ids.guardrail,
         type: 'guardrail',
         parent: ids.assistant,
@@ -314,27 +330,28 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         name: 'passaggio a operatore',
         isBlocking: true,
         links: { assistant: ids.assistant, back: ids.backToAssistant },
-        emit: (_self, context) => {
-          const first = context.sessionState.get('withOperator') !== true;
-          context.sessionState.set('withOperator', true);
+        before: (_self, context) => {
+          // A real handoff: the session goes to the "assistenza" queue of the operator console.
+          const asked = /\b(operatore|persona|umano)\b/i.test(context.input.original);
+          const order = context.sessionState.get<string>('orderNumber');
           context.sessionState.delete('notUnderstood');
-          return {
-            message: {
-              type: 'static',
-              content: first
-                ? 'Ti passo a un collega in carne e ossa. Scrivi "torna all\'assistente" quando vuoi.'
-                : 'Ho inoltrato il tuo messaggio al collega, ti risponderà a breve.',
-            },
-            options: ["Torna all'assistente"],
-          };
+          context.handoff({
+            reason: asked ? 'Ha chiesto di parlare con un operatore' : 'Due messaggi di fila non capiti',
+            queue: 'assistenza',
+            summary: `${order ? `Ordine ${order}. ` : ''}Ultimo messaggio: "${context.input.original}"`,
+            returnOption: "Torna all'assistente",
+          });
         },
-        after: (_self, context, special, links) => {
-          if (special.selectedOption || /assistente/i.test(context.input.original)) {
-            context.sessionState.set('withOperator', false);
-            return { nodeTarget: links.back, step: 'before' };
-          }
-          return { nodeTarget: context.node.id, step: 'before' };
+        emit: {
+          message: {
+            type: 'static',
+            content:
+              'Ti passo a un collega in carne e ossa: ti risponderà qui. Scrivi "torna all\'assistente" quando vuoi.',
+          },
+          options: ["Torna all'assistente"],
         },
+        // The user came back (the return option) or an operator handed back at this node.
+        after: (_self, _context, _special, links) => ({ nodeTarget: links.back, step: 'before' }),
       },
       {
         id: ids.backToAssistant,
