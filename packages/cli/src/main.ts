@@ -55,6 +55,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '--allowed-host <name...>',
       'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
     )
+    .option(
+      '--utterances <file>',
+      "labelled utterances for the editor's threshold suggestions (default: utterances.tsv beside the tree)",
+    )
+    .option('--no-editor', 'no tree editor (/editor)')
     .action(async (tree: string, options) => {
       code = await devCommand(tree, options, out);
     });
