@@ -228,7 +228,12 @@ describe('who may edit the tree', () => {
     ];
     for (const [path, init] of paths) {
       // The API key alone, a session token, a session token passed as an operator token.
-      for (const extra of [{}, { 'X-Session-Token': session.token }, { 'X-Operator-Token': session.token }]) {
+      const extras: Record<string, string>[] = [
+        {},
+        { 'X-Session-Token': session.token },
+        { 'X-Operator-Token': session.token },
+      ];
+      for (const extra of extras) {
         const response = await app.request(path, {
           ...init,
           headers: { ...(init.headers as Record<string, string>), ...extra },
