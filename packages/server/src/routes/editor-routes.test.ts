@@ -189,9 +189,7 @@ describe('the tree editor API', () => {
     const conflict = (await stale.json()) as ErrorBody;
     expect(conflict.error).toMatchObject({ code: 'EDIT_CONFLICT', details: { version: next } });
     expect(conflict.error.message).toMatch(/changed on disk.*Reload/);
-    expect((await app.request('/api/v1/editor/version').then((r) => r.json())) as unknown).toEqual({
-      version: next,
-    });
+    expect(await (await app.request('/api/v1/editor/version')).json()).toEqual({ version: next });
     const forced = await app.request(
       '/api/v1/editor',
       json({ document, baseVersion: version, force: true }, 'PUT'),
