@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
+import { AuditPage } from '../pages/audit-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { TreePage } from '../pages/tree-page';
 import type { PagePath } from './navigation';
@@ -8,6 +9,7 @@ import type { PagePath } from './navigation';
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
+  '/audit': AuditPage,
 };
 
 /** What any other path shows. */

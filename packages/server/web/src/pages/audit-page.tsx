@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { AuditEntryView, AuditLogResponse } from '../../../src/api-types';
+import { messageOf } from '../api/api-client';
+import { useApp } from '../app/app-context';
+import { TopBar } from '../app/top-bar';
+import { OperatorBadge, OperatorGate } from '../operators/operator-gate';
+
+/** The audit log page (admins): who did what to which session, newest first, filtered and paged. */
+export function AuditPage() {
+  return (
+    <OperatorGate requires="admin" title="the audit log">
+      <AuditLogView />
+    </OperatorGate>
+  );
+}
+
+interface Filters {
+  sessionId: string;
+  actorId: string;
+  action: string;
+}
+
+function query(filters: Filters, beforeId: number | null): string {
+  const params = new URLSearchParams({ limit: '100' });
+  for (const [key, value] of Object.entries(filters)) if (value.trim()) params.set(key, value.trim());
+  if (beforeId !== null) params.set('beforeId', String(beforeId));
+  return `/api/v1/operator/audit?${params}`;
+}
+
+function AuditLogView() {
+  const { api, withApiKey, setReady } = useApp();
+  const [filters, setFilters] = useState<Filters>({ sessionId: '', actorId: '', action: '' });
+  const [entries, setEntries] = useState<AuditEntryView[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (beforeId: number | null) => {
+      try {
+        const page = await withApiKey(() => api.json<AuditLogResponse>(query(filters, beforeId)));
+        setEntries((previous) => (beforeId === null ? page.entries : [...previous, ...page.entries]));
+        setNext(page.nextBeforeId);
+        setError(null);
+      } catch (caught) {
+        setError(messageOf(caught));
+      } finally {
+        setReady(true);
+      }
+    },
+    [api, withApiKey, filters, setReady],
+  );
+
+  useEffect(() => {
+    void load(null);
+    return () => setReady(false);
+  }, [load, setReady]);
+
+  const field = (name: keyof Filters, label: string) => (
+    <label class="audit-filter">
+      <span>{label}</span>
+      <input
+        id={`audit-filter-${name}`}
+        value={filters[name]}
+        onChange={(event) =>
+          setFilters({ ...filters, [name]: (event.currentTarget as HTMLInputElement).value })
+        }
+      />
+    </label>
+  );
+
+  return (
+    <>
+      <TopBar>
+        <OperatorBadge />
+      </TopBar>
+      <main id="audit-page" class="page audit-page">
+        <h1>Audit log</h1>
+        <form class="audit-filters" onSubmit={(event) => event.preventDefault()}>
+          {field('sessionId', 'Session')}
+          {field('actorId', 'Operator')}
+          {field('action', 'Action')}
+        </form>
+        {error ? (
+          <p class="tone-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <table id="audit-table" class="audit-table">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Action</th>
+              <th scope="col">Session</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id} class="audit-row">
+                <td>{new Date(entry.at).toLocaleString()}</td>
+                <td>
+                  {entry.actorId}
+                  {entry.actorRole ? <span class="muted"> ({entry.actorRole})</span> : null}
+                </td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>{entry.sessionId ? <code>{entry.sessionId}</code> : <span class="muted">—</span>}</td>
+                <td class="audit-detail">
+                  {Object.entries(entry.detail)
+                    .map(([key, value]) => `${key}: ${String(value)}`)
+                    .join(', ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {entries.length === 0 && !error ? <p class="muted">No entries.</p> : null}
+        {next !== null ? (
+          <button id="audit-older" type="button" class="ghost-button" onClick={() => void load(next)}>
+            Older entries
+          </button>
+        ) : null}
+      </main>
+    </>
+  );
+}
