@@ -21,6 +21,7 @@ export {
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
+export { CALLBACKS_BY_TYPE } from './tree/constants.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

@@ -9,6 +9,7 @@ import type { IconName } from '../components/icon';
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
   { path: '/tree', label: 'Tree', icon: 'route' },
+  { path: '/editor', label: 'Editor', icon: 'plus' },
   { path: '/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 

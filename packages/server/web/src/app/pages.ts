@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
 import { AuditPage } from '../pages/audit-page';
+import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { TreePage } from '../pages/tree-page';
 import type { PagePath } from './navigation';
@@ -9,6 +10,7 @@ import type { PagePath } from './navigation';
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
+  '/editor': EditorPage,
   '/audit': AuditPage,
 };
 

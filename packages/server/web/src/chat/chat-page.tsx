@@ -5,8 +5,9 @@ import { TopBar } from '../app/top-bar';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 import { Composer } from './composer';
+import { conversationTest, type RecorderTree } from './conversation-test';
 import { Inspector } from './inspector';
-import { type UserMessage, waitsForUser } from './turn-model';
+import { type Turn, type UserMessage, waitsForUser } from './turn-model';
 import { TurnView } from './turn-view';
 import { useConversation } from './use-conversation';
 import { useInspector } from './use-inspector';
@@ -106,6 +107,17 @@ export function ChatPage() {
         >
           <Icon name="plus" />
           <span>New chat</span>
+        </button>
+        <button
+          id="save-test"
+          type="button"
+          class="ghost-button"
+          title="Download this conversation as a YAML conversation test (treeagent test)"
+          disabled={!turns.length || busy}
+          onClick={() => downloadConversationTest(turns, tree)}
+        >
+          <Icon name="file" />
+          <span>Save as test</span>
         </button>
         {debug ? (
           <button
@@ -240,4 +252,17 @@ export function ChatPage() {
       </div>
     </>
   );
+}
+
+/** Saves the conversation as `chat-<date>.yaml`, a conversation test expecting what the agent answered. */
+function downloadConversationTest(turns: readonly Turn[], tree: RecorderTree | null): void {
+  const stamp = new Date().toISOString().slice(0, 16).replace(':', '-');
+  const yaml = conversationTest(turns, tree, `chat ${stamp.replace('T', ' ')}`);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([yaml], { type: 'application/yaml' }));
+  link.download = `chat-${stamp}.yaml`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
