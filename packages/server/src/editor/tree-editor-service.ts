@@ -252,7 +252,9 @@ export class TreeEditorService {
     const missing = [...new Set(texts.filter((text) => !this.#vectors.has(text)))];
     if (missing.length) {
       const vectors = await this.#embedder.embed(missing);
-      missing.forEach((text, index) => this.#vectors.set(text, unit(vectors[index]!)));
+      missing.forEach((text, index) => {
+        this.#vectors.set(text, unit(vectors[index]!));
+      });
       while (this.#vectors.size > VECTORS_KEPT) this.#vectors.delete(this.#vectors.keys().next().value!);
     }
     return texts.map((text) => this.#vectors.get(text)!);

@@ -2,6 +2,7 @@ import { CALLBACKS_BY_TYPE, type TreeDocument, type TreeDocumentNode } from '@tr
 import { useState } from 'preact/hooks';
 import type { EditorLintFinding, EditorProblem, EditorThresholdSuggestion } from '../../../src/api-types';
 import type { NewNodeType } from './document-model';
+import { DraftArea, DraftInput } from './draft-field';
 
 type Patch = Record<string, unknown>;
 type Chunk =
@@ -98,18 +99,18 @@ export function NodeForm(props: NodeFormProps) {
         ) : null}
         <label class="field">
           <span>Name</span>
-          <input
+          <DraftInput
             id="node-name"
             value={text(node.name)}
-            onChange={(event) => onChange({ name: inputValue(event) || undefined })}
+            onCommit={(typed) => onChange({ name: typed || undefined })}
           />
         </label>
         <label class="field">
           <span>Description</span>
-          <textarea
+          <DraftArea
             rows={2}
             value={text(node.description)}
-            onChange={(event) => onChange({ description: inputValue(event) || undefined })}
+            onCommit={(typed) => onChange({ description: typed || undefined })}
           />
         </label>
         {CHANGEABLE_TYPES.includes(type) ? (
@@ -131,7 +132,7 @@ export function NodeForm(props: NodeFormProps) {
             {type === 'root' ? (
               <label class="field">
                 <span>Default similarity threshold</span>
-                <input
+                <DraftInput
                   id="node-default-threshold"
                   type="number"
                   step="0.01"
@@ -142,24 +143,20 @@ export function NodeForm(props: NodeFormProps) {
                       ? ''
                       : String(node.defaultSimilarityThreshold)
                   }
-                  onChange={(event) =>
-                    onChange({ defaultSimilarityThreshold: numberOrUndefined(inputValue(event)) })
-                  }
+                  onCommit={(typed) => onChange({ defaultSimilarityThreshold: numberOrUndefined(typed) })}
                 />
               </label>
             ) : (
               <label class="field">
                 <span>Similarity threshold (blank: inherited or calibrated)</span>
-                <input
+                <DraftInput
                   id="node-threshold"
                   type="number"
                   step="0.01"
                   min="-1"
                   max="1"
                   value={node.similarityThreshold === undefined ? '' : String(node.similarityThreshold)}
-                  onChange={(event) =>
-                    onChange({ similarityThreshold: numberOrUndefined(inputValue(event)) })
-                  }
+                  onCommit={(typed) => onChange({ similarityThreshold: numberOrUndefined(typed) })}
                 />
               </label>
             )}
@@ -202,13 +199,11 @@ export function NodeForm(props: NodeFormProps) {
             <ol class="chunk-list">
               {chunks.map((chunk, index) => (
                 <li key={index} class="chunk-row">
-                  <input
+                  <DraftInput
                     class="chunk-text"
                     aria-label={`Chunk ${index + 1}`}
                     value={chunkText(chunk)}
-                    onChange={(event) =>
-                      updateChunk(index, (object) => ({ ...object, text: inputValue(event) }))
-                    }
+                    onCommit={(typed) => updateChunk(index, (object) => ({ ...object, text: typed }))}
                   />
                   {type === 'query' ? (
                     <label class="check" title="Retrieved by the query node, not a signpost for exploration">
@@ -227,13 +222,13 @@ export function NodeForm(props: NodeFormProps) {
                       forRag
                     </label>
                   ) : null}
-                  <input
+                  <DraftInput
                     class="chunk-extra"
                     aria-label={`Extra of chunk ${index + 1}`}
                     placeholder='extra {"lang":"en"}'
                     value={typeof chunk === 'object' && chunk.extra ? JSON.stringify(chunk.extra) : ''}
-                    onChange={(event) => {
-                      const raw = inputValue(event).trim();
+                    onCommit={(typed) => {
+                      const raw = typed.trim();
                       try {
                         const extra = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
                         if (
@@ -326,22 +321,22 @@ export function NodeForm(props: NodeFormProps) {
               {(emit?.message?.type ?? 'static') === 'static' ? (
                 <label class="field">
                   <span>Text</span>
-                  <textarea
+                  <DraftArea
                     id="message-content"
                     rows={3}
                     value={emit?.message?.content ?? ''}
-                    onChange={(event) => setEmit({ message: { type: 'static', content: inputValue(event) } })}
+                    onCommit={(typed) => setEmit({ message: { type: 'static', content: typed } })}
                   />
                 </label>
               ) : null}
               <label class="field">
                 <span>Options: one per line</span>
-                <textarea
+                <DraftArea
                   id="message-options"
                   rows={2}
                   value={(emit?.options ?? []).join('\n')}
-                  onChange={(event) => {
-                    const options = inputValue(event)
+                  onCommit={(typed) => {
+                    const options = typed
                       .split('\n')
                       .map((line) => line.trim())
                       .filter(Boolean);
@@ -369,10 +364,10 @@ export function NodeForm(props: NodeFormProps) {
         {type === 'guardrail' ? (
           <label class="field">
             <span>Warning</span>
-            <textarea
+            <DraftArea
               rows={2}
               value={text(node.warning)}
-              onChange={(event) => onChange({ warning: inputValue(event) })}
+              onCommit={(typed) => onChange({ warning: typed })}
             />
           </label>
         ) : null}
@@ -531,12 +526,12 @@ function JsonField({
   return (
     <label class="field">
       <span>{label}</span>
-      <textarea
+      <DraftArea
         rows={2}
         class="mono"
         value={value === undefined ? '' : JSON.stringify(value)}
-        onChange={(event) => {
-          const raw = inputValue(event).trim();
+        onCommit={(typed) => {
+          const raw = typed.trim();
           try {
             onChange(raw ? JSON.parse(raw) : undefined);
             setError(null);

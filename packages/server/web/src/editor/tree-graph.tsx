@@ -60,7 +60,8 @@ export function TreeGraph(props: TreeGraphProps) {
   const [drag, setDrag] = useState<{ id: number; x: number; y: number; moved: boolean } | null>(null);
   const [pan, setPan] = useState<{ x: number; y: number; viewX: number; viewY: number } | null>(null);
   const svg = useRef<SVGSVGElement>(null);
-  const fitted = useRef(false);
+  // The view is fitted to the graph when it first shows and whenever nodes appear or disappear.
+  const fitted = useRef(0);
   const placed = useMemo(() => layoutGraph(nodes, collapsed), [nodes, collapsed]);
   const byId = useMemo(() => new Map(nodes.map((node) => [node.id, node])), [nodes]);
   const hasChildren = useMemo(() => new Set(nodes.map((node) => node.parentId)), [nodes]);
@@ -86,8 +87,8 @@ export function TreeGraph(props: TreeGraphProps) {
     setView({ scale, x: (box.width - placed.width * scale) / 2, y: 12 });
   };
   useEffect(() => {
-    if (!fitted.current && placed.nodes.size) {
-      fitted.current = true;
+    if (placed.nodes.size && fitted.current !== placed.nodes.size) {
+      fitted.current = placed.nodes.size;
       fit();
     }
   });
