@@ -143,7 +143,7 @@ async function openEditor(): Promise<void> {
 async function waitChecked(): Promise<void> {
   // Preact renders the edit a moment later: let it, then wait for its check.
   await page.waitForTimeout(100);
-  await page.waitForFunction("document.querySelector('#editor-status')?.textContent !== 'Checking…'");
+  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
 }
 
 async function select(id: number): Promise<void> {
@@ -207,7 +207,6 @@ describe('the tree editor', () => {
     expect(await page.locator('[data-node-id="3"] .graph-node-box').getAttribute('style')).toMatch(
       /fill: (hsl|rgb)/,
     );
-    await page.screenshot({ path: '/tmp/ed/debug-before-select.png' });
     await select(3);
     await page.waitForSelector('#ambiguity li');
     expect(await page.locator('#ambiguity').textContent()).toMatch(/returns #4|orders #7/);
@@ -317,7 +316,7 @@ describe('the tree editor', () => {
     );
     expect(JSON.parse(readFileSync(treePath, 'utf8')).nodes[3].name).toBe('returns');
     await page.locator('#reload-from-disk').click();
-    await page.waitForFunction("!document.querySelector('#disk-conflict')");
+    await page.locator('#disk-conflict').waitFor({ state: 'detached' });
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('delivery');
     expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain('returns');
   }, 60_000);
