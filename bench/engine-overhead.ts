@@ -9,6 +9,7 @@ import { type GraphShape, loadPeer, peerGraph, sqliteSaver } from './lib/langgra
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
 import { consume, consumed, measure, ms, type Stats, summarize, times } from './lib/stats.js';
 import { type RoutingTree, routingTree, scanBestRow } from './lib/trees.js';
+import { PrecomputedEmbedder } from './lib/vectors.js';
 
 /**
  * Benchmark 1 — engine overhead per turn, no model in the loop. A routing tree of 10, 200 or 2,000
@@ -30,7 +31,16 @@ const GOAL_RATIO = 0.1;
 /** Untimed turns at the start of each block, after the process sat idle while the others ran. */
 const BLOCK_WARMUP = 20;
 
-type Persistence = 'memory' | 'sqlite';
+/**
+ * `sqlite-new`: SQLite, every message a text never seen before (so Tree Agent embeds it and its
+ * embedding cache stores it, as in a real conversation; LangGraph embeds every message anyway).
+ */
+type Persistence = 'memory' | 'sqlite' | 'sqlite-new';
+const PERSISTENCE_LABEL: Record<Persistence, string> = {
+  memory: 'in memory',
+  sqlite: 'SQLite',
+  'sqlite-new': 'SQLite, every message new',
+};
 type RunnerKind = 'tree-agent' | GraphShape;
 const SHAPES: GraphShape[] = ['node-per-leaf', 'one-leaf-node'];
 const RUNNERS: RunnerKind[] = ['tree-agent', ...SHAPES];
@@ -97,7 +107,7 @@ export async function engineOverhead(context: BenchContext): Promise<Section> {
   for (const size of sizes) {
     log(`  ${size.nodes} nodes: shared work…`);
     scans.push(inChild<SharedWork>(import.meta.url, 'sharedWorkChild', { size, quick }));
-    for (const persistence of ['memory', 'sqlite'] as const) {
+    for (const persistence of ['memory', 'sqlite', 'sqlite-new'] as const) {
       const loadStart = loadavg()[0]!;
       const samples = new Map<RunnerKind, number[]>(RUNNERS.map((runner) => [runner, []]));
       const perRound = Object.fromEntries(
@@ -182,10 +192,20 @@ interface WorkerArgs {
 /** In a fresh process: one framework and one persistence, timed on the parent's request. */
 export async function turnsWorker(args: WorkerArgs) {
   const routing = treeOf(args.size);
+  const fresh = args.persistence === 'sqlite-new';
+  if (fresh) {
+    // Message `m3#run-17` has the vector of `m3`: a new text each turn, the same routing work.
+    const base = routing.embedder;
+    routing.embedder = new PrecomputedEmbedder({
+      dimensions: base.dimensions,
+      vectors: base.vectors,
+      generate: (texts) => texts.map((text) => base.vector(text.slice(0, text.indexOf('#')))),
+    });
+  }
   let turn: (sessionId: string, text: string) => Promise<string>;
   let close = async () => {};
   if (args.runner === 'tree-agent') {
-    const sqlite = args.persistence === 'sqlite' ? openSqlite(args.dir, { synchronous: 'NORMAL' }) : null;
+    const sqlite = args.persistence !== 'memory' ? openSqlite(args.dir, { synchronous: 'NORMAL' }) : null;
     const agent = new TreeAgent({
       tree: routing.tree,
       embedder: routing.embedder,
@@ -203,7 +223,7 @@ export async function turnsWorker(args: WorkerArgs) {
   } else {
     const peer = await loadPeer(() => {});
     let checkpointer: unknown;
-    if (args.persistence === 'sqlite') {
+    if (args.persistence !== 'memory') {
       mkdirSync(args.dir, { recursive: true });
       const { saver, db } = sqliteSaver(peer, join(args.dir, 'langgraph.db'), 'NORMAL');
       checkpointer = saver;
@@ -214,7 +234,10 @@ export async function turnsWorker(args: WorkerArgs) {
   }
   const { messages } = routing;
   const runner = (prefix: string) => (i: number) =>
-    turn(`${prefix}-${Math.floor(i / TURNS_PER_SESSION)}`, messages[i % messages.length]!.text);
+    turn(
+      `${prefix}-${Math.floor(i / TURNS_PER_SESSION)}`,
+      `${messages[i % messages.length]!.text}${fresh ? `#${prefix}-${i}` : ''}`,
+    );
   const warm = runner('warmup');
   const measured = runner('run');
   let next = 0;
@@ -293,13 +316,13 @@ function report(
     const ratio = row.ratios[fastest];
     goals.push({
       benchmark: '1. engine overhead',
-      goal: `${row.nodes} nodes, ${row.persistence === 'memory' ? 'in memory' : 'SQLite'}: Tree Agent ≤ 1/10 of LangGraph (median and p99)`,
+      goal: `${row.nodes} nodes, ${PERSISTENCE_LABEL[row.persistence]}: Tree Agent ≤ 1/10 of LangGraph (median and p99)`,
       measured: `median ${times(ratio.median)}, p99 ${times(ratio.p99)} (vs LangGraph ${fastest}); vs node-per-leaf ${times(row.ratios['node-per-leaf'].median)} / ${times(row.ratios['node-per-leaf'].p99)}; load average ${row.load.start.toFixed(1)} → ${row.load.end.toFixed(1)}`,
       met: quick ? null : met(ratio),
     });
   }
   lines.push(
-    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework runs in its own fresh process (three per configuration, alive together but run one at a time): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s each, then the timed turns in ${settings.rounds} rounds of one block per framework (rotating order; each block starts with ${BLOCK_WARMUP} untimed turns, as the process sat idle while the others ran; no forced garbage collection, which would shrink V8's young generation and time a burst of scavenges no serving process sees), so that the machine's noise falls on all of them alike. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. Peer: ${Object.entries(
+    `Per-turn wall time of \`agent.send\` against LangGraph \`graph.invoke\`, no model: ${settings.taSamples} Tree Agent turns and ${settings.peerSamples} LangGraph turns per configuration over sessions/threads of ${TURNS_PER_SESSION} turns. Each framework runs in its own fresh process (three per configuration, alive together but run one at a time): warm-up of at least ${settings.warmup.minTurns} turns and ${settings.warmup.minMs / 1000} s each, then the timed turns in ${settings.rounds} rounds of one block per framework (rotating order; each block starts with ${BLOCK_WARMUP} untimed turns, as the process sat idle while the others ran; no forced garbage collection, which would shrink V8's young generation and time a burst of scavenges no serving process sees), so that the machine's noise falls on all of them alike. Vectors: ${DIMENSIONS} dimensions, precomputed, looked up by text by the same embedder for both. LangGraph: plain \`{ role, content }\` messages with a concat reducer; \`node-per-leaf\` has one graph node per tree leaf (router → conditional edge), \`one-leaf-node\` one node answering for every leaf. Tree Agent: \`InMemorySessionStore\`, or \`openSqlite\` (session store, vector store and embedding cache in one file, WAL, synchronous NORMAL); LangGraph: \`MemorySaver\`, or \`SqliteSaver\` on its own file with WAL and synchronous NORMAL. "SQLite, every message new": every message is a text neither framework saw before (the vector of a known message under a new text), so Tree Agent embeds it and writes it to its SQLite embedding cache as a real conversation does (small batches are written off the turn's path since issue #18). Peer: ${Object.entries(
       versions,
     )
       .map(([name, version]) => `${name}@${version}`)
@@ -322,7 +345,7 @@ function report(
         const fastest = SHAPES.reduce((a, b) => (row.langGraph[a].median <= row.langGraph[b].median ? a : b));
         return [
           `${row.nodes} nodes (${row.leaves} leaves × ${row.chunks / row.leaves} chunks)`,
-          row.persistence === 'memory' ? 'in memory' : 'SQLite',
+          PERSISTENCE_LABEL[row.persistence],
           `${ms(row.treeAgent.median)} / ${ms(row.treeAgent.p99)}`,
           `${ms(row.langGraph['node-per-leaf'].median)} / ${ms(row.langGraph['node-per-leaf'].p99)}`,
           `${ms(row.langGraph['one-leaf-node'].median)} / ${ms(row.langGraph['one-leaf-node'].p99)}`,
@@ -370,7 +393,7 @@ function report(
         const small = ours <= 0;
         return [
           `${row.nodes} nodes`,
-          row.persistence === 'memory' ? 'in memory' : 'SQLite',
+          PERSISTENCE_LABEL[row.persistence],
           small ? '≈ 0 (within noise)' : ms(ours),
           `${ms(theirs)} (${fastest})`,
           small ? '≈ 0' : times(ours / theirs),

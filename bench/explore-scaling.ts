@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
-import { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
+import { ChunkIndex, SIGN_SCAN_FROM } from '../packages/core/src/explore/chunk-index.js';
+import { SIGN_CANDIDATES } from '../packages/core/src/explore/memory-chunk-search.js';
 import { TreeAgent } from '../packages/core/src/index.js';
 import { startCReference } from './lib/c-reference.js';
 import { inChild } from './lib/child.js';
@@ -23,6 +24,8 @@ const DIMENSIONS = 384;
 const CHUNKS_PER_LEAF = 10;
 const GOAL_RATIO = 2;
 const GOAL_CHUNKS = 100_000;
+/** Issue #18, goal 1: an explore step at a million chunks within this many milliseconds (median). */
+const GOAL_MILLION_MS = 10;
 const SIZES = [
   { chunks: 1_000, levels: [] as number[] },
   { chunks: 10_000, levels: [10] },
@@ -35,7 +38,7 @@ interface ScalingRow {
   nodes: number;
   vectorBytes: number;
   /** Compiled C reference (`lib/sequential-read.c`), or why it could not run. */
-  c: { compiler: string; sum: Stats; dot: Stats } | { unavailable: string };
+  c: { compiler: string; sum: Stats; dot: Stats; sign: Stats } | { unavailable: string };
   /** Plain sequential sum of a Float32Array of `vectorBytes` in JavaScript (the faster of one or four accumulators). */
   jsSequentialRead: Stats;
   /** The limit the step is compared with: the C sum, or the JavaScript sum when C is unavailable. */
@@ -53,6 +56,10 @@ interface ScalingRow {
   hopsPerStep: number;
   /** Time of the similarity pass inside a step (median), the rest being embedding and hops. */
   passInStep: number;
+  /** How the agent scanned (`ChunkIndex.signBits`): sign bits then exact rescoring, or float32. */
+  scan: 'sign-bits' | 'exact';
+  /** Bytes the pass per direction reads: the sign codes, or the float32 vectors. */
+  passBytes: number;
   definitionMs: number;
   loadMs: number;
   rssBytes: number;
@@ -147,6 +154,7 @@ export async function scalingChild({
     step: [] as number[],
     cSum: [] as number[],
     cDot: [] as number[],
+    cSign: [] as number[],
   };
   const time = async (list: number[] | null, body: () => unknown) => {
     const begin = performance.now();
@@ -161,6 +169,7 @@ export async function scalingChild({
         if (keep) {
           timings.cSum.push(round.sum);
           timings.cDot.push(round.dot);
+          timings.cSign.push(round.sign);
         }
       }
       await time(keep ? timings.one : null, () => consume(sum(columns)));
@@ -178,7 +187,12 @@ export async function scalingChild({
   const jsSequentialRead = one.median <= four.median ? one : four;
   const c =
     'round' in compiled
-      ? { compiler: compiled.compiler, sum: summarize(timings.cSum), dot: summarize(timings.cDot) }
+      ? {
+          compiler: compiled.compiler,
+          sum: summarize(timings.cSum),
+          dot: summarize(timings.cDot),
+          sign: summarize(timings.cSign),
+        }
       : compiled;
   const limit = 'sum' in c ? c.sum : jsSequentialRead;
   const blockedKernel = summarize(timings.kernel);
@@ -186,14 +200,23 @@ export async function scalingChild({
 
   // After the timing (so the wrapper cannot change what was timed): count the similarity passes per step.
   const original = ChunkIndex.prototype.similarities;
+  const originalHamming = ChunkIndex.prototype.hammingDistances;
   let passes = 0;
   let passMs = 0;
+  let signBits = false;
   ChunkIndex.prototype.similarities = function (this: ChunkIndex, direction: Float32Array) {
     passes++;
     const begin = performance.now();
     const result = original.call(this, direction);
     passMs += performance.now() - begin;
     return result;
+  };
+  ChunkIndex.prototype.hammingDistances = function (this: ChunkIndex, direction, out, histogram) {
+    passes++;
+    signBits = true;
+    const begin = performance.now();
+    originalHamming.call(this, direction, out, histogram);
+    passMs += performance.now() - begin;
   };
   let hops = 0;
   const checks = quick ? 2 : large ? 3 : 12;
@@ -207,6 +230,7 @@ export async function scalingChild({
     }
   } finally {
     ChunkIndex.prototype.similarities = original;
+    ChunkIndex.prototype.hammingDistances = originalHamming;
   }
   return {
     chunks: size.chunks,
@@ -224,6 +248,8 @@ export async function scalingChild({
     hopsPerStep: hops / checks,
     // The first calls after wrapping run de-optimised code: keep the later ones when there are enough.
     passInStep: summarize(inStep.length > 4 ? inStep.slice(2) : inStep).median,
+    scan: signBits ? 'sign-bits' : 'exact',
+    passBytes: signBits ? size.chunks * Math.ceil(DIMENSIONS / 128) * 16 : vectorBytes,
     definitionMs,
     loadMs,
     rssBytes,
@@ -297,6 +323,15 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
       : 'not measured (quick run)',
     met: atGoal && !quick ? atGoal.ratio <= GOAL_RATIO : null,
   });
+  const million = rows.find((row) => row.chunks === 1_000_000);
+  goals.push({
+    benchmark: '3. exploration scaling',
+    goal: `explore step ≤ ${GOAL_MILLION_MS} ms median at 1M chunks (decisions against exact float32: 3b)`,
+    measured: million
+      ? `${ms(million.step.median)} (p99 ${ms(million.step.p99)}; ${million.scan === 'sign-bits' ? 'sign-bit scan' : 'float32 scan'})`
+      : 'not measured',
+    met: million && !quick ? million.step.median <= GOAL_MILLION_MS : null,
+  });
   const rescans = rows.filter((row) => row.passesPerStep !== 1);
   goals.push({
     benchmark: '3. exploration scaling',
@@ -319,7 +354,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
           '',
         ]
       : []),
-    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one similarity pass over the \`ChunkIndex\`, one range scan per hop). ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a float32 array of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes) in C (\`bench/lib/sequential-read.c\`, compiled in the run${compilers.length ? ` by ${compilers.join('; ')}` : ''}; SIMD loads, four accumulators), measured in the same run, in rotation with the steps. Beside it: a compiled float32 dot pass over the same array (one score per chunk, the engine's computation) and the same sum in plain JavaScript (the limit earlier runs used).`,
+    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one pass over the \`ChunkIndex\`, one range scan per hop). From ${SIGN_SCAN_FROM.toLocaleString('en')} chunks on the agent keeps one sign bit per dimension (\`exploreScan: 'auto'\`): the pass is a Hamming distance per chunk over ${DIMENSIONS / 8} bytes instead of a float32 dot product over ${DIMENSIONS * 4}, and each hop rescores its nearest ${SIGN_CANDIDATES} chunks exactly (scan \`sign-bits\`; decisions compared with the float32 scan in 3b); the limit below is still the time to read the float32 vectors. ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a float32 array of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes) in C (\`bench/lib/sequential-read.c\`, compiled in the run${compilers.length ? ` by ${compilers.join('; ')}` : ''}; SIMD loads, four accumulators), measured in the same run, in rotation with the steps. Beside it: a compiled float32 dot pass over the same array (one score per chunk, the exact scan's computation), a compiled sign-bit pass (Hamming distance and histogram over one bit per dimension per chunk, the sign-bit scan's pass: what the step at 100k and 1M chunks should be compared with) and the same sum in plain JavaScript (the limit earlier runs used).`,
     '',
     table(
       [
@@ -328,11 +363,13 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         'explore step median / p99',
         'sequential read, C (limit)',
         'dot pass, C',
+        'sign-bit pass, C',
         'sequential read, JavaScript',
         'step ÷ limit',
         'step ÷ JavaScript read',
         'goal',
-        'similarity pass in a step',
+        'scan',
+        'pass in a step (bytes read)',
         'passes / hops per step',
       ],
       rows.map((row) => [
@@ -345,11 +382,13 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         'dot' in row.c
           ? `${ms(row.c.dot.median)} (${gbPerSecond(row.vectorBytes, row.c.dot)})`
           : 'unavailable',
+        'sign' in row.c && row.c.sign ? ms(row.c.sign.median) : 'unavailable',
         `${ms(row.jsSequentialRead.median)} (${gbPerSecond(row.vectorBytes, row.jsSequentialRead)})`,
         `${times(row.ratio)}${row.limitSource === 'C' ? '' : ' (JavaScript limit)'}`,
         times(row.jsRatio),
         row.chunks === GOAL_CHUNKS ? verdict(row.ratio <= GOAL_RATIO) : `(≤ ${GOAL_RATIO}× at 100k)`,
-        ms(row.passInStep),
+        row.scan ?? 'exact',
+        `${ms(row.passInStep)} (${bytes(row.passBytes ?? row.vectorBytes)})`,
         `${row.passesPerStep} / ${row.hopsPerStep}`,
       ]),
     ),

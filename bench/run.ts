@@ -3,6 +3,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { engineOverhead } from './engine-overhead.js';
+import { exploreAgreement } from './explore-agreement.js';
 import { exploreScaling } from './explore-scaling.js';
 import { historyGrowth } from './history-growth.js';
 import { loadPeer } from './lib/langgraph.js';
@@ -39,6 +40,7 @@ const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section>
   { id: 'server-load', run: serverLoad },
   // Last: the million-chunk tree needs the most memory.
   { id: 'explore-scaling', run: exploreScaling },
+  { id: 'explore-agreement', run: exploreAgreement },
 ];
 
 const log = (line: string) => console.log(line);
@@ -83,7 +85,14 @@ const environment = {
   load: { start: loadAtStart, end: loadavg()[0]! },
 };
 // Reported in the order (they run in another: the million-chunk tree last).
-const ORDER = ['engine-overhead', 'history-growth', 'explore-scaling', 'startup', 'server-load'];
+const ORDER = [
+  'engine-overhead',
+  'history-growth',
+  'explore-scaling',
+  'explore-agreement',
+  'startup',
+  'server-load',
+];
 sections.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 const goals: Goal[] = sections.flatMap((section) => section.goals);
 const markdown = [

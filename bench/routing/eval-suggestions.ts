@@ -8,18 +8,24 @@ import {
 import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
- * Do `treeagent eval`'s suggestions generalise? The tree is built from CLINC150 `train`; the
- * suggestions come from one half of `val` + `oos_val` (every other utterance) and are applied to the
- * other half, routed as `send` would. npx tsx bench/routing/eval-suggestions.ts
+ * Do `treeagent eval`'s suggestions generalise? The tree is built from CLINC150 `train`; the agent
+ * is what a user gets (`new TreeAgent({ tree })`: fitted at load, thresholds calibrated in the fitted
+ * space; `--unfitted` for the hashed space as before the fit at load); the suggestions come from one
+ * half of `val` + `oos_val` (every other utterance) and are applied to the other half, routed as
+ * `send` would. npx tsx bench/routing/eval-suggestions.ts [--unfitted]
  */
+const unfitted = process.argv.includes('--unfitted');
 const data = loadClinc150();
 const tree = clincTree(data, { threshold: null });
 const cache = new InMemoryEmbeddingCache();
-const agent = new TreeAgent({ tree, embeddingCache: cache });
+const agent = new TreeAgent({ tree, embeddingCache: cache, ...(unfitted ? { fit: false } : {}) });
+const space = await agent.whenFitted();
 const all: LabelledUtterance[] = [...data.val, ...data.oosVal.map(([text]) => [text, 'none'] as const)];
 const first = all.filter((_, index) => index % 2 === 0);
 const second = all.filter((_, index) => index % 2 === 1);
 const suggestion = await evaluateRouting(tree, agent, first);
+if (!suggestion.operatingPoint) throw new Error('no operating point: too few in-scope utterances');
+const operatingPoint = suggestion.operatingPoint;
 const heldOut = await evaluateRouting(tree, agent, second);
 const applied = async (thresholds: number | ReadonlyMap<number, number>) => {
   let right = 0;
@@ -48,17 +54,19 @@ const perNode = new Map(
 );
 const results = {
   date: new Date().toISOString(),
+  space,
   calibratedAsIs: {
     inScopeRight: heldOut.accuracy,
     inScopeKept: heldOut.inScopeKept,
     outOfScopeRecall: heldOut.outOfScopeRecall,
   },
   operatingPoint: {
-    threshold: suggestion.operatingPoint.threshold,
-    onSuggestionHalf: suggestion.operatingPoint,
-    onHeldOutHalf: await applied(suggestion.operatingPoint.threshold),
+    threshold: operatingPoint.threshold,
+    onSuggestionHalf: operatingPoint,
+    onHeldOutHalf: await applied(operatingPoint.threshold),
   },
   perNode: {
+    perNodeKeep: suggestion.perNodeKeep,
     suggestions: Object.fromEntries(perNode),
     onSuggestionHalf: suggestion.suggestedOutcome,
     onHeldOutHalf: await applied(perNode),
@@ -66,6 +74,6 @@ const results = {
 };
 console.log(JSON.stringify(results, null, 2));
 writeFileSync(
-  new URL('./eval-suggestions-results.json', import.meta.url),
+  new URL(unfitted ? './eval-suggestions-unfitted-results.json' : './eval-suggestions-results.json', import.meta.url),
   `${JSON.stringify(results, null, 2)}\n`,
 );

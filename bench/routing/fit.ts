@@ -74,9 +74,9 @@ async function measure(name: string, tree: Tree, embedder: Embedder, utterances:
     embedder: embedder.id,
     accuracy: report.accuracy,
     outOfScopeRecallAsIs: report.outOfScopeRecall,
-    operatingThreshold: report.operatingPoint.threshold,
-    accuracyAtThreshold: report.operatingPoint.inScopeAccuracy,
-    outOfScopeRecall: report.operatingPoint.outOfScopeRecall,
+    operatingThreshold: report.operatingPoint!.threshold,
+    accuracyAtThreshold: report.operatingPoint!.inScopeAccuracy,
+    outOfScopeRecall: report.operatingPoint!.outOfScopeRecall,
     perUtteranceMs,
   };
   console.log(

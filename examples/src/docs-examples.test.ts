@@ -30,3 +30,28 @@ describe('README examples', () => {
     }
   });
 });
+
+/** Sections of docs/ that start with a working example: the first TypeScript block after the heading. */
+const sections = [{ file: 'docs/models.md', heading: '## Tools' }];
+
+describe('docs section examples', () => {
+  test.each(sections)('$file $heading', async ({ file, heading }) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    const start = text.indexOf(`\n${heading}\n`);
+    expect(start, `${file} has a section "${heading}"`).toBeGreaterThanOrEqual(0);
+    const code = /```ts\n([\s\S]*?)```/.exec(text.slice(start))?.[1];
+    expect(code, `${file} ${heading} has a TypeScript example`).toBeTruthy();
+    const expected = [...code!.matchAll(/console\.log\(.*\);\s*\/\/ (.*)$/gm)].map((match) => match[1]);
+    expect(expected.length).toBeGreaterThan(0);
+    const name = `${file}-${heading}`.replaceAll(/[^A-Za-z0-9]+/g, '-');
+    const path = join(scratch, `${name}.ts`);
+    writeFileSync(path, code!);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await import(path);
+      expect(log.mock.calls.map((call) => String(call[0]))).toEqual(expected);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

@@ -43,8 +43,9 @@ describe('the published tree schema', () => {
       const callbacks: Record<string, unknown> = {};
       const document = definitionToDocument(tree.definition, {
         nameOf: (callback, nodeId, key) => {
-          callbacks[`node${nodeId}${key}`] = callback;
-          return `node${nodeId}${key}`;
+          const name = `node${nodeId}${key.replaceAll('.', '_')}`;
+          callbacks[name] = callback;
+          return name;
         },
       });
       expect(validate(document), JSON.stringify(validate.errors)).toBe(true);

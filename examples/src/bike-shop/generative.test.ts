@@ -55,4 +55,56 @@ describe('bike-shop example with a language model', () => {
     );
     expect(output.messages.at(-1)!.nodeId).not.toBe(ids.shipping * 10 + 3);
   });
+
+  /** A scripted model (a mock) that calls orderStatus for the order it is told about, then answers from the record. */
+  const orderModel = () =>
+    new ScriptedLanguageModel({
+      answers: (request) => {
+        if (request.system?.startsWith('Rewrite the last user message')) return 'stato del mio ordine';
+        const last = request.messages.at(-1)!;
+        if (!request.tools || request.toolChoice === 'none') return 'Non riesco a verificare.';
+        if (last.role !== 'tool') {
+          const number = /numero (\d+)/.exec(String(last.content))![1]!;
+          return { toolCalls: [{ toolName: 'orderStatus', input: { orderNumber: number } }] };
+        }
+        const order = (last.content as { output: Record<string, string> }[])[0]!.output;
+        return order.found
+          ? `Il tuo ordine è in viaggio con ${order.carrier}: arriva il ${order.expectedDelivery}.`
+          : `Non trovo l'ordine ${order.orderNumber}: puoi controllare il numero?`;
+      },
+    });
+
+  test('the order status is written from the orderStatus tool: the model calls it, then streams its answer', async () => {
+    const agent = new TreeAgent({ tree: bikeShopTree({ generative: true }), models: orderModel() });
+    const first = await agent.send('s', "dov'è il mio ordine?");
+    expect(first.messages[0]!.nodeId).toBe(ids.askOrderNumber);
+    const events: AgentEvent[] = [];
+    for await (const event of agent.stream('s', 'è il 12345')) events.push(event);
+    const call = events.find((event) => event.type === 'tool-call');
+    expect(call).toMatchObject({
+      nodeId: ids.orderStatus,
+      toolName: 'orderStatus',
+      input: { orderNumber: '12345' },
+    });
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({
+      output: { found: true, status: 'spedito', carrier: 'BRT', expectedDelivery: '2026-12-03' },
+    });
+    const end = events.at(-1) as Extract<AgentEvent, { type: 'turn-end' }>;
+    expect(end.output.messages.at(-1)).toMatchObject({
+      nodeId: ids.orderStatus,
+      type: 'generated',
+      content: 'Il tuo ordine è in viaggio con BRT: arriva il 2026-12-03.',
+    });
+    expect(events.filter((event) => event.type === 'text-delta').length).toBeGreaterThan(3);
+  });
+
+  test('an order the system does not know: the tool says so and the model asks to check the number', async () => {
+    const agent = new TreeAgent({ tree: bikeShopTree({ generative: true }), models: orderModel() });
+    await agent.send('s', "dov'è il mio ordine?");
+    const output = await agent.send('s', '99999');
+    expect(output.trace).toContainEqual(
+      expect.objectContaining({ type: 'tool-result', output: { found: false, orderNumber: '99999' } }),
+    );
+    expect(output.messages.at(-1)!.content).toBe("Non trovo l'ordine 99999: puoi controllare il numero?");
+  });
 });

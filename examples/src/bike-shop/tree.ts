@@ -1,5 +1,6 @@
 import { defineTree, type Tree } from '@treeagent/core';
 import { knowledge } from './knowledge.js';
+import { orderStatusTool } from './orders.js';
 
 /** Node ids used by the conversation test and by callbacks through `links`. */
 export const ids = {
@@ -95,7 +96,8 @@ const ORDER_NUMBER = /\b\d{5,}\b/;
  * - the *knowledge* component used twice (shipping and returns), each instance with its own `self`,
  *   under an anchor ("informazioni", a switch) that keeps follow-up questions in the knowledge bases;
  * - a blocking node ("ordini") where exploration always stops, so that its `after` decides whether
- *   to ask for the order number (a form kept in the session state) or to show the order's status;
+ *   to ask for the order number (a form kept in the session state) or to show the order's status
+ *   (generative: written by the model from the `orderStatus` tool's answer);
  * - a guardrail, and a fallback that apologises.
  */
 export interface BikeShopOptions {
@@ -238,18 +240,35 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
           return { nodeTarget: links.status, step: 'before' };
         },
       },
-      {
-        id: ids.orderStatus,
-        type: 'emit',
-        parent: ids.orders,
-        name: 'stato ordine',
-        emit: (_self, context) => ({
-          message: {
-            type: 'static',
-            content: `L'ordine ${context.sessionState.get('orderNumber')} è partito ieri: arriverà entro 2 giorni lavorativi.`,
+      generative
+        ? {
+            // With a model, the answer is written from the order system: the model calls the
+            // orderStatus tool, gets the order's record and streams its answer from it.
+            id: ids.orderStatus,
+            type: 'emit',
+            parent: ids.orders,
+            name: 'stato ordine',
+            tools: { orderStatus: orderStatusTool },
+            maxToolSteps: 2,
+            prompt: (_self, context) => ({
+              systemPrompt:
+                "Sei l'assistente di Ciclofficina Rossi. Rispondi in italiano, in una o due frasi. Per lo stato di un ordine chiama sempre lo strumento orderStatus e rispondi solo con quello che restituisce: non inventare date né corrieri. Se l'ordine non esiste, chiedi di controllare il numero.",
+              prompt: `Il cliente chiede dell'ordine numero ${context.sessionState.get('orderNumber')}. Il suo messaggio: "${context.input.original}"`,
+            }),
+            emit: { message: { type: 'generated' } },
+          }
+        : {
+            id: ids.orderStatus,
+            type: 'emit',
+            parent: ids.orders,
+            name: 'stato ordine',
+            emit: (_self, context) => ({
+              message: {
+                type: 'static',
+                content: `L'ordine ${context.sessionState.get('orderNumber')} è partito ieri: arriverà entro 2 giorni lavorativi.`,
+              },
+            }),
           },
-        }),
-      },
       {
         id: ids.guardrail,
         type: 'guardrail',

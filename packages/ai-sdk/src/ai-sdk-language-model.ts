@@ -5,8 +5,18 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ModelToolCall,
 } from '@treeagent/core';
-import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output, streamText } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+  streamText,
+  type ToolSet,
+  tool,
+} from 'ai';
 import { type ModelParamSupport, splitParams } from './model-params.js';
 
 /** Loads the bytes of a file handed to a model (a `FileStore`'s `read`, typically). */
@@ -23,11 +33,15 @@ export interface AiSdkModelOptions {
   loadFile?: FileLoader;
   /** Retries of the AI SDK on 429/5xx answers. Default 2. */
   maxRetries?: number;
+  /** Whether the model can call tools. Default `true` (every chat model of the AI SDK's main providers can). */
+  supportsTools?: boolean;
 }
 
 /**
  * Wraps any Vercel AI SDK language model (`@ai-sdk/openai`, `@ai-sdk/anthropic`, …) as a Tree Agent
  * `LanguageModel`: text and structured output through `generateText`, streaming through `streamText`.
+ * Tools are handed to the AI SDK without `execute`: the model's calls come back to the engine, which
+ * runs them (with its events, time limits and fallback) and sends the results in the next request.
  *
  * @example
  * import { createOpenAI } from '@ai-sdk/openai';
@@ -55,11 +69,15 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
     ...splitParams(request.params, support),
     maxRetries: options.maxRetries ?? 2,
     ...(request.signal ? { abortSignal: request.signal } : {}),
+    ...(request.tools?.length
+      ? { tools: toolSet(request.tools), toolChoice: request.toolChoice ?? 'auto' }
+      : {}),
   });
   return {
     id,
     supportedParams: support.supported,
     supportsJsonSchema: options.supportsJsonSchema ?? true,
+    supportsTools: options.supportsTools ?? true,
     async generate(request: ModelRequest): Promise<ModelResponse> {
       const base = await settings(request);
       if (request.responseFormat) {
@@ -68,7 +86,7 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
             ...base,
             output: objectOutput(request.responseFormat),
           });
-          return { text: result.text, usage: usage(result.usage) };
+          return { text: result.text, toolCalls: toolCalls(result.toolCalls), usage: usage(result.usage) };
         } catch (error) {
           // The engine validates the answer and retries with the errors; hand it the raw text.
           if (NoObjectGeneratedError.isInstance(error) && typeof error.text === 'string')
@@ -77,7 +95,7 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
         }
       }
       const result = await generateText(base);
-      return { text: result.text, usage: usage(result.usage) };
+      return { text: result.text, toolCalls: toolCalls(result.toolCalls), usage: usage(result.usage) };
     },
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
       // Structured output is asked for when streaming too (the text deltas are the JSON's text).
@@ -88,6 +106,13 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
+        else if (part.type === 'tool-call')
+          yield {
+            type: 'tool-call',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          };
         else if (part.type === 'error') throw part.error;
         else if (part.type === 'abort')
           throw request.signal?.reason ?? new Error('the model stream was aborted');
@@ -95,6 +120,27 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions = 
       }
     },
   };
+}
+
+/** The request's tools for the AI SDK, without `execute`: the engine runs them. */
+function toolSet(tools: NonNullable<ModelRequest['tools']>): ToolSet {
+  return Object.fromEntries(
+    tools.map((definition) => [
+      definition.name,
+      tool({
+        ...(definition.description ? { description: definition.description } : {}),
+        inputSchema: jsonSchema(definition.inputSchema),
+      }),
+    ]),
+  );
+}
+
+/** The calls of the step; calls the AI SDK found invalid are passed on too: the engine tells the model what was wrong. */
+function toolCalls(
+  calls: readonly { toolCallId: string; toolName: string; input: unknown }[] | undefined,
+): ModelToolCall[] | undefined {
+  if (!calls?.length) return undefined;
+  return calls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input }));
 }
 
 function objectOutput(format: NonNullable<ModelRequest['responseFormat']>) {
@@ -111,18 +157,56 @@ function usage(value: { inputTokens?: number | undefined; outputTokens?: number 
 async function toMessages(request: ModelRequest, loadFile: FileLoader | undefined): Promise<ModelMessage[]> {
   const messages: ModelMessage[] = [];
   for (const message of request.messages) {
-    if (typeof message.content === 'string' || message.role === 'assistant') {
-      const text =
-        typeof message.content === 'string'
-          ? message.content
-          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      messages.push({ role: message.role, content: text });
+    if (message.role === 'tool') {
+      const content = typeof message.content === 'string' ? [] : message.content;
+      messages.push({
+        role: 'tool',
+        content: content.flatMap((part) =>
+          part.type === 'tool-result'
+            ? [
+                {
+                  type: 'tool-result' as const,
+                  toolCallId: part.toolCallId,
+                  toolName: part.toolName,
+                  output: toolOutput(part.output, part.isError === true),
+                },
+              ]
+            : [],
+        ),
+      });
+      continue;
+    }
+    if (message.role === 'assistant') {
+      if (typeof message.content === 'string') {
+        messages.push({ role: 'assistant', content: message.content });
+        continue;
+      }
+      messages.push({
+        role: 'assistant',
+        content: message.content.flatMap((part): AssistantPart[] => {
+          if (part.type === 'text') return [{ type: 'text' as const, text: part.text }];
+          if (part.type === 'tool-call')
+            return [
+              {
+                type: 'tool-call' as const,
+                toolCallId: part.toolCallId,
+                toolName: part.toolName,
+                input: part.input,
+              },
+            ];
+          return [];
+        }),
+      });
+      continue;
+    }
+    if (typeof message.content === 'string') {
+      messages.push({ role: 'user', content: message.content });
       continue;
     }
     const parts = [];
     for (const part of message.content) {
       if (part.type === 'text') parts.push({ type: 'text' as const, text: part.text });
-      else
+      else if (part.type === 'file')
         parts.push({
           type: 'file' as const,
           data: await fileData(part.file, loadFile),
@@ -133,6 +217,20 @@ async function toMessages(request: ModelRequest, loadFile: FileLoader | undefine
     messages.push({ role: 'user', content: parts });
   }
   return messages;
+}
+
+type AssistantPart =
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
+
+/** A tool's result as the AI SDK's tool output: text as text, anything else as JSON; errors marked as such. */
+function toolOutput(output: unknown, isError: boolean) {
+  if (typeof output === 'string')
+    return isError
+      ? { type: 'error-text' as const, value: output }
+      : { type: 'text' as const, value: output };
+  const value = (output ?? null) as import('@ai-sdk/provider').JSONValue;
+  return isError ? { type: 'error-json' as const, value } : { type: 'json' as const, value };
 }
 
 async function fileData(file: FileMetadata, loadFile: FileLoader | undefined): Promise<Uint8Array | URL> {

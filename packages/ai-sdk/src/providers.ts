@@ -47,7 +47,9 @@ const COMMON = [
  */
 export function createModel(
   config: ModelConfig,
-  options: Pick<AiSdkModelOptions, 'loadFile' | 'maxRetries'> & { env?: NodeJS.ProcessEnv } = {},
+  options: Pick<AiSdkModelOptions, 'loadFile' | 'maxRetries' | 'supportsTools'> & {
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): LanguageModel {
   const env = options.env ?? process.env;
   const apiKey = resolveSecret(config.apiKey, env);
@@ -57,6 +59,7 @@ export function createModel(
     id,
     ...(options.loadFile ? { loadFile: options.loadFile } : {}),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.supportsTools === undefined ? {} : { supportsTools: options.supportsTools }),
   };
   switch (config.provider) {
     case 'openai': {

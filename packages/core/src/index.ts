@@ -1,3 +1,35 @@
+// Analytics and personal data
+export type {
+  AnalyticsReport,
+  AnalyticsStore,
+  ConversationQuery,
+  ConversationSummary,
+  ReportFilter,
+  ResolvedReportFilter,
+  StoredTurnFact,
+  TurnLabel,
+  UnmatchedMessage,
+} from './analytics/analytics-store.js';
+export { type ClusterOptions, clusterMessages, type MessageCluster } from './analytics/cluster-messages.js';
+export { dayOf, resolveReportFilter } from './analytics/report-filter.js';
+export { type TurnFactInput, turnFactOf } from './analytics/turn-fact-of.js';
+export {
+  BUILT_IN_DETECTORS,
+  DETECTOR_NAMES,
+  type Detector,
+  type DetectorName,
+  isValidCodiceFiscale,
+  isValidIban,
+  passesLuhn,
+} from './privacy/detectors.js';
+export { redactCommit } from './privacy/redact-commit.js';
+export {
+  type Redaction,
+  type RedactionOptions,
+  type RedactionPattern,
+  Redactor,
+} from './privacy/redactor.js';
+export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 // Tree definition
 
 export { Blacklist, type BlacklistKind } from './context/blacklist.js';
@@ -11,6 +43,14 @@ export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embeddi
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
 export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FitMode,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+  type SpaceStatus,
+} from './engine/space-fitter.js';
 export type { RoutingThreshold } from './engine/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
 export { summarizeError } from './errors/summarize-error.js';
@@ -32,6 +72,7 @@ export {
   withCalibratedThresholds,
   withThresholds,
 } from './explore/calibrate-thresholds.js';
+export { type ExploreScan, SIGN_SCAN_FROM } from './explore/chunk-index.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile, NewFileStream } from './files/file-store.js';
@@ -51,6 +92,10 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ModelTool,
+  ModelToolCall,
+  ModelToolCallPart,
+  ModelToolResultPart,
   ModelUsage,
 } from './model/language-model.js';
 export type { ChunkId } from './protocol/chunk-id.js';
@@ -98,11 +143,23 @@ export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
+export { type ExtraChunks, withExtraChunks } from './tree/extra-chunks.js';
 export { formatTreeDocument } from './tree/format-tree-document.js';
 export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type * from './tree/node-definition.js';
 export type * from './tree/specials.js';
+export {
+  defineTool,
+  type StandardJsonSchema,
+  type StandardValidationResult,
+  type ToolCallSpecial,
+  type ToolDefinition,
+  type ToolExecute,
+  type ToolInput,
+  type ToolParameters,
+  type ToolSet,
+} from './tree/tool-definition.js';
 export { Tree } from './tree/tree.js';
 export { type TreeSource, treeCallback } from './tree/tree-callback.js';
 export {

@@ -1,21 +1,17 @@
 import type { Embedder, Tree } from '@treeagent/core';
 import { baseVectors, EMBEDDING_BATCH } from './base-vectors.js';
-import type { TrainingMatrix } from './centred-scatter.js';
-import { classScatter } from './class-scatter.js';
-import { fitKey, trainingSet } from './fit-classes.js';
-import { type FitOptions, type FitProgress, fitSettings } from './fit-settings.js';
-import { multiply } from './linear-algebra.js';
-import { defaultThreads, Pool, toCsr } from './parallel.js';
+import { fitKey, type TrainingSet, trainingSet } from './fit-classes.js';
+import { type FitOptions, type FitProgress, type FitSettings, fitSettings } from './fit-settings.js';
+import { defaultThreads, toCsr } from './parallel.js';
+import { type ProjectedFit, projectVectors, type VectorsToProject } from './project-vectors.js';
 import { type Projection, projectionHash } from './projection.js';
-import { randomisedPca } from './randomised-pca.js';
-import { shrunkLda } from './shrunk-lda.js';
 
 /**
  * Fits a linear projection of the base embedder's space on the tree's own chunks, each labelled with
  * the node that holds it (or its ancestor at a given depth): randomised PCA to `pcaDimensions`, then
  * LDA with a shrunk within-class scatter. Routing by cosine in the fitted space separates the
  * classes better than the base space. The steps, one module each: `trainingSet` (fit-classes.ts),
- * `baseVectors`, `randomisedPca`, `classScatter`, `shrunkLda`.
+ * `baseVectors`, then `projectVectors` (`randomisedPca`, `classScatter`, `shrunkLda`).
  *
  * @example
  * const projection = await fitProjection(tree, new HashedEmbedder());
@@ -26,50 +22,69 @@ export async function fitProjection(
   base: Embedder,
   options: FitOptions = {},
 ): Promise<Projection> {
+  return fitProjectionWith(tree, base, options, (input, onStep) =>
+    projectVectors(input, onStep, options.signal),
+  );
+}
+
+/**
+ * `fitProjection` with the math (`projectVectors`) run by `project`: on this thread, or in a worker
+ * (`fitInWorker`). The chunks are embedded here, through the cache, since embedders do not travel.
+ */
+export async function fitProjectionWith(
+  tree: Tree,
+  base: Embedder,
+  options: FitOptions,
+  project: (input: VectorsToProject, onStep: (phase: FitProgress['phase']) => void) => Promise<ProjectedFit>,
+): Promise<Projection> {
   const started = performance.now();
   const settings = fitSettings(options);
   const training = trainingSet(tree, settings);
   const total = Math.ceil(training.texts.length / EMBEDDING_BATCH) + settings.powerIterations + 4;
   let done = 0;
-  const progress = (phase: FitProgress['phase']) => () =>
-    options.onProgress?.({ phase, done: ++done, total });
+  const step = (phase: FitProgress['phase']) => options.onProgress?.({ phase, done: ++done, total });
 
   // 1. Base vectors (unit length), kept sparse, and their mean.
-  const vectors = await baseVectors(training.texts, base, options, progress('embedding'));
-  const { mean, dimensions: d } = vectors;
-  const n = vectors.rows.length;
-  const pool = new Pool(Math.max(1, Math.floor(options.threads ?? defaultThreads())));
-  try {
-    const csr = toCsr(vectors.rows);
-    vectors.rows.length = 0;
-    const matrix: TrainingMatrix = { csr, mean, n, d, pool };
-    // 2. PCA basis Q (d×r).
-    const k = training.classes.length;
-    const basis = await randomisedPca(matrix, k, settings, options.signal, progress('pca'));
-    // 3. Class means and within-class scatter in the reduced space.
-    const scatter = await classScatter(matrix, basis, training.labels, k, progress('lda'));
-    // 4. Shrunk, whitened LDA.
-    const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
-    progress('lda')();
-    const full = basis.q ? multiply(basis.q, lda.reduced, d, basis.r, lda.out) : lda.reduced; // d×out
-    const projectionMatrix = Float32Array.from(full);
-    const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
-    progress('lda')();
-    return {
-      baseId: base.id,
-      fitKey: fitKey(tree, settings.classes),
-      hash: projectionHash(base.id, projectionMatrix, offset),
-      inputDimensions: d,
-      outputDimensions: lda.out,
-      matrix: projectionMatrix,
-      offset,
+  const vectors = await baseVectors(training.texts, base, options, () => step('embedding'));
+  const csr = toCsr(vectors.rows);
+  vectors.rows.length = 0;
+  // 2–4. PCA basis, class scatter, shrunk LDA.
+  const fitted = await project(
+    {
+      csr,
+      mean: vectors.mean,
+      d: vectors.dimensions,
+      labels: training.labels,
+      classes: training.classes.length,
       settings,
-      classes: training.classes.map(training.describe),
-      excluded: training.excluded.map(training.describe),
-      chunks: n,
-      milliseconds: performance.now() - started,
-    };
-  } finally {
-    await pool.close();
-  }
+      threads: options.threads ?? defaultThreads(),
+    },
+    step,
+  );
+  return toProjection(tree, base, settings, training, fitted, csr.rows, started);
+}
+
+function toProjection(
+  tree: Tree,
+  base: Embedder,
+  settings: FitSettings,
+  training: TrainingSet,
+  fitted: ProjectedFit,
+  chunks: number,
+  started: number,
+): Projection {
+  return {
+    baseId: base.id,
+    fitKey: fitKey(tree, settings.classes),
+    hash: projectionHash(base.id, fitted.matrix, fitted.offset),
+    inputDimensions: fitted.matrix.length / fitted.outputDimensions,
+    outputDimensions: fitted.outputDimensions,
+    matrix: fitted.matrix,
+    offset: fitted.offset,
+    settings,
+    classes: training.classes.map(training.describe),
+    excluded: training.excluded.map(training.describe),
+    chunks,
+    milliseconds: performance.now() - started,
+  };
 }

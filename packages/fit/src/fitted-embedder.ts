@@ -221,24 +221,12 @@ export class FittedEmbedder implements Embedder {
     const settings = fitSettings(fitOptions);
     const path =
       file ?? (cacheDirectory ? join(cacheDirectory, fitFileName(tree, base, settings)) : undefined);
-    if (path && existsSync(path)) {
-      try {
-        const json = JSON.parse(readFileSync(path, 'utf8')) as ProjectionJSON;
-        if (
-          json.format === FORMAT &&
-          json.version === VERSION &&
-          json.fitKey === fitKey(tree, settings.classes) &&
-          json.baseId === base.id &&
-          sameSettings(json.settings, settings)
-        )
-          return new FittedEmbedder(base, projectionFromJSON(json), {
-            ...(fitOptions.embeddingCache ? { baseCache: fitOptions.embeddingCache } : {}),
-            ...(baseWeight === undefined ? {} : { baseWeight }),
-          });
-      } catch {
-        // An unreadable cache file is refitted and overwritten.
-      }
-    }
+    const cached = path ? readCachedFit(path, tree, base, settings) : null;
+    if (cached)
+      return new FittedEmbedder(base, cached, {
+        ...(fitOptions.embeddingCache ? { baseCache: fitOptions.embeddingCache } : {}),
+        ...(baseWeight === undefined ? {} : { baseWeight }),
+      });
     const onProgress =
       fitOptions.onProgress ??
       (progress === false
@@ -264,6 +252,34 @@ export function fitFileName(tree: Tree, base: Embedder, settings: FitSettings): 
     .digest('hex')
     .slice(0, 16);
   return `fit-${key}.json`;
+}
+
+/**
+ * The fit saved in `path` when it was made for this tree (`fitKey`), base embedder and settings;
+ * `null` when the file is missing, unreadable, or for something else (it is then refitted and
+ * overwritten).
+ */
+export function readCachedFit(
+  path: string,
+  tree: Tree,
+  base: Embedder,
+  settings: FitSettings,
+): Projection | null {
+  if (!existsSync(path)) return null;
+  try {
+    const json = JSON.parse(readFileSync(path, 'utf8')) as ProjectionJSON;
+    if (
+      json.format === FORMAT &&
+      json.version === VERSION &&
+      json.fitKey === fitKey(tree, settings.classes) &&
+      json.baseId === base.id &&
+      sameSettings(json.settings, settings)
+    )
+      return projectionFromJSON(json);
+  } catch {
+    // An unreadable cache file is refitted and overwritten.
+  }
+  return null;
 }
 
 function sameSettings(a: FitSettings | undefined, b: FitSettings): boolean {

@@ -20,3 +20,4 @@ export {
 export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
 export type { Projection } from './projection.js';
+export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';

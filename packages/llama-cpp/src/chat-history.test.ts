@@ -121,3 +121,78 @@ describe('generationOptions', () => {
     expect(() => generationOptions({ stopSequences: [1] })).toThrow(/stopSequences/);
   });
 });
+
+describe('toChatHistory with tool steps', () => {
+  const step = {
+    system: 'Be brief.',
+    messages: [
+      { role: 'user' as const, content: 'Where are orders 1 and 2?' },
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'text' as const, text: 'Checking.' },
+          { type: 'tool-call' as const, toolCallId: 'a', toolName: 'orderStatus', input: { n: '1' } },
+          { type: 'tool-call' as const, toolCallId: 'b', toolName: 'orderStatus', input: { n: '2' } },
+        ],
+      },
+      {
+        role: 'tool' as const,
+        content: [
+          {
+            type: 'tool-result' as const,
+            toolCallId: 'a',
+            toolName: 'orderStatus',
+            output: { status: 'shipped' },
+          },
+          {
+            type: 'tool-result' as const,
+            toolCallId: 'b',
+            toolName: 'orderStatus',
+            output: 'no such order',
+            isError: true,
+          },
+        ],
+      },
+    ],
+    params: {},
+  };
+
+  it('writes the calls with their results into one model response, which the model continues', async () => {
+    const history = await toChatHistory(step, { modelId: 'm', schemaInPrompt: true });
+    expect(history).toEqual([
+      { type: 'system', text: 'Be brief.' },
+      { type: 'user', text: 'Where are orders 1 and 2?' },
+      {
+        type: 'model',
+        response: [
+          'Checking.',
+          {
+            type: 'functionCall',
+            name: 'orderStatus',
+            params: { n: '1' },
+            result: { status: 'shipped' },
+            startsNewChunk: true,
+          },
+          {
+            type: 'functionCall',
+            name: 'orderStatus',
+            params: { n: '2' },
+            result: { error: 'no such order' },
+            startsNewChunk: false,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('opens a new model answer when a user message follows the tool step', async () => {
+    const history = await toChatHistory(
+      { ...step, messages: [...step.messages, { role: 'user' as const, content: 'And now?' }] },
+      { modelId: 'm', schemaInPrompt: true },
+    );
+    expect(history.slice(-2)).toEqual([
+      { type: 'user', text: 'And now?' },
+      { type: 'model', response: [] },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
-import type { FileMetadata, ModelMessage, ModelRequest } from '@treeagent/core';
-import type { ChatHistoryItem } from 'node-llama-cpp';
+import type { FileMetadata, ModelMessage, ModelRequest, ModelToolResultPart } from '@treeagent/core';
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from 'node-llama-cpp';
 
 /** MIME types whose bytes are read as UTF-8 text and put inline in the prompt. */
 function isTextFile(file: FileMetadata): boolean {
@@ -22,6 +22,7 @@ async function messageText(
       pieces.push(part.text);
       continue;
     }
+    if (part.type !== 'file') continue;
     const { file } = part;
     if (!isTextFile(file))
       throw new Error(
@@ -50,7 +51,10 @@ export interface ChatHistoryOptions {
 /**
  * Turns a Tree Agent request into node-llama-cpp's chat history: the system prompt, the
  * messages, then an empty model response for the chat wrapper to open the answer. Text files of
- * user messages are read with `request.readFile` and put inline; other files are refused.
+ * user messages are read with `request.readFile` and put inline; other files are refused. A tool
+ * step — an assistant message with `tool-call` parts and the `tool` message of their results — is
+ * one model response holding function calls with their results, as node-llama-cpp's chat wrappers
+ * write them; when the request ends with one, the model continues that response.
  */
 export async function toChatHistory(
   request: ModelRequest,
@@ -64,11 +68,44 @@ export async function toChatHistory(
     .filter((text): text is string => Boolean(text))
     .join('\n\n');
   if (system) history.push({ type: 'system', text: system });
+  const results = new Map<string, ModelToolResultPart>();
+  for (const message of request.messages)
+    if (message.role === 'tool' && typeof message.content !== 'string')
+      for (const part of message.content) if (part.type === 'tool-result') results.set(part.toolCallId, part);
+  let continues = false;
   for (const message of request.messages) {
-    const text = await messageText(message, request.readFile, options.modelId);
-    if (message.role === 'user') history.push({ type: 'user', text });
-    else history.push({ type: 'model', response: [text] });
+    if (message.role === 'tool') {
+      continues = true;
+      continue;
+    }
+    continues = false;
+    if (message.role === 'user') {
+      history.push({ type: 'user', text: await messageText(message, request.readFile, options.modelId) });
+      continue;
+    }
+    if (typeof message.content === 'string') {
+      history.push({ type: 'model', response: [message.content] });
+      continue;
+    }
+    const response: ChatModelResponse['response'] = [];
+    let first = true;
+    for (const part of message.content) {
+      if (part.type === 'text' && part.text) response.push(part.text);
+      else if (part.type === 'tool-call') {
+        const result = results.get(part.toolCallId);
+        const call: ChatModelFunctionCall = {
+          type: 'functionCall',
+          name: part.toolName,
+          params: part.input,
+          result: result ? (result.isError ? { error: result.output } : result.output) : null,
+          startsNewChunk: first,
+        };
+        response.push(call);
+        first = false;
+      }
+    }
+    history.push({ type: 'model', response });
   }
-  history.push({ type: 'model', response: [] });
+  if (!continues) history.push({ type: 'model', response: [] });
   return history;
 }

@@ -8,10 +8,13 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ModelToolCall,
   ModelUsage,
 } from '@treeagent/core';
 import {
+  type ChatModelFunctions,
   type ChatWrapper,
+  type GbnfJsonSchema,
   getLlama,
   type LLamaChatGenerateResponseOptions,
   type Llama,
@@ -121,6 +124,7 @@ interface Loaded {
 
 interface RunResult {
   text: string;
+  toolCalls: ModelToolCall[];
   usage: ModelUsage;
 }
 
@@ -131,7 +135,10 @@ class LlamaCppLanguageModel implements LlamaCppModel {
   readonly modelPath: string;
   readonly supportedParams: readonly string[] = LLAMA_CPP_PARAMS;
   readonly supportsJsonSchema = true;
+  /** Through node-llama-cpp's function calling, in the syntax of the model's chat wrapper. */
+  readonly supportsTools = true;
   readonly #options: LlamaCppModelOptions;
+  #toolCalls = 0;
   #loading: Promise<Loaded> | undefined;
 
   constructor(options: LlamaCppModelOptions) {
@@ -152,8 +159,8 @@ class LlamaCppLanguageModel implements LlamaCppModel {
   }
 
   async generate(request: ModelRequest): Promise<ModelResponse> {
-    const { text, usage } = await this.#run(request);
-    return { text, usage };
+    const { text, toolCalls, usage } = await this.#run(request);
+    return toolCalls.length ? { text, toolCalls, usage } : { text, usage };
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
@@ -190,6 +197,8 @@ class LlamaCppLanguageModel implements LlamaCppModel {
         wake = undefined;
       }
       if (failure) throw failure.error;
+      // node-llama-cpp parses function calls whole: they come after the text of the step.
+      for (const call of result!.toolCalls) yield { type: 'tool-call', ...call };
       yield { type: 'finish', usage: result!.usage };
     } finally {
       if (!settled) {
@@ -310,15 +319,25 @@ class LlamaCppLanguageModel implements LlamaCppModel {
         modelId: this.id,
         schemaInPrompt: this.#options.schemaInPrompt ?? true,
       });
-      const grammar = request.responseFormat
-        ? await this.#grammar(state, request.responseFormat.schema)
-        : undefined;
+      // Functions and a grammar exclude each other in node-llama-cpp: with tools offered, the JSON of a
+      // responseFormat is asked for by the prompt (and validated by the engine); the engine's last,
+      // tool-less step (toolChoice 'none') gets the grammar.
+      const functions =
+        request.tools?.length && request.toolChoice !== 'none' ? toFunctions(request.tools) : undefined;
+      const grammar =
+        request.responseFormat && !functions
+          ? await this.#grammar(state, request.responseFormat.schema)
+          : undefined;
       const chat = await state.pool.acquire(signal);
       try {
         const before = chat.sequence.tokenMeter.getState();
+        const constraint: Pick<
+          LLamaChatGenerateResponseOptions<ChatModelFunctions>,
+          'grammar' | 'functions' | 'documentFunctionParams'
+        > = functions ? { functions, documentFunctionParams: true } : grammar ? { grammar } : {};
         const response = await chat.generateResponse(history, {
           ...generation,
-          ...(grammar ? { grammar } : {}),
+          ...(constraint as LLamaChatGenerateResponseOptions<ChatModelFunctions>),
           signal,
           ...(onTextChunk
             ? {
@@ -331,7 +350,12 @@ class LlamaCppLanguageModel implements LlamaCppModel {
         const outputTokens = chat.sequence.tokenMeter.diff(before).usedOutputTokens;
         // The sequence now holds the prompt (its reused prefix included) and the answer.
         const inputTokens = Math.max(0, chat.sequence.nextTokenIndex - outputTokens);
-        return { text: response.response, usage: { inputTokens, outputTokens } };
+        const toolCalls = (response.functionCalls ?? []).map((call) => ({
+          toolCallId: `call_${++this.#toolCalls}`,
+          toolName: call.functionName,
+          input: call.params,
+        }));
+        return { text: response.response, toolCalls, usage: { inputTokens, outputTokens } };
       } finally {
         state.pool.release(chat);
       }
@@ -368,6 +392,23 @@ class LlamaCppLanguageModel implements LlamaCppModel {
     state.grammars.set(key, created);
     return created;
   }
+}
+
+/**
+ * The request's tools as node-llama-cpp functions. Their arguments are generated under a grammar made
+ * from the JSON schema (`toGbnfJsonSchema`: constraints a grammar cannot express are dropped, the
+ * engine validates the full schema); a schema with no grammar form leaves the arguments free.
+ */
+function toFunctions(tools: NonNullable<ModelRequest['tools']>): ChatModelFunctions {
+  const functions: Record<string, { description?: string; params?: GbnfJsonSchema }> = {};
+  for (const tool of tools) {
+    const params = toGbnfJsonSchema(tool.inputSchema);
+    functions[tool.name] = {
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(params ? { params } : {}),
+    };
+  }
+  return functions;
 }
 
 async function releaseLoaded(state: Loaded): Promise<void> {

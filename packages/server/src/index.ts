@@ -1,10 +1,22 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
+
+export type { AnalyticsOptions } from './analytics/analytics-options.js';
+export {
+  addChunksToTree,
+  appendUtterances,
+  type ChunksWritten,
+  chunksFileOf,
+} from './analytics/tree-file-edits.js';
 export type {
   AuditEntryView,
   AuditLogResponse,
   ClientEvent,
   ClientOutput,
+  ClusterActionResponse,
+  ComparisonResponse,
+  ConversationsResponse,
   CreatedSession,
+<<<<<<< HEAD
   EditorAmbiguityResponse,
   EditorAmbiguousPair,
   EditorCheckResponse,
@@ -16,16 +28,23 @@ export type {
   EditorState,
   EditorSuggestionsResponse,
   EditorThresholdSuggestion,
+=======
+  EffectResponse,
+>>>>>>> main
   HistoryResponse,
   MessageRequest,
+  NodeSimilarity,
   OperatorLoginRequest,
   OperatorRoleName,
   OperatorSessionView,
   OperatorView,
   RouteResponse,
   StreamErrorEvent,
+  TranscriptResponse,
   TreeView,
   TreeViewNode,
+  UnmatchedCluster,
+  UnmatchedResponse,
   UploadedFile,
 } from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';

@@ -12,7 +12,11 @@ export {
   type SqliteDatabaseOptions,
   type SynchronousMode,
 } from './sqlite-database.js';
-export { EMBEDDING_SCHEMA, SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+export {
+  EMBEDDING_SCHEMA,
+  SqliteEmbeddingCache,
+  type SqliteEmbeddingCacheOptions,
+} from './sqlite-embedding-cache.js';
 export { CHUNK_BYTES, FILE_SCHEMA, SqliteFileStore } from './sqlite-file-store.js';
 export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 export {

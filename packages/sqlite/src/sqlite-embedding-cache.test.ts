@@ -3,7 +3,7 @@ import { TreeAgentError } from '@treeagent/core';
 import { describeEmbeddingCache } from '@treeagent/core/conformance';
 import { describe, expect, test, vi } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';
-import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
+import { DEFERRED_WRITE_MAX, DEFERRED_WRITE_MS, SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { useCleanups } from './test-support/cleanups.js';
 import { tempDir } from './test-support/temp-dir.js';
 
@@ -60,6 +60,70 @@ describe('SqliteEmbeddingCache', () => {
     expect(found[5000]).toBeUndefined();
   });
 
+  test("a turn's small batch is answered at once, written off the caller's path, and by close() at the latest", async () => {
+    const file = freshFile();
+    const cache = new SqliteEmbeddingCache(file);
+    const other = new SqliteEmbeddingCache(file, { deferWrites: false });
+    cleanups.push(() => other.close());
+    await cache.setMany('m', [{ text: 'nuovo messaggio', vector: vec(1, 2) }]);
+    // Answered from memory at once; not yet in the file (another connection does not see it).
+    expect(await cache.getMany('m', ['nuovo messaggio', 'altro'])).toEqual([vec(1, 2), undefined]);
+    expect(await other.getMany('m', ['nuovo messaggio'])).toEqual([undefined]);
+    // Written by itself a little later.
+    await new Promise((resolve) => setTimeout(resolve, DEFERRED_WRITE_MS * 3));
+    expect(await other.getMany('m', ['nuovo messaggio'])).toEqual([vec(1, 2)]);
+    // close() writes what is still pending.
+    await cache.setMany('m', [{ text: 'ultimo', vector: vec(3) }]);
+    await cache.close();
+    expect(await other.getMany('m', ['ultimo'])).toEqual([vec(3)]);
+  });
+
+  test('back-to-back small batches (no timer turn) are written 256 at a time', async () => {
+    const cache = new SqliteEmbeddingCache(freshFile());
+    cleanups.push(() => cache.close());
+    const other = new SqliteEmbeddingCache(cache.file, { deferWrites: false });
+    cleanups.push(() => other.close());
+    for (let i = 0; i < 256; i++) await cache.setMany('m', [{ text: `t${i}`, vector: vec(i) }]);
+    expect(await other.getMany('m', ['t0', 't255'])).toEqual([vec(0), vec(255)]);
+  });
+
+  test('the latest value of a text wins across pending small batches and a large batch', async () => {
+    const cache = new SqliteEmbeddingCache(freshFile());
+    cleanups.push(() => cache.close());
+    await cache.setMany('m', [{ text: 't', vector: vec(1) }]);
+    await cache.setMany('m', [{ text: 't', vector: vec(2) }]);
+    expect(await cache.getMany('m', ['t'])).toEqual([vec(2)]);
+    const large = Array.from({ length: DEFERRED_WRITE_MAX + 1 }, (_, i) => ({
+      text: `x${i}`,
+      vector: vec(i),
+    }));
+    await cache.setMany('m', [...large, { text: 't', vector: vec(3) }]);
+    // The large batch is written at once, after what was pending.
+    const other = new SqliteEmbeddingCache(cache.file, { deferWrites: false });
+    cleanups.push(() => other.close());
+    expect(await other.getMany('m', ['t', 'x64'])).toEqual([vec(3), vec(64)]);
+    await cache.setMany('m', [{ text: 't', vector: vec(4) }]);
+    await cache.flush();
+    expect(await other.getMany('m', ['t'])).toEqual([vec(4)]);
+  });
+
+  test('a deferred write that fails is reported by flush(), and its vectors are kept for the next try', async () => {
+    const file = freshFile();
+    const cache = new SqliteEmbeddingCache(file, { busyTimeoutMs: 0 });
+    cleanups.push(() => cache.close());
+    await cache.setMany('m', [{ text: 't', vector: vec(1) }]);
+    // Another connection holds the write lock: the write fails at once (no busy timeout).
+    const blocker = new SqliteDatabase(file);
+    blocker.connection.exec('BEGIN IMMEDIATE');
+    const error = await cache.flush().catch((e: unknown) => e);
+    blocker.connection.exec('ROLLBACK');
+    blocker.close();
+    expect(TreeAgentError.hasCode(error, 'EMBEDDER')).toBe(true);
+    expect(await cache.getMany('m', ['t'])).toEqual([vec(1)]);
+    await cache.flush();
+    expect(await cache.size('m')).toBe(1);
+  });
+
   test('a closed cache fails with EMBEDDER', async () => {
     const cache = new SqliteEmbeddingCache(freshFile());
     await cache.close();
@@ -75,6 +139,8 @@ describeEmbeddingCache('SqliteEmbeddingCache', async () => {
   return {
     cache: opened[0]!,
     reopen: async () => {
+      // Small batches are written off the caller's path: write them before opening another object.
+      for (const cache of opened) await cache.flush();
       const again = new SqliteEmbeddingCache(file);
       opened.push(again);
       return again;

@@ -3,6 +3,7 @@ import { type AgentEvent, type AgentOutput, formatErrorSummary, TreeAgent } from
 import { openDataDirectory } from '../data-directory.js';
 import { type LoadedTree, loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { fitOptions } from '../space.js';
 
 export interface ChatOptions {
   config?: string;
@@ -23,7 +24,12 @@ export async function chatCommand(
   const data = openDataDirectory(options.data);
   try {
     return await chat(
-      new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions }),
+      new TreeAgent({
+        tree: loaded.tree,
+        ...data.options,
+        ...fitOptions(options.data, out),
+        ...loaded.agentOptions,
+      }),
       loaded,
       options,
       out,

@@ -1,3 +1,4 @@
+<<<<<<< HEAD
 import { existsSync, type FSWatcher, watch, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import {
@@ -7,11 +8,20 @@ import {
   TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
+=======
+import { type FSWatcher, watch } from 'node:fs';
+import { resolve } from 'node:path';
+import { TreeAgent, TreeAgentError } from '@treeagent/core';
+>>>>>>> main
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+<<<<<<< HEAD
 import { fileTreeEditor } from '../tree-editor-file.js';
+=======
+import { describeSpace, fitOptions } from '../space.js';
+>>>>>>> main
 import { portInUseError } from '../user-errors.js';
 
 export interface DevOptions {
@@ -31,10 +41,17 @@ export interface DevOptions {
   allowedHost?: string[];
   /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
   operators?: string;
+<<<<<<< HEAD
   /** Labelled utterances for the editor's threshold suggestions (default: `utterances.tsv` etc. beside the tree). */
   utterances?: string;
   /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
   editor?: boolean;
+=======
+  /** The labelled utterance set the Analytics page's "add to utterances" appends to. */
+  utterances?: string;
+  /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
+  redact?: boolean;
+>>>>>>> main
 }
 
 /** A running dev server. */
@@ -59,7 +76,15 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     out.log(`Created ${created}: an empty tree (a root and its primary agent) to build in the editor.`);
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
-  const agent = new TreeAgent({ tree: loaded.tree, ...data.options, ...loaded.agentOptions });
+  const agent = new TreeAgent({
+    tree: loaded.tree,
+    ...data.options,
+    ...fitOptions(options.data, out),
+    ...loaded.agentOptions,
+    ...(options.redact ? { redaction: {} } : {}),
+  });
+  // The Analytics page's "add as chunks" edits the tree's files; the tree is reloaded at once.
+  let treeChanged = () => {};
   await agent.ready();
   const hostname = options.host ?? '127.0.0.1';
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
@@ -80,6 +105,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
       : {}),
+<<<<<<< HEAD
     ...(editor
       ? {
           editor: fileTreeEditor(treePath, {
@@ -92,6 +118,13 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
           }),
         }
       : {}),
+=======
+    analytics: {
+      treeFile: loaded.path,
+      ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),
+      onTreeChange: () => treeChanged(),
+    },
+>>>>>>> main
   }).catch(async (error: unknown) => {
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;
@@ -106,6 +139,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       : 'Mode: offline (routing, static answers, retrieved sources; no language model). To generate answers, set OPENAI_API_KEY, or TREEAGENT_PROVIDER=openai-compatible TREEAGENT_BASE_URL=http://localhost:11434/v1 TREEAGENT_MODEL=llama3.2 for Ollama, or write treeagent.config.json next to the tree (docs/models.md).',
   );
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
+  out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
   if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
   if (editor)
@@ -156,6 +190,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     );
   };
   rewatch();
+  treeChanged = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void reload(), 150);
+  };
   return {
     url: server.url,
     get reloads() {

@@ -12,6 +12,7 @@ import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
+import { describeSpace, fitOptions } from '../space.js';
 
 export interface EvalOptions {
   config?: string;
@@ -37,6 +38,7 @@ export async function evalCommand(
       new TreeAgent({
         tree: loaded.tree,
         embeddingCache: data.options.embeddingCache!,
+        ...fitOptions(options.data, out),
         ...loaded.agentOptions,
       }),
       loaded.tree,
@@ -56,7 +58,9 @@ async function evaluate(
   options: EvalOptions,
   out: Output,
 ): Promise<number> {
-  await agent.ready();
+  // What serving gives once the background fit (if any) is in place.
+  const space = await agent.whenFitted();
+  if (!options.json) out.log(describeSpace(space));
   const bar = progressBar('routing', utterances.length * 4);
   const keep = options.keep === undefined ? 0.9 : Number(options.keep);
   const report = await evaluateRouting(tree, agent, utterances, {
@@ -64,7 +68,7 @@ async function evaluate(
     onProgress: (done) => bar.update(done),
   });
   bar.stop();
-  if (options.json) out.log(JSON.stringify(report, null, 2));
+  if (options.json) out.log(JSON.stringify({ ...report, space }, null, 2));
   else printReport(report, out);
   const minimum = options.minAccuracy === undefined ? undefined : Number(options.minAccuracy);
   if (minimum !== undefined && report.accuracy < minimum) {
@@ -94,8 +98,7 @@ function printReport(report: RoutingEvaluation, out: Output): void {
     '  "in-scope right": the turn answers from the labelled node (not declined to the fallback, not another node); "out-of-scope declined": it reaches none of the labelled nodes.',
   );
   const point = report.operatingPoint;
-  // evaluateRouting gives -1 (every route open) when there are too few in-scope utterances to choose from.
-  if (point.threshold === -1) {
+  if (point === null) {
     out.log(
       `\noperating point: none suggested (only ${report.inScope} in-scope utterance(s): too few to choose a threshold from; see the warnings below)`,
     );
@@ -119,7 +122,9 @@ function printReport(report: RoutingEvaluation, out: Output): void {
       out.log(`  ${confusion.count}× ${confusion.expected} → ${confusion.predicted}`);
   }
   out.log(
-    `\nsuggested similarityThreshold per routing node (each keeps ${percent(point.keep)} of the utterances that should descend through it):`,
+    report.perNodeKeep === null
+      ? '\nsuggested similarityThreshold per routing node: none (too few utterances through each node)'
+      : `\nsuggested similarityThreshold per routing node (each keeps ${percent(report.perNodeKeep)} of the utterances that should descend through it, so that together they keep ${percent(report.keep)} of the in-scope utterances; set it on the node):`,
   );
   for (const suggestion of report.thresholds) {
     const name = `node ${suggestion.nodeId}${suggestion.name ? ` (${suggestion.name})` : ''}`;

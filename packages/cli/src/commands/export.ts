@@ -157,7 +157,13 @@ function identifier(name: string | undefined, nodeId: number, key: string): stri
         .map((word, index) => (index ? capital(word) : word.charAt(0).toLowerCase() + word.slice(1)))
         .join('')
     : `node${nodeId}`;
-  return `${/^[0-9]/.test(base) ? `node${base}` : base}${capital(key)}`;
+  // `tools.orderStatus` → `ToolsOrderStatus`.
+  const suffix = key
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(capital)
+    .join('');
+  return `${/^[0-9]/.test(base) ? `node${base}` : base}${suffix}`;
 }
 
 function capital(word: string): string {

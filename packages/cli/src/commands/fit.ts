@@ -107,5 +107,8 @@ async function evaluate(
 function summary(label: string, report: RoutingEvaluation): string {
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const point = report.operatingPoint;
-  return `${label} accuracy ${percent(report.accuracy)}${report.outOfScope ? `, out-of-scope recall ${percent(report.outOfScopeRecall)}` : ''}; at the operating point (threshold ${point.threshold.toFixed(3)}, ${percent(point.keep)} kept): in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`;
+  const head = `${label} accuracy ${percent(report.accuracy)}${report.outOfScope ? `, out-of-scope recall ${percent(report.outOfScopeRecall)}` : ''}`;
+  return point === null
+    ? `${head}; no operating point (too few in-scope utterances)`
+    : `${head}; at the operating point (threshold ${point.threshold.toFixed(3)}, ${percent(point.keep)} kept): in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`;
 }

@@ -1,6 +1,7 @@
 import { type RoutingThreshold, type Tree, TreeAgent, type TreeNode } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeSpace, fitOptions } from '../space.js';
 import { describeThreshold, thresholdsById } from '../thresholds.js';
 
 /** `treeagent inspect <tree>`: the effective tree (components flattened) with ids, types, thresholds (as the agent runs them, with where they come from) and chunks. */
@@ -12,9 +13,11 @@ export async function inspectCommand(
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const { tree } = loaded;
   // The thresholds as the agent runs them: calibrated ones need the chunks embedded.
-  const thresholds = await thresholdsById(new TreeAgent({ tree, ...loaded.agentOptions }));
+  const agent = new TreeAgent({ tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
+  const space = await agent.whenFitted();
+  const thresholds = await thresholdsById(agent);
   if (options.json) {
-    out.log(JSON.stringify(describeTree(tree, thresholds), null, 2));
+    out.log(JSON.stringify({ ...describeTree(tree, thresholds), space }, null, 2));
     return 0;
   }
   const all = [...tree.nodes.values()].reduce((sum, node) => sum + node.chunks.length, 0);
@@ -30,6 +33,7 @@ export async function inspectCommand(
     });
   };
   visit(tree.root, '', true, true);
+  out.log(describeSpace(space));
   return 0;
 }
 

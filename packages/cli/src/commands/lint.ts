@@ -7,6 +7,7 @@ import {
 } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { describeSpace, fitOptions } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
 
 /**
@@ -39,7 +40,9 @@ export async function lintCommand(
   for (const warning of warnings)
     out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
   // The automatic choices: thresholds calibrated at load, and those left at the library default.
-  const agent = new TreeAgent({ tree: loaded.tree, ...loaded.agentOptions });
+  // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
+  const agent = new TreeAgent({ tree: loaded.tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
+  out.log(`info    ${describeSpace(await agent.whenFitted())}`);
   for (const threshold of await agent.thresholds())
     if (threshold.source === 'calibrated' || threshold.source === 'default')
       out.log(

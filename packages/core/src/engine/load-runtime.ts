@@ -8,7 +8,7 @@ import {
   calibrateThresholds,
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
-import { ChunkIndex } from '../explore/chunk-index.js';
+import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
 import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import { StoreChunkSearch } from '../explore/store-chunk-search.js';
@@ -28,7 +28,10 @@ export type ExploreIn = 'memory' | 'vector-store';
 
 export interface RuntimeParts {
   tree: Tree;
+  /** Embeds query nodes' chunks and searches (retrieval), and exploration's unless `exploreEmbedder` is given. */
   embedder: Embedder;
+  /** Embeds exploration's chunks and directions: the fitted space (`TreeAgentOptions.fit`). Default: `embedder`. */
+  exploreEmbedder?: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;
@@ -36,6 +39,8 @@ export interface RuntimeParts {
   limits: TurnLimits;
   now: () => Date;
   exploreIn: ExploreIn;
+  /** How the in-memory index reads the vectors (`ExploreScan`); default `auto`. */
+  exploreScan?: ExploreScan;
   /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
   calibration: CalibrationOptions | false;
 }
@@ -53,15 +58,18 @@ const LOAD_BATCH = 512;
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const { models, vectorStore } = parts;
   let tree = parts.tree;
+  const exploreEmbedder = parts.exploreEmbedder ?? parts.embedder;
   checkStaticModels(tree, models);
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
   let vectors: Float32Array[] = [];
   if (parts.exploreIn === 'memory') {
-    index = await ChunkIndex.build(tree, parts.embedder, parts.embeddingCache);
+    index = await ChunkIndex.build(tree, exploreEmbedder, parts.embeddingCache, {
+      scan: parts.exploreScan ?? 'auto',
+    });
   } else {
-    vectors = await embedInBatches(parts, tree.chunks);
+    vectors = await embedInBatches(exploreEmbedder, parts.embeddingCache, tree.chunks);
     const paths = new Map(
       [...tree.nodes.values()].map((node) => [node.id, tree.pathTo(node.id).map((item) => item.id)]),
     );
@@ -76,7 +84,7 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   for (const node of tree.nodes.values()) {
     if (node.type !== 'query') continue;
     // forRag chunks are not in exploration's index (unless exploreForRagChunks): embedded here, through the cache.
-    const vectors = await embedInBatches(parts, node.ragChunks);
+    const vectors = await embedInBatches(parts.embedder, parts.embeddingCache, node.ragChunks);
     const records: VectorRecord[] = node.ragChunks.map((chunk, position) => ({
       id: chunk.id,
       text: chunk.text,
@@ -110,16 +118,20 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
     : (direction: () => Promise<Float32Array>) =>
         new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
-  const { exploreIn: _exploreIn, calibration: _calibration, ...rest } = parts;
-  return { ...rest, tree, calibrations, chunkSearch, collectionOf };
+  const { exploreIn: _exploreIn, exploreScan: _exploreScan, calibration: _calibration, ...rest } = parts;
+  return { ...rest, exploreEmbedder, tree, calibrations, chunkSearch, chunkIndex: index, collectionOf };
 }
 
 /** The unit vectors of `chunks`, embedded `LOAD_BATCH` at a time through the cache. */
-async function embedInBatches(parts: RuntimeParts, chunks: readonly Chunk[]): Promise<Float32Array[]> {
+async function embedInBatches(
+  embedder: Embedder,
+  cache: EmbeddingCache,
+  chunks: readonly Chunk[],
+): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
   for (let start = 0; start < chunks.length; start += LOAD_BATCH) {
     const texts = chunks.slice(start, start + LOAD_BATCH).map((chunk) => chunk.text);
-    vectors.push(...(await embedTexts(parts.embedder, texts, parts.embeddingCache)));
+    vectors.push(...(await embedTexts(embedder, texts, cache)));
   }
   return vectors;
 }

@@ -1,6 +1,7 @@
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { ThresholdCalibration } from '../explore/calibrate-thresholds.js';
+import type { ChunkIndex } from '../explore/chunk-index.js';
 import type { ChunkSearch } from '../explore/chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
@@ -27,7 +28,12 @@ export interface AgentRuntime {
   calibrations: readonly ThresholdCalibration[];
   /** Exploration's chunk search for one direction (a function returning its unit vector). */
   chunkSearch(direction: () => Promise<Float32Array>): ChunkSearch;
+  /** The in-memory index exploration searches (`exploreIn: 'memory'`), else `null`. */
+  chunkIndex: ChunkIndex | null;
+  /** Embeds query nodes' searches (retrieval). */
   embedder: Embedder;
+  /** Embeds exploration's directions: the fitted space once the fit is ready, else `embedder`. */
+  exploreEmbedder: Embedder;
   embeddingCache: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;

@@ -1,3 +1,4 @@
+import type { CallbackLimits } from '../callbacks/invoke-callback.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { AgentEvent } from '../protocol/events.js';
 import type { Self } from '../tree/node-definition.js';
@@ -20,13 +21,17 @@ export interface StepContext {
   emit(event: AgentEvent): void;
   /** Throws `ABORTED` when the caller cancelled the turn. */
   checkAbort(): void;
-  /** Runs a callback of `node` with `context.node` set to it. */
+  /**
+   * Runs a callback of `node` with `context.node` set to it; `limits` replace the turn's callback
+   * limits (a tool applies its own `timeoutMs`).
+   */
   call(
     node: TreeNode,
     name: string,
     fn: (...args: any[]) => unknown,
     args: unknown[],
     reportAs?: number,
+    limits?: CallbackLimits,
   ): Promise<unknown>;
   /** The `self` of the node's scope, running the scope's `init` the first time the turn touches it. */
   selfOf(node: TreeNode): Promise<Self>;

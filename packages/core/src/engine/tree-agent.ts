@@ -1,4 +1,5 @@
 import { withCallbackLimits } from '../callbacks/invoke-callback.js';
+import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
@@ -9,9 +10,11 @@ import type {
   ThresholdCalibration,
   ThresholdSource,
 } from '../explore/calibrate-thresholds.js';
+import type { ExploreScan } from '../explore/chunk-index.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
+import { type RedactionOptions, Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
@@ -22,11 +25,13 @@ import type { Tree } from '../tree/tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { EventChannel } from './event-channel.js';
+import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
 import { checkSendInput } from './send-input.js';
+import type { FitMode, FittedSpace, SpaceFitter, SpaceStatus } from './space-fitter.js';
 
 /** Default `callbackTimeoutMs`: 30 s. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 30_000;
@@ -71,12 +76,52 @@ export interface TreeAgentOptions {
    */
   exploreIn?: ExploreIn;
   /**
+   * How in-memory exploration reads the chunk vectors (`exploreIn: 'memory'`): `exact` scores every
+   * chunk in float32 once per direction; `sign-bits` ranks a node's chunks by one sign bit per
+   * dimension and rescores the nearest few hundred exactly in float32 (dense vectors only); `auto`
+   * (default) uses sign bits from 20,000 chunks on (docs/architecture.md, "Large trees").
+   */
+  exploreScan?: ExploreScan;
+  /**
    * Automatic `similarityThreshold` for every routing node without one set by hand (on the node or
    * as the root's `defaultSimilarityThreshold`): calibrated at load from the tree's own chunks, so
    * that out-of-scope messages reach the agent's fallback instead of the nearest node
    * (docs/routing.md). Options tune it; `false` keeps `DEFAULT_SIMILARITY_THRESHOLD`. Default on.
    */
   calibrateThresholds?: boolean | CalibrationOptions;
+  /**
+   * Personal data redaction (docs/privacy.md): e-mail addresses, phone numbers, IBANs, payment card
+   * numbers, codici fiscali and your own patterns are replaced by `[name]` placeholders in everything
+   * stored (history, turn facts) and, unless listed in `liveTurn`, in what the turn itself sees.
+   * Default: no redaction.
+   */
+  redaction?: RedactionOptions | Redactor;
+  /**
+   * Record one analytics row per turn in the turn's own commit (docs/analytics.md), for stores that
+   * keep them (SQLite, PostgreSQL). Default true.
+   */
+  turnFacts?: boolean;
+  /**
+   * Fits the embedding space to the tree at load (docs/routing.md, "Fitting at load"): the agent
+   * serves in the unfitted space while the fit runs in the background (a worker thread), then
+   * switches to the fitted space atomically, its calibrated thresholds computed again in it; a fit
+   * that fails is logged and the unfitted space keeps serving. `'auto'` (default): the default
+   * embedder, in memory, a tree of `AUTO_FIT_MIN_CHUNKS` exploration chunks or more; `true`: any
+   * embedder and tree; `false`: never. Thresholds set by hand apply in the fitted space once it is
+   * in place. `agent.space()` says where it stands.
+   */
+  fit?: FitMode;
+  /**
+   * What fits the space. Default: `spaceFitter()` of `@treeagent/fit` when it is installed (without a
+   * cache file: pass `spaceFitter({ cacheDirectory })` to keep fits across restarts, as
+   * `treeagent dev` does in its data directory); without it the agent stays unfitted.
+   */
+  spaceFitter?: SpaceFitter;
+  /**
+   * Lines about what the agent does in the background (the automatic fit: started, ready, failed).
+   * Default: warnings on stderr (`console.warn`), information dropped.
+   */
+  log?: (level: 'info' | 'warn', message: string) => void;
   /** Clock, for deterministic tests. */
   now?: () => Date;
 }
@@ -112,6 +157,8 @@ export interface SendOptions {
  */
 export class TreeAgent {
   readonly sessionStore: SessionStore;
+  /** The redaction of what is stored, or `null` (option `redaction`): servers apply it to their logs too. */
+  readonly redactor: Redactor | null;
   readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
@@ -119,12 +166,21 @@ export class TreeAgent {
   readonly #models: Record<string, LanguageModel>;
   readonly #mutex = new KeyedMutex();
   readonly #options: TreeAgentOptions;
+  readonly #log: (level: 'info' | 'warn', message: string) => void;
   #tree: Tree;
   #runtime: Promise<AgentRuntime> | null = null;
+  /** The load whose runtime is installed (its space status and background fit). */
+  #installed: LoadJob | null = null;
 
   constructor(options: TreeAgentOptions) {
     this.#options = options;
     this.#tree = options.tree;
+    this.redactor =
+      options.redaction === undefined
+        ? null
+        : options.redaction instanceof Redactor
+          ? options.redaction
+          : new Redactor(options.redaction);
     this.#embedder = options.embedder ?? new HashedEmbedder();
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
@@ -132,6 +188,11 @@ export class TreeAgent {
     this.fileStore = options.fileStore ?? new InMemoryFileStore();
     const models = options.models;
     this.#models = !models ? {} : isLanguageModel(models) ? { default: models } : { ...models };
+    this.#log =
+      options.log ??
+      ((level, message) => {
+        if (level === 'warn') console.warn(message);
+      });
   }
 
   get tree(): Tree {
@@ -145,10 +206,47 @@ export class TreeAgent {
 
   /** Swaps the tree (for example after its files changed). Sessions are kept; turns in progress finish on the old tree. */
   async setTree(tree: Tree): Promise<void> {
-    const next = this.#build(tree);
+    const job = newLoadJob(tree);
+    const next = this.#start(job);
     await next;
     this.#tree = tree;
     this.#runtime = next;
+    this.#install(job);
+  }
+
+  /**
+   * Where the embedding space stands: `fitting` while a fit runs in the background, `fitted` once
+   * routing uses it, `failed` (the unfitted space keeps serving), or `unfitted` and why
+   * (`TreeAgentOptions.fit`). Before the tree is loaded: `unfitted`, "not loaded yet".
+   */
+  space(): SpaceStatus {
+    return (
+      this.#installed?.status ?? {
+        state: 'unfitted',
+        embedderId: this.#embedder.id,
+        reason: 'not loaded yet (ready() or the first message loads it)',
+      }
+    );
+  }
+
+  /**
+   * Loads the tree, waits for the background fit (if any) to be used or to fail, and returns the
+   * space status. The wait keeps the process alive; a fit nobody waits for does not.
+   */
+  async whenFitted(): Promise<SpaceStatus> {
+    await this.#load();
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    try {
+      let job: LoadJob | null = null;
+      // A setTree during the wait starts another load: wait for the one installed at the end.
+      while (job !== this.#installed) {
+        job = this.#installed;
+        await job?.settled;
+      }
+    } finally {
+      clearInterval(keepAlive);
+    }
+    return this.space();
   }
 
   /** Sends a user message and returns the agent's answer. Throws a `TreeAgentError` when the turn fails; nothing is saved then. */
@@ -204,6 +302,16 @@ export class TreeAgent {
       }));
   }
 
+  /**
+   * Unit vectors of `texts` from the agent's embedder, without the embedding cache (the texts may be
+   * users' messages, which the cache must not keep): how analytics clusters unmatched messages
+   * (docs/analytics.md).
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const runtime = await this.#load();
+    return embedTexts(runtime.embedder, texts);
+  }
+
   /** The history of a session, oldest first. */
   history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]> {
     return this.sessionStore.history(sessionId, query);
@@ -242,14 +350,121 @@ export class TreeAgent {
   }
 
   #load(): Promise<AgentRuntime> {
-    this.#runtime ??= this.#build(this.#tree);
+    if (!this.#runtime) {
+      const job = newLoadJob(this.#tree);
+      const promise = this.#start(job);
+      this.#runtime = promise;
+      this.#install(job);
+      promise.catch(() => {
+        if (this.#runtime === promise) this.#runtime = null;
+      });
+    }
     return this.#runtime;
   }
 
-  #build(tree: Tree): Promise<AgentRuntime> {
-    const promise = loadRuntime({
+  /** Makes `job` the installed load: its status is the agent's, the previous load's fit is stopped. */
+  #install(job: LoadJob): void {
+    const previous = this.#installed;
+    this.#installed = job;
+    if (previous && previous !== job) {
+      previous.controller.abort(new Error('the tree was replaced'));
+      previous.resolveSettled();
+    }
+    job.resolveInstalled();
+  }
+
+  /**
+   * Loads `job.tree`: in the fitted space at once when the fitter has this tree's fit cached; else in
+   * the unfitted space, with the fit started in the background (`#fitInBackground`).
+   */
+  async #start(job: LoadJob): Promise<AgentRuntime> {
+    const fitter = await this.#fitterFor(job);
+    if (fitter) {
+      const request = this.#fitRequest(job);
+      const cached = await fitter.cached(request).catch(() => null);
+      if (cached) {
+        const runtime = await this.#build(job.tree, cached);
+        job.status = fittedStatus(this.#embedder, fitter, cached);
+        job.resolveSettled();
+        return runtime;
+      }
+    }
+    const runtime = await this.#build(job.tree);
+    if (fitter) void this.#fitInBackground(job, fitter);
+    else job.resolveSettled();
+    return runtime;
+  }
+
+  /** The fitter for this load, or `null` with the reason in the job's status. */
+  async #fitterFor(job: LoadJob): Promise<SpaceFitter | null> {
+    const unfitted = (reason: string) => {
+      job.status = { state: 'unfitted', embedderId: this.#embedder.id, reason };
+      return null;
+    };
+    const blocker = fitBlocker({
+      mode: this.#options.fit ?? 'auto',
+      tree: job.tree,
+      defaultEmbedder: this.#options.embedder === undefined,
+      exploreIn: this.#options.exploreIn ?? 'memory',
+    });
+    if (blocker) return unfitted(blocker);
+    const fitter = this.#options.spaceFitter ?? (await discoverSpaceFitter());
+    if (typeof fitter === 'string') return unfitted(fitter);
+    const skip = fitter.skip?.(job.tree, this.#embedder) ?? null;
+    return skip ? unfitted(skip) : fitter;
+  }
+
+  #fitRequest(job: LoadJob) {
+    return {
+      tree: job.tree,
+      base: this.#embedder,
+      embeddingCache: this.#embeddingCache,
+      signal: job.controller.signal,
+    };
+  }
+
+  /**
+   * Fits while the unfitted runtime serves; when the fit is ready and this load is still the
+   * installed one, builds the fitted runtime (thresholds calibrated again in the fitted space) and
+   * swaps it in: turns in progress finish on the runtime they started with. A failure is logged and
+   * leaves the unfitted runtime serving.
+   */
+  async #fitInBackground(job: LoadJob, fitter: SpaceFitter): Promise<void> {
+    const tree = job.tree;
+    const started = performance.now();
+    job.status = { state: 'fitting', embedderId: this.#embedder.id, fitter: fitter.id };
+    try {
+      const fitted = await fitter.fit(this.#fitRequest(job));
+      const runtime = await this.#build(tree, fitted);
+      await job.installed;
+      if (job.controller.signal.aborted || this.#installed !== job) return;
+      this.#runtime = Promise.resolve(runtime);
+      job.status = fittedStatus(this.#embedder, fitter, fitted);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      this.#log(
+        'info',
+        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}); thresholds calibrated again in it.`,
+      );
+    } catch (error) {
+      if (job.controller.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      job.status = { state: 'failed', embedderId: this.#embedder.id, fitter: fitter.id, error: message };
+      this.#log(
+        'warn',
+        `Tree Agent: fitting the embedding space to tree "${tree.name}" failed (${message}); still routing in the unfitted space (${this.#embedder.id}). It is retried at the next load; fit: false turns automatic fitting off.`,
+      );
+    } finally {
+      job.resolveSettled();
+    }
+  }
+
+  /** The runtime of `tree`, in the fitted space when one is given (else the embedder's). */
+  #build(tree: Tree, fitted?: FittedSpace): Promise<AgentRuntime> {
+    const calibrate = this.#options.calibrateThresholds;
+    return loadRuntime({
       tree,
       embedder: this.#embedder,
+      ...(fitted ? { exploreEmbedder: fitted.embedder } : {}),
       embeddingCache: this.#embeddingCache,
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
@@ -262,17 +477,13 @@ export class TreeAgent {
       },
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
+      exploreScan: this.#options.exploreScan ?? 'auto',
+      // The fitter's advice for its space first; what the options set wins.
       calibration:
-        this.#options.calibrateThresholds === false
+        calibrate === false
           ? false
-          : this.#options.calibrateThresholds === true
-            ? {}
-            : (this.#options.calibrateThresholds ?? {}),
+          : { ...fitted?.calibration, ...(typeof calibrate === 'object' ? calibrate : {}) },
     });
-    promise.catch(() => {
-      if (this.#runtime === promise) this.#runtime = null;
-    });
-    return promise;
   }
 
   async #run(
@@ -283,10 +494,15 @@ export class TreeAgent {
   ): Promise<AgentOutput> {
     try {
       const input = checkSendInput(sessionId, message, options);
+      // What the live turn sees: the detectors not kept for it are redacted before anything runs.
+      if (this.redactor) input.message = this.redactor.redactLive(input.message).text;
+      const recording = { redactor: this.redactor, facts: this.#options.turnFacts ?? true };
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
         const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
-        return withCallbackLimits(limits, () => runTurn(runtime, this.sessionStore, sessionId, input, sink));
+        return withCallbackLimits(limits, () =>
+          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
+        );
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };
@@ -295,6 +511,51 @@ export class TreeAgent {
       throw error;
     }
   }
+}
+
+/** One load of a tree: its space status, its background fit and when that is settled. */
+interface LoadJob {
+  tree: Tree;
+  controller: AbortController;
+  status: SpaceStatus;
+  /** Resolves when the runtime of this load is installed (`#install`). */
+  installed: Promise<void>;
+  resolveInstalled(): void;
+  /** Resolves when the space of this load will not change any more (fitted, failed, unfitted, replaced). */
+  settled: Promise<void>;
+  resolveSettled(): void;
+}
+
+function newLoadJob(tree: Tree): LoadJob {
+  let resolveInstalled = () => {};
+  let resolveSettled = () => {};
+  const installed = new Promise<void>((resolve) => {
+    resolveInstalled = resolve;
+  });
+  const settled = new Promise<void>((resolve) => {
+    resolveSettled = resolve;
+  });
+  return {
+    tree,
+    controller: new AbortController(),
+    status: { state: 'unfitted', embedderId: '', reason: 'loading' },
+    installed,
+    resolveInstalled,
+    settled,
+    resolveSettled,
+  };
+}
+
+function fittedStatus(base: Embedder, fitter: SpaceFitter, space: FittedSpace): SpaceStatus {
+  return {
+    state: 'fitted',
+    embedderId: space.embedder.id,
+    baseId: base.id,
+    fitter: fitter.id,
+    cached: space.cached,
+    fitMilliseconds: space.fitMilliseconds,
+    ...(space.file ? { file: space.file } : {}),
+  };
 }
 
 function isLanguageModel(value: unknown): value is LanguageModel {

@@ -1,4 +1,4 @@
-import { invokeCallback } from '../callbacks/invoke-callback.js';
+import { type CallbackLimits, invokeCallback } from '../callbacks/invoke-callback.js';
 import { ExploreStrategy } from '../context/explore-strategy.js';
 import { SessionState } from '../context/session-state.js';
 import { embedTexts } from '../embedding/embed-texts.js';
@@ -156,6 +156,7 @@ export class Turn implements StepContext {
     fn: (...args: any[]) => unknown,
     args: unknown[],
     reportAs = node.id,
+    limits?: CallbackLimits,
   ): Promise<unknown> {
     this.checkAbort();
     const previous = this.context.node;
@@ -168,6 +169,7 @@ export class Turn implements StepContext {
         args,
         emit: (event) => this.emit(event),
         now: () => performance.now(),
+        ...(limits ? { limits } : {}),
       });
     } finally {
       this.context.node = previous;
@@ -178,7 +180,10 @@ export class Turn implements StepContext {
   directionVector(): Promise<Float32Array> {
     const text = this.context.exploreStrategy.direction;
     if (this.#direction?.text !== text) {
-      const vector = this.embed([text]).then(([first]) => first!);
+      const { exploreEmbedder, embeddingCache } = this.runtime;
+      const vector = embedTexts(exploreEmbedder, [text], embeddingCache, this.input.signal).then(
+        ([first]) => first!,
+      );
       this.#direction = { text, vector };
       vector.catch(() => {
         if (this.#direction?.vector === vector) this.#direction = null;

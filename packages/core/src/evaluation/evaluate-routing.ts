@@ -40,19 +40,27 @@ export interface RoutingEvaluation {
   total: number;
   inScope: number;
   outOfScope: number;
+  /** The share of in-scope utterances the operating point and the suggestions aim to keep (`EvaluateRoutingOptions.keep`). */
+  keep: number;
   /** Share of in-scope utterances whose turn answers from their expected node, with the tree's thresholds. */
   accuracy: number;
   /** Share of in-scope utterances not declined, with the tree's thresholds. */
   inScopeKept: number;
   /** Share of out-of-scope utterances that reached none of the labelled nodes, with the tree's thresholds. */
   outOfScopeRecall: number;
-  /** One threshold for every routing node that keeps `keep` of the in-scope utterances routed (see `OperatingPoint`). */
-  operatingPoint: OperatingPoint;
+  /**
+   * One threshold for every routing node that keeps `keep` of the in-scope utterances routed (see
+   * `OperatingPoint`); `null` when there are too few in-scope utterances to choose one from
+   * (`MIN_SUGGESTION_EXAMPLES`; a warning says so).
+   */
+  operatingPoint: OperatingPoint | null;
   perNode: NodeScore[];
   /** The most frequent (expected, predicted) mistakes. */
   confusions: { expected: string; predicted: string; count: number }[];
   /** A suggested threshold per routing node (or why there is none), and what they give applied together. */
   thresholds: ThresholdSuggestion[];
+  /** The share of what should descend through its node each suggestion keeps, so that together they keep `keep` (see `ThresholdSuggestions`). */
+  perNodeKeep: number | null;
   /** The per-node suggestions applied together, routed again: `null` when there is no suggestion. */
   suggestedOutcome: RoutingOutcome | null;
   /** What the figures cannot tell (too few out-of-scope utterances, too few examples for a suggestion). */
@@ -119,8 +127,14 @@ export async function evaluateRouting(
   // Every routing node descending: the similarity each utterance has at each node on its path.
   const open = await pass(-1);
   const threshold = operatingThreshold(open, keep);
-  const atThreshold = outcome(await pass(threshold));
-  const thresholds = suggestThresholds(tree, open, keep, currentThresholds(results));
+  const operatingPoint: OperatingPoint | null =
+    threshold === null ? null : { threshold, keep, ...outcome(await pass(threshold)) };
+  const { suggestions: thresholds, perNodeKeep } = suggestThresholds(
+    tree,
+    open,
+    keep,
+    currentThresholds(results),
+  );
   const suggested = new Map(
     thresholds.flatMap((suggestion) =>
       suggestion.suggested === null ? [] : [[suggestion.nodeId, suggestion.suggested] as const],
@@ -142,11 +156,13 @@ export async function evaluateRouting(
     total: results.length,
     inScope: inScope.length,
     outOfScope: outOfScope.length,
+    keep,
     ...renamed(outcome(results)),
-    operatingPoint: { threshold, keep, ...atThreshold },
+    operatingPoint,
     perNode: scores(results, labels),
     confusions: confusions(results),
     thresholds,
+    perNodeKeep,
     suggestedOutcome,
     warnings,
     results,
@@ -230,14 +246,14 @@ function currentThresholds(results: UtteranceResult[]): Map<number, CurrentThres
 /**
  * The largest threshold that `keep` of the in-scope route similarities (all nodes descending) are
  * strictly above, midway to the next lower similarity; never above the highest similarity, so it
- * never blocks every route.
+ * never blocks every route. `null` from fewer than `MIN_SUGGESTION_EXAMPLES` in-scope routes.
  */
-export function operatingThreshold(open: UtteranceResult[], keep: number): number {
+export function operatingThreshold(open: UtteranceResult[], keep: number): number | null {
   const similarities = open
     .filter((result) => result.expected !== NONE && Number.isFinite(result.pathSimilarity))
     .map((result) => result.pathSimilarity)
     .sort((a, b) => b - a);
-  if (similarities.length < MIN_SUGGESTION_EXAMPLES) return -1;
+  if (similarities.length < MIN_SUGGESTION_EXAMPLES) return null;
   const kept = Math.max(1, Math.ceil(keep * similarities.length));
   const boundary = similarities[kept - 1]!;
   const below = similarities.find((similarity) => similarity < boundary);

@@ -13,4 +13,5 @@ export {
   MIN_SUGGESTION_EXAMPLES,
   suggestThresholds,
   type ThresholdSuggestion,
+  type ThresholdSuggestions,
 } from './suggest-thresholds.js';

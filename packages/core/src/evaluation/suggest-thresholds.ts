@@ -30,20 +30,34 @@ export interface ThresholdSuggestion {
   stopRecall: number;
 }
 
+/** The per-node suggestions, and the share each keeps of what should descend through its node. */
+export interface ThresholdSuggestions {
+  suggestions: ThresholdSuggestion[];
+  /**
+   * The share of the utterances that should descend through a node that each suggestion keeps,
+   * chosen so that all the suggestions together keep `keep` of the in-scope utterances (an
+   * utterance passes several routing nodes: each keeping `keep` would keep less than `keep`
+   * together). `null` when no node has a suggestion.
+   */
+  perNodeKeep: number | null;
+}
+
 /**
- * For each routing node, the threshold that keeps `keep` of the utterances that should go below it
+ * For each routing node, the threshold that keeps a share of the utterances that should go below it
  * (their expected node is in its subtree), from the similarity each had at the node with every node
- * descending (`open`). It keeps the same share of in-scope messages on new data, which maximising
- * right decisions on a set with far more in-scope than out-of-scope examples does not. No suggestion
- * from fewer than `MIN_SUGGESTION_EXAMPLES` such utterances, and never one above the highest of
- * their similarities (that would block every route).
+ * descending (`open`). The share is the same for every node, the smallest that keeps `keep` of the
+ * in-scope utterances routed with all the suggestions together — the operating point's promise,
+ * per node. A share of in-scope messages carries over to new data, which maximising right decisions
+ * on a set with far more in-scope than out-of-scope examples does not. No suggestion from fewer than
+ * `MIN_SUGGESTION_EXAMPLES` such utterances, and never one above the highest of their similarities
+ * (that would block every route).
  */
 export function suggestThresholds(
   tree: Tree,
   open: UtteranceResult[],
   keep: number,
   current: ReadonlyMap<number, CurrentThreshold> = new Map(),
-): ThresholdSuggestion[] {
+): ThresholdSuggestions {
   const samples = new Map<number, { similarity: number; positive: boolean }[]>();
   const expectedIds = new Map<string, number[]>();
   for (const node of tree.nodes.values()) {
@@ -61,12 +75,19 @@ export function suggestThresholds(
       samples.set(hop.nodeId, list);
     }
   }
+  const positivesOf = new Map<number, number[]>();
+  for (const [nodeId, list] of samples) {
+    const positives = list.filter((sample) => sample.positive).map((sample) => sample.similarity);
+    if (positives.length >= MIN_SUGGESTION_EXAMPLES) positivesOf.set(nodeId, positives);
+  }
+  const perNodeKeep = positivesOf.size ? jointKeep(open, positivesOf, keep) : null;
   const suggestions: ThresholdSuggestion[] = [];
   for (const [nodeId, list] of samples) {
     const node = tree.node(nodeId);
     const positives = list.filter((sample) => sample.positive).map((sample) => sample.similarity);
     const negatives = list.filter((sample) => !sample.positive).map((sample) => sample.similarity);
-    const suggested = positives.length >= MIN_SUGGESTION_EXAMPLES ? keeping(positives, keep) : null;
+    const suggested =
+      perNodeKeep !== null && positivesOf.has(nodeId) ? keeping(positives, perNodeKeep) : null;
     const now = current.get(nodeId) ?? {
       threshold: node.similarityThreshold,
       source: node.thresholdSource,
@@ -89,12 +110,54 @@ export function suggestThresholds(
       stopRecall: share(negatives, (similarity) => !isAboveThreshold(similarity, at)),
     });
   }
-  return suggestions.sort((a, b) => a.nodeId - b.nodeId);
+  return { suggestions: suggestions.sort((a, b) => a.nodeId - b.nodeId), perNodeKeep };
+}
+
+/**
+ * The smallest per-node share `q` (≥ `keep`, 3 decimals) such that the thresholds keeping `q` at
+ * every node keep `keep` of the in-scope utterances when all of them apply: an utterance is kept when
+ * it descends at every hop of its route (every node descending), as for the operating point.
+ */
+function jointKeep(
+  open: UtteranceResult[],
+  positivesOf: ReadonlyMap<number, number[]>,
+  keep: number,
+): number {
+  const routes = open
+    .filter((result) => result.expected !== NONE && Number.isFinite(result.pathSimilarity))
+    .map((result) => result.hops.filter((hop) => hop.similarity !== null && positivesOf.has(hop.nodeId)));
+  if (!routes.length) return keep;
+  const sorted = new Map(
+    [...positivesOf].map(([nodeId, values]) => [nodeId, [...values].sort((a, b) => b - a)]),
+  );
+  const kept = (q: number) => {
+    const thresholds = new Map([...sorted].map(([nodeId, values]) => [nodeId, keepingSorted(values, q)]));
+    const passing = routes.filter((hops) =>
+      hops.every((hop) => isAboveThreshold(hop.similarity!, thresholds.get(hop.nodeId)!)),
+    );
+    return passing.length / routes.length;
+  };
+  let low = keep;
+  let high = 1;
+  if (kept(low) >= keep) return low;
+  for (let step = 0; step < 20 && high - low > 5e-4; step++) {
+    const middle = (low + high) / 2;
+    if (kept(middle) >= keep) high = middle;
+    else low = middle;
+  }
+  return Math.ceil(high * 1000) / 1000;
 }
 
 /** The largest 3-decimal threshold that `keep` of the values are strictly above (below the highest value). */
 function keeping(values: number[], keep: number): number {
-  const sorted = [...values].sort((a, b) => b - a);
+  return keepingSorted(
+    [...values].sort((a, b) => b - a),
+    keep,
+  );
+}
+
+/** `keeping` of values sorted from the highest. */
+function keepingSorted(sorted: number[], keep: number): number {
   const kept = Math.max(1, Math.ceil(keep * sorted.length));
   const boundary = sorted[kept - 1]!;
   const below = sorted.find((value) => value < boundary);

@@ -1,3 +1,5 @@
+import { section, unsigned, vector, type WasmMemory, type WasmModule, wasm, wasmName } from './wasm-bytes.js';
+
 /**
  * A tiny WebAssembly SIMD kernel (hand-assembled, no toolchain): the dot product of one direction
  * with every row of a row-major matrix, four `f32x4` accumulators per row (16 floats per iteration).
@@ -30,29 +32,6 @@ const F32X4_MUL = [SIMD, 0xe6, 0x01];
 const LOCAL_GET = 0x20;
 const LOCAL_SET = 0x21;
 const LOCAL_TEE = 0x22;
-
-function unsigned(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-function name(text: string): number[] {
-  return [...unsigned(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
-}
-
-function section(id: number, content: number[]): number[] {
-  return [id, ...unsigned(content.length), ...content];
-}
-
-function vector(items: number[][]): number[] {
-  return [...unsigned(items.length), ...items.flat()];
-}
 
 function kernelBytes(): Uint8Array {
   const [M, D, O, N, STRIDE, J, A0] = [0, 1, 2, 3, 4, 5, 6];
@@ -99,28 +78,12 @@ function kernelBytes(): Uint8Array {
     0x00,
     0x00,
     ...section(1, vector([[0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]])),
-    ...section(2, vector([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    ...section(2, vector([[...wasmName('env'), ...wasmName('memory'), 0x02, 0x00, 0x01]])),
     ...section(3, vector([[0]])),
-    ...section(7, vector([[...name('dots'), 0x00, 0x00]])),
+    ...section(7, vector([[...wasmName('dots'), 0x00, 0x00]])),
     ...section(10, vector([[...unsigned(func.length), ...func]])),
   ]);
 }
-
-/** The few WebAssembly APIs used here (the core's compiler settings include no WebAssembly types). */
-type WasmModule = object;
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => WasmModule;
-  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
-  Instance: new (
-    module: WasmModule,
-    imports: { env: { memory: WasmMemory } },
-  ) => { exports: Record<string, unknown> };
-}
-// Through `unknown`: with the DOM library (the web app's tests) `WebAssembly` has its own, wider types.
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 let compiled: WasmModule | null | undefined;
 
@@ -151,6 +114,11 @@ export interface RowKernel {
   readonly stride: number;
   /** Dot product of `direction` (its first `dimensions` coordinates; the rest are 0) with every row. */
   dots(direction: Float32Array, out: Float32Array): void;
+  /**
+   * Dot product of `direction` with each row of `positions[0..length)`, into `out[0..length)`: the
+   * same kernel on one row at a time, so each value is bit for bit the one `dots` gives that row.
+   */
+  dotsAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void;
 }
 
 /** A `RowKernel` for `count × dimensions`, or `null` (no SIMD, or too large for 32-bit memory). */
@@ -190,6 +158,15 @@ export function createRowKernel(count: number, dimensions: number): RowKernel | 
       directionView.set(n === direction.length ? direction : direction.subarray(0, n));
       run(0, directionAt, outAt, count, stride * 4);
       out.set(outView);
+    },
+    dotsAt(direction, positions, length, out) {
+      const n = Math.min(direction.length, dimensions);
+      directionView.set(n === direction.length ? direction : direction.subarray(0, n));
+      const rowBytes = stride * 4;
+      for (let k = 0; k < length; k++) {
+        run(positions[k]! * rowBytes, directionAt, outAt, 1, rowBytes);
+        out[k] = outView[0]!;
+      }
     },
   };
 }

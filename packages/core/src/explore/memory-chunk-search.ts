@@ -5,44 +5,123 @@ import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { bestChunkIn, buildChunkMask } from './chunk-mask.js';
 import type { ChunkSearch } from './chunk-search.js';
+import { type SignPass, SignScratch, signCandidates } from './sign-candidates.js';
+
+/**
+ * Chunks rescored exactly per hop when the index ranks by sign bits: the nearest this many by
+ * Hamming distance in the node's range (more on ties). See `bench/explore-agreement.ts` for how
+ * often the exact best falls outside them.
+ */
+export const SIGN_CANDIDATES = 512;
 
 /**
  * Exploration over the in-memory `ChunkIndex`: one pass computes the direction's similarity to every
  * chunk (once per direction, not per hop); each hop then scans only the node's range of that array.
  * The mask of allowed chunks is rebuilt only when the blacklist or the filter changes.
+ * When the index keeps sign bits (large trees of dense vectors), the pass per direction is a
+ * Hamming distance per chunk instead, and each hop rescores its nearest chunks exactly.
  */
 export class MemoryChunkSearch implements ChunkSearch {
   readonly #index: ChunkIndex;
   readonly #direction: () => Promise<Float32Array>;
   #similarities: { vector: Float32Array; values: Float32Array } | null = null;
+  #signPass: (SignPass & { vector: Float32Array }) | null = null;
+  #scratch: SignScratch | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
+  readonly #exact: boolean;
 
-  /** @param direction The unit vector of the current direction (the caller caches it per text). */
-  constructor(index: ChunkIndex, direction: () => Promise<Float32Array>) {
+  /**
+   * @param direction The unit vector of the current direction (the caller caches it per text).
+   * @param options `exact`: score every chunk in float32 even when the index keeps sign bits (the
+   *   reference the sign-bit scan is measured against).
+   */
+  constructor(index: ChunkIndex, direction: () => Promise<Float32Array>, options: { exact?: boolean } = {}) {
     this.#index = index;
     this.#direction = direction;
+    this.#exact = options.exact ?? false;
   }
 
   async best(node: TreeNode, constraints: ExploreConstraints): Promise<ExploreCandidate | null> {
     const vector = await this.#direction();
+    const found =
+      this.#index.signBits && !this.#exact
+        ? this.#bestBySigns(vector, node, constraints)
+        : this.#bestExact(vector, node, constraints);
+    if (!found) return null;
+    const tree = this.#index.tree;
+    const chunk = tree.chunks[found.position]!;
+    const child = tree.childHolding(node.id, found.position);
+    const candidate: ExploreCandidate = {
+      chunkId: chunk.id,
+      text: chunk.text,
+      nodeId: chunk.nodeId,
+      childId: child.id,
+      similarity: found.similarity,
+    };
+    // The runner-up: the best chunk outside the winning child's range, for the margin analytics
+    // report (docs/analytics.md). A scan of the exact similarities already computed for this
+    // direction, no vector math; the sign-bit scan of large trees has none, and leaves it out.
+    const similarities = this.#similarities?.vector === vector ? this.#similarities.values : null;
+    if (similarities) {
+      const mask = this.#maskFor(constraints);
+      const before = bestChunkIn(similarities, mask, node.ownChunkEnd, child.chunkStart);
+      const after = bestChunkIn(similarities, mask, child.chunkEnd, node.chunkEnd);
+      const other = before && (!after || before.similarity >= after.similarity) ? before : after;
+      candidate.runnerUp = other
+        ? { childId: tree.childHolding(node.id, other.position).id, similarity: other.similarity }
+        : null;
+    }
+    return candidate;
+  }
+
+  /** One float32 pass per direction, then the best of the node's range. */
+  #bestExact(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
     if (this.#similarities?.vector !== vector)
       this.#similarities = { vector, values: this.#index.similarities(vector) };
-    const found = bestChunkIn(
+    return bestChunkIn(
       this.#similarities.values,
       this.#maskFor(constraints),
       node.ownChunkEnd,
       node.chunkEnd,
     );
-    if (!found) return null;
-    const tree = this.#index.tree;
-    const chunk = tree.chunks[found.position]!;
-    return {
-      chunkId: chunk.id,
-      text: chunk.text,
-      nodeId: chunk.nodeId,
-      childId: tree.childHolding(node.id, found.position).id,
-      similarity: found.similarity,
-    };
+  }
+
+  /**
+   * One sign-bit pass per direction (Hamming distances to every chunk), then per hop the nearest
+   * `SIGN_CANDIDATES` of the node's range rescored in float32 (bit for bit the exact pass's values);
+   * the best of them, ties keeping the first position as the exact pass does.
+   */
+  #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
+    const index = this.#index;
+    if (this.#signPass?.vector !== vector) {
+      const pass = this.#signPass ?? {
+        vector,
+        distances: new Uint16Array(index.tree.chunks.length),
+        histogram: new Int32Array(index.codeBits + 1),
+      };
+      index.hammingDistances(vector, pass.distances, pass.histogram);
+      pass.vector = vector;
+      this.#signPass = pass;
+    }
+    if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
+    const scratch = this.#scratch;
+    const pass = this.#signPass;
+    const from = node.ownChunkEnd;
+    const to = node.chunkEnd;
+    const length = signCandidates(
+      pass,
+      this.#maskFor(constraints),
+      from,
+      to,
+      SIGN_CANDIDATES,
+      scratch,
+      (cut, positions) => index.positionsWithin(pass.distances, from, to, cut, positions),
+    );
+    if (length === 0) return null;
+    index.similaritiesAt(vector, scratch.positions, length, scratch.scores);
+    let best = 0;
+    for (let k = 1; k < length; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
+    return { position: scratch.positions[best]!, similarity: scratch.scores[best]! };
   }
 
   #maskFor(constraints: ExploreConstraints): Uint8Array | null {

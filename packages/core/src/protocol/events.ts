@@ -23,6 +23,11 @@ export interface ExploreCandidate {
   /** Child of the exploring node whose subtree holds the chunk. */
   childId: number;
   similarity: number;
+  /**
+   * The best allowed chunk held by another child (what lost): its child and similarity, `null` when
+   * no other child has one. Absent when the search does not compute it (exploration in a vector store).
+   */
+  runnerUp?: { childId: number; similarity: number } | null;
 }
 
 /**
@@ -91,8 +96,42 @@ export type AgentEvent =
       purpose: string;
       durationMs: number;
       attempt: number;
+      /** Tokens the provider reported for the call, when it did. */
+      inputTokens?: number;
+      outputTokens?: number;
     }
   | { type: 'model-param-dropped'; nodeId: number; modelId: string; param: string }
+  | {
+      /** The model of `nodeId` called a tool; it runs now (docs/models.md, *Tools*). */
+      type: 'tool-call';
+      nodeId: number;
+      toolCallId: string;
+      toolName: string;
+      /** The node's tool step (1 for the model's first answer). */
+      step: number;
+      /** The arguments the model gave. Outside debug mode the server sends this event without them. */
+      input: unknown;
+    }
+  | {
+      /** What a tool call returned to the model, or why it did not run. */
+      type: 'tool-result';
+      nodeId: number;
+      toolCallId: string;
+      toolName: string;
+      step: number;
+      durationMs: number;
+      /**
+       * What went back to the model: the tool's result, or the message of `error`. Absent when the
+       * tool failed the node. Outside debug mode the server sends this event without it.
+       */
+      output?: unknown;
+      /**
+       * Why the call gave no result: `UNKNOWN_TOOL` and `INVALID_TOOL_INPUT` go back to the model,
+       * which may try again; `CALLBACK_ERROR` (the tool threw) and `TIMEOUT` fail the node, and the
+       * agent's fallback takes over.
+       */
+      error?: 'UNKNOWN_TOOL' | 'INVALID_TOOL_INPUT' | 'CALLBACK_ERROR' | 'TIMEOUT' | 'ABORTED' | string;
+    }
   | {
       type: 'query-result';
       nodeId: number;
@@ -142,7 +181,8 @@ export interface AgentOutput {
 
 /**
  * The events a client of the server sees outside debug mode: what the user sees (messages, their
- * streamed text, no match, errors), not why the agent went there. The server filters its streams with
+ * streamed text, the tools running — by name, without their arguments and results — no match,
+ * errors), not why the agent went there. The server filters its streams with
  * it; the web app tells from it whether the server runs in debug mode.
  */
 export const USER_FACING_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>([
@@ -150,6 +190,8 @@ export const USER_FACING_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<Agen
   'message-start',
   'text-delta',
   'message',
+  'tool-call',
+  'tool-result',
   'no-match',
   'error',
   'turn-end',

@@ -5,4 +5,5 @@ export {
   type ScriptedAnswer,
   ScriptedLanguageModel,
   type ScriptedLanguageModelOptions,
+  type ScriptedToolCalls,
 } from './scripted-language-model.js';

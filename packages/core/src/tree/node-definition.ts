@@ -23,6 +23,7 @@ import type {
   PromptSpecial,
   QueryAfterSpecial,
 } from './specials.js';
+import type { ToolSet } from './tool-definition.js';
 
 /** A component's (or the root's) shared object, rebuilt every interaction. */
 export type Self = Record<string, any>;
@@ -146,6 +147,13 @@ export interface LlmNodeDefinition<S extends Self = Self> extends NodeBase {
   before?: BeforeCallback<S>;
   prompt?: PromptCallback<S> | BasePromptOutput;
   responseFormat?: ResponseFormatCallback<S> | BaseResponseFormatOutput;
+  /**
+   * Functions the model may call (docs/models.md, *Tools*): each call runs, its result goes back to
+   * the model, which then answers or calls more tools. A tool that throws or times out fails the node.
+   */
+  tools?: ToolSet<S>;
+  /** How many times the model may call tools before it must answer in text. Default 5. */
+  maxToolSteps?: number;
   after?: AfterCallback<S, LlmAfterSpecial>;
 }
 
@@ -155,6 +163,13 @@ export interface EmitNodeDefinition<S extends Self = Self> extends NodeBase {
   prompt?: PromptCallback<S> | BasePromptOutput;
   /** The message to send; a constant object or a callback. */
   emit?: EmitCallback<S> | BaseEmitOutput;
+  /**
+   * Functions the model of a GENERATED message may call (docs/models.md, *Tools*): each call runs, its result goes back to
+   * the model, which then answers or calls more tools. A tool that throws or times out fails the node.
+   */
+  tools?: ToolSet<S>;
+  /** How many times the model may call tools before it must answer in text. Default 5. */
+  maxToolSteps?: number;
   after?: AfterCallback<S, EmitAfterSpecial>;
 }
 

@@ -35,7 +35,11 @@ function lookUp(source: TreeSource, nodeId: number, key: string): (...args: unkn
   const node = definition.nodes.find((candidate) => candidate.id === nodeId) as
     | Record<string, unknown>
     | undefined;
-  const callback = node?.[key];
+  // `tools.<name>`: the function of one of the node's tools.
+  const callback = key.startsWith('tools.')
+    ? (node?.tools as Record<string, { execute?: unknown }> | undefined)?.[key.slice('tools.'.length)]
+        ?.execute
+    : node?.[key];
   if (typeof callback !== 'function') {
     throw new TreeAgentError(
       'TREE_VALIDATION',

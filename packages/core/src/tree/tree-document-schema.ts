@@ -2,6 +2,8 @@ import { NODE_TYPES } from '../protocol/constants.js';
 import { CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import { CONSTANT_CALLBACKS, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from './tree-document-types.js';
 
+/** `callbacks["tools.<name>"]`: the function of a tool. */
+const TOOL_CALLBACK_PATTERN = '^tools\\.[A-Za-z0-9_-]{1,64}$';
 const threshold = { type: 'number', minimum: -1, maximum: 1 };
 const text = { type: 'string', minLength: 1 };
 const fileMetadata = {
@@ -144,6 +146,27 @@ const NODE_PROPERTIES: Record<string, unknown> = {
     properties: { schema: { type: 'object' }, attemptsLimit: { type: 'integer', minimum: 1 } },
     additionalProperties: false,
   },
+  tools: {
+    type: 'object',
+    description:
+      'Functions the model may call, by name; the function that runs each is callbacks["tools.<name>"] (docs/models.md, Tools).',
+    propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    additionalProperties: {
+      type: 'object',
+      required: ['parameters'],
+      properties: {
+        description: { type: 'string' },
+        parameters: { type: 'object', description: 'JSON schema of the arguments object.' },
+        timeoutMs: { type: 'number', exclusiveMinimum: 0 },
+      },
+      additionalProperties: false,
+    },
+  },
+  maxToolSteps: {
+    type: 'integer',
+    minimum: 1,
+    description: 'How many times the model may call tools before it must answer in text (default 5).',
+  },
   query: {
     type: 'object',
     description: 'A constant search (what a query callback would return).',
@@ -173,7 +196,12 @@ function typeRules(): unknown[] {
         },
         properties: {
           callbacks: CALLBACKS_BY_TYPE[type].length
-            ? { type: 'object', propertyNames: { enum: [...CALLBACKS_BY_TYPE[type]] } }
+            ? {
+                type: 'object',
+                propertyNames: PROPERTIES_BY_TYPE[type].includes('tools')
+                  ? { anyOf: [{ enum: [...CALLBACKS_BY_TYPE[type]] }, { pattern: TOOL_CALLBACK_PATTERN }] }
+                  : { enum: [...CALLBACKS_BY_TYPE[type]] },
+              }
             : { type: 'object', maxProperties: 0 },
         },
       },

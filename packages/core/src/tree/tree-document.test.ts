@@ -195,3 +195,63 @@ describe('tree documents', () => {
     expect((again.node(2).definition as { fallback?: unknown }).fallback).toBe(apologise);
   });
 });
+
+describe('tools in tree documents', () => {
+  const withTools = (callbacks: Record<string, string>): TreeDocument => ({
+    format: 'treeagent-tree',
+    module: './callbacks.ts',
+    nodes: [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+      {
+        id: 3,
+        type: 'emit',
+        parent: 2,
+        chunks: ['ordine'],
+        emit: { message: { type: 'generated' } },
+        tools: {
+          orderStatus: {
+            description: 'Lo stato di un ordine',
+            parameters: { type: 'object', properties: { orderNumber: { type: 'string' } } },
+            timeoutMs: 5000,
+          },
+        },
+        maxToolSteps: 2,
+        callbacks,
+      },
+    ],
+  });
+  const lookUpOrder = () => ({ status: 'spedito' });
+
+  it('describes a tool as data and names its function in callbacks["tools.<name>"]', () => {
+    const doc = withTools({ 'tools.orderStatus': 'lookUpOrder' });
+    expect(validateTreeDocument(doc)).toEqual([]);
+    const tree = defineTree(documentToDefinition(doc, { lookUpOrder }));
+    const tool = (
+      tree.node(3).definition as { tools: Record<string, { execute: unknown; timeoutMs: number }> }
+    ).tools.orderStatus!;
+    expect(tool.execute).toBe(lookUpOrder);
+    expect(tool.timeoutMs).toBe(5000);
+    // And back: the same document.
+    const written = definitionToDocument(tree.definition, { nameOf: () => 'lookUpOrder' });
+    expect(written.nodes[2]).toMatchObject({
+      tools: doc.nodes[2]!.tools,
+      maxToolSteps: 2,
+      callbacks: { 'tools.orderStatus': 'lookUpOrder' },
+    });
+  });
+
+  it('a tool without its function, or a function for no tool, is a problem naming the node and the fix', () => {
+    expect(() => documentToDefinition(withTools({}), { lookUpOrder })).toThrow(
+      /tool "orderStatus" has no function: callbacks has no "tools.orderStatus"/,
+    );
+    expect(() =>
+      documentToDefinition(withTools({ 'tools.orderStatus': 'lookUpOrder', 'tools.refund': 'lookUpOrder' }), {
+        lookUpOrder,
+      }),
+    ).toThrow(/the node has no tool "refund"/);
+    expect(() =>
+      documentToDefinition(withTools({ 'tools.orderStatus': 'missing' }), { lookUpOrder }),
+    ).toThrow(/"missing", which the module "\.\/callbacks\.ts" does not export as a function/);
+  });
+});

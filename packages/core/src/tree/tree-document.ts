@@ -1,5 +1,6 @@
 import { CALLBACKS_BY_TYPE } from './constants.js';
 import type { ComponentDefinition, NodeDefinition, TreeDefinition } from './node-definition.js';
+import { TOOL_PREFIX, type ToolSet, toolJsonSchema } from './tool-definition.js';
 import {
   TREE_DOCUMENT_FORMAT,
   TREE_DOCUMENT_VERSION,
@@ -31,12 +32,42 @@ export function documentToDefinition(
     });
   }
   const names = Object.keys(exports).filter((name) => typeof exports[name] === 'function');
+  /** `callbacks["tools.<name>"]`: the function that runs the document's tool `<name>`. */
+  const attachTool = (
+    node: TreeDocumentNode,
+    definition: Record<string, unknown>,
+    toolName: string,
+    name: string,
+    where: string,
+  ) => {
+    const tools = (definition.tools ?? {}) as Record<string, Record<string, unknown>>;
+    const tool = tools[toolName];
+    if (typeof tool !== 'object' || tool === null) {
+      problems.push({
+        nodeId: node.id,
+        message: `${where}callbacks.${TOOL_PREFIX}${toolName} is "${name}", but the node has no tool "${toolName}".`,
+        fix: `Describe it under "tools": { "${toolName}": { "description": …, "parameters": { "type": "object", … } } }, or remove the callback.`,
+      });
+    } else if (typeof exports[name] !== 'function') {
+      problems.push({
+        nodeId: node.id,
+        message: `${where}callbacks.${TOOL_PREFIX}${toolName} is "${name}", which the module ${document.module ? `"${document.module}" ` : ''}does not export as a function.`,
+        fix: document.module
+          ? `Export a function named ${name} from ${document.module} (self, context, { input, signal }) => result.`
+          : `Set "module" on the document to the file that exports ${name}.`,
+      });
+    } else definition.tools = { ...tools, [toolName]: { ...tool, execute: exports[name] } };
+  };
   const components = new Map<string, ComponentDefinition>();
   const convert = (node: TreeDocumentNode, where: string): NodeDefinition => {
     const { callbacks, use, ...rest } = node;
     const definition: Record<string, unknown> = { ...rest };
     for (const [key, name] of Object.entries(callbacks ?? {})) {
       const allowed = CALLBACKS_BY_TYPE[node.type] ?? [];
+      if (key.startsWith(TOOL_PREFIX) && (node.type === 'llm' || node.type === 'emit')) {
+        attachTool(node, definition, key.slice(TOOL_PREFIX.length), name, where);
+        continue;
+      }
       if (!allowed.includes(key)) {
         problems.push({
           nodeId: node.id,
@@ -60,6 +91,15 @@ export function documentToDefinition(
             : `Set "module" on the document to the file that exports ${name}.`,
         });
       } else definition[key] = exports[name];
+    }
+    const tools = definition.tools as Record<string, Record<string, unknown>> | undefined;
+    for (const [toolName, tool] of Object.entries(tools ?? {})) {
+      if (typeof tool === 'object' && tool !== null && tool.execute === undefined)
+        problems.push({
+          nodeId: node.id,
+          message: `${where}tool "${toolName}" has no function: callbacks has no "${TOOL_PREFIX}${toolName}".`,
+          fix: `Add "${TOOL_PREFIX}${toolName}": "<export name>" to the node's callbacks, naming the module's function that runs the tool.`,
+        });
     }
     if (use !== undefined) {
       const component = components.get(use);
@@ -104,6 +144,10 @@ export function definitionToDocument(
     const callbacks: Record<string, string> = {};
     for (const [key, value] of Object.entries(node)) {
       if (value === undefined || key === 'use') continue;
+      if (key === 'tools') {
+        out.tools = toolsToDocument(node.id, value as ToolSet, callbacks, options.nameOf);
+        continue;
+      }
       if (typeof value === 'function')
         callbacks[key] = options.nameOf(value as (...args: never[]) => unknown, node.id, key);
       else out[key] = JSON.parse(JSON.stringify(value));
@@ -118,6 +162,29 @@ export function definitionToDocument(
     ...(options.module ? { module: options.module } : {}),
     nodes,
   };
+}
+
+/** A node's tools as data (description, JSON schema, time limit); each `execute` named in `callbacks`. */
+function toolsToDocument(
+  nodeId: number,
+  tools: ToolSet,
+  callbacks: Record<string, string>,
+  nameOf: NameCallback,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    out[name] = {
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: JSON.parse(JSON.stringify(toolJsonSchema(tool))),
+      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+    };
+    callbacks[`${TOOL_PREFIX}${name}`] = nameOf(
+      tool.execute as (...args: never[]) => unknown,
+      nodeId,
+      `${TOOL_PREFIX}${name}`,
+    );
+  }
+  return out;
 }
 
 /** Every callback name a document references (nodes and components), for listing and checks. */

@@ -8,7 +8,10 @@ export interface TreeJSON {
   nodes: Record<string, unknown>[];
 }
 
-/** Callbacks to attach to a JSON tree, by node id: `{ 12: { after: (self, ctx, special, links) => … } }`. */
+/**
+ * Callbacks to attach to a JSON tree, by node id: `{ 12: { after: (self, ctx, special, links) => … } }`.
+ * Tools are attached the same way: `{ 42: { tools: { orderStatus } } }`.
+ */
 export type CallbackMap = Record<number, Record<string, unknown>>;
 
 /**
@@ -21,7 +24,8 @@ export function definitionToJSON(definition: TreeDefinition): TreeJSON {
     nodes: definition.nodes.map((node) => {
       const plain: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(node)) {
-        if (typeof value === 'function' || value === undefined || key === 'use') continue;
+        // Tools are code (an `execute` and maybe a zod schema): attach them with the callback map.
+        if (typeof value === 'function' || value === undefined || key === 'use' || key === 'tools') continue;
         plain[key] = JSON.parse(JSON.stringify(value));
       }
       return plain;

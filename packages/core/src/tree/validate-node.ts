@@ -1,6 +1,7 @@
 import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js';
 import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import type { TreeProblem } from './tree-problem.js';
+import { validateTools } from './validate-tools.js';
 
 /** Callbacks that may also be given as a constant value (the output they would return). */
 const CONSTANT_CALLBACKS = new Set(['prompt', 'emit', 'query', 'responseFormat']);
@@ -61,6 +62,7 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
   validateChunks(node, type, where);
   validateLinksShape(node.links, where);
   validateConstants(node, type, where);
+  if (type === 'llm' || type === 'emit') validateTools(node, where);
 }
 
 type Report = (message: string, fix: string) => void;

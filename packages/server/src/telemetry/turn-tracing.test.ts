@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
+import { toolAgent } from '../test-support/tool-agent.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -102,5 +103,21 @@ describe('turn tracing', () => {
       'treeagent.error.code': 'CALLBACK_ERROR',
     });
     expect(exporter.getFinishedSpans().every((span) => span.endTime[0] > 0)).toBe(true);
+  });
+
+  it('makes a treeagent.tool_call span per tool call, with the tool name and no arguments or result', async () => {
+    const { app } = testApp({ agent: toolAgent() });
+    const session = await createSession(app);
+    expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+    const spans = exporter.getFinishedSpans();
+    const [tool] = named(spans, 'treeagent.tool_call');
+    expect(tool!.attributes).toEqual({
+      'treeagent.node.id': 3,
+      'treeagent.tool.name': 'customer',
+      'treeagent.tool.step': 1,
+    });
+    const everything = JSON.stringify(spans.map((span) => [span.attributes, span.events]));
+    expect(everything).not.toContain('333 1234567');
+    expect(everything).not.toContain('mario@example.com');
   });
 });

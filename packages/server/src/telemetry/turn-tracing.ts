@@ -32,9 +32,15 @@ export interface TracedTurn {
  */
 export class TurnTracing {
   readonly #tracer: Tracer;
+  readonly #redact: (text: string) => string;
 
-  constructor(tracer: Tracer = trace.getTracer(TRACER_NAME)) {
+  /** @param redact Applied to the error messages spans carry (the agent's redaction, docs/privacy.md). */
+  constructor(
+    tracer: Tracer = trace.getTracer(TRACER_NAME),
+    redact: (text: string) => string = (text) => text,
+  ) {
     this.#tracer = tracer;
+    this.#redact = redact;
   }
 
   startTurn(attributes: { sessionId: string; treeName: string }): TracedTurn {
@@ -107,6 +113,23 @@ export class TurnTracing {
             span.end(now);
             break;
           }
+          case 'tool-result': {
+            // The tool's name, step and outcome: never its arguments or result (they may be personal data).
+            const now = Date.now();
+            const span = child(
+              'treeagent.tool_call',
+              {
+                'treeagent.node.id': event.nodeId,
+                'treeagent.tool.name': event.toolName,
+                'treeagent.tool.step': event.step,
+                ...(event.error ? { 'treeagent.error.code': event.error } : {}),
+              },
+              now - event.durationMs,
+            );
+            if (event.error) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error });
+            span.end(now);
+            break;
+          }
           case 'callback-end':
             (step ?? turnSpan).addEvent('treeagent.callback', {
               'treeagent.node.id': event.nodeId,
@@ -149,7 +172,7 @@ export class TurnTracing {
             step?.setStatus({ code: SpanStatusCode.ERROR, message: event.error.code });
             turnSpan.setStatus({
               code: SpanStatusCode.ERROR,
-              message: `${event.error.code}: ${event.error.message}`,
+              message: `${event.error.code}: ${this.#redact(event.error.message)}`,
             });
             break;
           default:

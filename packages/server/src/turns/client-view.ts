@@ -14,8 +14,8 @@ export function clientOutput(output: AgentOutput, debug: boolean): ClientOutput 
 /**
  * The event as a client sees it, or `null` when it is hidden: outside debug mode only the
  * user-facing events (`USER_FACING_EVENT_TYPES` of `@treeagent/core/client`) go out — explore
- * decisions, callbacks and their outputs stay on the server — and `turn-end` carries the output
- * without its trace. Errors are sent as `StreamErrorEvent`s by the message route, not through here.
+ * decisions, callbacks and their outputs stay on the server — `tool-call` and `tool-result` go
+ * without the tool's arguments and result, and `turn-end` carries the output without its trace. Errors are sent as `StreamErrorEvent`s by the message route, not through here.
  */
 export function clientEvent(
   event: Exclude<AgentEvent, { type: 'error' }>,
@@ -24,5 +24,14 @@ export function clientEvent(
   if (debug) return event;
   if (!isUserFacingEvent(event.type)) return null;
   if (event.type === 'turn-end') return { ...event, output: clientOutput(event.output, false) };
+  // A tool's arguments and result are the server's data: clients see which tool runs, not what it handles.
+  if (event.type === 'tool-call') {
+    const { input: _input, ...rest } = event;
+    return rest;
+  }
+  if (event.type === 'tool-result') {
+    const { output: _output, ...rest } = event;
+    return rest;
+  }
   return event;
 }

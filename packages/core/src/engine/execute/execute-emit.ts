@@ -10,6 +10,7 @@ import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
+import { nodeTools } from './tool-runner.js';
 
 /**
  * Emit (docs/concepts.md §2): the `emit` output decides the message; a GENERATED one is streamed from the model
@@ -54,6 +55,7 @@ export async function executeEmit(turn: StepContext, node: TreeNode): Promise<Ex
       await buildModelRequest(turn, node, model, prompt),
       'emit',
       id,
+      nodeTools(node, model),
     );
   }
   const message: OutputMessage = {

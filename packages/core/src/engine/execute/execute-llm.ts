@@ -7,10 +7,12 @@ import type { ExecuteResult } from './execute-result.js';
 import { checkJson } from './json-answer.js';
 import { generateText } from './model-call.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
+import { nodeTools } from './tool-runner.js';
 
 /**
  * LLM (docs/concepts.md §2): one request built from `prompt`; with `responseFormat` the answer must be JSON
- * matching the schema, asked again with the validation errors up to `attemptsLimit` times.
+ * matching the schema, asked again with the validation errors up to `attemptsLimit` times. With
+ * `tools`, the model's tool calls run between its steps (docs/models.md, *Tools*).
  */
 export async function executeLlm(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const definition = node.definition as LlmNodeDefinition;
@@ -29,14 +31,15 @@ export async function executeLlm(turn: StepContext, node: TreeNode): Promise<Exe
   }
   const model = turn.modelFor(node, 'an llm node');
   const request = await buildModelRequest(turn, node, model, prompt);
+  const tools = nodeTools(node, model);
   if (!format) {
-    const text = await generateText(turn, node, model, request, 'llm');
+    const text = await generateText(turn, node, model, request, 'llm', 1, tools);
     return result({ kind: 'llm', text, object: null, failResponseFormat: false, attempts: 1 });
   }
   request.responseFormat = { name: format.name, schema: format.schema };
   let text = '';
   for (let attempt = 1; attempt <= format.attemptsLimit; attempt++) {
-    text = await generateText(turn, node, model, request, 'llm', attempt);
+    text = await generateText(turn, node, model, request, 'llm', attempt, tools);
     const checked = checkJson(text, format.schema);
     if (checked.ok)
       return result({

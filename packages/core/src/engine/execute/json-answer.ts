@@ -29,3 +29,13 @@ function stripFence(text: string): string {
   const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
   return fenced ? fenced[1]! : trimmed;
 }
+
+/** Validates a value (already parsed) against `schema`: `null` when it matches, else the errors in words. */
+export function schemaErrors(value: unknown, schema: JsonSchema, dataVar = 'input'): string | null {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate(value) ? null : ajv.errorsText(validate.errors, { dataVar });
+}

@@ -1,7 +1,15 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
-import type { LanguageModel, ModelRequest, ModelStreamPart } from '../../model/language-model.js';
+import type {
+  LanguageModel,
+  ModelRequest,
+  ModelStreamPart,
+  ModelToolCall,
+  ModelToolResultPart,
+  ModelUsage,
+} from '../../model/language-model.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
+import { type NodeTools, runToolCall } from './tool-runner.js';
 
 /** Why a model call's own signal was aborted: the time limit (the turn's cancellation has its own reason). */
 class ModelTimeout extends Error {
@@ -54,7 +62,17 @@ function callSignal(turn: StepContext): {
   };
 }
 
-/** One non-streamed model call, timed and traced; failures become `MODEL` errors naming the node. */
+/** What one model call (one step) produced: its text, and the tools it called. */
+interface StepAnswer {
+  text: string;
+  toolCalls: ModelToolCall[];
+}
+
+/**
+ * A non-streamed model request, timed and traced; failures become `MODEL` errors naming the node.
+ * With `tools`, the model's tool calls run and their results go back to it until it answers (or
+ * `maxToolSteps` is reached); the text returned is the final answer's.
+ */
 export async function generateText(
   turn: StepContext,
   node: TreeNode,
@@ -62,17 +80,94 @@ export async function generateText(
   request: ModelRequest,
   purpose: string,
   attempt = 1,
+  tools: NodeTools | null = null,
 ): Promise<string> {
+  let text = '';
+  await runSteps(turn, node, request, tools, async (stepRequest) => {
+    const answer = await generateStep(turn, node, model, stepRequest, purpose, attempt);
+    text = answer.text;
+    return answer;
+  });
+  return text;
+}
+
+/**
+ * A streamed model request: each piece of text is emitted as a `text-delta` of `messageId`; returns
+ * the whole text. With `tools`, the steps of the tool loop stream into the same message.
+ */
+export async function streamText(
+  turn: StepContext,
+  node: TreeNode,
+  model: LanguageModel,
+  request: ModelRequest,
+  purpose: string,
+  messageId: string,
+  tools: NodeTools | null = null,
+): Promise<string> {
+  let text = '';
+  await runSteps(turn, node, request, tools, async (stepRequest) => {
+    const answer = await streamStep(turn, node, model, stepRequest, purpose, messageId);
+    text += answer.text;
+    return answer;
+  });
+  return text;
+}
+
+/**
+ * The tool loop (docs/models.md, *Tools*): ask the model; while it calls tools, run them one after
+ * the other and ask again with their results appended to `request.messages`. After `maxToolSteps`
+ * steps with tool calls, the last request has `toolChoice: 'none'`: the model must answer in text.
+ */
+async function runSteps(
+  turn: StepContext,
+  node: TreeNode,
+  request: ModelRequest,
+  tools: NodeTools | null,
+  step: (request: ModelRequest) => Promise<StepAnswer>,
+): Promise<void> {
+  if (!tools) {
+    await step(request);
+    return;
+  }
+  for (let index = 1; ; index++) {
+    const last = index > tools.maxSteps;
+    const answer = await step({ ...request, tools: tools.forModel, toolChoice: last ? 'none' : 'auto' });
+    if (answer.toolCalls.length === 0 || last) return;
+    request.messages.push({
+      role: 'assistant',
+      content: [
+        ...(answer.text ? [{ type: 'text' as const, text: answer.text }] : []),
+        ...answer.toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })),
+      ],
+    });
+    const results: ModelToolResultPart[] = [];
+    for (const call of answer.toolCalls) results.push(await runToolCall(turn, node, tools, call, index));
+    request.messages.push({ role: 'tool', content: results });
+    turn.checkAbort();
+  }
+}
+
+/** One non-streamed model call. */
+async function generateStep(
+  turn: StepContext,
+  node: TreeNode,
+  model: LanguageModel,
+  request: ModelRequest,
+  purpose: string,
+  attempt: number,
+): Promise<StepAnswer> {
   turn.checkAbort();
   const started = performance.now();
   const call = callSignal(turn);
+  let usage: ModelUsage | undefined;
   try {
     const response = await Promise.race([
       model.generate(call.signal ? { ...request, signal: call.signal } : request),
       call.expired,
     ]);
     if (typeof response?.text !== 'string') throw new Error('the model returned no text');
-    return response.text;
+    usage = response.usage;
+    return { text: response.text, toolCalls: request.tools ? (response.toolCalls ?? []) : [] };
   } catch (error) {
     throw modelError(turn, node, model, purpose, error, call.signal);
   } finally {
@@ -84,23 +179,26 @@ export async function generateText(
       purpose,
       durationMs: performance.now() - started,
       attempt,
+      ...usageFields(usage),
     });
   }
 }
 
-/** A streamed model call: each piece of text is emitted as a `text-delta` of `messageId`; returns the whole text. */
-export async function streamText(
+/** One streamed model call: text deltas are emitted as they come, tool calls collected. */
+async function streamStep(
   turn: StepContext,
   node: TreeNode,
   model: LanguageModel,
   request: ModelRequest,
   purpose: string,
   messageId: string,
-): Promise<string> {
+): Promise<StepAnswer> {
   turn.checkAbort();
   const started = performance.now();
   const call = callSignal(turn);
   let text = '';
+  let usage: ModelUsage | undefined;
+  const toolCalls: ModelToolCall[] = [];
   let iterator: AsyncIterator<ModelStreamPart> | null = null;
   try {
     iterator = model
@@ -114,10 +212,14 @@ export async function streamText(
       if (part.type === 'text-delta' && part.delta) {
         text += part.delta;
         turn.emit({ type: 'text-delta', messageId, nodeId: node.id, delta: part.delta });
+      } else if (part.type === 'tool-call' && request.tools) {
+        toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      } else if (part.type === 'finish') {
+        usage = part.usage;
       }
     }
     iterator = null;
-    return text;
+    return { text, toolCalls };
   } catch (error) {
     throw modelError(turn, node, model, purpose, error, call.signal);
   } finally {
@@ -131,6 +233,7 @@ export async function streamText(
       purpose,
       durationMs: performance.now() - started,
       attempt: 1,
+      ...usageFields(usage),
     });
   }
 }
@@ -167,4 +270,12 @@ function modelError(
       details: { modelId: model.id },
     },
   );
+}
+
+/** The token counts a provider reported, as `model-call` event fields (none when it reported none). */
+function usageFields(usage: ModelUsage | undefined): { inputTokens?: number; outputTokens?: number } {
+  return {
+    ...(typeof usage?.inputTokens === 'number' ? { inputTokens: usage.inputTokens } : {}),
+    ...(typeof usage?.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+  };
 }

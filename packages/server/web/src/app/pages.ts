@@ -1,8 +1,10 @@
 import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
+import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
 import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';
+import { ReviewPage } from '../pages/review-page';
 import { TreePage } from '../pages/tree-page';
 import type { PagePath } from './navigation';
 
@@ -11,6 +13,8 @@ export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
   '/editor': EditorPage,
+  '/analytics': AnalyticsPage,
+  '/review': ReviewPage,
   '/audit': AuditPage,
 };
 

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { TreeAgent } from '@treeagent/core';
+import { ScriptedLanguageModel } from '@treeagent/core/test';
 import { act } from 'preact/test-utils';
 import { describe, expect, it } from 'vitest';
-import { bikeShopTree } from '../../../../../examples/src/bike-shop/tree';
+import { bikeShopTree, ids } from '../../../../../examples/src/bike-shop/tree';
 import { describeTree } from '../../../src/tree/tree-view';
 import { applyEvent, startTurn } from '../chat/turn-model';
 import { renderInApp, texts } from '../test-support/render';
@@ -74,5 +75,40 @@ describe('TurnDebug (a real turn of the bike shop)', () => {
     const end = eventsOf(turn.output!.trace!, 'explore-end')[0]!;
     expect(chosen).toEqual([end.nodeId]);
     expect(pathOf(turn.output!.trace!)).toContain(end.nodeId);
+  });
+
+  it('shows the tool calls of the generative order-status answer: tool, step, arguments, result', async () => {
+    // A scripted model (a mock): it calls orderStatus, once with a bad number, then answers.
+    const model = new ScriptedLanguageModel({
+      answers: (request) => {
+        if (!request.tools) return 'stato ordine';
+        const tools = request.messages.filter((message) => message.role === 'tool').length;
+        if (tools === 0) return { toolCalls: [{ toolName: 'orderStatus', input: { orderNumber: '12' } }] };
+        if (tools === 1) return { toolCalls: [{ toolName: 'orderStatus', input: { orderNumber: '12345' } }] };
+        return 'In viaggio con BRT.';
+      },
+    });
+    const tree = bikeShopTree({ generative: true });
+    const agent = new TreeAgent({ tree, models: model });
+    await agent.send('debug-tools', "dov'è il mio ordine?");
+    const output = await agent.send('debug-tools', '12345');
+    const turn = applyEvent(
+      startTurn(2, { text: '12345', selectedOption: null, attachments: [] }, null, 0),
+      { type: 'turn-end', output, durationMs: 42 },
+      42,
+    );
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, {
+      tree: describeTree(tree, { chunks: true }),
+    });
+    const rows = [...root.querySelectorAll<HTMLElement>('.tools-table tbody tr')];
+    expect(rows.map((row) => [row.dataset.tool, row.dataset.outcome])).toEqual([
+      ['orderStatus', 'INVALID_TOOL_INPUT'],
+      ['orderStatus', 'ok'],
+    ]);
+    expect(texts(root, '.tools-table tbody td:nth-child(3)')).toEqual(['1', '2']);
+    expect(rows[1]!.textContent).toContain('"12345"');
+    expect(rows[1]!.textContent).toContain('BRT');
+    expect(root.querySelector('.tools-table .node-ref')?.textContent).toContain(String(ids.orderStatus));
+    expect(root.querySelector('.debug-summary')?.textContent).toContain('2 tool calls');
   });
 });

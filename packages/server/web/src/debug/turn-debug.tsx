@@ -6,9 +6,10 @@ import { NodeRef } from '../components/node-ref';
 import { ErrorDetails } from './error-details';
 import { PathSection } from './path-section';
 import { CallbacksSection, ModelsSection, StepsSection } from './tables';
+import { ToolsSection } from './tools-section';
 import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace';
 
-/** The debug view of one turn: path, explore decisions, steps, callbacks, model calls, state, timings. */
+/** The debug view of one turn: path, explore decisions, steps, callbacks, model and tool calls, state, timings. */
 export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) => void }) {
   const trace = turnTrace(turn);
   return (
@@ -28,6 +29,11 @@ export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) =
           <Section title="Model calls" name="models">
             <ModelsSection trace={trace} onNode={onNode} />
           </Section>
+          {eventsOf(trace, 'tool-call').length ? (
+            <Section title="Tool calls" name="tools">
+              <ToolsSection trace={trace} onNode={onNode} />
+            </Section>
+          ) : null}
           <Section title="Session state" name="state">
             <StateSection turn={turn} />
           </Section>

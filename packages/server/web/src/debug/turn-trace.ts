@@ -68,14 +68,16 @@ export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** One line on the work of a turn: decisions, steps, callbacks, model calls and their time. */
+/** One line on the work of a turn: decisions, steps, callbacks, model calls and their time, tool calls. */
 export function workSummary(trace: readonly TraceEvent[]): string {
   const models = eventsOf(trace, 'model-call');
   const modelMs = models.reduce((sum, event) => sum + event.durationMs, 0);
+  const tools = eventsOf(trace, 'tool-call').length;
   return [
     plural(eventsOf(trace, 'explore-decision').length, 'decision'),
     plural(eventsOf(trace, 'step-end').length, 'step'),
     plural(eventsOf(trace, 'callback-end').length, 'callback'),
     `${plural(models.length, 'model call')}${models.length ? ` (${formatMs(modelMs)})` : ''}`,
+    ...(tools ? [plural(tools, 'tool call')] : []),
   ].join(' · ');
 }

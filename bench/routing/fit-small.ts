@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { HashedEmbedder, InMemoryEmbeddingCache } from '../../packages/core/src/index.js';
+import { fitProjection, spaceFitter } from '../../packages/fit/src/index.js';
+import { clincTree, loadClinc150 } from './clinc150.js';
+
+/**
+ * How long a small tree takes to fit: 300 chunks (30 CLINC150 intents × 10 training utterances, in
+ * 2 domains), hashed base embedder, default settings, chunks already embedded (as at load). Both
+ * ways: on the calling thread (`fitProjection`, 1 thread) and as the agent does it at load
+ * (`spaceFitter().fit`: the math in a worker thread). Each is repeated; the report gives the median
+ * wall time and the median CPU time of the whole process (every thread), with the load average,
+ * since the machine is shared.
+ *
+ * npx tsx bench/routing/fit-small.ts [--repeats 9] [--no-write]
+ */
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index < 0 ? undefined : process.argv[index + 1];
+};
+const repeats = Number(argument('--repeats') ?? 9);
+const data = loadClinc150();
+const domains = Object.keys(data.domains).slice(0, 2);
+const tree = clincTree(data, { domains, perIntent: 10, threshold: null });
+const base = new HashedEmbedder();
+const embeddingCache = new InMemoryEmbeddingCache();
+// The chunks are embedded at load before the fit starts: warm the cache the same way.
+await fitProjection(tree, base, { embeddingCache, threads: 1 });
+
+async function measure(run: () => Promise<unknown>) {
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  const loads: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    loads.push(loadavg()[0]!);
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await run();
+    walls.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpus.push((used.user + used.system) / 1000);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  return {
+    wallMs: Math.round(median(walls)),
+    cpuMs: Math.round(median(cpus)),
+    minWallMs: Math.round(Math.min(...walls)),
+    minCpuMs: Math.round(Math.min(...cpus)),
+    loadAverage: Math.round(median(loads) * 10) / 10,
+  };
+}
+
+const fitter = spaceFitter();
+const controller = new AbortController();
+const results = {
+  date: new Date().toISOString(),
+  chunks: tree.chunks.length,
+  classes: 30,
+  repeats,
+  calledThread: await measure(() => fitProjection(tree, base, { embeddingCache, threads: 1 })),
+  workerThread: await measure(() => fitter.fit({ tree, base, embeddingCache, signal: controller.signal })),
+};
+console.log(JSON.stringify(results, null, 2));
+if (!process.argv.includes('--no-write'))
+  writeFileSync(
+    new URL('./fit-small-results.json', import.meta.url),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );

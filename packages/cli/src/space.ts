@@ -1,0 +1,38 @@
+import { join, resolve } from 'node:path';
+import type { SpaceStatus, TreeAgentOptions } from '@treeagent/core';
+import { spaceFitter } from '@treeagent/fit';
+import { DEFAULT_DATA_DIRECTORY } from './data-directory.js';
+import type { Output } from './output.js';
+
+/** Where the CLI keeps fits: `fits/` in the data directory, beside the sessions and embeddings. */
+export function fitsDirectory(data = DEFAULT_DATA_DIRECTORY): string {
+  return join(resolve(data), 'fits');
+}
+
+/**
+ * The agent options of the automatic fit for a command: fits cached in the data directory, and the
+ * agent's background lines (fit ready, fit failed) on the command's output.
+ */
+export function fitOptions(
+  data: string | undefined,
+  out: Output,
+): Pick<TreeAgentOptions, 'spaceFitter' | 'log'> {
+  return {
+    spaceFitter: spaceFitter({ cacheDirectory: fitsDirectory(data) }),
+    log: (level, message) => (level === 'warn' ? out.error(message) : out.log(message)),
+  };
+}
+
+/** One line on where the embedding space stands, for dev, chat, eval, lint and inspect. */
+export function describeSpace(status: SpaceStatus): string {
+  switch (status.state) {
+    case 'fitted':
+      return `embedding space: fitted to the tree (${status.cached ? `cached fit${status.file ? ` ${status.file}` : ''}` : `fitted in ${(status.fitMilliseconds / 1000).toFixed(1)} s`}; base ${status.baseId}); thresholds calibrated in it.`;
+    case 'fitting':
+      return `embedding space: unfitted (${status.embedderId}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`;
+    case 'failed':
+      return `embedding space: unfitted (${status.embedderId}): the fit failed (${status.error}).`;
+    default:
+      return `embedding space: unfitted (${status.embedderId}): ${status.reason}.`;
+  }
+}

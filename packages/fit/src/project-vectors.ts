@@ -1,0 +1,63 @@
+import type { TrainingMatrix } from './centred-scatter.js';
+import { classScatter } from './class-scatter.js';
+import type { FitProgress, FitSettings } from './fit-settings.js';
+import { multiply } from './linear-algebra.js';
+import type { Csr } from './parallel.js';
+import { Pool } from './parallel.js';
+import { randomisedPca } from './randomised-pca.js';
+import { shrunkLda } from './shrunk-lda.js';
+
+/**
+ * The math of a fit, once the training chunks are embedded: everything in it can be sent to a worker
+ * thread (the rows are in shared memory), so `fitInWorker` runs it off the thread that serves.
+ */
+export interface VectorsToProject {
+  /** The unit base vectors of the training chunks, as sparse rows in shared memory. */
+  csr: Csr;
+  /** Their mean (d). */
+  mean: Float64Array;
+  /** Dimensions of the base space. */
+  d: number;
+  /** Class index of each row. */
+  labels: readonly number[];
+  /** Number of classes. */
+  classes: number;
+  settings: FitSettings;
+  /** Threads for the matrix products (this one plus workers). */
+  threads: number;
+}
+
+/** The fitted map: `matrix` d×out row-major, `offset` = meanᵀ·matrix. */
+export interface ProjectedFit {
+  matrix: Float32Array;
+  offset: Float32Array;
+  outputDimensions: number;
+}
+
+/**
+ * Steps 2–4 of `fitProjection`: the PCA basis, the class scatter in it, the shrunk LDA, and the
+ * projection back in the base space. `onStep` runs after each step (`FitProgress.phase`).
+ */
+export async function projectVectors(
+  input: VectorsToProject,
+  onStep: (phase: FitProgress['phase']) => void = () => {},
+  signal?: AbortSignal,
+): Promise<ProjectedFit> {
+  const { csr, mean, d, labels, classes: k, settings } = input;
+  const n = csr.rows;
+  const pool = new Pool(Math.max(1, Math.floor(input.threads)));
+  try {
+    const matrix: TrainingMatrix = { csr, mean, n, d, pool };
+    const basis = await randomisedPca(matrix, k, settings, signal, () => onStep('pca'));
+    const scatter = await classScatter(matrix, basis, labels, k, () => onStep('lda'));
+    const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
+    onStep('lda');
+    const full = basis.q ? multiply(basis.q, lda.reduced, d, basis.r, lda.out) : lda.reduced; // d×out
+    const projection = Float32Array.from(full);
+    const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
+    onStep('lda');
+    return { matrix: projection, offset, outputDimensions: lda.out };
+  } finally {
+    await pool.close();
+  }
+}

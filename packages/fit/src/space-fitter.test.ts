@@ -1,0 +1,97 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HashedEmbedder, TreeAgent, withThresholds } from '@treeagent/core';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { FittedEmbedder } from './fitted-embedder.js';
+import { spaceFitter } from './space-fitter.js';
+import { heldOut, syntheticTree, TableEmbedder } from './test-support/synthetic.js';
+
+const directories: string[] = [];
+function cacheDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-fits-'));
+  directories.push(directory);
+  return directory;
+}
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+async function accuracy(agent: TreeAgent): Promise<number> {
+  let right = 0;
+  for (const [text, expected] of heldOut) if ((await agent.route(text)).node.name === expected) right++;
+  return right / heldOut.length;
+}
+
+describe('spaceFitter: the agent fits its space at load, in a worker thread', () => {
+  test('serves unfitted while fitting, then switches to the fitted space and caches the fit', async () => {
+    const lines: string[] = [];
+    const directory = cacheDirectory();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      fit: true,
+      spaceFitter: spaceFitter({ cacheDirectory: directory }),
+      log: (level, message) => lines.push(`${level}: ${message}`),
+    });
+    await agent.ready();
+    expect(agent.space().state).toBe('fitting');
+    const unfitted = await accuracy(agent);
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({ state: 'fitted', cached: false, baseId: 'table-test-embedder' });
+    expect(status.embedderId).toMatch(/^fitted\(table-test-embedder,/);
+    // Routing now runs in the fitted space: the noise the base space drowns the classes in is gone.
+    const fitted = await accuracy(agent);
+    expect(fitted).toBeGreaterThan(unfitted + 0.1);
+    expect(fitted).toBeGreaterThan(0.9);
+    expect(readdirSync(directory).filter((file) => file.endsWith('.json'))).toHaveLength(1);
+    expect(lines.join('\n')).toMatch(
+      /info: Tree Agent: routing tree "synthetic" in the fitted space \(fitted in/,
+    );
+  });
+
+  test('a cached fit is used from the first message, without fitting; a threshold change keeps it', async () => {
+    const directory = cacheDirectory();
+    const first = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      fit: true,
+      spaceFitter: spaceFitter({ cacheDirectory: directory }),
+    });
+    await first.whenFitted();
+    const fitter = spaceFitter({ cacheDirectory: directory });
+    const fit = vi.spyOn(fitter, 'fit');
+    // Same chunks, other thresholds: the fit is keyed on the chunks (fitKey), not the thresholds.
+    const tree = withThresholds(syntheticTree(), (node) => (node.name === 'group-1' ? -0.5 : undefined));
+    const second = new TreeAgent({ tree, embedder: new TableEmbedder(), fit: true, spaceFitter: fitter });
+    await second.ready();
+    expect(second.space()).toMatchObject({ state: 'fitted', cached: true });
+    expect(fit).not.toHaveBeenCalled();
+    expect(await accuracy(second)).toBeGreaterThan(0.9);
+  });
+
+  test('skips an embedder that is already fitted, and a tree with fewer than 2 nodes to tell apart', async () => {
+    const fitter = spaceFitter();
+    const tree = syntheticTree();
+    const fitted = await FittedEmbedder.fit(tree, new TableEmbedder(), { threads: 1 });
+    expect(fitter.skip!(tree, fitted)).toMatch(/already fitted/);
+    expect(fitter.skip!(tree, new HashedEmbedder())).toBeNull();
+    const agent = new TreeAgent({ tree, embedder: fitted, fit: true, spaceFitter: fitter });
+    expect(await agent.whenFitted()).toMatchObject({
+      state: 'unfitted',
+      reason: expect.stringMatching(/already fitted/),
+    });
+  });
+
+  test('without a cache directory nothing is written', async () => {
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      fit: true,
+      spaceFitter: spaceFitter(),
+    });
+    const status = await agent.whenFitted();
+    expect(status.state).toBe('fitted');
+    expect(status).not.toHaveProperty('file');
+  });
+});
