@@ -28,11 +28,8 @@ export {
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
-<<<<<<< HEAD
-export { CALLBACKS_BY_TYPE } from './tree/constants.js';
-=======
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
->>>>>>> main
+export { CALLBACKS_BY_TYPE } from './tree/constants.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

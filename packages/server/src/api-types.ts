@@ -6,20 +6,14 @@
 import type {
   AgentEvent,
   AgentOutput,
-<<<<<<< HEAD
-  ChunkId,
-  FileMetadata,
-  HistoryEntry,
-  TreeDocument,
-=======
   AnalyticsReport,
   ChunkId,
   ConversationSummary,
   FileMetadata,
   HistoryEntry,
   StoredTurnFact,
+  TreeDocument,
   UnmatchedMessage,
->>>>>>> main
 } from '@treeagent/core/client';
 
 /**

@@ -162,7 +162,6 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
   api.route('/', treeRoutes(services));
-<<<<<<< HEAD
   if (options.editor) {
     // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
     if (!services.operatorAuth.configured && !debug)
@@ -176,14 +175,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     api.use('/editor/*', ...guard);
     api.route('/editor', editorRoutes(services, new TreeEditorService(options.editor)));
   }
-=======
   // Operator functions behind the operator login (an admin may too), personal data behind the admin
   // role; never a session token or an API key (docs/analytics.md, docs/security.md).
   api.use('/analytics/*', services.operatorAuth.require('operator'));
   api.use('/personal-data/*', services.operatorAuth.require('admin'));
   api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
->>>>>>> main
   api.route('/operator', operatorRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));

@@ -16,7 +16,6 @@ export type {
   ComparisonResponse,
   ConversationsResponse,
   CreatedSession,
-<<<<<<< HEAD
   EditorAmbiguityResponse,
   EditorAmbiguousPair,
   EditorCheckResponse,
@@ -28,9 +27,7 @@ export type {
   EditorState,
   EditorSuggestionsResponse,
   EditorThresholdSuggestion,
-=======
   EffectResponse,
->>>>>>> main
   HistoryResponse,
   MessageRequest,
   NodeSimilarity,

@@ -1,4 +1,3 @@
-<<<<<<< HEAD
 import { existsSync, type FSWatcher, watch, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import {
@@ -8,20 +7,12 @@ import {
   TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
-=======
-import { type FSWatcher, watch } from 'node:fs';
-import { resolve } from 'node:path';
-import { TreeAgent, TreeAgentError } from '@treeagent/core';
->>>>>>> main
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
-<<<<<<< HEAD
-import { fileTreeEditor } from '../tree-editor-file.js';
-=======
 import { describeSpace, fitOptions } from '../space.js';
->>>>>>> main
+import { fileTreeEditor } from '../tree-editor-file.js';
 import { portInUseError } from '../user-errors.js';
 
 export interface DevOptions {
@@ -41,17 +32,15 @@ export interface DevOptions {
   allowedHost?: string[];
   /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
   operators?: string;
-<<<<<<< HEAD
-  /** Labelled utterances for the editor's threshold suggestions (default: `utterances.tsv` etc. beside the tree). */
-  utterances?: string;
-  /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
-  editor?: boolean;
-=======
-  /** The labelled utterance set the Analytics page's "add to utterances" appends to. */
+  /**
+   * The labelled utterance set: the Analytics page's "add to utterances" appends to it, and the
+   * editor's threshold suggestions come from it (default for the editor: `utterances.tsv` etc. beside the tree).
+   */
   utterances?: string;
   /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
   redact?: boolean;
->>>>>>> main
+  /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
+  editor?: boolean;
 }
 
 /** A running dev server. */
@@ -105,7 +94,6 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
       : {}),
-<<<<<<< HEAD
     ...(editor
       ? {
           editor: fileTreeEditor(treePath, {
@@ -118,13 +106,11 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
           }),
         }
       : {}),
-=======
     analytics: {
       treeFile: loaded.path,
       ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),
       onTreeChange: () => treeChanged(),
     },
->>>>>>> main
   }).catch(async (error: unknown) => {
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;

@@ -9,12 +9,9 @@ import type { IconName } from '../components/icon';
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
   { path: '/tree', label: 'Tree', icon: 'route' },
-<<<<<<< HEAD
   { path: '/editor', label: 'Editor', icon: 'plus' },
-=======
   { path: '/analytics', label: 'Analytics', icon: 'chart' },
   { path: '/review', label: 'Review', icon: 'book' },
->>>>>>> main
   { path: '/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 
