@@ -120,7 +120,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     what: 'routing evaluation and threshold suggestions',
     mayImport: ['errors', 'protocol', 'explore', 'tree', 'engine'],
   },
-  { folder: 'lint', what: 'tree lint', mayImport: ['errors', 'protocol', 'embedding', 'tree'] },
+  {
+    folder: 'lint',
+    what: 'tree lint (and the routing thresholds it reports)',
+    mayImport: ['errors', 'protocol', 'embedding', 'explore', 'tree'],
+  },
   {
     folder: 'test',
     what: 'published as `@treeagent/core/test`: `ScriptedLanguageModel`, `ExactEmbedder`, `rejection`',

@@ -7,7 +7,7 @@ import { exportCommand } from './commands/export.js';
 import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
-import { lintCommand } from './commands/lint.js';
+import { LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
 import { reportCommand } from './commands/report.js';
 import { testCommand } from './commands/test.js';
@@ -195,6 +195,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '0.9',
     )
     .option('--strict', 'exit with code 1 on warnings too')
+    .option(
+      '--fit',
+      `fit the embedding space and show the thresholds in it even above ${LINT_FIT_MAX_CHUNKS} exploration chunks (slow on large trees)`,
+    )
     .action(async (tree: string, options) => {
       code = await lintCommand(tree, options, out);
     });

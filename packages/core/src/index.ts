@@ -41,7 +41,11 @@ export { ConcatEmbedder, type ConcatPart } from './embedding/concat-embedder.js'
 export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedder.js';
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
-export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
+export {
+  HashedEmbedder,
+  type HashedEmbedderOptions,
+  type SparseVector,
+} from './embedding/hashed-embedder.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,
@@ -81,7 +85,14 @@ export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
-export { type LintableEmbedder, type LintOptions, lintTree } from './lint/lint-tree.js';
+export type { LintThreshold } from './lint/lint-thresholds.js';
+export {
+  type LintableEmbedder,
+  type LintOptions,
+  type LintReport,
+  lintReport,
+  lintTree,
+} from './lint/lint-tree.js';
 // Lint
 export type { LintWarning } from './lint/lint-warning.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';

@@ -88,12 +88,22 @@ async function openAnalytics(
   options: ReportOptions,
 ): Promise<{ analytics: AnalyticsStore; close: () => Promise<void> }> {
   if (options.databaseUrl) {
-    const module = (await import('@treeagent/postgres').catch(() => {
+    // An optional adapter: imported by name at run time, so the CLI installs without it.
+    const specifier = '@treeagent/postgres';
+    const module = (await import(specifier).catch(() => {
       throw new TreeAgentError(
         'INVALID_INPUT',
         '--database-url needs the PostgreSQL adapter: npm install @treeagent/postgres pg.',
       );
-    })) as typeof import('@treeagent/postgres');
+    })) as {
+      PostgresSessionStore: new (options: {
+        connection: string;
+        schema?: string;
+      }) => {
+        analytics(): AnalyticsStore;
+        close(): Promise<void>;
+      };
+    };
     const store = new module.PostgresSessionStore({
       connection: options.databaseUrl,
       ...(options.schema ? { schema: options.schema } : {}),

@@ -95,7 +95,10 @@ export function turnFactOf(input: TurnFactInput): TurnFact {
 }
 
 function statusOf(outcome: TurnStatus | 'error'): TurnFactStatus {
-  switch (outcome) {
+  // A string switch: an output status added later (a handoff) maps by name, anything unknown to error.
+  switch (outcome as string) {
+    case 'handed-off':
+      return 'handed-off';
     case 'answered':
       return 'answered';
     case 'no-match':

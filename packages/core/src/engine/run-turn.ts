@@ -51,6 +51,7 @@ export async function runTurn(
       turn: turn.context.turn,
       message: input.message,
       at: runtime.now().toISOString(),
+      ...(runtime.exploreEmbedder !== runtime.embedder ? { fittedSpace: runtime.exploreEmbedder.id } : {}),
     });
     const extended = await extendMessage(turn);
     if (extended !== null) turn.applyExtendedMessage(extended);

@@ -43,7 +43,15 @@ export type ExploreAction = 'blocking' | 'leaf' | 'leaf-climb' | 'descend' | 'be
 
 /** Everything observable in a turn, as one discriminated union. Feeds streaming, tracing, tests and the debug view. */
 export type AgentEvent =
-  | { type: 'turn-start'; sessionId: string; turn: number; message: string; at: string }
+  | {
+      type: 'turn-start';
+      sessionId: string;
+      turn: number;
+      message: string;
+      at: string;
+      /** Present when exploration runs in the space fitted to the tree at load: the fitted embedder's id. */
+      fittedSpace?: string;
+    }
   | { type: 'session-reset'; reason: string; lostNodeId: number }
   | { type: 'message-extended'; original: string; extended: string }
   | { type: 'step-start'; nodeId: number; step: Step }

@@ -81,6 +81,7 @@ export class TurnTracing {
         switch (event.type) {
           case 'turn-start':
             turnSpan.setAttribute('treeagent.turn', event.turn);
+            if (event.fittedSpace) turnSpan.setAttribute('treeagent.explore.fitted_space', event.fittedSpace);
             break;
           case 'step-start':
             openStep(event.step, event.nodeId);
