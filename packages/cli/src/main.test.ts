@@ -33,7 +33,8 @@ describe('treeagent', () => {
     const output = capture();
     expect(await main(['inspect', bikeShop], output)).toBe(0);
     const text = output.out.join('\n');
-    expect(text).toMatch(/^bike-shop: 16 nodes, \d+ chunks/);
+    expect(text).toMatch(/^bike-shop: 22 nodes, \d+ chunks/);
+    expect(text).toContain('502 empty "riparazione" (blocking), 10 chunks [component 50]');
     expect(text).toContain('202 query "spedizioni: search", 16 chunks (3 forRag) [component 20]');
     expect(text).toContain('40 empty "ordini" (blocking)');
     // The automatic choice is visible: the agent's threshold is calibrated at load, and says from what.
@@ -129,7 +130,7 @@ export default { nodes: [
     const output = capture();
     await main(['eval', bikeShop, utterances, '--json', '--data', data], output);
     const report = JSON.parse(output.out.join('\n'));
-    expect(report.total).toBe(56);
+    expect(report.total).toBe(62);
     expect(report.results[0]).toMatchObject({
       text: 'buongiorno a tutti',
       expected: 'saluto',
