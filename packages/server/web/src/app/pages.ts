@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
 import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
+import { ConsolePage } from '../pages/console-page';
 import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReviewPage } from '../pages/review-page';
@@ -13,6 +14,7 @@ export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
   '/editor': EditorPage,
+  '/console': ConsolePage,
   '/analytics': AnalyticsPage,
   '/review': ReviewPage,
   '/audit': AuditPage,
