@@ -28,6 +28,7 @@ describe('bench/run.ts --quick', () => {
     expect(results.failures).toEqual([]);
     expect(Object.keys(results.sections).sort()).toEqual([
       'engine-overhead',
+      'explore-agreement',
       'explore-scaling',
       'history-growth',
       'server-load',
