@@ -38,7 +38,7 @@ interface ScalingRow {
   nodes: number;
   vectorBytes: number;
   /** Compiled C reference (`lib/sequential-read.c`), or why it could not run. */
-  c: { compiler: string; sum: Stats; dot: Stats } | { unavailable: string };
+  c: { compiler: string; sum: Stats; dot: Stats; sign: Stats } | { unavailable: string };
   /** Plain sequential sum of a Float32Array of `vectorBytes` in JavaScript (the faster of one or four accumulators). */
   jsSequentialRead: Stats;
   /** The limit the step is compared with: the C sum, or the JavaScript sum when C is unavailable. */
@@ -154,6 +154,7 @@ export async function scalingChild({
     step: [] as number[],
     cSum: [] as number[],
     cDot: [] as number[],
+    cSign: [] as number[],
   };
   const time = async (list: number[] | null, body: () => unknown) => {
     const begin = performance.now();
@@ -168,6 +169,7 @@ export async function scalingChild({
         if (keep) {
           timings.cSum.push(round.sum);
           timings.cDot.push(round.dot);
+          timings.cSign.push(round.sign);
         }
       }
       await time(keep ? timings.one : null, () => consume(sum(columns)));
@@ -185,7 +187,12 @@ export async function scalingChild({
   const jsSequentialRead = one.median <= four.median ? one : four;
   const c =
     'round' in compiled
-      ? { compiler: compiled.compiler, sum: summarize(timings.cSum), dot: summarize(timings.cDot) }
+      ? {
+          compiler: compiled.compiler,
+          sum: summarize(timings.cSum),
+          dot: summarize(timings.cDot),
+          sign: summarize(timings.cSign),
+        }
       : compiled;
   const limit = 'sum' in c ? c.sum : jsSequentialRead;
   const blockedKernel = summarize(timings.kernel);
@@ -204,11 +211,11 @@ export async function scalingChild({
     passMs += performance.now() - begin;
     return result;
   };
-  ChunkIndex.prototype.hammingDistances = function (this: ChunkIndex, direction, out) {
+  ChunkIndex.prototype.hammingDistances = function (this: ChunkIndex, direction, out, histogram) {
     passes++;
     signBits = true;
     const begin = performance.now();
-    originalHamming.call(this, direction, out);
+    originalHamming.call(this, direction, out, histogram);
     passMs += performance.now() - begin;
   };
   let hops = 0;
@@ -347,7 +354,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
           '',
         ]
       : []),
-    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one pass over the \`ChunkIndex\`, one range scan per hop). From ${SIGN_SCAN_FROM.toLocaleString('en')} chunks on the agent keeps one sign bit per dimension (\`exploreScan: 'auto'\`): the pass is a Hamming distance per chunk over ${DIMENSIONS / 8} bytes instead of a float32 dot product over ${DIMENSIONS * 4}, and each hop rescores its nearest ${SIGN_CANDIDATES} chunks exactly (scan \`sign-bits\`; decisions compared with the float32 scan in 3b); the limit below is still the time to read the float32 vectors. ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a float32 array of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes) in C (\`bench/lib/sequential-read.c\`, compiled in the run${compilers.length ? ` by ${compilers.join('; ')}` : ''}; SIMD loads, four accumulators), measured in the same run, in rotation with the steps. Beside it: a compiled float32 dot pass over the same array (one score per chunk, the engine's computation) and the same sum in plain JavaScript (the limit earlier runs used).`,
+    `Each step is \`agent.route(text)\` on a fresh direction (embedding lookup, one pass over the \`ChunkIndex\`, one range scan per hop). From ${SIGN_SCAN_FROM.toLocaleString('en')} chunks on the agent keeps one sign bit per dimension (\`exploreScan: 'auto'\`): the pass is a Hamming distance per chunk over ${DIMENSIONS / 8} bytes instead of a float32 dot product over ${DIMENSIONS * 4}, and each hop rescores its nearest ${SIGN_CANDIDATES} chunks exactly (scan \`sign-bits\`; decisions compared with the float32 scan in 3b); the limit below is still the time to read the float32 vectors. ${DIMENSIONS} dimensions, ${CHUNKS_PER_LEAF} chunks per leaf, 100 children per routing node (10 at the top of the 1M tree). The limit is the median time of a plain sequential sum of a float32 array of the same size as the vectors a step reads (chunks × ${DIMENSIONS} × 4 bytes) in C (\`bench/lib/sequential-read.c\`, compiled in the run${compilers.length ? ` by ${compilers.join('; ')}` : ''}; SIMD loads, four accumulators), measured in the same run, in rotation with the steps. Beside it: a compiled float32 dot pass over the same array (one score per chunk, the exact scan's computation), a compiled sign-bit pass (Hamming distance and histogram over one bit per dimension per chunk, the sign-bit scan's pass: what the step at 100k and 1M chunks should be compared with) and the same sum in plain JavaScript (the limit earlier runs used).`,
     '',
     table(
       [
@@ -356,6 +363,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         'explore step median / p99',
         'sequential read, C (limit)',
         'dot pass, C',
+        'sign-bit pass, C',
         'sequential read, JavaScript',
         'step ÷ limit',
         'step ÷ JavaScript read',
@@ -374,6 +382,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         'dot' in row.c
           ? `${ms(row.c.dot.median)} (${gbPerSecond(row.vectorBytes, row.c.dot)})`
           : 'unavailable',
+        'sign' in row.c && row.c.sign ? ms(row.c.sign.median) : 'unavailable',
         `${ms(row.jsSequentialRead.median)} (${gbPerSecond(row.vectorBytes, row.jsSequentialRead)})`,
         `${times(row.ratio)}${row.limitSource === 'C' ? '' : ' (JavaScript limit)'}`,
         times(row.jsRatio),

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * The compiled bandwidth reference of the exploration benchmark: `sequential-read.c`, compiled with
  * `gcc -O3 -march=native` into a temporary directory at run time, run as a long-lived process that
  * holds an array of the size the explore step reads. Each `round()` asks it for one plain sequential
- * sum and one float32 dot pass over that array and returns their times, measured inside the C
+ * sum, one float32 dot pass and one sign-bit pass (over codes of one bit per value) and returns their times, measured inside the C
  * process (no process start or pipe in the figure).
  */
 const SOURCE = fileURLToPath(new URL('./sequential-read.c', import.meta.url));
@@ -19,6 +19,8 @@ export interface CRound {
   sum: number;
   /** Row-major float32 dot pass, one score per chunk (the engine's computation, compiled). */
   dot: number;
+  /** Sign-bit pass: Hamming distance and histogram over one bit per dimension per chunk (the engine's pass on large trees). */
+  sign: number;
 }
 
 export interface CReference {
@@ -101,10 +103,10 @@ export async function startCReference(
     async round() {
       const line = nextLine();
       child.stdin.write('r\n');
-      const [sum, dot] = (await line).split(' ').map(Number);
-      if (!Number.isFinite(sum) || !Number.isFinite(dot))
+      const [sum, dot, sign] = (await line).split(' ').map(Number);
+      if (!Number.isFinite(sum) || !Number.isFinite(dot) || !Number.isFinite(sign))
         throw new Error(`the C reference printed an unreadable round: ${await line}`);
-      return { sum: sum!, dot: dot! };
+      return { sum: sum!, dot: dot!, sign: sign! };
     },
     close: cleanup,
   };

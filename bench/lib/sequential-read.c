@@ -7,7 +7,10 @@
  * Allocates chunks × dimensions float32 values (the size of the vectors an explore step reads),
  * fills them, then for every line read on stdin runs one plain sequential sum of the whole array and
  * one float32 dot pass (each row of `dimensions` values against a direction, one score per row,
- * the computation of the engine's similarity pass) and prints "<sum ms> <dot ms> <sink>". Both
+ * the computation of the engine's similarity pass) and one sign-bit pass (the Hamming distance of a
+ * code of one bit per dimension, padded to 16 bytes, to each row's code, and their histogram: the
+ * engine's pass per direction on large trees, `exploreScan: 'sign-bits'`) and prints
+ * "<sum ms> <dot ms> <sign ms> <sink>". The float loops
  * loops use GCC vector extensions with four independent accumulators, so the compiler emits SIMD
  * loads without -ffast-math: what they measure is how fast this core reads memory, not how well
  * the compiler reassociates a float reduction. Exits at the end of stdin.
@@ -80,6 +83,18 @@ static void dot_pass(const float *restrict values, const float *restrict directi
   }
 }
 
+/* out[row] = popcount(codes[row] ^ query) over `words` 64-bit words, and histogram[out[row]]++. */
+static void sign_pass(const unsigned long long *restrict codes, const unsigned long long *restrict query,
+                      unsigned short *restrict out, int *restrict histogram, size_t rows, size_t words) {
+  for (size_t row = 0; row < rows; row++) {
+    const unsigned long long *c = codes + row * words;
+    int d = 0;
+    for (size_t k = 0; k < words; k++) d += __builtin_popcountll(c[k] ^ query[k]);
+    out[row] = (unsigned short)d;
+    histogram[d]++;
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <chunks> <dimensions>\n", argv[0]);
@@ -96,13 +111,24 @@ int main(int argc, char **argv) {
   float *values = aligned_alloc(64, bytes);
   float *direction = aligned_alloc(64, (dims * sizeof(float) + 63) & ~(size_t)63);
   float *out = aligned_alloc(64, (rows * sizeof(float) + 63) & ~(size_t)63);
-  if (!values || !direction || !out) {
+  size_t words = (dims + 127) / 128 * 2;
+  unsigned long long *codes = aligned_alloc(64, (rows * words * 8 + 63) & ~(size_t)63);
+  unsigned long long *query = aligned_alloc(64, (words * 8 + 63) & ~(size_t)63);
+  unsigned short *distances = aligned_alloc(64, (rows * 2 + 63) & ~(size_t)63);
+  int *histogram = calloc(words * 64 + 1, sizeof(int));
+  if (!values || !direction || !out || !codes || !query || !distances || !histogram) {
     fprintf(stderr, "sequential-read: cannot allocate %zu bytes\n", bytes);
     return 1;
   }
   /* The same values as the JavaScript reference, and every page touched before the first pass. */
   for (size_t i = 0; i < n; i++) values[i] = (float)(i & 1023) / 1024.0f - 0.5f;
   for (size_t j = 0; j < dims; j++) direction[j] = sinf((float)(j + 1));
+  unsigned long long state = 0x9e3779b97f4a7c15ULL;
+  for (size_t i = 0; i < rows * words; i++) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    codes[i] = state;
+  }
+  for (size_t k = 0; k < words; k++) query[k] = codes[k] ^ 0x5555555555555555ULL;
   printf("ready\n");
   fflush(stdout);
   char line[64];
@@ -112,11 +138,19 @@ int main(int argc, char **argv) {
     double middle = now_ms();
     dot_pass(values, direction, out, rows, dims);
     double end = now_ms();
-    printf("%.6f %.6f %.6g\n", middle - begin, end - middle, (double)total + (double)out[rows / 2]);
+    memset(histogram, 0, (words * 64 + 1) * sizeof(int));
+    sign_pass(codes, query, distances, histogram, rows, words);
+    double signed_end = now_ms();
+    printf("%.6f %.6f %.6f %.6g\n", middle - begin, end - middle, signed_end - end,
+           (double)total + (double)out[rows / 2] + (double)distances[rows / 2] + (double)histogram[words * 32]);
     fflush(stdout);
   }
   free(values);
   free(direction);
   free(out);
+  free(codes);
+  free(query);
+  free(distances);
+  free(histogram);
   return 0;
 }

@@ -78,6 +78,15 @@ describe('SqliteEmbeddingCache', () => {
     expect(await other.getMany('m', ['ultimo'])).toEqual([vec(3)]);
   });
 
+  test('back-to-back small batches (no timer turn) are written 256 at a time', async () => {
+    const cache = new SqliteEmbeddingCache(freshFile());
+    cleanups.push(() => cache.close());
+    const other = new SqliteEmbeddingCache(cache.file, { deferWrites: false });
+    cleanups.push(() => other.close());
+    for (let i = 0; i < 256; i++) await cache.setMany('m', [{ text: `t${i}`, vector: vec(i) }]);
+    expect(await other.getMany('m', ['t0', 't255'])).toEqual([vec(0), vec(255)]);
+  });
+
   test('the latest value of a text wins across pending small batches and a large batch', async () => {
     const cache = new SqliteEmbeddingCache(freshFile());
     cleanups.push(() => cache.close());

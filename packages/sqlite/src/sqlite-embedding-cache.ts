@@ -26,6 +26,8 @@ export const EMBEDDING_SCHEMA: SchemaMigrations = {
 export const DEFERRED_WRITE_MAX = 64;
 /** How long small `setMany` batches wait in memory before they are written together. */
 export const DEFERRED_WRITE_MS = 100;
+/** Pending vectors written at once, whatever the timer: bounds the memory of back-to-back calls. */
+const PENDING_WRITE_AT = 256;
 /** Pending vectors kept after failed writes before they are dropped (a cache loses only work: they are re-embedded). */
 const PENDING_LIMIT = 10_000;
 
@@ -126,6 +128,11 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
         const key = pendingKey(row[0], row[1]);
         this.#pending.delete(key); // the latest value goes last
         this.#pending.set(key, row);
+      }
+      // Bounded: when the event loop gives the timer no turn (calls back to back), write them here.
+      if (this.#pending.size >= PENDING_WRITE_AT) {
+        this.#writePending();
+        return;
       }
       // Not unref'd: a process that ends without close() still writes them before it exits.
       this.#timer ??= setTimeout(() => this.#writePending(), DEFERRED_WRITE_MS);

@@ -49,3 +49,50 @@ describe('ChunkIndex.similarities', () => {
     });
   });
 });
+
+describe('ChunkIndex.build on a large tree', () => {
+  const leafTree = (count: number) =>
+    defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 3, type: 'empty', parent: 2, chunks: Array.from({ length: count }, (_, i) => `chunk ${i}`) },
+        { id: 4, type: 'empty', parent: 2, chunks: ['last'] },
+      ],
+    });
+
+  test('packs every chunk, embedded a batch at a time, in chunk order', async () => {
+    const next = random(5);
+    const tree = leafTree(9000);
+    const vectors = Object.fromEntries(
+      tree.chunks.map((chunk) => [chunk.text, Array.from({ length: 12 }, () => next())]),
+    );
+    const embedder = new ExactEmbedder({ vectors });
+    const index = await ChunkIndex.build(tree, embedder);
+    expect(index.layout).toBe('rows');
+    // Each text embedded once (the layout sample first, then the others in batches).
+    expect(embedder.calls.flat().sort()).toEqual(tree.chunks.map((chunk) => chunk.text).sort());
+    const direction = Float32Array.from({ length: 12 }, (_, j) => (j === 3 ? 1 : 0));
+    const similarities = index.similarities(direction);
+    tree.chunks.forEach((chunk, position) => {
+      const raw = vectors[chunk.text]!;
+      expect(similarities[position]).toBeCloseTo(raw[3]! / Math.hypot(...raw), 6);
+    });
+  });
+
+  test('an embedder whose vectors change length between batches fails with EMBEDDER', async () => {
+    const tree = leafTree(5000);
+    let calls = 0;
+    const embedder = {
+      id: 'shifty',
+      embed: async (texts: readonly string[]) => {
+        calls++;
+        return texts.map(() => (calls === 1 ? [1, 0, 0] : [1, 0]));
+      },
+    };
+    await expect(ChunkIndex.build(tree, embedder)).rejects.toMatchObject({
+      code: 'EMBEDDER',
+      message: expect.stringContaining('different lengths (3 and 2)'),
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
+import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
@@ -12,6 +13,10 @@ import { createSignKernel, type SignKernel } from './sign-kernel.js';
  * (`dot-kernel.ts`): one sequential read per direction, at about the speed of memory.
  */
 const DENSE_FRACTION = 0.5;
+/** Chunks sampled (evenly spaced) to decide which dimensions are dense. */
+const DENSE_SAMPLES = 256;
+/** Chunks embedded and packed at a time while building. */
+const BUILD_BATCH = 4096;
 
 /**
  * From this many chunks on (`scan: 'auto'`), a tree of dense vectors also keeps one sign bit per
@@ -65,7 +70,8 @@ export class ChunkIndex {
   readonly #sparseSlot: Int32Array;
   /** The direction's dense coordinates, gathered (mixed layout). */
   readonly #denseDirection: Float32Array;
-  readonly #positionById: Map<string, number>;
+  /** Built on first use (a blacklisted chunk): a million string keys cost about 100 MB. */
+  #positionById: Map<string, number> | null = null;
   /** One sign bit per dense dimension of each chunk (`scan` chose sign bits), else `null`. */
   readonly #signs: SignKernel | null;
   /** The direction's code (scratch). */
@@ -76,7 +82,6 @@ export class ChunkIndex {
     dimensions: number,
     dense: Int32Array,
     sparse: Int32Array,
-    vectors: readonly ArrayLike<number>[],
     scan: ExploreScan,
   ) {
     this.tree = tree;
@@ -84,15 +89,11 @@ export class ChunkIndex {
     this.denseDimensions = dense;
     this.sparseDimensions = sparse;
     this.layout = sparse.length === 0 ? 'rows' : dense.length === 0 ? 'columns' : 'mixed';
-    const count = vectors.length;
+    const count = tree.chunks.length;
 
     this.#kernel = dense.length ? createRowKernel(count, dense.length) : null;
     this.stride = this.#kernel ? this.#kernel.stride : dense.length;
     this.rows = this.#kernel ? this.#kernel.rows : new Float32Array(count * this.stride);
-    vectors.forEach((vector, row) => {
-      const base = row * this.stride;
-      for (let k = 0; k < dense.length; k++) this.rows[base + k] = vector[dense[k]!]!;
-    });
     this.#denseDirection = new Float32Array(dense.length);
 
     this.columns = new Float32Array(count * sparse.length);
@@ -100,24 +101,27 @@ export class ChunkIndex {
     sparse.forEach((j, slot) => {
       this.#sparseSlot[j] = slot;
     });
-    vectors.forEach((vector, row) => {
-      for (let slot = 0; slot < sparse.length; slot++)
-        this.columns[slot * count + row] = vector[sparse[slot]!]!;
-    });
-    this.#positionById = new Map(tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
 
-    const signs =
+    this.#signs =
       this.layout === 'rows' &&
       this.#kernel !== null &&
       (scan === 'sign-bits' || (scan === 'auto' && count >= SIGN_SCAN_FROM))
         ? createSignKernel(count, this.stride)
         : null;
-    if (signs) {
-      for (let row = 0; row < count; row++)
-        packSigns(this.rows, row * this.stride, this.stride, signs.codes, row * signs.codeBytes);
-    }
-    this.#signs = signs;
-    this.#queryCode = new Uint8Array(signs?.codeBytes ?? 0);
+    this.#queryCode = new Uint8Array(this.#signs?.codeBytes ?? 0);
+  }
+
+  /** Packs the unit vector of the chunk at `row`: its dense coordinates, its sparse ones, its sign bits. */
+  #fill(row: number, vector: ArrayLike<number>): void {
+    const dense = this.denseDimensions;
+    const sparse = this.sparseDimensions;
+    const count = this.tree.chunks.length;
+    const base = row * this.stride;
+    for (let k = 0; k < dense.length; k++) this.rows[base + k] = vector[dense[k]!]!;
+    for (let slot = 0; slot < sparse.length; slot++)
+      this.columns[slot * count + row] = vector[sparse[slot]!]!;
+    const signs = this.#signs;
+    if (signs) packSigns(this.rows, base, this.stride, signs.codes, row * signs.codeBytes);
   }
 
   /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
@@ -132,15 +136,33 @@ export class ChunkIndex {
 
   /**
    * The Hamming distance between the sign bits of a unit `direction` and those of every chunk, into
-   * `out` (one per chunk, in chunk order). Only with sign bits (`signBits`).
+   * `out` (one per chunk, in chunk order), and how many chunks have each distance into `histogram`
+   * (`codeBits + 1` slots). Only with sign bits (`signBits`).
    */
-  hammingDistances(direction: Float32Array, out: Uint16Array): void {
+  hammingDistances(direction: Float32Array, out: Uint16Array, histogram: Int32Array): void {
     const signs = this.#signs;
     if (!signs)
       throw new Error('ChunkIndex.hammingDistances: this index keeps no sign bits (signBits is false)');
     this.#queryCode.fill(0);
     packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
-    signs.distances(this.#queryCode, out);
+    signs.distances(this.#queryCode, out, histogram);
+  }
+
+  /**
+   * The positions in `[from, to)` whose distance in `distances` (an `out` of `hammingDistances`) is
+   * at most `cut`, ascending, into `positions` (with room for them); returns how many.
+   */
+  positionsWithin(
+    distances: Uint16Array,
+    from: number,
+    to: number,
+    cut: number,
+    positions: Int32Array,
+  ): number {
+    const signs = this.#signs;
+    if (!signs)
+      throw new Error('ChunkIndex.positionsWithin: this index keeps no sign bits (signBits is false)');
+    return signs.within(distances, from, to, cut, positions);
   }
 
   /**
@@ -171,26 +193,56 @@ export class ChunkIndex {
     options: ChunkIndexOptions = {},
   ): Promise<ChunkIndex> {
     const { layout, scan = 'auto' } = options;
-    const vectors = tree.chunks.length
+    const texts = tree.chunks.map((chunk) => chunk.text);
+    const count = texts.length;
+    // The layout from up to 256 evenly spaced chunks, embedded first; then the rest, a batch at a
+    // time, packed as they come: no array of a vector per chunk is ever held.
+    const step = Math.max(1, Math.floor(count / DENSE_SAMPLES));
+    const samplePositions: number[] = [];
+    for (let row = 0; row < count; row += step) samplePositions.push(row);
+    const sample = count
       ? await embedTexts(
           embedder,
-          tree.chunks.map((chunk) => chunk.text),
+          samplePositions.map((row) => texts[row]!),
           cache,
         )
       : [];
-    const dimensions = vectors[0]?.length ?? embedder.dimensions ?? 0;
+    const dimensions = sample[0]?.length ?? embedder.dimensions ?? 0;
     const denseFlags =
       layout === 'rows'
         ? new Array<boolean>(dimensions).fill(true)
         : layout === 'columns'
           ? new Array<boolean>(dimensions).fill(false)
-          : denseDimensionFlags(vectors, dimensions);
+          : denseDimensionFlags(sample, dimensions);
     const dense: number[] = [];
     const sparse: number[] = [];
     denseFlags.forEach((isDense, j) => {
       (isDense ? dense : sparse).push(j);
     });
-    return new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), vectors, scan);
+    const index = new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), scan);
+    sample.forEach((vector, k) => {
+      index.#fill(samplePositions[k]!, vector);
+    });
+    for (let start = 0; start < count; start += BUILD_BATCH) {
+      const rows: number[] = [];
+      for (let row = start; row < Math.min(count, start + BUILD_BATCH); row++)
+        if (row % step !== 0) rows.push(row);
+      if (!rows.length) continue;
+      const vectors = await embedTexts(
+        embedder,
+        rows.map((row) => texts[row]!),
+        cache,
+      );
+      vectors.forEach((vector, k) => {
+        if (vector.length !== dimensions)
+          throw new TreeAgentError(
+            'EMBEDDER',
+            `Embedder "${embedder.id}" returned vectors of different lengths (${dimensions} and ${vector.length}).`,
+          );
+        index.#fill(rows[k]!, vector);
+      });
+    }
+    return index;
   }
 
   /**
@@ -251,6 +303,8 @@ export class ChunkIndex {
 
   /** Position of a chunk id in the tree's chunk order, or `undefined`. */
   positionOf(id: ChunkId): number | undefined {
+    if (!this.#positionById)
+      this.#positionById = new Map(this.tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
     return this.#positionById.get(chunkKey(id));
   }
 }
@@ -265,18 +319,12 @@ function packSigns(values: Float32Array, from: number, length: number, codes: Ui
   }
 }
 
-/** For each dimension, whether at least half the chunks are non-zero there (up to 256 sampled). */
-function denseDimensionFlags(vectors: ArrayLike<number>[], dimensions: number): boolean[] {
+/** For each dimension, whether at least half the sampled vectors are non-zero there. */
+function denseDimensionFlags(sample: ArrayLike<number>[], dimensions: number): boolean[] {
   const nonZero = new Int32Array(dimensions);
-  if (!vectors.length) return new Array<boolean>(dimensions).fill(false);
-  const step = Math.max(1, Math.floor(vectors.length / 256));
-  let sampled = 0;
-  for (let row = 0; row < vectors.length; row += step) {
-    const vector = vectors[row]!;
-    for (let j = 0; j < dimensions; j++) if (vector[j] !== 0) nonZero[j]!++;
-    sampled++;
-  }
-  return Array.from(nonZero, (count) => count >= DENSE_FRACTION * sampled);
+  if (!sample.length) return new Array<boolean>(dimensions).fill(false);
+  for (const vector of sample) for (let j = 0; j < dimensions; j++) if (vector[j] !== 0) nonZero[j]!++;
+  return Array.from(nonZero, (count) => count >= DENSE_FRACTION * sample.length);
 }
 
 /**

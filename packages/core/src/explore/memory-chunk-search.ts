@@ -5,7 +5,7 @@ import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { bestChunkIn, buildChunkMask } from './chunk-mask.js';
 import type { ChunkSearch } from './chunk-search.js';
-import { SignScratch, signCandidates } from './sign-candidates.js';
+import { type SignPass, SignScratch, signCandidates } from './sign-candidates.js';
 
 /**
  * Chunks rescored exactly per hop when the index ranks by sign bits: the nearest this many by
@@ -25,7 +25,7 @@ export class MemoryChunkSearch implements ChunkSearch {
   readonly #index: ChunkIndex;
   readonly #direction: () => Promise<Float32Array>;
   #similarities: { vector: Float32Array; values: Float32Array } | null = null;
-  #distances: { vector: Float32Array; values: Uint16Array } | null = null;
+  #signPass: (SignPass & { vector: Float32Array }) | null = null;
   #scratch: SignScratch | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
   readonly #exact: boolean;
@@ -78,20 +78,29 @@ export class MemoryChunkSearch implements ChunkSearch {
    */
   #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
     const index = this.#index;
-    if (this.#distances?.vector !== vector) {
-      const values = this.#distances?.values ?? new Uint16Array(index.tree.chunks.length);
-      index.hammingDistances(vector, values);
-      this.#distances = { vector, values };
+    if (this.#signPass?.vector !== vector) {
+      const pass = this.#signPass ?? {
+        vector,
+        distances: new Uint16Array(index.tree.chunks.length),
+        histogram: new Int32Array(index.codeBits + 1),
+      };
+      index.hammingDistances(vector, pass.distances, pass.histogram);
+      pass.vector = vector;
+      this.#signPass = pass;
     }
     if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
     const scratch = this.#scratch;
+    const pass = this.#signPass;
+    const from = node.ownChunkEnd;
+    const to = node.chunkEnd;
     const length = signCandidates(
-      this.#distances.values,
+      pass,
       this.#maskFor(constraints),
-      node.ownChunkEnd,
-      node.chunkEnd,
+      from,
+      to,
       SIGN_CANDIDATES,
       scratch,
+      (cut, positions) => index.positionsWithin(pass.distances, from, to, cut, positions),
     );
     if (length === 0) return null;
     index.similaritiesAt(vector, scratch.positions, length, scratch.scores);

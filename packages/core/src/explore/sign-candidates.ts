@@ -1,34 +1,56 @@
+/** The sign-bit pass of one direction: its Hamming distance to every chunk, and how many chunks have each distance. */
+export interface SignPass {
+  distances: Uint16Array;
+  /** `histogram[d]`: how many chunks (of the whole index) are at distance `d`. */
+  histogram: Int32Array;
+}
+
 /**
  * The candidates of a sign-bit scan: among the allowed chunks at positions `[from, to)`, those whose
  * Hamming distance is at most the `count`-th smallest (all of them when ties straddle the cut), in
- * ascending position order. Two passes over the range: a histogram of the distances, then the
- * positions under the cut. Returns how many positions were written to `scratch.positions` (which
- * grows when needed).
+ * ascending position order, written to `scratch.positions` (which grows when needed); returns how
+ * many. The distances' histogram over the range gives the cut — from the whole index's histogram
+ * minus the chunks outside the range when the range is most of the index — then one pass collects
+ * the positions under it (`within`, a SIMD kernel that skips eight distances at a time, when there
+ * is no mask).
  */
 export function signCandidates(
-  distances: Uint16Array,
+  pass: SignPass,
   mask: Uint8Array | null,
   from: number,
   to: number,
   count: number,
   scratch: SignScratch,
+  within?: (cut: number, positions: Int32Array) => number,
 ): number {
+  const { distances } = pass;
   const histogram = scratch.histogram;
-  histogram.fill(0);
   let allowed = 0;
-  if (mask === null) {
+  if (mask === null && 2 * (to - from) > distances.length) {
+    histogram.set(pass.histogram);
+    for (let i = 0; i < from; i++) histogram[distances[i]!]!--;
+    for (let i = to; i < distances.length; i++) histogram[distances[i]!]!--;
+    allowed = to - from;
+  } else if (mask === null) {
+    histogram.fill(0);
     for (let i = from; i < to; i++) histogram[distances[i]!]!++;
     allowed = to - from;
   } else {
+    histogram.fill(0);
     for (let i = from; i < to; i++) {
       if (mask[i] === 0) continue;
       histogram[distances[i]!]!++;
       allowed++;
     }
   }
-  if (allowed === 0) return 0;
+  if (allowed <= 0) return 0;
   let cut = 0;
-  for (let seen = histogram[0]!; seen < Math.min(count, allowed); ) seen += histogram[++cut]!;
+  let seen = histogram[0]!;
+  while (seen < Math.min(count, allowed)) seen += histogram[++cut]!;
+  if (mask === null && within) {
+    scratch.ensure(seen);
+    return within(cut, scratch.positions);
+  }
   return positionsWithin(distances, mask, from, to, cut, scratch);
 }
 
@@ -47,7 +69,7 @@ export function positionsWithin(
   let length = 0;
   for (let i = from; i < to; i++) {
     if (distances[i]! > cut || (mask !== null && mask[i] === 0)) continue;
-    if (length === scratch.positions.length) scratch.grow();
+    if (length === scratch.positions.length) scratch.ensure(length + 1);
     scratch.positions[length++] = i;
   }
   return length;
@@ -64,10 +86,14 @@ export class SignScratch {
     this.histogram = new Int32Array(bits + 1);
   }
 
-  grow(): void {
-    const positions = new Int32Array(this.positions.length * 2);
+  /** Room for at least `length` positions and scores (what is written is kept). */
+  ensure(length: number): void {
+    if (length <= this.positions.length) return;
+    let size = this.positions.length;
+    while (size < length) size *= 2;
+    const positions = new Int32Array(size);
     positions.set(this.positions);
     this.positions = positions;
-    this.scores = new Float32Array(positions.length);
+    this.scores = new Float32Array(size);
   }
 }

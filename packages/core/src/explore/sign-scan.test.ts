@@ -6,6 +6,7 @@ import type { NodeDefinition } from '../tree/node-definition.js';
 import { ChunkIndex } from './chunk-index.js';
 import { MemoryChunkSearch, SIGN_CANDIDATES } from './memory-chunk-search.js';
 import { SignScratch, signCandidates } from './sign-candidates.js';
+import { createSignKernel } from './sign-kernel.js';
 
 /** Deterministic pseudo-random numbers in [-0.5, 0.5). */
 function random(seed: number): () => number {
@@ -54,7 +55,11 @@ describe('sign-bit scan', () => {
     expect(index.codeBits).toBe(256);
     const direction = Float32Array.from(unit(next, 200));
     const distances = new Uint16Array(tree.chunks.length);
-    index.hammingDistances(direction, distances);
+    const histogram = new Int32Array(index.codeBits + 1);
+    index.hammingDistances(direction, distances, histogram);
+    const counted = new Int32Array(index.codeBits + 1);
+    for (const distance of distances) counted[distance]!++;
+    expect(histogram).toEqual(counted);
     tree.chunks.forEach((chunk, position) => {
       const vector = vectors[chunk.text]!;
       let differing = 0;
@@ -88,15 +93,72 @@ describe('sign-bit scan', () => {
 
   test('candidates: the nearest by Hamming distance in the range, ties included, masked chunks left out', () => {
     const distances = Uint16Array.from([5, 1, 3, 3, 0, 9, 3, 2]);
+    const histogram = new Int32Array(17);
+    for (const distance of distances) histogram[distance]!++;
     const scratch = new SignScratch(16);
     const take = (mask: Uint8Array | null, from: number, to: number, count: number) =>
-      Array.from(scratch.positions.subarray(0, signCandidates(distances, mask, from, to, count, scratch)));
+      Array.from(
+        scratch.positions.subarray(
+          0,
+          signCandidates({ distances, histogram }, mask, from, to, count, scratch),
+        ),
+      );
     expect(take(null, 0, 8, 2)).toEqual([1, 4]);
     // The 4th nearest is at distance 3, shared by three chunks: all of them are kept.
     expect(take(null, 0, 8, 4)).toEqual([1, 2, 3, 4, 6, 7]);
+    // Most of the range: the histogram of the whole index minus what is outside.
+    expect(take(null, 1, 8, 2)).toEqual([1, 4]);
+    expect(take(null, 0, 7, 3)).toEqual([1, 2, 3, 4, 6]);
     expect(take(null, 2, 4, 10)).toEqual([2, 3]);
     expect(take(Uint8Array.from([1, 0, 1, 1, 0, 1, 1, 1]), 0, 8, 2)).toEqual([2, 3, 6, 7]);
     expect(take(Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0]), 0, 8, 2)).toEqual([]);
+  });
+
+  test('the SIMD kernels: distances, their histogram, and the positions within a cut, on any range', () => {
+    const next = random(3);
+    const count = 1000;
+    const kernel = createSignKernel(count, 300)!;
+    expect(kernel.codeBytes).toBe(48);
+    for (let i = 0; i < kernel.codes.length; i++) kernel.codes[i] = Math.floor((next() + 0.5) * 256);
+    const query = Uint8Array.from({ length: 48 }, () => Math.floor((next() + 0.5) * 256));
+    const distances = new Uint16Array(count);
+    const histogram = new Int32Array(48 * 8 + 1);
+    kernel.distances(query, distances, histogram);
+    const counted = new Int32Array(histogram.length);
+    for (let row = 0; row < count; row++) {
+      let differing = 0;
+      for (let b = 0; b < 48; b++) {
+        let x = kernel.codes[row * 48 + b]! ^ query[b]!;
+        for (; x; x &= x - 1) differing++;
+      }
+      expect(distances[row]).toBe(differing);
+      counted[differing]!++;
+    }
+    expect(histogram).toEqual(counted);
+    const positions = new Int32Array(count);
+    for (const [from, to, cut] of [
+      [0, count, 170],
+      [3, 997, 180],
+      [5, 12, 400],
+      [7, 7, 400],
+      [0, count, 0],
+      [991, 1000, 192],
+    ] as const) {
+      const found = kernel.within(distances, from, to, cut, positions);
+      const expected: number[] = [];
+      for (let i = from; i < to; i++) if (distances[i]! <= cut) expected.push(i);
+      expect(Array.from(positions.subarray(0, found))).toEqual(expected);
+    }
+    // Another direction's distances in the kernel's memory: the ones passed are used.
+    const other = new Uint16Array(count).fill(500);
+    other[10] = 3;
+    kernel.distances(
+      query.map((byte) => byte ^ 0xff),
+      new Uint16Array(count),
+      new Int32Array(histogram.length),
+    );
+    expect(kernel.within(other, 0, count, 10, positions)).toBe(1);
+    expect(positions[0]).toBe(10);
   });
 
   test('a wide tree: every hop finds what the exact scan finds, blacklist and all', async () => {
