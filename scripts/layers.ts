@@ -43,6 +43,16 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
   { folder: 'model', what: 'contract `LanguageModel`', mayImport: ['errors', 'protocol'] },
   {
+    folder: 'privacy',
+    what: 'personal data redaction: the detectors, `Redactor`, redacting a commit',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
+    folder: 'analytics',
+    what: 'turn facts (`turnFactOf`), contract `AnalyticsStore`, the report SQL the SQLite and PostgreSQL stores share',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
     mayImport: ['errors', 'protocol'],
@@ -101,6 +111,8 @@ export const CORE_LAYERS: readonly Layer[] = [
       'callbacks',
       'explore',
       'ingest',
+      'privacy',
+      'analytics',
     ],
   },
   {
@@ -108,7 +120,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     what: 'routing evaluation and threshold suggestions',
     mayImport: ['errors', 'protocol', 'explore', 'tree', 'engine'],
   },
-  { folder: 'lint', what: 'tree lint', mayImport: ['errors', 'protocol', 'embedding', 'tree'] },
+  {
+    folder: 'lint',
+    what: 'tree lint (and the routing thresholds it reports)',
+    mayImport: ['errors', 'protocol', 'embedding', 'explore', 'tree'],
+  },
   {
     folder: 'test',
     what: 'published as `@treeagent/core/test`: `ScriptedLanguageModel`, `ExactEmbedder`, `rejection`',
@@ -117,12 +133,23 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'conformance',
     what: 'published as `@treeagent/core/conformance`: the suites every store runs',
-    mayImport: ['errors', 'filter', 'protocol', 'embedding', 'model', 'session', 'vector', 'files', 'test'],
+    mayImport: [
+      'errors',
+      'filter',
+      'protocol',
+      'embedding',
+      'model',
+      'session',
+      'vector',
+      'files',
+      'test',
+      'analytics',
+    ],
   },
   {
     folder: 'adapter',
     what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
-    mayImport: ['errors', 'filter', 'protocol', 'embedding', 'session', 'vector'],
+    mayImport: ['errors', 'filter', 'protocol', 'embedding', 'session', 'vector', 'analytics'],
   },
 ];
 
@@ -133,6 +160,7 @@ export const CONTRACTS: readonly string[] = [
   'session/session-store.ts',
   'vector/vector-store.ts',
   'files/file-store.ts',
+  'analytics/analytics-store.ts',
 ];
 export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors'];
 

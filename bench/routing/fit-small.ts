@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { HashedEmbedder, InMemoryEmbeddingCache } from '../../packages/core/src/index.js';
-import { fitProjection, spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
@@ -12,8 +11,17 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * wall time and the median CPU time of the whole process (every thread), with the load average,
  * since the machine is shared.
  *
- * npx tsx bench/routing/fit-small.ts [--repeats 9] [--no-write]
+ * `--dist` runs the built package (`npx tsc -b packages/fit/tsconfig.build.json` first), as users
+ * get it: its worker thread loads JavaScript, not TypeScript through tsx.
+ *
+ * npx tsx bench/routing/fit-small.ts [--repeats 9] [--dist] [--no-write]
  */
+const dist = process.argv.includes('--dist');
+const { fitProjection, spaceFitter } = (
+  dist
+    ? await import('../../packages/fit/dist/index.js' as string)
+    : await import('../../packages/fit/src/index.js')
+) as typeof import('../../packages/fit/src/index.js');
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
   return index < 0 ? undefined : process.argv[index + 1];
@@ -54,6 +62,7 @@ const fitter = spaceFitter();
 const controller = new AbortController();
 const results = {
   date: new Date().toISOString(),
+  build: dist ? 'dist' : 'sources through tsx',
   chunks: tree.chunks.length,
   classes: 30,
   repeats,

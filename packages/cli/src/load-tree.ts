@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
@@ -6,12 +6,14 @@ import {
   defineTree,
   documentToDefinition,
   type Embedder,
+  type ExtraChunks,
   type LanguageModel,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
   type TreeDocument,
+  withExtraChunks,
 } from '@treeagent/core';
 import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
@@ -84,6 +86,13 @@ export async function loadTree(path: string, options: { config?: string } = {}):
       models: { ...configured, ...ownModels },
     });
   }
+  // Chunks added by the analytics "add as chunks" action to a TypeScript or JavaScript tree
+  // (docs/analytics.md): <tree>.chunks.json beside it, merged here and watched by dev.
+  const chunksFile = `${absolute.slice(0, absolute.length - extname(absolute).length)}.chunks.json`;
+  if (extname(absolute) !== '.json' && existsSync(chunksFile)) {
+    files.push(chunksFile);
+    tree = withExtraChunks(tree, readExtraChunks(chunksFile));
+  }
   const models = { ...configured, ...((exported.models as Record<string, LanguageModel> | undefined) ?? {}) };
   const agentOptions: Omit<TreeAgentOptions, 'tree'> = {
     ...(exported.embedder ? { embedder: exported.embedder as Embedder } : {}),
@@ -103,6 +112,20 @@ export async function loadTree(path: string, options: { config?: string } = {}):
     exports: exported,
     ...(document ? { document } : {}),
   };
+}
+
+function readExtraChunks(file: string): ExtraChunks {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as ExtraChunks;
+    if (!value || typeof value.chunks !== 'object' || Array.isArray(value.chunks))
+      throw new Error('no "chunks" object');
+    return value;
+  } catch (error) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `${file} is not a chunks file (${(error as Error).message}): it must be { "chunks": { "<node id>": ["text", …] } }. Fix it or delete it.`,
+    );
+  }
 }
 
 async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {

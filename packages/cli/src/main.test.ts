@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { chatCommand } from './commands/chat.js';
+import { LINT_FIT_MAX_CHUNKS } from './commands/lint.js';
 import { main } from './main.js';
 import type { Output } from './output.js';
 
@@ -188,6 +189,43 @@ export default { nodes: [
     expect(await main(['lint', warned], warnings)).toBe(0);
     expect(warnings.out.join('\n')).toMatch(/warning \[unreachable-node\] node 4/);
     expect(await main(['lint', warned, '--strict'], capture())).toBe(1);
+  });
+
+  test('lint on a tree above LINT_FIT_MAX_CHUNKS: no fit, the unfitted thresholds, the same warnings', async () => {
+    // Topics of 20 leaves, each leaf one chunk of three made-up words; leaf 7 repeats leaf 5's chunk.
+    const syllables = ['ba', 'co', 'di', 'fe', 'ga', 'li', 'mo', 'nu', 'pe', 'ra', 'si', 'to', 'vu', 'ze'];
+    const word = (n: number) =>
+      syllables[n % 14]! + syllables[Math.floor(n / 14) % 14]! + syllables[Math.floor(n / 196) % 14]!;
+    const nodes: object[] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    ];
+    let topic = 0;
+    for (let id = 3; id < LINT_FIT_MAX_CHUNKS + 300; id++) {
+      if ((id - 3) % 21 === 0) {
+        topic = id;
+        nodes.push({ id, type: 'empty', parent: 2 });
+        continue;
+      }
+      const leaf = id === 7 ? 5 : id;
+      const chunk = `${word(3 * leaf)} ${word(3 * leaf + 1)} ${word(3 * leaf + 2)}`;
+      nodes.push({
+        id,
+        type: 'emit',
+        parent: topic,
+        chunks: [chunk],
+        emit: { message: { type: 'static', content: 'ok' } },
+      });
+    }
+    const file = join(scratch, 'lint-large.json');
+    writeFileSync(file, JSON.stringify({ nodes }));
+    const output = capture();
+    expect(await main(['lint', file], output)).toBe(0);
+    const text = output.out.join('\n');
+    expect(text).toContain(`lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks`);
+    expect(text).toMatch(/warning \[ambiguous-siblings\] node \d+: under node \d+, the subtrees of 5 and 7/);
+    expect(text).toMatch(/info {4}node 2: similarityThreshold [\d.]+ \(calibrated at load/);
+    expect(text).not.toContain('fitted to the tree');
   });
 
   test('ingest loads Markdown and PDF documents into a query node; re-runs write nothing new; chat retrieves them', async () => {

@@ -7,8 +7,9 @@ import { exportCommand } from './commands/export.js';
 import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
-import { lintCommand } from './commands/lint.js';
+import { LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
+import { reportCommand } from './commands/report.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
@@ -48,6 +49,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '--operators <file>',
       'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
     )
+    .option('--utterances <file>', 'labelled utterances (TSV) the Analytics page adds unmatched messages to')
+    .option(
+      '--redact',
+      'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
+    )
     .option('--no-watch', 'do not reload on changes')
     .option('--debug', 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)')
     .option('--no-debug', 'no debug mode (the default on a non-loopback --host)')
@@ -76,6 +82,26 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--json', 'print the whole report as JSON')
     .action(async (tree: string, utterances: string, options) => {
       code = await evalCommand(tree, utterances, options, out);
+    });
+  program
+    .command('report')
+    .description(
+      'Analytics over the stored turns: conversations and turns per day, containment, no-match and fallback rates, traffic per node and agent, ambiguous siblings, latency percentiles; --html writes charts, --compare two tree versions, --labels exports review labels for eval and fit.',
+    )
+    .option('--data <directory>', 'data directory (SQLite)', '.treeagent')
+    .option('--database-url <url>', 'read PostgreSQL instead (postgres://…; needs @treeagent/postgres)')
+    .option('--schema <name>', 'PostgreSQL schema of the tables (default public)')
+    .option('--from <day>', 'first day, YYYY-MM-DD (UTC; default 30 days before --to)')
+    .option('--to <day>', 'last day, YYYY-MM-DD (UTC; default today)')
+    .option('--version <hash>', 'only turns answered by this tree version (content hash)')
+    .option('--compare <versions...>', 'compare two tree versions: --compare <a> <b>')
+    .option('--low-margin <value>', 'a decision by less than this is ambiguous', '0.05')
+    .option('--tree <file>', 'the tree, to show node names')
+    .option('--json', 'print the report as JSON')
+    .option('--html <file>', 'write the report with charts as one HTML file')
+    .option('--labels <file>', 'write the labelled turns of review as utterances (TSV) for eval and fit')
+    .action(async (options) => {
+      code = await reportCommand(options, out);
     });
   program
     .command('export')
@@ -165,6 +191,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '0.9',
     )
     .option('--strict', 'exit with code 1 on warnings too')
+    .option(
+      '--fit',
+      `fit the embedding space and show the thresholds in it even above ${LINT_FIT_MAX_CHUNKS} exploration chunks (slow on large trees)`,
+    )
     .action(async (tree: string, options) => {
       code = await lintCommand(tree, options, out);
     });

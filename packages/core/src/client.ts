@@ -4,6 +4,13 @@
  * that read them. Nothing here imports a Node module, so a browser bundle can take it whole;
  * `client.test.ts` checks that for every module it reaches.
  */
+
+export type {
+  AnalyticsReport,
+  ConversationSummary,
+  StoredTurnFact,
+  UnmatchedMessage,
+} from './analytics/analytics-store.js';
 export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
 export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
 export type { ChunkId } from './protocol/chunk-id.js';
@@ -21,6 +28,7 @@ export {
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
+export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

@@ -1,3 +1,35 @@
+// Analytics and personal data
+export type {
+  AnalyticsReport,
+  AnalyticsStore,
+  ConversationQuery,
+  ConversationSummary,
+  ReportFilter,
+  ResolvedReportFilter,
+  StoredTurnFact,
+  TurnLabel,
+  UnmatchedMessage,
+} from './analytics/analytics-store.js';
+export { type ClusterOptions, clusterMessages, type MessageCluster } from './analytics/cluster-messages.js';
+export { dayOf, resolveReportFilter } from './analytics/report-filter.js';
+export { type TurnFactInput, turnFactOf } from './analytics/turn-fact-of.js';
+export {
+  BUILT_IN_DETECTORS,
+  DETECTOR_NAMES,
+  type Detector,
+  type DetectorName,
+  isValidCodiceFiscale,
+  isValidIban,
+  passesLuhn,
+} from './privacy/detectors.js';
+export { redactCommit } from './privacy/redact-commit.js';
+export {
+  type Redaction,
+  type RedactionOptions,
+  type RedactionPattern,
+  Redactor,
+} from './privacy/redactor.js';
+export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 // Tree definition
 
 export { Blacklist, type BlacklistKind } from './context/blacklist.js';
@@ -9,7 +41,11 @@ export { ConcatEmbedder, type ConcatPart } from './embedding/concat-embedder.js'
 export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedder.js';
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
-export { HashedEmbedder, type HashedEmbedderOptions } from './embedding/hashed-embedder.js';
+export {
+  HashedEmbedder,
+  type HashedEmbedderOptions,
+  type SparseVector,
+} from './embedding/hashed-embedder.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,
@@ -49,7 +85,14 @@ export { LocalFileStore } from './files/local-file-store.js';
 export * from './filter/index.js';
 // Ingestion
 export * from './ingest/index.js';
-export { type LintableEmbedder, type LintOptions, lintTree } from './lint/lint-tree.js';
+export type { LintThreshold } from './lint/lint-thresholds.js';
+export {
+  type LintableEmbedder,
+  type LintOptions,
+  type LintReport,
+  lintReport,
+  lintTree,
+} from './lint/lint-tree.js';
 // Lint
 export type { LintWarning } from './lint/lint-warning.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
@@ -111,6 +154,7 @@ export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
+export { type ExtraChunks, withExtraChunks } from './tree/extra-chunks.js';
 export { formatTreeDocument } from './tree/format-tree-document.js';
 export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';

@@ -46,6 +46,9 @@ export interface SpaceFitterOptions
  */
 export const DEFAULT_FITTED_CALIBRATION_KEEP = 0.95;
 
+/** Below this many chunks the fit's worker does its products alone (no worker threads of its own). */
+const SMALL_FIT_CHUNKS = 2000;
+
 /**
  * The fitter `TreeAgent` uses to fit its embedding space at load (`TreeAgentOptions.fit`; found
  * automatically when this package is installed): embeds the chunks through the agent's cache,
@@ -102,7 +105,13 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       const projection = await fitProjectionWith(
         request.tree,
         request.base,
-        { ...fitOptions, embeddingCache: request.embeddingCache, signal },
+        {
+          // A small tree fits in a fraction of a second: more threads only cost their start-up.
+          threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
+          ...fitOptions,
+          embeddingCache: request.embeddingCache,
+          signal,
+        },
         (input, onStep) =>
           worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
       );

@@ -1,4 +1,5 @@
 import {
+  type AnalyticsStore,
   type HistoryEntry,
   type HistoryQuery,
   type ReleaseLock,
@@ -6,7 +7,9 @@ import {
   type SessionRecord,
   type SessionStore,
   TreeAgentError,
+  type TurnFact,
 } from '@treeagent/core';
+import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import {
   createPool,
@@ -68,7 +71,7 @@ const QUERY_CANCELED = '57014';
  */
 export class PostgresSessionStore implements SessionStore {
   /** Quoted, schema-qualified table names. */
-  readonly tables: { sessions: string; history: string };
+  readonly tables: { sessions: string; history: string; turnFacts: string };
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #lockConfig: pg.PoolConfig;
@@ -89,6 +92,7 @@ export class PostgresSessionStore implements SessionStore {
     this.tables = {
       sessions: `${schema}.${identifier(`${this.#prefix}sessions`, 'sessions table', 'SESSION_STORE')}`,
       history: `${schema}.${identifier(`${this.#prefix}history`, 'history table', 'SESSION_STORE')}`,
+      turnFacts: `${schema}.${identifier(`${this.#prefix}turn_facts`, 'turn facts table', 'SESSION_STORE')}`,
     };
     const { pool, ownsPool, config, endpoint } = storePool(options, 'SESSION_STORE', 'PostgresSessionStore');
     this.#pool = pool;
@@ -123,8 +127,8 @@ export class PostgresSessionStore implements SessionStore {
   async #migrate(): Promise<void> {
     const exists = async (client: pg.PoolClient | pg.Pool) => {
       const { rows } = await client.query<{ ready: boolean }>(
-        'SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ready',
-        [this.tables.sessions, this.tables.history],
+        'SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL AS ready',
+        [this.tables.sessions, this.tables.history, this.tables.turnFacts],
       );
       return rows[0]!.ready;
     };
@@ -149,6 +153,41 @@ export class PostgresSessionStore implements SessionStore {
           created_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (session_id, seq)
         )`);
+      // Turn facts (docs/analytics.md): one row per turn, written in the turn's commit. No foreign
+      // key: a failed first turn has a fact and no session; delete() removes them explicitly.
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.tables.turnFacts} (
+          session_id       text NOT NULL,
+          turn             integer NOT NULL,
+          at               text NOT NULL,
+          day              text NOT NULL,
+          tree_version     text NOT NULL,
+          status           text NOT NULL,
+          error_code       text,
+          node_id          integer,
+          agent_id         integer,
+          best_similarity  double precision,
+          min_margin       double precision,
+          low_node_id      integer,
+          low_child_id     integer,
+          low_runner_up_id integer,
+          fail_counter     integer NOT NULL,
+          latency_ms       double precision NOT NULL,
+          input_tokens     integer,
+          output_tokens    integer,
+          message          text NOT NULL,
+          decisions        text NOT NULL,
+          label            text,
+          labelled_at      text,
+          PRIMARY KEY (session_id, turn, at)
+        )`);
+      const index = (suffix: string) => quoteIdent(`${this.#prefix}turn_facts_${suffix}`);
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS ${index('by_day')} ON ${this.tables.turnFacts} (day, tree_version)`,
+      );
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS ${index('labelled')} ON ${this.tables.turnFacts} (labelled_at) WHERE label IS NOT NULL`,
+      );
     });
   }
 
@@ -198,7 +237,44 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  async commit({ record, history, expectedVersion }: SessionCommit): Promise<void> {
+  /**
+   * Analytics and review over the turn facts (docs/analytics.md): SQL on the store's pool, nothing
+   * loaded whole.
+   */
+  analytics(now?: () => Date): AnalyticsStore {
+    const run: SqlRunner = (sql, params) =>
+      this.#run('query the turn facts', async () => {
+        let index = 0;
+        const text = sql.replace(/\?/g, () => `$${++index}`);
+        const { rows } = await this.#pool.query(text, params as unknown[]);
+        return rows as Record<string, unknown>[];
+      });
+    return new TurnFactsSql(run, this.tables.turnFacts, 'postgres', now);
+  }
+
+  async recordFacts(facts: TurnFact[]): Promise<void> {
+    if (facts.length === 0) return;
+    await this.#run('record turn facts', () => this.#insertFacts(this.#pool, facts));
+  }
+
+  async #insertFacts(client: pg.Pool | pg.PoolClient, facts: readonly TurnFact[]): Promise<void> {
+    const width = TURN_FACT_COLUMNS.length;
+    const values = facts.map(
+      (_, row) => `(${TURN_FACT_COLUMNS.map((__, column) => `$${row * width + column + 1}`).join(', ')})`,
+    );
+    const updates = TURN_FACT_COLUMNS.filter(
+      (column) => column !== 'session_id' && column !== 'turn' && column !== 'at',
+    )
+      .map((column) => `${column} = excluded.${column}`)
+      .join(', ');
+    await client.query(
+      `INSERT INTO ${this.tables.turnFacts} (${TURN_FACT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}
+       ON CONFLICT (session_id, turn, at) DO UPDATE SET ${updates}`,
+      facts.flatMap(turnFactValues),
+    );
+  }
+
+  async commit({ record, history, expectedVersion, facts = [] }: SessionCommit): Promise<void> {
     const id = record.id;
     const recordJson = JSON.stringify(record);
     const entries = history.map((entry) => JSON.stringify(entry));
@@ -246,14 +322,19 @@ export class PostgresSessionStore implements SessionStore {
             [id, start, entries],
           );
         }
+        // The turn's analytics row, in the same transaction (docs/analytics.md).
+        if (facts.length > 0) await this.#insertFacts(client, facts);
       }),
     );
   }
 
   async delete(sessionId: string): Promise<void> {
     await this.#run(`delete session "${sessionId}"`, async () => {
-      // The history goes with it (ON DELETE CASCADE).
-      await this.#pool.query(`DELETE FROM ${this.tables.sessions} WHERE id = $1`, [sessionId]);
+      // The history goes with it (ON DELETE CASCADE); the turn facts are deleted in the same transaction.
+      await transaction(this.#pool, async (client) => {
+        await client.query(`DELETE FROM ${this.tables.sessions} WHERE id = $1`, [sessionId]);
+        await client.query(`DELETE FROM ${this.tables.turnFacts} WHERE session_id = $1`, [sessionId]);
+      });
     });
   }
 

@@ -3,7 +3,17 @@
  * them and the web app (`packages/server/web`) reads them, so a change here is a type error on both
  * sides. Types only, from `@treeagent/core/client`: a browser bundle can import this module.
  */
-import type { AgentEvent, AgentOutput, ChunkId, FileMetadata, HistoryEntry } from '@treeagent/core/client';
+import type {
+  AgentEvent,
+  AgentOutput,
+  AnalyticsReport,
+  ChunkId,
+  ConversationSummary,
+  FileMetadata,
+  HistoryEntry,
+  StoredTurnFact,
+  UnmatchedMessage,
+} from '@treeagent/core/client';
 
 /**
  * Stable codes of the errors the HTTP API returns, besides the engine's `TreeAgentError` codes.
@@ -21,6 +31,8 @@ export type ApiErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
   | 'SHUTTING_DOWN'
+  | 'CONFLICT'
+  | 'NOT_CONFIGURED'
   | 'OPERATOR_LOGIN_REQUIRED'
   | 'OPERATOR_LOGIN_FAILED'
   | 'AUDIT_LOG'
@@ -158,6 +170,72 @@ export interface RouteResponse {
   nodeName: string | null;
   noMatch: boolean;
   decisions: Extract<AgentEvent, { type: 'explore-decision' }>[];
+}
+
+/** A node as analytics shows it: id, name, similarity to something. */
+export interface NodeSimilarity {
+  nodeId: number;
+  name: string | null;
+  similarity: number;
+}
+
+/** One cluster of `GET /api/v1/analytics/unmatched`. */
+export interface UnmatchedCluster {
+  /** Stable within one answer: the index, largest first. */
+  id: number;
+  /** Times its messages were sent. */
+  size: number;
+  messages: UnmatchedMessage[];
+  /** The nodes nearest to the cluster's messages (best chunk and runner-up of the first decision), most similar first. */
+  nearest: NodeSimilarity[];
+}
+
+/** `GET /api/v1/analytics/unmatched`. */
+export interface UnmatchedResponse {
+  filter: AnalyticsReport['filter'];
+  /** Distinct unmatched messages considered (the most frequent, at most 2000). */
+  messages: number;
+  clusters: UnmatchedCluster[];
+  /** What the cluster actions can do on this server. */
+  actions: { addChunks: 'json-tree' | 'chunks-file' | null; addUtterances: boolean };
+}
+
+/** `GET /api/v1/analytics/compare`: the same range for two tree versions. */
+export interface ComparisonResponse {
+  a: AnalyticsReport;
+  b: AnalyticsReport;
+}
+
+/** `GET /api/v1/analytics/conversations`. */
+export interface ConversationsResponse {
+  conversations: ConversationSummary[];
+}
+
+/** `GET /api/v1/analytics/conversations/:id`: the transcript and each turn's facts. */
+export interface TranscriptResponse {
+  sessionId: string;
+  history: HistoryEntry[];
+  facts: StoredTurnFact[];
+}
+
+/** Where the messages of an unmatched cluster go now (`POST /api/v1/analytics/unmatched/effect`). */
+export interface EffectResponse {
+  /** Messages routed to `nodeId` (or, for `none`, ending in no match) by the tree now running. */
+  routed: number;
+  total: number;
+  treeVersion: string;
+  messages: { message: string; nodeId: number | null; name: string | null; noMatch: boolean }[];
+}
+
+/** `POST /api/v1/analytics/unmatched/actions`. */
+export interface ClusterActionResponse {
+  action: 'add-chunks' | 'add-utterances';
+  /** The file written. */
+  file: string;
+  /** Texts written (chunks the node already had are skipped). */
+  added: number;
+  /** Where the messages go with the tree running when the action was taken (before a reload). */
+  effect: EffectResponse;
 }
 
 /** What an operator may do: `operator` (the console), `admin` (also the audit log and admin pages). */

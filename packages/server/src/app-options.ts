@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { TreeAgent } from '@treeagent/core';
 import type { cors } from 'hono/cors';
+import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
@@ -38,6 +39,11 @@ export interface CreateAppOptions {
    * page stay open.
    */
   apiKeys?: string[];
+  /**
+   * Analytics, review and the unmatched-cluster actions (where to query, which files to edit): behind
+   * the operator login (`operators`), personal data export and deletion behind the admin role.
+   */
+  analytics?: AnalyticsOptions;
   /** Where session token hashes live. Default: in memory. */
   sessionTokens?: SessionTokens;
   /**

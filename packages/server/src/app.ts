@@ -1,5 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
+import { personalDataRoutes } from './analytics/personal-data-routes.js';
 import {
   type CreateAppOptions,
   DEFAULT_AUTH_FAILURE_LIMIT,
@@ -12,6 +14,7 @@ import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
+import { redactingLogger } from './errors/redacting-logger.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
@@ -71,7 +74,11 @@ const UPLOAD_PATH = /^\/api\/v1\/sessions\/[^/]+\/files\/?$/;
  */
 export function createApp(options: CreateAppOptions): TreeAgentApp {
   const debug = options.debug ?? false;
-  const logger = options.logger ?? console;
+  // Nothing personal in logs or traces: the agent's redaction applies to them too (docs/privacy.md).
+  const redactor = options.agent.redactor;
+  const logger = redactor
+    ? redactingLogger(options.logger ?? console, redactor)
+    : (options.logger ?? console);
   const tracker = new TurnTracker();
   const metrics = new TurnMetrics(() => tracker.inFlight);
   const services: Services = {
@@ -85,7 +92,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       agent: options.agent,
       tracker,
       metrics,
-      tracing: new TurnTracing(options.tracer),
+      tracing: new TurnTracing(options.tracer, redactor ? (text) => redactor.redactText(text) : undefined),
       logger,
       debug,
     }),
@@ -153,6 +160,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
   api.route('/', treeRoutes(services));
+  // Operator functions behind the operator login (an admin may too), personal data behind the admin
+  // role; never a session token or an API key (docs/analytics.md, docs/security.md).
+  api.use('/analytics/*', services.operatorAuth.require('operator'));
+  api.use('/personal-data/*', services.operatorAuth.require('admin'));
+  api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
+  api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
   api.route('/operator', operatorRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));

@@ -1,20 +1,36 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
+
+export type { AnalyticsOptions } from './analytics/analytics-options.js';
+export {
+  addChunksToTree,
+  appendUtterances,
+  type ChunksWritten,
+  chunksFileOf,
+} from './analytics/tree-file-edits.js';
 export type {
   AuditEntryView,
   AuditLogResponse,
   ClientEvent,
   ClientOutput,
+  ClusterActionResponse,
+  ComparisonResponse,
+  ConversationsResponse,
   CreatedSession,
+  EffectResponse,
   HistoryResponse,
   MessageRequest,
+  NodeSimilarity,
   OperatorLoginRequest,
   OperatorRoleName,
   OperatorSessionView,
   OperatorView,
   RouteResponse,
   StreamErrorEvent,
+  TranscriptResponse,
   TreeView,
   TreeViewNode,
+  UnmatchedCluster,
+  UnmatchedResponse,
   UploadedFile,
 } from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';

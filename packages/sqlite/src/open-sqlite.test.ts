@@ -138,6 +138,7 @@ describe('openSqlite', () => {
       'session_locks',
       'session_tokens',
       'sessions',
+      'turn_facts',
       'vector_collections',
       'vector_points',
     ]);
@@ -198,8 +199,13 @@ describe('openSqlite', () => {
     expect(TreeAgentError.hasCode(error, 'CALLBACK_ERROR')).toBe(true);
     const after = dumpTables(stores.file);
     // The history and every other table are as they were; the session row only lost its position
-    // (the recovery policy: the next message starts from the primary agent).
-    expect({ ...after, sessions: [] }).toEqual({ ...before, sessions: [] });
+    // (the recovery policy: the next message starts from the primary agent). The failed turn left
+    // only its analytics row (status error, docs/analytics.md).
+    expect({ ...after, sessions: [], turn_facts: [] }).toEqual({ ...before, sessions: [], turn_facts: [] });
+    expect(after.turn_facts).toEqual([
+      ...(before.turn_facts as unknown[]),
+      expect.objectContaining({ turn: 3, status: 'error', error_code: 'CALLBACK_ERROR' }),
+    ]);
     const [row] = after.sessions as { record: string }[];
     expect(JSON.parse(row!.record)).toMatchObject({ lastNodeId: null, pendingMessage: null });
     expect(after.session_locks).toEqual([]);

@@ -1,4 +1,5 @@
 import {
+  type AnalyticsStore,
   type HistoryEntry,
   type HistoryQuery,
   type ReleaseLock,
@@ -6,7 +7,9 @@ import {
   type SessionRecord,
   type SessionStore,
   TreeAgentError,
+  type TurnFact,
 } from '@treeagent/core';
+import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
@@ -39,8 +42,39 @@ export const SESSION_SCHEMA: SchemaMigrations = {
        owner TEXT NOT NULL,
        expires_at INTEGER NOT NULL
      ) WITHOUT ROWID;`,
+    // Turn facts (docs/analytics.md): one row per turn, written in the turn's commit.
+    `CREATE TABLE turn_facts (
+       session_id TEXT NOT NULL,
+       turn INTEGER NOT NULL,
+       at TEXT NOT NULL,
+       day TEXT NOT NULL,
+       tree_version TEXT NOT NULL,
+       status TEXT NOT NULL,
+       error_code TEXT,
+       node_id INTEGER,
+       agent_id INTEGER,
+       best_similarity REAL,
+       min_margin REAL,
+       low_node_id INTEGER,
+       low_child_id INTEGER,
+       low_runner_up_id INTEGER,
+       fail_counter INTEGER NOT NULL,
+       latency_ms REAL NOT NULL,
+       input_tokens INTEGER,
+       output_tokens INTEGER,
+       message TEXT NOT NULL,
+       decisions TEXT NOT NULL,
+       label TEXT,
+       labelled_at TEXT,
+       PRIMARY KEY (session_id, turn, at)
+     );
+     CREATE INDEX turn_facts_by_day ON turn_facts (day, tree_version);
+     CREATE INDEX turn_facts_labelled ON turn_facts (labelled_at) WHERE label IS NOT NULL;`,
   ],
 };
+
+const INSERT_FACT = `INSERT OR REPLACE INTO turn_facts (${TURN_FACT_COLUMNS.join(', ')})
+  VALUES (${TURN_FACT_COLUMNS.map(() => '?').join(', ')})`;
 
 /**
  * Sessions in a SQLite file: survives restarts, and several processes may share the file (their
@@ -62,6 +96,9 @@ export class SqliteSessionStore implements SessionStore {
   readonly #historyLast: Database.Statement;
   readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => (() => void) | null;
   readonly #delete: (sessionId: string) => void;
+  readonly #insertFacts: (facts: readonly TurnFact[]) => void;
+  readonly #database: SqliteDatabase;
+  #analytics: TurnFactsSql | null = null;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteSessionStoreOptions = {}) {
@@ -71,32 +108,49 @@ export class SqliteSessionStore implements SessionStore {
     try {
       database.migrate(SESSION_SCHEMA, 'SESSION_STORE');
       const db = database.connection;
-      const [load, historyAll, historyLast, version, lastSeq, upsert, append, deleteRecord, deleteHistory] =
-        guard(
-          'SESSION_STORE',
-          this.#handle.where,
-          () => 'prepare its statements',
-          () => [
-            db.prepare('SELECT record FROM sessions WHERE id = ?'),
-            db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq'),
-            db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq DESC LIMIT ?'),
-            db.prepare('SELECT version FROM sessions WHERE id = ?'),
-            db.prepare('SELECT max(seq) AS seq FROM session_history WHERE session_id = ?'),
-            db.prepare(
-              `INSERT INTO sessions (id, version, record, updated_at) VALUES (?, ?, ?, ?)
+      const [
+        load,
+        historyAll,
+        historyLast,
+        version,
+        lastSeq,
+        upsert,
+        append,
+        deleteRecord,
+        deleteHistory,
+        insertFact,
+        deleteFacts,
+      ] = guard(
+        'SESSION_STORE',
+        this.#handle.where,
+        () => 'prepare its statements',
+        () => [
+          db.prepare('SELECT record FROM sessions WHERE id = ?'),
+          db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq'),
+          db.prepare('SELECT entry FROM session_history WHERE session_id = ? ORDER BY seq DESC LIMIT ?'),
+          db.prepare('SELECT version FROM sessions WHERE id = ?'),
+          db.prepare('SELECT max(seq) AS seq FROM session_history WHERE session_id = ?'),
+          db.prepare(
+            `INSERT INTO sessions (id, version, record, updated_at) VALUES (?, ?, ?, ?)
                ON CONFLICT (id) DO UPDATE SET
                  version = excluded.version, record = excluded.record, updated_at = excluded.updated_at`,
-            ),
-            db.prepare('INSERT INTO session_history (session_id, seq, entry) VALUES (?, ?, ?)'),
-            db.prepare('DELETE FROM sessions WHERE id = ?'),
-            db.prepare('DELETE FROM session_history WHERE session_id = ?'),
-          ],
-        );
+          ),
+          db.prepare('INSERT INTO session_history (session_id, seq, entry) VALUES (?, ?, ?)'),
+          db.prepare('DELETE FROM sessions WHERE id = ?'),
+          db.prepare('DELETE FROM session_history WHERE session_id = ?'),
+          db.prepare(INSERT_FACT),
+          db.prepare('DELETE FROM turn_facts WHERE session_id = ?'),
+        ],
+      );
       this.#load = load;
       this.#historyAll = historyAll;
       this.#historyLast = historyLast;
       const commit = db.transaction(
-        ({ record, expectedVersion, endsInteraction }: SessionCommit, json: string, entries: string[]) => {
+        (
+          { record, expectedVersion, endsInteraction, facts = [] }: SessionCommit,
+          json: string,
+          entries: string[],
+        ) => {
           const current = (version.get(record.id) as { version: number } | undefined)?.version ?? 0;
           if (current !== expectedVersion) {
             throw new TreeAgentError(
@@ -108,6 +162,8 @@ export class SqliteSessionStore implements SessionStore {
           upsert.run(record.id, record.version, json, record.updatedAt);
           let seq = (lastSeq.get(record.id) as { seq: number | null }).seq ?? 0;
           for (const entry of entries) append.run(record.id, ++seq, entry);
+          // The turn's analytics row, in the same transaction (docs/analytics.md).
+          for (const fact of facts) insertFact.run(turnFactValues(fact));
           // The commit ends the interaction: its lock row goes in the same write.
           return endsInteraction ? this.#locks.deleteInCommit(record.id) : null;
         },
@@ -120,7 +176,15 @@ export class SqliteSessionStore implements SessionStore {
       const remove = db.transaction((sessionId: string) => {
         deleteRecord.run(sessionId);
         deleteHistory.run(sessionId);
+        deleteFacts.run(sessionId);
       });
+      const insertFacts = db.transaction((facts: readonly TurnFact[]) => {
+        for (const fact of facts) insertFact.run(turnFactValues(fact));
+      });
+      this.#insertFacts = (facts) => {
+        insertFacts.immediate(facts);
+        database.wrote();
+      };
       this.#delete = (sessionId) => {
         remove.immediate(sessionId);
         database.wrote();
@@ -132,6 +196,39 @@ export class SqliteSessionStore implements SessionStore {
       throw error;
     }
     database.retain();
+    this.#database = database;
+  }
+
+  /**
+   * Analytics and review over this file's turn facts (docs/analytics.md): SQL on the same
+   * connection, nothing loaded whole.
+   */
+  analytics(now?: () => Date): AnalyticsStore {
+    if (now) return this.#analyticsOver(now);
+    this.#analytics ??= this.#analyticsOver();
+    return this.#analytics;
+  }
+
+  #analyticsOver(now?: () => Date): TurnFactsSql {
+    const db = this.#database.connection;
+    const statements = new Map<string, Database.Statement>();
+    const run: SqlRunner = async (sql, params) =>
+      this.#run('query the turn facts', () => {
+        let statement = statements.get(sql);
+        if (!statement) {
+          statement = db.prepare(sql);
+          statements.set(sql, statement);
+        }
+        if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+        statement.run(...params);
+        return [];
+      });
+    return new TurnFactsSql(run, 'turn_facts', 'sqlite', now);
+  }
+
+  async recordFacts(facts: TurnFact[]): Promise<void> {
+    if (facts.length === 0) return;
+    this.#run('record turn facts', () => this.#insertFacts(facts));
   }
 
   async load(sessionId: string): Promise<SessionRecord | null> {

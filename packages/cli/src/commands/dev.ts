@@ -1,4 +1,5 @@
 import { type FSWatcher, watch } from 'node:fs';
+import { resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
@@ -24,6 +25,10 @@ export interface DevOptions {
   allowedHost?: string[];
   /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
   operators?: string;
+  /** The labelled utterance set the Analytics page's "add to utterances" appends to. */
+  utterances?: string;
+  /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
+  redact?: boolean;
 }
 
 /** A running dev server. */
@@ -50,7 +55,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...data.options,
     ...fitOptions(options.data, out),
     ...loaded.agentOptions,
+    ...(options.redact ? { redaction: {} } : {}),
   });
+  // The Analytics page's "add as chunks" edits the tree's files; the tree is reloaded at once.
+  let treeChanged = () => {};
   await agent.ready();
   const hostname = options.host ?? '127.0.0.1';
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
@@ -69,6 +77,11 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
       : {}),
+    analytics: {
+      treeFile: loaded.path,
+      ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),
+      onTreeChange: () => treeChanged(),
+    },
   }).catch(async (error: unknown) => {
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;
@@ -130,6 +143,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     );
   };
   rewatch();
+  treeChanged = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void reload(), 150);
+  };
   return {
     url: server.url,
     get reloads() {

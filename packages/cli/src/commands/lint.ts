@@ -1,5 +1,9 @@
 import {
   formatProblem,
+  HashedEmbedder,
+  type LintThreshold,
+  type LintWarning,
+  lintReport,
   lintTree,
   TreeAgent,
   TreeAgentError,
@@ -15,11 +19,19 @@ import { describeThreshold } from '../thresholds.js';
  * sibling subtrees, children without chunks, distant anchors, switch/empty nodes whose before
  * exploration passes through, agents without fallback, and the tree's embedder's own
  * warnings (a fitted embedder: nodes with too few chunks to fit, a stale fit). `--strict` makes
- * warnings exit 1 too.
+ * warnings exit 1 too. Then the routing thresholds as served: in the fitted space (an agent is loaded
+ * and its fit awaited) — except above `LINT_FIT_MAX_CHUNKS` exploration chunks without `--fit`,
+ * where the thresholds of the unfitted space are computed from lint's own embedding of the chunks.
  */
+/**
+ * Above this many exploration chunks `treeagent lint` does not fit the embedding space (the fit of
+ * 12,000 chunks takes about a minute, and grows faster than the tree); `--fit` fits anyway.
+ */
+export const LINT_FIT_MAX_CHUNKS = 5000;
+
 export async function lintCommand(
   treePath: string,
-  options: { config?: string; strict?: boolean; ambiguity?: string },
+  options: { config?: string; strict?: boolean; ambiguity?: string; fit?: boolean },
   out: Output,
 ): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadTree>>;
@@ -33,21 +45,43 @@ export async function lintCommand(
     out.log(`${problems.length} error(s)`);
     return 1;
   }
-  const warnings = await lintTree(loaded.tree, {
+  const lintOptions = {
     ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
-  });
-  for (const warning of warnings)
-    out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
-  // The automatic choices: thresholds calibrated at load, and those left at the library default.
+  };
+  const exploring = loaded.tree.chunks.filter((chunk) => !chunk.forRag).length;
+  if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit) {
+    // A large tree: one embedding of the chunks serves every rule and the thresholds; no agent, no fit.
+    const { warnings, thresholds } = await lintReport(loaded.tree, lintOptions);
+    printWarnings(warnings, out);
+    const embedderId = (loaded.agentOptions.embedder ?? new HashedEmbedder()).id;
+    out.log(
+      `info    embedding space: unfitted (${embedderId}): lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks (this one has ${exploring}), so the thresholds below are those of the unfitted space. An agent serving the tree fits it in the background (cached in .treeagent/fits); lint --fit fits it here and shows the thresholds in the fitted space.`,
+    );
+    printThresholds(thresholds, out);
+    out.log(`0 errors, ${warnings.length} warning(s)`);
+    return warnings.length && options.strict ? 1 : 0;
+  }
+  const warnings = await lintTree(loaded.tree, lintOptions);
+  printWarnings(warnings, out);
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
   const agent = new TreeAgent({ tree: loaded.tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
   out.log(`info    ${describeSpace(await agent.whenFitted())}`);
-  for (const threshold of await agent.thresholds())
+  printThresholds(await agent.thresholds(), out);
+  out.log(`0 errors, ${warnings.length} warning(s)`);
+  return warnings.length && options.strict ? 1 : 0;
+}
+
+function printWarnings(warnings: readonly LintWarning[], out: Output): void {
+  for (const warning of warnings)
+    out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
+}
+
+/** The automatic choices: thresholds calibrated at load, and those left at the library default. */
+function printThresholds(thresholds: readonly LintThreshold[], out: Output): void {
+  for (const threshold of thresholds)
     if (threshold.source === 'calibrated' || threshold.source === 'default')
       out.log(
         `info    node ${threshold.nodeId}${threshold.name ? ` ("${threshold.name}")` : ''}: similarityThreshold ${describeThreshold(threshold)}. Set similarityThreshold on the node (or the root's defaultSimilarityThreshold) to choose it yourself.`,
       );
-  out.log(`0 errors, ${warnings.length} warning(s)`);
-  return warnings.length && options.strict ? 1 : 0;
 }

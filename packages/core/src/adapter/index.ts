@@ -4,6 +4,14 @@
  * author's API (docs/reference.md, "For adapter authors").
  */
 
+// Turn facts: the analytics SQL the SQLite and PostgreSQL stores share (docs/analytics.md).
+export {
+  type SqlDialect,
+  type SqlRunner,
+  TURN_FACT_COLUMNS,
+  TurnFactsSql,
+  turnFactValues,
+} from '../analytics/turn-facts-sql.js';
 // Vector math shared by embedders and vector stores.
 export { embedTexts } from '../embedding/embed-texts.js';
 export {

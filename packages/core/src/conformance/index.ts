@@ -10,6 +10,12 @@ export type {
 } from '../filter/qdrant-corpus/index.js';
 export { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
 export {
+  ANALYTICS_EXPECTED,
+  ANALYTICS_FIXTURE,
+  type FixtureConversation,
+} from './analytics-fixture.js';
+export { type AnalyticsStoreFactory, describeAnalyticsStore } from './analytics-store-conformance.js';
+export {
   describeEmbedder,
   type EmbedderConformanceOptions,
   type EmbedderFactory,

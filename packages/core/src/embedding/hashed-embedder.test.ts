@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeEmbedder } from '../conformance/embedder-conformance.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
@@ -145,6 +146,29 @@ describe('HashedEmbedder', () => {
     ];
     const ids = new Set(variants.map((options) => new HashedEmbedder(options).id));
     expect(ids.size).toBe(variants.length);
+  });
+
+  it('embedSparse gives the non-zero entries of embedOne, bit for bit', () => {
+    const options = [{}, { dimensions: 64 }, { wordNgrams: false as const, charNgrams: [2, 3] as const }];
+    const texts = fc.sample(
+      fc.oneof(
+        fc.string(),
+        fc
+          .array(fc.constantFrom('reso', 'Perché', 'ordine', 'the', 'à', '42', '!'), { maxLength: 12 })
+          .map((w) => w.join(' ')),
+      ),
+      { numRuns: 300, seed: 16 },
+    );
+    for (const option of options) {
+      const hashed = new HashedEmbedder(option);
+      for (const text of [...texts, '', '!!!', 'a a a a a a a a']) {
+        const dense = hashed.embedOne(text);
+        const sparse = hashed.embedSparse(text);
+        const at = nonZero(dense);
+        expect(Array.from(sparse.indices), text).toEqual(at);
+        expect(Array.from(sparse.values), text).toEqual(at.map((i) => dense[i]!));
+      }
+    }
   });
 
   it('rejects invalid options', () => {

@@ -16,6 +16,12 @@ export interface HashedEmbedderOptions {
   wordWeight?: number;
 }
 
+/** A vector as its non-zero entries: `indices` ascending, `values[k]` at `indices[k]`. */
+export interface SparseVector {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
 const VERSION = 'hashed-v1';
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -84,6 +90,9 @@ export class HashedEmbedder implements Embedder {
   readonly wordWeight: number;
   private wordFeatures: Uint32Array = new Uint32Array(256);
   private charFeatures: Uint32Array = new Uint32Array(1024);
+  /** `embedSparse`'s work vector (all zeros between calls) and the buckets it touched. */
+  private scratch: Float32Array | null = null;
+  private touched: Uint32Array = new Uint32Array(1024);
 
   constructor(options: HashedEmbedderOptions = {}) {
     const dimensions = options.dimensions ?? 4096;
@@ -119,6 +128,53 @@ export class HashedEmbedder implements Embedder {
     this.accumulate(vector, this.wordFeatures, wordCount, this.wordWeight);
     this.accumulate(vector, this.charFeatures, charCount, 1);
     return normalizeInPlace(vector);
+  }
+
+  /**
+   * The non-zero entries of `embedOne(text)`, indices ascending: the same values, bit for bit,
+   * computed without a dense vector (what `treeagent lint` uses on large trees, where a 4096-float
+   * vector per chunk would be most of the work).
+   */
+  embedSparse(text: string): SparseVector {
+    const tokens = tokenize(text);
+    if (tokens.length === 0) return { indices: new Uint32Array(0), values: new Float32Array(0) };
+    this.scratch ??= new Float32Array(this.dimensions);
+    const wordCount = this.collectWords(tokens);
+    const charCount = this.collectChars(tokens);
+    this.touched = ensureCapacity(this.touched, wordCount + charCount);
+    let touched = this.accumulate(this.scratch, this.wordFeatures, wordCount, this.wordWeight, 0);
+    touched = this.accumulate(this.scratch, this.charFeatures, charCount, 1, touched);
+    const buckets = this.touched.subarray(0, touched).sort();
+    // normalizeInPlace, on the non-zero entries in index order (the zeros add nothing to the norm).
+    const scratch = this.scratch;
+    let sum = 0;
+    let nonZero = 0;
+    let previous = -1;
+    for (let k = 0; k < buckets.length; k++) {
+      const at = buckets[k]!;
+      if (at === previous) continue;
+      previous = at;
+      const value = scratch[at]!;
+      if (value !== 0) nonZero++;
+      sum += value * value;
+    }
+    const length = Math.sqrt(sum);
+    const scale = length === 0 || !Number.isFinite(length) ? 1 : 1 / length;
+    const indices = new Uint32Array(nonZero);
+    const values = new Float32Array(nonZero);
+    let k = 0;
+    previous = -1;
+    for (let m = 0; m < buckets.length; m++) {
+      const at = buckets[m]!;
+      if (at === previous) continue;
+      previous = at;
+      const value = scratch[at]!;
+      scratch[at] = 0;
+      if (value === 0) continue;
+      indices[k] = at;
+      values[k++] = value * scale;
+    }
+    return { indices, values };
   }
 
   private collectWords(tokens: readonly string[]): number {
@@ -165,9 +221,19 @@ export class HashedEmbedder implements Embedder {
     return count;
   }
 
-  /** Counts equal features (sorted runs) and adds ±weight·(1 + ln tf) into their bucket. */
-  private accumulate(vector: Float32Array, features: Uint32Array, count: number, weight: number): void {
-    if (count === 0) return;
+  /**
+   * Counts equal features (sorted runs) and adds ±weight·(1 + ln tf) into their bucket; with
+   * `touched` (the count so far), records each bucket it adds to in `this.touched` and returns the
+   * new count.
+   */
+  private accumulate(
+    vector: Float32Array,
+    features: Uint32Array,
+    count: number,
+    weight: number,
+    touched?: number,
+  ): number {
+    if (count === 0) return touched ?? 0;
     const sorted = features.subarray(0, count).sort();
     const dimensions = this.dimensions;
     let i = 0;
@@ -177,9 +243,12 @@ export class HashedEmbedder implements Embedder {
       while (j < count && sorted[j] === h) j++;
       const value = weight * (1 + Math.log(j - i));
       // Bit 31 picks the sign; the other 31 bits pick the bucket, so the two are independent.
-      vector[(h & 0x7fffffff) % dimensions] += h & 0x80000000 ? -value : value;
+      const bucket = (h & 0x7fffffff) % dimensions;
+      vector[bucket] += h & 0x80000000 ? -value : value;
+      if (touched !== undefined) this.touched[touched++] = bucket;
       i = j;
     }
+    return touched ?? 0;
   }
 }
 

@@ -1,4 +1,7 @@
+import { turnFactOf } from '../analytics/turn-fact-of.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { redactCommit } from '../privacy/redact-commit.js';
+import type { Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
@@ -7,6 +10,16 @@ import type { AgentRuntime } from './runtime.js';
 import { runSteps } from './step-loop.js';
 import { Turn } from './turn.js';
 import type { TurnInput } from './turn-input.js';
+
+/** What a turn records besides the session: redaction of what is stored, and the turn facts. */
+export interface TurnRecording {
+  /** Redacts what is stored (history, pending message, turn facts); `null`: nothing is redacted. */
+  redactor: Redactor | null;
+  /** Attach the turn's analytics row to its commit (docs/analytics.md). */
+  facts: boolean;
+}
+
+const NO_RECORDING: TurnRecording = { redactor: null, facts: false };
 
 /**
  * One interaction (docs/concepts.md §3, steps 1–8): load the session, extend the message, beforeRun, the step
@@ -20,6 +33,7 @@ export async function runTurn(
   sessionId: string,
   input: TurnInput,
   sink: (event: AgentEvent) => void,
+  recording: TurnRecording = NO_RECORDING,
 ): Promise<AgentOutput> {
   const release = store.lock ? await storeCall(() => store.lock!(sessionId, input.signal), 'lock') : null;
   let record: SessionRecord | null = null;
@@ -37,6 +51,7 @@ export async function runTurn(
       turn: turn.context.turn,
       message: input.message,
       at: runtime.now().toISOString(),
+      ...(runtime.exploreEmbedder !== runtime.embedder ? { fittedSpace: runtime.exploreEmbedder.id } : {}),
     });
     const extended = await extendMessage(turn);
     if (extended !== null) turn.applyExtendedMessage(extended);
@@ -49,22 +64,57 @@ export async function runTurn(
         turn.context,
         { output: turn.output() },
       ]);
-    const commit = turn.commit();
+    let commit = turn.commit();
     turn.checkAbort();
+    const output = turn.output();
+    if (recording.redactor) commit = redactCommit(commit, recording.redactor);
+    // The turn's analytics row rides in the same commit (one write, docs/analytics.md).
+    if (recording.facts) commit.facts = [factOf(runtime, turn, input, recording, output.status, null)];
     // Nothing touches the store after this commit: it may free the lock in the same write.
     await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
-    const output = turn.output();
     const durationMs = performance.now() - turn.startedAt;
     turn.emit({ type: 'turn-end', output, durationMs });
     return output;
   } catch (error) {
     // send() rejects with the turn's events attached: the trace explains what led to the error.
     if (turn && TreeAgentError.isInstance(error)) error.events = [...turn.trace];
+    if (turn && recording.facts && store.recordFacts && !TreeAgentError.hasCode(error, 'ABORTED')) {
+      const code = TreeAgentError.isInstance(error) ? error.code : 'ERROR';
+      await store.recordFacts([factOf(runtime, turn, input, recording, 'error', code)]).catch(() => {});
+    }
     if (record && restartsFromPrimary(error)) await resetPosition(store, record, runtime, release !== null);
     throw error;
   } finally {
     if (release) await release();
   }
+}
+
+/** The turn's fact from its trace: the user's message redacted as stored, the latency up to the commit. */
+function factOf(
+  runtime: AgentRuntime,
+  turn: Turn,
+  input: TurnInput,
+  recording: TurnRecording,
+  outcome: AgentOutput['status'] | 'error',
+  errorCode: string | null,
+) {
+  const output = turn.output();
+  const start = turn.trace[0];
+  const nodeId = output.nodeId;
+  return turnFactOf({
+    sessionId: output.sessionId,
+    turn: output.turn,
+    at: start?.type === 'turn-start' ? start.at : runtime.now().toISOString(),
+    treeVersion: runtime.tree.contentHash,
+    outcome,
+    errorCode,
+    nodeId,
+    agentId: nodeId === null ? null : (runtime.tree.nodes.get(nodeId)?.agentId ?? null),
+    failCounter: output.failCounter,
+    latencyMs: performance.now() - turn.startedAt,
+    message: recording.redactor ? recording.redactor.redact(input.message).text : input.message,
+    trace: turn.trace,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import type { AgentEvent } from '../protocol/events.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import { AUTO_FIT_MIN_CHUNKS, type FittedSpace, type SpaceFitter } from './space-fitter.js';
@@ -62,6 +63,12 @@ function topicsTree(perTopic = 60, root: Partial<NodeDefinition> = {}) {
   });
 }
 
+async function turnStart(agent: TreeAgent, session: string): Promise<AgentEvent | undefined> {
+  for await (const event of agent.stream(session, 'bike question number 3 about bikes'))
+    if (event.type === 'turn-start') return event;
+  return undefined;
+}
+
 async function bestSimilarity(agent: TreeAgent, text: string): Promise<number | undefined> {
   return (await agent.route(text)).decisions.find((decision) => decision.best)?.best?.similarity;
 }
@@ -81,6 +88,7 @@ describe('TreeAgent fits its embedding space at load', () => {
     const before = await agent.thresholds();
     const output = await agent.send('s1', 'bike question number 3 about bikes');
     expect(output.messages[0]?.content).toBe('bikes');
+    expect(await turnStart(agent, 's2')).not.toHaveProperty('fittedSpace');
 
     fit.resolve(fitted());
     expect(await agent.whenFitted()).toMatchObject({
@@ -89,6 +97,8 @@ describe('TreeAgent fits its embedding space at load', () => {
       cached: false,
     });
     expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
+    // The trace says which space the turn routed in (debug view, OpenTelemetry).
+    expect(await turnStart(agent, 's3')).toMatchObject({ fittedSpace: 'one-vector' });
     // Thresholds calibrated again in the fitted space (every similarity is 1 there).
     const after = await agent.thresholds();
     expect(after[0]!.source).toBe('calibrated');

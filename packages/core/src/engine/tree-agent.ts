@@ -1,4 +1,5 @@
 import { withCallbackLimits } from '../callbacks/invoke-callback.js';
+import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
@@ -13,6 +14,7 @@ import type { ExploreScan } from '../explore/chunk-index.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
+import { type RedactionOptions, Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
@@ -88,6 +90,18 @@ export interface TreeAgentOptions {
    */
   calibrateThresholds?: boolean | CalibrationOptions;
   /**
+   * Personal data redaction (docs/privacy.md): e-mail addresses, phone numbers, IBANs, payment card
+   * numbers, codici fiscali and your own patterns are replaced by `[name]` placeholders in everything
+   * stored (history, turn facts) and, unless listed in `liveTurn`, in what the turn itself sees.
+   * Default: no redaction.
+   */
+  redaction?: RedactionOptions | Redactor;
+  /**
+   * Record one analytics row per turn in the turn's own commit (docs/analytics.md), for stores that
+   * keep them (SQLite, PostgreSQL). Default true.
+   */
+  turnFacts?: boolean;
+  /**
    * Fits the embedding space to the tree at load (docs/routing.md, "Fitting at load"): the agent
    * serves in the unfitted space while the fit runs in the background (a worker thread), then
    * switches to the fitted space atomically, its calibrated thresholds computed again in it; a fit
@@ -143,6 +157,8 @@ export interface SendOptions {
  */
 export class TreeAgent {
   readonly sessionStore: SessionStore;
+  /** The redaction of what is stored, or `null` (option `redaction`): servers apply it to their logs too. */
+  readonly redactor: Redactor | null;
   readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
@@ -159,6 +175,12 @@ export class TreeAgent {
   constructor(options: TreeAgentOptions) {
     this.#options = options;
     this.#tree = options.tree;
+    this.redactor =
+      options.redaction === undefined
+        ? null
+        : options.redaction instanceof Redactor
+          ? options.redaction
+          : new Redactor(options.redaction);
     this.#embedder = options.embedder ?? new HashedEmbedder();
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
@@ -278,6 +300,16 @@ export class TreeAgent {
         source: node.thresholdSource,
         ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
       }));
+  }
+
+  /**
+   * Unit vectors of `texts` from the agent's embedder, without the embedding cache (the texts may be
+   * users' messages, which the cache must not keep): how analytics clusters unmatched messages
+   * (docs/analytics.md).
+   */
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const runtime = await this.#load();
+    return embedTexts(runtime.embedder, texts);
   }
 
   /** The history of a session, oldest first. */
@@ -462,10 +494,15 @@ export class TreeAgent {
   ): Promise<AgentOutput> {
     try {
       const input = checkSendInput(sessionId, message, options);
+      // What the live turn sees: the detectors not kept for it are redacted before anything runs.
+      if (this.redactor) input.message = this.redactor.redactLive(input.message).text;
+      const recording = { redactor: this.redactor, facts: this.#options.turnFacts ?? true };
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
         const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
-        return withCallbackLimits(limits, () => runTurn(runtime, this.sessionStore, sessionId, input, sink));
+        return withCallbackLimits(limits, () =>
+          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
+        );
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };

@@ -50,13 +50,28 @@ export class MemoryChunkSearch implements ChunkSearch {
     if (!found) return null;
     const tree = this.#index.tree;
     const chunk = tree.chunks[found.position]!;
-    return {
+    const child = tree.childHolding(node.id, found.position);
+    const candidate: ExploreCandidate = {
       chunkId: chunk.id,
       text: chunk.text,
       nodeId: chunk.nodeId,
-      childId: tree.childHolding(node.id, found.position).id,
+      childId: child.id,
       similarity: found.similarity,
     };
+    // The runner-up: the best chunk outside the winning child's range, for the margin analytics
+    // report (docs/analytics.md). A scan of the exact similarities already computed for this
+    // direction, no vector math; the sign-bit scan of large trees has none, and leaves it out.
+    const similarities = this.#similarities?.vector === vector ? this.#similarities.values : null;
+    if (similarities) {
+      const mask = this.#maskFor(constraints);
+      const before = bestChunkIn(similarities, mask, node.ownChunkEnd, child.chunkStart);
+      const after = bestChunkIn(similarities, mask, child.chunkEnd, node.chunkEnd);
+      const other = before && (!after || before.similarity >= after.similarity) ? before : after;
+      candidate.runnerUp = other
+        ? { childId: tree.childHolding(node.id, other.position).id, similarity: other.similarity }
+        : null;
+    }
+    return candidate;
   }
 
   /** One float32 pass per direction, then the best of the node's range. */

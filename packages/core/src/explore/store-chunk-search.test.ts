@@ -134,11 +134,11 @@ describe("exploring in the vector store gives the in-memory exploration's decisi
   });
 });
 
-function strip(decision: { best: { similarity: number } | null } & Record<string, unknown>) {
-  return {
-    ...decision,
-    best: decision.best
-      ? { ...decision.best, similarity: Math.round(decision.best.similarity * 1e4) / 1e4 }
-      : null,
-  };
+/** A decision without what only the in-memory search computes (the runner-up), similarity rounded. */
+function strip(
+  decision: { best: { similarity: number; runnerUp?: unknown } | null } & Record<string, unknown>,
+) {
+  if (!decision.best) return { ...decision, best: null };
+  const { runnerUp: _runnerUp, ...best } = decision.best;
+  return { ...decision, best: { ...best, similarity: Math.round(best.similarity * 1e4) / 1e4 } };
 }

@@ -8,6 +8,7 @@ import type { NodeDefinition } from '../tree/node-definition.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { closeSiblingPairs } from './close-pairs.js';
+import { sparseRows } from './sparse-rows.js';
 
 /** The pairwise scan lint used before `closeSiblingPairs` (quadratic): the reference it must match. */
 function referenceScan(tree: Tree, vectors: Float32Array[], limit: number) {
@@ -81,7 +82,7 @@ describe('closeSiblingPairs', () => {
           : [];
         const expected = referenceScan(tree, vectors, limit);
         for (const exactUpTo of [2000, 0]) {
-          const actual = closeSiblingPairs(tree, vectors, limit, { exactUpTo }).map((group) => ({
+          const actual = closeSiblingPairs(tree, sparseRows(vectors), limit, { exactUpTo }).map((group) => ({
             parent: group.parent.id,
             left: group.left.id,
             right: group.right.id,

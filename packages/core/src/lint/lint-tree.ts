@@ -1,11 +1,12 @@
-import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
+import { type LintThreshold, lintThresholds } from './lint-thresholds.js';
 import type { LintWarning } from './lint-warning.js';
+import { embedRows, type SparseRows } from './sparse-rows.js';
 import { structureWarnings } from './structure-warnings.js';
 
 /** An embedder that has its own warnings about a tree (e.g. `FittedEmbedder` of `@treeagent/fit`). */
@@ -14,7 +15,9 @@ export interface LintableEmbedder extends Embedder {
 }
 
 export interface LintOptions {
+  /** The embedder the tree runs with (default `HashedEmbedder`). */
   embedder?: Embedder;
+  /** Chunks are embedded through it when given (otherwise a `HashedEmbedder` embeds them sparse, uncached). */
   embeddingCache?: EmbeddingCache;
   /** Chunk pairs of sibling subtrees at or above this similarity are ambiguous. Default 0.9. */
   ambiguity?: number;
@@ -32,6 +35,36 @@ export interface LintOptions {
  * and the embedder's own warnings when it has a `lint(tree)` method (`LintableEmbedder`).
  */
 export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<LintWarning[]> {
+  return (await lintWithVectors(tree, options, false)).warnings;
+}
+
+/** What `treeagent lint` prints: the warnings, and the routing thresholds an agent would run with. */
+export interface LintReport {
+  warnings: LintWarning[];
+  /** Every routing node's threshold as `TreeAgent.thresholds()` gives it in the unfitted space (same embedder, default calibration, `fit: false`). */
+  thresholds: LintThreshold[];
+}
+
+/**
+ * `lintTree`'s warnings and the routing thresholds a `TreeAgent` with this embedder would calibrate
+ * at load, both from one embedding of the chunks (no agent is loaded).
+ */
+export async function lintReport(tree: Tree, options: LintOptions = {}): Promise<LintReport> {
+  const { warnings, thresholds } = await lintWithVectors(tree, options, true);
+  return { warnings, thresholds: thresholds! };
+}
+
+async function lintWithVectors(
+  tree: Tree,
+  options: LintOptions,
+  withThresholds: boolean,
+): Promise<{ warnings: LintWarning[]; thresholds: LintThreshold[] | null }> {
+  const embedder = options.embedder ?? new HashedEmbedder();
+  const { rows } = await embedRows(
+    embedder,
+    tree.chunks.map((chunk) => chunk.text),
+    options.embeddingCache,
+  );
   const warnings: LintWarning[] = [];
   const linked = new Set<number>();
   for (const node of tree.nodes.values()) for (const target of Object.values(node.links)) linked.add(target);
@@ -68,11 +101,10 @@ export async function lintTree(tree: Tree, options: LintOptions = {}): Promise<L
     }
   }
   warnings.push(...structureWarnings(tree, label));
-  warnings.push(...(await ambiguousSiblings(tree, options, label)));
-  const { embedder } = options;
-  if (embedder && typeof (embedder as Partial<LintableEmbedder>).lint === 'function')
-    warnings.push(...(embedder as LintableEmbedder).lint(tree));
-  return warnings;
+  warnings.push(...ambiguousSiblings(tree, rows, options, label));
+  if (options.embedder && typeof (options.embedder as Partial<LintableEmbedder>).lint === 'function')
+    warnings.push(...(options.embedder as LintableEmbedder).lint(tree));
+  return { warnings, thresholds: withThresholds ? await lintThresholds(tree, rows, embedder) : null };
 }
 
 /** Exploration reaches a node when every step from its agent down leads into a subtree with chunks. */
@@ -92,22 +124,15 @@ function linkedAncestorPath(tree: Tree, node: TreeNode, linked: Set<number>): bo
   return false;
 }
 
-async function ambiguousSiblings(
+function ambiguousSiblings(
   tree: Tree,
+  rows: SparseRows,
   options: LintOptions,
   label: (node: TreeNode) => string,
-): Promise<LintWarning[]> {
+): LintWarning[] {
   const limit = options.ambiguity ?? 0.9;
-  const embedder = options.embedder ?? new HashedEmbedder();
-  const vectors = tree.chunks.length
-    ? await embedTexts(
-        embedder,
-        tree.chunks.map((chunk) => chunk.text),
-        options.embeddingCache,
-      )
-    : [];
   const warnings: LintWarning[] = [];
-  for (const group of closeSiblingPairs(tree, vectors, limit, options.closePairs)) {
+  for (const group of closeSiblingPairs(tree, rows, limit, options.closePairs)) {
     const { parent, left, right, pairs } = group;
     const shown = pairs
       .slice(0, 3)

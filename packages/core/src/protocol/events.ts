@@ -23,6 +23,11 @@ export interface ExploreCandidate {
   /** Child of the exploring node whose subtree holds the chunk. */
   childId: number;
   similarity: number;
+  /**
+   * The best allowed chunk held by another child (what lost): its child and similarity, `null` when
+   * no other child has one. Absent when the search does not compute it (exploration in a vector store).
+   */
+  runnerUp?: { childId: number; similarity: number } | null;
 }
 
 /**
@@ -38,7 +43,15 @@ export type ExploreAction = 'blocking' | 'leaf' | 'leaf-climb' | 'descend' | 'be
 
 /** Everything observable in a turn, as one discriminated union. Feeds streaming, tracing, tests and the debug view. */
 export type AgentEvent =
-  | { type: 'turn-start'; sessionId: string; turn: number; message: string; at: string }
+  | {
+      type: 'turn-start';
+      sessionId: string;
+      turn: number;
+      message: string;
+      at: string;
+      /** Present when exploration runs in the space fitted to the tree at load: the fitted embedder's id. */
+      fittedSpace?: string;
+    }
   | { type: 'session-reset'; reason: string; lostNodeId: number }
   | { type: 'message-extended'; original: string; extended: string }
   | { type: 'step-start'; nodeId: number; step: Step }
@@ -91,6 +104,9 @@ export type AgentEvent =
       purpose: string;
       durationMs: number;
       attempt: number;
+      /** Tokens the provider reported for the call, when it did. */
+      inputTokens?: number;
+      outputTokens?: number;
     }
   | { type: 'model-param-dropped'; nodeId: number; modelId: string; param: string }
   | {

@@ -2,6 +2,7 @@ import type { ExploreConstraintsData } from '../protocol/explore-constraints-dat
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
+import type { TurnFact } from '../protocol/turn-fact.js';
 
 /** Everything a session keeps between interactions, except the history (docs/concepts.md §3). */
 export interface SessionRecord {
@@ -43,6 +44,11 @@ export interface SessionCommit {
    * without it, the lock stays held until released.
    */
   endsInteraction?: boolean;
+  /**
+   * The interaction's analytics rows (docs/analytics.md), already redacted. A store that keeps them
+   * writes them in the same transaction as the record and the history; others ignore them.
+   */
+  facts?: TurnFact[];
 }
 
 export interface HistoryQuery {
@@ -64,7 +70,13 @@ export interface SessionStore {
   history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]>;
   /** Writes the record and appends the history in one transaction, or nothing at all. */
   commit(commit: SessionCommit): Promise<void>;
+  /** Deletes the session's record, history and turn facts. */
   delete(sessionId: string): Promise<void>;
+  /**
+   * Stores the fact of a turn that failed (and so committed nothing else); best effort, on the
+   * failure path only. Stores without turn facts omit it.
+   */
+  recordFacts?(facts: TurnFact[]): Promise<void>;
   /**
    * Serialises interactions on a session across processes (row or advisory lock). Stores used by
    * one process may omit it: the agent already serialises interactions in process.

@@ -32,9 +32,15 @@ export interface TracedTurn {
  */
 export class TurnTracing {
   readonly #tracer: Tracer;
+  readonly #redact: (text: string) => string;
 
-  constructor(tracer: Tracer = trace.getTracer(TRACER_NAME)) {
+  /** @param redact Applied to the error messages spans carry (the agent's redaction, docs/privacy.md). */
+  constructor(
+    tracer: Tracer = trace.getTracer(TRACER_NAME),
+    redact: (text: string) => string = (text) => text,
+  ) {
     this.#tracer = tracer;
+    this.#redact = redact;
   }
 
   startTurn(attributes: { sessionId: string; treeName: string }): TracedTurn {
@@ -75,6 +81,7 @@ export class TurnTracing {
         switch (event.type) {
           case 'turn-start':
             turnSpan.setAttribute('treeagent.turn', event.turn);
+            if (event.fittedSpace) turnSpan.setAttribute('treeagent.explore.fitted_space', event.fittedSpace);
             break;
           case 'step-start':
             openStep(event.step, event.nodeId);
@@ -166,7 +173,7 @@ export class TurnTracing {
             step?.setStatus({ code: SpanStatusCode.ERROR, message: event.error.code });
             turnSpan.setStatus({
               code: SpanStatusCode.ERROR,
-              message: `${event.error.code}: ${event.error.message}`,
+              message: `${event.error.code}: ${this.#redact(event.error.message)}`,
             });
             break;
           default:

@@ -5,6 +5,7 @@ import type {
   ModelStreamPart,
   ModelToolCall,
   ModelToolResultPart,
+  ModelUsage,
 } from '../../model/language-model.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
@@ -158,12 +159,14 @@ async function generateStep(
   turn.checkAbort();
   const started = performance.now();
   const call = callSignal(turn);
+  let usage: ModelUsage | undefined;
   try {
     const response = await Promise.race([
       model.generate(call.signal ? { ...request, signal: call.signal } : request),
       call.expired,
     ]);
     if (typeof response?.text !== 'string') throw new Error('the model returned no text');
+    usage = response.usage;
     return { text: response.text, toolCalls: request.tools ? (response.toolCalls ?? []) : [] };
   } catch (error) {
     throw modelError(turn, node, model, purpose, error, call.signal);
@@ -176,6 +179,7 @@ async function generateStep(
       purpose,
       durationMs: performance.now() - started,
       attempt,
+      ...usageFields(usage),
     });
   }
 }
@@ -193,6 +197,7 @@ async function streamStep(
   const started = performance.now();
   const call = callSignal(turn);
   let text = '';
+  let usage: ModelUsage | undefined;
   const toolCalls: ModelToolCall[] = [];
   let iterator: AsyncIterator<ModelStreamPart> | null = null;
   try {
@@ -209,6 +214,8 @@ async function streamStep(
         turn.emit({ type: 'text-delta', messageId, nodeId: node.id, delta: part.delta });
       } else if (part.type === 'tool-call' && request.tools) {
         toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      } else if (part.type === 'finish') {
+        usage = part.usage;
       }
     }
     iterator = null;
@@ -226,6 +233,7 @@ async function streamStep(
       purpose,
       durationMs: performance.now() - started,
       attempt: 1,
+      ...usageFields(usage),
     });
   }
 }
@@ -262,4 +270,12 @@ function modelError(
       details: { modelId: model.id },
     },
   );
+}
+
+/** The token counts a provider reported, as `model-call` event fields (none when it reported none). */
+function usageFields(usage: ModelUsage | undefined): { inputTokens?: number; outputTokens?: number } {
+  return {
+    ...(typeof usage?.inputTokens === 'number' ? { inputTokens: usage.inputTokens } : {}),
+    ...(typeof usage?.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+  };
 }

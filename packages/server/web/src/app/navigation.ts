@@ -9,6 +9,8 @@ import type { IconName } from '../components/icon';
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
   { path: '/tree', label: 'Tree', icon: 'route' },
+  { path: '/analytics', label: 'Analytics', icon: 'chart' },
+  { path: '/review', label: 'Review', icon: 'book' },
   { path: '/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 

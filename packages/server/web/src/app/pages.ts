@@ -1,7 +1,9 @@
 import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
+import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
 import { NotFoundPage } from '../pages/not-found-page';
+import { ReviewPage } from '../pages/review-page';
 import { TreePage } from '../pages/tree-page';
 import type { PagePath } from './navigation';
 
@@ -9,6 +11,8 @@ import type { PagePath } from './navigation';
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
+  '/analytics': AnalyticsPage,
+  '/review': ReviewPage,
   '/audit': AuditPage,
 };
 

@@ -15,7 +15,8 @@ export type IconName =
   | 'close'
   | 'route'
   | 'key'
-  | 'chat';
+  | 'chat'
+  | 'chart';
 
 /** An inline SVG icon from the sprite; decorative unless it has a `label`. */
 export function Icon({ name, label, class: extra }: { name: IconName; label?: string; class?: string }) {

@@ -12,6 +12,14 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
   trace.forEach((event, index) => {
     const ref = (id: number | null) => <NodeRef id={id} onSelect={onNode} />;
     switch (event.type) {
+      case 'turn-start':
+        if (event.fittedSpace)
+          items.push(
+            <Note key={index}>
+              {`routing in the embedding space fitted to the tree at load (${event.fittedSpace}); thresholds calibrated in it`}
+            </Note>,
+          );
+        break;
       case 'explore-decision':
         decisions++;
         items.push(<Decision key={index} event={event} onNode={onNode} />);

@@ -1,0 +1,116 @@
+import { writeFileSync } from 'node:fs';
+import { type AnalyticsStore, type ReportFilter, TreeAgentError } from '@treeagent/core';
+import { openDataDirectory } from '../data-directory.js';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+import { formatComparison, formatReport, type NodeNames } from '../report/format-report.js';
+import { reportHtml } from '../report/report-html.js';
+
+export interface ReportOptions {
+  data?: string;
+  /** PostgreSQL instead of the data directory: a `postgres://` URL. */
+  databaseUrl?: string;
+  schema?: string;
+  from?: string;
+  to?: string;
+  version?: string;
+  /** Two tree versions to compare. */
+  compare?: string[];
+  lowMargin?: string;
+  json?: boolean;
+  html?: string;
+  /** Writes the labelled turns of review as an utterance set (TSV) for eval and fit. */
+  labels?: string;
+  /** A tree file, for node names. */
+  tree?: string;
+}
+
+/**
+ * `treeagent report`: analytics over the stored turn facts (docs/analytics.md), from the SQLite data
+ * directory or PostgreSQL: a terminal summary, `--json`, `--html <file>` with charts, `--compare a b`
+ * for two tree versions, and `--labels <file>` to export review labels for eval and fit.
+ */
+export async function reportCommand(options: ReportOptions, out: Output): Promise<number> {
+  const filter: ReportFilter = {
+    ...(options.from ? { from: options.from } : {}),
+    ...(options.to ? { to: options.to } : {}),
+    ...(options.version ? { treeVersion: options.version } : {}),
+    ...(options.lowMargin === undefined ? {} : { lowMargin: Number(options.lowMargin) }),
+  };
+  if (options.compare && options.compare.length !== 2) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      '--compare takes two tree versions: --compare <a> <b> (see the versions a report lists).',
+    );
+  }
+  const names: NodeNames = options.tree
+    ? new Map([...(await loadTree(options.tree)).tree.nodes.values()].map((node) => [node.id, node.name]))
+    : new Map();
+  const { analytics, close } = await openAnalytics(options);
+  try {
+    if (options.labels) {
+      const labels = await analytics.labels();
+      writeFileSync(
+        options.labels,
+        labels.map((label) => `${label.message.replace(/\s+/g, ' ').trim()}\t${label.label}\n`).join(''),
+      );
+      out.log(
+        `Wrote ${labels.length} labelled utterances to ${options.labels} (treeagent eval <tree> ${options.labels}).`,
+      );
+      return 0;
+    }
+    if (options.compare) {
+      const [a, b] = await Promise.all(
+        options.compare.map((version) => analytics.report({ ...filter, treeVersion: version })),
+      );
+      if (options.html) {
+        writeFileSync(options.html, reportHtml({ a: a!, b: b! }, names));
+        out.log(`Wrote ${options.html}.`);
+      }
+      if (options.json) out.log(JSON.stringify({ a, b }, null, 2));
+      else if (!options.html) for (const line of formatComparison(a!, b!)) out.log(line);
+      return 0;
+    }
+    const report = await analytics.report(filter);
+    if (options.html) {
+      writeFileSync(options.html, reportHtml({ a: report }, names));
+      out.log(`Wrote ${options.html}.`);
+    }
+    if (options.json) out.log(JSON.stringify(report, null, 2));
+    else if (!options.html) for (const line of formatReport(report, names)) out.log(line);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+async function openAnalytics(
+  options: ReportOptions,
+): Promise<{ analytics: AnalyticsStore; close: () => Promise<void> }> {
+  if (options.databaseUrl) {
+    // An optional adapter: imported by name at run time, so the CLI installs without it.
+    const specifier = '@treeagent/postgres';
+    const module = (await import(specifier).catch(() => {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        '--database-url needs the PostgreSQL adapter: npm install @treeagent/postgres pg.',
+      );
+    })) as {
+      PostgresSessionStore: new (options: {
+        connection: string;
+        schema?: string;
+      }) => {
+        analytics(): AnalyticsStore;
+        close(): Promise<void>;
+      };
+    };
+    const store = new module.PostgresSessionStore({
+      connection: options.databaseUrl,
+      ...(options.schema ? { schema: options.schema } : {}),
+    });
+    return { analytics: store.analytics(), close: () => store.close() };
+  }
+  const data = openDataDirectory(options.data);
+  const store = data.options.sessionStore as unknown as { analytics(): AnalyticsStore };
+  return { analytics: store.analytics(), close: () => data.close() };
+}

@@ -1,0 +1,81 @@
+import type { AnalyticsReport, StoredTurnFact, TurnFactStatus } from '@treeagent/core/client';
+import type {
+  ClusterActionResponse,
+  ComparisonResponse,
+  ConversationsResponse,
+  OperatorSessionView,
+  TranscriptResponse,
+  UnmatchedResponse,
+} from '../../../src/api-types';
+import type { ApiClient } from './api-client';
+
+/** The filter of the Analytics and Review pages, as query parameters. */
+export interface AnalyticsFilter {
+  from?: string;
+  to?: string;
+  version?: string;
+}
+
+/** Review's search, on top of the filter. */
+export interface ReviewQuery extends AnalyticsFilter {
+  text?: string;
+  status?: TurnFactStatus | '';
+  nodeId?: number | null;
+}
+
+function query(values: Record<string, string | number | null | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const json = { 'Content-Type': 'application/json' };
+
+/**
+ * The analytics, review and operator-login calls of the web app (`/api/v1/analytics`,
+ * `/api/v1/operator`), over the app's one `ApiClient`. The operator login is a cookie the server
+ * sets (HttpOnly): the browser sends it, the page never sees it.
+ */
+export const analyticsApi = {
+  me: (api: ApiClient) => api.json<OperatorSessionView>('/api/v1/operator/me'),
+  login: (api: ApiClient, login: string, password: string) =>
+    api.json<OperatorSessionView>('/api/v1/operator/login', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ login, password }),
+    }),
+  report: (api: ApiClient, filter: AnalyticsFilter) =>
+    api.json<AnalyticsReport>(`/api/v1/analytics/report${query({ ...filter })}`),
+  compare: (api: ApiClient, filter: AnalyticsFilter, a: string, b: string) =>
+    api.json<ComparisonResponse>(
+      `/api/v1/analytics/compare${query({ from: filter.from, to: filter.to, a, b })}`,
+    ),
+  unmatched: (api: ApiClient, filter: AnalyticsFilter) =>
+    api.json<UnmatchedResponse>(`/api/v1/analytics/unmatched${query({ ...filter })}`),
+  addChunks: (api: ApiClient, nodeId: number, messages: string[]) =>
+    api.json<ClusterActionResponse>('/api/v1/analytics/unmatched/actions', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ action: 'add-chunks', nodeId, messages }),
+    }),
+  addUtterances: (api: ApiClient, label: string, messages: string[]) =>
+    api.json<ClusterActionResponse>('/api/v1/analytics/unmatched/actions', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ action: 'add-utterances', label, messages }),
+    }),
+  conversations: (api: ApiClient, review: ReviewQuery) =>
+    api.json<ConversationsResponse>(
+      `/api/v1/analytics/conversations${query({ ...review, nodeId: review.nodeId ?? undefined })}`,
+    ),
+  transcript: (api: ApiClient, sessionId: string) =>
+    api.json<TranscriptResponse>(`/api/v1/analytics/conversations/${encodeURIComponent(sessionId)}`),
+  label: (api: ApiClient, fact: Pick<StoredTurnFact, 'sessionId' | 'turn'>, label: string | null) =>
+    api.json<{ label: string | null }>(
+      `/api/v1/analytics/conversations/${encodeURIComponent(fact.sessionId)}/turns/${fact.turn}/label`,
+      { method: 'PUT', headers: json, body: JSON.stringify({ label }) },
+    ),
+};

@@ -1,0 +1,180 @@
+import type { AnalyticsReport } from '@treeagent/core/client';
+import { useEffect, useState } from 'preact/hooks';
+import type { UnmatchedResponse } from '../../../src/api-types';
+import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/report-charts';
+import { UnmatchedSection } from '../analytics/unmatched-section';
+import { type AnalyticsFilter, analyticsApi } from '../api/analytics-api';
+import { ApiError } from '../api/api-error';
+import { useApp } from '../app/app-context';
+import { TopBar } from '../app/top-bar';
+import { ErrorNotice } from '../components/notice';
+import { OperatorGate } from '../components/operator-gate';
+
+/** The range a page opens on: the last 30 days (UTC). */
+export function defaultRange(now = new Date()): { from: string; to: string } {
+  const day = 24 * 60 * 60 * 1000;
+  return {
+    from: new Date(now.getTime() - 29 * day).toISOString().slice(0, 10),
+    to: now.toISOString().slice(0, 10),
+  };
+}
+
+/** Reads the filter from the page's query string (`?from=&to=&version=&compare=`), so a view can be linked. */
+function filterFromLocation(): AnalyticsFilter & { compare?: string } {
+  const params = new URLSearchParams(location.search);
+  const range = defaultRange();
+  return {
+    from: params.get('from') ?? range.from,
+    to: params.get('to') ?? range.to,
+    ...(params.get('version') ? { version: params.get('version')! } : {}),
+    ...(params.get('compare') ? { compare: params.get('compare')! } : {}),
+  };
+}
+
+/**
+ * The Analytics page (docs/analytics.md): the report for a date range and tree version (or two
+ * versions compared), charts, ambiguous siblings, and the unmatched questions clustered with their
+ * actions. Operators only.
+ */
+export function AnalyticsPage() {
+  return (
+    <>
+      <TopBar />
+      <main id="analytics-page" class="page page-analytics">
+        <OperatorGate>{() => <AnalyticsView />}</OperatorGate>
+      </main>
+    </>
+  );
+}
+
+function AnalyticsView() {
+  const { api, nodeLabel, setReady } = useApp();
+  const [filter, setFilter] = useState(filterFromLocation);
+  const [draft, setDraft] = useState(filter);
+  const [reports, setReports] = useState<{ main: AnalyticsReport; other: AnalyticsReport | null } | null>(
+    null,
+  );
+  const [unmatched, setUnmatched] = useState<UnmatchedResponse | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    let live = true;
+    setReady(false);
+    const { compare, ...base } = filter;
+    const load = async () => {
+      const main = await analyticsApi.report(api, base);
+      const other =
+        compare && base.version ? (await analyticsApi.compare(api, base, base.version, compare)).b : null;
+      const clusters = await analyticsApi.unmatched(api, base);
+      if (!live) return;
+      setReports({ main, other });
+      setUnmatched(clusters);
+      setError(null);
+    };
+    load()
+      .catch(
+        (caught: unknown) =>
+          live && setError(caught instanceof ApiError ? caught : new ApiError(0, 'ERROR', String(caught))),
+      )
+      .finally(() => live && setReady(true));
+    const query = new URLSearchParams(
+      Object.entries(filter).filter(([, value]) => value) as [string, string][],
+    );
+    history.replaceState(null, '', `/analytics?${query}`);
+    return () => {
+      live = false;
+    };
+  }, [api, filter, setReady]);
+  const versions = reports?.main.versions ?? [];
+  const apply = (event: Event) => {
+    event.preventDefault();
+    setFilter({ ...draft });
+  };
+  const labels = reports?.other
+    ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
+    : ['all'];
+  return (
+    <div class="analytics">
+      <form id="analytics-filter" class="filter-bar" onSubmit={apply}>
+        <label>
+          From{' '}
+          <input
+            type="date"
+            name="from"
+            value={draft.from}
+            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="date"
+            name="to"
+            value={draft.to}
+            onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Version
+          <select
+            name="version"
+            value={draft.version ?? ''}
+            onChange={(e) => setDraft({ ...draft, version: e.currentTarget.value || (undefined as never) })}
+          >
+            <option value="">all versions</option>
+            {versions.map((version) => (
+              <option key={version.treeVersion} value={version.treeVersion}>
+                {version.treeVersion.slice(0, 12)} ({version.turns} turns)
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Compare with
+          <select
+            name="compare"
+            value={draft.compare ?? ''}
+            onChange={(e) => setDraft({ ...draft, compare: e.currentTarget.value || (undefined as never) })}
+          >
+            <option value="">—</option>
+            {versions.map((version) => (
+              <option key={version.treeVersion} value={version.treeVersion}>
+                {version.treeVersion.slice(0, 12)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="primary-button">
+          Show
+        </button>
+      </form>
+      {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
+      {reports ? (
+        <>
+          {reports.other ? (
+            <div class="report-compare">
+              <ReportCards report={reports.main} label={`A: ${labels[0]}`} />
+              <ReportCards report={reports.other} label={`B: ${labels[1]}`} />
+            </div>
+          ) : (
+            <ReportCards report={reports.main} />
+          )}
+          <ReportCharts
+            reports={reports.other ? [reports.main, reports.other] : [reports.main]}
+            labels={labels}
+            nodeLabel={nodeLabel}
+          />
+          <section>
+            <h2>Ambiguous siblings</h2>
+            <AmbiguousSiblings report={reports.main} nodeLabel={nodeLabel} />
+          </section>
+        </>
+      ) : null}
+      {unmatched ? (
+        <section>
+          <h2>Unmatched questions</h2>
+          <UnmatchedSection unmatched={unmatched} />
+        </section>
+      ) : null}
+    </div>
+  );
+}

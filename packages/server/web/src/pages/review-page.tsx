@@ -1,0 +1,257 @@
+import type { ConversationSummary, StoredTurnFact, TurnFactStatus } from '@treeagent/core/client';
+import { useEffect, useState } from 'preact/hooks';
+import type { TranscriptResponse } from '../../../src/api-types';
+import { analyticsApi, type ReviewQuery } from '../api/analytics-api';
+import { ApiError } from '../api/api-error';
+import { useApp } from '../app/app-context';
+import { TopBar } from '../app/top-bar';
+import { ErrorNotice } from '../components/notice';
+import { OperatorGate } from '../components/operator-gate';
+import { defaultRange } from './analytics-page';
+
+const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
+
+/**
+ * Conversation review (docs/analytics.md): search conversations by text, node, status, date and
+ * version; read a transcript with each turn's facts (status, node, decisions with similarity and
+ * margin); label a turn with the node it should have reached (labels feed `treeagent eval`/`fit`
+ * through `treeagent report --labels`). Operators only.
+ */
+export function ReviewPage() {
+  return (
+    <>
+      <TopBar />
+      <main id="review-page" class="page page-review">
+        <OperatorGate>{() => <ReviewView />}</OperatorGate>
+      </main>
+    </>
+  );
+}
+
+function ReviewView() {
+  const { api, tree, nodeLabel, setReady } = useApp();
+  const [query, setQuery] = useState<ReviewQuery>(defaultRange);
+  const [draft, setDraft] = useState<ReviewQuery>(query);
+  const [list, setList] = useState<ConversationSummary[] | null>(null);
+  const [open, setOpen] = useState<TranscriptResponse | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const fail = (caught: unknown) =>
+    setError(caught instanceof ApiError ? caught : new ApiError(0, 'ERROR', String(caught)));
+  useEffect(() => {
+    setReady(false);
+    analyticsApi
+      .conversations(api, query)
+      .then((response) => {
+        setList(response.conversations);
+        setError(null);
+      }, fail)
+      .finally(() => setReady(true));
+  }, [api, query, setReady]);
+  const named = tree ? [...tree.nodes.values()].filter((node) => node.name) : [];
+  const show = (sessionId: string) => analyticsApi.transcript(api, sessionId).then(setOpen, fail);
+  const label = async (fact: StoredTurnFact, value: string) => {
+    try {
+      await analyticsApi.label(api, fact, value || null);
+      await show(fact.sessionId);
+    } catch (caught) {
+      fail(caught);
+    }
+  };
+  return (
+    <div class="review">
+      <form
+        id="review-filter"
+        class="filter-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery({ ...draft });
+        }}
+      >
+        <label>
+          Text{' '}
+          <input
+            type="search"
+            name="text"
+            value={draft.text ?? ''}
+            onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Status
+          <select
+            name="status"
+            value={draft.status ?? ''}
+            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as TurnFactStatus })}
+          >
+            <option value="">any</option>
+            {STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Node
+          <select
+            name="node"
+            value={draft.nodeId ?? ''}
+            onChange={(e) =>
+              setDraft({ ...draft, nodeId: e.currentTarget.value ? Number(e.currentTarget.value) : null })
+            }
+          >
+            <option value="">any</option>
+            {named.map((node) => (
+              <option key={node.id} value={node.id}>
+                {nodeLabel(node.id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From{' '}
+          <input
+            type="date"
+            name="from"
+            value={draft.from}
+            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="date"
+            name="to"
+            value={draft.to}
+            onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Version{' '}
+          <input
+            name="version"
+            value={draft.version ?? ''}
+            onInput={(e) => setDraft({ ...draft, version: e.currentTarget.value })}
+          />
+        </label>
+        <button type="submit" class="primary-button">
+          Search
+        </button>
+      </form>
+      {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
+      <div class="review-columns">
+        <ul id="conversation-list" class="conversation-list" aria-label="Conversations">
+          {list?.length === 0 ? <li class="muted">No conversation matches.</li> : null}
+          {list?.map((conversation) => (
+            <li key={conversation.sessionId}>
+              <button
+                type="button"
+                class={`conversation-item${open?.sessionId === conversation.sessionId ? ' is-open' : ''}`}
+                onClick={() => void show(conversation.sessionId)}
+              >
+                <span class="conversation-first">{conversation.firstMessage || '(no text)'}</span>
+                <span class="muted">
+                  {conversation.turns} turns · last {conversation.lastStatus} ·{' '}
+                  {conversation.lastAt.slice(0, 16).replace('T', ' ')}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {open ? (
+          <Transcript transcript={open} named={named} nodeLabel={nodeLabel} onLabel={label} />
+        ) : (
+          <p class="muted">Choose a conversation to read it.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Transcript({
+  transcript,
+  named,
+  nodeLabel,
+  onLabel,
+}: {
+  transcript: TranscriptResponse;
+  named: { id: number; name: string | null }[];
+  nodeLabel: (id: number) => string;
+  onLabel: (fact: StoredTurnFact, label: string) => void;
+}) {
+  const turns = [
+    ...new Set([
+      ...transcript.history.map((entry) => entry.turn),
+      ...transcript.facts.map((fact) => fact.turn),
+    ]),
+  ].sort((a, b) => a - b);
+  return (
+    <section id="transcript" class="transcript" aria-label={`Conversation ${transcript.sessionId}`}>
+      <h2>Conversation {transcript.sessionId}</h2>
+      {turns.map((turn) => (
+        <div key={turn} class="transcript-turn" data-turn={turn}>
+          {transcript.history
+            .filter((entry) => entry.turn === turn)
+            .map((entry, index) => (
+              <p key={index} class={`transcript-message transcript-${entry.role}`}>
+                <span class="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>{' '}
+                {entry.content ?? ''}
+              </p>
+            ))}
+          {transcript.facts
+            .filter((fact) => fact.turn === turn)
+            .map((fact) => (
+              <div key={fact.at} class={`turn-facts status-${fact.status}`}>
+                <span class="turn-status">{fact.status}</span>
+                {fact.errorCode ? <code>{fact.errorCode}</code> : null}
+                <span>{fact.nodeId === null ? 'no node' : nodeLabel(fact.nodeId)}</span>
+                <span class="muted">{Math.round(fact.latencyMs)} ms</span>
+                {fact.decisions.length ? (
+                  <table class="data-table decisions">
+                    <thead>
+                      <tr>
+                        <th>at</th>
+                        <th>best</th>
+                        <th>similarity</th>
+                        <th>runner-up</th>
+                        <th>margin</th>
+                        <th>threshold</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {fact.decisions.map((decision, index) => (
+                        <tr key={index}>
+                          <td>{nodeLabel(decision.nodeId)}</td>
+                          <td>{decision.childId === null ? '—' : nodeLabel(decision.childId)}</td>
+                          <td>{decision.similarity?.toFixed(3) ?? '—'}</td>
+                          <td>{decision.runnerUpId === null ? '—' : nodeLabel(decision.runnerUpId)}</td>
+                          <td>{decision.margin?.toFixed(3) ?? '—'}</td>
+                          <td>{decision.threshold?.toFixed(3) ?? '—'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : null}
+                <label class="turn-label">
+                  Should have reached
+                  <select
+                    aria-label={`Label of turn ${turn}`}
+                    value={fact.label ?? ''}
+                    onChange={(e) => onLabel(fact, e.currentTarget.value)}
+                  >
+                    <option value="">(no label)</option>
+                    <option value="none">none (out of scope)</option>
+                    {named.map((node) => (
+                      <option key={node.id} value={node.name!}>
+                        {node.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+            ))}
+        </div>
+      ))}
+    </section>
+  );
+}
