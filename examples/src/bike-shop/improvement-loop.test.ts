@@ -60,7 +60,7 @@ describe('the improvement loop on the bike shop', () => {
     await sessionStore.close();
 
     // The tree file the dev server would edit: a copy of the demo, so the repository is untouched.
-    for (const file of ['tree.ts', 'knowledge.ts']) copyFileSync(join(here, file), join(scratch, file));
+    for (const file of ['tree.ts', 'knowledge.ts', 'orders.ts']) copyFileSync(join(here, file), join(scratch, file));
     const tree = join(scratch, 'tree.ts');
     const target = [...bikeShopTree().nodes.values()].find((node) => node.name === 'spedizioni: search')!;
     const utterances = join(scratch, 'held-out.tsv');
