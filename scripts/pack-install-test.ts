@@ -119,6 +119,7 @@ try {
   manifest.dependencies = {
     ...manifest.dependencies,
     '@treeagent/core': local('@treeagent/core'),
+    '@treeagent/components': local('@treeagent/components'),
     '@treeagent/testing': local('@treeagent/testing'),
     '@treeagent/server': local('@treeagent/server'),
     '@treeagent/sqlite': local('@treeagent/sqlite'),
@@ -159,6 +160,42 @@ console.log(output.messages[0]?.content);
   const answer = run('node', ['answer.mjs'], project).trim();
   check(answer === 'Shipping is 5 euros.', `(a) plain node: the tree answers "${answer}"`);
 
+  // (a) A form of @treeagent/components, in plain node: two slots in one message, the third asked.
+  writeFileSync(
+    join(project, 'form.mjs'),
+    `import { form, formFallback } from '@treeagent/components';
+import { defineTree, TreeAgent } from '@treeagent/core';
+const booking = form({
+  name: 'table', language: 'en', confirm: false, now: () => new Date('2026-12-01T10:00:00Z'),
+  triggers: ['book a table', 'table reservation'],
+  slots: [
+    { name: 'date', type: 'date', question: 'Which day?' },
+    { name: 'time', type: 'time', question: 'What time?' },
+    { name: 'people', type: 'integer', question: 'How many people?', keywords: ['people'] },
+  ],
+  onComplete: (values) => \`Booked: \${values.people} people on \${values.date} at \${values.time}.\`,
+});
+const tree = defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 9 },
+      fallback: formFallback((_self, _context, _special, links) => ({ nodeTarget: links.sorry })) },
+    { id: 3, type: 'component', parent: 2, use: booking, idBase: 100 },
+    { id: 9, type: 'emit', parent: 2, emit: { message: { type: 'static', content: 'Sorry.' } } },
+  ],
+});
+const agent = new TreeAgent({ tree });
+await agent.send('s1', 'book a table for tomorrow at 8pm');
+const output = await agent.send('s1', 'four people');
+console.log(output.messages[0]?.content);
+`,
+  );
+  const booked = run('node', ['form.mjs'], project).trim();
+  check(
+    booked === 'Booked: 4 people on 2026-12-02 at 20:00.',
+    `(a) plain node: a form of @treeagent/components answers "${booked}"`,
+  );
+
   // (b) The published types under users' settings (skipLibCheck false).
   mkdirSync(join(project, 'typecheck'));
   writeFileSync(
@@ -170,6 +207,7 @@ import { main } from '@treeagent/cli';
 import { openSqlite } from '@treeagent/sqlite';
 import { FittedEmbedder } from '@treeagent/fit';
 import { runConversationFile } from '@treeagent/testing';
+import { form, formFallback } from '@treeagent/components';
 
 const ids = { root: 1, agent: 2, menu: 3, order: 4, hours: 5, sorry: 9 } as const;
 
@@ -199,7 +237,7 @@ export const tree: Tree = defineTree({
 });
 
 export const agent = new TreeAgent({ tree, embedder: new ExactEmbedder({ vectors: {} }) });
-export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, openSqlite, FittedEmbedder, runConversationFile];
+export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, openSqlite, FittedEmbedder, runConversationFile, form, formFallback];
 `,
   );
   // The server (Hono) and the AI SDK adapter: their third-party types (hono, ai) use the DOM lib's

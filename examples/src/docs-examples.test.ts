@@ -8,7 +8,13 @@ import { afterAll, describe, expect, test, vi } from 'vitest';
  * what its trailing comment says, so the examples cannot drift from the code.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const readmes = ['README.md', 'packages/core/README.md', 'packages/embedder-use/README.md'];
+const readmes = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/embedder-use/README.md',
+  'packages/components/README.md',
+  'docs/forms.md',
+];
 const scratch = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -1,4 +1,12 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main, type Output } from '@treeagent/cli';
@@ -60,7 +68,9 @@ describe('the improvement loop on the bike shop', () => {
     await sessionStore.close();
 
     // The tree file the dev server would edit: a copy of the demo, so the repository is untouched.
-    for (const file of ['tree.ts', 'knowledge.ts', 'orders.ts']) copyFileSync(join(here, file), join(scratch, file));
+    // Every module of the tree (tree.ts imports its neighbours), not the tests.
+    for (const file of readdirSync(here).filter((name) => name.endsWith('.ts') && !name.includes('.test.')))
+      copyFileSync(join(here, file), join(scratch, file));
     const tree = join(scratch, 'tree.ts');
     const target = [...bikeShopTree().nodes.values()].find((node) => node.name === 'spedizioni: search')!;
     const utterances = join(scratch, 'held-out.tsv');

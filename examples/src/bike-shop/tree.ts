@@ -1,6 +1,8 @@
+import { formFallback } from '@treeagent/components';
 import { defineTree, type Tree } from '@treeagent/core';
 import { knowledge } from './knowledge.js';
 import { orderStatusTool } from './orders.js';
+import { repairBooking } from './repair-booking.js';
 
 /** Node ids used by the conversation test and by callbacks through `links`. */
 export const ids = {
@@ -14,6 +16,7 @@ export const ids = {
   orders: 40,
   askOrderNumber: 41,
   orderStatus: 42,
+  repairBooking: 50,
   guardrail: 60,
   handoff: 70,
   backToAssistant: 71,
@@ -98,6 +101,9 @@ const ORDER_NUMBER = /\b\d{5,}\b/;
  * - a blocking node ("ordini") where exploration always stops, so that its `after` decides whether
  *   to ask for the order number (a form kept in the session state) or to show the order's status
  *   (generative: written by the model from the `orderStatus` tool's answer);
+ * - the repair booking ("prenotazione riparazione"), a form of `@treeagent/components`: a question on
+ *   another topic in the middle is answered by exploration, and the agent's fallback (wrapped by
+ *   `formFallback`) brings the next reply nothing else takes back to the form;
  * - a guardrail, and a fallback that apologises.
  */
 export interface BikeShopOptions {
@@ -106,6 +112,8 @@ export interface BikeShopOptions {
    * node checks they answer the question) and messages are rewritten with the conversation's context.
    */
   generative?: boolean;
+  /** Clock of the repair booking's relative dates ("domani"); fixed by the tests. */
+  now?: () => Date;
 }
 
 export function bikeShopTree(options: BikeShopOptions = {}): Tree {
@@ -143,7 +151,8 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         isPrimary: true,
         name: 'assistente',
         links: { sorry: ids.didNotUnderstand },
-        fallback: (_self, _context, _special, links) => ({ nodeTarget: links.sorry }),
+        // A message nothing fits goes back to a form in progress (the repair booking), else apologise.
+        fallback: formFallback((_self, _context, _special, links) => ({ nodeTarget: links.sorry })),
       },
       {
         id: ids.greeting,
@@ -269,6 +278,13 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
               },
             }),
           },
+      {
+        id: ids.repairBooking,
+        type: 'component',
+        parent: ids.assistant,
+        use: repairBooking({ generative, ...(options.now ? { now: options.now } : {}) }),
+        idBase: 500,
+      },
       {
         id: ids.guardrail,
         type: 'guardrail',

@@ -7,6 +7,7 @@ import {
   documentToDefinition,
   type Embedder,
   type ExtraChunks,
+  type FitMode,
   type LanguageModel,
   type Tree,
   TreeAgentError,
@@ -43,8 +44,8 @@ export interface LoadedTree {
 /**
  * Loads a tree file: a TypeScript or JavaScript module whose default export (or `tree` export) is a
  * `Tree`, a tree definition, or a function returning one; or a JSON tree document (docs/tree-format.md)
- * whose callbacks are the named exports of its `module`. The module may also export `embedder` and
- * `models`. Models are read from `--config`, else from a
+ * whose callbacks are the named exports of its `module`. The module may also export `embedder`,
+ * `models` and `fit` (`true`, `false` or `'auto'`: `TreeAgentOptions.fit`). Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
 export async function loadTree(path: string, options: { config?: string } = {}): Promise<LoadedTree> {
@@ -96,6 +97,7 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   const models = { ...configured, ...((exported.models as Record<string, LanguageModel> | undefined) ?? {}) };
   const agentOptions: Omit<TreeAgentOptions, 'tree'> = {
     ...(exported.embedder ? { embedder: exported.embedder as Embedder } : {}),
+    ...(exported.fit === undefined ? {} : { fit: fitExport(exported.fit, absolute) }),
     ...(Object.keys(models).length ? { models } : {}),
   };
   const modelSource = Object.keys(models).length
@@ -180,6 +182,15 @@ function topLevelAwaitError(error: unknown, path: string): TreeAgentError | null
   return new TreeAgentError(
     'INVALID_INPUT',
     `${path}${where ? `:${where[1]}:${where[2]}` : ''} uses top-level await, but it is loaded as CommonJS (no package.json with "type": "module" above it), where top-level await does not exist. Rename it to ${path.replace(/\.(c?ts|tsx)$/, '.mts')}, or add a package.json with { "type": "module" } in its directory (or a parent).`,
+  );
+}
+
+/** A tree module's `fit` export: `TreeAgentOptions.fit`. */
+function fitExport(value: unknown, path: string): FitMode {
+  if (value === true || value === false || value === 'auto') return value;
+  throw new TreeAgentError(
+    'INVALID_INPUT',
+    `${path} exports fit = ${JSON.stringify(value)}; export true (fit the embedding space at load whatever the tree), false (never) or 'auto' (the default).`,
   );
 }
 

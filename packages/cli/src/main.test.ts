@@ -33,7 +33,8 @@ describe('treeagent', () => {
     const output = capture();
     expect(await main(['inspect', bikeShop], output)).toBe(0);
     const text = output.out.join('\n');
-    expect(text).toMatch(/^bike-shop: 16 nodes, \d+ chunks/);
+    expect(text).toMatch(/^bike-shop: 22 nodes, \d+ chunks/);
+    expect(text).toContain('502 empty "riparazione" (blocking), 10 chunks [component 50]');
     expect(text).toContain('202 query "spedizioni: search", 16 chunks (3 forRag) [component 20]');
     expect(text).toContain('40 empty "ordini" (blocking)');
     // The automatic choice is visible: the agent's threshold is calibrated at load, and says from what.
@@ -129,7 +130,7 @@ export default { nodes: [
     const output = capture();
     await main(['eval', bikeShop, utterances, '--json', '--data', data], output);
     const report = JSON.parse(output.out.join('\n'));
-    expect(report.total).toBe(56);
+    expect(report.total).toBe(62);
     expect(report.results[0]).toMatchObject({
       text: 'buongiorno a tutti',
       expected: 'saluto',
@@ -189,6 +190,30 @@ export default { nodes: [
     expect(await main(['lint', warned], warnings)).toBe(0);
     expect(warnings.out.join('\n')).toMatch(/warning \[unreachable-node\] node 4/);
     expect(await main(['lint', warned, '--strict'], capture())).toBe(1);
+  });
+
+  test("a tree module's fit export turns the fit at load off (lint says so); a wrong value names the file and the choices", async () => {
+    const topic = (id: number, word: string) =>
+      `{ id: ${id}, type: 'emit', parent: 2, name: '${word}', chunks: Array.from({ length: 60 }, (_, i) => '${word} question ' + i), emit: { message: { type: 'static', content: '${word}' } } }`;
+    const source = (fit: string) => `import { defineTree } from '@treeagent/core';
+export const fit = ${fit};
+export default defineTree({ name: 'topics', nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  ${topic(3, 'bike')},
+  ${topic(4, 'helmet')},
+] });
+`;
+    const off = join(scratch, 'fit-off.ts');
+    writeFileSync(off, source('false'));
+    const output = capture();
+    expect(await main(['lint', off], output)).toBe(0);
+    expect(output.out.join('\n')).toMatch(/info {4}embedding space: unfitted \(hashed[^)]*\): fit: false\./);
+    const wrong = join(scratch, 'fit-wrong.ts');
+    writeFileSync(wrong, source("'yes'"));
+    const failed = capture();
+    expect(await main(['lint', wrong], failed)).toBe(2);
+    expect(failed.err.join('\n')).toContain(`${wrong} exports fit = "yes"; export true`);
   });
 
   test('lint on a tree above LINT_FIT_MAX_CHUNKS: no fit, the unfitted thresholds, the same warnings', async () => {

@@ -395,10 +395,11 @@ describe('web chat page (Chromium)', () => {
     expect(await tree.locator('.node-details .details-title').textContent()).toContain('#202');
 
     // The tree: nested, components framed and labelled, the path and the current node highlighted.
-    expect(await tree.locator('.tree-item').count()).toBe(18);
+    expect(await tree.locator('.tree-item').count()).toBe(25); // 18, and the repair booking's seven nodes (with its llm extraction in generative mode)
     expect(await texts(page, '#panel-tree .component-entry > .component-label')).toEqual([
       'component 20 · spedizioni',
       'component 30 · resi',
+      'component 50 · riparazione',
     ]);
     const onPath = await tree
       .locator('.tree-item.on-path')
@@ -591,7 +592,7 @@ describe('web chat page (Chromium)', () => {
   it('pages: the tree page loads from its own URL, the top bar moves between pages without a reload, an unknown path says so', async () => {
     const { page, errors } = await open(`${bikeShop.url}/tree`);
     expect(await page.locator('.page-link[aria-current="page"]').textContent()).toBe('Tree');
-    expect(await page.locator('#tree-page .tree-item').count()).toBe(18);
+    expect(await page.locator('#tree-page .tree-item').count()).toBe(25);
     await page.locator('#tree-page .tree-item[data-node-id="202"] > .tree-row').click();
     expect(await page.locator('#tree-page .node-details').getAttribute('data-node-id')).toBe('202');
     await page.locator('#route-input').fill('quanto costa la spedizione');

@@ -70,6 +70,13 @@ export const SESSION_SCHEMA: SchemaMigrations = {
      );
      CREATE INDEX turn_facts_by_day ON turn_facts (day, tree_version);
      CREATE INDEX turn_facts_labelled ON turn_facts (labelled_at) WHERE label IS NOT NULL;`,
+    // The report's columns in one covering index, so the report reads the index alone and never the
+    // rows (whose messages and decisions make them wide): bench/analytics/report-1m.ts.
+    `DROP INDEX turn_facts_by_day;
+     CREATE INDEX turn_facts_report ON turn_facts (
+       day, tree_version, session_id, turn, at, status, node_id, agent_id, latency_ms, min_margin,
+       low_node_id, low_child_id, low_runner_up_id, input_tokens, output_tokens
+     );`,
   ],
 };
 

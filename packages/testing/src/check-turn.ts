@@ -80,9 +80,25 @@ export function checkTurn(tree: Tree, outcome: TurnOutcome, expect: TurnExpectat
     if (!isDeepStrictEqual(expect.sources, titles)) add('sources', expect.sources, titles);
   }
   for (const [key, value] of Object.entries(expect.state ?? {})) {
-    if (!isDeepStrictEqual(value, outcome.state[key])) add(`state.${key}`, value, outcome.state[key]);
+    if (!containsState(value, outcome.state[key])) add(`state.${key}`, value, outcome.state[key]);
   }
   return mismatches;
+}
+
+/**
+ * Whether `actual` holds `expected`: a mapping checks only the keys it gives (recursively, so
+ * `{ "form:booking": { values: { date: "2026-12-02" } } }` ignores the form's other fields); `null`
+ * means absent or null; anything else must be equal.
+ */
+function containsState(expected: unknown, actual: unknown): boolean {
+  if (expected === null) return actual === null || actual === undefined;
+  if (typeof expected === 'object' && !Array.isArray(expected)) {
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([key, value]) =>
+      containsState(value, (actual as Record<string, unknown>)[key]),
+    );
+  }
+  return isDeepStrictEqual(expected, actual);
 }
 
 function matchesText(expectation: TextExpectation, text: string): boolean {

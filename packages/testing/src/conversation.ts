@@ -15,7 +15,7 @@ export interface TurnExpectation {
   messages?: number;
   /** Options offered by the last message, exactly. */
   options?: string[];
-  /** Values of the session state after the turn (a subset: other keys may exist). */
+  /** Values of the session state after the turn (a subset: other keys may exist; mappings are checked by the keys they give, recursively; `null` means absent). */
   state?: Record<string, unknown>;
   /** `answered` (default when given) or `no-match`. */
   status?: TurnStatus;
@@ -41,6 +41,12 @@ export interface ConversationTurn {
   option?: string;
   attach?: AttachmentFixture[];
   clientMetadata?: Record<string, unknown>;
+  /**
+   * Restart the agent before this turn: a new `TreeAgent` from the agent options (a factory is called
+   * again, so a SQLite file store is re-opened; the previous store is closed). The conversation goes
+   * on with what the session store kept.
+   */
+  restart?: boolean;
   expect?: TurnExpectation;
 }
 

@@ -11,6 +11,7 @@ export type {
 export { formatFailures, formatSummary } from './format-results.js';
 export { parseConversations, readConversationFile } from './parse-conversations.js';
 export {
+  type AgentOptionsSource,
   type ConversationResult,
   runConversation,
   runConversationFile,

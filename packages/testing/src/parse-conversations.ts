@@ -3,7 +3,7 @@ import { TreeAgentError } from '@treeagent/core';
 import { parse } from 'yaml';
 import type { Conversation, ConversationFile, ConversationTurn, TurnExpectation } from './conversation.js';
 
-const TURN_KEYS = ['say', 'option', 'attach', 'clientMetadata', 'expect'];
+const TURN_KEYS = ['say', 'option', 'attach', 'clientMetadata', 'restart', 'expect'];
 const EXPECT_KEYS = [
   'node',
   'path',
@@ -92,6 +92,10 @@ function conversationTurn(value: unknown, where: string, problems: string[]): Co
       }
     }
   }
+  if (value.restart !== undefined && typeof value.restart !== 'boolean')
+    problem(
+      '"restart" must be true or false (true: restart the agent before this turn; the session goes on from its store).',
+    );
   if (value.attach !== undefined) {
     if (
       !Array.isArray(value.attach) ||

@@ -1,5 +1,6 @@
-import { defineTree, TreeAgentError } from '@treeagent/core';
+import { defineTree, InMemorySessionStore, TreeAgentError } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
+import { checkTurn } from './check-turn.js';
 import { formatFailures, formatSummary } from './format-results.js';
 import { parseConversations } from './parse-conversations.js';
 import { runConversationFile } from './run-conversations.js';
@@ -42,6 +43,51 @@ fixtures:
 `;
 
 describe('conversation tests', () => {
+  test('restart: true makes a new agent from the factory, closes the old store, and the session goes on', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: riavvio
+    session: s-restart
+    turns:
+      - say: vorrei una pizza
+      - option: Margherita
+        restart: true
+        expect: { node: 4, state: { pizza: Margherita } }
+`);
+    // One store's data, reopened by each call of the factory as a file store would be.
+    const shared = new InMemorySessionStore();
+    const opened: { closed: boolean }[] = [];
+    const factory = () => {
+      const handle = { closed: false };
+      opened.push(handle);
+      const close = async () => {
+        handle.closed = true;
+      };
+      const sessionStore = new Proxy(shared, {
+        get: (target, key) => {
+          if (key === 'close') return close;
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return { tree, sessionStore };
+    };
+    const results = await runConversationFile(file, factory);
+    expect(results[0]!.passed, formatFailures(results)).toBe(true);
+    expect(opened.map((handle) => handle.closed)).toEqual([true, false]);
+  });
+
+  test('restart must be a boolean', () => {
+    expect(() =>
+      parseConversations(`conversations:
+  - name: riavvio
+    turns:
+      - say: ciao
+        restart: "yes"
+`),
+    ).toThrow(/turn 1 "restart" must be true or false/);
+  });
+
   test('a passing conversation: options, state, generated text from the scripted model, expected errors', async () => {
     const file = parseConversations(`${fixtures}
 conversations:
@@ -218,5 +264,34 @@ conversations:
     expect(report).toMatch(
       /error in the turn: CALLBACK_ERROR in the "before" callback of node 5: .*boom \(at before \(.*run-conversations\.test\.ts:\d+:\d+\)\)/,
     );
+  });
+});
+
+describe('state expectations', () => {
+  const output = {
+    sessionId: 's',
+    turn: 1,
+    status: 'answered' as const,
+    failCounter: 0,
+    messages: [],
+    serverMetadata: {},
+    nodeId: 3,
+    trace: [],
+  };
+  const outcome = {
+    output,
+    error: null,
+    state: { 'form:x': { values: { date: '2026-12-02', time: '20:00' }, log: [1, 2] } },
+  };
+  test('a mapping checks only the keys it gives, recursively; null means absent', () => {
+    expect(
+      checkTurn(tree, outcome, { state: { 'form:x': { values: { date: '2026-12-02' } }, gone: null } }),
+    ).toEqual([]);
+  });
+  test('a different nested value, or a missing key, is a mismatch', () => {
+    const mismatches = checkTurn(tree, outcome, {
+      state: { 'form:x': { values: { date: '2026-12-03' } }, other: 1 },
+    });
+    expect(mismatches.map((mismatch) => mismatch.field)).toEqual(['state.form:x', 'state.other']);
   });
 });

@@ -31,33 +31,63 @@ export interface ConversationResult {
   turns: TurnResult[];
 }
 
+/** The agent options, or a factory of them: a turn with `restart: true` calls it again. */
+export type AgentOptionsSource = TreeAgentOptions | (() => TreeAgentOptions | Promise<TreeAgentOptions>);
+
 /**
  * Plays each conversation of a file on a fresh agent and checks every turn's expectations. The file's
  * fixtures, when present, replace the model and the embedder with deterministic mocks.
  */
 export async function runConversationFile(
   file: ConversationFile,
-  options: TreeAgentOptions,
+  options: AgentOptionsSource,
 ): Promise<ConversationResult[]> {
   const results: ConversationResult[] = [];
   for (const conversation of file.conversations) {
-    const agent = new TreeAgent({ ...options, ...fixtureOptions(file.fixtures) });
-    results.push(await runConversation(agent, conversation, file.path));
+    let current = typeof options === 'function' ? await options() : options;
+    const start = () => new TreeAgent({ ...current, ...fixtureOptions(file.fixtures) });
+    const restart = async () => {
+      if (typeof options === 'function') {
+        // The factory opens a new store: close the old one first, as a stopped process would.
+        await (current.sessionStore as { close?: () => unknown } | undefined)?.close?.();
+        current = await options();
+      }
+      return start();
+    };
+    results.push(await runConversation(start(), conversation, file.path, restart));
   }
   return results;
 }
 
-/** Plays one conversation on an agent. A failing turn does not stop the conversation. */
+/**
+ * Plays one conversation on an agent. A failing turn does not stop the conversation. `restart` makes
+ * the agent that a turn with `restart: true` goes on with (without it such a turn fails).
+ */
 export async function runConversation(
-  agent: TreeAgent,
+  initial: TreeAgent,
   conversation: Conversation,
   file = '',
+  restart?: () => TreeAgent | Promise<TreeAgent>,
 ): Promise<ConversationResult> {
+  let agent = initial;
   const sessionId = conversation.session ?? `test-${randomUUID()}`;
   const turns: TurnResult[] = [];
   // The options of the agent's last message: an `option:` turn must pick one of them.
   let offered: readonly string[] = [];
   for (const [index, turn] of conversation.turns.entries()) {
+    if (turn.restart) {
+      if (!restart) {
+        const expected = 'a way to restart the agent: run the file with runConversationFile (or the CLI)';
+        turns.push({
+          index,
+          turn,
+          mismatches: [{ field: 'restart', expected, actual: 'no restart function' }],
+          errors: [],
+        });
+        continue;
+      }
+      agent = await restart();
+    }
     if (turn.option !== undefined && !offered.includes(turn.option)) {
       const expected = offered.length
         ? `one of the options offered: ${offered.map((option) => JSON.stringify(option)).join(', ')}`

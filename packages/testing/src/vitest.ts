@@ -6,7 +6,8 @@ import { runConversationFile } from './run-conversations.js';
 
 /**
  * Declares one vitest test per conversation of each file; a failure shows each failing turn with
- * what was expected and what came.
+ * what was expected and what came. `agent` is called for each conversation, and again at a turn
+ * with `restart: true` (so a store it opens on a file is re-opened, as after a process restart).
  *
  * @example
  * describeConversations({ files: ['tests/orders.yaml'], agent: () => ({ tree: bikeShopTree() }) });
@@ -22,7 +23,7 @@ export function describeConversations(options: {
         test(conversation.name, async () => {
           const [result] = await runConversationFile(
             { ...file, conversations: [conversation] },
-            await options.agent(),
+            options.agent,
           );
           if (!result!.passed) expect.fail(`\n${formatFailures([result!])}`);
           // Every turn ran and was checked.

@@ -26,10 +26,10 @@ export function fitBlocker(input: FitPlanInput): string | null {
     return "exploreIn: 'vector-store' (the shared collection cannot switch space atomically)";
   if (mode === true) return null;
   if (!input.defaultEmbedder)
-    return 'an embedder is given (automatic fitting applies to the default one; pass fit: true to fit it)';
+    return 'an embedder is given (automatic fitting applies to the default one; fit: true fits it)';
   const exploring = tree.chunks.filter((chunk) => !chunk.forRag).length;
   if (exploring < AUTO_FIT_MIN_CHUNKS)
-    return `${exploring} exploration chunks, fewer than ${AUTO_FIT_MIN_CHUNKS}: too few to learn from (pass fit: true to fit anyway)`;
+    return `${exploring} exploration chunks, fewer than ${AUTO_FIT_MIN_CHUNKS}: too few to learn from (fit: true fits anyway; in a tree module for the CLI, export const fit = true)`;
   return null;
 }
 

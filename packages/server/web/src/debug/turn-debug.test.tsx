@@ -112,3 +112,58 @@ describe('TurnDebug (a real turn of the bike shop)', () => {
     expect(root.querySelector('.debug-summary')?.textContent).toContain('2 tool calls');
   });
 });
+
+describe('TurnDebug: the Form section (the repair booking of the bike shop)', () => {
+  async function formTurn(messages: string[]) {
+    const tree = bikeShopTree({ now: () => new Date('2026-12-01T09:00:00Z') });
+    const agent = new TreeAgent({ tree });
+    let output = await agent.send('form-debug', messages[0]!);
+    for (const message of messages.slice(1)) output = await agent.send('form-debug', message);
+    const text = messages.at(-1)!;
+    const turn = applyEvent(
+      startTurn(messages.length, { text, selectedOption: null, attachments: [] }, null, 0),
+      { type: 'turn-end', output, durationMs: 12 },
+      12,
+    );
+    return renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, {
+      tree: describeTree(tree, { chunks: true }),
+    });
+  }
+
+  it('shows every slot with its value, parser and source text, and what this message gave', async () => {
+    const root = await formTurn(['vorrei prenotare una riparazione per la mia mtb domani alle 10']);
+    const section = root.querySelector('[data-section="form"]')!;
+    expect(section.querySelector('[data-form="riparazione"] .status-badge')?.textContent).toBe('collecting');
+    const rows = [...section.querySelectorAll('.form-slots-table tbody tr')].map((row) =>
+      [...row.querySelectorAll('td')].map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['bike', 'enum', 'mountain bike', 'enum', 'mtb'],
+      ['problem', 'text', '—', '—', '—'],
+      ['date', 'date', 'mercoledì 2 dicembre 2026', 'date:relative', 'domani'],
+      ['time', 'time', '10:00', 'time', 'alle 10'],
+      ['phone', 'phone', '—', '—', '—'],
+    ]);
+    expect(section.querySelector('.form-slot-awaited code')?.textContent).toBe('problem');
+    expect(texts(root, '.form-extracted')).toEqual([
+      'date = 2026-12-02 by date:relative from domani',
+      'time = 10:00 by time from alle 10',
+      'bike = mountain bike by enum from mtb',
+    ]);
+  });
+
+  it('marks corrections and refused values with the reason', async () => {
+    const root = await formTurn([
+      'vorrei prenotare una riparazione per la mia mtb domani alle 10, il cambio non va',
+      'anzi è una city bike, chiamatemi al 333 12',
+    ]);
+    expect(texts(root, '.form-extracted')).toEqual(['bike = city bike by enum from city bike (correction)']);
+    expect(texts(root, '.form-refused')).toEqual(['phone refused: invalid-phone (333 12)']);
+  });
+
+  it('has no Form section for a turn without a form', async () => {
+    const { turn, view } = await realTurn();
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, { tree: view });
+    expect(root.querySelector('[data-section="form"]')).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
 import { ErrorDetails } from './error-details';
+import { FormSection, formsOf } from './form-section';
 import { PathSection } from './path-section';
 import { CallbacksSection, ModelsSection, StepsSection } from './tables';
 import { ToolsSection } from './tools-section';
@@ -12,6 +13,7 @@ import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace'
 /** The debug view of one turn: path, explore decisions, steps, callbacks, model and tool calls, state, timings. */
 export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) => void }) {
   const trace = turnTrace(turn);
+  const forms = formsOf(turn.output?.serverMetadata);
   return (
     <>
       <Summary turn={turn} trace={trace} onNode={onNode} />
@@ -32,6 +34,11 @@ export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) =
           {eventsOf(trace, 'tool-call').length ? (
             <Section title="Tool calls" name="tools">
               <ToolsSection trace={trace} onNode={onNode} />
+            </Section>
+          ) : null}
+          {forms.length ? (
+            <Section title="Form" name="form">
+              <FormSection forms={forms} />
             </Section>
           ) : null}
           <Section title="Session state" name="state">

@@ -45,5 +45,8 @@ describe('TreeIndex', () => {
     expect(componentName([node('a: x'), node('a: y')])).toBe('a');
     expect(componentName([node('a: x'), node('b: y')])).toBeNull();
     expect(componentName([node('plain')])).toBeNull();
+    expect(componentName([node('form'), node('form: ask')])).toBe('form');
+    expect(componentName([node('other'), node('form: ask')])).toBeNull();
+    expect(componentName([node(null), node('form: ask')])).toBeNull();
   });
 });

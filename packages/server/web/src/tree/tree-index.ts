@@ -74,12 +74,19 @@ export class TreeIndex {
   }
 }
 
-/** A short guess at a component's name: the common `name:` prefix of its nodes' names, if any. */
+/**
+ * A short guess at a component's name: the common `name:` prefix of its nodes' names, a node named
+ * just that counting too (a form's entry `riparazione` beside `riparazione: ask`), if any.
+ */
 export function componentName(nodes: readonly TreeViewNode[]): string | null {
   const prefixes = new Set(
     nodes.map((node) => (node.name?.includes(':') ? node.name.split(':')[0]!.trim() : null)),
   );
-  return prefixes.size === 1 ? [...prefixes][0]! : null;
+  prefixes.delete(null);
+  const prefix = prefixes.size === 1 ? [...prefixes][0]! : null;
+  return prefix !== null && nodes.every((node) => node.name?.includes(':') || node.name === prefix)
+    ? prefix
+    : null;
 }
 
 /** A label for a node id when the tree may not be loaded yet. */
