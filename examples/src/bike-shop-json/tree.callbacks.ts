@@ -27,6 +27,6 @@ export const riparazioneConfirmAfter = treeCallback(source, 504, 'after');
 export const riparazioneDoneEmit = treeCallback(source, 505, 'emit');
 export const riparazioneResumeAfter = treeCallback(source, 507, 'after');
 export const nonHoCapitoBefore = treeCallback(source, 90, 'before');
-export const passaggioAOperatoreEmit = treeCallback(source, 70, 'emit');
+export const passaggioAOperatoreBefore = treeCallback(source, 70, 'before');
 export const passaggioAOperatoreAfter = treeCallback(source, 70, 'after');
 export const ritornoAllAssistenteAfter = treeCallback(source, 71, 'after');

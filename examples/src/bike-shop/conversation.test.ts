@@ -75,17 +75,21 @@ describe('bike-shop example: the scripted conversation', async () => {
     ]);
     expect(executed(turn('fate anche noleggio di tandem?'))).toEqual([ids.didNotUnderstand]);
     expect(executed(turn('ok grazie'))).toEqual([ids.handoff]);
-    expect(outputs.at(-1)!.serverMetadata.sessionState).toMatchObject({
-      withOperator: true,
-      orderNumber: '123456',
+    expect(outputs.at(-1)!.status).toBe('handed-off');
+    expect(outputs.at(-1)!.handoff).toMatchObject({
+      queue: 'assistenza',
+      reason: 'Due messaggi di fila non capiti',
+      summary: 'Ordine 123456. Ultimo messaggio: "ok grazie"',
     });
+    expect(outputs.at(-1)!.serverMetadata.sessionState).toMatchObject({ orderNumber: '123456' });
   });
 
   test('the history holds every message of the conversation', async () => {
     const history = await agent.history('test-session');
     const userMessages = history.filter((entry) => entry.role === 'user');
     expect(userMessages).toHaveLength(script.length);
-    expect(history.length).toBe(
+    // Besides the messages, one row per handoff transition (started, ended).
+    expect(history.filter((entry) => entry.role !== 'system').length).toBe(
       script.length + outputs.reduce((sum, output) => sum + output.messages.length, 0),
     );
   });

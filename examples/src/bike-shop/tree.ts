@@ -130,8 +130,8 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         topics: ['spedizioni', 'resi e rimborsi', 'stato degli ordini', 'biciclette'],
         links: { operator: ids.operator, handoff: ids.handoff, assistant: ids.assistant },
         beforeRun: (_self, context, _special, links) => {
-          // Hand the user to a human operator when asked, or after two messages not understood in a row.
-          if (context.sessionState.get('withOperator') === true) return undefined;
+          // Hand the user to a human operator when asked, or after two messages not understood in a row
+          // (while people have the session the tree does not run: docs/concepts.md §11).
           const asked = /\b(operatore|persona|umano)\b/i.test(context.input.original);
           if (asked || (context.sessionState.get<number>('notUnderstood') ?? 0) >= 2) {
             return { nodeTarget: links.handoff, step: 'before' };
@@ -330,27 +330,28 @@ export function bikeShopTree(options: BikeShopOptions = {}): Tree {
         name: 'passaggio a operatore',
         isBlocking: true,
         links: { assistant: ids.assistant, back: ids.backToAssistant },
-        emit: (_self, context) => {
-          const first = context.sessionState.get('withOperator') !== true;
-          context.sessionState.set('withOperator', true);
+        before: (_self, context) => {
+          // A real handoff: the session goes to the "assistenza" queue of the operator console.
+          const asked = /\b(operatore|persona|umano)\b/i.test(context.input.original);
+          const order = context.sessionState.get<string>('orderNumber');
           context.sessionState.delete('notUnderstood');
-          return {
-            message: {
-              type: 'static',
-              content: first
-                ? 'Ti passo a un collega in carne e ossa. Scrivi "torna all\'assistente" quando vuoi.'
-                : 'Ho inoltrato il tuo messaggio al collega, ti risponderà a breve.',
-            },
-            options: ["Torna all'assistente"],
-          };
+          context.handoff({
+            reason: asked ? 'Ha chiesto di parlare con un operatore' : 'Due messaggi di fila non capiti',
+            queue: 'assistenza',
+            summary: `${order ? `Ordine ${order}. ` : ''}Ultimo messaggio: "${context.input.original}"`,
+            returnOption: "Torna all'assistente",
+          });
         },
-        after: (_self, context, special, links) => {
-          if (special.selectedOption || /assistente/i.test(context.input.original)) {
-            context.sessionState.set('withOperator', false);
-            return { nodeTarget: links.back, step: 'before' };
-          }
-          return { nodeTarget: context.node.id, step: 'before' };
+        emit: {
+          message: {
+            type: 'static',
+            content:
+              'Ti passo a un collega in carne e ossa: ti risponderà qui. Scrivi "torna all\'assistente" quando vuoi.',
+          },
+          options: ["Torna all'assistente"],
         },
+        // The user came back (the return option) or an operator handed back at this node.
+        after: (_self, _context, _special, links) => ({ nodeTarget: links.back, step: 'before' }),
       },
       {
         id: ids.backToAssistant,

@@ -13,6 +13,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   /** Operator logins and the audit log in the same file (`treeagent dev --operators`). */
   operatorSessions: SqliteStores['operatorSessions'];
   auditLog: SqliteStores['auditLog'];
+  /** The queue of handed-off sessions in the same file. */
+  handoffQueue: SqliteStores['handoffQueue'];
   file: string;
   close(): Promise<void>;
 } {
@@ -28,6 +30,7 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     sessionTokens: sqlite.sessionTokens,
     operatorSessions: sqlite.operatorSessions,
     auditLog: sqlite.auditLog,
+    handoffQueue: sqlite.handoffQueue,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

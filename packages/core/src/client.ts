@@ -26,6 +26,14 @@ export {
   USER_FACING_EVENT_TYPES,
 } from './protocol/events.js';
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type {
+  HandBackTarget,
+  HandoffOutcome,
+  HandoffRequest,
+  HandoffState,
+  HandoffTransition,
+  OperatorRef,
+} from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';

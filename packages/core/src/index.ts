@@ -46,6 +46,12 @@ export {
   type HashedEmbedderOptions,
   type SparseVector,
 } from './embedding/hashed-embedder.js';
+export type {
+  HandoffAction,
+  HandoffUpdate,
+  OperatorReply,
+} from './engine/handoff-actions.js';
+export { describeHandoff } from './engine/handoff-rows.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,
@@ -124,6 +130,14 @@ export type {
 // Context
 export type { BlacklistData, ExploreConstraintsData } from './protocol/explore-constraints-data.js';
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type {
+  HandBackTarget,
+  HandoffOutcome,
+  HandoffRequest,
+  HandoffState,
+  HandoffTransition,
+  OperatorRef,
+} from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { JsonSchema } from './protocol/json-schema.js';
 // Engine

@@ -1,7 +1,9 @@
 export { type FilterSql, type FilterSqlOptions, filterToSql } from './filter-to-sql.js';
 export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg-vector-store.js';
 export { PostgresAuditLog } from './postgres-audit-log.js';
+export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event-bus.js';
 export { PostgresFileStore, type PostgresFileStoreOptions } from './postgres-file-store.js';
+export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 export { PostgresOperatorSessions, type PostgresOperatorStoreOptions } from './postgres-operator-sessions.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';

@@ -10,7 +10,9 @@ import type {
   ChunkId,
   ConversationSummary,
   FileMetadata,
+  HandoffState,
   HistoryEntry,
+  OperatorRef,
   StoredTurnFact,
   UnmatchedMessage,
 } from '@treeagent/core/client';
@@ -282,3 +284,99 @@ export interface AuditLogResponse {
   /** The `beforeId` of the next page, or `null` at the oldest entry. */
   nextBeforeId: number | null;
 }
+
+/**
+ * The handoff as the user's page sees it (`handoff` events of `GET /api/v1/sessions/:id/events`):
+ * waiting in a queue or claimed by an operator (by name), since when, and the tree's notice.
+ */
+export interface SessionEventHandoff {
+  status: 'waiting' | 'claimed';
+  queue: string;
+  /** ISO 8601. */
+  since: string;
+  operatorName: string | null;
+  message: string | null;
+  returnOption: string | null;
+}
+
+/**
+ * The events of `GET /api/v1/sessions/:id/events` (server-sent events, `event: <type>`):
+ * `entry` (`id:` the row's 1-based position in the history: reconnect with `Last-Event-ID` to
+ * resume after it), `handoff` (at the start and on every change; `null` when the agent has the
+ * session), `typing` (an operator typing; not replayed).
+ */
+export type SessionEvent =
+  | { type: 'entry'; index: number; entry: HistoryEntry }
+  | { type: 'handoff'; handoff: SessionEventHandoff | null }
+  | { type: 'typing'; operatorName: string; typing: boolean };
+
+/** A handed-off session in the operator console's queue (`GET /api/v1/operator/handoffs`). */
+export interface HandoffSummary {
+  sessionId: string;
+  status: 'waiting' | 'claimed' | 'closed';
+  queue: string;
+  reason: string;
+  summary: string | null;
+  /** ISO 8601: when the session was handed off. */
+  since: string;
+  /** Milliseconds since the handoff (at the server's clock, when the list was read). */
+  waitingMs: number;
+  operator: OperatorRef | null;
+  claimedAt: string | null;
+  lastUserMessageAt: string | null;
+  closedAt: string | null;
+  outcome: string | null;
+  /** The user's last messages (at most 3), oldest first. */
+  lastMessages: string[];
+  noteCount: number;
+}
+
+/** `GET /api/v1/operator/handoffs?status=open|closed&queue=`. */
+export interface HandoffListResponse {
+  handoffs: HandoffSummary[];
+  /** The queues seen among open handoffs. */
+  queues: string[];
+}
+
+/** An internal note, as the console shows it. */
+export interface HandoffNoteView {
+  at: string;
+  operator: OperatorRef;
+  text: string;
+}
+
+/** `GET /api/v1/operator/handoffs/:id`: everything the console shows about one session. */
+export interface HandoffDetail {
+  handoff: HandoffSummary;
+  /** The engine's handoff now (`null` when the agent has the session again). */
+  state: HandoffState | null;
+  history: HistoryEntry[];
+  notes: HandoffNoteView[];
+  /** The session's record: state, position, fail counter, turns, files. */
+  session: {
+    turn: number;
+    state: Record<string, unknown>;
+    lastNodeId: number | null;
+    failCounter: number;
+    files: FileMetadata[];
+    updatedAt: string;
+  } | null;
+}
+
+/** The body of `POST /api/v1/operator/handoffs/:id/messages`. */
+export interface OperatorMessageRequest {
+  content: string;
+  options?: string[];
+  /** Ids of files uploaded with `POST /api/v1/operator/handoffs/:id/files`. */
+  attachments?: string[];
+}
+
+/** The body of `POST /api/v1/operator/handoffs/:id/hand-back`: absent `nodeTarget`, the agent's default. */
+export interface HandBackRequest {
+  nodeTarget?: number;
+  step?: 'explore' | 'before';
+  resume?: boolean;
+}
+
+/** The events of `GET /api/v1/operator/events`: what to read again. */
+export type OperatorEvent = { type: 'queue' } | { type: 'session'; sessionId: string };

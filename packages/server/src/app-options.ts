@@ -5,6 +5,7 @@ import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
+import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
@@ -94,6 +95,13 @@ export interface CreateAppOptions {
    * 404. See docs/security.md (operators) and docs/handoff.md.
    */
   operators?: OperatorOptions;
+  /**
+   * Human handoff (docs/handoff.md): where the queue of handed-off sessions lives, the bus that fans
+   * events out between processes (`PostgresEventBus` with several processes), the webhook. The
+   * engine's handoff works without it (in-memory queue and bus, no webhook); the console needs
+   * `operators`.
+   */
+  handoff?: HandoffOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */

@@ -15,6 +15,7 @@ import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { redactingLogger } from './errors/redacting-logger.js';
+import { HandoffService } from './handoff/handoff-service.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
@@ -24,10 +25,12 @@ import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
 import { OperatorAuth } from './operators/operator-auth.js';
 import { fileRoutes } from './routes/file-routes.js';
+import { handoffRoutes } from './routes/handoff-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { messageRoutes } from './routes/message-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
 import { operatorRoutes } from './routes/operator-routes.js';
+import { sessionEventRoutes } from './routes/session-event-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
 import { webPage } from './routes/web-routes.js';
@@ -60,7 +63,7 @@ export type TreeAgentApp = Hono & {
   sweepExpiredSessions(): Promise<number>;
 };
 
-const UPLOAD_PATH = /^\/api\/v1\/sessions\/[^/]+\/files\/?$/;
+const UPLOAD_PATH = /^\/api\/v1\/(?:sessions|operator\/handoffs)\/[^/]+\/files\/?$/;
 
 /**
  * The HTTP API of a tree agent as a Hono app: the JSON API under `/api/v1`, the OpenAI-compatible
@@ -81,6 +84,14 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     : (options.logger ?? console);
   const tracker = new TurnTracker();
   const metrics = new TurnMetrics(() => tracker.inFlight);
+  const operatorAuth = new OperatorAuth(options.operators, logger);
+  const handoffs = new HandoffService({
+    agent: options.agent,
+    options: options.handoff,
+    registry: metrics.registry,
+    auth: operatorAuth,
+    logger,
+  });
   const services: Services = {
     agent: options.agent,
     debug,
@@ -95,6 +106,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       tracing: new TurnTracing(options.tracer, redactor ? (text) => redactor.redactText(text) : undefined),
       logger,
       debug,
+      observers: (sessionId) => [handoffs.observeTurn(sessionId)],
     }),
     limits: resolveLimits(options.limits),
     expiry: resolveExpiry(options.sessions),
@@ -103,7 +115,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
     logger,
-    operatorAuth: new OperatorAuth(options.operators, logger),
+    operatorAuth,
+    handoffs,
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
   };
@@ -159,6 +172,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', sessionRoutes(services));
   api.route('/sessions', messageRoutes(services));
   api.route('/sessions', fileRoutes(services));
+  api.route('/sessions', sessionEventRoutes(services));
   api.route('/', treeRoutes(services));
   // Operator functions behind the operator login (an admin may too), personal data behind the admin
   // role; never a session token or an API key (docs/analytics.md, docs/security.md).
@@ -167,6 +181,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
   api.route('/operator', operatorRoutes(services));
+  api.route('/operator', handoffRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

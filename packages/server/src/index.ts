@@ -17,14 +17,23 @@ export type {
   ConversationsResponse,
   CreatedSession,
   EffectResponse,
+  HandBackRequest,
+  HandoffDetail,
+  HandoffListResponse,
+  HandoffNoteView,
+  HandoffSummary,
   HistoryResponse,
   MessageRequest,
   NodeSimilarity,
+  OperatorEvent,
   OperatorLoginRequest,
+  OperatorMessageRequest,
   OperatorRoleName,
   OperatorSessionView,
   OperatorView,
   RouteResponse,
+  SessionEvent,
+  SessionEventHandoff,
   StreamErrorEvent,
   TranscriptResponse,
   TreeView,
@@ -41,6 +50,21 @@ export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
+export { type BusEvent, type EventBus, InMemoryEventBus } from './handoff/event-bus.js';
+export {
+  type HandoffNote,
+  type HandoffQueue,
+  InMemoryHandoffQueue,
+  type QueueEntry,
+  type QueueQuery,
+} from './handoff/handoff-queue.js';
+export type { HandoffOptions } from './handoff/handoff-service.js';
+export {
+  type HandoffWebhookEvent,
+  type HandoffWebhookOptions,
+  signWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './handoff/handoff-webhook.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export {
@@ -50,6 +74,7 @@ export {
   SESSION_ID_HEADER,
 } from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';
+export { DEFAULT_QUEUED_NOTICE } from './openai/handoff-reply.js';
 export {
   type AuditEntry,
   type AuditLog,

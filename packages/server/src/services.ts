@@ -3,6 +3,7 @@ import type { ResolvedLimits } from './app-options.js';
 import type { ResolvedExpiry } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
+import type { HandoffService } from './handoff/handoff-service.js';
 import type { FixedWindows } from './http/fixed-windows.js';
 import type { TurnMetrics } from './metrics/turn-metrics.js';
 import type { OperatorAuth } from './operators/operator-auth.js';
@@ -26,6 +27,8 @@ export interface Services {
   logger: ServerLogger;
   /** Operator login, roles and the audit log (`operatorAuth.require('admin')` guards an admin route). */
   operatorAuth: OperatorAuth;
+  /** Human handoff: the queue, the bus between processes, the webhook, the metrics. */
+  handoffs: HandoffService;
   readyTimeoutMs: number;
   /** When the app was created (the `created` of `/v1/models`). */
   startedAt: Date;

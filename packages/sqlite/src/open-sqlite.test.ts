@@ -132,6 +132,7 @@ describe('openSqlite', () => {
       'embeddings',
       'file_chunks',
       'files',
+      'handoff_queue',
       'operator_sessions',
       'schema_version',
       'session_history',

@@ -3,6 +3,7 @@ import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
+import { SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
@@ -32,6 +33,8 @@ export interface SqliteStores {
   operatorSessions: SqliteOperatorSessions;
   /** The audit log of operator actions (`serve({ operators: { auditLog } })`). */
   auditLog: SqliteAuditLog;
+  /** The queue of handed-off sessions (`serve({ handoff: { queue } })`), so the console finds them after a restart. */
+  handoffQueue: SqliteHandoffQueue;
   /** Closes the stores and the file. */
   close(): Promise<void>;
 }
@@ -55,6 +58,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const fileStore = new SqliteFileStore(database);
     const operatorSessions = new SqliteOperatorSessions(database);
     const auditLog = new SqliteAuditLog(database);
+    const handoffQueue = new SqliteHandoffQueue(database);
     return {
       file: database.file,
       database,
@@ -65,6 +69,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       fileStore,
       operatorSessions,
       auditLog,
+      handoffQueue,
       async close() {
         await Promise.all([
           sessionStore.close(),
@@ -74,6 +79,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           fileStore.close(),
           operatorSessions.close(),
           auditLog.close(),
+          handoffQueue.close(),
         ]);
         database.close();
       },

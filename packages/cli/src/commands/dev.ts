@@ -73,6 +73,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
+    // Handed-off sessions stay in the console's queue across restarts.
+    handoff: { queue: data.handoffQueue },
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }

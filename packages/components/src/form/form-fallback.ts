@@ -28,18 +28,15 @@ export function formFallback<S extends Self = Self>(otherwise: FallbackCallback<
 
 /**
  * The resume node of the form in progress when the fallback handles a no-match, else `undefined`.
- * A form whose state is gone, or left for more than `expireAfterTurns` interactions, is dropped.
+ * A form whose state is gone, or left for more than its `expireAfterTurns` interactions, is dropped.
  */
-export function formResumeTarget(
-  context: Context,
-  special: FallbackSpecial,
-  expireAfterTurns = 10,
-): number | undefined {
+export function formResumeTarget(context: Context, special: FallbackSpecial): number | undefined {
   if (!special.noMatch) return undefined;
   const active = activeForm(context);
   if (!active) return undefined;
   const state = loadFormState(context, active.name);
-  if (!state || context.turn - state.lastTurn > expireAfterTurns || special.nodeId === active.resumeNodeId) {
+  const expired = !state || context.turn - state.lastTurn > (active.expireAfterTurns ?? 10);
+  if (expired || special.nodeId === active.resumeNodeId) {
     clearFormState(context, active.name);
     return undefined;
   }

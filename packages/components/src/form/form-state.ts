@@ -52,6 +52,8 @@ export interface ActiveForm {
   name: string;
   /** The form's resume node: where a reply that nothing else took goes back to. */
   resumeNodeId: number;
+  /** The form's `expireAfterTurns`. */
+  expireAfterTurns: number;
 }
 
 export function newFormState(turn: number): FormState {
@@ -76,9 +78,15 @@ export function loadFormState(context: Context, name: string): FormState | undef
   return context.sessionState.get<FormState>(formKey(name));
 }
 
-export function saveFormState(context: Context, name: string, state: FormState, resumeNodeId: number): void {
+export function saveFormState(
+  context: Context,
+  name: string,
+  state: FormState,
+  resumeNodeId: number,
+  expireAfterTurns: number,
+): void {
   context.sessionState.set(formKey(name), { ...state, log: state.log.slice(-20) });
-  context.sessionState.set(ACTIVE_FORM_KEY, { name, resumeNodeId } satisfies ActiveForm);
+  context.sessionState.set(ACTIVE_FORM_KEY, { name, resumeNodeId, expireAfterTurns } satisfies ActiveForm);
 }
 
 export function clearFormState(context: Context, name: string): void {

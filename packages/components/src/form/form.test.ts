@@ -294,3 +294,17 @@ describe('form', () => {
     ).toThrow(/4 problems:[\s\S]*triggers[\s\S]*letters, digits[\s\S]*question[\s\S]*needs `options`/);
   });
 });
+
+describe('form expiry', () => {
+  test('a form left for other topics longer than expireAfterTurns is dropped: the fallback apologises', async () => {
+    const { tree } = tableTree({ expireAfterTurns: 1 });
+    const { agent, text } = await talk({ tree }, [
+      'vorrei prenotare un tavolo',
+      'quanto costa la spedizione?',
+      'quanto costa la spedizione?',
+      'forse mah vediamo',
+    ]);
+    expect(text(3)).toBe('Scusa, non ho capito.');
+    expect((await agent.sessionStore.load('s1'))?.state['form:active']).toBeUndefined();
+  });
+});

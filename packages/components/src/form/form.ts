@@ -59,6 +59,7 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
   const timeZone = options.timeZone ?? 'Europe/Rome';
   const clock = (): ParseClock => ({ now: options.now?.() ?? new Date(), timeZone });
   const maxReasks = options.maxReasks ?? 2;
+  const expireAfterTurns = options.expireAfterTurns ?? 10;
   const confirm = options.confirm ?? true;
   const llm = Boolean(options.llm);
   const ids = FORM_NODE_IDS;
@@ -87,7 +88,7 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
     llmResult?: ReturnType<typeof readExtraction>,
   ): Promise<BaseAfterOutput> => {
     const stored = loadFormState(context, name);
-    const expired = stored && context.turn - stored.lastTurn > (options.expireAfterTurns ?? 10);
+    const expired = stored && context.turn - stored.lastTurn > expireAfterTurns;
     const state = stored && !expired ? stored : newFormState(context.turn);
     if (phase === 'start' && (!stored || expired)) self.intro = true;
     const selected = context.input.original.trim().toLowerCase();
@@ -113,16 +114,16 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
     switch (result.step) {
       case 'ask':
       case 'confirm':
-        saveFormState(context, name, next, resumeNodeId);
+        saveFormState(context, name, next, resumeNodeId, expireAfterTurns);
         publish(context, next, result.step === 'confirm' ? 'confirming' : 'collecting');
         return { nodeTarget: result.step === 'ask' ? to.ask : to.confirm, step: 'before' };
       case 'llm':
-        saveFormState(context, name, next, resumeNodeId);
+        saveFormState(context, name, next, resumeNodeId, expireAfterTurns);
         self.llmFrom = phase;
         publish(context, next, 'extracting');
         return { nodeTarget: to.extract, step: 'before' };
       case 'explore':
-        saveFormState(context, name, next, resumeNodeId);
+        saveFormState(context, name, next, resumeNodeId, expireAfterTurns);
         publish(context, next, 'waiting');
         return { outcome: 'failure' };
       case 'complete': {

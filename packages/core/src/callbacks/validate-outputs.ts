@@ -2,6 +2,7 @@ import type { ChunkId } from '../protocol/chunk-id.js';
 import { MessageType, Outcome } from '../protocol/constants.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { Filter } from '../protocol/filter.js';
+import type { HandoffRequest } from '../protocol/handoff.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
 import type { Source } from '../protocol/output-message.js';
 import type {
@@ -22,19 +23,46 @@ export interface AfterDecision {
   step: TargetStep;
   outcome: Outcome;
   resume: boolean;
+  /** Hand the session to people (the other fields are then ignored). */
+  handoff: HandoffRequest | null;
+}
+
+/** Checks a `HandoffRequest` (of an output or of `context.handoff`); `null` when absent. */
+export function validateHandoffRequest(
+  check: OutputChecker,
+  value: unknown,
+  field: string,
+): HandoffRequest | null {
+  if (value === undefined || value === null) return null;
+  const request = check.object(value, field);
+  check.knownKeys(request, field, ['reason', 'queue', 'summary', 'message', 'returnOption']);
+  const reason = check.optionalString(request.reason, `${field}.reason`);
+  if (!reason?.trim())
+    check.fail(`${field}.reason`, 'a non-empty string (why, for the operators)', request.reason);
+  const queue = check.optionalString(request.queue, `${field}.queue`);
+  if (queue !== undefined && !/^[\w.-]{1,64}$/.test(queue))
+    check.fail(`${field}.queue`, '1–64 letters, digits, "_", "." or "-"', queue);
+  return {
+    reason,
+    queue: queue ?? 'default',
+    summary: check.optionalString(request.summary, `${field}.summary`) ?? null,
+    message: check.optionalString(request.message, `${field}.message`) ?? null,
+    returnOption: check.optionalString(request.returnOption, `${field}.returnOption`) ?? null,
+  };
 }
 
 export function validateAfterOutput(nodeId: number, value: unknown): AfterDecision {
   const check: OutputChecker = new OutputChecker(nodeId, 'after');
   if (value === undefined || value === null)
-    return { nodeTarget: null, step: 'explore', outcome: 'success', resume: false };
+    return { nodeTarget: null, step: 'explore', outcome: 'success', resume: false, handoff: null };
   const output = check.object(value, '');
-  check.knownKeys(output, '', ['nodeTarget', 'step', 'outcome', 'resume']);
+  check.knownKeys(output, '', ['nodeTarget', 'step', 'outcome', 'resume', 'handoff']);
   return {
     nodeTarget: check.optionalNodeId(output.nodeTarget, 'nodeTarget') ?? null,
     step: check.oneOf(output.step, 'step', STEPS) ?? 'explore',
     outcome: check.oneOf(output.outcome, 'outcome', [Outcome.SUCCESS, Outcome.FAILURE]) ?? 'success',
     resume: check.optionalBoolean(output.resume, 'resume') ?? false,
+    handoff: validateHandoffRequest(check, output.handoff, 'handoff'),
   };
 }
 
@@ -42,17 +70,20 @@ export interface BeforeRunDecision {
   nodeTarget: number | null;
   step: TargetStep;
   resume: boolean;
+  handoff: HandoffRequest | null;
 }
 
 export function validateBeforeRunOutput(nodeId: number, value: unknown): BeforeRunDecision {
   const check: OutputChecker = new OutputChecker(nodeId, 'beforeRun');
-  if (value === undefined || value === null) return { nodeTarget: null, step: 'explore', resume: false };
+  if (value === undefined || value === null)
+    return { nodeTarget: null, step: 'explore', resume: false, handoff: null };
   const output = check.object(value, '');
-  check.knownKeys(output, '', ['nodeTarget', 'step', 'resume']);
+  check.knownKeys(output, '', ['nodeTarget', 'step', 'resume', 'handoff']);
   return {
     nodeTarget: check.optionalNodeId(output.nodeTarget, 'nodeTarget') ?? null,
     step: check.oneOf(output.step, 'step', STEPS) ?? 'explore',
     resume: check.optionalBoolean(output.resume, 'resume') ?? false,
+    handoff: validateHandoffRequest(check, output.handoff, 'handoff'),
   };
 }
 

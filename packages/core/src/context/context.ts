@@ -2,6 +2,7 @@ import type { FileAgent } from '../files/file-agent.js';
 import type { MemoryAgent } from '../memory/memory-agent.js';
 import type { NodeType } from '../protocol/constants.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { HandoffRequest } from '../protocol/handoff.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { ExploreStrategy } from './explore-strategy.js';
 import type { SessionState } from './session-state.js';
@@ -49,4 +50,11 @@ export interface Context {
   readonly node: CurrentNode;
   /** Chunks retrieved by query nodes in this interaction, by node id, latest last. */
   readonly retrieved: ReadonlyMap<number, readonly RetrievedChunk[]>;
+  /**
+   * Hands the session to people when this interaction ends (docs/concepts.md §11): the turn goes on
+   * (a node may still answer), then `request.message` is sent, if any, and the user's next messages go
+   * to the operators. From any callback, a fallback included; a later call replaces an earlier one.
+   * A malformed request is `INVALID_CALLBACK_OUTPUT` naming the node.
+   */
+  handoff(request: HandoffRequest): void;
 }

@@ -6,6 +6,7 @@ import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
 import { extendMessage } from './extend-message.js';
+import { isReturnOption } from './handoff-rows.js';
 import type { AgentRuntime } from './runtime.js';
 import { runSteps } from './step-loop.js';
 import { Turn } from './turn.js';
@@ -53,17 +54,25 @@ export async function runTurn(
       at: runtime.now().toISOString(),
       ...(runtime.exploreEmbedder !== runtime.embedder ? { fittedSpace: runtime.exploreEmbedder.id } : {}),
     });
-    const extended = await extendMessage(turn);
-    if (extended !== null) turn.applyExtendedMessage(extended);
-    await runSteps(turn);
-    const root = runtime.tree.root;
-    const afterRun = (root.definition as RootNodeDefinition).afterRun;
-    if (afterRun)
-      await turn.call(root, 'afterRun', afterRun, [
-        await turn.selfOf(root),
-        turn.context,
-        { output: turn.output() },
-      ]);
+    const handoff = turn.handoff;
+    if (handoff && isReturnOption(handoff, input.message, input.selectedOption)) turn.endHandoffByUser();
+    if (turn.handoff) {
+      // People have the session (docs/concepts.md §11): the message is kept for them, the tree does not run.
+      turn.holdForOperators();
+    } else {
+      const extended = await extendMessage(turn);
+      if (extended !== null) turn.applyExtendedMessage(extended);
+      await runSteps(turn);
+      turn.applyHandoff();
+      const root = runtime.tree.root;
+      const afterRun = (root.definition as RootNodeDefinition).afterRun;
+      if (afterRun)
+        await turn.call(root, 'afterRun', afterRun, [
+          await turn.selfOf(root),
+          turn.context,
+          { output: turn.output() },
+        ]);
+    }
     let commit = turn.commit();
     turn.checkAbort();
     const output = turn.output();

@@ -1,5 +1,6 @@
 import { validateBeforeRunOutput } from '../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { HandBackTarget, HandoffRequest } from '../protocol/handoff.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 import { createLinks } from '../tree/links.js';
 import type { AfterSpecial } from '../tree/specials.js';
@@ -19,6 +20,11 @@ export interface StartContext extends StepContext {
   resumeAt(nodeId: number): void;
   /** The session's last node is gone from the tree: start over. */
   forgetLostNode(lostNodeId: number): void;
+  /** Where a hand-back to a node asked the agent to continue (docs/concepts.md §11), or `null`. */
+  readonly startAt: HandBackTarget | null;
+  clearStartAt(): void;
+  /** `beforeRun` handed the session to people. */
+  requestHandoff(request: HandoffRequest, nodeId: number): void;
 }
 
 /**
@@ -42,6 +48,10 @@ export async function startPosition(turn: StartContext): Promise<Position> {
       createLinks(root.id, root.links),
     ]);
     const decision = validateBeforeRunOutput(root.id, output);
+    if (decision.handoff) {
+      turn.requestHandoff(decision.handoff, root.id);
+      return { step: 'done' };
+    }
     if (decision.nodeTarget !== null) {
       const target = targetNode(tree, decision.nodeTarget, root.id, 'beforeRun');
       if (decision.resume) return resumePosition(turn, target, root.id, 'beforeRun');
@@ -49,6 +59,20 @@ export async function startPosition(turn: StartContext): Promise<Position> {
         ? { step: 'before', nodeId: target.id }
         : { step: 'explore', nodeId: target.id, moved: false };
     }
+  }
+  const handBack = turn.startAt;
+  if (handBack) {
+    // An operator handed the session back at a node: the agent continues there, once.
+    turn.clearStartAt();
+    if (tree.has(handBack.nodeTarget)) {
+      const target = targetNode(tree, handBack.nodeTarget, root.id, 'hand-back');
+      if (handBack.resume) return resumePosition(turn, target, root.id, 'hand-back');
+      return handBack.step === 'before'
+        ? { step: 'before', nodeId: target.id }
+        : { step: 'explore', nodeId: target.id, moved: false };
+    }
+    turn.forgetLostNode(handBack.nodeTarget);
+    return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };
   }
   const last = turn.lastExecutedId;
   if (last === null) return { step: 'explore', nodeId: tree.primaryAgent.id, moved: false };

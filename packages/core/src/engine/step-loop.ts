@@ -120,8 +120,13 @@ async function runAfter(turn: Turn, node: TreeNode, special: AfterSpecial): Prom
     special,
     createLinks(node.id, node.links),
   ]);
-  const decision = validateAfterOutput(node.id, output);
+  const { handoff, ...decision } = validateAfterOutput(node.id, output);
   turn.emit({ type: 'after-output', nodeId: node.id, ...decision });
+  if (handoff) {
+    // The session goes to people: the turn ends here (runTurn applies the handoff).
+    turn.requestHandoff(handoff, node.id);
+    return { step: 'done' };
+  }
   if (decision.outcome === 'failure') return reachAnchor(turn, node);
   if (decision.nodeTarget === null) return { step: 'explore', nodeId: node.id, moved: false };
   const target = targetNode(turn.runtime.tree, decision.nodeTarget, node.id, 'after');

@@ -20,12 +20,13 @@ import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { KeyedMutex } from '../session/keyed-mutex.js';
-import type { HistoryQuery, SessionStore } from '../session/session-store.js';
+import type { HistoryQuery, SessionRecord, SessionStore } from '../session/session-store.js';
 import type { Tree } from '../tree/tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { EventChannel } from './event-channel.js';
 import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
+import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
@@ -322,6 +323,50 @@ export class TreeAgent {
    * first interaction. Waits for a turn in progress on the session (in this process, and in others
    * through the store's `lock`). Its files are kept (`deleteSession` removes them too).
    */
+  /**
+   * The session's record as stored (state, position, fail counter, handoff), or `null` for a session
+   * that never committed: what an operator console shows beside the transcript.
+   */
+  inspectSession(sessionId: string): Promise<SessionRecord | null> {
+    return this.sessionStore.load(sessionId);
+  }
+
+  /**
+   * An operator's action on a handed-off session (docs/concepts.md §11): claim or release it, write to
+   * its user, or hand it back to the agent (`end`, optionally at a node, with the rules of an `after`
+   * output's `nodeTarget`). Serialised with the session's turns and committed atomically with its
+   * history row; an action that does not fit the handoff (not handed off, claimed by another
+   * operator) is a `HANDOFF` error and changes nothing.
+   *
+   * @example
+   * await agent.handoffAction('s1', { type: 'claim', operator: { id: 'anna', name: 'Anna' } });
+   * await agent.handoffAction('s1', { type: 'reply', operator, reply: { content: 'Ciao, sono Anna.' } });
+   * await agent.handoffAction('s1', { type: 'end', operator, outcome: 'handed-back', target: { nodeTarget: 40 } });
+   */
+  async handoffAction(sessionId: string, action: HandoffAction): Promise<HandoffUpdate> {
+    checkSendInput(sessionId, '', {});
+    const runtime = await this.#load();
+    return this.#mutex.run(sessionId, async () => {
+      const release = this.sessionStore.lock ? await this.sessionStore.lock(sessionId) : null;
+      try {
+        const record = await this.sessionStore.load(sessionId);
+        const at = runtime.now().toISOString();
+        const { record: next, update } = applyHandoffAction(record, sessionId, action, runtime.tree, at);
+        if (next && record) {
+          await this.sessionStore.commit({
+            record: next,
+            history: update.entries,
+            expectedVersion: record.version,
+            ...(release ? { endsInteraction: true } : {}),
+          });
+        }
+        return update;
+      } finally {
+        await release?.();
+      }
+    });
+  }
+
   async resetSession(sessionId: string): Promise<void> {
     await this.#exclusive(sessionId, () => this.sessionStore.delete(sessionId));
   }

@@ -3,6 +3,7 @@ import type { ExploreStrategy } from '../context/explore-strategy.js';
 import type { SessionState } from '../context/session-state.js';
 import type { FileAgent } from '../files/file-agent.js';
 import type { MemoryAgent } from '../memory/memory-agent.js';
+import type { HandoffRequest } from '../protocol/handoff.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 
 /** The `context` of one interaction; the same object is handed to every callback of the turn. */
@@ -17,6 +18,7 @@ export class TurnContext implements Context {
   readonly retrieved = new Map<number, readonly RetrievedChunk[]>();
   node: CurrentNode;
   #failCounter: number;
+  readonly #onHandoff: (request: unknown) => void;
 
   constructor(init: {
     sessionState: SessionState;
@@ -28,6 +30,8 @@ export class TurnContext implements Context {
     turn: number;
     node: CurrentNode;
     failCounter: number;
+    /** `context.handoff(request)`: the turn validates and records the request. */
+    onHandoff: (request: unknown) => void;
   }) {
     this.sessionState = init.sessionState;
     this.input = init.input;
@@ -38,6 +42,11 @@ export class TurnContext implements Context {
     this.turn = init.turn;
     this.node = init.node;
     this.#failCounter = init.failCounter;
+    this.#onHandoff = init.onHandoff;
+  }
+
+  handoff(request: HandoffRequest): void {
+    this.#onHandoff(request);
   }
 
   get failCounter(): number {

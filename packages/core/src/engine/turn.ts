@@ -1,4 +1,6 @@
 import { type CallbackLimits, invokeCallback } from '../callbacks/invoke-callback.js';
+import { OutputChecker } from '../callbacks/output-checker.js';
+import { validateHandoffRequest } from '../callbacks/validate-outputs.js';
 import { ExploreStrategy } from '../context/explore-strategy.js';
 import { SessionState } from '../context/session-state.js';
 import { embedTexts } from '../embedding/embed-texts.js';
@@ -8,12 +10,14 @@ import { FileAgent } from '../files/file-agent.js';
 import { type HistoryLoader, MemoryAgent } from '../memory/memory-agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { AgentEvent, AgentOutput, TurnStatus } from '../protocol/events.js';
+import type { HandBackTarget, HandoffRequest, HandoffState } from '../protocol/handoff.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 import type { SessionCommit, SessionRecord } from '../session/session-store.js';
 import type { Self } from '../tree/node-definition.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { ExecuteResult } from './execute/execute-result.js';
+import { handoffRow, startedHandoff } from './handoff-rows.js';
 import type { AgentRuntime } from './runtime.js';
 import type { StepContext } from './step-context.js';
 import { TurnContext } from './turn-context.js';
@@ -48,6 +52,12 @@ export class Turn implements StepContext {
   #executed = 0;
   #fallbacks = 0;
   #direction: { text: string; vector: Promise<Float32Array> } | null = null;
+  /** The session's handoff (people have it), as loaded and as changed by this turn. */
+  #handoff: HandoffState | null;
+  /** A handoff asked for in this turn, applied when the steps end. */
+  #handoffRequest: { request: HandoffRequest; nodeId: number } | null = null;
+  /** A hand-back target waiting for this turn (`SessionRecord.startAt`), until the start uses it. */
+  #startAt: HandBackTarget | null;
 
   constructor(
     runtime: AgentRuntime,
@@ -88,7 +98,16 @@ export class Turn implements StepContext {
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
+      onHandoff: (request) => {
+        const nodeId = this.context.node.id;
+        const check = new OutputChecker(nodeId, 'context.handoff');
+        const checked = validateHandoffRequest(check, request, 'request');
+        if (!checked) return check.fail('request', 'a handoff request { reason, … }', request);
+        this.requestHandoff(checked, nodeId);
+      },
     });
+    this.#handoff = record.handoff ?? null;
+    this.#startAt = record.startAt ?? null;
     this.#agentPositions = new Map(
       Object.entries(record.agentPositions).map(([agent, node]) => [Number(agent), node]),
     );
@@ -281,6 +300,86 @@ export class Turn implements StepContext {
     this.emit({ type: 'message-extended', original: this.input.message, extended });
   }
 
+  /** The session's handoff when people have it (loaded, or started by this turn). */
+  get handoff(): HandoffState | null {
+    return this.#handoff;
+  }
+
+  /** Where a hand-back to a node asked the agent to continue, until the start position takes it. */
+  get startAt(): HandBackTarget | null {
+    return this.#startAt;
+  }
+
+  /** The start position used the hand-back target. */
+  clearStartAt(): void {
+    this.#startAt = null;
+  }
+
+  /** A callback asked to hand the session to people (`handoff` output or `context.handoff`); applied by `applyHandoff`. */
+  requestHandoff(request: HandoffRequest, nodeId: number): void {
+    this.#handoffRequest = { request, nodeId };
+  }
+
+  /**
+   * At the end of the steps: a requested handoff starts — its message is delivered, the state is
+   * kept with the session, a history row and a `handoff` event record it, and the status is
+   * `handed-off`.
+   */
+  applyHandoff(): void {
+    if (!this.#handoffRequest) return;
+    const { request, nodeId } = this.#handoffRequest;
+    this.#handoffRequest = null;
+    const at = this.runtime.now().toISOString();
+    const state = startedHandoff(request, nodeId, this.context.turn, at);
+    if (state.message) {
+      const notice: OutputMessage = {
+        id: this.nextMessageId(),
+        nodeId,
+        type: 'static',
+        content: state.message,
+        options: state.returnOption ? [state.returnOption] : [],
+        attachments: [],
+        dynamicAttachments: [],
+        sources: [],
+        waitInteraction: true,
+        isWarning: false,
+      };
+      this.#deliver(notice);
+      // The node that handed off waits on its notice: on the user's return its `after` sees the option.
+      if (nodeId === this.#lastExecutedId) this.#pendingMessage = notice;
+    }
+    const transition = { type: 'start' as const, queue: state.queue, reason: state.reason, nodeId };
+    this.#entries.push(handoffRow(transition, this.context.turn, at));
+    this.#handoff = state;
+    this.#status = 'handed-off';
+    this.emit({ type: 'handoff', transition });
+  }
+
+  /** People have the session: the message is kept for them (history) and the tree does not run. */
+  holdForOperators(): void {
+    this.#status = 'handed-off';
+    this.emit({ type: 'handoff', transition: { type: 'held', queue: this.#handoff!.queue } });
+  }
+
+  /**
+   * The user picked the handoff's return option: the handoff ends (history row, event) and the
+   * message runs through the tree from where the handoff left it — the `after` of the node that
+   * handed off (its `special.selectedOption` is the return option when the notice offered it), so
+   * that node decides where the agent takes the conversation up again.
+   */
+  endHandoffByUser(): void {
+    const at = this.runtime.now().toISOString();
+    const transition = {
+      type: 'end' as const,
+      outcome: 'user-returned' as const,
+      operator: null,
+      nodeTarget: null,
+    };
+    this.#entries.push(handoffRow(transition, this.context.turn, at));
+    this.#handoff = null;
+    this.emit({ type: 'handoff', transition });
+  }
+
   /** The language model for `node`: its own `model`, else the tree's default. */
   modelFor(node: TreeNode, purpose: string): LanguageModel {
     const name = node.definition.model ?? 'default';
@@ -326,6 +425,7 @@ export class Turn implements StepContext {
       serverMetadata: this.context.metadata.serverMetadata,
       nodeId: this.#lastExecutedId,
       trace: this.#trace,
+      ...(this.#handoff ? { handoff: this.#handoff } : {}),
     };
   }
 
@@ -348,6 +448,8 @@ export class Turn implements StepContext {
         constraints: constraints.keep ? structuredClone(constraints.toJSON()) : null,
         failCounter: this.context.failCounter,
         files: this.context.fileAgent.list(),
+        handoff: this.#handoff,
+        startAt: this.#startAt,
         updatedAt: this.runtime.now().toISOString(),
       },
     };

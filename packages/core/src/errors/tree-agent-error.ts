@@ -23,7 +23,8 @@ export type TreeAgentErrorCode =
   | 'UNKNOWN_FILE'
   | 'INVALID_INPUT'
   | 'ABORTED'
-  | 'TIMEOUT';
+  | 'TIMEOUT'
+  | 'HANDOFF';
 
 /** Details of a failure of a store or backend: the common fields, plus what the backend adds (`sqliteCode`, `pgCode`, `status`, …). */
 export type BackendErrorDetails = {
@@ -78,6 +79,15 @@ export type TreeAgentErrorDetailsByCode = {
   ABORTED: Open<{ sessionId?: string }>;
   /** The limit that was exceeded, and the model for a model call. */
   TIMEOUT: Open<{ timeoutMs?: number; modelId?: string }>;
+  /**
+   * An operator action that does not fit the session's handoff: `not-handed-off` (people do not have
+   * it), `claimed` (another operator has it: `operatorId`), `not-claimed` (claim it first).
+   */
+  HANDOFF: Open<{
+    sessionId: string;
+    state: 'not-handed-off' | 'claimed' | 'not-claimed';
+    operatorId?: string;
+  }>;
 };
 
 /**

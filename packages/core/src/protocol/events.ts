@@ -1,6 +1,7 @@
 import type { ChunkId } from './chunk-id.js';
 import type { Step } from './constants.js';
 import type { ErrorSummary } from './error-summary.js';
+import type { HandoffState, HandoffTransition } from './handoff.js';
 import type { OutputMessage } from './output-message.js';
 
 /*
@@ -155,6 +156,11 @@ export type AgentEvent =
       nodeTarget: number;
     }
   | { type: 'no-match'; agentId: number }
+  /**
+   * The session went to people (`start`), a message was kept for them instead of running the tree
+   * (`held`), or the handoff ended (`end`, e.g. the user picked the return option).
+   */
+  | { type: 'handoff'; transition: HandoffTransition | { type: 'held'; queue: string } }
   | { type: 'error'; error: ErrorSummary }
   | { type: 'turn-end'; output: AgentOutput; durationMs: number };
 
@@ -166,9 +172,11 @@ export type AgentEventType = AgentEvent['type'];
  * - `no-match`: nothing in the agent fits the message and the agent has no `fallback`;
  * - `fallback-no-match`: nothing fitted and the agent's `fallback` answered;
  * - `fallback-error`: an error (a callback that threw, a loop, …) was handled by the agent's
- *   `fallback`, which answered; the trace's `fallback` events say which error.
+ *   `fallback`, which answered; the trace's `fallback` events say which error;
+ * - `handed-off`: the session is with people: this turn handed it off, or the message was kept for
+ *   the operators and the tree did not run (`output.handoff` says to whom).
  */
-export type TurnStatus = 'answered' | 'no-match' | 'fallback-no-match' | 'fallback-error';
+export type TurnStatus = 'answered' | 'no-match' | 'fallback-no-match' | 'fallback-error' | 'handed-off';
 
 /** What `TreeAgent.send` returns for one interaction. */
 export interface AgentOutput {
@@ -185,6 +193,8 @@ export interface AgentOutput {
   nodeId: number | null;
   /** Every event of the turn in order, except text deltas and `turn-end`: explains why the agent went where it went. */
   trace: AgentEvent[];
+  /** While people have the session after the turn (`status: 'handed-off'`): the handoff. */
+  handoff?: HandoffState;
 }
 
 /**
@@ -201,6 +211,7 @@ export const USER_FACING_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<Agen
   'tool-call',
   'tool-result',
   'no-match',
+  'handoff',
   'error',
   'turn-end',
 ]);

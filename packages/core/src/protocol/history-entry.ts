@@ -1,8 +1,13 @@
 import type { FileMetadata } from './file-metadata.js';
+import type { HandoffTransition, OperatorRef } from './handoff.js';
 
 /** One entry of a session's conversation history. History is append-only. */
 export interface HistoryEntry {
-  role: 'user' | 'assistant';
+  /**
+   * `user`: a message of the user; `assistant`: a message of the agent, or of an operator (then with
+   * `operator`); `system`: a handoff transition (`handoff`), whose `content` describes it.
+   */
+  role: 'user' | 'assistant' | 'system';
   /** Text of the message; `null` for an assistant message of type `none`. */
   content: string | null;
   /** Interaction number (1 for the first message of the session). */
@@ -19,4 +24,8 @@ export interface HistoryEntry {
   attachments?: FileMetadata[];
   /** True for a guardrail warning. */
   isWarning?: boolean;
+  /** The operator who wrote an `assistant` message while people had the session. */
+  operator?: OperatorRef;
+  /** A `system` row: the handoff transition it records. */
+  handoff?: HandoffTransition;
 }

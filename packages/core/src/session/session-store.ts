@@ -1,5 +1,6 @@
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
+import type { HandBackTarget, HandoffState } from '../protocol/handoff.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 import type { TurnFact } from '../protocol/turn-fact.js';
@@ -27,6 +28,10 @@ export interface SessionRecord {
    * Agent lists them; absent in records written before it was kept.
    */
   files?: FileMetadata[];
+  /** While people have the session: the handoff (absent or `null` otherwise). */
+  handoff?: HandoffState | null;
+  /** Set by a hand-back to a node: where the next interaction starts (then cleared). */
+  startAt?: HandBackTarget | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,6 +3,7 @@ import type { ChunkId } from '../protocol/chunk-id.js';
 import type { MessageType, Outcome } from '../protocol/constants.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { Filter } from '../protocol/filter.js';
+import type { HandoffRequest } from '../protocol/handoff.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
 import type { Source } from '../protocol/output-message.js';
 
@@ -19,6 +20,12 @@ export interface BaseAfterOutput {
   outcome?: Outcome;
   /** With an agent `nodeTarget`, continue that agent from its own last executed node. */
   resume?: boolean;
+  /**
+   * Hands the session to people (docs/concepts.md §11): the turn ends here (with `handoff.message`,
+   * if any), and the user's next messages go to the operators until one hands the session back. The
+   * other fields are ignored.
+   */
+  handoff?: HandoffRequest | null;
 }
 
 /** Output of the root's `beforeRun` (`BaseBeforeRunOutput`). Without `nodeTarget` the other fields are ignored. */
@@ -26,6 +33,8 @@ export interface BaseBeforeRunOutput {
   nodeTarget?: number | null;
   step?: TargetStep | null;
   resume?: boolean | null;
+  /** Hands the session to people before the tree runs (see `BaseAfterOutput.handoff`). */
+  handoff?: HandoffRequest | null;
 }
 
 /** Output of an agent's `fallback` (`BaseFallbackOutput`): run restarts at `nodeTarget` from its before step. */

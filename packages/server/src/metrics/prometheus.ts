@@ -85,6 +85,22 @@ export class Gauge implements Metric {
   }
 }
 
+/** Values per label set, read when the metrics are scraped (e.g. a queue's length per queue). */
+export class LabeledGauge implements Metric {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly read: () => { labels: Labels; value: number }[],
+  ) {}
+
+  render(): string[] {
+    return [
+      ...header(this.name, this.help, 'gauge'),
+      ...this.read().map(({ labels, value }) => `${this.name}${formatLabels(labels)} ${formatNumber(value)}`),
+    ];
+  }
+}
+
 /** Observations counted in cumulative buckets, with their sum and count. */
 export class Histogram implements Metric {
   readonly #series = new Series<{ buckets: number[]; sum: number; count: number }>();

@@ -18,6 +18,7 @@ import {
   usageChunk,
 } from './completion-objects.js';
 import { ContentDeltas } from './content-deltas.js';
+import { heldTurnText } from './handoff-reply.js';
 
 /**
  * The OpenAI-compatible endpoints: `GET /models` (one model: the tree's name) and
@@ -87,7 +88,11 @@ export function openAiRoutes(services: Services): Hono {
 
     if (!body.stream) {
       const output = await TurnRunner.output(turn);
-      return c.json(chatCompletion(head, output, treeAgentExtension(output, session.id, services.debug)));
+      const completion = chatCompletion(head, output, treeAgentExtension(output, session.id, services.debug));
+      // With people: the operators' replies since the last message, or the queued notice.
+      const held = await heldTurnText(services.agent, session.engineId, output);
+      if (held !== null) completion.choices[0]!.message.content = held;
+      return c.json(completion);
     }
 
     const events = await eventsAfterStart(turn);
@@ -101,6 +106,8 @@ export function openAiRoutes(services: Services): Hono {
         const content = deltas.next(event);
         if (content !== null) await send(chatCompletionChunk(head, { content }));
         if (event.type === 'turn-end') {
+          const held = await heldTurnText(services.agent, session.engineId, event.output);
+          if (held !== null) await send(chatCompletionChunk(head, { content: held }));
           const ext = treeAgentExtension(event.output, session.id, services.debug);
           await send(chatCompletionChunk(head, {}, 'stop', ext));
           if (includeUsage) await send(usageChunk(head));

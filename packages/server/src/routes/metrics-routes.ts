@@ -5,8 +5,10 @@ import type { Services } from '../services.js';
 /** `GET /metrics`: the server's metrics in the Prometheus text format. */
 export function metricsRoutes(services: Services): Hono {
   const routes = new Hono();
-  routes.get('/metrics', (c) =>
-    c.body(services.metrics.render(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE }),
-  );
+  routes.get('/metrics', async (c) => {
+    // The queue gauges report the shared queue (every process the same), read at scrape time.
+    await services.handoffs.refreshMetrics();
+    return c.body(services.metrics.render(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE });
+  });
   return routes;
 }

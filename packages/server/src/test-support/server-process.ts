@@ -153,12 +153,16 @@ export interface ServerProcess {
   stop(timeoutMs?: number): Promise<NodeJS.Signals | number | null>;
 }
 
-/** Starts `server-process.ts` with `args` and waits for its URL (at most `timeoutMs`). */
+/** Starts `server-process.ts` (or another `script` that prints `{ url }`) with `args` and waits for its URL (at most `timeoutMs`). */
 export async function startServerProcess(
   args: readonly string[],
-  { timeoutMs = 20_000, env = {} }: { timeoutMs?: number; env?: Record<string, string> } = {},
+  {
+    timeoutMs = 20_000,
+    env = {},
+    script = SCRIPT,
+  }: { timeoutMs?: number; env?: Record<string, string>; script?: string } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },

@@ -52,6 +52,8 @@ export class TurnRunner {
     tracing: TurnTracing;
     logger: ServerLogger;
     debug: boolean;
+    /** More observers of each turn (the handoff queue follows turns through one). */
+    observers?: (sessionId: string) => TurnObserver[];
   }) {
     this.#agent = options.agent;
     this.#tracker = options.tracker;
@@ -59,7 +61,10 @@ export class TurnRunner {
     this.#tracing = options.tracing;
     this.#logger = options.logger;
     this.#debug = options.debug;
+    this.#extraObservers = options.observers ?? (() => []);
   }
+
+  readonly #extraObservers: (sessionId: string) => TurnObserver[];
 
   /** Starts a turn; throws `SHUTTING_DOWN` (503) once shutdown began. */
   start(request: TurnRequest): StartedTurn {
@@ -72,6 +77,7 @@ export class TurnRunner {
       this.#metrics.observeTurn(),
       traced.observer,
       this.#logErrors(request.sessionId, lease.signal),
+      ...this.#extraObservers(request.sessionId),
     ].map((observer) => this.#guard(observer));
     const stream = context.with(traced.context, () =>
       this.#agent.stream(request.sessionId, request.message, {

@@ -42,7 +42,9 @@ export async function buildModelRequest(
   if (historyLimit > 0) {
     const history = await turn.context.memoryAgent.history({ limit: historyLimit + 1 });
     for (const entry of history.slice(0, -1)) {
-      if (entry.content !== null) messages.push({ role: entry.role, content: entry.content });
+      // Handoff rows (`system`) are not messages of the conversation; operators' messages are the assistant's.
+      if (entry.content !== null && entry.role !== 'system')
+        messages.push({ role: entry.role, content: entry.content });
     }
   }
   const parts: ModelContentPart[] = [];

@@ -9,6 +9,7 @@ import type { IconName } from '../components/icon';
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
   { path: '/tree', label: 'Tree', icon: 'route' },
+  { path: '/console', label: 'Console', icon: 'chat' },
   { path: '/analytics', label: 'Analytics', icon: 'chart' },
   { path: '/review', label: 'Review', icon: 'book' },
   { path: '/audit', label: 'Audit', icon: 'key' },

@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import { ChatPage } from '../chat/chat-page';
 import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
+import { ConsolePage } from '../pages/console-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReviewPage } from '../pages/review-page';
 import { TreePage } from '../pages/tree-page';
@@ -11,6 +12,7 @@ import type { PagePath } from './navigation';
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
+  '/console': ConsolePage,
   '/analytics': AnalyticsPage,
   '/review': ReviewPage,
   '/audit': AuditPage,

@@ -5,11 +5,13 @@ import { TopBar } from '../app/top-bar';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 import { Composer } from './composer';
+import { HandoffBar } from './handoff-views';
 import { Inspector } from './inspector';
-import { type UserMessage, waitsForUser } from './turn-model';
+import { isFollowup, type UserMessage, waitsForUser } from './turn-model';
 import { TurnView } from './turn-view';
 import { useConversation } from './use-conversation';
 import { useInspector } from './use-inspector';
+import { useLiveSession } from './use-live-session';
 import { useUploads } from './use-uploads';
 
 /** The chat page: the conversation, the message box, and the inspector (turn debug and tree). */
@@ -26,6 +28,10 @@ export function ChatPage() {
   const panel = useRef<HTMLElement>(null);
   const live = useRef(debug);
   live.current = debug;
+  // Operators' messages, typing and the handoff reach the page without the user sending anything.
+  const liveSession = useLiveSession(conversation.sessionId, conversation.historyLength, (entry) => {
+    if (isFollowup(entry)) conversation.addFollowup(entry);
+  });
 
   // Start (or resume) the session once the tree has loaded: one API-key prompt, not two.
   const started = useRef(false);
@@ -209,6 +215,11 @@ export function ChatPage() {
               timings, and <strong>Tree</strong> to see where it went.
             </p>
           </div>
+          <HandoffBar
+            handoff={liveSession.handoff}
+            typing={liveSession.typing}
+            onReturn={(option) => void send(option, option)}
+          />
           <Composer
             busy={busy}
             waiting={waiting}

@@ -1,5 +1,5 @@
 import type { HistoryEntry, OutputMessage } from '@treeagent/core/client';
-import { startTurn, type Turn } from './turn-model';
+import { isFollowup, startTurn, type Turn } from './turn-model';
 
 /**
  * Rebuilds the turns of a session from `GET /history`: the user's message and the agent's
@@ -26,7 +26,7 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
       null,
       0,
     );
-    const answers = entries.filter((entry) => entry.role === 'assistant');
+    const answers = entries.filter((entry) => entry.role === 'assistant' && !isFollowup(entry));
     const messages = answers.map(
       (entry, index): OutputMessage => ({
         id: `${number}-restored-${index + 1}`,
@@ -44,6 +44,7 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
     turns.push({
       ...turn,
       restored: true,
+      followups: entries.filter(isFollowup),
       messages: messages.map((message, index) => ({
         id: message.id,
         nodeId: answers[index]!.nodeId ?? null,
@@ -58,5 +59,5 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
 
 /** The node the session is at after its history: where the last agent message came from. */
 export function lastNodeOf(history: readonly HistoryEntry[]): number | null {
-  return history.filter((entry) => entry.role === 'assistant').at(-1)?.nodeId ?? null;
+  return history.filter((entry) => entry.role === 'assistant' && !entry.operator).at(-1)?.nodeId ?? null;
 }

@@ -1,4 +1,4 @@
-import type { OutputMessage } from '@treeagent/core/client';
+import type { HistoryEntry, OutputMessage } from '@treeagent/core/client';
 import type { ClientEvent, ClientOutput, MessageRequest } from '../../../src/api-types';
 import type { LinkedFile } from '../api/api-client';
 
@@ -57,6 +57,11 @@ export interface Turn {
   chosenOption: string | null;
   /** The tools running now (a `tool-call` without its `tool-result` yet), by call id. */
   runningTools: { toolCallId: string; toolName: string }[];
+  /**
+   * What came after the turn's answer while people had the session: operators' messages and
+   * handoff transitions (history rows with `operator` or role `system`), live or restored.
+   */
+  followups: HistoryEntry[];
 }
 
 let nextKey = 1;
@@ -83,7 +88,21 @@ export function startTurn(
     startedAt,
     chosenOption: null,
     runningTools: [],
+    followups: [],
   };
+}
+
+/** Whether a history row is one of a turn's `followups` (an operator's message or a handoff row). */
+export function isFollowup(entry: HistoryEntry): boolean {
+  return entry.role === 'system' || (entry.role === 'assistant' && entry.operator !== undefined);
+}
+
+/** The turns with `entry` added after the answer of its turn (the last turn when its turn is not shown). */
+export function addFollowup(turns: Turn[], entry: HistoryEntry): Turn[] {
+  if (!turns.length) return turns;
+  let index = turns.findLastIndex((turn) => turn.number === entry.turn);
+  if (index === -1) index = turns.length - 1;
+  return turns.map((turn, i) => (i === index ? { ...turn, followups: [...turn.followups, entry] } : turn));
 }
 
 /** The turn after one more event of its stream. */

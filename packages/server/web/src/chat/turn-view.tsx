@@ -4,6 +4,7 @@ import { formatMs } from '../components/format';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 import { AgentMessage } from './agent-message';
+import { Followup } from './handoff-views';
 import { ERROR_HINTS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
 
 /** What a turn's buttons do. */
@@ -62,6 +63,14 @@ export function TurnView(props: {
             <span>{`Running ${[...new Set(turn.runningTools.map((tool) => tool.toolName))].join(', ')}…`}</span>
           </div>
         ) : null}
+        {turn.followups.map((entry, index) => (
+          <Followup
+            key={`${entry.at}-${index}`}
+            entry={entry}
+            optionsEnabled={props.isLast && !props.busy && index === turn.followups.length - 1}
+            onOption={(option) => actions.onOption(turn, option)}
+          />
+        ))}
         {isTyping(turn) ? (
           <div class="typing" role="status">
             <span class="sr-only">The agent is answering…</span>

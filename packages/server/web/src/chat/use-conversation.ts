@@ -1,3 +1,4 @@
+import type { HistoryEntry } from '@treeagent/core/client';
 import { isUserFacingEvent } from '@treeagent/core/client';
 import { useCallback, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
@@ -5,7 +6,15 @@ import { messageOf } from '../api/api-client';
 import { ApiError, isAbort } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { lastNodeOf, restoreHistory } from './restore-history';
-import { applyEvent, failTurn, startTurn, type Turn, type TurnError, type UserMessage } from './turn-model';
+import {
+  addFollowup,
+  applyEvent,
+  failTurn,
+  startTurn,
+  type Turn,
+  type TurnError,
+  type UserMessage,
+} from './turn-model';
 
 /** An error outside any turn (creating the session failed…), with what retries it. */
 export interface SystemError {
@@ -31,6 +40,10 @@ export interface Conversation {
   chooseOption(turnKey: number, option: string): void;
   /** Aborts the running turn (the server saves nothing of it). */
   stop(): void;
+  /** History rows of the session so far (restored): where its live stream starts. */
+  historyLength: number;
+  /** Shows an operator's message or a handoff row after the answer of its turn. */
+  addFollowup(entry: HistoryEntry): void;
 }
 
 export function useConversation(): Conversation {
@@ -43,6 +56,7 @@ export function useConversation(): Conversation {
   const controller = useRef<AbortController | null>(null);
   const running = useRef(false);
   const count = useRef(0);
+  const [historyLength, setHistoryLength] = useState(0);
 
   const replace = (turn: Turn) =>
     setTurns((list) => list.map((candidate) => (candidate.key === turn.key ? turn : candidate)));
@@ -57,6 +71,7 @@ export function useConversation(): Conversation {
           count.current = restored.length;
           setTurns(restored);
           setRestoredNode(lastNodeOf(history));
+          setHistoryLength(history.length);
           setSessionId(api.session.sessionId);
           return true;
         } catch {
@@ -68,6 +83,7 @@ export function useConversation(): Conversation {
         count.current = 0;
         setTurns([]);
         setRestoredNode(null);
+        setHistoryLength(0);
         setSessionId(created.sessionId);
         return true;
       } catch (error) {
@@ -142,6 +158,8 @@ export function useConversation(): Conversation {
         list.map((turn) => (turn.key === turnKey ? { ...turn, chosenOption: option } : turn)),
       ),
     stop: () => controller.current?.abort(),
+    historyLength,
+    addFollowup: (entry) => setTurns((list) => addFollowup(list, entry)),
   };
 }
 

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { TreeAgent } from '@treeagent/core';
+import { HashedEmbedder, type SpaceFitter, TreeAgent } from '@treeagent/core';
 import { ScriptedLanguageModel } from '@treeagent/core/test';
 import { act } from 'preact/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,37 @@ describe('TurnDebug (a real turn of the bike shop)', () => {
     expect(root.querySelectorAll('.steps-table tbody tr')).toHaveLength(eventsOf(trace, 'step-end').length);
     expect(texts(root, '.event-list > li summary code')).toEqual(trace.map((event) => event.type));
     expect(root.querySelector('[data-section="models"]')?.textContent).toContain('No model was called.');
+  });
+
+  it('says when the turn routed in the space fitted to the tree at load', async () => {
+    const tree = bikeShopTree();
+    // A scripted fitter (a mock; @treeagent/fit's tests run the real one): its "fitted space" is a
+    // hashed embedder of another size, told apart by its id.
+    const fitted = new HashedEmbedder({ dimensions: 2048 });
+    const fitter: SpaceFitter = {
+      id: 'scripted',
+      cached: async () => ({ embedder: fitted, cached: true, fitMilliseconds: 1 }),
+      fit: async () => ({ embedder: fitted, cached: false, fitMilliseconds: 1 }),
+    };
+    const agent = new TreeAgent({ tree, fit: true, spaceFitter: fitter });
+    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted' });
+    const output = await agent.send('debug-fitted', 'quanto costa la spedizione?');
+    const turn = applyEvent(
+      startTurn(1, { text: 'quanto costa la spedizione?', selectedOption: null, attachments: [] }, null, 0),
+      { type: 'turn-end', output, durationMs: 42 },
+      42,
+    );
+    const root = await renderInApp(<TurnDebug turn={turn} onNode={() => {}} />, {
+      tree: describeTree(tree, { chunks: true }),
+    });
+    expect(root.textContent).toContain(
+      `routing in the embedding space fitted to the tree at load (${fitted.id}); thresholds calibrated in it`,
+    );
+    const unfitted = await realTurn();
+    const plain = await renderInApp(<TurnDebug turn={unfitted.turn} onNode={() => {}} />, {
+      tree: unfitted.view,
+    });
+    expect(plain.textContent).not.toContain('fitted to the tree');
   });
 
   it('a node of the path calls onNode with its id; the path is the nodes explored then executed', async () => {

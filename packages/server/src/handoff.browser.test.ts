@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage } from './test-support/browser.js';
+import { HANDOFF_NOTICE } from './test-support/handoff.js';
+import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import {
+  requirePostgres,
+  type ServerProcess,
+  startServerProcess,
+  TEST_DATABASE_URL,
+  testSchema,
+} from './test-support/server-process.js';
+
+/**
+ * Human handoff end to end in Chromium, with two browser contexts (a user and an operator, each
+ * with its own cookies and storage): the user asks for a human, the operator claims and replies,
+ * the user sees the reply live without sending anything, the operator hands back, the agent answers
+ * the next message. On SQLite (one server process) and on PostgreSQL with the user and the operator
+ * on two different server processes (events through LISTEN/NOTIFY). Takes the console screenshots
+ * of docs/handoff.md (into docs/screenshots/ with TREEAGENT_UPDATE_SCREENSHOTS=1).
+ */
+
+const SCRIPT = fileURLToPath(new URL('./test-support/handoff-server-process.ts', import.meta.url));
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
+
+async function say(page: Page, text: string) {
+  const turns = await page.locator('.turn').count();
+  await page.locator('#message-input').fill(text);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.turn:nth-child(${turns + 1}) .turn-meta`);
+}
+
+describe('human handoff in the browser (Chromium)', () => {
+  let browser: Browser;
+  let env: Record<string, string>;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    env = { TREEAGENT_TEST_OPERATORS: JSON.stringify({ operators: await testOperatorAccounts() }) };
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    await browser?.close();
+  }, 60_000);
+
+  async function start(args: string[]): Promise<ServerProcess> {
+    const server = await startServerProcess(args, { script: SCRIPT, env, timeoutMs: 60_000 });
+    cleanups.push(async () => {
+      await server.stop();
+    });
+    return server;
+  }
+
+  async function scenario(userUrl: string, operatorUrl: string, screenshots: boolean, liveMs: number) {
+    const user = await openPage(browser, `${userUrl}/`);
+    const desk = await openPage(browser, `${operatorUrl}/console`);
+    cleanups.push(() => user.context.close());
+    cleanups.push(() => desk.context.close());
+    const { page } = user;
+    const console = desk.page;
+
+    await say(page, 'hello');
+    expect(await page.locator('.turn:nth-child(1) .msg--agent .content').textContent()).toBe(
+      'Hi! How can I help?',
+    );
+    await say(page, 'I want to talk to a human');
+    expect(await page.locator('.turn:nth-child(2) .msg--agent .content').textContent()).toBe(HANDOFF_NOTICE);
+    await expect
+      .poll(() => page.locator('#handoff-status').textContent(), { timeout: liveMs })
+      .toBe('Waiting for an operator…');
+
+    // The operator logs in (their own credentials) and finds the session in the queue.
+    await console.locator('#operator-login-name').fill('bruno');
+    await console.locator('#operator-password').fill(OPERATOR_PASSWORDS.bruno);
+    await console.locator('#operator-login button[type=submit]').click();
+    const item = console.locator('.queue-item').first();
+    await item.waitFor({ timeout: liveMs });
+    expect(await item.locator('.queue-reason').textContent()).toBe('asked for a person');
+    expect(await item.locator('.queue-last').textContent()).toBe('“I want to talk to a human”');
+    await item.click();
+    await console.locator('#claim').click();
+    await expect.poll(() => console.locator('#session-holder').textContent()).toBe('Claimed by you');
+    await expect
+      .poll(() => page.locator('#handoff-status').textContent(), { timeout: liveMs })
+      .toBe('Bruno Bianchi is answering you.');
+
+    // Typing, then the reply: the user sees both without sending anything.
+    await console.locator('#reply-input').fill('Ciao, sono Bruno: quale ordine?');
+    await console.locator('#reply-input').dispatchEvent('input');
+    await page.locator('#operator-typing').waitFor({ timeout: liveMs });
+    await console.locator('#reply-options').fill('#1001, #1002');
+    if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-claimed.png` });
+    await console.locator('#reply-send').click();
+    const reply = page.locator('.msg--operator .content');
+    await reply.waitFor({ timeout: liveMs });
+    expect(await reply.textContent()).toBe('Ciao, sono Bruno: quale ordine?');
+    expect(await page.locator('.msg--operator .operator-author').textContent()).toBe('Bruno Bianchi');
+    expect(await page.locator('.msg--operator .options button').allTextContents()).toEqual([
+      '#1001',
+      '#1002',
+    ]);
+
+    // The user answers by picking an option: it reaches the console's transcript live.
+    await page.locator('.msg--operator .options button', { hasText: '#1002' }).click();
+    await console.locator('.t-entry--user', { hasText: '#1002' }).waitFor({ timeout: liveMs });
+    await console.locator('#note-input').fill('Order #1002 was late: refund approved.');
+    await console.locator('#note-add').click();
+    await console.locator('#notes li').first().waitFor();
+    if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-conversation.png` });
+
+    // Hand back to the assistant's default; the agent answers the next message.
+    await console.locator('#hand-back').click();
+    await expect
+      .poll(() => console.locator('#session-holder').textContent())
+      .toBe('Closed: the assistant has this session.');
+    await page.locator('#handoff-bar').waitFor({ state: 'detached', timeout: liveMs });
+    await say(page, 'hello');
+    expect(
+      await page.locator('.turn:last-child .msg--agent:not(.msg--operator) .content').last().textContent(),
+    ).toBe('Hi! How can I help?');
+    await expect.poll(() => console.locator('.queue-item').count(), { timeout: liveMs }).toBe(0);
+    expect(user.errors).toEqual([]);
+    expect(desk.errors).toEqual([]);
+  }
+
+  it('on SQLite: one server process, user and operator in two browser contexts', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-desk-'));
+    cleanups.push(async () => rmSync(directory, { recursive: true, force: true }));
+    const server = await start(['sqlite', directory]);
+    await scenario(server.url, server.url, true, 10_000);
+  }, 120_000);
+
+  it('on PostgreSQL: the user on one server process, the operator on another', async () => {
+    await requirePostgres();
+    const { schema, drop } = testSchema('desk');
+    cleanups.push(drop);
+    const [first, second] = await Promise.all([
+      start(['postgres', TEST_DATABASE_URL, schema]),
+      start(['postgres', TEST_DATABASE_URL, schema]),
+    ]);
+    expect(first.url).not.toBe(second.url);
+    // Live updates must cross processes through the bus: well under the streams' 15 s re-read.
+    await scenario(first.url, second.url, false, 5000);
+  }, 120_000);
+});

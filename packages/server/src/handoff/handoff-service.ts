@@ -1,0 +1,286 @@
+import {
+  type AgentEvent,
+  type AgentOutput,
+  type HandoffAction,
+  type HandoffState,
+  type HandoffUpdate,
+  type OperatorRef,
+  type TreeAgent,
+  TreeAgentError,
+} from '@treeagent/core';
+import type { ServerLogger } from '../errors/error-response.js';
+import type { MetricsRegistry } from '../metrics/prometheus.js';
+import type { AuditValue } from '../operators/audit-log.js';
+import type { OperatorIdentity } from '../operators/operator-accounts.js';
+import type { OperatorAuth } from '../operators/operator-auth.js';
+import type { TurnObserver } from '../turns/turn-observer.js';
+import { type EventBus, InMemoryEventBus } from './event-bus.js';
+import { HandoffMetrics } from './handoff-metrics.js';
+import { type HandoffQueue, InMemoryHandoffQueue, type QueueEntry } from './handoff-queue.js';
+import { HandoffWebhook, type HandoffWebhookOptions } from './handoff-webhook.js';
+
+/** Human handoff on the server (option `handoff` of `createApp`). */
+export interface HandoffOptions {
+  /** The queue of handed-off sessions. Default: in memory (one process). */
+  queue?: HandoffQueue;
+  /** Fan-out between processes. Default: in memory (one process); `PostgresEventBus` across processes. */
+  bus?: EventBus;
+  /** A signed webhook called when a handoff starts and ends (to open a ticket in a helpdesk). */
+  webhook?: HandoffWebhookOptions;
+  /** How often a live stream re-reads its session even without news from the bus. Default 10 000 ms. */
+  streamPollMs?: number;
+}
+
+/** An operator as the engine records it: id and the name users see. */
+function ref(operator: OperatorIdentity): OperatorRef {
+  return { id: operator.id, name: operator.name };
+}
+
+function entryOf(sessionId: string, state: HandoffState, previous: QueueEntry | null): QueueEntry {
+  return {
+    sessionId,
+    status: state.operator ? 'claimed' : 'waiting',
+    queue: state.queue,
+    reason: state.reason,
+    summary: state.summary,
+    since: state.since,
+    operator: state.operator,
+    claimedAt: state.claimedAt,
+    lastUserMessageAt: previous?.since === state.since ? previous.lastUserMessageAt : null,
+    closedAt: null,
+    outcome: null,
+    notes: [],
+  };
+}
+
+/**
+ * What the server does around the engine's handoff: keeps the queue in step after turns and operator
+ * actions, tells every process (the bus), audits operator actions, calls the webhook, and counts.
+ */
+export class HandoffService {
+  readonly queue: HandoffQueue;
+  readonly bus: EventBus;
+  readonly webhook: HandoffWebhook | null;
+  readonly metrics: HandoffMetrics;
+  readonly streamPollMs: number;
+  readonly #agent: TreeAgent;
+  readonly #auth: OperatorAuth;
+  readonly #logger: ServerLogger;
+
+  constructor(init: {
+    agent: TreeAgent;
+    options: HandoffOptions | undefined;
+    registry: MetricsRegistry;
+    auth: OperatorAuth;
+    logger: ServerLogger;
+  }) {
+    const options = init.options ?? {};
+    this.#agent = init.agent;
+    this.#auth = init.auth;
+    this.#logger = init.logger;
+    this.queue = options.queue ?? new InMemoryHandoffQueue();
+    this.bus = options.bus ?? new InMemoryEventBus();
+    this.webhook = options.webhook ? new HandoffWebhook(options.webhook, init.logger) : null;
+    this.metrics = new HandoffMetrics(init.registry);
+    this.streamPollMs = options.streamPollMs ?? 10_000;
+  }
+
+  /** Follows a user's turn: when it touched a handoff, the queue, the bus, the webhook and the metrics follow. */
+  observeTurn(sessionId: string): TurnObserver {
+    let output: AgentOutput | null = null;
+    return {
+      event: (event: AgentEvent) => {
+        if (event.type === 'turn-end') output = event.output;
+      },
+      end: () => {
+        if (output) void this.afterTurn(sessionId, output);
+      },
+    };
+  }
+
+  /** Brings the queue in step with a committed turn. Failures are logged (the next turn or an operator's view repairs the entry). */
+  async afterTurn(sessionId: string, output: AgentOutput): Promise<void> {
+    const transitions = output.trace.flatMap((event) => (event.type === 'handoff' ? [event.transition] : []));
+    if (!transitions.length) return;
+    try {
+      const previous = await this.queue.get(sessionId);
+      for (const transition of transitions) {
+        if (transition.type === 'start') {
+          this.metrics.recordStart(transition.queue);
+          this.webhook?.send({
+            type: 'handoff.started',
+            at: output.handoff?.since ?? new Date().toISOString(),
+            sessionId,
+            queue: transition.queue,
+            reason: transition.reason,
+            summary: output.handoff?.summary ?? null,
+          });
+        } else if (transition.type === 'end' && previous) {
+          await this.#close(previous, transition.outcome, null);
+        }
+      }
+      if (output.handoff) {
+        const entry = entryOf(sessionId, output.handoff, previous);
+        if (transitions.some((transition) => transition.type === 'held'))
+          entry.lastUserMessageAt = new Date().toISOString();
+        await this.queue.put(entry);
+      }
+      await this.#announce(sessionId);
+    } catch (error) {
+      this.#logger.error(`Updating the handoff queue after a turn of session ${sessionId} failed`, error);
+    }
+  }
+
+  /**
+   * An operator's action: checked against the session (a session not handed off, or claimed by
+   * someone else, is refused before anything is written), audited, done by the engine (serialised
+   * and atomic), then the queue, the bus, the webhook and the metrics follow.
+   */
+  async act(
+    operator: OperatorIdentity,
+    sessionId: string,
+    action: HandoffAction,
+    audit: { action: string; detail?: Record<string, AuditValue> },
+  ): Promise<HandoffUpdate> {
+    const record = await this.#agent.inspectSession(sessionId);
+    const state = record?.handoff ?? null;
+    if (!state) {
+      await this.sync(sessionId);
+      throw new TreeAgentError(
+        'HANDOFF',
+        `Session "${sessionId}" is not with people (it was never handed off, or the agent has it again).`,
+        {
+          details: { sessionId, state: 'not-handed-off' },
+        },
+      );
+    }
+    const holder = state.operator;
+    const mine = holder === null || holder.id === operator.id;
+    const takesOver = 'takeOver' in action && action.takeOver === true;
+    if (!mine && !takesOver) {
+      throw new TreeAgentError(
+        'HANDOFF',
+        `Session "${sessionId}" is claimed by ${holder!.name}; only they can do this, unless an admin takes it over.`,
+        { details: { sessionId, state: 'claimed', operatorId: holder!.id } },
+      );
+    }
+    if (action.type === 'reply' && holder === null) {
+      throw new TreeAgentError('HANDOFF', `Claim session "${sessionId}" before writing to its user.`, {
+        details: { sessionId, state: 'not-claimed' },
+      });
+    }
+    await this.#auth.audit(operator, audit.action, {
+      sessionId,
+      detail: { queue: state.queue, ...audit.detail },
+    });
+    let update: HandoffUpdate;
+    try {
+      update = await this.#agent.handoffAction(sessionId, action);
+    } catch (error) {
+      // Audited before it ran: say that it did not happen.
+      const code = TreeAgentError.isInstance(error) ? error.code : 'INTERNAL';
+      await this.#auth
+        .audit(operator, `${audit.action}-refused`, { sessionId, detail: { code } })
+        .catch(() => {});
+      throw error;
+    }
+    if (update.entries.length === 0) return update;
+    try {
+      const previous = await this.queue.get(sessionId);
+      if (update.handoff) {
+        if (action.type === 'claim' && !state.operator && !previous?.claimedAt)
+          this.metrics.recordFirstClaim(state.queue, state.since);
+        await this.queue.put(entryOf(sessionId, update.handoff, previous));
+      } else if (action.type === 'end') {
+        await this.#close(previous ?? entryOf(sessionId, state, null), action.outcome, ref(operator));
+      }
+      await this.#announce(sessionId);
+    } catch (error) {
+      this.#logger.error(
+        `Updating the handoff queue after an operator action on session ${sessionId} failed`,
+        error,
+      );
+    }
+    return update;
+  }
+
+  /** Tells the user's stream that an operator is typing (never stored). */
+  async typing(operator: OperatorIdentity, sessionId: string, typing: boolean): Promise<void> {
+    await this.bus.publish({ kind: 'typing', sessionId, operator: ref(operator), typing });
+  }
+
+  /** Repairs a session's queue entry from its record (the truth); returns the entry. */
+  async sync(sessionId: string): Promise<QueueEntry | null> {
+    const [record, entry] = await Promise.all([
+      this.#agent.inspectSession(sessionId),
+      this.queue.get(sessionId),
+    ]);
+    const state = record?.handoff ?? null;
+    if (state) {
+      const fresh = entryOf(sessionId, state, entry);
+      if (
+        !entry ||
+        entry.status !== fresh.status ||
+        entry.operator?.id !== fresh.operator?.id ||
+        entry.since !== fresh.since
+      ) {
+        await this.queue.put(fresh);
+        await this.bus.publish({ kind: 'queue' });
+        return { ...fresh, notes: entry?.notes ?? [] };
+      }
+      return entry;
+    }
+    if (entry && entry.status !== 'closed') {
+      const closed: QueueEntry = {
+        ...entry,
+        status: 'closed',
+        closedAt: new Date().toISOString(),
+        outcome: entry.outcome ?? 'handed-back',
+      };
+      await this.queue.put(closed);
+      await this.bus.publish({ kind: 'queue' });
+      return closed;
+    }
+    return entry;
+  }
+
+  /** Refreshes the queue gauges from the shared queue (before a scrape). */
+  async refreshMetrics(): Promise<void> {
+    try {
+      this.metrics.setQueue(await this.queue.list({ status: 'open', limit: 1000 }));
+    } catch (error) {
+      this.#logger.error('Reading the handoff queue for the metrics failed', error);
+    }
+  }
+
+  async #close(
+    entry: QueueEntry,
+    outcome: QueueEntry['outcome'] & string,
+    operator: OperatorRef | null,
+  ): Promise<void> {
+    const closedAt = new Date().toISOString();
+    await this.queue.put({
+      ...entry,
+      status: 'closed',
+      closedAt,
+      outcome,
+      ...(operator ? { operator } : {}),
+    });
+    this.metrics.recordEnd(entry.queue, outcome);
+    this.webhook?.send({
+      type: 'handoff.ended',
+      at: closedAt,
+      sessionId: entry.sessionId,
+      queue: entry.queue,
+      reason: entry.reason,
+      summary: entry.summary,
+      outcome,
+      operator,
+    });
+  }
+
+  async #announce(sessionId: string): Promise<void> {
+    await this.bus.publish({ kind: 'session', sessionId });
+    await this.bus.publish({ kind: 'queue' });
+  }
+}

@@ -1,0 +1,136 @@
+import type { HandoffState, HistoryEntry, TreeAgent } from '@treeagent/core';
+import type { SSEStreamingApi } from 'hono/streaming';
+import type { SessionEventHandoff } from '../api-types.js';
+import type { EventBus } from './event-bus.js';
+
+/** How often a quiet stream sends a comment, so proxies keep it open. */
+const HEARTBEAT_MS = 15_000;
+
+/** The handoff as a user's page sees it: the queue, since when, and the name of the operator (never the operator's login). */
+export function publicHandoff(state: HandoffState | null | undefined): SessionEventHandoff | null {
+  if (!state) return null;
+  return {
+    status: state.operator ? 'claimed' : 'waiting',
+    queue: state.queue,
+    since: state.since,
+    operatorName: state.operator?.name ?? null,
+    message: state.message,
+    returnOption: state.returnOption,
+  };
+}
+
+/** An entry as a user's page sees it: an operator by name only. */
+export function publicEntry(entry: HistoryEntry): HistoryEntry {
+  if (!entry.operator && !entry.handoff) return entry;
+  const { operator, handoff, ...rest } = entry;
+  const anonymous = (ref: { name: string } | null) => (ref ? { id: '', name: ref.name } : null);
+  return {
+    ...rest,
+    ...(operator ? { operator: { id: '', name: operator.name } } : {}),
+    ...(handoff
+      ? {
+          handoff:
+            handoff.type === 'claim' || handoff.type === 'release'
+              ? { ...handoff, operator: anonymous(handoff.operator)! }
+              : handoff.type === 'end'
+                ? { ...handoff, operator: anonymous(handoff.operator) }
+                : handoff,
+        }
+      : {}),
+  };
+}
+
+/**
+ * Streams one session's news as server-sent events until the client goes away: `entry` (each new
+ * history row, `id:` its 1-based position, so a reconnection with `Last-Event-ID` resumes after
+ * it), `handoff` (the handoff when the stream starts and whenever it changes), `typing` (an operator
+ * typing; not stored, not replayed). It re-reads the session when the bus says it changed, after a
+ * `resync`, and every `pollMs` anyway; a comment every 15 s keeps proxies from closing it.
+ */
+export async function streamSession(
+  stream: SSEStreamingApi,
+  init: {
+    agent: TreeAgent;
+    bus: EventBus;
+    sessionId: string;
+    /** The last position the client has; `null`: start after the current history. */
+    after: number | null;
+    pollMs: number;
+    /** Shapes entries and the handoff for the audience (users see no operator logins). */
+    view?: { entry(entry: HistoryEntry): unknown; handoff(state: HandoffState | null | undefined): unknown };
+  },
+): Promise<void> {
+  const { agent, bus, sessionId, pollMs } = init;
+  const view = init.view ?? { entry: publicEntry, handoff: publicHandoff };
+  let cursor = init.after;
+  let closed = false;
+  let dirty = true;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    dirty = true;
+    wake?.();
+  };
+  const writes: Promise<unknown>[] = [];
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.kind === 'resync' || (event.kind === 'session' && event.sessionId === sessionId)) poke();
+    else if (event.kind === 'typing' && event.sessionId === sessionId && !closed) {
+      writes.push(
+        stream.writeSSE({
+          event: 'typing',
+          data: JSON.stringify({ operatorName: event.operator.name, typing: event.typing }),
+        }),
+      );
+    }
+  });
+  stream.onAbort(() => {
+    closed = true;
+    poke();
+  });
+  let lastHandoff: string | null = null;
+  let lastWrite = Date.now();
+  try {
+    while (!closed) {
+      if (dirty) {
+        dirty = false;
+        const [history, record] = await Promise.all([
+          agent.history(sessionId),
+          agent.inspectSession(sessionId),
+        ]);
+        if (cursor === null || cursor > history.length) cursor = cursor === null ? history.length : 0;
+        for (let index = cursor; index < history.length && !closed; index++) {
+          await stream.writeSSE({
+            id: String(index + 1),
+            event: 'entry',
+            data: JSON.stringify({ index: index + 1, entry: view.entry(history[index]!) }),
+          });
+        }
+        cursor = history.length;
+        const handoff = JSON.stringify({ handoff: view.handoff(record?.handoff) });
+        if (handoff !== lastHandoff && !closed) {
+          lastHandoff = handoff;
+          await stream.writeSSE({ event: 'handoff', data: handoff });
+        }
+        lastWrite = Date.now();
+      }
+      if (dirty || closed) continue;
+      const waited = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), Math.min(pollMs, HEARTBEAT_MS));
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      wake = null;
+      if (!waited) {
+        dirty = true;
+        if (Date.now() - lastWrite >= HEARTBEAT_MS - 50) {
+          await stream.write(': keep-alive\n\n');
+          lastWrite = Date.now();
+        }
+      }
+    }
+  } finally {
+    unsubscribe();
+    await Promise.allSettled(writes);
+  }
+}

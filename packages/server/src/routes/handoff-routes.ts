@@ -1,0 +1,342 @@
+import type { HistoryEntry } from '@treeagent/core';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { HandoffDetail, HandoffListResponse, HandoffSummary, UploadedFile } from '../api-types.js';
+import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
+import { receiveUpload } from '../files/receive-upload.js';
+import { FileId, resolveAttachments } from '../files/session-files.js';
+import type { QueueEntry } from '../handoff/handoff-queue.js';
+import { readJson, validate } from '../http/read-json.js';
+import { operatorOf } from '../operators/operator-auth.js';
+import type { Services } from '../services.js';
+import { serveSessionFile, uploadAllowance } from './file-routes.js';
+
+/** Session ids of both APIs: the JSON API's, and the OpenAI endpoint's engine ids (`openai:…`). */
+const HANDOFF_SESSION_ID = /^[A-Za-z0-9_:.-]{1,300}$/;
+
+const ListQuery = z.strictObject({
+  status: z.enum(['open', 'closed']).optional(),
+  queue: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+const ClaimBody = z.strictObject({ takeOver: z.boolean().optional() });
+const MessageBody = z
+  .strictObject({
+    content: z.string().max(10_000),
+    options: z.array(z.string().trim().min(1).max(200)).max(10).optional(),
+    attachments: z.array(FileId).max(10).optional(),
+  })
+  .refine((body) => body.content.trim() !== '' || (body.attachments?.length ?? 0) > 0, {
+    message: 'the message is empty: write some text or attach a file',
+    path: ['content'],
+  });
+const NoteBody = z.strictObject({ text: z.string().trim().min(1).max(5000) });
+const TypingBody = z.strictObject({ typing: z.boolean() });
+const HandBackBody = z.strictObject({
+  nodeTarget: z.number().int().optional(),
+  step: z.enum(['explore', 'before']).optional(),
+  resume: z.boolean().optional(),
+});
+const CloseBody = z.strictObject({ takeOver: z.boolean().optional() });
+
+function summaryOf(entry: QueueEntry, history: HistoryEntry[], now: number): HandoffSummary {
+  const lastMessages = history
+    .filter((item) => item.role === 'user' && item.content)
+    .slice(-3)
+    .map((item) => item.content!);
+  return {
+    sessionId: entry.sessionId,
+    status: entry.status,
+    queue: entry.queue,
+    reason: entry.reason,
+    summary: entry.summary,
+    since: entry.since,
+    waitingMs: Math.max(0, now - Date.parse(entry.since)),
+    operator: entry.operator,
+    claimedAt: entry.claimedAt,
+    lastUserMessageAt: entry.lastUserMessageAt,
+    closedAt: entry.closedAt,
+    outcome: entry.outcome,
+    lastMessages,
+    noteCount: entry.notes.length,
+  };
+}
+
+/**
+ * The operator console's API under `/api/v1/operator` (operators only; every action audited):
+ * `GET /handoffs` (the queue), `GET /handoffs/:id` (transcript, state, notes), `POST /handoffs/:id/`
+ * `claim` · `release` · `messages` · `files` · `typing` · `notes` · `hand-back` · `close`,
+ * `GET /handoffs/:id/files/:fileId`, and `GET /events` (server-sent events: what to read again).
+ */
+export function handoffRoutes(services: Services): Hono {
+  const routes = new Hono();
+  const { handoffs, agent, operatorAuth } = services;
+  routes.use('/handoffs', operatorAuth.require('operator'));
+  routes.use('/handoffs/*', operatorAuth.require('operator'));
+  routes.use('/events', operatorAuth.require('operator'));
+
+  const sessionIdOf = (raw: string) => {
+    if (!HANDOFF_SESSION_ID.test(raw)) throw notFound(`There is no handed-off session "${raw}".`);
+    return raw;
+  };
+
+  routes.get('/handoffs', async (c) => {
+    const query = validate(ListQuery, c.req.query(), 'query');
+    const entries = await handoffs.queue.list({ status: query.status ?? 'open', ...query });
+    const now = Date.now();
+    const list = await Promise.all(
+      entries.map(async (entry) =>
+        summaryOf(entry, await agent.history(entry.sessionId, { limit: 20 }), now),
+      ),
+    );
+    const open = query.status === 'closed' ? await handoffs.queue.list({ status: 'open' }) : entries;
+    const response: HandoffListResponse = {
+      handoffs: list,
+      queues: [...new Set(open.map((entry) => entry.queue))].sort(),
+    };
+    c.header('Cache-Control', 'no-store');
+    return c.json(response);
+  });
+
+  routes.get('/handoffs/:id', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const entry = await handoffs.sync(sessionId);
+    if (!entry) throw notFound(`Session "${sessionId}" was never handed to people.`);
+    const [history, record] = await Promise.all([agent.history(sessionId), agent.inspectSession(sessionId)]);
+    const detail: HandoffDetail = {
+      handoff: summaryOf(entry, history, Date.now()),
+      state: record?.handoff ?? null,
+      history,
+      notes: entry.notes,
+      session: record
+        ? {
+            turn: record.turn,
+            state: record.state,
+            lastNodeId: record.lastNodeId,
+            failCounter: record.failCounter,
+            files: record.files ?? [],
+            updatedAt: record.updatedAt,
+          }
+        : null,
+    };
+    c.header('Cache-Control', 'no-store');
+    return c.json(detail);
+  });
+
+  routes.post('/handoffs/:id/claim', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, ClaimBody);
+    const operator = operatorOf(c);
+    if (body.takeOver && operator.role !== 'admin') {
+      throw new ApiError(
+        403,
+        'FORBIDDEN',
+        'Only admins take a session over from another operator; ask them to release it.',
+      );
+    }
+    const update = await handoffs.act(
+      operator,
+      sessionId,
+      { type: 'claim', operator: { id: operator.id, name: operator.name }, takeOver: body.takeOver ?? false },
+      { action: body.takeOver ? 'handoff.take-over' : 'handoff.claim' },
+    );
+    return c.json({ handoff: update.handoff });
+  });
+
+  routes.post('/handoffs/:id/release', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const operator = operatorOf(c);
+    const update = await handoffs.act(
+      operator,
+      sessionId,
+      { type: 'release', operator: { id: operator.id, name: operator.name } },
+      { action: 'handoff.release' },
+    );
+    return c.json({ handoff: update.handoff });
+  });
+
+  routes.post('/handoffs/:id/messages', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, MessageBody);
+    const operator = operatorOf(c);
+    const attachments = await resolveAttachments(agent.fileStore, sessionId, body.attachments);
+    const update = await handoffs.act(
+      operator,
+      sessionId,
+      {
+        type: 'reply',
+        operator: { id: operator.id, name: operator.name },
+        reply: { content: body.content, options: body.options ?? [], attachments },
+      },
+      {
+        action: 'handoff.reply',
+        detail: {
+          characters: body.content.length,
+          options: body.options?.length ?? 0,
+          files: attachments.length,
+        },
+      },
+    );
+    return c.json({ entries: update.entries }, 201);
+  });
+
+  routes.post('/handoffs/:id/files', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const operator = operatorOf(c);
+    const record = await agent.inspectSession(sessionId);
+    if (record?.handoff?.operator?.id !== operator.id) {
+      throw new ApiError(409, 'HANDOFF', 'Claim the session before sending files to its user.');
+    }
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      throw invalidRequest('Upload files as multipart/form-data with one field named "file".');
+    }
+    const metadata = await receiveUpload(
+      c.req.raw,
+      agent.fileStore,
+      sessionId,
+      await uploadAllowance(services, sessionId),
+    );
+    await operatorAuth.audit(operator, 'handoff.upload', {
+      sessionId,
+      detail: { bytes: metadata.size ?? null, mimeType: metadata.mimeType },
+    });
+    const uploaded: UploadedFile = {
+      ...metadata,
+      url: `/api/v1/operator/handoffs/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(metadata.id)}`,
+    };
+    return c.json(uploaded, 201);
+  });
+
+  routes.get('/handoffs/:id/files/:fileId', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    if (!(await handoffs.queue.get(sessionId)))
+      throw notFound(`Session "${sessionId}" was never handed to people.`);
+    return serveSessionFile(c, services, sessionId);
+  });
+
+  routes.post('/handoffs/:id/typing', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, TypingBody);
+    await handoffs.typing(operatorOf(c), sessionId, body.typing);
+    return c.body(null, 204);
+  });
+
+  routes.post('/handoffs/:id/notes', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, NoteBody);
+    const operator = operatorOf(c);
+    if (!(await handoffs.queue.get(sessionId)))
+      throw notFound(`Session "${sessionId}" was never handed to people.`);
+    await operatorAuth.audit(operator, 'handoff.note', {
+      sessionId,
+      detail: { characters: body.text.length },
+    });
+    const note = {
+      at: new Date().toISOString(),
+      operator: { id: operator.id, name: operator.name },
+      text: body.text,
+    };
+    await handoffs.queue.addNote(sessionId, note);
+    await handoffs.bus.publish({ kind: 'session', sessionId });
+    return c.json({ note }, 201);
+  });
+
+  routes.post('/handoffs/:id/hand-back', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, HandBackBody);
+    const operator = operatorOf(c);
+    if ((body.step !== undefined || body.resume !== undefined) && body.nodeTarget === undefined) {
+      throw invalidRequest(
+        'step and resume need a nodeTarget; without one the agent continues from its default.',
+      );
+    }
+    const target =
+      body.nodeTarget === undefined
+        ? null
+        : { nodeTarget: body.nodeTarget, step: body.step ?? 'explore', resume: body.resume ?? false };
+    if (target) {
+      const tree = agent.tree;
+      const node = tree.has(target.nodeTarget) ? tree.node(target.nodeTarget) : null;
+      if (!node || node.type === 'root' || (target.resume && node.type !== 'agent')) {
+        throw invalidRequest(
+          !node
+            ? `Node ${target.nodeTarget} is not in the tree: pick a node of the tree view.`
+            : node.type === 'root'
+              ? 'The root cannot run: hand back to an agent or a node below it.'
+              : `resume needs an agent node; node ${node.id} is a ${node.type} node.`,
+        );
+      }
+    }
+    const update = await handoffs.act(
+      operator,
+      sessionId,
+      {
+        type: 'end',
+        operator: { id: operator.id, name: operator.name },
+        outcome: 'handed-back',
+        target,
+        takeOver: operator.role === 'admin',
+      },
+      { action: 'handoff.hand-back', detail: { nodeTarget: target?.nodeTarget ?? null } },
+    );
+    return c.json({ handoff: update.handoff });
+  });
+
+  routes.post('/handoffs/:id/close', async (c) => {
+    const sessionId = sessionIdOf(c.req.param('id'));
+    const body = await readJson(c, CloseBody);
+    const operator = operatorOf(c);
+    if (body.takeOver && operator.role !== 'admin') {
+      throw new ApiError(403, 'FORBIDDEN', 'Only admins close a session another operator claimed.');
+    }
+    const update = await handoffs.act(
+      operator,
+      sessionId,
+      {
+        type: 'end',
+        operator: { id: operator.id, name: operator.name },
+        outcome: 'closed',
+        takeOver: body.takeOver ?? false,
+      },
+      { action: 'handoff.close' },
+    );
+    return c.json({ handoff: update.handoff });
+  });
+
+  routes.get('/events', (c) =>
+    streamSSE(c, async (stream) => {
+      let closed = false;
+      let wake: (() => void) | null = null;
+      const unsubscribe = handoffs.bus.subscribe((event) => {
+        if (closed) return;
+        if (event.kind === 'queue' || event.kind === 'resync')
+          void stream.writeSSE({ event: 'queue', data: '{}' });
+        if (event.kind === 'session')
+          void stream.writeSSE({ event: 'session', data: JSON.stringify({ sessionId: event.sessionId }) });
+      });
+      stream.onAbort(() => {
+        closed = true;
+        wake?.();
+      });
+      try {
+        await stream.writeSSE({ event: 'queue', data: '{}' });
+        while (!closed) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 15_000);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (!closed) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        unsubscribe();
+      }
+    }),
+  );
+
+  return routes;
+}

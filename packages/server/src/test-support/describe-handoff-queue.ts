@@ -1,0 +1,125 @@
+import { type ConformanceOptions, conformanceCases } from '@treeagent/core/conformance';
+import { describe, expect } from 'vitest';
+import type { HandoffQueue, QueueEntry } from '../handoff/handoff-queue.js';
+
+/** A `HandoffQueue` under test, and how to reopen it (a restart, a second process). */
+export interface HandoffQueueFixture {
+  queue: HandoffQueue;
+  reopen?: () => Promise<HandoffQueue>;
+  dispose(): Promise<void>;
+}
+
+function entry(sessionId: string, since: string, fields: Partial<QueueEntry> = {}): QueueEntry {
+  return {
+    sessionId,
+    status: 'waiting',
+    queue: 'support',
+    reason: 'asked for a person',
+    summary: null,
+    since,
+    operator: null,
+    claimedAt: null,
+    lastUserMessageAt: null,
+    closedAt: null,
+    outcome: null,
+    notes: [],
+    ...fields,
+  };
+}
+
+const note = (text: string) => ({
+  at: '2026-12-01T10:00:00.000Z',
+  operator: { id: 'anna', name: 'Anna' },
+  text,
+});
+
+/**
+ * The behaviour every `HandoffQueue` shares: entries are put, read, listed (open oldest first,
+ * closed most recent first, by queue), notes are appended and survive a `put` without notes, and a
+ * persistent queue is seen by another instance.
+ */
+export function describeHandoffQueue(
+  name: string,
+  open: () => Promise<HandoffQueueFixture>,
+  options: ConformanceOptions = {},
+): void {
+  describe(`${name} (HandoffQueue conformance)`, () => {
+    const cases = conformanceCases(`HandoffQueue conformance of ${name}`, options);
+
+    cases.test('lists open entries oldest first and closed ones most recent first, by queue', async () => {
+      const { queue, dispose } = await open();
+      try {
+        await queue.put(entry('b', '2026-12-01T10:05:00.000Z'));
+        await queue.put(entry('a', '2026-12-01T10:00:00.000Z', { queue: 'vip' }));
+        await queue.put(
+          entry('c', '2026-12-01T10:02:00.000Z', {
+            status: 'claimed',
+            operator: { id: 'anna', name: 'Anna' },
+          }),
+        );
+        await queue.put(
+          entry('x', '2026-12-01T09:00:00.000Z', { status: 'closed', closedAt: '2026-12-01T09:30:00.000Z' }),
+        );
+        await queue.put(
+          entry('y', '2026-12-01T09:10:00.000Z', { status: 'closed', closedAt: '2026-12-01T09:40:00.000Z' }),
+        );
+        expect((await queue.list()).map((item) => item.sessionId)).toEqual(['a', 'c', 'b']);
+        expect((await queue.list({ queue: 'support' })).map((item) => item.sessionId)).toEqual(['c', 'b']);
+        expect((await queue.list({ limit: 1 })).map((item) => item.sessionId)).toEqual(['a']);
+        expect((await queue.list({ status: 'closed' })).map((item) => item.sessionId)).toEqual(['y', 'x']);
+        expect(await queue.get('c')).toEqual(
+          entry('c', '2026-12-01T10:02:00.000Z', {
+            status: 'claimed',
+            operator: { id: 'anna', name: 'Anna' },
+          }),
+        );
+        expect(await queue.get('none')).toBeNull();
+        await queue.delete('c');
+        expect(await queue.get('c')).toBeNull();
+      } finally {
+        await dispose();
+      }
+    });
+
+    cases.test(
+      'notes are appended, kept by a put without notes, and concurrent notes are all kept',
+      async () => {
+        const { queue, dispose } = await open();
+        try {
+          await queue.put(entry('s', '2026-12-01T10:00:00.000Z'));
+          await Promise.all(Array.from({ length: 8 }, (_, i) => queue.addNote('s', note(`note ${i}`))));
+          await queue.put(entry('s', '2026-12-01T10:00:00.000Z', { status: 'claimed' }));
+          const kept = await queue.get('s');
+          expect(kept?.status).toBe('claimed');
+          expect(kept?.notes.map((item) => item.text).sort()).toEqual(
+            Array.from({ length: 8 }, (_, i) => `note ${i}`),
+          );
+          await queue.addNote('none', note('lost'));
+          expect(await queue.get('none')).toBeNull();
+        } finally {
+          await dispose();
+        }
+      },
+    );
+
+    cases.test(
+      'a persistent queue is seen by another instance on the same storage (restart, second process)',
+      async () => {
+        const fixture = await open();
+        try {
+          if (!fixture.reopen)
+            throw new Error(`${name}: give the fixture reopen(), or skip this test with a reason.`);
+          await fixture.queue.put(entry('kept', '2026-12-01T10:00:00.000Z'));
+          await fixture.queue.addNote('kept', note('hello'));
+          const other = await fixture.reopen();
+          expect((await other.get('kept'))?.notes.map((item) => item.text)).toEqual(['hello']);
+          expect((await other.list()).map((item) => item.sessionId)).toEqual(['kept']);
+        } finally {
+          await fixture.dispose();
+        }
+      },
+    );
+
+    cases.done();
+  });
+}

@@ -1,0 +1,79 @@
+import type { HistoryEntry } from '@treeagent/core/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SessionEvent, SessionEventHandoff } from '../../../src/api-types';
+import { isAbort } from '../api/api-error';
+import { readServerSentEvents } from '../api/server-sent-events';
+import { useApp } from '../app/app-context';
+
+/** What the session's live stream says: who has the session, and whether an operator is typing. */
+export interface LiveSession {
+  handoff: SessionEventHandoff | null;
+  /** The name of the operator typing now, or `null`. */
+  typing: string | null;
+}
+
+/**
+ * Follows `GET /api/v1/sessions/:id/events` while the page is open: each new history row after
+ * `after` goes to `onEntry` (with its position), the handoff state and typing come back as state.
+ * When the connection drops it reconnects (1 s, then up to 10 s) from the last row it received, so
+ * nothing is missed or shown twice.
+ */
+export function useLiveSession(
+  sessionId: string | null,
+  after: number,
+  onEntry: (entry: HistoryEntry, index: number) => void,
+): LiveSession {
+  const { api } = useApp();
+  const [handoff, setHandoff] = useState<SessionEventHandoff | null>(null);
+  const [typing, setTyping] = useState<string | null>(null);
+  const entryHandler = useRef(onEntry);
+  entryHandler.current = onEntry;
+
+  useEffect(() => {
+    if (!sessionId) return;
+    const controller = new AbortController();
+    let cursor = after;
+    let delay = 1000;
+    let typingTimer: ReturnType<typeof setTimeout> | undefined;
+    setHandoff(null);
+    setTyping(null);
+    const follow = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          const response = await api.request(
+            `/api/v1/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}`,
+            { headers: { Accept: 'text/event-stream' }, signal: controller.signal },
+          );
+          delay = 1000;
+          for await (const message of readServerSentEvents(response.body!)) {
+            const event = { type: message.event, ...JSON.parse(message.data) } as SessionEvent;
+            if (event.type === 'entry' && event.index > cursor) {
+              cursor = event.index;
+              entryHandler.current(event.entry, event.index);
+              if (event.entry.operator) setTyping(null);
+            } else if (event.type === 'handoff') {
+              setHandoff(event.handoff);
+              if (!event.handoff) setTyping(null);
+            } else if (event.type === 'typing') {
+              clearTimeout(typingTimer);
+              setTyping(event.typing ? event.operatorName : null);
+              // A typing indicator whose "stopped" never came fades by itself.
+              if (event.typing) typingTimer = setTimeout(() => setTyping(null), 8000);
+            }
+          }
+        } catch (error) {
+          if (isAbort(error) || controller.signal.aborted) return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 10_000);
+      }
+    };
+    void follow();
+    return () => {
+      clearTimeout(typingTimer);
+      controller.abort();
+    };
+  }, [api, sessionId, after]);
+
+  return { handoff, typing };
+}
