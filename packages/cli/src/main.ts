@@ -49,7 +49,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '--operators <file>',
       'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
     )
-    .option('--utterances <file>', 'labelled utterances (TSV) the Analytics page adds unmatched messages to')
+    .option(
+      '--utterances <file>',
+      "labelled utterances (TSV): the Analytics page adds unmatched messages to them, the editor's threshold suggestions come from them (default for the editor: utterances.tsv beside the tree)",
+    )
     .option(
       '--redact',
       'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
@@ -61,6 +64,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '--allowed-host <name...>',
       'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
     )
+    .option('--no-editor', 'no tree editor (/editor)')
     .action(async (tree: string, options) => {
       code = await devCommand(tree, options, out);
     });

@@ -37,6 +37,7 @@ export type {
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
+export { CALLBACKS_BY_TYPE } from './tree/constants.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

@@ -14,6 +14,7 @@ import type {
   HistoryEntry,
   OperatorRef,
   StoredTurnFact,
+  TreeDocument,
   UnmatchedMessage,
 } from '@treeagent/core/client';
 
@@ -38,6 +39,8 @@ export type ApiErrorCode =
   | 'OPERATOR_LOGIN_REQUIRED'
   | 'OPERATOR_LOGIN_FAILED'
   | 'AUDIT_LOG'
+  | 'EDIT_CONFLICT'
+  | 'INVALID_TREE'
   | 'INTERNAL';
 
 /** The `details` of an API error: each field is set by the errors it concerns. */
@@ -61,6 +64,10 @@ export type ApiErrorDetails = {
   quota?: 'session' | 'server';
   quotaBytes?: number;
   remainingBytes?: number;
+  /** `EDIT_CONFLICT`: the version of the tree file on disk now. */
+  version?: string;
+  /** `INVALID_TREE`: every problem of the tree that was refused. */
+  problems?: EditorProblem[];
 };
 
 /** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
@@ -380,3 +387,101 @@ export interface HandBackRequest {
 
 /** The events of `GET /api/v1/operator/events`: what to read again. */
 export type OperatorEvent = { type: 'queue' } | { type: 'session'; sessionId: string };
+
+/** A problem of a tree being edited: where (node, when known), what, and how to fix it. */
+export interface EditorProblem {
+  nodeId?: number;
+  message: string;
+  fix: string;
+}
+
+/** A lint finding of a valid tree being edited (`treeagent lint`'s warnings). */
+export interface EditorLintFinding {
+  code: string;
+  nodeId: number;
+  message: string;
+  fix: string;
+}
+
+/** `GET /api/v1/editor`: the tree file the editor edits, as it is on disk now. */
+export interface EditorState {
+  /** Absolute path of the JSON tree file. */
+  path: string;
+  /** Version of the file on disk (a hash of its text); `PUT /editor` takes it as `baseVersion`. */
+  version: string;
+  document: TreeDocument;
+  /** The named function exports of the document's callback module, to pick callbacks from. */
+  callbacks: string[];
+  /** Whether the document can be saved (`false` for a tree defined in code: see `readOnlyReason`). */
+  editable: boolean;
+  readOnlyReason: string | null;
+  /** Number of labelled utterances the threshold suggestions are computed from (0: none configured). */
+  utterances: number;
+}
+
+/** `POST /api/v1/editor/check` `{ document }`: the draft's problems, lint findings and effective tree. */
+export interface EditorCheckResponse {
+  /** True when the draft builds (no problem): only then can it be saved. */
+  valid: boolean;
+  problems: EditorProblem[];
+  lint: EditorLintFinding[];
+  /** The effective tree of a valid draft (chunk texts included), or `null`. */
+  tree: TreeView | null;
+}
+
+/** One node's place in the heat map of a routed message: its best own chunk against the message. */
+export interface EditorHeat {
+  nodeId: number;
+  similarity: number;
+  chunk: string;
+}
+
+/** `POST /api/v1/editor/route` `{ document, text }`: the route of a message through the draft. */
+export interface EditorRouteResponse {
+  route: RouteResponse;
+  /** Nodes the turn went past (empty/switch nodes without callbacks) before the answering node. */
+  passedThrough: number[];
+  /** For every node with routing chunks, its best chunk's similarity to the message. */
+  heat: EditorHeat[];
+}
+
+/** A pair of chunks of a node and of a sibling's subtree that routing may confuse. */
+export interface EditorAmbiguousPair {
+  chunk: string;
+  otherNodeId: number;
+  otherChunk: string;
+  similarity: number;
+}
+
+/** `POST /api/v1/editor/ambiguity` `{ document, nodeId }`: the closest sibling chunks of a node. */
+export interface EditorAmbiguityResponse {
+  nodeId: number;
+  pairs: EditorAmbiguousPair[];
+}
+
+/** One routing node's suggested threshold (`treeagent eval`'s suggestion). */
+export interface EditorThresholdSuggestion {
+  nodeId: number;
+  name: string | null;
+  current: number;
+  currentSource: string;
+  suggested: number | null;
+  reason: string | null;
+  shouldDescend: number;
+  shouldStop: number;
+  descendKept: number;
+  stopRecall: number;
+}
+
+/** `POST /api/v1/editor/suggestions` `{ document }`: thresholds suggested from the labelled utterances. */
+export interface EditorSuggestionsResponse {
+  utterances: number;
+  accuracy: number;
+  suggestions: EditorThresholdSuggestion[];
+}
+
+/** `PUT /api/v1/editor` `{ document, baseVersion, force? }` → the new version on disk. */
+export interface EditorSaveResponse {
+  version: string;
+  path: string;
+}

@@ -4,6 +4,7 @@ import type { cors } from 'hono/cors';
 import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
+import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
@@ -104,6 +105,13 @@ export interface CreateAppOptions {
   handoff?: HandoffOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
+  /**
+   * The tree editor's API under `/api/v1/editor` and its page `/editor` (docs/editor.md): reads,
+   * checks, routes and saves the tree file of `source`. Only an admin may call it when `operators`
+   * are configured; without operators it needs `debug` (as `treeagent dev` on a loopback address
+   * runs), and `createApp` refuses it otherwise. Never reachable with a session token.
+   */
+  editor?: TreeEditorSource;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */
   readyTimeoutMs?: number;
 }

@@ -12,6 +12,7 @@ import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
+import { TreeEditorService } from './editor/tree-editor-service.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { redactingLogger } from './errors/redacting-logger.js';
@@ -24,6 +25,7 @@ import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
 import { OperatorAuth } from './operators/operator-auth.js';
+import { editorRoutes } from './routes/editor-routes.js';
 import { fileRoutes } from './routes/file-routes.js';
 import { handoffRoutes } from './routes/handoff-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
@@ -174,6 +176,19 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/sessions', fileRoutes(services));
   api.route('/sessions', sessionEventRoutes(services));
   api.route('/', treeRoutes(services));
+  if (options.editor) {
+    // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
+    if (!services.operatorAuth.configured && !debug)
+      throw new TypeError(
+        'The tree editor (option "editor") needs admin logins ("operators") or debug mode: without either, anyone who reaches the server could rewrite the tree.',
+      );
+    const guard: MiddlewareHandler[] = services.operatorAuth.configured
+      ? [services.operatorAuth.require('admin')]
+      : [];
+    api.use('/editor', ...guard);
+    api.use('/editor/*', ...guard);
+    api.route('/editor', editorRoutes(services, new TreeEditorService(options.editor)));
+  }
   // Operator functions behind the operator login (an admin may too), personal data behind the admin
   // role; never a session token or an API key (docs/analytics.md, docs/security.md).
   api.use('/analytics/*', services.operatorAuth.require('operator'));

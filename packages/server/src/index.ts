@@ -16,6 +16,17 @@ export type {
   ComparisonResponse,
   ConversationsResponse,
   CreatedSession,
+  EditorAmbiguityResponse,
+  EditorAmbiguousPair,
+  EditorCheckResponse,
+  EditorHeat,
+  EditorLintFinding,
+  EditorProblem,
+  EditorRouteResponse,
+  EditorSaveResponse,
+  EditorState,
+  EditorSuggestionsResponse,
+  EditorThresholdSuggestion,
   EffectResponse,
   HandBackRequest,
   HandoffDetail,
@@ -46,6 +57,11 @@ export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
+export {
+  TreeEditConflict,
+  type TreeEditorFile,
+  type TreeEditorSource,
+} from './editor/tree-editor-source.js';
 export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.js';
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';

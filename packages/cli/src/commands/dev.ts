@@ -1,11 +1,18 @@
-import { type FSWatcher, watch } from 'node:fs';
-import { resolve } from 'node:path';
-import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import { existsSync, type FSWatcher, watch, writeFileSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import {
+  formatTreeDocument,
+  TREE_DOCUMENT_FORMAT,
+  TREE_DOCUMENT_VERSION,
+  TreeAgent,
+  TreeAgentError,
+} from '@treeagent/core';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions } from '../space.js';
+import { fileTreeEditor } from '../tree-editor-file.js';
 import { portInUseError } from '../user-errors.js';
 
 export interface DevOptions {
@@ -25,10 +32,15 @@ export interface DevOptions {
   allowedHost?: string[];
   /** Operators file: turns on operator login, the console and handoff (logins and audit log in the data directory). */
   operators?: string;
-  /** The labelled utterance set the Analytics page's "add to utterances" appends to. */
+  /**
+   * The labelled utterance set: the Analytics page's "add to utterances" appends to it, and the
+   * editor's threshold suggestions come from it (default for the editor: `utterances.tsv` etc. beside the tree).
+   */
   utterances?: string;
   /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
   redact?: boolean;
+  /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
+  editor?: boolean;
 }
 
 /** A running dev server. */
@@ -48,6 +60,9 @@ export interface DevServer {
  */
 export async function startDev(treePath: string, options: DevOptions, out: Output): Promise<DevServer> {
   const operators = options.operators ? readOperators(options.operators) : null;
+  const created = createEmptyTree(treePath);
+  if (created)
+    out.log(`Created ${created}: an empty tree (a root and its primary agent) to build in the editor.`);
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
   const agent = new TreeAgent({
@@ -64,6 +79,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   // Debug shows the tree's texts and every trace: never on an address others reach unless asked.
   const debug = options.debug ?? isLoopback(hostname);
   const port = options.port === undefined ? 3000 : Number(options.port);
+  // Editing rewrites the tree file: the developer's own (debug, loopback) or an admin's (operators).
+  const editor = options.editor !== false && (debug || operators !== null);
   const server = await serve({
     agent,
     web: { directory: WEB_DIRECTORY },
@@ -78,6 +95,18 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
+      : {}),
+    ...(editor
+      ? {
+          editor: fileTreeEditor(treePath, {
+            ...(options.config ? { config: options.config } : {}),
+            ...(options.utterances ? { utterances: options.utterances } : {}),
+            agentOptions: {
+              ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
+              ...(data.options.embeddingCache ? { embeddingCache: data.options.embeddingCache } : {}),
+            },
+          }),
+        }
       : {}),
     analytics: {
       treeFile: loaded.path,
@@ -101,6 +130,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
   if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (editor)
+    out.log(
+      `Tree editor: ${server.url}/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
+    );
   if (debug && !isLoopback(hostname))
     out.error(
       `Debug mode is on while listening on ${hostname}: anyone who reaches this address sees traces and the tree's texts.`,
@@ -171,6 +204,26 @@ function readOperators(file: string) {
   } catch (error) {
     throw new TreeAgentError('INVALID_INPUT', (error as Error).message, { cause: error });
   }
+}
+
+/** A `.json` tree path that does not exist yet becomes an empty tree to build in the editor; returns its path. */
+function createEmptyTree(treePath: string): string | null {
+  const path = resolve(treePath);
+  if (extname(path) !== '.json' || existsSync(path)) return null;
+  const name = basename(path, '.json');
+  writeFileSync(
+    path,
+    formatTreeDocument({
+      format: TREE_DOCUMENT_FORMAT,
+      version: TREE_DOCUMENT_VERSION,
+      name,
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, parent: 1, type: 'agent', name: 'assistant', isPrimary: true },
+      ],
+    }),
+  );
+  return path;
 }
 
 /** The command: runs until SIGINT or SIGTERM, then shuts down gracefully. */

@@ -263,6 +263,8 @@ export class ChunkIndex {
         for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
       }
       if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
+      // A range (threshold calibration at load): the same kernel on those rows, the same values.
+      else if (this.#kernel) this.#kernel.dotsRange(denseDirection, from, to, out.subarray(from, to));
       else
         rowSimilarities(
           this.rows.subarray(from * this.stride),
@@ -285,6 +287,19 @@ export class ChunkIndex {
       columnSimilarities(this.columns, count, slots, weights, out, from, to);
     }
     return out;
+  }
+
+  /**
+   * Similarity of a unit `direction` to the chunks at positions `[from, to)`, into
+   * `out[0..to - from)`: for dense rows scored by the WebAssembly kernel, bit for bit the values
+   * `similarities` gives them.
+   */
+  similaritiesRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
+    if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
+      this.#kernel.dotsRange(direction, from, to, out);
+      return;
+    }
+    out.set(this.similarities(direction, from, to).subarray(from, to));
   }
 
   /** The unit vector of the chunk at `position` (a copy). */

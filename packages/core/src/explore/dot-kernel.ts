@@ -119,6 +119,8 @@ export interface RowKernel {
    * same kernel on one row at a time, so each value is bit for bit the one `dots` gives that row.
    */
   dotsAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void;
+  /** Dot product of `direction` with the rows `[from, to)`, into `out[0..to - from)`: the same values as `dots`. */
+  dotsRange(direction: Float32Array, from: number, to: number, out: Float32Array): void;
 }
 
 /** A `RowKernel` for `count × dimensions`, or `null` (no SIMD, or too large for 32-bit memory). */
@@ -158,6 +160,13 @@ export function createRowKernel(count: number, dimensions: number): RowKernel | 
       directionView.set(n === direction.length ? direction : direction.subarray(0, n));
       run(0, directionAt, outAt, count, stride * 4);
       out.set(outView);
+    },
+    dotsRange(direction, from, to, out) {
+      const n = Math.min(direction.length, dimensions);
+      directionView.set(n === direction.length ? direction : direction.subarray(0, n));
+      if (to <= from) return;
+      run(from * stride * 4, directionAt, outAt, to - from, stride * 4);
+      out.set(outView.subarray(0, to - from));
     },
     dotsAt(direction, positions, length, out) {
       const n = Math.min(direction.length, dimensions);

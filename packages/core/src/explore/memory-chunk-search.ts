@@ -89,7 +89,8 @@ export class MemoryChunkSearch implements ChunkSearch {
   /**
    * One sign-bit pass per direction (Hamming distances to every chunk), then per hop the nearest
    * `SIGN_CANDIDATES` of the node's range rescored in float32 (bit for bit the exact pass's values);
-   * the best of them, ties keeping the first position as the exact pass does.
+   * the best of them, ties keeping the first position as the exact pass does. A range of at most
+   * twice `SIGN_CANDIDATES` chunks is scored whole, exactly.
    */
   #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
     const index = this.#index;
@@ -108,14 +109,20 @@ export class MemoryChunkSearch implements ChunkSearch {
     const pass = this.#signPass;
     const from = node.ownChunkEnd;
     const to = node.chunkEnd;
-    const length = signCandidates(
-      pass,
-      this.#maskFor(constraints),
-      from,
-      to,
-      SIGN_CANDIDATES,
-      scratch,
-      (cut, positions) => index.positionsWithin(pass.distances, from, to, cut, positions),
+    const mask = this.#maskFor(constraints);
+    if (to - from <= 2 * SIGN_CANDIDATES) {
+      // A small range: every chunk of it scored exactly, in one kernel call.
+      scratch.ensure(to - from);
+      index.similaritiesRange(vector, from, to, scratch.scores);
+      let best = -1;
+      for (let k = 0; k < to - from; k++) {
+        if (mask !== null && mask[from + k] === 0) continue;
+        if (best < 0 || scratch.scores[k]! > scratch.scores[best]!) best = k;
+      }
+      return best < 0 ? null : { position: from + best, similarity: scratch.scores[best]! };
+    }
+    const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
+      index.positionsWithin(pass.distances, from, to, cut, positions),
     );
     if (length === 0) return null;
     index.similaritiesAt(vector, scratch.positions, length, scratch.scores);

@@ -88,6 +88,10 @@ describe('sign-bit scan', () => {
         positions.forEach((position, k) => {
           expect(Object.is(out[k], full[position])).toBe(true);
         });
+        const range = new Float32Array(tree.chunks.length);
+        index.similaritiesRange(direction, 5, 30, range);
+        for (let position = 5; position < 30; position++)
+          expect(Object.is(range[position - 5], full[position])).toBe(true);
       }
     },
   );

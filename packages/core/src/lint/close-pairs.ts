@@ -94,7 +94,7 @@ export function closeSiblingPairs(
     }
     // Distinct chunks: the pairs of representatives that share a bucket, each verified once.
     const seen = new Set<number>();
-    forEachCandidate(rows, representatives, tables, (r, s) => {
+    forEachCandidate(rows, representatives, limit, (r, s) => {
       const similarity = rowDot(rows, r, s);
       if (similarity < limit) return;
       const key = r < s ? r * count + s : s * count + r;

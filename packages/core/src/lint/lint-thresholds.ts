@@ -111,9 +111,8 @@ export function invertedSimilarities(rows: SparseRows): SimilaritiesOf {
   }
   const out = new Float32Array(count);
   const partial = new Float64Array(count);
-  const stamp = new Int32Array(count).fill(-1);
-  const touched = new Uint32Array(count);
-  let group = 0;
+  // A row may be listed again in a group (see below), at most once per product: four per row.
+  const touched = new Uint32Array(4 * count);
   /** First posting of dimension `j` at a row ≥ `row`. */
   const firstAt = (j: number, row: number) => {
     let low = postingStart[j]!;
@@ -134,15 +133,13 @@ export function invertedSimilarities(rows: SparseRows): SimilaritiesOf {
     for (let k = 0; k < entries; k++) {
       const j = indices[first + k]!;
       const weight = values[first + k]!;
-      const end = postingStart[j + 1]!;
-      for (let p = firstAt(j, from); p < end; p++) {
+      const start = from === 0 ? postingStart[j]! : firstAt(j, from);
+      const end = to === count ? postingStart[j + 1]! : firstAt(j, to);
+      for (let p = start; p < end; p++) {
         const row = postingRow[p]!;
-        if (row >= to) break;
-        if (stamp[row] !== group) {
-          stamp[row] = group;
-          partial[row] = 0;
-          touched[size++] = row;
-        }
+        // A row's first product in the group (a sum that came back to exactly zero is listed
+        // again: its later flush adds zero).
+        if (partial[row] === 0) touched[size++] = row;
         partial[row]! += weight * postingValue[p]!;
       }
       // A group ends after every fourth dimension, then after each of the rest.
@@ -150,9 +147,9 @@ export function invertedSimilarities(rows: SparseRows): SimilaritiesOf {
         for (let t = 0; t < size; t++) {
           const row = touched[t]!;
           out[row]! += partial[row]!;
+          partial[row] = 0;
         }
         size = 0;
-        group++;
       }
     }
     return out;

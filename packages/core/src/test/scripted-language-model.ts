@@ -73,17 +73,25 @@ export class ScriptedLanguageModel implements LanguageModel {
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     const { text, toolCalls } = await this.#answer(request);
-    for (const delta of this.#split(text)) yield { type: 'text-delta', delta };
+    // Like a real model: an abort during the stream stops it with the signal's reason.
+    for (const delta of this.#split(text)) {
+      request.signal?.throwIfAborted();
+      yield { type: 'text-delta', delta };
+    }
+    request.signal?.throwIfAborted();
     for (const call of toolCalls) yield { type: 'tool-call', ...call };
     yield { type: 'finish' };
   }
 
   async #answer(request: ModelRequest): Promise<{ text: string; toolCalls: ModelToolCall[] }> {
+    // An aborted request is rejected with the signal's reason, before and after the script answers.
+    request.signal?.throwIfAborted();
     const { signal: _signal, readFile: _readFile, ...recorded } = request;
     this.calls.push(structuredClone(recorded));
     const call = this.calls.length;
     const scripted = this.#answers[Math.min(call, this.#answers.length) - 1]!;
     const answer = typeof scripted === 'function' ? await scripted(request, call) : scripted;
+    request.signal?.throwIfAborted();
     if (answer instanceof Error) throw answer;
     if (typeof answer === 'string') return { text: answer, toolCalls: [] };
     return {

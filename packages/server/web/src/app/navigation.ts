@@ -9,6 +9,7 @@ import type { IconName } from '../components/icon';
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
   { path: '/tree', label: 'Tree', icon: 'route' },
+  { path: '/editor', label: 'Editor', icon: 'plus' },
   { path: '/console', label: 'Console', icon: 'chat' },
   { path: '/analytics', label: 'Analytics', icon: 'chart' },
   { path: '/review', label: 'Review', icon: 'book' },

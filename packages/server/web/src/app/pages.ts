@@ -3,6 +3,7 @@ import { ChatPage } from '../chat/chat-page';
 import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
 import { ConsolePage } from '../pages/console-page';
+import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReviewPage } from '../pages/review-page';
 import { TreePage } from '../pages/tree-page';
@@ -12,6 +13,7 @@ import type { PagePath } from './navigation';
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
   '/tree': TreePage,
+  '/editor': EditorPage,
   '/console': ConsolePage,
   '/analytics': AnalyticsPage,
   '/review': ReviewPage,

@@ -5,9 +5,10 @@ import { TopBar } from '../app/top-bar';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 import { Composer } from './composer';
+import { conversationTest, type RecorderTree } from './conversation-test';
 import { HandoffBar } from './handoff-views';
 import { Inspector } from './inspector';
-import { isFollowup, type UserMessage, waitsForUser } from './turn-model';
+import { isFollowup, type Turn, type UserMessage, waitsForUser } from './turn-model';
 import { TurnView } from './turn-view';
 import { useConversation } from './use-conversation';
 import { useInspector } from './use-inspector';
@@ -112,6 +113,17 @@ export function ChatPage() {
         >
           <Icon name="plus" />
           <span>New chat</span>
+        </button>
+        <button
+          id="save-test"
+          type="button"
+          class="ghost-button"
+          title="Download this conversation as a YAML conversation test (treeagent test)"
+          disabled={!turns.length || busy}
+          onClick={() => downloadConversationTest(turns, tree)}
+        >
+          <Icon name="file" />
+          <span>Save as test</span>
         </button>
         {debug ? (
           <button
@@ -251,4 +263,17 @@ export function ChatPage() {
       </div>
     </>
   );
+}
+
+/** Saves the conversation as `chat-<date>.yaml`, a conversation test expecting what the agent answered. */
+function downloadConversationTest(turns: readonly Turn[], tree: RecorderTree | null): void {
+  const stamp = new Date().toISOString().slice(0, 16).replace(':', '-');
+  const yaml = conversationTest(turns, tree, `chat ${stamp.replace('T', ' ')}`);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([yaml], { type: 'application/yaml' }));
+  link.download = `chat-${stamp}.yaml`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }

@@ -1,0 +1,347 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer, startDev } from './commands/dev.js';
+import { main } from './main.js';
+import type { Output } from './output.js';
+
+/**
+ * The tree editor (docs/editor.md) in Debian's Chromium, against `treeagent dev` on a JSON tree file
+ * that does not exist yet: build a three-intent agent with a component, route, tune, save, reload,
+ * chat; undo/redo; an invalid edit refused; a change on disk; a chat saved as a YAML test that
+ * `treeagent test` passes. Takes the editor's screenshots for the docs with
+ * TREEAGENT_UPDATE_SCREENSHOTS=1 (else into a temporary directory).
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-screenshots-'))}/`;
+const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
+const treePath = join(scratch, 'shop.json');
+const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+
+const INTENTS = {
+  shipping: {
+    chunks: ['how much does shipping cost', 'shipping price', 'delivery time and cost'],
+    answer: 'Shipping costs 7.90, free above 99.',
+  },
+  returns: {
+    chunks: ['I want to return a product', 'how do returns work', 'refund for an item'],
+    answer: 'You have 30 days to return any product.',
+  },
+  orders: {
+    chunks: ['where is my order', 'track my parcel', 'my order has not arrived'],
+    answer: 'Give me your order number and I will look it up.',
+  },
+};
+
+// Labelled utterances beside the tree: the editor's threshold suggestions come from them.
+const UTTERANCES = [
+  ...[
+    'shipping cost',
+    'how much is shipping',
+    'price of delivery',
+    'shipping fees',
+    'cost of shipping to Rome',
+    'delivery cost',
+    'shipping price please',
+    'what does delivery cost',
+    'how much for shipping',
+    'shipping time and cost',
+  ].map((text) => `${text}\tshipping`),
+  ...[
+    'return a product',
+    'how to return an item',
+    'I want a refund',
+    'return my bike',
+    'refund an item',
+    'returns policy',
+    'can I return it',
+    'how do I return this',
+    'return a product please',
+    'refund for a product',
+  ].map((text) => `${text}\treturns`),
+  ...[
+    'where is my order',
+    'track my order',
+    'my parcel is late',
+    'order not arrived',
+    'where is my parcel',
+    'track parcel',
+    'status of my order',
+    'order tracking',
+    'my order has not arrived yet',
+    'where is the order',
+  ].map((text) => `${text}\torders`),
+  ...[
+    'what is the weather',
+    'tell me a joke',
+    'who won the match',
+    'play some music',
+    'what time is it',
+    'recipe for pasta',
+    'book a flight',
+    'translate hello',
+    'best pizza in town',
+    'stock prices today',
+    'how tall is everest',
+    'learn french',
+    'news today',
+    'cinema tonight',
+    'open the door',
+    'call my mother',
+    'set an alarm',
+    'how old is the moon',
+    'football scores',
+    'lottery numbers',
+  ].map((text) => `${text}\tnone`),
+].join('\n');
+
+let dev: DevServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  writeFileSync(join(scratch, 'utterances.tsv'), `${UTTERANCES}\n`);
+  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  page = await (
+    await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
+  ).newPage();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dev?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function openEditor(): Promise<void> {
+  await page.goto(`${dev.url}/editor`);
+  await page.waitForSelector('body.is-ready');
+  await waitChecked();
+}
+
+/** Until the current draft has been checked. */
+async function waitChecked(): Promise<void> {
+  // Preact renders the edit a moment later: let it, then wait for its check.
+  await page.waitForTimeout(100);
+  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
+}
+
+async function select(id: number): Promise<void> {
+  await page.locator(`[data-node-id="${id}"] .graph-node-box`).click();
+  await page.waitForSelector(`#node-form .node-form-id:text("#${id}")`);
+}
+
+async function set(selector: string, value: string): Promise<void> {
+  await page.locator(selector).fill(value);
+  await page.locator(selector).press('Tab');
+}
+
+async function addIntent(name: keyof typeof INTENTS): Promise<void> {
+  await page.locator('#node-name').fill(name);
+  await page.locator('#node-name').press('Tab');
+  await page.locator('#chunk-paste').fill(INTENTS[name].chunks.join('\n'));
+  await page.locator('#add-chunks').click();
+  await set('#message-content', INTENTS[name].answer);
+}
+
+async function chat(text: string): Promise<string> {
+  const turns = await page.locator('.turn').count();
+  await page.locator('#message-input').fill(text);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.turn:nth-child(${turns + 1}) .turn-meta`);
+  const answers = page.locator(`.turn:nth-child(${turns + 1}) .msg--agent .content`);
+  return (await answers.count()) ? ((await answers.last().textContent()) ?? '') : '';
+}
+
+describe('the tree editor', () => {
+  it('builds a three-intent agent with a component from an empty tree, routes, tunes, saves; the reloaded page and the chat have it', async () => {
+    await openEditor();
+    expect(await page.locator('.graph-node').count()).toBe(2);
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+
+    await select(2);
+    await page.locator('#add-child').click();
+    await page.waitForSelector('#node-form .node-form-id:text("#3")');
+    await addIntent('shipping');
+    await select(2);
+    await page.locator('#add-child').click();
+    await page.waitForSelector('#node-form .node-form-id:text("#4")');
+    await addIntent('returns');
+    await select(2);
+    await page.locator('#add-component').click();
+    // The component (5), its head (6) and the entry (7), selected.
+    await page.waitForSelector('#node-form .node-form-id:text("#7")');
+    await addIntent('orders');
+    await waitChecked();
+    expect(await page.locator('.graph-node').count()).toBe(5);
+    expect(await page.locator('.graph-group[data-group-id="5"]').count()).toBe(1);
+    expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
+
+    // Routing while editing: the path, the decisions, the heat map.
+    await page.locator('#route-text').fill('how much does shipping cost?');
+    await page.locator('#route-button').click();
+    await page.waitForSelector('#route-node');
+    expect(await page.locator('#route-node').textContent()).toBe('shipping #3');
+    expect(await page.locator('#route-result .decision').first().textContent()).toContain('descend');
+    expect(await page.locator('[data-node-id="3"]').getAttribute('class')).toContain('is-path');
+    expect(await page.locator('[data-node-id="3"] .graph-node-box').getAttribute('style')).toMatch(
+      /fill: (hsl|rgb)/,
+    );
+    await select(3);
+    await page.waitForSelector('#ambiguity li');
+    expect(await page.locator('#ambiguity').textContent()).toMatch(/returns #4|orders #7/);
+    await page.screenshot({ path: `${SCREENSHOTS}editor.png` });
+
+    // Tune: the agent's threshold from the suggestions, applied with one click; the route follows.
+    await page.locator('#suggest-thresholds').click();
+    await page.waitForSelector('#suggestion-table');
+    const apply = page.locator('#suggestion-table .apply-threshold[data-node-id="2"]');
+    await apply.click();
+    await select(2);
+    const suggested = await page.locator('#node-threshold').inputValue();
+    expect(Number(suggested)).toBeGreaterThan(0);
+    await set('#node-threshold', '0.3');
+    await waitChecked();
+    await page.locator('#route-text').fill('xylophone quartz');
+    await page.locator('#route-button').click();
+    await page.waitForSelector('#route-result .route-end:has-text("No match")');
+
+    const reloaded = dev.nextReload();
+    await page.locator('#save').click();
+    await page.waitForSelector('#editor-status:text("Saved")');
+    await reloaded;
+    const saved = JSON.parse(readFileSync(treePath, 'utf8'));
+    expect(saved.nodes.find((node: { id: number }) => node.id === 2).similarityThreshold).toBe(0.3);
+    expect(saved.nodes.map((node: { type: string }) => node.type)).toEqual([
+      'root',
+      'agent',
+      'emit',
+      'emit',
+      'component',
+      'head',
+      'emit',
+    ]);
+    expect(readFileSync(treePath, 'utf8')).toContain('"chunks": [\n        "how much does shipping cost",');
+
+    await openEditor();
+    expect(await page.locator('.graph-node').count()).toBe(5);
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+
+    await page.goto(`${dev.url}/`);
+    await page.waitForSelector('body.is-ready');
+    expect(await chat('how much does shipping cost?')).toBe(INTENTS.shipping.answer);
+    expect(await chat('where is my order?')).toBe(INTENTS.orders.answer);
+  }, 120_000);
+
+  it('undoes and redoes edits; an invalid edit is refused with its message, on the node too', async () => {
+    await openEditor();
+    await select(3);
+    await set('#node-name', 'postage');
+    await waitChecked();
+    expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('postage');
+    await page.locator('#undo').click();
+    expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('shipping');
+    await page.locator('#redo').click();
+    expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('postage');
+    await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('shipping');
+
+    await select(3);
+    await set('#node-threshold', '2');
+    await waitChecked();
+    expect(await page.locator('#editor-status').textContent()).toMatch(/1 problem: cannot save/);
+    expect(await page.locator('#save').isDisabled()).toBe(true);
+    expect(await page.locator('#problems').textContent()).toContain('similarityThreshold: must be <= 1');
+    expect(await page.locator('#node-form .node-findings').textContent()).toContain('Fix:');
+    expect(await page.locator('[data-node-id="3"] .graph-badge.is-error').count()).toBe(1);
+    await page.screenshot({ path: `${SCREENSHOTS}editor-problems.png` });
+    // Saving through the API anyway is refused too, and nothing is written.
+    const before = readFileSync(treePath, 'utf8');
+    const state = (await (await fetch(`${dev.url}/api/v1/editor`)).json()) as {
+      version: string;
+      document: { nodes: { id: number }[] };
+    };
+    const invalid = {
+      ...state.document,
+      nodes: state.document.nodes.map((node) => (node.id === 3 ? { ...node, similarityThreshold: 2 } : node)),
+    };
+    const refused = await fetch(`${dev.url}/api/v1/editor`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ document: invalid, baseVersion: state.version }),
+    });
+    expect(refused.status).toBe(422);
+    expect(readFileSync(treePath, 'utf8')).toBe(before);
+    await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await waitChecked();
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+  }, 60_000);
+
+  it('sees a change made on disk: a save is refused as a conflict, and the page reloads the new file', async () => {
+    await openEditor();
+    await select(4);
+    await set('#node-name', 'refunds');
+    const onDisk = JSON.parse(readFileSync(treePath, 'utf8'));
+    onDisk.nodes.find((node: { id: number }) => node.id === 3).name = 'delivery';
+    const reloaded = dev.nextReload();
+    writeFileSync(treePath, `${JSON.stringify(onDisk, null, 2)}\n`);
+    await reloaded;
+    await page.waitForSelector('#disk-conflict');
+    await page.locator('#save').click();
+    await page.waitForSelector('#save-error');
+    expect(await page.locator('#save-error').textContent()).toMatch(
+      /changed on disk since the editor loaded it/,
+    );
+    expect(JSON.parse(readFileSync(treePath, 'utf8')).nodes[3].name).toBe('returns');
+    await page.locator('#reload-from-disk').click();
+    await page.locator('#disk-conflict').waitFor({ state: 'detached' });
+    expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('delivery');
+    expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain('returns');
+  }, 60_000);
+
+  it('records a chat as a YAML conversation test that treeagent test passes', async () => {
+    await page.goto(`${dev.url}/`);
+    await page.waitForSelector('body.is-ready');
+    await page.locator('#new-chat').click();
+    await chat('I want to return a product');
+    await chat('where is my order?');
+    await chat('what is the weather like?');
+    const download = page.waitForEvent('download');
+    await page.locator('#save-test').click();
+    const file = join(scratch, 'recorded.yaml');
+    await (await download).saveAs(file);
+    const yaml = readFileSync(file, 'utf8');
+    expect(yaml).toContain('- say: "I want to return a product"');
+    expect(yaml).toContain(`message: { equals: ${JSON.stringify(INTENTS.returns.answer)} }`);
+    const lines: string[] = [];
+    const output: Output = {
+      log: (line) => lines.push(line),
+      write: (text) => lines.push(text),
+      error: (line) => lines.push(line),
+    };
+    expect(await main(['test', treePath, file], output), lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toMatch(/1 passed/);
+  }, 60_000);
+});

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import {
+  defineTree,
+  definitionToDocument,
+  documentToDefinition,
+  formatTreeDocument,
+  type LabelledUtterance,
+  parseTreeDocument,
+  TreeAgentError,
+  type TreeDocument,
+} from '@treeagent/core';
+import { TreeEditConflict, type TreeEditorFile, type TreeEditorSource } from '@treeagent/server';
+import { importTreeModule, loadTree } from './load-tree.js';
+import { loadUtterances } from './load-utterances.js';
+import { treeLoadError } from './user-errors.js';
+
+/** Options of `fileTreeEditor`. */
+export interface FileTreeEditorOptions {
+  config?: string;
+  /** Labelled utterances for threshold suggestions. Default: `utterances.{tsv,csv,json,jsonl}` beside the tree, when there is one. */
+  utterances?: string;
+  agentOptions?: TreeEditorSource['agentOptions'];
+}
+
+const UTTERANCE_FILES = ['utterances.tsv', 'utterances.csv', 'utterances.json', 'utterances.jsonl'];
+
+/**
+ * The tree editor's source for a tree file (what `treeagent dev` gives the server): a JSON tree is
+ * read, built with its callback module's exports and written back with the stable layout, refusing
+ * to overwrite a file that changed since it was read (`TreeEditConflict`). A tree defined in code is
+ * shown read-only, as the document `treeagent export --json` would write.
+ */
+export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions = {}): TreeEditorSource {
+  const path = resolve(treePath);
+  const isJson = extname(path) === '.json';
+  const utterancesPath =
+    options.utterances !== undefined
+      ? resolve(options.utterances)
+      : (UTTERANCE_FILES.map((name) => join(dirname(path), name)).find((file) => existsSync(file)) ?? null);
+  const versionOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+  let module: { key: string; exports: Record<string, unknown> } | null = null;
+  let utterances: { key: string; value: LabelledUtterance[] } | null = null;
+
+  const moduleExports = async (document: TreeDocument): Promise<Record<string, unknown>> => {
+    if (!document.module) return {};
+    const modulePath = resolve(dirname(path), document.module);
+    if (!existsSync(modulePath))
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `The callback module "${document.module}" (${modulePath}) does not exist. Create it, or correct "module".`,
+      );
+    const key = `${modulePath}:${statSync(modulePath).mtimeMs}`;
+    if (module?.key !== key) {
+      const exports = await importTreeModule(modulePath, []).catch((error: unknown) => {
+        throw treeLoadError(error, modulePath);
+      });
+      module = { key, exports: { ...exports } };
+    }
+    return module.exports;
+  };
+
+  const readCode = async (): Promise<TreeEditorFile> => {
+    const loaded = await loadTree(path, options.config ? { config: options.config } : {});
+    const names = new Map<unknown, string>();
+    for (const [name, value] of Object.entries(loaded.exports))
+      if (typeof value === 'function' && name !== 'default') names.set(value, name);
+    const document = definitionToDocument(loaded.tree.definition, {
+      nameOf: (callback, nodeId, key) =>
+        names.get(callback) ?? `node${nodeId}${key.charAt(0).toUpperCase()}${key.slice(1)}`,
+    });
+    return {
+      path,
+      version: versionOf(readFileSync(path, 'utf8')),
+      document,
+      editable: false,
+      readOnlyReason: `This tree is defined in code (${path}). Convert it once with "treeagent export ${path} --json", then run treeagent dev on the JSON file to edit it here.`,
+    };
+  };
+
+  return {
+    agentOptions: options.agentOptions ?? {},
+    async read() {
+      if (!isJson) return readCode();
+      const text = readFileSync(path, 'utf8');
+      return {
+        path,
+        version: versionOf(text),
+        document: parseTreeDocument(text, path),
+        editable: true,
+        readOnlyReason: null,
+      };
+    },
+    async version() {
+      return versionOf(readFileSync(path, 'utf8'));
+    },
+    async callbackNames() {
+      if (!isJson) {
+        const file = await readCode();
+        return [
+          ...new Set([...file.document.nodes].flatMap((node) => Object.values(node.callbacks ?? {}))),
+        ].sort();
+      }
+      const exports = await moduleExports(parseTreeDocument(readFileSync(path, 'utf8'), path));
+      return Object.keys(exports)
+        .filter((name) => name !== 'default' && typeof exports[name] === 'function')
+        .sort();
+    },
+    async build(document) {
+      if (!isJson) return (await loadTree(path, options.config ? { config: options.config } : {})).tree;
+      return defineTree(documentToDefinition(document, await moduleExports(document)));
+    },
+    async write(document, baseVersion, writeOptions = {}) {
+      if (!isJson)
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `${path} is defined in code: the editor saves JSON trees only. Convert it with "treeagent export ${path} --json".`,
+        );
+      const current = versionOf(readFileSync(path, 'utf8'));
+      if (current !== baseVersion && !writeOptions.force) throw new TreeEditConflict(path, current);
+      const text = formatTreeDocument(document);
+      // In place, not by rename: the dev server's watcher keeps watching the same file.
+      writeFileSync(path, text);
+      return versionOf(text);
+    },
+    async utterances() {
+      if (!utterancesPath || !existsSync(utterancesPath)) return [];
+      const key = `${statSync(utterancesPath).mtimeMs}`;
+      if (utterances?.key !== key) utterances = { key, value: loadUtterances(utterancesPath) };
+      return utterances.value;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { LabelledUtterance, Tree, TreeAgentOptions, TreeDocument } from '@treeagent/core';
+
+/** A tree file as the editor reads it. */
+export interface TreeEditorFile {
+  /** Absolute path of the file. */
+  path: string;
+  /** Version of the text on disk (a hash of it): a save names the version it started from. */
+  version: string;
+  document: TreeDocument;
+  /** Whether the file can be written (a tree defined in code cannot: it is shown, not saved). */
+  editable: boolean;
+  readOnlyReason: string | null;
+}
+
+/**
+ * Where the tree editor's tree lives (option `editor` of `createApp`): reading the file, building a
+ * draft with the module's callbacks, writing it back when it has not changed underneath. The CLI's
+ * `treeagent dev` provides one for a JSON tree file (`fileTreeEditor`).
+ */
+export interface TreeEditorSource {
+  read(): Promise<TreeEditorFile>;
+  /** The version of the file on disk now (cheap: the editor polls it to detect changes made elsewhere). */
+  version(): Promise<string>;
+  /** The named function exports of the callback module, read fresh. */
+  callbackNames(): Promise<string[]>;
+  /** The tree a draft document describes, with the module's callbacks; throws `TreeValidationError`. */
+  build(document: TreeDocument): Promise<Tree>;
+  /**
+   * Writes the document (stable layout) if the file is still at `baseVersion` (any version with
+   * `force`); resolves to the new version. Throws `TreeEditConflict` when the file changed.
+   */
+  write(document: TreeDocument, baseVersion: string, options?: { force?: boolean }): Promise<string>;
+  /** Labelled utterances the threshold suggestions are computed from (empty: none). */
+  utterances(): Promise<LabelledUtterance[]>;
+  /** Options of the agents that route drafts: the served agent's `embedder` and `embeddingCache`. */
+  agentOptions: Pick<TreeAgentOptions, 'embedder' | 'embeddingCache' | 'calibrateThresholds'>;
+}
+
+/** Thrown by `TreeEditorSource.write` when the file on disk is no longer the version the edit started from. */
+export class TreeEditConflict extends Error {
+  readonly version: string;
+
+  constructor(path: string, version: string) {
+    super(
+      `${path} changed on disk since the editor loaded it. Reload it to edit the new version, or save again with "force" to overwrite it.`,
+    );
+    this.name = 'TreeEditConflict';
+    this.version = version;
+  }
+
+  static isInstance(error: unknown): error is TreeEditConflict {
+    return (
+      error instanceof Error &&
+      error.name === 'TreeEditConflict' &&
+      typeof (error as TreeEditConflict).version === 'string'
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import type { TreeDocument } from '@treeagent/core';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { EditorProblem } from '../api-types.js';
+import type { TreeEditorService } from '../editor/tree-editor-service.js';
+import { TreeEditConflict } from '../editor/tree-editor-source.js';
+import { ApiError, invalidRequest } from '../errors/api-error.js';
+import { readJson } from '../http/read-json.js';
+import { operatorOf } from '../operators/operator-auth.js';
+import type { Services } from '../services.js';
+
+// The document's shape is checked by the tree schema (validateTreeDocument), which names the node.
+const Document = z.looseObject({ nodes: z.array(z.unknown()) });
+const DocumentBody = z.strictObject({ document: Document });
+const RouteBody = z.strictObject({ document: Document, text: z.string().min(1) });
+const AmbiguityBody = z.strictObject({ document: Document, nodeId: z.number().int() });
+const SaveBody = z.strictObject({
+  document: Document,
+  baseVersion: z.string().min(1).max(200),
+  force: z.boolean().optional(),
+});
+
+/** 422 `INVALID_TREE`: the draft does not build; every problem is in `details.problems`. */
+function invalidTree(problems: EditorProblem[]): ApiError {
+  const first = problems[0];
+  return new ApiError(
+    422,
+    'INVALID_TREE',
+    `The tree has ${problems.length} problem${problems.length === 1 ? '' : 's'}${first ? `, the first: ${first.nodeId === undefined ? '' : `node ${first.nodeId}: `}${first.message} Fix: ${first.fix}` : ''}`,
+    { details: { problems } },
+  );
+}
+
+/**
+ * The tree editor under `/api/v1/editor` (only with the `editor` option; `createApp` guards it: an
+ * admin login when operators are configured, else debug mode, as `treeagent dev` runs):
+ * `GET /` the file, its version and the module's callbacks; `GET /version` the version on disk;
+ * `POST /check`, `/route`, `/ambiguity`, `/suggestions` on a draft `{ document }`; `PUT /` saves
+ * `{ document, baseVersion, force? }` (409 `EDIT_CONFLICT` when the file changed, 422 `INVALID_TREE`
+ * when the draft does not build: nothing is written).
+ */
+export function editorRoutes(services: Services, editor: TreeEditorService): Hono {
+  const routes = new Hono();
+  const noStore = { 'Cache-Control': 'no-store' };
+
+  routes.get('/', async (c) => c.json(await editor.state(), 200, noStore));
+  routes.get('/version', async (c) => c.json({ version: await editor.version() }, 200, noStore));
+
+  routes.post('/check', async (c) => {
+    const { document } = await readJson(c, DocumentBody);
+    return c.json(await editor.check(document as unknown as TreeDocument));
+  });
+
+  routes.post('/route', async (c) => {
+    const { document, text } = await readJson(c, RouteBody);
+    if (text.length > services.limits.maxMessageLength)
+      throw invalidRequest(`The text is longer than ${services.limits.maxMessageLength} characters.`);
+    const result = await editor.route(document as unknown as TreeDocument, text);
+    if (Array.isArray(result)) throw invalidTree(result);
+    return c.json(result);
+  });
+
+  routes.post('/ambiguity', async (c) => {
+    const { document, nodeId } = await readJson(c, AmbiguityBody);
+    const result = await editor.ambiguity(document as unknown as TreeDocument, nodeId);
+    if (Array.isArray(result)) throw invalidTree(result);
+    return c.json(result);
+  });
+
+  routes.post('/suggestions', async (c) => {
+    const { document } = await readJson(c, DocumentBody);
+    const result = await editor.suggestions(document as unknown as TreeDocument);
+    if (Array.isArray(result)) throw invalidTree(result);
+    return c.json(result);
+  });
+
+  routes.put('/', async (c) => {
+    const { document, baseVersion, force } = await readJson(c, SaveBody);
+    try {
+      const result = await editor.save(document as unknown as TreeDocument, baseVersion, force ?? false);
+      if (Array.isArray(result)) throw invalidTree(result);
+      if (services.operatorAuth.configured) {
+        await services.operatorAuth.audit(operatorOf(c), 'tree.saved', {
+          detail: { version: result.version, nodes: document.nodes.length },
+        });
+      }
+      return c.json(result);
+    } catch (error) {
+      if (TreeEditConflict.isInstance(error)) {
+        throw new ApiError(409, 'EDIT_CONFLICT', error.message, { details: { version: error.version } });
+      }
+      throw error;
+    }
+  });
+
+  return routes;
+}

@@ -1,0 +1,52 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+
+/** The attributes the editor's fields use. */
+interface FieldAttributes {
+  id?: string;
+  class?: string;
+  placeholder?: string;
+  'aria-label'?: string;
+}
+type InputProps = FieldAttributes & { type?: 'text' | 'number'; step?: string; min?: string; max?: string };
+type AreaProps = FieldAttributes & { rows?: number };
+
+/**
+ * A text field that keeps what is being typed until it is committed (on change: blur or Enter), so
+ * that the page re-rendering meanwhile (a check coming back, the disk poll) never resets it. One
+ * commit is one undo step.
+ */
+export function DraftInput(props: InputProps & { value: string; onCommit(value: string): void }) {
+  const { value, onCommit, ...rest } = props;
+  const [draft, setDraft] = useState<string | null>(null);
+  // Preact types an input by its `type` (a union); these attributes fit the text and number kinds.
+  const attributes = {
+    ...rest,
+    value: draft ?? value,
+    onInput: (event: Event) => setDraft((event.target as HTMLInputElement).value),
+    onChange: (event: Event) => {
+      const next = (event.target as HTMLInputElement).value;
+      setDraft(null);
+      if (next !== value) onCommit(next);
+    },
+  } as unknown as JSX.IntrinsicElements['input'];
+  return <input {...attributes} />;
+}
+
+/** `DraftInput` as a textarea. */
+export function DraftArea(props: AreaProps & { value: string; onCommit(value: string): void }) {
+  const { value, onCommit, ...rest } = props;
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <textarea
+      {...rest}
+      value={draft ?? value}
+      onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
+      onChange={(event) => {
+        const next = (event.target as HTMLTextAreaElement).value;
+        setDraft(null);
+        if (next !== value) onCommit(next);
+      }}
+    />
+  );
+}

@@ -1,0 +1,165 @@
+import type { TreeDocument } from '@treeagent/core/client';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { EditorCheckResponse, EditorState } from '../../../src/api-types';
+import { messageOf } from '../api/api-client';
+import { ApiError, isAbort } from '../api/api-error';
+import { useApp } from '../app/app-context';
+import { editorApi } from './editor-api';
+import { type History, record, redo, startHistory, undo } from './history';
+
+/** How often the editor asks whether the file changed on disk, in milliseconds. */
+export const DISK_POLL_MS = 1500;
+/** Quiet time after an edit before the draft is checked. */
+const CHECK_DELAY_MS = 250;
+
+/** The editor's state and actions (one per editor page). */
+export interface TreeEditor {
+  status: 'loading' | 'ready' | 'failed';
+  loadError: string | null;
+  file: EditorState | null;
+  document: TreeDocument | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** The draft differs from what is on disk. */
+  dirty: boolean;
+  /** The last check (`null` while the first check runs); of an older draft while `checking`. */
+  check: EditorCheckResponse | null;
+  /** The current draft has not been checked yet. */
+  checking: boolean;
+  /** The file on disk is no longer the version the draft started from. */
+  changedOnDisk: boolean;
+  saving: boolean;
+  saveError: string | null;
+  /** Applies an edit to the draft (one undo step). */
+  edit(change: (document: TreeDocument) => TreeDocument): void;
+  undo(): void;
+  redo(): void;
+  /** Saves a valid draft; `force` overwrites a file changed on disk. */
+  save(force?: boolean): Promise<void>;
+  /** Loads the file from disk again, dropping the draft. */
+  reload(): Promise<void>;
+}
+
+export function useEditor(): TreeEditor {
+  const { api, withApiKey } = useApp();
+  const [status, setStatus] = useState<TreeEditor['status']>('loading');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [file, setFile] = useState<EditorState | null>(null);
+  const [history, setHistory] = useState<History<TreeDocument> | null>(null);
+  const [saved, setSaved] = useState<TreeDocument | null>(null);
+  const [check, setCheck] = useState<EditorCheckResponse | null>(null);
+  const [diskVersion, setDiskVersion] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const document = history?.present ?? null;
+  const checked = useRef<TreeDocument | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      const state = await withApiKey(() => editorApi.state(api));
+      setFile(state);
+      setHistory(startHistory(state.document));
+      setSaved(state.document);
+      setDiskVersion(state.version);
+      setSaveError(null);
+      setLoadError(null);
+      setStatus('ready');
+    } catch (error) {
+      setLoadError(
+        error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND'
+          ? 'This server has no tree editor: run "treeagent dev <tree.json>" (the editor is on in debug mode), or log in as an admin where operators are configured.'
+          : messageOf(error),
+      );
+      setStatus('failed');
+    }
+  }, [api, withApiKey]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  // Check each draft after a quiet moment; a newer draft aborts the older check.
+  useEffect(() => {
+    if (!document || checked.current === document) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      editorApi
+        .check(api, document, controller.signal)
+        .then((result) => {
+          checked.current = document;
+          setCheck(result);
+        })
+        .catch((error: unknown) => {
+          if (!isAbort(error))
+            setCheck({
+              valid: false,
+              problems: [{ message: messageOf(error), fix: 'Check that the server is running.' }],
+              lint: [],
+              tree: null,
+            });
+        });
+    }, CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [api, document]);
+
+  // Is the file on disk still the one the draft started from?
+  useEffect(() => {
+    if (status !== 'ready') return;
+    const timer = setInterval(() => {
+      editorApi
+        .version(api)
+        .then((result) => setDiskVersion(result.version))
+        .catch(() => undefined);
+    }, DISK_POLL_MS);
+    return () => clearInterval(timer);
+  }, [api, status]);
+
+  const edit = useCallback((change: (document: TreeDocument) => TreeDocument) => {
+    setHistory((current) => (current ? record(current, change(current.present)) : current));
+    setSaveError(null);
+  }, []);
+
+  const save = useCallback(
+    async (force = false) => {
+      if (!document || !file) return;
+      setSaving(true);
+      setSaveError(null);
+      try {
+        const result = await editorApi.save(api, document, file.version, force);
+        setFile({ ...file, version: result.version, document });
+        setSaved(document);
+        setDiskVersion(result.version);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'EDIT_CONFLICT' && error.details?.version)
+          setDiskVersion(error.details.version);
+        setSaveError(messageOf(error));
+      } finally {
+        setSaving(false);
+      }
+    },
+    [api, document, file],
+  );
+
+  return {
+    status,
+    loadError,
+    file,
+    document,
+    canUndo: (history?.past.length ?? 0) > 0,
+    canRedo: (history?.future.length ?? 0) > 0,
+    dirty: document !== null && document !== saved,
+    check,
+    checking: checked.current !== document,
+    changedOnDisk: file !== null && diskVersion !== null && diskVersion !== file.version,
+    saving,
+    saveError,
+    edit,
+    undo: () => setHistory((current) => (current ? undo(current) : current)),
+    redo: () => setHistory((current) => (current ? redo(current) : current)),
+    save,
+    reload,
+  };
+}
