@@ -74,6 +74,9 @@ const results = {
 };
 console.log(JSON.stringify(results, null, 2));
 writeFileSync(
-  new URL(unfitted ? './eval-suggestions-unfitted-results.json' : './eval-suggestions-results.json', import.meta.url),
+  new URL(
+    unfitted ? './eval-suggestions-unfitted-results.json' : './eval-suggestions-results.json',
+    import.meta.url,
+  ),
   `${JSON.stringify(results, null, 2)}\n`,
 );

@@ -47,6 +47,16 @@ class PacedModel extends ScriptedLanguageModel {
     super({
       answers: (request) => {
         if (request.responseFormat) return JSON.stringify({ answerable: true });
+        // The order status: call the orderStatus tool, then answer from its result.
+        if (request.tools?.length && request.toolChoice !== 'none') {
+          const last = request.messages.at(-1)!;
+          if (last.role !== 'tool') {
+            const number = /numero (\d+)/.exec(String(last.content))?.[1] ?? '0';
+            return { toolCalls: [{ toolName: 'orderStatus', input: { orderNumber: number } }] };
+          }
+          const [result] = last.content as { output: { carrier: string } }[];
+          return `Il tuo ordine viaggia con ${result!.output.carrier}.`;
+        }
         if (request.system?.startsWith('Rewrite')) {
           const prompt = request.messages.at(-1)?.content;
           const last = typeof prompt === 'string' ? /Last user message: ([\s\S]*)$/.exec(prompt) : null;
@@ -435,6 +445,21 @@ describe('web chat page (Chromium)', () => {
     // Esc closes the panel.
     await page.keyboard.press('Escape');
     expect(await page.locator('#side').isHidden()).toBe(true);
+
+    // The order number: the generative order status calls the orderStatus tool and answers from
+    // its result; the debug panel lists the call with its step, arguments and result.
+    await say(page, '12345');
+    expect(await page.locator('.turn:nth-child(5) .msg--agent .content').textContent()).toBe(
+      'Il tuo ordine viaggia con BRT.',
+    );
+    expect(await page.locator('.turn:nth-child(5) .tool-activity').count()).toBe(0);
+    await page.locator('.turn:nth-child(5) .turn-meta .inspect').click();
+    const toolRow = page.locator('#panel-debug [data-section="tools"] .tools-table tbody tr');
+    expect(await toolRow.count()).toBe(1);
+    expect(await toolRow.getAttribute('data-tool')).toBe('orderStatus');
+    expect(await toolRow.getAttribute('data-outcome')).toBe('ok');
+    await toolRow.locator('details summary').first().click();
+    expect(await toolRow.locator('.json').first().textContent()).toContain('"orderNumber": "12345"');
     expect(errors).toEqual([]);
   }, 120_000);
 

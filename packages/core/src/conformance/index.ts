@@ -24,6 +24,7 @@ export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-
 export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
 export {
   CONFORMANCE_SCHEMA,
+  CONFORMANCE_TOOL,
   conformanceAnswer,
   describeLanguageModel,
   type LanguageModelConformanceOptions,

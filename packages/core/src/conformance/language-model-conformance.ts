@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { LanguageModel, ModelRequest, ModelStreamPart } from '../model/language-model.js';
+import type { LanguageModel, ModelRequest, ModelStreamPart, ModelTool } from '../model/language-model.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
 import { rejectionReason } from '../test/rejection.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
@@ -31,6 +31,17 @@ export const CONFORMANCE_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
+/** The tool of the suite's tool requests. */
+export const CONFORMANCE_TOOL = {
+  name: 'orderStatus',
+  description: 'The status of an order, by its number',
+  inputSchema: {
+    type: 'object',
+    properties: { orderNumber: { type: 'string', enum: ['12345', '67890'] } },
+    required: ['orderNumber'],
+  },
+} as const satisfies ModelTool;
+
 /**
  * What a scripted model or a fake server answers to pass the suite: JSON matching
  * `CONFORMANCE_SCHEMA` when the request asks for structured output, else a short sentence.
@@ -45,8 +56,9 @@ export function conformanceAnswer(structured: boolean): string {
 /**
  * The `LanguageModel` conformance suite: every chat model adapter runs it (AI SDK providers,
  * llama.cpp, the scripted test model). It checks what the engine relies on: a text answer, a stream
- * of non-empty deltas ending with one `finish`, structured output that parses, abort signals
- * honoured, and a model that stays usable after a stream is abandoned. Call it inside a test file:
+ * of non-empty deltas ending with one `finish`, structured output that parses, tools (a conversation
+ * with a tool step is accepted, `toolChoice: 'none'` is honoured), abort signals honoured, and a
+ * model that stays usable after a stream is abandoned. Call it inside a test file:
  * `describeLanguageModel('llamaCppModel', factory, { params: { maxOutputTokens: 24 } })`.
  */
 export function describeLanguageModel(
@@ -131,6 +143,75 @@ export function describeLanguageModel(
 
     test('structured output: a streamed answer is JSON matching the schema', async () => {
       expectConforming(text(await collect(model.stream(structured('Is shipping free above 99 euros?')))));
+    });
+
+    /** A finished tool step: the model called `orderStatus`, and the result came back. */
+    const toolStep = (extra: Partial<ModelRequest> = {}): ModelRequest =>
+      request('Where is my order 12345?', {
+        tools: [CONFORMANCE_TOOL],
+        ...extra,
+        messages: [
+          { role: 'user', content: 'Where is my order 12345?' },
+          {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: 'call_conformance_1',
+                toolName: 'orderStatus',
+                input: { orderNumber: '12345' },
+              },
+            ],
+          },
+          {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: 'call_conformance_1',
+                toolName: 'orderStatus',
+                output: { status: 'shipped yesterday' },
+              },
+            ],
+          },
+        ],
+      });
+
+    test('tools: supportsTools, when given, is a boolean', async () => {
+      if (model.supportsTools !== undefined) expect(typeof model.supportsTools).toBe('boolean');
+    });
+
+    test("tools: with toolChoice 'none' the model answers in text and calls nothing", async () => {
+      if (model.supportsTools === false) return;
+      const response = await model.generate(
+        request('Where is my order 12345?', { tools: [CONFORMANCE_TOOL], toolChoice: 'none' }),
+      );
+      expect(response.toolCalls ?? []).toEqual([]);
+      expect(response.text.trim().length).toBeGreaterThan(0);
+      const parts = await collect(
+        model.stream(request('Where is my order 12345?', { tools: [CONFORMANCE_TOOL], toolChoice: 'none' })),
+      );
+      expect(parts.some((part) => part.type === 'tool-call')).toBe(false);
+      expect(text(parts).trim().length).toBeGreaterThan(0);
+    });
+
+    test('tools: takes a conversation with a tool step (a call and its result) and answers it', async () => {
+      if (model.supportsTools === false) return;
+      const response = await model.generate(toolStep({ toolChoice: 'none' }));
+      expect(response.text.trim().length).toBeGreaterThan(0);
+      const parts = await collect(model.stream(toolStep({ toolChoice: 'none' })));
+      expect(parts.at(-1)?.type).toBe('finish');
+    });
+
+    test('tools: a tool call, when the model makes one, names an offered tool and has an id', async () => {
+      if (model.supportsTools === false) return;
+      const response = await model.generate(toolStep({ toolChoice: 'auto' }));
+      for (const call of response.toolCalls ?? []) {
+        expect(call.toolName).toBe('orderStatus');
+        expect(typeof call.toolCallId).toBe('string');
+        expect(call.toolCallId.length).toBeGreaterThan(0);
+      }
+      expect(typeof response.text).toBe('string');
     });
 
     test('two requests at once both answer', async () => {

@@ -10,6 +10,7 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
  * - `treeagent_turns_total{status}`: turns finished, by status (`answered`, `no-match`, `fallback-no-match`, `fallback-error`, `error`);
  * - `treeagent_errors_total{code}`: turns that failed, by error code;
  * - `treeagent_model_calls_total{model,purpose}`: language model calls;
+ * - `treeagent_tool_calls_total{tool,outcome}`: tool calls, by tool name and outcome (`ok` or the error code);
  * - `treeagent_turn_duration_seconds{status}` and `treeagent_model_call_duration_seconds{model}`: histograms;
  * - `treeagent_turns_in_flight`: turns running now.
  */
@@ -26,6 +27,12 @@ export class TurnMetrics {
   );
   readonly modelCalls = this.registry.register(
     new Counter('treeagent_model_calls_total', 'Language model calls, by model and purpose.'),
+  );
+  readonly toolCalls = this.registry.register(
+    new Counter(
+      'treeagent_tool_calls_total',
+      'Tool calls of llm and emit nodes, by tool and outcome (ok or the error code).',
+    ),
   );
   readonly turnDuration = this.registry.register(
     new Histogram('treeagent_turn_duration_seconds', 'Duration of turns, by status.', TURN_BUCKETS),
@@ -54,6 +61,8 @@ export class TurnMetrics {
         if (event.type === 'model-call') {
           this.modelCalls.inc({ model: event.modelId, purpose: event.purpose });
           this.modelCallDuration.observe({ model: event.modelId }, event.durationMs / 1000);
+        } else if (event.type === 'tool-result') {
+          this.toolCalls.inc({ tool: event.toolName, outcome: event.error ?? 'ok' });
         } else if (event.type === 'turn-end') {
           finish(event.output.status, event.durationMs / 1000);
         } else if (event.type === 'error') {

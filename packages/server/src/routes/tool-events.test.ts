@@ -91,4 +91,13 @@ describe('tool events over HTTP', () => {
     expect(text).not.toContain('333 1234567');
     expect(text).toContain('"finish_reason":"stop"');
   });
+
+  it('counts tool calls in /metrics by tool and outcome, with no argument in any label', async () => {
+    const { app } = testApp({ agent: toolAgent() });
+    const session = await createSession(app);
+    await postMessage(app, session, { message: 'hello' });
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_tool_calls_total{tool="customer",outcome="ok"} 1');
+    expect(metrics).not.toContain('333 1234567');
+  });
 });

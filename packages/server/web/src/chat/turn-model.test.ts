@@ -69,6 +69,27 @@ describe('turn model', () => {
     expect(turn.durationMs).toBe(12);
   });
 
+  it('knows which tools run: from a tool-call to its tool-result (as sent outside debug mode, without arguments)', () => {
+    let turn = startTurn(1, user, null, 0);
+    const call = (toolCallId: string) =>
+      ({ type: 'tool-call', nodeId: 3, toolCallId, toolName: 'orderStatus', step: 1 }) as const;
+    turn = applyEvent(turn, call('a'), 1);
+    turn = applyEvent(turn, call('b'), 2);
+    expect(turn.runningTools.map((tool) => tool.toolCallId)).toEqual(['a', 'b']);
+    turn = applyEvent(
+      turn,
+      { type: 'tool-result', nodeId: 3, toolCallId: 'a', toolName: 'orderStatus', step: 1, durationMs: 5 },
+      3,
+    );
+    expect(turn.runningTools.map((tool) => tool.toolCallId)).toEqual(['b']);
+    turn = applyEvent(
+      turn,
+      { type: 'error', status: 500, error: { code: 'CALLBACK_ERROR', message: 'x' } },
+      4,
+    );
+    expect(turn.runningTools).toEqual([]);
+  });
+
   it('stops streaming on an error event, keeping its status', () => {
     let turn = startTurn(1, user, null, 0);
     turn = applyEvent(turn, { type: 'text-delta', messageId: '1-1', nodeId: 3, delta: 'Ci' }, 1);

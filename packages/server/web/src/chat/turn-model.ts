@@ -55,6 +55,8 @@ export interface Turn {
   startedAt: number;
   /** The option the user chose among this turn's messages' options. */
   chosenOption: string | null;
+  /** The tools running now (a `tool-call` without its `tool-result` yet), by call id. */
+  runningTools: { toolCallId: string; toolName: string }[];
   /**
    * What came after the turn's answer while people had the session: operators' messages and
    * handoff transitions (history rows with `operator` or role `system`), live or restored.
@@ -85,6 +87,7 @@ export function startTurn(
     noMatch: false,
     startedAt,
     chosenOption: null,
+    runningTools: [],
     followups: [],
   };
 }
@@ -122,6 +125,16 @@ export function applyEvent(turn: Turn, event: ClientEvent, now: number): Turn {
       );
     case 'message':
       return completeMessage(next, event.message);
+    case 'tool-call':
+      return {
+        ...next,
+        runningTools: [...turn.runningTools, { toolCallId: event.toolCallId, toolName: event.toolName }],
+      };
+    case 'tool-result':
+      return {
+        ...next,
+        runningTools: turn.runningTools.filter((tool) => tool.toolCallId !== event.toolCallId),
+      };
     case 'no-match':
       return { ...next, noMatch: true };
     case 'error':
@@ -129,6 +142,7 @@ export function applyEvent(turn: Turn, event: ClientEvent, now: number): Turn {
     case 'turn-end': {
       let ended: Turn = {
         ...next,
+        runningTools: [],
         output: event.output,
         durationMs: Number.isFinite(event.durationMs) ? event.durationMs : now - turn.startedAt,
         number: event.output.turn ?? next.number,
@@ -151,6 +165,7 @@ export function failTurn(turn: Turn, error: TurnError): Turn {
   return {
     ...turn,
     error,
+    runningTools: [],
     messages: turn.messages.map((message) => ({ ...message, streaming: false })),
   };
 }

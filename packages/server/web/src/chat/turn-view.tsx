@@ -57,6 +57,12 @@ export function TurnView(props: {
         {turn.messages.map((message) => (
           <AgentMessage key={message.id} data={message} options={options} />
         ))}
+        {turn.runningTools.length && !turn.output && !turn.error ? (
+          <div class="tool-activity" role="status">
+            <span class="dot" />
+            <span>{`Running ${[...new Set(turn.runningTools.map((tool) => tool.toolName))].join(', ')}…`}</span>
+          </div>
+        ) : null}
         {turn.followups.map((entry, index) => (
           <Followup
             key={`${entry.at}-${index}`}
