@@ -75,14 +75,20 @@ try {
     const tests = entry.files.filter((file) => /\.test\./.test(file.path)).map((file) => file.path);
     if (tests.length) throw new Error(`pack-install: ${entry.name} ships test files: ${tests.join(', ')}`);
     const outside = entry.files.filter(
-      (file) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(file.path),
+      (file) =>
+        !/^(dist\/|schema\/[\w-]+\.schema\.json$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(
+          file.path,
+        ),
     );
     if (outside.length)
       throw new Error(
         `pack-install: ${entry.name} ships files outside dist: ${outside.map((f) => f.path).join(', ')}`,
       );
   }
-  check(true, 'no tarball ships a *.test.* file or anything outside dist/, README, CHANGELOG');
+  check(
+    true,
+    'no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, README, CHANGELOG',
+  );
   const tarball = (name: string) => {
     const entry = published.find((candidate) => candidate.name === name);
     if (!entry) throw new Error(`pack-install: ${name} was not packed`);
@@ -158,6 +164,20 @@ console.log(output.messages[0]?.content);
 `,
   );
   const answer = run('node', ['answer.mjs'], project).trim();
+  // The published JSON Schema of tree documents resolves through core's exports.
+  writeFileSync(
+    join(project, 'schema.mjs'),
+    `import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const path = createRequire(import.meta.url).resolve('@treeagent/core/tree-document.schema.json');
+console.log(JSON.parse(readFileSync(path, 'utf8')).$schema ? 'schema' : 'no $schema');
+`,
+  );
+  const schema = run('node', ['schema.mjs'], project).trim();
+  check(
+    schema === 'schema',
+    `(a) @treeagent/core/tree-document.schema.json resolves and parses ("${schema}")`,
+  );
   check(answer === 'Shipping is 5 euros.', `(a) plain node: the tree answers "${answer}"`);
 
   // (a) A form of @treeagent/components, in plain node: two slots in one message, the third asked.
