@@ -1,7 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
 import type { PostgresOperatorStoreOptions } from './postgres-operator-sessions.js';
-import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
+import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 type AuditValue = string | number | boolean | null;
 
@@ -55,7 +55,7 @@ export class PostgresAuditLog {
     this.#schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
     this.#prefix = prefix;
-    this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${prefix}audit_log`, 'audit log table', 'SESSION_STORE')}`;
+    this.table = sessionTable(this.#schema, `${prefix}audit_log`, 'audit log table');
     this.#store = storePool(options, 'SESSION_STORE', 'PostgresAuditLog');
     this.#autoMigrate = options.autoMigrate ?? true;
   }

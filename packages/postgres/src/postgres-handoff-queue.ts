@@ -1,7 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
 import type { PostgresOperatorStoreOptions } from './postgres-operator-sessions.js';
-import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
+import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 interface HandoffNote {
   at: string;
@@ -43,7 +43,7 @@ export class PostgresHandoffQueue {
   constructor(options: PostgresOperatorStoreOptions) {
     this.#schema = options.schema ?? 'public';
     this.#prefix = options.tablePrefix ?? 'treeagent_';
-    this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${this.#prefix}handoff_queue`, 'handoff queue table', 'SESSION_STORE')}`;
+    this.table = sessionTable(this.#schema, `${this.#prefix}handoff_queue`, 'handoff queue table');
     this.#store = storePool(options, 'SESSION_STORE', 'PostgresHandoffQueue');
     this.#autoMigrate = options.autoMigrate ?? true;
   }

@@ -1,6 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
-import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
+import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 /** Options of `PostgresOperatorSessions` and `PostgresAuditLog` (like those of `PostgresSessionTokens`). */
 export interface PostgresOperatorStoreOptions {
@@ -44,7 +44,7 @@ export class PostgresOperatorSessions {
   constructor(options: PostgresOperatorStoreOptions) {
     this.#schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
-    this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${prefix}operator_sessions`, 'operator sessions table', 'SESSION_STORE')}`;
+    this.table = sessionTable(this.#schema, `${prefix}operator_sessions`, 'operator sessions table');
     this.#store = storePool(options, 'SESSION_STORE', 'PostgresOperatorSessions');
     this.#autoMigrate = options.autoMigrate ?? true;
   }

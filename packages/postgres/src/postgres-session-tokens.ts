@@ -1,6 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
-import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
+import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 export interface PostgresSessionTokensOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
@@ -36,7 +36,7 @@ export class PostgresSessionTokens {
   constructor(options: PostgresSessionTokensOptions) {
     this.#schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
-    this.table = `${identifier(this.#schema, 'schema', 'SESSION_STORE')}.${identifier(`${prefix}session_tokens`, 'session tokens table', 'SESSION_STORE')}`;
+    this.table = sessionTable(this.#schema, `${prefix}session_tokens`, 'session tokens table');
     this.#store = storePool(options, 'SESSION_STORE', 'PostgresSessionTokens');
     this.#autoMigrate = options.autoMigrate ?? true;
   }

@@ -26,6 +26,14 @@ export function identifier(name: string, what: string, code: TreeAgentErrorCode)
   return quoteIdent(name);
 }
 
+/**
+ * The checked, quoted, schema-qualified name of one of the session-side tables
+ * (`"<schema>"."<prefix><name>"`), with `what` naming the table in the error.
+ */
+export function sessionTable(schema: string, table: string, what: string): string {
+  return `${identifier(schema, 'schema', 'SESSION_STORE')}.${identifier(table, what, 'SESSION_STORE')}`;
+}
+
 /** Where a pool connects, for error messages (never the password). */
 export interface Endpoint {
   host: string;
