@@ -58,7 +58,7 @@ export interface RuntimeParts {
    * of the per-chunk cache lookups when one matches the tree, written after a load without one.
    */
   indexDirectory?: string | undefined;
-  /** Lines about the packed index (read, written, ignored and why). */
+  /** Warnings about the packed index (a file ignored and why, a file that could not be written). */
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
@@ -164,10 +164,8 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
 /** The packed index of `key` in `directory`, or `null` (none, or one that does not match: logged, and ignored). */
 function readPacked(directory: string, key: PackedIndexKey, log: RuntimeParts['log']): PackedIndex | null {
   try {
-    const packed = readPackedIndex(directory, key);
-    if (packed)
-      log?.('info', `Tree Agent: tree "${key.tree.name}" loaded from its packed index ${packed.file}.`);
-    return packed;
+    // Silent when it works (command-line tools print the agent's information lines on stdout).
+    return readPackedIndex(directory, key);
   } catch (error) {
     if (!(error instanceof StalePackedIndex)) throw error;
     log?.(
@@ -196,7 +194,6 @@ function writePacked(
       if (index.useRowFile(written.reader, written.quantized)) closeWhenCollected(index, written.reader);
       else written.reader.close();
     }
-    log?.('info', `Tree Agent: packed index of tree "${key.tree.name}" written to ${written.file}.`);
   } catch (error) {
     log?.(
       'warn',
