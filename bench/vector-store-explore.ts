@@ -47,7 +47,8 @@ import { NullEmbeddingCache, nearby, random } from './lib/vectors.js';
  * reused by later runs with the same data and thresholds.
  */
 
-const URL = process.env.TREEAGENT_TEST_DATABASE_URL || DEFAULT_DATABASE_URL;
+/** An empty TREEAGENT_TEST_DATABASE_URL leaves PostgreSQL (and this benchmark) out, as in the other benchmarks. */
+const URL = process.env.TREEAGENT_TEST_DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const SIZES = [
   { chunks: 100_000, levels: [100] },
   { chunks: 1_000_000, levels: [10, 100] },
@@ -433,11 +434,16 @@ export async function vectorStoreExplore(context: BenchContext): Promise<Section
     throw new Error(
       `--chunks=${chunks.join(',')}: the vector-store exploration benchmark has trees of ${SIZES.map((size) => size.chunks).join(', ')} chunks only`,
     );
-  if (!sizes.length)
+  const skipped = !URL
+    ? 'Not run: TREEAGENT_TEST_DATABASE_URL is empty (PostgreSQL left out).'
+    : !sizes.length
+      ? 'Not run in the quick run (it loads and indexes 100,000 chunks in PostgreSQL).'
+      : null;
+  if (skipped)
     return {
       id: 'vector-store-explore',
       title: '3c. Exploration in PostgreSQL + pgvector (HNSW)',
-      markdown: 'Not run in the quick run (it loads and indexes 100,000 chunks in PostgreSQL).',
+      markdown: skipped,
       data: null,
       goals: [],
     };
