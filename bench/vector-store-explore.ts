@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loadRuntime } from '../packages/core/src/engine/load-runtime.js';
@@ -27,9 +27,9 @@ import { NullEmbeddingCache, nearby, random } from './lib/vectors.js';
  * The exploration benchmark's synthetic trees (384-d, 10 chunks per leaf; 100 children per routing
  * node, 10 at the top of the 1M tree) are loaded once into tables of `PgVectorStore`'s shape by
  * binary COPY, indexed (m = 16, ef_construction = 64) and reused by later runs (`lib/pgvector-dataset.ts`).
- * One runtime is loaded the way `new TreeAgent({ exploreIn: 'vector-store', vectorStore })` loads
- * (`loadRuntime`: every chunk embedded, the collection synced — nothing rewritten, the rows are
- * already there —, thresholds calibrated), over a store that forwards to one of several
+ * One runtime is loaded the way `new TreeAgent({ exploreIn: 'vector-store', vectorStore,
+ * calibrateThresholds: false })` loads (`loadRuntime`: every chunk embedded, the collection synced —
+ * nothing rewritten, the rows are already there; thresholds at the default 0.25), over a store that forwards to one of several
  * `PgVectorStore`s on the same table: one per `efSearch`, and the exact one — the same store and SQL
  * on a connection with `enable_indexscan = off` (a sequential scan and a top-N sort; no parallel
  * workers, so that the backend's CPU time is the whole cost). Every message is routed by each; a
@@ -162,6 +162,7 @@ class SwitchingStore implements VectorStore {
 
 /** CPU time (ms) of a local PostgreSQL backend so far, from /proc (10 ms ticks). */
 function backendCpuMs(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return Number.NaN;
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -208,6 +209,8 @@ export async function measureChild(args: MeasureArgs): Promise<SizeRow> {
     const pool = new pg.Pool({
       connectionString: URL,
       max: 1,
+      // Never closed while idle: the backend whose CPU time is read must live through the load.
+      idleTimeoutMillis: 0,
       ...(efSearch === null
         ? { options: '-c enable_indexscan=off -c max_parallel_workers_per_gather=0' }
         : {}),
@@ -240,7 +243,10 @@ export async function measureChild(args: MeasureArgs): Promise<SizeRow> {
       limits: { maxSteps: 50, maxFallbacks: 3, callbackTimeoutMs: 0, modelTimeoutMs: 0 },
       now: () => new Date(),
       exploreIn: 'vector-store',
-      calibration: {},
+      // Thresholds at the library default: the calibration at load over a million chunks takes
+      // tens of minutes on the vector-store path (a JavaScript dot product per pair), and what is
+      // measured here is the search of each hop, which thresholds do not change.
+      calibration: false,
     });
     const loadMs = performance.now() - started;
     log(`    loaded in ${(loadMs / 1000).toFixed(1)} s, ${switching.writes} records written`);
@@ -333,6 +339,8 @@ export async function measureChild(args: MeasureArgs): Promise<SizeRow> {
         return perSet[set];
       };
       const cpuBefore = process.cpuUsage();
+      const { rows: backend } = await entry.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      entry.pid = backend[0]!.pid;
       const pgBefore = backendCpuMs(entry.pid);
       let lastReport = performance.now();
       for (const [done, { set, text }] of todo.entries()) {
@@ -467,7 +475,7 @@ function report(rows: SizeRow[]): Section {
   const goals: Goal[] = [];
   const lines: string[] = [];
   lines.push(
-    `\`exploreIn: 'vector-store'\` on \`PgVectorStore\` (PostgreSQL ${'15'} + pgvector, HNSW m = 16, ef_construction = 64, cosine), the exploration benchmark's synthetic trees (384-d), the runtime loaded as \`new TreeAgent\` loads it (calibrated thresholds). Each hop is one filtered \`search\` (the chunks below the node, its own excluded, limit 1; \`hnsw.iterative_scan = strict_order\`). Exact: the same store and SQL with \`enable_indexscan = off\` (sequential scan, top-N sort, no parallel workers). A turn agrees when every decision is identical. Paraphrases: cosine ≈ 0.89 to their chunk; vague: ≈ 0.37. CPU per hop: this process + the PostgreSQL backend, summed over the configuration's hops (10 ms ticks) and divided; wall times are the machine's.`,
+    `\`exploreIn: 'vector-store'\` on \`PgVectorStore\` (PostgreSQL ${'15'} + pgvector, HNSW m = 16, ef_construction = 64, cosine), the exploration benchmark's synthetic trees (384-d), the runtime loaded as \`new TreeAgent\` loads it (thresholds at the default 0.25: \`calibrateThresholds: false\`). Each hop is one filtered \`search\` (the chunks below the node, its own excluded, limit 1; \`hnsw.iterative_scan = strict_order\`). Exact: the same store and SQL with \`enable_indexscan = off\` (sequential scan, top-N sort, no parallel workers). A turn agrees when every decision is identical. Paraphrases: cosine ≈ 0.89 to their chunk; vague: ≈ 0.37. CPU per hop: this process + the PostgreSQL backend, summed over the configuration's hops (10 ms ticks) and divided; wall times are the machine's.`,
   );
   for (const row of rows) {
     const exact = row.configs.find((config) => config.efSearch === null)!;
