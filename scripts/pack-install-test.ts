@@ -423,18 +423,11 @@ export default defineTree({
       report.stderr.includes('npm install @treeagent/postgres'),
     `(f) without @treeagent/postgres, treeagent report --database-url exits ${report.status}: ${report.stderr.trim()}`,
   );
-  run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      local('@treeagent/postgres'),
-    ],
-    project,
-  );
+  // As its dependency, spelled as the override (npm refuses a direct dependency that differs from it).
+  const withPostgres = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  withPostgres.dependencies['@treeagent/postgres'] = local('@treeagent/postgres');
+  writeFileSync(manifestPath, `${JSON.stringify(withPostgres, null, 2)}\n`);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
   if (databaseUrl) {
     const schema = `pack_install_${process.pid}`;
     try {
