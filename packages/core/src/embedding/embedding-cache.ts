@@ -11,6 +11,11 @@ export interface EmbeddingCache {
    * its old vectors instead of serving them (every implementation passes `describeEmbeddingCache`).
    */
   setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * A directory beside the cache's own storage where the agent may keep packed index files
+   * (`TreeAgentOptions.indexDirectory`): persistent caches name one, in-memory ones none.
+   */
+  readonly indexDirectory?: string | undefined;
 }
 
 /** An embedding cache in process memory. */
