@@ -11,7 +11,7 @@ describe('the dependency check (scripts/dependencies.ts)', () => {
       checkPackage(root, join(root, 'packages', name)),
     );
     expect(problems).toEqual([]);
-  });
+  }, 120_000); // ~2 s alone; parses every shipped file, so a loaded machine needs more
 
   it('sees static, type-only, re-exported and dynamic imports, by literal or by const', () => {
     const source = `
