@@ -447,7 +447,7 @@ describe('the tree editor', () => {
       expect(await x(4)).toBeLessThan(await x(3));
 
       // At 1280 px nothing overflows sideways and the toolbar is on screen.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
       expect(await page.locator('#save').isVisible()).toBe(true);
 
       await page.locator('#save').click();
