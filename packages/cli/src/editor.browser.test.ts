@@ -319,6 +319,34 @@ describe('the tree editor', () => {
     await page.locator('#disk-conflict').waitFor({ state: 'detached' });
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('delivery');
     expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain('returns');
+
+    // Two saves from the same version at the same moment (two admins, two tabs): one is written,
+    // the other is a conflict; the file is the winner's, whole.
+    const state = (await (await fetch(`${dev.url}/api/v1/editor`)).json()) as {
+      version: string;
+      document: { nodes: { id: number; name?: string }[] };
+    };
+    const renamed = (name: string) => ({
+      ...state.document,
+      nodes: state.document.nodes.map((node) => (node.id === 4 ? { ...node, name } : node)),
+    });
+    const answers = await Promise.all(
+      ['refunds', 'returns and refunds'].map((name) =>
+        fetch(`${dev.url}/api/v1/editor`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ document: renamed(name), baseVersion: state.version }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const winner = answers[0]!.status === 200 ? 'refunds' : 'returns and refunds';
+    expect(JSON.parse(readFileSync(treePath, 'utf8')).nodes[3].name).toBe(winner);
+    // The page hears of it (pushed by the server) and offers to reload.
+    await page.waitForSelector('#disk-conflict');
+    await page.locator('#reload-from-disk').click();
+    await page.locator('#disk-conflict').waitFor({ state: 'detached' });
+    expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain(winner);
   }, 60_000);
 
   it('draws components used by name as groups, collapses one, edits a head init, reorders siblings with undo', async () => {
