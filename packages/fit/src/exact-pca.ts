@@ -5,8 +5,8 @@ import type { PcaBasis } from './randomised-pca.js';
 /**
  * Up to this many training chunks the PCA is exact (`exactPca`) rather than randomised: the n×n
  * eigen-decomposition is no larger than the 512×512 ones the fit already does, and a randomised
- * basis of a small tree is a draw — on the Italian intent set (192 chunks) five seeds of the
- * randomised PCA gave out-of-scope recalls from 0.25 to 0.42 (docs/routing.md, "Italian").
+ * basis of a small tree is a draw — on the Italian intent set (192 chunks) ten seeds of the
+ * randomised PCA gave out-of-scope recalls from 0.25 to 0.48 (docs/routing.md, "Italian").
  */
 export const DEFAULT_EXACT_PCA_MAX_CHUNKS = 512;
 
