@@ -382,6 +382,26 @@ export class TreeAgent {
     });
   }
 
+  /**
+   * Deletes several sessions at once (one user's data on request, docs/privacy.md): waits for the
+   * turns in progress on each in this process, then deletes their records, histories and turn facts
+   * in one store transaction (`SessionStore.deleteSessions`, else one `delete` each), then their
+   * files. A turn running meanwhile in another process fails its commit (the version check) and
+   * saves nothing.
+   */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(sessionIds)].sort();
+    // The sessions are taken in one order (sorted), so two callers never wait for each other. The
+    // store's cross-process locks are not taken: a user may have more sessions than lock connections.
+    const holding = async (index: number): Promise<void> => {
+      if (index < ids.length) return this.#mutex.run(ids[index]!, () => holding(index + 1));
+      if (this.sessionStore.deleteSessions) await this.sessionStore.deleteSessions(ids);
+      else for (const id of ids) await this.sessionStore.delete(id);
+      for (const id of ids) await this.fileStore.deleteSession?.(id);
+    };
+    await holding(0);
+  }
+
   /** Runs `task` while no turn runs on the session, in this process or another one sharing the store. */
   #exclusive(sessionId: string, task: () => Promise<void>): Promise<void> {
     return this.#mutex.run(sessionId, async () => {
