@@ -203,7 +203,7 @@ export interface UnmatchedCluster {
   /** Times its messages were sent. */
   size: number;
   messages: UnmatchedMessage[];
-  /** The nodes nearest to the cluster's messages (best chunk and runner-up of the first decision), most similar first. */
+  /** The nodes nearest to the cluster: each one's best chunk against the centroid of its messages (weighted by count), most similar first. */
   nearest: NodeSimilarity[];
 }
 

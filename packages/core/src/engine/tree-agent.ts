@@ -28,6 +28,7 @@ import { EventChannel } from './event-channel.js';
 import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
 import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
+import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
@@ -311,6 +312,19 @@ export class TreeAgent {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const runtime = await this.#load();
     return embedTexts(runtime.embedder, texts);
+  }
+
+  /**
+   * The `limit` nodes nearest to a group of messages: each node's best chunk against the messages'
+   * centroid (their weighted mean, in the exploration space, without the embedding cache), most
+   * similar first. How analytics shows where a cluster of unmatched messages belongs
+   * (docs/analytics.md).
+   *
+   * @example
+   * const nearest = await agent.nearestNodes([{ text: 'dove parcheggio?', weight: 3 }, { text: 'parcheggio bici' }]);
+   */
+  async nearestNodes(texts: readonly WeightedText[], limit = 3): Promise<NearestNode[]> {
+    return nearestNodes(await this.#load(), texts, limit);
   }
 
   /** The history of a session, oldest first. */
