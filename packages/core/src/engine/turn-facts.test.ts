@@ -99,7 +99,12 @@ describe('turn facts', () => {
       });
       await agent.send('s1', 'alpha2');
       const fact = sessionStore.commits[0]!.facts![0]!;
-      expect(fact).toMatchObject({ nodeId: 3, lowMarginNodeId: 2, lowMarginChildId: 3, lowMarginRunnerUpId: 4 });
+      expect(fact).toMatchObject({
+        nodeId: 3,
+        lowMarginNodeId: 2,
+        lowMarginChildId: 3,
+        lowMarginRunnerUpId: 4,
+      });
       expect(fact.minMargin).toBeCloseTo(margin, 5);
       expect(fact.decisions[0]).toMatchObject({ nodeId: 2, childId: 3, runnerUpId: 4 });
       expect(fact.decisions[0]!.margin).toBeCloseTo(margin, 5);

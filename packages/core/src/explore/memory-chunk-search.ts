@@ -100,7 +100,8 @@ export class MemoryChunkSearch implements ChunkSearch {
         const position = from + k;
         if (position >= child.chunkStart && position < child.chunkEnd) continue;
         if (mask !== null && mask[position] === 0) continue;
-        if (!best || scratch.scores[k]! > best.similarity) best = { position, similarity: scratch.scores[k]! };
+        if (!best || scratch.scores[k]! > best.similarity)
+          best = { position, similarity: scratch.scores[k]! };
       }
       return best;
     }

@@ -187,7 +187,9 @@ describe('sign-bit scan', () => {
       const blacklisted = new ExploreConstraints();
       const first = await exact.best(tree.node(2), blacklisted);
       blacklisted.blacklist.add(first!.childId, 'node');
-      expect(await signs.best(tree.node(2), blacklisted)).toEqual(await exact.best(tree.node(2), blacklisted));
+      expect(await signs.best(tree.node(2), blacklisted)).toEqual(
+        await exact.best(tree.node(2), blacklisted),
+      );
     }
   });
 });

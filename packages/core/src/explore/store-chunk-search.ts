@@ -1,9 +1,9 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
 import type { ExploreCandidate } from '../protocol/events.js';
 import type { Condition, Filter } from '../protocol/filter.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
-import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { type ChunkSearch, NODE_KEY, PATH_KEY } from './chunk-search.js';
 
@@ -76,7 +76,9 @@ export class StoreChunkSearch implements ChunkSearch {
       childId,
       similarity: best.similarity ?? 0,
       runnerUp:
-        other && runnerUpChild !== null ? { childId: runnerUpChild, similarity: other.similarity ?? 0 } : null,
+        other && runnerUpChild !== null
+          ? { childId: runnerUpChild, similarity: other.similarity ?? 0 }
+          : null,
     };
   }
 
