@@ -7,6 +7,7 @@ type BusEvent =
   | { kind: 'session'; sessionId: string }
   | { kind: 'queue' }
   | { kind: 'typing'; sessionId: string; operator: { id: string; name: string }; typing: boolean }
+  | { kind: 'user-typing'; sessionId: string; typing: boolean }
   | { kind: 'resync' };
 
 export interface PostgresEventBusOptions {

@@ -325,6 +325,20 @@ export type SessionEvent =
   | { type: 'handoff'; handoff: SessionEventHandoff | null }
   | { type: 'typing'; operatorName: string; typing: boolean };
 
+/** The body of `POST /api/v1/sessions/:id/typing`: the user is (or stopped) typing, for the operator who has the session. */
+export interface UserTypingRequest {
+  typing: boolean;
+}
+
+/**
+ * An event of the operator console's stream (`GET /api/v1/operator/events`): `queue` (read the queue
+ * again), `session` (read this session again), `typing` (the session's user is typing; not stored).
+ */
+export type OperatorEvent =
+  | { type: 'queue' }
+  | { type: 'session'; sessionId: string }
+  | { type: 'typing'; sessionId: string; typing: boolean };
+
 /** A handed-off session in the operator console's queue (`GET /api/v1/operator/handoffs`). */
 export interface HandoffSummary {
   sessionId: string;
@@ -376,6 +390,12 @@ export interface HandoffDetail {
     files: FileMetadata[];
     updatedAt: string;
   } | null;
+  /**
+   * Each turn's facts (status, node reached, explore decisions with similarity, threshold and
+   * margin), from the session store's turn facts (docs/analytics.md); `null` when the store keeps none
+   * (the in-memory store).
+   */
+  facts: StoredTurnFact[] | null;
 }
 
 /** The body of `POST /api/v1/operator/handoffs/:id/messages`. */
@@ -392,9 +412,6 @@ export interface HandBackRequest {
   step?: 'explore' | 'before';
   resume?: boolean;
 }
-
-/** The events of `GET /api/v1/operator/events`: what to read again. */
-export type OperatorEvent = { type: 'queue' } | { type: 'session'; sessionId: string };
 
 /** A problem of a tree being edited: where (node, when known), what, and how to fix it. */
 export interface EditorProblem {

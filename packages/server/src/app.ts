@@ -199,7 +199,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
   api.route('/operator', operatorRoutes(services));
-  api.route('/operator', handoffRoutes(services));
+  api.route('/operator', handoffRoutes(services, options.analytics?.store));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

@@ -63,7 +63,8 @@ describe('human handoff in the browser (Chromium)', () => {
 
   async function scenario(userUrl: string, operatorUrl: string, screenshots: boolean, liveMs: number) {
     const user = await openPage(browser, `${userUrl}/`);
-    const desk = await openPage(browser, `${operatorUrl}/console`);
+    // A help desk's laptop: 1280 px wide (the tablet width is checked below).
+    const desk = await openPage(browser, `${operatorUrl}/console`, { width: 1280, height: 860 });
     cleanups.push(() => user.context.close());
     cleanups.push(() => desk.context.close());
     const { page } = user;
@@ -88,8 +89,38 @@ describe('human handoff in the browser (Chromium)', () => {
     expect(await item.locator('.queue-reason').textContent()).toBe('asked for a person');
     expect(await item.locator('.queue-last').textContent()).toBe('“I want to talk to a human”');
     await item.click();
+
+    // A second operator watches the same queue: Bruno's claim reaches Carla's console live.
+    const colleague = await openPage(browser, `${operatorUrl}/console`);
+    cleanups.push(() => colleague.context.close());
+    const carla = colleague.page;
+    await carla.locator('#operator-login-name').fill('carla');
+    await carla.locator('#operator-password').fill(OPERATOR_PASSWORDS.carla);
+    await carla.locator('#operator-login button[type=submit]').click();
+    await carla.locator('.queue-item').first().click();
+    await carla.locator('#claim').waitFor();
+
     await console.locator('#claim').click();
     await expect.poll(() => console.locator('#session-holder').textContent()).toBe('Claimed by you');
+    await expect
+      .poll(() => carla.locator('#session-holder').textContent(), { timeout: liveMs })
+      .toBe('Claimed by Bruno Bianchi');
+    await expect
+      .poll(() => carla.locator('.queue-item .queue-status').first().textContent(), { timeout: liveMs })
+      .toBe('Claimed by Bruno Bianchi');
+    expect(await carla.locator('#claim').count()).toBe(0);
+    expect(await carla.locator('#reply-input').isDisabled()).toBe(true);
+
+    // The per-turn debug view: the agent's turn with its decisions, the turn that handed off.
+    const firstTurn = console.locator('.t-debug[data-turn="1"]');
+    await firstTurn.locator('summary').click();
+    expect(await firstTurn.locator('.turn-status').textContent()).toBe('answered');
+    const decisions = firstTurn.locator('.decisions tbody tr');
+    expect(await decisions.count()).toBeGreaterThan(0);
+    const cells = await decisions.first().locator('td').allTextContents();
+    expect(cells[2]).toMatch(/^\d\.\d{3}$/); // similarity
+    expect(cells[3]).toMatch(/^\d\.\d{3}$/); // threshold
+    expect(await console.locator('.t-debug[data-turn="2"] .t-debug-status').textContent()).toBe('handed-off');
     await expect
       .poll(() => page.locator('#handoff-status').textContent(), { timeout: liveMs })
       .toBe('Bruno Bianchi is answering you.');
@@ -110,13 +141,28 @@ describe('human handoff in the browser (Chromium)', () => {
       '#1002',
     ]);
 
-    // The user answers by picking an option: it reaches the console's transcript live.
+    // The user types: the operator sees it live; then answers by picking an option.
+    await page.locator('#message-input').fill('uno');
+    await page.locator('#message-input').dispatchEvent('input');
+    await expect
+      .poll(() => console.locator('#user-typing').textContent(), { timeout: liveMs })
+      .toBe('The user is typing…');
+    await page.locator('#message-input').fill('');
+    await page.locator('#message-input').dispatchEvent('input');
+    await expect.poll(() => console.locator('#user-typing').textContent(), { timeout: liveMs }).toBe('');
     await page.locator('.msg--operator .options button', { hasText: '#1002' }).click();
     await console.locator('.t-entry--user', { hasText: '#1002' }).waitFor({ timeout: liveMs });
     await console.locator('#note-input').fill('Order #1002 was late: refund approved.');
     await console.locator('#note-add').click();
     await console.locator('#notes li').first().waitFor();
+    await console.locator('.t-debug[data-turn="1"]').scrollIntoViewIfNeeded();
     if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-conversation.png` });
+    // At a tablet's width the console still fits: nothing scrolls sideways.
+    await console.setViewportSize({ width: 820, height: 1180 });
+    expect(await console.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(await console.locator('#reply-send').isVisible()).toBe(true);
+    if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-tablet.png` });
+    await console.setViewportSize({ width: 1280, height: 860 });
 
     // Hand back to the assistant's default; the agent answers the next message.
     await console.locator('#hand-back').click();
@@ -131,6 +177,7 @@ describe('human handoff in the browser (Chromium)', () => {
     await expect.poll(() => console.locator('.queue-item').count(), { timeout: liveMs }).toBe(0);
     expect(user.errors).toEqual([]);
     expect(desk.errors).toEqual([]);
+    expect(colleague.errors).toEqual([]);
   }
 
   it('on SQLite: one server process, user and operator in two browser contexts', async () => {

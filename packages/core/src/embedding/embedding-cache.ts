@@ -6,6 +6,11 @@ export interface EmbeddingCache {
   /** Cached vectors for `texts` under `modelId`, `undefined` where missing. */
   getMany(modelId: string, texts: readonly string[]): Promise<(Float32Array | undefined)[]>;
   setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * A directory beside the cache's own storage where the agent may keep packed index files
+   * (`TreeAgentOptions.indexDirectory`): persistent caches name one, in-memory ones none.
+   */
+  readonly indexDirectory?: string | undefined;
 }
 
 /** An embedding cache in process memory. */

@@ -13,10 +13,13 @@ import type { EmbeddingCache } from './embedding-cache.js';
  */
 export class FileEmbeddingCache implements EmbeddingCache {
   readonly directory: string;
+  /** Packed index files of the agents using this cache: `index/` in its directory. */
+  readonly indexDirectory: string;
   readonly #models = new Map<string, Map<string, Float32Array>>();
 
   constructor(directory: string) {
     this.directory = directory;
+    this.indexDirectory = join(directory, 'index');
   }
 
   async getMany(modelId: string, texts: readonly string[]): Promise<(Float32Array | undefined)[]> {

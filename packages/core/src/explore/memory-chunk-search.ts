@@ -30,6 +30,8 @@ export class MemoryChunkSearch implements ChunkSearch {
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
   /** The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates (`scratch.positions`). */
   #hop: { scoredWhole: boolean; length: number } | null = null;
+  /** The last sign-bit hop's candidate positions (`#hop.length` of them). */
+  #candidates = new Int32Array(1024);
   readonly #exact: boolean;
 
   /**
@@ -107,15 +109,10 @@ export class MemoryChunkSearch implements ChunkSearch {
     }
     let outside = 0;
     for (let k = 0; k < hop.length; k++) {
-      const position = scratch.positions[k]!;
+      const position = this.#candidates[k]!;
       if (position < child.chunkStart || position >= child.chunkEnd) scratch.positions[outside++] = position;
     }
-    if (outside > 0) {
-      this.#index.similaritiesAt(vector, scratch.positions, outside, scratch.scores);
-      let best = 0;
-      for (let k = 1; k < outside; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
-      return { position: scratch.positions[best]!, similarity: scratch.scores[best]! };
-    }
+    if (outside > 0) return this.#index.bestAmong(vector, scratch.positions, outside, scratch);
     const before = child.chunkStart > from ? this.#bestBySignsIn(vector, from, child.chunkStart, mask) : null;
     const after = to > child.chunkEnd ? this.#bestBySignsIn(vector, child.chunkEnd, to, mask) : null;
     return better(before, after);
@@ -136,7 +133,9 @@ export class MemoryChunkSearch implements ChunkSearch {
   /**
    * One sign-bit pass per direction (Hamming distances to every chunk), then per hop the nearest
    * `SIGN_CANDIDATES` of the node's range rescored in float32 (bit for bit the exact pass's values);
-   * the best of them, ties keeping the first position as the exact pass does. A range of at most
+   * the best of them, ties keeping the first position as the exact pass does. When the float32 rows
+   * are in a packed index file, only the candidates their int8 rows cannot rule out are read and
+   * rescored (`ChunkIndex.bestAmong`). A range of at most
    * twice `SIGN_CANDIDATES` chunks is scored whole, exactly.
    */
   #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
@@ -175,12 +174,12 @@ export class MemoryChunkSearch implements ChunkSearch {
     const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
       index.positionsWithin(pass.distances, from, to, cut, positions),
     );
+    // The candidates are kept for the hop's runner-up: `bestAmong` overwrites `positions`.
+    if (this.#candidates.length < length)
+      this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
+    this.#candidates.set(scratch.positions.subarray(0, length));
     this.#hop = { scoredWhole: false, length };
-    if (length === 0) return null;
-    index.similaritiesAt(vector, scratch.positions, length, scratch.scores);
-    let best = 0;
-    for (let k = 1; k < length; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
-    return { position: scratch.positions[best]!, similarity: scratch.scores[best]! };
+    return index.bestAmong(vector, scratch.positions, length, scratch);
   }
 
   #maskFor(constraints: ExploreConstraints): Uint8Array | null {

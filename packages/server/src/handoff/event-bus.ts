@@ -12,6 +12,8 @@ export type BusEvent =
   | { kind: 'queue' }
   /** An operator started or stopped typing to the session's user (ephemeral, never stored). */
   | { kind: 'typing'; sessionId: string; operator: OperatorRef; typing: boolean }
+  /** The session's user started or stopped typing, for the operators (ephemeral, never stored). */
+  | { kind: 'user-typing'; sessionId: string; typing: boolean }
   /** The bus reconnected and may have missed events: every listener re-reads what it shows. */
   | { kind: 'resync' };
 

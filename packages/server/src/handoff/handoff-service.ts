@@ -209,12 +209,24 @@ export class HandoffService {
     await this.bus.publish({ kind: 'typing', sessionId, operator: ref(operator), typing });
   }
 
+  /**
+   * Tells the operators' streams that the session's user is typing (never stored). Only while people
+   * have the session; resolves to whether it was passed on.
+   */
+  async userTyping(sessionId: string, typing: boolean): Promise<boolean> {
+    const record = await this.#agent.inspectSession(sessionId);
+    if (!record?.handoff) return false;
+    await this.bus.publish({ kind: 'user-typing', sessionId, typing });
+    return true;
+  }
+
   /** Repairs a session's queue entry from its record (the truth); returns the entry. */
   async sync(sessionId: string): Promise<QueueEntry | null> {
-    const [record, entry] = await Promise.all([
-      this.#agent.inspectSession(sessionId),
-      this.queue.get(sessionId),
-    ]);
+    // The entry first, then the record: the record is then at least as new as the state the entry
+    // was written from (actions commit the record before the entry), so a repair never writes back
+    // an older state over a newer entry.
+    const entry = await this.queue.get(sessionId);
+    const record = await this.#agent.inspectSession(sessionId);
     const state = record?.handoff ?? null;
     if (state) {
       const fresh = entryOf(sessionId, state, entry);

@@ -8,6 +8,7 @@ import { type OperatorAccount, operatorDirectory } from '../operators/operator-a
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { HANDOFF_NOTICE, handoffAgent, RETURN_OPTION, SseReader } from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
+import { USER_TYPING_PER_MINUTE } from './session-event-routes.js';
 
 let accounts: OperatorAccount[];
 beforeAll(async () => {
@@ -237,6 +238,61 @@ describe('handoff over HTTP', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('the user typing reaches the operators’ stream; a session token signals only its own session; rate-limited', async () => {
+    const { app } = deskApp();
+    const mine = await createSession(app);
+    const other = await createSession(app);
+    const typing = (session: { sessionId: string }, token: string | undefined, value: unknown) =>
+      app.request(`/api/v1/sessions/${session.sessionId}/typing`, {
+        method: 'POST',
+        headers: { ...json, ...(token ? { 'X-Session-Token': token } : {}) },
+        body: JSON.stringify({ typing: value }),
+      });
+    // While the agent has the session nothing is passed on.
+    let response = await typing(mine, mine.token, true);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ delivered: false });
+
+    await say(app, mine, 'human');
+    const bruno = await loginOperator(app, 'bruno');
+    const desk = new SseReader(
+      await app.request('/api/v1/operator/events', { headers: { 'X-Operator-Token': bruno } }),
+    );
+    await desk.waitFor((event) => event.event === 'queue');
+    response = await typing(mine, mine.token, true);
+    expect(await response.json()).toEqual({ delivered: true });
+    const seen = await desk.waitFor((event) => event.event === 'typing');
+    expect(seen.data).toEqual({ sessionId: mine.sessionId, typing: true });
+
+    // Another session's token, no token, an operator login, a bad body: refused, nothing passed on.
+    expect((await typing(mine, other.token, true)).status).toBe(403);
+    expect((await typing(mine, undefined, true)).status).toBe(401);
+    expect((await typing(mine, bruno, true)).status).toBe(403);
+    expect((await typing(mine, mine.token, 'yes')).status).toBe(400);
+    expect(
+      (
+        await app.request(`/api/v1/sessions/${mine.sessionId}/typing`, {
+          method: 'POST',
+          headers: { ...json, 'X-Operator-Token': bruno },
+          body: JSON.stringify({ typing: true }),
+        })
+      ).status,
+    ).toBe(401);
+    await typing(mine, mine.token, false);
+    await desk.waitFor((event) => event.event === 'typing' && (event.data as any).typing === false);
+    expect(desk.events.filter((event) => event.event === 'typing')).toHaveLength(2);
+
+    // At most USER_TYPING_PER_MINUTE a minute per session; other sessions are not affected.
+    let limited: Response | null = null;
+    for (let index = 0; index < USER_TYPING_PER_MINUTE && !limited; index++) {
+      const next = await typing(mine, mine.token, index % 2 === 0);
+      if (next.status === 429) limited = next;
+    }
+    expect(limited?.status).toBe(429);
+    expect(limited?.headers.get('Retry-After')).toMatch(/^\d+$/);
+    expect((await typing(other, other.token, true)).status).toBe(202);
   });
 
   it('the return option gives the session back to the agent; the queue closes it', async () => {

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '@treeagent/core';
+import type { AnalyticsStore, HistoryEntry, StoredTurnFact } from '@treeagent/core';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -68,11 +68,18 @@ function summaryOf(entry: QueueEntry, history: HistoryEntry[], now: number): Han
  * The operator console's API under `/api/v1/operator` (operators only; every action audited):
  * `GET /handoffs` (the queue), `GET /handoffs/:id` (transcript, state, notes), `POST /handoffs/:id/`
  * `claim` · `release` · `messages` · `files` · `typing` · `notes` · `hand-back` · `close`,
- * `GET /handoffs/:id/files/:fileId`, and `GET /events` (server-sent events: what to read again).
+ * `GET /handoffs/:id/files/:fileId`, and `GET /events` (server-sent events: what to read again, and
+ * the users typing).
  */
-export function handoffRoutes(services: Services): Hono {
+export function handoffRoutes(services: Services, analytics?: AnalyticsStore): Hono {
   const routes = new Hono();
   const { handoffs, agent, operatorAuth } = services;
+  // The per-turn debug view: the turn facts the session store keeps (docs/analytics.md), if any.
+  const turnFacts = async (sessionId: string): Promise<StoredTurnFact[] | null> => {
+    const store =
+      analytics ?? (agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.() ?? null;
+    return store ? store.turns(sessionId) : null;
+  };
   routes.use('/handoffs', operatorAuth.require('operator'));
   routes.use('/handoffs/*', operatorAuth.require('operator'));
   routes.use('/events', operatorAuth.require('operator'));
@@ -104,7 +111,11 @@ export function handoffRoutes(services: Services): Hono {
     const sessionId = sessionIdOf(c.req.param('id'));
     const entry = await handoffs.sync(sessionId);
     if (!entry) throw notFound(`Session "${sessionId}" was never handed to people.`);
-    const [history, record] = await Promise.all([agent.history(sessionId), agent.inspectSession(sessionId)]);
+    const [history, record, facts] = await Promise.all([
+      agent.history(sessionId),
+      agent.inspectSession(sessionId),
+      turnFacts(sessionId),
+    ]);
     const detail: HandoffDetail = {
       handoff: summaryOf(entry, history, Date.now()),
       state: record?.handoff ?? null,
@@ -120,6 +131,7 @@ export function handoffRoutes(services: Services): Hono {
             updatedAt: record.updatedAt,
           }
         : null,
+      facts,
     };
     c.header('Cache-Control', 'no-store');
     return c.json(detail);
@@ -315,6 +327,11 @@ export function handoffRoutes(services: Services): Hono {
           void stream.writeSSE({ event: 'queue', data: '{}' });
         if (event.kind === 'session')
           void stream.writeSSE({ event: 'session', data: JSON.stringify({ sessionId: event.sessionId }) });
+        if (event.kind === 'user-typing')
+          void stream.writeSSE({
+            event: 'typing',
+            data: JSON.stringify({ sessionId: event.sessionId, typing: event.typing }),
+          });
       });
       stream.onAbort(() => {
         closed = true;

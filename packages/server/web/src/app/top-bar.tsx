@@ -32,6 +32,7 @@ export function TopBar({ children }: { children?: ComponentChildren }) {
               href={page.path}
               class="page-link"
               aria-label={page.label}
+              title={page.label}
               {...(page.path === path ? { 'aria-current': 'page' } : {})}
             >
               <Icon name={page.icon} />

@@ -13,6 +13,7 @@ import { TurnView } from './turn-view';
 import { useConversation } from './use-conversation';
 import { useInspector } from './use-inspector';
 import { useLiveSession } from './use-live-session';
+import { useTypingSignal } from './use-typing-signal';
 import { useUploads } from './use-uploads';
 
 /** The chat page: the conversation, the message box, and the inspector (turn debug and tree). */
@@ -33,6 +34,8 @@ export function ChatPage() {
   const liveSession = useLiveSession(conversation.sessionId, conversation.historyLength, (entry) => {
     if (isFollowup(entry)) conversation.addFollowup(entry);
   });
+  // …and, while people have the session, the user's typing reaches the operators.
+  const typingSignal = useTypingSignal(liveSession.handoff !== null);
 
   // Start (or resume) the session once the tree has loaded: one API-key prompt, not two.
   const started = useRef(false);
@@ -240,6 +243,7 @@ export function ChatPage() {
             input={input}
             onSend={(text) => void send(text)}
             onStop={conversation.stop}
+            onTyping={typingSignal}
           />
         </main>
         <Inspector

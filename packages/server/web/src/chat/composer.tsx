@@ -15,6 +15,8 @@ export function Composer(props: {
   input: RefObject<HTMLTextAreaElement | null>;
   onSend(text: string): void;
   onStop(): void;
+  /** The user is typing (text in the box) or stopped: passed on to the operators while they have the session. */
+  onTyping?(typing: boolean): void;
 }) {
   const { uploads, input } = props;
   const [text, setText] = useState('');
@@ -45,6 +47,7 @@ export function Composer(props: {
       return;
     }
     props.onSend(text);
+    props.onTyping?.(false);
     setText('');
   };
 
@@ -92,7 +95,10 @@ export function Composer(props: {
           aria-describedby="composer-hint"
           autocomplete="off"
           value={text}
-          onInput={(event) => setText(event.currentTarget.value)}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            props.onTyping?.(event.currentTarget.value.trim() !== '');
+          }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();

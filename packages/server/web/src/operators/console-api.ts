@@ -2,6 +2,7 @@ import type {
   HandBackRequest,
   HandoffDetail,
   HandoffListResponse,
+  OperatorEvent,
   OperatorMessageRequest,
   UploadedFile,
 } from '../../../src/api-types';
@@ -46,12 +47,8 @@ export const consoleApi = {
     post(api, `${base(sessionId)}/close`, takeOver ? { takeOver } : {}),
   fileUrl: (sessionId: string, fileId: string) => `${base(sessionId)}/files/${encodeURIComponent(fileId)}`,
 
-  /** Calls `onEvent` for each console event (`queue`, `session`) until `signal` aborts; reconnects when it drops. */
-  async follow(
-    api: ApiClient,
-    onEvent: (event: { type: 'queue' } | { type: 'session'; sessionId: string }) => void,
-    signal: AbortSignal,
-  ): Promise<void> {
+  /** Calls `onEvent` for each console event (`queue`, `session`, `typing`) until `signal` aborts; reconnects when it drops. */
+  async follow(api: ApiClient, onEvent: (event: OperatorEvent) => void, signal: AbortSignal): Promise<void> {
     let delay = 1000;
     while (!signal.aborted) {
       try {
@@ -61,7 +58,7 @@ export const consoleApi = {
         });
         delay = 1000;
         for await (const message of readServerSentEvents(response.body!)) {
-          onEvent({ type: message.event, ...JSON.parse(message.data) });
+          onEvent({ type: message.event, ...JSON.parse(message.data) } as OperatorEvent);
         }
       } catch {
         if (signal.aborted) return;

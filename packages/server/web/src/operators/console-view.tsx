@@ -1,10 +1,11 @@
-import type { HistoryEntry } from '@treeagent/core/client';
+import type { HistoryEntry, StoredTurnFact } from '@treeagent/core/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { HandoffDetail, HandoffSummary } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { JsonBlock } from '../components/json-block';
+import { TurnFactsView } from '../debug/turn-facts-view';
 import { consoleApi } from './console-api';
 import { OperatorBadge, useOperator } from './operator-gate';
 import './console.css';
@@ -29,6 +30,7 @@ export function ConsoleView() {
   const [detail, setDetail] = useState<HandoffDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
+  const typingUsers = useUserTyping();
   const selectedRef = useRef(selected);
   selectedRef.current = selected;
 
@@ -82,6 +84,7 @@ export function ConsoleView() {
     void consoleApi.follow(
       api,
       (event) => {
+        if (event.type === 'typing') return typingUsers.signal(event.sessionId, event.typing);
         if (event.type === 'queue') void loadList();
         const open = selectedRef.current;
         if (open && (event.type === 'queue' || event.sessionId === open)) void loadDetail(open);
@@ -93,7 +96,7 @@ export function ConsoleView() {
       controller.abort();
       clearInterval(clock);
     };
-  }, [api, loadList, loadDetail]);
+  }, [api, loadList, loadDetail, typingUsers.signal]);
 
   const shown = list.filter((item) => !queueFilter || item.queue === queueFilter);
 
@@ -154,6 +157,9 @@ export function ConsoleView() {
                     <span class="queue-last">“{item.lastMessages.at(-1)}”</span>
                   ) : null}
                   <span class="queue-status">
+                    {typingUsers.typing.has(item.sessionId) ? (
+                      <span class="queue-typing">typing… · </span>
+                    ) : null}
                     {item.status === 'waiting'
                       ? 'Waiting'
                       : item.status === 'claimed'
@@ -181,6 +187,7 @@ export function ConsoleView() {
             sessionId={selected}
             detail={detail}
             now={now}
+            userTyping={typingUsers.typing.has(selected)}
             run={run}
             reload={() => loadDetail(selected)}
           />
@@ -198,12 +205,15 @@ function SessionPanel({
   sessionId,
   detail,
   now,
+  userTyping,
   run,
   reload,
 }: {
   sessionId: string;
   detail: HandoffDetail;
   now: number;
+  /** The user is typing now (their page says so while the operators have the session). */
+  userTyping: boolean;
   run: (action: () => Promise<unknown>) => Promise<boolean>;
   reload: () => Promise<void>;
 }) {
@@ -362,10 +372,19 @@ function SessionPanel({
           </div>
         ) : null}
         <ol id="transcript" class="transcript" ref={transcript} aria-label="Transcript">
-          {detail.history.map((entry, index) => (
-            <TranscriptEntry key={`${index}-${entry.at}`} entry={entry} sessionId={sessionId} />
-          ))}
+          {detail.history.map((entry, index) => {
+            const next = detail.history[index + 1];
+            // After a turn's last row: its debug view (decisions, node reached, status).
+            const fact = next?.turn === entry.turn ? undefined : factOf(detail.facts, entry.turn);
+            return [
+              <TranscriptEntry key={`${index}-${entry.at}`} entry={entry} sessionId={sessionId} />,
+              fact ? <TurnDebugEntry key={`debug-${entry.turn}`} fact={fact} /> : null,
+            ];
+          })}
         </ol>
+        <p id="user-typing" class="user-typing muted" aria-live="polite">
+          {userTyping && state ? 'The user is typing…' : ''}
+        </p>
         {state ? (
           <form id="reply-form" class="reply-form" onSubmit={send}>
             <textarea
@@ -464,6 +483,64 @@ function SessionPanel({
       </aside>
     </>
   );
+}
+
+/** The stored facts of a turn (`null` facts: the session store keeps none). */
+function factOf(facts: StoredTurnFact[] | null, turn: number): StoredTurnFact | undefined {
+  return facts?.findLast((fact) => fact.turn === turn);
+}
+
+/** A turn's debug view in the transcript, folded: status and node reached, then the decisions. */
+function TurnDebugEntry({ fact }: { fact: StoredTurnFact }) {
+  const { tree } = useApp();
+  const nodeLabel = (id: number) => tree?.nodeLabel(id) ?? `node ${id}`;
+  return (
+    <li class="t-debug" data-turn={String(fact.turn)}>
+      <details>
+        <summary>
+          Debug · turn {fact.turn} · <span class={`t-debug-status status-${fact.status}`}>{fact.status}</span>
+          {fact.nodeId === null ? '' : ` · ${nodeLabel(fact.nodeId)}`}
+          {fact.decisions.length
+            ? ` · ${fact.decisions.length} decision${fact.decisions.length === 1 ? '' : 's'}`
+            : ''}
+        </summary>
+        <TurnFactsView fact={fact} nodeLabel={nodeLabel} />
+      </details>
+    </li>
+  );
+}
+
+/**
+ * Which sessions' users are typing now, from the console's stream (`typing` events). An indicator
+ * whose "stopped" never came fades after 8 s.
+ */
+function useUserTyping() {
+  const [typing, setTyping] = useState<ReadonlySet<string>>(new Set());
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const signal = useCallback((sessionId: string, on: boolean) => {
+    clearTimeout(timers.current.get(sessionId));
+    const set = (value: boolean) =>
+      setTyping((current) => {
+        if (current.has(sessionId) === value) return current;
+        const next = new Set(current);
+        if (value) next.add(sessionId);
+        else next.delete(sessionId);
+        return next;
+      });
+    set(on);
+    if (on)
+      timers.current.set(
+        sessionId,
+        setTimeout(() => set(false), 8000),
+      );
+  }, []);
+  useEffect(
+    () => () => {
+      for (const timer of timers.current.values()) clearTimeout(timer);
+    },
+    [],
+  );
+  return { typing, signal };
 }
 
 function TranscriptEntry({ entry, sessionId }: { entry: HistoryEntry; sessionId: string }) {

@@ -7,6 +7,7 @@ import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorGate } from '../components/operator-gate';
+import { TurnFactsView } from '../debug/turn-facts-view';
 import { defaultRange } from './analytics-page';
 
 const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
@@ -201,37 +202,7 @@ function Transcript({
           {transcript.facts
             .filter((fact) => fact.turn === turn)
             .map((fact) => (
-              <div key={fact.at} class={`turn-facts status-${fact.status}`}>
-                <span class="turn-status">{fact.status}</span>
-                {fact.errorCode ? <code>{fact.errorCode}</code> : null}
-                <span>{fact.nodeId === null ? 'no node' : nodeLabel(fact.nodeId)}</span>
-                <span class="muted">{Math.round(fact.latencyMs)} ms</span>
-                {fact.decisions.length ? (
-                  <table class="data-table decisions">
-                    <thead>
-                      <tr>
-                        <th>at</th>
-                        <th>best</th>
-                        <th>similarity</th>
-                        <th>runner-up</th>
-                        <th>margin</th>
-                        <th>threshold</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {fact.decisions.map((decision, index) => (
-                        <tr key={index}>
-                          <td>{nodeLabel(decision.nodeId)}</td>
-                          <td>{decision.childId === null ? '—' : nodeLabel(decision.childId)}</td>
-                          <td>{decision.similarity?.toFixed(3) ?? '—'}</td>
-                          <td>{decision.runnerUpId === null ? '—' : nodeLabel(decision.runnerUpId)}</td>
-                          <td>{decision.margin?.toFixed(3) ?? '—'}</td>
-                          <td>{decision.threshold?.toFixed(3) ?? '—'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                ) : null}
+              <TurnFactsView key={fact.at} fact={fact} nodeLabel={nodeLabel}>
                 <label class="turn-label">
                   Should have reached
                   <select
@@ -248,7 +219,7 @@ function Transcript({
                     ))}
                   </select>
                 </label>
-              </div>
+              </TurnFactsView>
             ))}
         </div>
       ))}

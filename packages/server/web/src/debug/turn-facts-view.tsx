@@ -1,0 +1,57 @@
+import type { TurnFact } from '@treeagent/core/client';
+import type { ComponentChildren } from 'preact';
+
+/**
+ * One turn's stored facts (docs/analytics.md): its status, the node it reached, its latency and each
+ * explore decision — where it was, which child held the best chunk, the similarity against the
+ * threshold, the runner-up and the margin, and whether it descended. The Review page and the
+ * operator console show turns with it; `children` go after the table (the Review page's label).
+ */
+export function TurnFactsView({
+  fact,
+  nodeLabel,
+  children,
+}: {
+  fact: TurnFact;
+  nodeLabel: (id: number) => string;
+  children?: ComponentChildren;
+}) {
+  const score = (value: number | null) => value?.toFixed(3) ?? '—';
+  return (
+    <div class={`turn-facts status-${fact.status}`} data-turn-facts={String(fact.turn)}>
+      <span class="turn-status">{fact.status}</span>
+      {fact.errorCode ? <code>{fact.errorCode}</code> : null}
+      <span class="turn-node">{fact.nodeId === null ? 'no node' : nodeLabel(fact.nodeId)}</span>
+      <span class="muted">{Math.round(fact.latencyMs)} ms</span>
+      {fact.decisions.length ? (
+        <table class="data-table decisions">
+          <thead>
+            <tr>
+              <th>at</th>
+              <th>best</th>
+              <th>similarity</th>
+              <th>threshold</th>
+              <th>runner-up</th>
+              <th>margin</th>
+              <th>then</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fact.decisions.map((decision, index) => (
+              <tr key={index} class={`decision${decision.descended ? '' : ' is-below-threshold'}`}>
+                <td>{nodeLabel(decision.nodeId)}</td>
+                <td>{decision.childId === null ? '—' : nodeLabel(decision.childId)}</td>
+                <td>{score(decision.similarity)}</td>
+                <td>{score(decision.threshold)}</td>
+                <td>{decision.runnerUpId === null ? '—' : nodeLabel(decision.runnerUpId)}</td>
+                <td>{score(decision.margin)}</td>
+                <td>{decision.descended ? 'descend' : 'stop'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {children}
+    </div>
+  );
+}
