@@ -14,6 +14,7 @@ import { formatTreeDocument, type TreeDocument } from '@treeagent/core';
 import { TreeEditConflict } from '@treeagent/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTreeEditor } from './tree-editor-file.js';
+import { watchFiles } from './watch-file.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -115,6 +116,27 @@ describe('the JSON tree file of the editor', () => {
       await source.write(document('saved'), versions.at(-1)!);
       await change;
       expect(versions.at(-1)).toBe(await source.version());
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('watching files', () => {
+  it('by polling, where the file system cannot be watched: a change in place and a replacement are reported', async () => {
+    const path = treeFile();
+    let heard: () => void = () => undefined;
+    const stop = watchFiles([path], () => heard(), { polling: true, pollMs: 50 });
+    const next = () => new Promise<void>((resolve) => (heard = resolve));
+    try {
+      let change = next();
+      writeFileSync(path, formatTreeDocument(document('edited in place, a longer name')));
+      await change;
+      change = next();
+      writeFileSync(`${path}.new`, formatTreeDocument(document('replaced')));
+      renameSync(`${path}.new`, path);
+      await change;
+      expect(JSON.parse(readFileSync(path, 'utf8')).nodes[2].name).toBe('replaced');
     } finally {
       stop();
     }
