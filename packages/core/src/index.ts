@@ -52,6 +52,7 @@ export type {
   OperatorReply,
 } from './engine/handoff-actions.js';
 export { describeHandoff } from './engine/handoff-rows.js';
+export type { NearestNode, WeightedText } from './engine/nearest-nodes.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,

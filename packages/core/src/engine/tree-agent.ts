@@ -28,6 +28,7 @@ import { EventChannel } from './event-channel.js';
 import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
 import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
+import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
@@ -323,6 +324,19 @@ export class TreeAgent {
     return embedTexts(runtime.embedder, texts);
   }
 
+  /**
+   * The `limit` nodes nearest to a group of messages: each node's best chunk against the messages'
+   * centroid (their weighted mean, in the exploration space, without the embedding cache), most
+   * similar first. How analytics shows where a cluster of unmatched messages belongs
+   * (docs/analytics.md).
+   *
+   * @example
+   * const nearest = await agent.nearestNodes([{ text: 'dove parcheggio?', weight: 3 }, { text: 'parcheggio bici' }]);
+   */
+  async nearestNodes(texts: readonly WeightedText[], limit = 3): Promise<NearestNode[]> {
+    return nearestNodes(await this.#load(), texts, limit);
+  }
+
   /** The history of a session, oldest first. */
   history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]> {
     return this.sessionStore.history(sessionId, query);
@@ -390,6 +404,26 @@ export class TreeAgent {
       await this.sessionStore.delete(sessionId);
       await this.fileStore.deleteSession?.(sessionId);
     });
+  }
+
+  /**
+   * Deletes several sessions at once (one user's data on request, docs/privacy.md): waits for the
+   * turns in progress on each in this process, then deletes their records, histories and turn facts
+   * in one store transaction (`SessionStore.deleteSessions`, else one `delete` each), then their
+   * files. A turn running meanwhile in another process fails its commit (the version check) and
+   * saves nothing.
+   */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(sessionIds)].sort();
+    // The sessions are taken in one order (sorted), so two callers never wait for each other. The
+    // store's cross-process locks are not taken: a user may have more sessions than lock connections.
+    const holding = async (index: number): Promise<void> => {
+      if (index < ids.length) return this.#mutex.run(ids[index]!, () => holding(index + 1));
+      if (this.sessionStore.deleteSessions) await this.sessionStore.deleteSessions(ids);
+      else for (const id of ids) await this.sessionStore.delete(id);
+      for (const id of ids) await this.fileStore.deleteSession?.(id);
+    };
+    await holding(0);
   }
 
   /** Runs `task` while no turn runs on the session, in this process or another one sharing the store. */
