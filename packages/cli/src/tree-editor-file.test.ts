@@ -128,6 +128,8 @@ describe('watching files', () => {
     let heard: () => void = () => undefined;
     const stop = watchFiles([path], () => heard(), { polling: true, pollMs: 50 });
     const next = () => new Promise<void>((resolve) => (heard = resolve));
+    // Polling compares with the first stat it took: let it take it before changing anything.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       let change = next();
       writeFileSync(path, formatTreeDocument(document('edited in place, a longer name')));
