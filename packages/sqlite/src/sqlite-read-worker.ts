@@ -106,7 +106,9 @@ export class SqliteReadWorker {
     const fail = (error: Error) => {
       if (this.#worker === worker) this.#worker = null;
       this.#failure = error;
-      this.#failAll(this.#error(`the query thread stopped (${error.message}); the next query starts another`));
+      this.#failAll(
+        this.#error(`the query thread stopped (${error.message}); the next query starts another`),
+      );
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {

@@ -12,9 +12,9 @@ import {
 import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
-import { SqliteReadWorker } from './sqlite-read-worker.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
+import { SqliteReadWorker } from './sqlite-read-worker.js';
 import { StoreHandle } from './store-handle.js';
 
 export interface SqliteSessionStoreOptions extends SqliteDatabaseOptions {

@@ -67,9 +67,9 @@ export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
           onInput={(event) => set({ to: event.currentTarget.value })}
         />
       </label>
-      <label>
-        Version{' '}
-        {versions ? (
+      {versions ? (
+        <label>
+          Version{' '}
           <select
             name="version"
             value={draft.version ?? ''}
@@ -82,15 +82,18 @@ export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
               </option>
             ))}
           </select>
-        ) : (
+        </label>
+      ) : (
+        <label>
+          Version{' '}
           <input
             name="version"
             placeholder="all versions"
             value={draft.version ?? ''}
             onInput={(event) => set({ version: event.currentTarget.value || (undefined as never) })}
           />
-        )}
-      </label>
+        </label>
+      )}
       {props.after}
       <button type="submit" class="primary-button">
         {props.submitLabel}
