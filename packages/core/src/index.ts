@@ -46,6 +46,7 @@ export {
   type HashedEmbedderOptions,
   type SparseVector,
 } from './embedding/hashed-embedder.js';
+export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from './embedding/recent-embedding-cache.js';
 export type {
   HandoffAction,
   HandoffUpdate,

@@ -3,6 +3,7 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type {
@@ -46,6 +47,15 @@ export interface TreeAgentOptions {
   embedder?: Embedder;
   /** Where chunk embeddings are cached by model id and text. Default: in memory. */
   embeddingCache?: EmbeddingCache;
+  /**
+   * Where the vectors of what turns embed (messages, directions, retrieval queries) are cached:
+   * `'memory'` (default) keeps the most recent `RECENT_EMBEDDINGS_DEFAULT` in process memory, read
+   * through to `embeddingCache` but never written to it — a turn writes nothing for its embedding,
+   * and users' messages leave no vectors in the cache's file or table; `'embedding-cache'` writes
+   * them to `embeddingCache` like chunks (a message seen again after a restart is not re-embedded).
+   * docs/deployment.md, "Large knowledge bases".
+   */
+  messageEmbeddings?: 'memory' | 'embedding-cache';
   /** Where sessions live. Default: in memory (lost on exit). */
   sessionStore?: SessionStore;
   /** Where query nodes search their `forRag` chunks. Default: in memory. */
@@ -174,6 +184,7 @@ export class TreeAgent {
   readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
+  readonly #messageCache: EmbeddingCache;
   readonly #vectorStore: VectorStore;
   readonly #models: Record<string, LanguageModel>;
   readonly #mutex = new KeyedMutex();
@@ -195,6 +206,14 @@ export class TreeAgent {
           : new Redactor(options.redaction);
     this.#embedder = options.embedder ?? new HashedEmbedder();
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
+    const messageEmbeddings = options.messageEmbeddings ?? 'memory';
+    if (messageEmbeddings !== 'memory' && messageEmbeddings !== 'embedding-cache')
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `messageEmbeddings must be 'memory' or 'embedding-cache', got ${JSON.stringify(messageEmbeddings)}.`,
+      );
+    this.#messageCache =
+      messageEmbeddings === 'memory' ? new RecentEmbeddingCache(this.#embeddingCache) : this.#embeddingCache;
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
     this.#vectorStore = options.vectorStore ?? new InMemoryVectorStore();
     this.fileStore = options.fileStore ?? new InMemoryFileStore();
@@ -555,6 +574,7 @@ export class TreeAgent {
       embedder: this.#embedder,
       ...(fitted ? { exploreEmbedder: fitted.embedder } : {}),
       embeddingCache: this.#embeddingCache,
+      messageCache: this.#messageCache,
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
       models: this.#models,
