@@ -19,6 +19,7 @@ import { startup } from './startup.js';
  * `--chunks=100000` keeps only those tree sizes in the exploration benchmark.
  */
 const quick = process.argv.includes('--quick');
+const noCalibration = process.argv.includes('--no-calibration');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -57,7 +58,13 @@ for (const benchmark of BENCHMARKS) {
   const tmp = mkdtempSync(join(tmpdir(), `treeagent-bench-${benchmark.id}-`));
   const benchStarted = performance.now();
   try {
-    const section = await benchmark.run({ quick, log, tmp, ...(chunks ? { chunks } : {}) });
+    const section = await benchmark.run({
+      quick,
+      log,
+      tmp,
+      ...(chunks ? { chunks } : {}),
+      ...(noCalibration ? { noCalibration } : {}),
+    });
     sections.push(section);
     log(`\n${section.markdown}\n`);
     log(`  (${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`);
