@@ -19,6 +19,39 @@ import { WEB_DIRECTORY } from './web-directory.js';
  * with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
 
+/** A box on the screen, as `getBoundingClientRect()` gives it. */
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  width: number;
+  height: number;
+}
+/** An element of the page, as far as the functions run in it (`evaluate`) use one. */
+interface PageElement {
+  id: string;
+  tagName: string;
+  classList: Iterable<string>;
+  className: string;
+  textContent: string | null;
+  clientWidth: number;
+  scrollWidth: number;
+  parentElement: PageElement | null;
+  getBoundingClientRect(): Box;
+  contains(other: PageElement | null): boolean;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+}
+// The page's globals, for the functions run in it: the type check of the repository has no DOM lib.
+declare const document: {
+  documentElement: PageElement;
+  body: PageElement;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  elementFromPoint(x: number, y: number): PageElement | null;
+};
+declare const window: { innerWidth: number; innerHeight: number };
+declare function getComputedStyle(element: PageElement): { overflowX: string; fontSize: string };
+
 const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
@@ -36,8 +69,8 @@ function overflowing(page: Page): Promise<string[]> {
     const problems: string[] = [];
     if (document.documentElement.scrollWidth > width)
       problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width} px`);
-    const fits = (rect: DOMRect) => rect.left >= -1 && rect.right <= width + 1;
-    for (const element of document.querySelectorAll<HTMLElement>('.app *')) {
+    const fits = (rect: Box) => rect.left >= -1 && rect.right <= width + 1;
+    for (const element of document.querySelectorAll('.app *')) {
       const rect = element.getBoundingClientRect();
       if (rect.width === 0 || rect.height === 0 || fits(rect)) continue;
       // What shows of it is cut to each ancestor that clips or scrolls: fine if one of those fits.
@@ -55,7 +88,8 @@ function overflowing(page: Page): Promise<string[]> {
 
 /** Why `locator` cannot be tapped (off screen, covered, too small to touch), or null when it can. */
 async function untappable(locator: Locator, minimum = 32): Promise<string | null> {
-  return locator.evaluate((element, min) => {
+  return locator.evaluate((node, min) => {
+    const element = node as unknown as PageElement;
     const rect = element.getBoundingClientRect();
     const label = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''} "${(element.textContent ?? '').trim().slice(0, 30)}"`;
     if (rect.width === 0) return `${label} is not shown`;
@@ -129,7 +163,9 @@ describe.each([
     expect(links!.x + links!.width).toBeLessThanOrEqual(actions!.x);
     expect(await untappable(page.locator('.page-link[aria-current="page"]'), 24)).toBeNull();
     // Phones zoom into a text box whose font is under 16 px, and the page then scrolls sideways.
-    const fontSize = await page.locator('#message-input').evaluate((box) => getComputedStyle(box).fontSize);
+    const fontSize = await page
+      .locator('#message-input')
+      .evaluate((box) => getComputedStyle(box as unknown as PageElement).fontSize);
     expect(Number.parseFloat(fontSize)).toBeGreaterThanOrEqual(16);
     // No keyboard shortcuts advertised to a touch screen.
     expect(await page.locator('.composer-hint kbd').first().isVisible()).toBe(false);
@@ -193,7 +229,7 @@ describe.each([
     await page.locator('#panel-debug').waitFor();
     expect(await overflowing(page)).toEqual([]);
     const widths = await side.evaluate((panel) => {
-      const inner = panel.querySelector<HTMLElement>('#panel-debug') ?? panel;
+      const inner = (panel as unknown as PageElement).querySelector('#panel-debug') ?? panel;
       return { panel: panel.clientWidth, content: inner.scrollWidth, screen: window.innerWidth };
     });
     expect(widths.content).toBeLessThanOrEqual(widths.panel + 1);
