@@ -22,6 +22,8 @@ export {
 } from './embedder-conformance.js';
 export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-cache-conformance.js';
 export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
+export { describeHandoffOutbox, type HandoffOutboxFixture } from './handoff-outbox-conformance.js';
+export { describeHandoffQueue, type HandoffQueueFixture } from './handoff-queue-conformance.js';
 export {
   CONFORMANCE_SCHEMA,
   CONFORMANCE_TOOL,
@@ -30,6 +32,7 @@ export {
   type LanguageModelConformanceOptions,
   type LanguageModelFactory,
 } from './language-model-conformance.js';
+export { describeOperatorStores, type OperatorStoresFixture } from './operator-stores-conformance.js';
 export {
   CORPUS_COLLECTION,
   type CorpusAnswer,
