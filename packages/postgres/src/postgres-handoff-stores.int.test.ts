@@ -2,7 +2,9 @@ import {
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorStores,
+  expectEventsInCommit,
 } from '@treeagent/core/conformance';
+import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
@@ -59,4 +61,37 @@ describeHandoffOutbox('PostgresHandoffOutbox (sessionStore.handoffOutbox())', as
     reopen: async () => open().handoffOutbox(),
     dispose,
   };
+});
+
+it('PostgresSessionStore writes a commit’s handoff events in the commit: a refused commit writes none', async () => {
+  const { open, dispose } = await onSchema(
+    'outbox_commit',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  try {
+    const store = open();
+    await expectEventsInCommit(store, store.handoffOutbox());
+    // Without handoffOutbox() a store writes no event (nothing to deliver, nothing kept).
+    const other = open();
+    const record = { ...(await other.load('outbox-session'))! };
+    await other.commit({
+      record: { ...record, version: record.version + 1 },
+      history: [],
+      expectedVersion: record.version,
+      handoffEvents: [
+        {
+          id: 'not-kept',
+          type: 'handoff.started',
+          at: record.updatedAt,
+          sessionId: 'outbox-session',
+          queue: 'support',
+          reason: 'asked for a person',
+          summary: null,
+        },
+      ],
+    });
+    expect(await store.handoffOutbox().counts()).toEqual({ pending: 1, dead: 0 });
+  } finally {
+    await dispose();
+  }
 });

@@ -5,7 +5,9 @@ import {
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorStores,
+  expectEventsInCommit,
 } from '@treeagent/core/conformance';
+import { describe, it } from 'vitest';
 import { openSqlite, type SqliteStores } from './open-sqlite.js';
 
 /** The stores of a fresh data directory, and more instances on the same file (a restart, a second process). */
@@ -54,4 +56,17 @@ describeHandoffOutbox('SqliteHandoffOutbox (sessionStore.handoffOutbox())', asyn
     reopen: async () => data.open().sessionStore.handoffOutbox(),
     dispose: data.dispose,
   };
+});
+
+describe('SqliteSessionStore with its handoff outbox', () => {
+  it('writes a commit’s handoff events in the commit: a refused commit writes none', async () => {
+    const data = dataDirectory('outbox-commit');
+    try {
+      const { sessionStore } = data.open();
+      const outbox = sessionStore.handoffOutbox();
+      await expectEventsInCommit(sessionStore, outbox);
+    } finally {
+      await data.dispose();
+    }
+  });
 });

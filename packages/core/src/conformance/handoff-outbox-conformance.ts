@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { HandoffEvent, HandoffOutbox } from '../protocol/handoff-outbox.js';
+import { emptySessionRecord, type SessionStore } from '../session/session-store.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** A `HandoffOutbox` under test, and how to reopen it on the same storage (a restart, a second process). */
@@ -136,4 +137,36 @@ export function describeHandoffOutbox(
 
     cases.done();
   });
+}
+
+/**
+ * Checks that `store` writes a commit's `handoffEvents` to `outbox` (its `handoffOutbox()`) in the
+ * commit's own transaction: a committed transition has its event, a commit refused for a version
+ * conflict leaves none, and an event id already there is not added twice.
+ */
+export async function expectEventsInCommit(store: SessionStore, outbox: HandoffOutbox): Promise<void> {
+  const record = emptySessionRecord('outbox-session', T0.toISOString());
+  await store.commit({
+    record: { ...record, version: 1, turn: 1 },
+    history: [],
+    expectedVersion: 0,
+    handoffEvents: [event('committed')],
+  });
+  expect(await outbox.counts()).toEqual({ pending: 1, dead: 0 });
+  await expect(
+    store.commit({
+      record: { ...record, version: 2, turn: 2 },
+      history: [],
+      expectedVersion: 0,
+      handoffEvents: [event('refused')],
+    }),
+  ).rejects.toMatchObject({ code: 'SESSION_CONFLICT' });
+  await store.commit({
+    record: { ...record, version: 2, turn: 2 },
+    history: [],
+    expectedVersion: 1,
+    handoffEvents: [event('committed')],
+  });
+  const leased = await outbox.lease(at(1), 10, 1000);
+  expect(leased.map((item) => item.event.id)).toEqual(['committed']);
 }

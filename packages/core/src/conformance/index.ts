@@ -22,7 +22,11 @@ export {
 } from './embedder-conformance.js';
 export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-cache-conformance.js';
 export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
-export { describeHandoffOutbox, type HandoffOutboxFixture } from './handoff-outbox-conformance.js';
+export {
+  describeHandoffOutbox,
+  expectEventsInCommit,
+  type HandoffOutboxFixture,
+} from './handoff-outbox-conformance.js';
 export { describeHandoffQueue, type HandoffQueueFixture } from './handoff-queue-conformance.js';
 export {
   CONFORMANCE_SCHEMA,

@@ -1,4 +1,11 @@
-import { describeHandoffOutbox, describeHandoffQueue, describeOperatorStores } from '../conformance/index.js';
+import { it } from 'vitest';
+import {
+  describeHandoffOutbox,
+  describeHandoffQueue,
+  describeOperatorStores,
+  expectEventsInCommit,
+} from '../conformance/index.js';
+import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryAuditLog } from './audit-log.js';
 import { InMemoryHandoffQueue } from './handoff-queue.js';
 import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
@@ -29,3 +36,8 @@ describeHandoffOutbox(
   async () => ({ outbox: new InMemoryHandoffOutbox(), dispose: async () => {} }),
   inMemory('a persistent outbox keeps pending events for another instance (restart)'),
 );
+
+it('the in-memory session store writes a commit’s handoff events with the commit', async () => {
+  const store = new InMemorySessionStore();
+  await expectEventsInCommit(store, store.handoffOutbox());
+});
