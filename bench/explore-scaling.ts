@@ -1,4 +1,6 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { totalmem } from 'node:os';
+import { join } from 'node:path';
 import { ChunkIndex, SIGN_SCAN_FROM } from '../packages/core/src/explore/chunk-index.js';
 import { SIGN_CANDIDATES } from '../packages/core/src/explore/memory-chunk-search.js';
 import { TreeAgent } from '../packages/core/src/index.js';
@@ -26,6 +28,11 @@ const GOAL_RATIO = 2;
 const GOAL_CHUNKS = 100_000;
 /** Issue #18, goal 1: an explore step at a million chunks within this many milliseconds (median). */
 const GOAL_MILLION_MS = 10;
+/** Goal 2: the engine's resident bytes per chunk at 1M, and the peak while loading against them. */
+const GOAL_BYTES_PER_CHUNK = 1024;
+const GOAL_PEAK_RATIO = 1.5;
+/** Goal 3: a warm load of 1M chunks. */
+const GOAL_LOAD_MS = 3000;
 const SIZES = [
   { chunks: 1_000, levels: [] as number[] },
   { chunks: 10_000, levels: [10] },
@@ -61,14 +68,37 @@ interface ScalingRow {
   /** Bytes the pass per direction reads: the sign codes, or the float32 vectors. */
   passBytes: number;
   definitionMs: number;
+  /** `agent.ready()` from the packed index file written by the cold load (wall). */
   loadMs: number;
+  /** CPU time (user + system) of that load. */
+  loadCpuMs: number;
+  /** The first load (every chunk embedded, thresholds calibrated, the packed index file written), in its own process. */
+  cold: ColdLoad;
+  /** Bytes of the packed index file. */
+  packedFileBytes: number;
+  /** RSS after the load and a full collection. */
   rssBytes: number;
+  /** RSS of the process before the tree is defined (Node, the modules), after a collection. */
+  baseRssBytes: number;
+  /** RSS after `defineTree` and a collection: the user's tree object. */
+  treeRssBytes: number;
+  /** Peak RSS of the process up to the end of the definition, and up to the end of the load. */
+  peakAfterDefinitionBytes: number;
+  peakAfterLoadBytes: number;
+  /** Whether the float32 rows stayed in the packed index file. */
+  rowsInFile: boolean;
   /** What the timed reads computed (kept so that they cannot be optimised away). */
   sink: number;
 }
 
+interface ColdLoad {
+  loadMs: number;
+  loadCpuMs: number;
+  peakBytes: number;
+}
+
 export async function exploreScaling(context: BenchContext): Promise<Section> {
-  const { quick, log, chunks } = context;
+  const { quick, log, chunks, tmp } = context;
   const notes: string[] = [];
   let sizes = chunks
     ? SIZES.filter((size) => chunks.includes(size.chunks))
@@ -90,20 +120,76 @@ export async function exploreScaling(context: BenchContext): Promise<Section> {
   const rows: ScalingRow[] = [];
   for (const size of sizes) {
     log(`  ${size.chunks.toLocaleString('en')} chunks…`);
-    // Each size in a fresh process: its own heap, and the memory of the large trees is returned.
-    rows.push(inChild<ScalingRow>(import.meta.url, 'scalingChild', { size, quick }));
+    // Each size in fresh processes: its own heap, and the memory of the large trees is returned.
+    // The first embeds every chunk, calibrates and writes the packed index file; the second starts
+    // from that file, as a restart with a warm cache does, and is the one timed.
+    const indexDirectory = join(tmp, `index-${size.chunks}`);
+    mkdirSync(indexDirectory, { recursive: true });
+    const cold = inChild<ColdLoad>(import.meta.url, 'coldLoadChild', { size, indexDirectory });
+    const packedFileBytes = readdirSync(indexDirectory).reduce(
+      (total, name) => total + statSync(join(indexDirectory, name)).size,
+      0,
+    );
+    const row = inChild<ScalingRow>(import.meta.url, 'scalingChild', { size, quick, indexDirectory });
+    rows.push({ ...row, cold, packedFileBytes });
+    rmSync(indexDirectory, { recursive: true, force: true });
   }
   return report(rows, notes, quick);
 }
 
-/** In a fresh process: one tree size, its limit, its explore steps. */
+/** The bench tree of one size (`vectors: 'generated'`: no vector is stored twice). */
+function sizeTree(size: (typeof SIZES)[number]) {
+  return routingTree({
+    name: `explore-${size.chunks}`,
+    levels: size.levels,
+    leaves: size.chunks / CHUNKS_PER_LEAF,
+    chunksPerLeaf: CHUNKS_PER_LEAF,
+    dimensions: DIMENSIONS,
+    seed: 11,
+    vectors: 'generated',
+  });
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+/** In a fresh process: the first load of one tree size, which writes its packed index file. */
+export async function coldLoadChild({
+  size,
+  indexDirectory,
+}: {
+  size: (typeof SIZES)[number];
+  indexDirectory: string;
+}): Promise<ColdLoad> {
+  const routing = sizeTree(size);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const agent = new TreeAgent({
+    tree: routing.tree,
+    embedder: routing.embedder,
+    embeddingCache: new NullEmbeddingCache(),
+    indexDirectory,
+  });
+  await agent.ready();
+  return {
+    loadMs: performance.now() - started,
+    loadCpuMs: cpuMs(cpu),
+    peakBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+/** In a fresh process: one tree size loaded from its packed index, its memory, its limit, its explore steps. */
 export async function scalingChild({
   size,
   quick,
+  indexDirectory,
 }: {
   size: (typeof SIZES)[number];
   quick: boolean;
-}): Promise<ScalingRow> {
+  indexDirectory: string;
+}): Promise<Omit<ScalingRow, 'cold' | 'packedFileBytes'>> {
   const floats = size.chunks * DIMENSIONS;
   const vectorBytes = floats * 4;
   const large = size.chunks >= 1_000_000;
@@ -115,29 +201,41 @@ export async function scalingChild({
         ? { warmup: 5, samples: 30 }
         : { warmup: 30, samples: 200 };
 
+  collectGarbage();
+  const baseRssBytes = process.memoryUsage().rss;
   let started = performance.now();
-  const routing = routingTree({
-    name: `explore-${size.chunks}`,
-    levels: size.levels,
-    leaves: size.chunks / CHUNKS_PER_LEAF,
-    chunksPerLeaf: CHUNKS_PER_LEAF,
-    dimensions: DIMENSIONS,
-    seed: 11,
-    vectors: 'generated',
-  });
+  const routing = sizeTree(size);
   const definitionMs = performance.now() - started;
+  collectGarbage();
+  const treeRssBytes = process.memoryUsage().rss;
+  const peakAfterDefinitionBytes = process.resourceUsage().maxRSS * 1024;
+  // Which index the load restored from the file (none: the file was not used, and the row says so).
+  let restored: ChunkIndex | null = null;
+  const fromPacked = ChunkIndex.fromPacked;
+  ChunkIndex.fromPacked = (tree, parts) => {
+    restored = fromPacked.call(ChunkIndex, tree, parts);
+    return restored;
+  };
   started = performance.now();
-  // No cache: every chunk vector is derived once while packing the index, and nothing keeps a copy.
+  const cpu = process.cpuUsage();
+  // No embedding cache: the packed index file the cold load wrote is what makes this start warm
+  // (a chunk the file did not cover would be embedded again, and the load would show it).
   const agent = new TreeAgent({
     tree: routing.tree,
     embedder: routing.embedder,
     embeddingCache: new NullEmbeddingCache(),
+    indexDirectory,
   });
   await agent.ready();
   const loadMs = performance.now() - started;
-  const rssBytes = process.memoryUsage().rss;
-  const { messages } = routing;
+  const loadCpuMs = cpuMs(cpu);
+  const peakAfterLoadBytes = process.resourceUsage().maxRSS * 1024;
   collectGarbage();
+  const rssBytes = process.memoryUsage().rss;
+  ChunkIndex.fromPacked = fromPacked;
+  if (!restored) throw new Error(`${size.chunks} chunks: the second load did not read the packed index file`);
+  const rowsInFile = !(restored as ChunkIndex).rowsInMemory;
+  const { messages } = routing;
 
   // The limit: a plain sequential read of a float32 array as large as the vectors, compiled from C
   // (with a compiled dot pass), and the same read in JavaScript (one accumulator or four; the faster
@@ -252,7 +350,13 @@ export async function scalingChild({
     passBytes: signBits ? size.chunks * Math.ceil(DIMENSIONS / 128) * 16 : vectorBytes,
     definitionMs,
     loadMs,
+    loadCpuMs,
     rssBytes,
+    baseRssBytes,
+    treeRssBytes,
+    peakAfterDefinitionBytes,
+    peakAfterLoadBytes,
+    rowsInFile,
     sink: consumed(),
   };
 }
@@ -332,6 +436,25 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
       : 'not measured',
     met: million && !quick ? million.step.median <= GOAL_MILLION_MS : null,
   });
+  goals.push({
+    benchmark: '3. exploration scaling',
+    goal: `≤ ${GOAL_BYTES_PER_CHUNK} B resident per chunk at 1M after load and GC (engine's index; peak while loading ≤ ${GOAL_PEAK_RATIO}× resident)`,
+    measured: million
+      ? `engine ${Math.round((million.rssBytes - million.treeRssBytes) / million.chunks)} B/chunk, tree ${Math.round((million.treeRssBytes - million.baseRssBytes) / million.chunks)} B/chunk, process ${Math.round(million.rssBytes / million.chunks)} B/chunk; peak ${times(million.peakAfterLoadBytes / million.rssBytes)} of resident`
+      : 'not measured',
+    met: million
+      ? (million.rssBytes - million.treeRssBytes) / million.chunks <= GOAL_BYTES_PER_CHUNK &&
+        million.peakAfterLoadBytes / million.rssBytes <= GOAL_PEAK_RATIO
+      : null,
+  });
+  goals.push({
+    benchmark: '3. exploration scaling',
+    goal: `load 1M chunks from a warm cache in ≤ ${GOAL_LOAD_MS / 1000} s (the packed index file)`,
+    measured: million
+      ? `${ms(million.loadMs)} wall, ${ms(million.loadCpuMs)} CPU (cold: ${ms(million.cold.loadMs)} wall, ${ms(million.cold.loadCpuMs)} CPU)`
+      : 'not measured',
+    met: million && !quick ? million.loadMs <= GOAL_LOAD_MS : null,
+  });
   const rescans = rows.filter((row) => row.passesPerStep !== 1);
   goals.push({
     benchmark: '3. exploration scaling',
@@ -404,16 +527,51 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
       ]),
     ),
     '',
-    'Building the trees (same run): definition (`defineTree`), load (`agent.ready()`: embedding every chunk with the precomputed embedder and packing the matrix), resident memory after the load.',
+    'Loading the trees (same run, each load in a fresh process). Cold: `agent.ready()` embedding every chunk (the precomputed embedder), calibrating the thresholds and writing the packed index file. Warm: a restart with that file (`indexDirectory`), the timed runs above use this agent. Wall times depend on the machine’s load; CPU times (user + system of the process) less so.',
     '',
     table(
-      ['chunks', 'nodes', 'definition', 'load', 'RSS after load'],
+      [
+        'chunks',
+        'nodes',
+        'definition',
+        'cold load wall / CPU (peak RSS)',
+        'packed file',
+        'warm load wall / CPU',
+        'warm ÷ cold CPU',
+        'rows',
+      ],
       rows.map((row) => [
         row.chunks.toLocaleString('en'),
         row.nodes.toLocaleString('en'),
         ms(row.definitionMs),
-        ms(row.loadMs),
-        bytes(row.rssBytes),
+        `${ms(row.cold.loadMs)} / ${ms(row.cold.loadCpuMs)} (${bytes(row.cold.peakBytes)})`,
+        bytes(row.packedFileBytes),
+        `${ms(row.loadMs)} / ${ms(row.loadCpuMs)}`,
+        times(row.loadCpuMs / row.cold.loadCpuMs),
+        row.rowsInFile ? 'int8 + sign bits in memory, float32 in the file' : 'float32 in memory',
+      ]),
+    ),
+    '',
+    'Memory of the warm process (RSS after a full collection): before the tree is defined (Node and the modules), after `defineTree` (the user’s tree object: node definitions, chunk texts, the compiled `Tree`), after the load (the engine’s index added); per chunk, the engine’s part is the difference made by the load. Peak: the process’s maximum RSS up to the end of the definition and up to the end of the load.',
+    '',
+    table(
+      [
+        'chunks',
+        'RSS: base / + tree / + load',
+        'tree per chunk',
+        'engine per chunk',
+        'total per chunk',
+        'peak: definition / load',
+        'peak ÷ resident after load',
+      ],
+      rows.map((row) => [
+        row.chunks.toLocaleString('en'),
+        `${bytes(row.baseRssBytes)} / ${bytes(row.treeRssBytes)} / ${bytes(row.rssBytes)}`,
+        `${Math.round((row.treeRssBytes - row.baseRssBytes) / row.chunks)} B`,
+        `${Math.round((row.rssBytes - row.treeRssBytes) / row.chunks)} B`,
+        `${Math.round(row.rssBytes / row.chunks)} B`,
+        `${bytes(row.peakAfterDefinitionBytes)} / ${bytes(row.peakAfterLoadBytes)}`,
+        times(row.peakAfterLoadBytes / row.rssBytes),
       ]),
     ),
     ...(notes.length ? ['', ...notes.map((note) => `- ${note}`)] : []),

@@ -69,7 +69,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
   {
     folder: 'files',
-    what: 'contract `FileStore`, in-memory and local stores, the File Agent',
+    what: 'contract `FileStore`, in-memory and local stores, the chunk-and-count bookkeeping the SQLite and PostgreSQL stores share, the File Agent',
     mayImport: ['errors', 'protocol'],
   },
   { folder: 'memory', what: 'the Memory Agent (lazy history)', mayImport: ['errors', 'protocol'] },
@@ -156,7 +156,17 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'adapter',
     what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
-    mayImport: ['errors', 'filter', 'protocol', 'embedding', 'session', 'vector', 'analytics', 'handoff'],
+    mayImport: [
+      'errors',
+      'filter',
+      'protocol',
+      'embedding',
+      'session',
+      'vector',
+      'files',
+      'analytics',
+      'handoff',
+    ],
   },
 ];
 

@@ -13,16 +13,31 @@
  * and gets the expected answer; (b) `tsc --noEmit` on the tree of docs/getting-started.md and on a file
  * importing every installed entry point passes with skipLibCheck false under `tsc --init` defaults, strict
  * nodenext and bundler, each with and without the DOM lib; (c) `treeagent lint|test|eval` work on a
- * `.ts` and a `.js` tree. It prints each tarball's size and fails if one ships a `*.test.*` file.
+ * `.ts` and a `.js` tree; (e) every installed source map carries its sources, and no tarball ships a
+ * declaration map or a map of the web app (whose sources are not shipped); (f) without the optional
+ * peer @treeagent/postgres, `treeagent report --database-url` says how to install it, and with its
+ * tarball installed reads PostgreSQL (TREEAGENT_TEST_DATABASE_URL). It prints each tarball's size
+ * and fails if one ships a `*.test.*` file or the web app outgrows WEB_APP_MAX_BYTES.
  *
  * Usage: npx tsx scripts/pack-install-test.ts [--keep] [--no-build]
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** The most the chat page's built files (`@treeagent/server`'s dist/web) may weigh unpacked. */
+const WEB_APP_MAX_BYTES = 1024 * 1024;
 const keep = process.argv.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'treeagent-pack-'));
 const tarballs = join(work, 'tarballs');
@@ -64,7 +79,7 @@ try {
     filename: string;
     size: number;
     unpackedSize: number;
-    files: { path: string }[];
+    files: { path: string; size: number }[];
   }[];
   const published = packed.filter((entry) => entry.name !== '@treeagent/examples');
   process.stdout.write('\npackage                              tarball    unpacked  files\n');
@@ -88,6 +103,26 @@ try {
   check(
     true,
     'no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, README, CHANGELOG',
+  );
+  // Source maps: a JavaScript map carries its sources (checked after install); declaration maps and
+  // the web app's map would point at sources the package does not ship, so there are none.
+  for (const entry of published) {
+    const maps = entry.files
+      .map((file) => file.path)
+      .filter(
+        (path) => path.endsWith('.d.ts.map') || (path.startsWith('dist/web/') && path.endsWith('.map')),
+      );
+    if (maps.length)
+      throw new Error(`pack-install: ${entry.name} ships maps of unshipped sources: ${maps.join(', ')}`);
+  }
+  check(true, 'no tarball ships a declaration map or a map of the web app');
+  const server = published.find((entry) => entry.name === '@treeagent/server');
+  const webBytes = (server?.files ?? [])
+    .filter((file) => file.path.startsWith('dist/web/'))
+    .reduce((sum, file) => sum + file.size, 0);
+  check(
+    webBytes > 0 && webBytes < WEB_APP_MAX_BYTES,
+    `the server's web app is ${(webBytes / 1024).toFixed(0)} kB unpacked (limit ${WEB_APP_MAX_BYTES / 1024} kB)`,
   );
   const tarball = (name: string) => {
     const entry = published.find((candidate) => candidate.name === name);
@@ -355,6 +390,70 @@ export default defineTree({
     run(cli, ['eval', tree, utterances, '--min-accuracy', '1'], project);
     check(true, `(c) treeagent lint, test and eval on ${tree}`);
   }
+  // (e) The installed source maps carry their sources: a stack trace maps to code that is there.
+  let maps = 0;
+  for (const entry of treeagentPackages) {
+    const dist = join(project, 'node_modules', entry.name, 'dist');
+    if (!existsSync(dist)) continue;
+    for (const path of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      if (!path.endsWith('.map')) continue;
+      const map = JSON.parse(readFileSync(join(dist, path), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      const carried = map.sources.every((_, i) => typeof map.sourcesContent?.[i] === 'string');
+      if (!carried)
+        throw new Error(`pack-install: ${entry.name}/dist/${path} names sources it does not carry`);
+      maps++;
+    }
+  }
+  check(maps > 0, `(e) each of the ${maps} installed source maps carries its sources`);
+
+  // (f) @treeagent/postgres is an optional peer dependency of the CLI: without it, --database-url
+  // says what to install; with its tarball installed, the report reads PostgreSQL.
+  const databaseUrl = process.env.TREEAGENT_TEST_DATABASE_URL;
+  const report = spawnSync(
+    cli,
+    ['report', '--database-url', databaseUrl ?? 'postgres://127.0.0.1:1/none', '--json'],
+    { cwd: project, encoding: 'utf8' },
+  );
+  check(
+    report.status === 2 &&
+      report.stderr.includes('--database-url') &&
+      report.stderr.includes('npm install @treeagent/postgres'),
+    `(f) without @treeagent/postgres, treeagent report --database-url exits ${report.status}: ${report.stderr.trim()}`,
+  );
+  // As its dependency, spelled as the override (npm refuses a direct dependency that differs from it).
+  const withPostgres = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  withPostgres.dependencies['@treeagent/postgres'] = local('@treeagent/postgres');
+  writeFileSync(manifestPath, `${JSON.stringify(withPostgres, null, 2)}\n`);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  if (databaseUrl) {
+    const schema = `pack_install_${process.pid}`;
+    try {
+      const json = JSON.parse(
+        run(cli, ['report', '--database-url', databaseUrl, '--schema', schema, '--json'], project),
+      ) as Record<string, unknown>;
+      check(
+        typeof json === 'object' && json !== null,
+        '(f) with @treeagent/postgres installed, the report reads PostgreSQL',
+      );
+    } finally {
+      writeFileSync(
+        join(project, 'drop-schema.mjs'),
+        `import pg from 'pg';
+const client = new pg.Client({ connectionString: process.env.TREEAGENT_TEST_DATABASE_URL });
+await client.connect();
+await client.query('DROP SCHEMA IF EXISTS ${schema} CASCADE');
+await client.end();
+`,
+      );
+      run('node', ['drop-schema.mjs'], project);
+    }
+  } else {
+    process.stdout.write('skipped - (f) the report on PostgreSQL: TREEAGENT_TEST_DATABASE_URL is not set\n');
+  }
+
   const seconds = Math.round((Date.now() - started) / 1000);
   process.stdout.write(
     `\npack-install: all checks passed in ${seconds} s (${work}${keep ? ', kept' : ''})\n`,

@@ -1,13 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { checkExample, markdownExample } from '../../scripts/readme-example.js';
 
 /**
  * The first TypeScript example of each README runs as written, and each `console.log(...)` prints
- * what its trailing comment says, so the examples cannot drift from the code.
+ * what its trailing comment says, so the examples cannot drift from the code. The READMEs whose
+ * examples need a service or a fixture (a model, a server, PostgreSQL) run in their package's
+ * `readme.test.ts` (scripts/readme-coverage.test.ts checks that every package README is run).
  */
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const readmes = [
   'README.md',
   'packages/core/README.md',
@@ -15,25 +17,14 @@ const readmes = [
   'packages/components/README.md',
   'docs/forms.md',
 ];
-const scratch = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.docs-'));
+const scratch = join(fileURLToPath(new URL('.', import.meta.url)), `.docs-${process.pid}`);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('README examples', () => {
   test.each(readmes)('%s', async (readme) => {
-    const text = readFileSync(join(root, readme), 'utf8');
-    const code = /```ts\n([\s\S]*?)```/.exec(text)?.[1];
-    expect(code, `${readme} starts with a TypeScript example`).toBeTruthy();
-    const expected = [...code!.matchAll(/console\.log\(.*\);\s*\/\/ (.*)$/gm)].map((match) => match[1]);
-    expect(expected.length).toBeGreaterThan(0);
-    const file = join(scratch, `${readme.replaceAll('/', '-')}.ts`);
-    writeFileSync(file, code!);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      await import(file);
-      expect(log.mock.calls.map((call) => String(call[0]))).toEqual(expected);
-    } finally {
-      log.mockRestore();
-    }
+    const example = markdownExample(readme);
+    const name = `${readme.replaceAll('/', '-')}.ts`;
+    expect(await checkExample(example, { directory: scratch, name })).toEqual([]);
   });
 });
 
@@ -42,22 +33,8 @@ const sections = [{ file: 'docs/models.md', heading: '## Tools' }];
 
 describe('docs section examples', () => {
   test.each(sections)('$file $heading', async ({ file, heading }) => {
-    const text = readFileSync(join(root, file), 'utf8');
-    const start = text.indexOf(`\n${heading}\n`);
-    expect(start, `${file} has a section "${heading}"`).toBeGreaterThanOrEqual(0);
-    const code = /```ts\n([\s\S]*?)```/.exec(text.slice(start))?.[1];
-    expect(code, `${file} ${heading} has a TypeScript example`).toBeTruthy();
-    const expected = [...code!.matchAll(/console\.log\(.*\);\s*\/\/ (.*)$/gm)].map((match) => match[1]);
-    expect(expected.length).toBeGreaterThan(0);
-    const name = `${file}-${heading}`.replaceAll(/[^A-Za-z0-9]+/g, '-');
-    const path = join(scratch, `${name}.ts`);
-    writeFileSync(path, code!);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      await import(path);
-      expect(log.mock.calls.map((call) => String(call[0]))).toEqual(expected);
-    } finally {
-      log.mockRestore();
-    }
+    const example = markdownExample(file, { heading });
+    const name = `${`${file}-${heading}`.replaceAll(/[^A-Za-z0-9]+/g, '-')}.ts`;
+    expect(await checkExample(example, { directory: scratch, name })).toEqual([]);
   });
 });

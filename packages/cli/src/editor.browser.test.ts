@@ -123,7 +123,7 @@ beforeAll(async () => {
     ],
   });
   page = await (
-    await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true })
+    await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
   ).newPage();
 }, 60_000);
 
@@ -319,7 +319,178 @@ describe('the tree editor', () => {
     await page.locator('#disk-conflict').waitFor({ state: 'detached' });
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('delivery');
     expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain('returns');
+
+    // Two saves from the same version at the same moment (two admins, two tabs): one is written,
+    // the other is a conflict; the file is the winner's, whole.
+    const state = (await (await fetch(`${dev.url}/api/v1/editor`)).json()) as {
+      version: string;
+      document: { nodes: { id: number; name?: string }[] };
+    };
+    const renamed = (name: string) => ({
+      ...state.document,
+      nodes: state.document.nodes.map((node) => (node.id === 4 ? { ...node, name } : node)),
+    });
+    const answers = await Promise.all(
+      ['refunds', 'returns and refunds'].map((name) =>
+        fetch(`${dev.url}/api/v1/editor`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ document: renamed(name), baseVersion: state.version }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const winner = answers[0]!.status === 200 ? 'refunds' : 'returns and refunds';
+    expect(JSON.parse(readFileSync(treePath, 'utf8')).nodes[3].name).toBe(winner);
+    // The page hears of it (pushed by the server) and offers to reload.
+    await page.waitForSelector('#disk-conflict');
+    await page.locator('#reload-from-disk').click();
+    await page.locator('#disk-conflict').waitFor({ state: 'detached' });
+    expect(await page.locator('[data-node-id="4"] .graph-node-name').textContent()).toContain(winner);
   }, 60_000);
+
+  it('draws components used by name as groups, collapses one, edits a head init, reorders siblings with undo', async () => {
+    const dir = mkdtempSync(join(scratch, 'components-'));
+    writeFileSync(
+      join(dir, 'desk.callbacks.ts'),
+      'export const startForm = () => undefined;\nexport const resetForm = () => undefined;\n',
+    );
+    const file = join(dir, 'desk.json');
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          format: 'treeagent-tree',
+          version: 1,
+          name: 'desk',
+          module: './desk.callbacks.ts',
+          components: {
+            address: {
+              nodes: [
+                { id: 1, type: 'head', name: 'address head' },
+                {
+                  id: 2,
+                  parent: 1,
+                  type: 'emit',
+                  name: 'ask address',
+                  chunks: ['my address changed'],
+                  emit: { message: { type: 'static', content: 'Your new address?' } },
+                },
+              ],
+            },
+          },
+          nodes: [
+            { id: 1, type: 'root' },
+            { id: 2, parent: 1, type: 'agent', name: 'desk', isPrimary: true },
+            {
+              id: 3,
+              parent: 2,
+              type: 'emit',
+              name: 'hours',
+              chunks: ['opening hours'],
+              emit: { message: { type: 'static', content: '9 to 18.' } },
+            },
+            {
+              id: 4,
+              parent: 2,
+              type: 'emit',
+              name: 'prices',
+              chunks: ['how much'],
+              emit: { message: { type: 'static', content: 'From 10.' } },
+            },
+            { id: 5, parent: 2, type: 'component', name: 'move', use: 'address', idBase: 100 },
+            { id: 6, parent: 2, type: 'component', name: 'form' },
+            { id: 7, parent: 6, type: 'head', name: 'form head' },
+            {
+              id: 8,
+              parent: 7,
+              type: 'emit',
+              name: 'form entry',
+              chunks: ['fill the form'],
+              emit: { message: { type: 'static', content: 'Name?' } },
+            },
+          ],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const server = await startDev(file, { port: '0', data: join(dir, 'data') }, quiet);
+    try {
+      await page.goto(`${server.url}/editor`);
+      await page.waitForSelector('body.is-ready');
+      await waitChecked();
+      // The component used by name is drawn: its group, its node (read-only, dashed).
+      expect(await page.locator('.graph-group[data-group-id="5"]').textContent()).toContain('uses “address”');
+      expect(await page.locator('[data-node-id="102"]').getAttribute('class')).toContain('is-instance');
+      expect(await page.locator('.graph-group[data-group-id="6"]').count()).toBe(1);
+
+      // Collapse a group: one box in place of its nodes; expand it again.
+      await page
+        .locator('.graph-group[data-group-id="6"] .graph-group-collapse')
+        .dispatchEvent('pointerdown');
+      await page.waitForSelector('[data-folded-group-id="6"]');
+      expect(await page.locator('[data-node-id="8"]').count()).toBe(0);
+      expect(await page.locator('[data-folded-group-id="6"]').textContent()).toContain('1 node inside');
+      await page.locator('[data-folded-group-id="6"] .graph-collapse').dispatchEvent('pointerdown');
+      await page.waitForSelector('[data-node-id="8"]');
+
+      // A node of the used component is read-only, with the way to edit it.
+      await page.locator('[data-node-id="102"] .graph-node-box').click();
+      await page.waitForSelector('#instance-note');
+      expect(await page.locator('#node-name').isDisabled()).toBe(true);
+
+      // The head's init, on the component's inspector.
+      await page.locator('.graph-group[data-group-id="6"] .graph-group-label').click();
+      await page.waitForSelector('#component-section');
+      await page.locator('#head-init').selectOption('startForm');
+      await waitChecked();
+      await page.screenshot({ path: `${SCREENSHOTS}editor-components.png` });
+      expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
+
+      // Make the used component explicit: same ids, now editable.
+      await page.locator('.graph-group[data-group-id="5"] .graph-group-label').click();
+      await page.locator('#make-explicit').click();
+      await waitChecked();
+      await page.locator('[data-node-id="102"] .graph-node-box').click();
+      await page.waitForSelector('#node-form .node-form-id:text("#102")');
+      expect(await page.locator('#instance-note').count()).toBe(0);
+      expect(await page.locator('#node-name').isDisabled()).toBe(false);
+
+      // Sibling order: prices before hours, drawn so, undone and redone.
+      await select(4);
+      expect(await page.locator('#sibling-position').textContent()).toBe('2 of 4 siblings');
+      const x = async (id: number) => (await page.locator(`[data-node-id="${id}"]`).boundingBox())!.x;
+      expect(await x(3)).toBeLessThan(await x(4));
+      await page.locator('#move-up').click();
+      await waitChecked();
+      expect(await page.locator('#sibling-position').textContent()).toBe('1 of 4 siblings');
+      expect(await page.locator('#move-up').isDisabled()).toBe(true);
+      expect(await x(4)).toBeLessThan(await x(3));
+      await page.locator('#undo').click();
+      await waitChecked();
+      expect(await x(3)).toBeLessThan(await x(4));
+      await page.locator('#redo').click();
+      await waitChecked();
+      expect(await x(4)).toBeLessThan(await x(3));
+
+      // At 1280 px nothing overflows sideways and the toolbar is on screen.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+      expect(await page.locator('#save').isVisible()).toBe(true);
+
+      await page.locator('#save').click();
+      await page.waitForSelector('#editor-status:text("Saved")');
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        nodes: { id: number; parent?: number; use?: string; callbacks?: Record<string, string> }[];
+      };
+      expect(saved.nodes.filter((node) => node.parent === 2).map((node) => node.id)).toEqual([4, 3, 5, 6]);
+      expect(saved.nodes.find((node) => node.id === 7)!.callbacks).toEqual({ init: 'startForm' });
+      expect(saved.nodes.find((node) => node.id === 5)!.use).toBeUndefined();
+      expect(saved.nodes.find((node) => node.id === 102)).toMatchObject({ parent: 101, name: 'ask address' });
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 
   it('records a chat as a YAML conversation test that treeagent test passes', async () => {
     await page.goto(`${dev.url}/`);

@@ -10,6 +10,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
 import { reportCommand } from './commands/report.js';
+import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
@@ -67,6 +68,41 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--no-editor', 'no tree editor (/editor)')
     .action(async (tree: string, options) => {
       code = await devCommand(tree, options, out);
+    });
+  program
+    .command('serve')
+    .description(
+      'Run the production server: the API, the chat page, the operator console; sessions in SQLite (--data) or PostgreSQL (--database-url). No debug mode, no hot reload unless --watch, the editor only for admins (--editor --operators). Stops gracefully on SIGTERM.',
+    )
+    .argument('<tree>', 'tree file (.ts, .js, or .json with its callback module)')
+    .option('--config <file>', 'model configuration')
+    .option(
+      '--data <directory>',
+      'data directory (SQLite: sessions, uploads, vectors, embeddings; with --database-url only the embedding cache and fits)',
+      '.treeagent',
+    )
+    .option(
+      '--database-url <url>',
+      'PostgreSQL for every shared store, so several processes can serve (postgres://…; default: TREEAGENT_DATABASE_URL; needs @treeagent/postgres)',
+    )
+    .option('--schema <name>', 'PostgreSQL schema of the tables (default public)')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, '3000')
+    .option('--host <host>', 'interface to listen on (0.0.0.0: every interface)', '127.0.0.1')
+    .option('--api-key-file <file>', 'API keys, one per line (chmod 600); or TREEAGENT_API_KEYS=key1,key2')
+    .option('--api-key <key...>', 'an API key (visible in the process list: prefer --api-key-file)')
+    .option('--public', 'serve on a non-loopback --host without API keys (a chat page open to anyone)')
+    .option(
+      '--operators <file>',
+      'operators file (chmod 600): operator login, the console, handoff; admins may use --editor',
+    )
+    .option('--editor', 'the tree editor at /editor, for admins only (needs --operators)')
+    .option('--watch', 'reload the tree when its files change, keeping sessions')
+    .option('--allowed-host <name...>', 'host names the server answers to (set your public names)')
+    .option('--utterances <file>', 'labelled utterances (Analytics "add to utterances", editor suggestions)')
+    .option('--redact', 'redact personal data before anything is stored')
+    .option('--shutdown-timeout <ms>', 'on SIGTERM, how long turns in flight may finish', '10000')
+    .action(async (tree: string, options) => {
+      code = await serveCommand(tree, options, out);
     });
   program
     .command('eval')

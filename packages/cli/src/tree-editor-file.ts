@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import {
   defineTree,
@@ -12,9 +12,11 @@ import {
   type TreeDocument,
 } from '@treeagent/core';
 import { TreeEditConflict, type TreeEditorFile, type TreeEditorSource } from '@treeagent/server';
+import { withFileLock, writeFileAtomic } from './file-lock.js';
 import { importTreeModule, loadTree } from './load-tree.js';
 import { loadUtterances } from './load-utterances.js';
 import { treeLoadError } from './user-errors.js';
+import { watchFiles } from './watch-file.js';
 
 /** Options of `fileTreeEditor`. */
 export interface FileTreeEditorOptions {
@@ -29,7 +31,8 @@ const UTTERANCE_FILES = ['utterances.tsv', 'utterances.csv', 'utterances.json', 
 /**
  * The tree editor's source for a tree file (what `treeagent dev` gives the server): a JSON tree is
  * read, built with its callback module's exports and written back with the stable layout, refusing
- * to overwrite a file that changed since it was read (`TreeEditConflict`). A tree defined in code is
+ * to overwrite a file that changed since it was read (`TreeEditConflict`): the check and the atomic
+ * write hold the file's lock. Changes on disk are followed by watching the file's directory. A tree defined in code is
  * shown read-only, as the document `treeagent export --json` would write.
  */
 export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions = {}): TreeEditorSource {
@@ -117,12 +120,30 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
           'INVALID_INPUT',
           `${path} is defined in code: the editor saves JSON trees only. Convert it with "treeagent export ${path} --json".`,
         );
-      const current = versionOf(readFileSync(path, 'utf8'));
-      if (current !== baseVersion && !writeOptions.force) throw new TreeEditConflict(path, current);
       const text = formatTreeDocument(document);
-      // In place, not by rename: the dev server's watcher keeps watching the same file.
-      writeFileSync(path, text);
-      return versionOf(text);
+      // Compare-and-swap: the version check and the write hold the file's lock (this process and
+      // others), and the write replaces the file atomically (temporary file, then rename).
+      return withFileLock(path, () => {
+        const current = versionOf(readFileSync(path, 'utf8'));
+        if (current !== baseVersion && !writeOptions.force) throw new TreeEditConflict(path, current);
+        writeFileAtomic(path, text);
+        return versionOf(text);
+      });
+    },
+    watch(listener) {
+      let last: string | null = null;
+      return watchFiles([path], () => {
+        let version: string;
+        try {
+          version = versionOf(readFileSync(path, 'utf8'));
+        } catch {
+          return; // Being replaced or deleted: the next change reports it.
+        }
+        if (version !== last) {
+          last = version;
+          listener(version);
+        }
+      });
     },
     async utterances() {
       if (!utterancesPath || !existsSync(utterancesPath)) return [];

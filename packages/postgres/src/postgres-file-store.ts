@@ -7,6 +7,7 @@ import {
   type NewFileStream,
   TreeAgentError,
 } from '@treeagent/core';
+import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
 
@@ -109,7 +110,7 @@ export class PostgresFileStore implements FileStore {
   }
 
   async put(file: NewFile): Promise<FileMetadata> {
-    return this.putStream({ ...file, data: oneChunk(file.data) });
+    return this.putStream({ ...file, data: singlePart(file.data) });
   }
 
   async putStream(file: NewFileStream): Promise<FileMetadata> {
@@ -121,54 +122,27 @@ export class PostgresFileStore implements FileStore {
         [id, file.sessionId ?? null, file.name, file.mimeType, file.origin],
       ),
     );
-    let size = 0;
-    let seq = 0;
-    const pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      if (pendingBytes === 0) return;
-      const chunk = Buffer.concat(pending, pendingBytes);
-      pending.length = 0;
-      pendingBytes = 0;
-      const index = seq++;
-      await this.#run(what, () =>
-        this.#pool.query(`INSERT INTO ${this.tables.chunks} (file_id, seq, data) VALUES ($1, $2, $3)`, [
-          id,
-          index,
-          chunk,
-        ]),
-      );
-    };
     try {
-      for await (const part of file.data) {
-        for (let offset = 0; offset < part.byteLength; ) {
-          const take = Math.min(part.byteLength - offset, CHUNK_BYTES - pendingBytes);
-          pending.push(part.subarray(offset, offset + take));
-          pendingBytes += take;
-          offset += take;
-          size += take;
-          if (pendingBytes === CHUNK_BYTES) await flush();
-        }
-      }
-      await flush();
+      const size = await writeInChunks(file.data, CHUNK_BYTES, (chunk, seq) =>
+        this.#run(what, () =>
+          this.#pool.query(`INSERT INTO ${this.tables.chunks} (file_id, seq, data) VALUES ($1, $2, $3)`, [
+            id,
+            seq,
+            chunk,
+          ]),
+        ),
+      );
       await this.#run(what, () =>
         this.#pool.query(`UPDATE ${this.tables.files} SET size = $1, complete = true WHERE id = $2`, [
           size,
           id,
         ]),
       );
+      return storedFileMetadata(id, file, size);
     } catch (error) {
       await this.#pool.query(`DELETE FROM ${this.tables.files} WHERE id = $1`, [id]).catch(() => {});
       throw error;
     }
-    return {
-      id,
-      name: file.name,
-      mimeType: file.mimeType,
-      size,
-      origin: file.origin,
-      ...(file.sessionId === undefined ? {} : { sessionId: file.sessionId }),
-    };
   }
 
   async metadata(id: string): Promise<FileMetadata | null> {
@@ -250,10 +224,6 @@ export class PostgresFileStore implements FileStore {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-async function* oneChunk(data: Uint8Array): AsyncIterable<Uint8Array> {
-  yield data;
-}
 
 function toMetadata(row: FileRow): FileMetadata {
   return {

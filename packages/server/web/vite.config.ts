@@ -19,7 +19,9 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source map: its sources (web/src) are not in the package, and the map would be four times
+    // the bundle. Debug the app with `npm run dev:web`, which serves the sources.
+    sourcemap: false,
   },
   server: {
     // changeOrigin: the server checks the Host header against its allow-list.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import type { EmbeddingCache } from '@treeagent/core';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
@@ -53,6 +54,11 @@ export interface SqliteEmbeddingCacheOptions extends SqliteDatabaseOptions {
  */
 export class SqliteEmbeddingCache implements EmbeddingCache {
   readonly file: string;
+  /**
+   * Packed index files of the agents using this cache (`TreeAgentOptions.indexDirectory`): `index/`
+   * beside the database file; none for `:memory:`.
+   */
+  readonly indexDirectory: string | undefined;
   readonly #handle: StoreHandle;
   readonly #select: Database.Statement;
   readonly #count: Database.Statement;
@@ -68,6 +74,7 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
   constructor(file: string | SqliteDatabase, options: SqliteEmbeddingCacheOptions = {}) {
     const database = SqliteDatabase.forStore(file, options, EMBEDDING_SCHEMA, 'EMBEDDER');
     this.file = database.file;
+    this.indexDirectory = database.file === ':memory:' ? undefined : join(dirname(database.file), 'index');
     this.#handle = new StoreHandle(
       database,
       'EMBEDDER',

@@ -7,6 +7,7 @@ import {
   type NewFileStream,
   TreeAgentError,
 } from '@treeagent/core';
+import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -115,7 +116,7 @@ export class SqliteFileStore implements FileStore {
   }
 
   async put(file: NewFile): Promise<FileMetadata> {
-    return this.putStream({ ...file, data: oneChunk(file.data) });
+    return this.putStream({ ...file, data: singlePart(file.data) });
   }
 
   async putStream(file: NewFileStream): Promise<FileMetadata> {
@@ -131,36 +132,18 @@ export class SqliteFileStore implements FileStore {
       );
       this.#database.wrote();
     });
-    let size = 0;
-    let seq = 0;
-    const pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    const flush = () => {
-      if (pendingBytes === 0) return;
-      const chunk = Buffer.concat(pending, pendingBytes);
-      pending.length = 0;
-      pendingBytes = 0;
-      this.#run(`store file "${file.name}"`, () => {
-        this.#insertChunk.run(id, seq++, chunk);
-        this.#database.wrote();
-      });
-    };
     try {
-      for await (const part of file.data) {
-        for (let offset = 0; offset < part.byteLength; ) {
-          const take = Math.min(part.byteLength - offset, CHUNK_BYTES - pendingBytes);
-          pending.push(part.subarray(offset, offset + take));
-          pendingBytes += take;
-          offset += take;
-          size += take;
-          if (pendingBytes === CHUNK_BYTES) flush();
-        }
-      }
-      flush();
+      const size = await writeInChunks(file.data, CHUNK_BYTES, (chunk, seq) =>
+        this.#run(`store file "${file.name}"`, () => {
+          this.#insertChunk.run(id, seq, chunk);
+          this.#database.wrote();
+        }),
+      );
       this.#run(`store file "${file.name}"`, () => {
         this.#complete.run(size, id);
         this.#database.wrote();
       });
+      return storedFileMetadata(id, file, size);
     } catch (error) {
       try {
         this.#deleteFile(id);
@@ -169,14 +152,6 @@ export class SqliteFileStore implements FileStore {
       }
       throw error;
     }
-    return {
-      id,
-      name: file.name,
-      mimeType: file.mimeType,
-      size,
-      origin: file.origin,
-      ...(file.sessionId === undefined ? {} : { sessionId: file.sessionId }),
-    };
   }
 
   async metadata(id: string): Promise<FileMetadata | null> {
@@ -244,10 +219,6 @@ export class SqliteFileStore implements FileStore {
   #run<T>(what: string, body: () => T): T {
     return this.#handle.run(what, body);
   }
-}
-
-async function* oneChunk(data: Uint8Array): AsyncIterable<Uint8Array> {
-  yield data;
 }
 
 function toMetadata(row: FileRow): FileMetadata {

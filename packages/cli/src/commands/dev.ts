@@ -1,4 +1,4 @@
-import { existsSync, type FSWatcher, watch, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import {
   formatTreeDocument,
@@ -14,6 +14,7 @@ import type { Output } from '../output.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
 import { portInUseError } from '../user-errors.js';
+import { watchFiles } from '../watch-file.js';
 
 export interface DevOptions {
   config?: string;
@@ -142,7 +143,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
 
   let reloads = 0;
   let waiting: (() => void)[] = [];
-  let watchers: FSWatcher[] = [];
+  let unwatch = () => {};
   let timer: NodeJS.Timeout | undefined;
   const settle = () => {
     const resolvers = waiting;
@@ -168,14 +169,14 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     }
   };
   const rewatch = () => {
-    for (const watcher of watchers) watcher.close();
+    unwatch();
     if (options.watch === false) return;
-    watchers = loaded.files.map((file) =>
-      watch(file, () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => void reload(), 150);
-      }),
-    );
+    // The files' directories are watched: a file replaced by a rename (the editor's atomic save,
+    // vim, git) is still followed.
+    unwatch = watchFiles(loaded.files, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload(), 150);
+    });
   };
   rewatch();
   treeChanged = () => {
@@ -190,7 +191,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     nextReload: () => new Promise((resolve) => waiting.push(resolve)),
     close: async () => {
       clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
+      unwatch();
       await server.close();
       await data.close();
     },

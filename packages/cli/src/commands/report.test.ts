@@ -7,6 +7,7 @@ import { openSqlite } from '@treeagent/sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../main.js';
 import type { Output } from '../output.js';
+import { isMissingPackage, POSTGRES_PACKAGE } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'treeagent-report-'));
 const data = join(dir, 'data');
@@ -96,5 +97,25 @@ describe('treeagent report', () => {
     const output = capture();
     expect(await main(['report', '--data', data, '--from', 'ieri'], output)).toBe(2);
     expect(output.err.join('\n')).toMatch(/YYYY-MM-DD/);
+  });
+});
+
+describe('the optional PostgreSQL adapter (scripts/pack-install-test.ts runs --database-url without it)', () => {
+  test('is a declared optional peer dependency of the CLI', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(manifest.peerDependencies[POSTGRES_PACKAGE]).toBeDefined();
+    expect(manifest.peerDependenciesMeta[POSTGRES_PACKAGE]).toEqual({ optional: true });
+    expect(manifest.dependencies[POSTGRES_PACKAGE]).toBeUndefined();
+  });
+
+  test('a missing package is told apart from a failure inside an installed one', async () => {
+    const missing = await import(/* @vite-ignore */ `${POSTGRES_PACKAGE}-not-installed`).catch((e) => e);
+    expect(isMissingPackage(missing, `${POSTGRES_PACKAGE}-not-installed`)).toBe(true);
+    expect(isMissingPackage(missing, POSTGRES_PACKAGE)).toBe(false);
+    const inside = Object.assign(
+      new Error("Cannot find package 'pg' imported from /x/node_modules/@treeagent/postgres/dist/sql.js"),
+      { code: 'ERR_MODULE_NOT_FOUND' },
+    );
+    expect(isMissingPackage(inside, POSTGRES_PACKAGE)).toBe(false);
   });
 });

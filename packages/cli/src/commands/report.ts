@@ -84,16 +84,28 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
   }
 }
 
+/** The PostgreSQL adapter, an optional peer dependency of the CLI (package.json `peerDependenciesMeta`). */
+export const POSTGRES_PACKAGE = '@treeagent/postgres';
+
+/** True when `error` is Node's failure to find `name` itself (not a module that `name` imports). */
+export function isMissingPackage(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`package '${name}'`)
+  );
+}
+
 async function openAnalytics(
   options: ReportOptions,
 ): Promise<{ analytics: AnalyticsStore; close: () => Promise<void> }> {
   if (options.databaseUrl) {
-    // An optional adapter: imported by name at run time, so the CLI installs without it.
-    const specifier = '@treeagent/postgres';
-    const module = (await import(specifier).catch(() => {
+    // An optional peer dependency: imported by name at run time, so the CLI installs without it.
+    const module = (await import(POSTGRES_PACKAGE).catch((error: unknown) => {
+      if (!isMissingPackage(error, POSTGRES_PACKAGE)) throw error;
       throw new TreeAgentError(
         'INVALID_INPUT',
-        '--database-url needs the PostgreSQL adapter: npm install @treeagent/postgres pg.',
+        `--database-url reads PostgreSQL through ${POSTGRES_PACKAGE}, an optional peer dependency of @treeagent/cli that is not installed. Install it beside the CLI: npm install ${POSTGRES_PACKAGE}`,
+        { cause: error },
       );
     })) as {
       PostgresSessionStore: new (options: {

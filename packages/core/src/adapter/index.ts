@@ -23,6 +23,8 @@ export {
   normalize,
   normalizeInPlace,
 } from '../embedding/vector-math.js';
+// File stores that keep a file as numbered chunks (SQLite, PostgreSQL): one way to cut and count.
+export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-upload.js';
 // Qdrant filters: one evaluator, so every store answers a filter the same way.
 export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
 export { EARTH_RADIUS_METERS, toRadians } from '../filter/geo.js';
@@ -56,6 +58,7 @@ export {
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
+export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
 export { KeyedMutex } from '../session/keyed-mutex.js';

@@ -127,6 +127,29 @@ export function describeEmbeddingCache(
     );
 
     cases.test(
+      'the last vector stored for a text wins, within a batch and across batches, also after reopening',
+      withCache(async (cache, reopen) => {
+        // An embedder updated without a new id: its new vectors replace the old ones everywhere.
+        await cache.setMany('model@1', [
+          { text: 'ciao', vector: f32([1, 0]) },
+          { text: 'ciao', vector: f32([0, 1]) },
+          { text: 'reso', vector: f32([2, 2]) },
+        ]);
+        expect(Array.from((await cache.getMany('model@1', ['ciao']))[0]!)).toEqual([0, 1]);
+        await cache.setMany('model@1', [{ text: 'ciao', vector: f32([0.5, -0.5]) }]);
+        await cache.setMany('model@1', [{ text: 'ciao', vector: f32([0.5, -0.5]) }]);
+        expect(Array.from((await cache.getMany('model@1', ['ciao']))[0]!)).toEqual([0.5, -0.5]);
+        if (!reopen) return;
+        const again = await reopen();
+        const got = await again.getMany('model@1', ['ciao', 'reso']);
+        expect(got.map((vector) => (vector ? Array.from(vector) : undefined))).toEqual([
+          [0.5, -0.5],
+          [2, 2],
+        ]);
+      }),
+    );
+
+    cases.test(
       'setMany with no entries is a no-op',
       withCache(async (cache) => {
         await cache.setMany('model@1', []);

@@ -5,7 +5,17 @@
 export interface EmbeddingCache {
   /** Cached vectors for `texts` under `modelId`, `undefined` where missing. */
   getMany(modelId: string, texts: readonly string[]): Promise<(Float32Array | undefined)[]>;
+  /**
+   * Stores vectors under `modelId`. The last vector stored for a text is the one `getMany` answers,
+   * within a batch and across batches and restarts: an embedder updated without a new id replaces
+   * its old vectors instead of serving them (every implementation passes `describeEmbeddingCache`).
+   */
   setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * A directory beside the cache's own storage where the agent may keep packed index files
+   * (`TreeAgentOptions.indexDirectory`): persistent caches name one, in-memory ones none.
+   */
+  readonly indexDirectory?: string | undefined;
 }
 
 /** An embedding cache in process memory. */

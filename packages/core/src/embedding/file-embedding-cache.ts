@@ -6,17 +6,22 @@ import type { EmbeddingCache } from './embedding-cache.js';
 /**
  * A persistent embedding cache: one append-only file per model in a directory, so restarts and
  * re-deploys do not re-embed. Each record is `[text bytes: u32][text][dimensions: u32][float32 × dimensions]`;
- * a record cut short by a crash is ignored on the next load.
+ * a record cut short by a crash is ignored on the next load. As every `EmbeddingCache`, the last
+ * vector stored for a text is the one answered (also after a restart: a later record replaces an
+ * earlier one on load); storing the vector a text already has writes nothing.
  *
  * @example
  * const agent = new TreeAgent({ tree, embeddingCache: new FileEmbeddingCache('.data/embeddings') });
  */
 export class FileEmbeddingCache implements EmbeddingCache {
   readonly directory: string;
+  /** Packed index files of the agents using this cache: `index/` in its directory. */
+  readonly indexDirectory: string;
   readonly #models = new Map<string, Map<string, Float32Array>>();
 
   constructor(directory: string) {
     this.directory = directory;
+    this.indexDirectory = join(directory, 'index');
   }
 
   async getMany(modelId: string, texts: readonly string[]): Promise<(Float32Array | undefined)[]> {
@@ -26,10 +31,12 @@ export class FileEmbeddingCache implements EmbeddingCache {
 
   async setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]): Promise<void> {
     const vectors = this.#load(modelId);
-    const fresh = entries.filter((entry) => !vectors.has(entry.text));
-    if (!fresh.length) return;
+    // The last entry for a text wins, as in memory and SQLite; an unchanged vector is not re-written.
+    const latest = new Map(entries.map((entry) => [entry.text, entry.vector]));
+    const changed = [...latest].filter(([text, vector]) => !sameVector(vectors.get(text), vector));
+    if (!changed.length) return;
     const buffers: Buffer[] = [];
-    for (const { text, vector } of fresh) {
+    for (const [text, vector] of changed) {
       const textBytes = Buffer.from(text, 'utf8');
       const header = Buffer.alloc(4);
       header.writeUInt32LE(textBytes.length);
@@ -79,4 +86,10 @@ export class FileEmbeddingCache implements EmbeddingCache {
     }
     return vectors;
   }
+}
+
+function sameVector(stored: Float32Array | undefined, vector: Float32Array): boolean {
+  if (!stored || stored.length !== vector.length) return false;
+  for (let i = 0; i < vector.length; i++) if (!Object.is(stored[i], Math.fround(vector[i]!))) return false;
+  return true;
 }

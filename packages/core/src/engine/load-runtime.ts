@@ -6,11 +6,21 @@ import { TreeAgentError } from '../errors/tree-agent-error.js';
 import {
   type CalibrationOptions,
   calibrateThresholds,
+  type ThresholdCalibration,
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
 import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
 import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
+import {
+  calibrationKey,
+  closeWhenCollected,
+  type PackedIndex,
+  type PackedIndexKey,
+  readPackedIndex,
+  StalePackedIndex,
+  writePackedIndex,
+} from '../explore/packed-index-file.js';
 import { StoreChunkSearch } from '../explore/store-chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import { SOURCE_KEY } from '../ingest/ingest-documents.js';
@@ -43,6 +53,13 @@ export interface RuntimeParts {
   exploreScan?: ExploreScan;
   /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
   calibration: CalibrationOptions | false;
+  /**
+   * Where the packed index files are kept (`TreeAgentOptions.indexDirectory`): read at load instead
+   * of the per-chunk cache lookups when one matches the tree, written after a load without one.
+   */
+  indexDirectory?: string | undefined;
+  /** Warnings about the packed index (a file ignored and why, a file that could not be written). */
+  log?: (level: 'info' | 'warn', message: string) => void;
 }
 
 /** Texts embedded per call while loading a tree. */
@@ -64,10 +81,20 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
   let vectors: Float32Array[] = [];
+  let packed: PackedIndex | null = null;
+  const packedKey: PackedIndexKey = {
+    tree,
+    embedderId: exploreEmbedder.id,
+    dimensions: exploreEmbedder.dimensions,
+    scan: parts.exploreScan ?? 'auto',
+  };
   if (parts.exploreIn === 'memory') {
-    index = await ChunkIndex.build(tree, exploreEmbedder, parts.embeddingCache, {
-      scan: parts.exploreScan ?? 'auto',
-    });
+    if (parts.indexDirectory) packed = readPacked(parts.indexDirectory, packedKey, parts.log);
+    index =
+      packed?.index ??
+      (await ChunkIndex.build(tree, exploreEmbedder, parts.embeddingCache, {
+        scan: parts.exploreScan ?? 'auto',
+      }));
   } else {
     vectors = await embedInBatches(exploreEmbedder, parts.embeddingCache, tree.chunks);
     const paths = new Map(
@@ -97,29 +124,82 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     });
   }
   // Thresholds calibrated from the tree's own chunks for the routing nodes that have none set by hand.
+  const calibration = calibrationKey(parts.calibration);
   const calibrations =
-    parts.calibration === false
-      ? []
-      : calibrateThresholds(
-          tree,
-          index
-            ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
-            : (position, from, to) => {
-                const out = new Float32Array(tree.chunks.length);
-                const vector = vectors[position]!;
-                for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
-                return out;
-              },
-          parts.calibration,
-        );
+    packed && packed.calibration === calibration
+      ? packed.calibrations
+      : parts.calibration === false
+        ? []
+        : calibrateThresholds(
+            tree,
+            index
+              ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
+              : (position, from, to) => {
+                  const out = new Float32Array(tree.chunks.length);
+                  const vector = vectors[position]!;
+                  for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
+                  return out;
+                },
+            parts.calibration,
+          );
+  if (index && parts.indexDirectory && !packed)
+    writePacked(parts.indexDirectory, packedKey, index, { key: calibration, calibrations }, parts.log);
   tree = withCalibratedThresholds(tree, calibrations);
   const routed = tree;
   const chunkSearch = index
     ? (direction: () => Promise<Float32Array>) => new MemoryChunkSearch(index!, direction)
     : (direction: () => Promise<Float32Array>) =>
         new StoreChunkSearch(routed, vectorStore, exploreCollection, direction);
-  const { exploreIn: _exploreIn, exploreScan: _exploreScan, calibration: _calibration, ...rest } = parts;
+  const {
+    exploreIn: _exploreIn,
+    exploreScan: _exploreScan,
+    calibration: _calibration,
+    indexDirectory: _indexDirectory,
+    log: _log,
+    ...rest
+  } = parts;
   return { ...rest, exploreEmbedder, tree, calibrations, chunkSearch, chunkIndex: index, collectionOf };
+}
+
+/** The packed index of `key` in `directory`, or `null` (none, or one that does not match: logged, and ignored). */
+function readPacked(directory: string, key: PackedIndexKey, log: RuntimeParts['log']): PackedIndex | null {
+  try {
+    // Silent when it works (command-line tools print the agent's information lines on stdout).
+    return readPackedIndex(directory, key);
+  } catch (error) {
+    if (!(error instanceof StalePackedIndex)) throw error;
+    log?.(
+      'warn',
+      `Tree Agent: ignoring the packed index ${error.file} of tree "${key.tree.name}": ${error.message}. Loading chunk by chunk through the embedding cache; the file is written again after the load.`,
+    );
+    return null;
+  }
+}
+
+/**
+ * Writes the packed index of a freshly built `index`; with sign bits, the index then reads its
+ * float32 rows from the file and releases them from memory. A failure to write is logged: the agent
+ * runs on the index in memory.
+ */
+function writePacked(
+  directory: string,
+  key: PackedIndexKey,
+  index: ChunkIndex,
+  calibration: { key: string; calibrations: readonly ThresholdCalibration[] },
+  log: RuntimeParts['log'],
+): void {
+  try {
+    const written = writePackedIndex(directory, key, index, calibration);
+    if (written.reader && written.quantized) {
+      if (index.useRowFile(written.reader, written.quantized)) closeWhenCollected(index, written.reader);
+      else written.reader.close();
+    }
+  } catch (error) {
+    log?.(
+      'warn',
+      `Tree Agent: could not write the packed index of tree "${key.tree.name}" in ${directory} (${(error as Error).message}); the next start loads chunk by chunk again. Check that the directory is writable, or set indexDirectory: false.`,
+    );
+  }
 }
 
 /** The unit vectors of `chunks`, embedded `LOAD_BATCH` at a time through the cache. */

@@ -85,6 +85,16 @@ export interface TreeAgentOptions {
    */
   exploreScan?: ExploreScan;
   /**
+   * Where in-memory exploration keeps its packed index files (docs/architecture.md, "Packed index
+   * files"): one file per tree content and embedder, written after the first load and read whole on
+   * the next start instead of one cache lookup per chunk; from `SIGN_SCAN_FROM` chunks on the float32
+   * rows stay in the file and only a few per decision are read. A file that does not match the tree
+   * is logged and ignored. Default: the embedding cache's `indexDirectory` (`index/` beside the
+   * SQLite file of `openSqlite`, or in the `FileEmbeddingCache` directory); none for the in-memory
+   * cache. `false`: never.
+   */
+  indexDirectory?: string | false;
+  /**
    * Automatic `similarityThreshold` for every routing node without one set by hand (on the node or
    * as the root's `defaultSimilarityThreshold`): calibrated at load from the tree's own chunks, so
    * that out-of-scope messages reach the agent's fallback instead of the nearest node
@@ -526,6 +536,11 @@ export class TreeAgent {
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
       exploreScan: this.#options.exploreScan ?? 'auto',
+      indexDirectory:
+        this.#options.indexDirectory === false
+          ? undefined
+          : (this.#options.indexDirectory ?? this.#embeddingCache.indexDirectory),
+      log: this.#log,
       // The fitter's advice for its space first; what the options set wins.
       calibration:
         calibrate === false

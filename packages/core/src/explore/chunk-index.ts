@@ -5,6 +5,7 @@ import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
+import { candidatesNear, type QuantizedRows } from './quantized-rows.js';
 import { createSignKernel, type SignKernel } from './sign-kernel.js';
 
 /**
@@ -34,6 +35,34 @@ export const SIGN_SCAN_FROM = 20_000;
  */
 export type ExploreScan = 'auto' | 'exact' | 'sign-bits';
 
+/**
+ * Float32 rows kept outside memory (a packed index file, `packed-index-file.ts`): `rows` rows from row
+ * `from` read into `into` (`rows × stride × 4` bytes).
+ */
+export interface RowReader {
+  read(into: Uint8Array, from: number, rows: number): void;
+  /** Where the rows are, for messages (a file path). */
+  readonly description: string;
+  close(): void;
+}
+
+/** Rows read (and scored) at a time when the float32 rows are in a file: 4,096 × 1.5 KB at 384-d. */
+const FILE_BLOCK_ROWS = 4096;
+
+/** What `ChunkIndex.fromPacked` restores: the layout, and each block's content or a way to read it. */
+export interface PackedChunkIndexParts {
+  dimensions: number;
+  denseDimensions: Int32Array;
+  sparseDimensions: Int32Array;
+  scan: ExploreScan;
+  /** The sparse block as stored (`sparseDimensions.length × chunks`). */
+  columns: Float32Array;
+  /** Fills the sign codes (`chunks × codeBytes`) in place, when the index keeps sign bits. */
+  readCodes?: (codes: Uint8Array) => void;
+  /** Either the rows are read once into memory (`readRows` fills them), or they stay in a file. */
+  rows: { readRows: (rows: Float32Array) => void } | { reader: RowReader; quantized: QuantizedRows };
+}
+
 export interface ChunkIndexOptions {
   /** Force every dimension into one block (tests, benchmarks). */
   layout?: 'columns' | 'rows';
@@ -62,10 +91,15 @@ export class ChunkIndex {
   readonly sparseDimensions: Int32Array;
   /** `sparseDimensions.length × chunks` coordinates, dimension-major. */
   readonly columns: Float32Array;
-  /** `chunks × stride` coordinates of the dense dimensions, row-major. */
-  readonly rows: Float32Array;
   readonly stride: number;
-  readonly #kernel: RowKernel | null;
+  /** `chunks × stride` coordinates of the dense dimensions, row-major; `null` when they are in a file. */
+  #rows: Float32Array | null;
+  /** On `#rows`, or on a block of `FILE_BLOCK_ROWS` rows read from `#reader`. */
+  #kernel: RowKernel | null;
+  /** Where the float32 rows are when they are not in memory. */
+  #reader: RowReader | null = null;
+  /** Int8 copies of the rows, kept with `#reader`: they choose which rows to read. */
+  #quantized: QuantizedRows | null = null;
   /** For each dimension, its column among the sparse ones, or -1. */
   readonly #sparseSlot: Int32Array;
   /** The direction's dense coordinates, gathered (mixed layout). */
@@ -83,6 +117,7 @@ export class ChunkIndex {
     dense: Int32Array,
     sparse: Int32Array,
     scan: ExploreScan,
+    storage: { columns?: Float32Array; rowsInFile?: boolean } = {},
   ) {
     this.tree = tree;
     this.dimensions = dimensions;
@@ -91,12 +126,20 @@ export class ChunkIndex {
     this.layout = sparse.length === 0 ? 'rows' : dense.length === 0 ? 'columns' : 'mixed';
     const count = tree.chunks.length;
 
-    this.#kernel = dense.length ? createRowKernel(count, dense.length) : null;
+    this.#kernel = dense.length
+      ? createRowKernel(storage.rowsInFile ? Math.min(count, FILE_BLOCK_ROWS) : count, dense.length)
+      : null;
+    if (storage.rowsInFile && !this.#kernel)
+      throw new Error('ChunkIndex: rows in a file need the WebAssembly kernel (no SIMD here)');
     this.stride = this.#kernel ? this.#kernel.stride : dense.length;
-    this.rows = this.#kernel ? this.#kernel.rows : new Float32Array(count * this.stride);
+    this.#rows = storage.rowsInFile
+      ? null
+      : this.#kernel
+        ? this.#kernel.rows
+        : new Float32Array(count * this.stride);
     this.#denseDirection = new Float32Array(dense.length);
 
-    this.columns = new Float32Array(count * sparse.length);
+    this.columns = storage.columns ?? new Float32Array(count * sparse.length);
     this.#sparseSlot = new Int32Array(dimensions).fill(-1);
     sparse.forEach((j, slot) => {
       this.#sparseSlot[j] = slot;
@@ -117,11 +160,131 @@ export class ChunkIndex {
     const sparse = this.sparseDimensions;
     const count = this.tree.chunks.length;
     const base = row * this.stride;
-    for (let k = 0; k < dense.length; k++) this.rows[base + k] = vector[dense[k]!]!;
+    const rows = this.rows;
+    for (let k = 0; k < dense.length; k++) rows[base + k] = vector[dense[k]!]!;
     for (let slot = 0; slot < sparse.length; slot++)
       this.columns[slot * count + row] = vector[sparse[slot]!]!;
     const signs = this.#signs;
-    if (signs) packSigns(this.rows, base, this.stride, signs.codes, row * signs.codeBytes);
+    if (signs) packSigns(rows, base, this.stride, signs.codes, row * signs.codeBytes);
+  }
+
+  /**
+   * `chunks × stride` float32 coordinates of the dense dimensions, row-major (what a packed index
+   * file stores). Only while they are in memory (`rowsInMemory`).
+   */
+  get rows(): Float32Array {
+    if (!this.#rows)
+      throw new Error(`ChunkIndex.rows: the float32 rows are in ${this.#reader?.description}, not in memory`);
+    return this.#rows;
+  }
+
+  /** False once the float32 rows live in a packed index file (read a few at a time, see `useRowFile`). */
+  get rowsInMemory(): boolean {
+    return this.#rows !== null;
+  }
+
+  /** The sign codes (`chunks × codeBytes`), when the index keeps sign bits. */
+  get signCodes(): Uint8Array | null {
+    return this.#signs?.codes ?? null;
+  }
+
+  /** The int8 rows kept while the float32 ones are in a file, else `null`. */
+  get quantized(): QuantizedRows | null {
+    return this.#quantized;
+  }
+
+  /**
+   * Moves the float32 rows out of memory: from now on they are read from `reader` (rows that
+   * `quantized` does not rule out, a block at a time), and the in-memory matrix is released. Only for
+   * an index of dense rows with sign bits; returns false (nothing changed) otherwise.
+   */
+  useRowFile(reader: RowReader, quantized: QuantizedRows): boolean {
+    if (this.layout !== 'rows' || !this.#signs || !this.#rows) return false;
+    const kernel = createRowKernel(
+      Math.min(this.tree.chunks.length, FILE_BLOCK_ROWS),
+      this.denseDimensions.length,
+    );
+    if (!kernel) return false;
+    this.#kernel = kernel;
+    this.#rows = null;
+    this.#reader = reader;
+    this.#quantized = quantized;
+    return true;
+  }
+
+  /** Closes the file the rows are read from, if any (the index is not used after this). */
+  close(): void {
+    this.#reader?.close();
+  }
+
+  /**
+   * Scores rows `[from, to)` read from the row file, a block at a time, into `out[0..to - from)`:
+   * the same kernel as on rows in memory, so the same values bit for bit.
+   */
+  #fileRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
+    const kernel = this.#kernel!;
+    const bytes = new Uint8Array(kernel.rows.buffer, kernel.rows.byteOffset, kernel.rows.byteLength);
+    for (let start = from; start < to; start += FILE_BLOCK_ROWS) {
+      const rows = Math.min(FILE_BLOCK_ROWS, to - start);
+      this.#reader!.read(bytes, start, rows);
+      kernel.dotsRange(direction, 0, rows, out.subarray(start - from, start - from + rows));
+    }
+  }
+
+  /** `similaritiesAt` on the row file: runs of consecutive positions read in one call. */
+  #fileAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void {
+    const kernel = this.#kernel!;
+    const rowBytes = this.stride * 4;
+    const block = kernel.rows.length / this.stride;
+    let k = 0;
+    while (k < length) {
+      const first = k;
+      let filled = 0;
+      while (k < length && filled < block) {
+        let run = 1;
+        while (k + run < length && filled + run < block && positions[k + run] === positions[k]! + run) run++;
+        const into = new Uint8Array(
+          kernel.rows.buffer,
+          kernel.rows.byteOffset + filled * rowBytes,
+          run * rowBytes,
+        );
+        this.#reader!.read(into, positions[k]!, run);
+        filled += run;
+        k += run;
+      }
+      kernel.dotsRange(direction, 0, filled, out.subarray(first, first + filled));
+    }
+  }
+
+  /**
+   * The exact best of the chunks at `positions[0..length)` (ascending) for a unit `direction`: the
+   * largest float32 similarity, the first position on ties, as a full pass would find it. With the
+   * rows in a file, the int8 rows first rule out those that cannot be the best (`candidatesNear`),
+   * and only the others are read and scored exactly. `positions` and the scratch arrays are
+   * overwritten.
+   */
+  bestAmong(
+    direction: Float32Array,
+    positions: Int32Array,
+    length: number,
+    scratch: { scores: Float32Array; approximate: Float64Array; bounds: Float64Array },
+  ): { position: number; similarity: number } | null {
+    if (length === 0) return null;
+    let kept = length;
+    if (this.#quantized && direction.length === this.dimensions)
+      kept = candidatesNear(
+        this.#quantized,
+        direction,
+        this.dimensions,
+        positions,
+        length,
+        scratch.approximate,
+        scratch.bounds,
+      );
+    this.similaritiesAt(direction, positions, kept, scratch.scores);
+    let best = 0;
+    for (let k = 1; k < kept; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
+    return { position: positions[best]!, similarity: scratch.scores[best]! };
   }
 
   /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
@@ -172,13 +335,46 @@ export class ChunkIndex {
    */
   similaritiesAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void {
     if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
-      this.#kernel.dotsAt(direction, positions, length, out);
+      if (this.#reader) this.#fileAt(direction, positions, length, out);
+      else this.#kernel.dotsAt(direction, positions, length, out);
       return;
     }
     for (let k = 0; k < length; k++) {
       const position = positions[k]!;
       out[k] = this.similarities(direction, position, position + 1)[position]!;
     }
+  }
+
+  /**
+   * An index restored from a packed index file (`packed-index-file.ts`): the same layout and values
+   * as the index that was written, without embedding anything. Throws when the kernels cannot hold
+   * it (the caller falls back to `build`).
+   */
+  static fromPacked(tree: Tree, parts: PackedChunkIndexParts): ChunkIndex {
+    const inFile = 'reader' in parts.rows;
+    const index = new ChunkIndex(
+      tree,
+      parts.dimensions,
+      parts.denseDimensions,
+      parts.sparseDimensions,
+      parts.scan,
+      {
+        columns: parts.columns,
+        rowsInFile: inFile,
+      },
+    );
+    if (index.#signs) {
+      if (!parts.readCodes)
+        throw new Error('ChunkIndex.fromPacked: the file has no sign codes for a sign-bit index');
+      parts.readCodes(index.#signs.codes);
+    }
+    if ('reader' in parts.rows) {
+      if (index.layout !== 'rows' || !index.#signs)
+        throw new Error('ChunkIndex.fromPacked: rows in a file need dense rows with sign bits');
+      index.#reader = parts.rows.reader;
+      index.#quantized = parts.rows.quantized;
+    } else if (index.#rows) parts.rows.readRows(index.#rows);
+    return index;
   }
 
   /**
@@ -262,7 +458,8 @@ export class ChunkIndex {
         denseDirection = this.#denseDirection;
         for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
       }
-      if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
+      if (this.#reader) this.#fileRange(denseDirection, from, to, out.subarray(from, to));
+      else if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
       // A range (threshold calibration at load): the same kernel on those rows, the same values.
       else if (this.#kernel) this.#kernel.dotsRange(denseDirection, from, to, out.subarray(from, to));
       else
@@ -296,7 +493,8 @@ export class ChunkIndex {
    */
   similaritiesRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
     if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
-      this.#kernel.dotsRange(direction, from, to, out);
+      if (this.#reader) this.#fileRange(direction, from, to, out);
+      else this.#kernel.dotsRange(direction, from, to, out);
       return;
     }
     out.set(this.similarities(direction, from, to).subarray(from, to));
@@ -306,9 +504,20 @@ export class ChunkIndex {
   vector(position: number): Float32Array {
     const count = this.tree.chunks.length;
     const out = new Float32Array(this.dimensions);
-    const base = position * this.stride;
+    let rows = this.#rows;
+    let base = position * this.stride;
+    if (!rows) {
+      const kernel = this.#kernel!;
+      this.#reader!.read(
+        new Uint8Array(kernel.rows.buffer, kernel.rows.byteOffset, this.stride * 4),
+        position,
+        1,
+      );
+      rows = kernel.rows;
+      base = 0;
+    }
     this.denseDimensions.forEach((j, k) => {
-      out[j] = this.rows[base + k]!;
+      out[j] = rows[base + k]!;
     });
     this.sparseDimensions.forEach((j, slot) => {
       out[j] = this.columns[slot * count + position]!;

@@ -1,4 +1,4 @@
-import { section, unsigned, vector, type WasmMemory, type WasmModule, wasm, wasmName } from './wasm-bytes.js';
+import { compiledKernel, instantiateKernel, kernelModuleBytes, unsigned, vector } from './wasm-bytes.js';
 
 /**
  * A tiny WebAssembly SIMD kernel (hand-assembled, no toolchain): the dot product of one direction
@@ -68,42 +68,11 @@ function kernelBytes(): Uint8Array {
     [4, 0x7b],
   ];
   const func = [...vector(locals.map(([count, type]) => [...unsigned(count!), type!])), ...body];
-  return Uint8Array.from([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(1, vector([[0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]])),
-    ...section(2, vector([[...wasmName('env'), ...wasmName('memory'), 0x02, 0x00, 0x01]])),
-    ...section(3, vector([[0]])),
-    ...section(7, vector([[...wasmName('dots'), 0x00, 0x00]])),
-    ...section(10, vector([[...unsigned(func.length), ...func]])),
-  ]);
+  return kernelModuleBytes([{ name: 'dots', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0], body: func }]);
 }
 
-let compiled: WasmModule | null | undefined;
-
-/** The compiled kernel, or `null` where WebAssembly SIMD is not available. */
-function kernelModule(): WasmModule | null {
-  if (compiled === undefined) {
-    try {
-      compiled = wasm ? new wasm.Module(kernelBytes()) : null;
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
-
-const PAGE = 65_536;
 /** Rows are padded to a multiple of this many floats (one iteration of the kernel). */
 export const ROW_BLOCK = 16;
-/** WebAssembly memory is 32-bit: at most 4 GiB, minus the direction and the output. */
-const MAX_BYTES = 4 * 2 ** 30 - PAGE;
 
 /**
  * A row-major matrix of `count` rows of `stride` floats (zero-padded) living in WebAssembly memory,
@@ -125,22 +94,14 @@ export interface RowKernel {
 
 /** A `RowKernel` for `count × dimensions`, or `null` (no SIMD, or too large for 32-bit memory). */
 export function createRowKernel(count: number, dimensions: number): RowKernel | null {
-  const module = kernelModule();
-  if (!module || !wasm || count === 0 || dimensions === 0) return null;
+  const module = compiledKernel('dots', kernelBytes);
+  if (!module || count === 0 || dimensions === 0) return null;
   const stride = Math.ceil(dimensions / ROW_BLOCK) * ROW_BLOCK;
   const matrixBytes = count * stride * 4;
   const directionAt = matrixBytes;
   const outAt = directionAt + stride * 4;
-  const total = outAt + count * 4;
-  if (total > MAX_BYTES) return null;
-  const pages = Math.ceil(total / PAGE);
-  let memory: WasmMemory;
-  try {
-    memory = new wasm.Memory({ initial: pages, maximum: pages });
-  } catch {
-    return null;
-  }
-  const instance = new wasm.Instance(module, { env: { memory } });
+  const instance = instantiateKernel(module, outAt + count * 4);
+  if (!instance) return null;
   const run = instance.exports['dots'] as (
     m: number,
     d: number,
@@ -148,7 +109,7 @@ export function createRowKernel(count: number, dimensions: number): RowKernel | 
     n: number,
     stride: number,
   ) => void;
-  const buffer = memory.buffer;
+  const buffer = instance.buffer;
   const rows = new Float32Array(buffer, 0, count * stride);
   const directionView = new Float32Array(buffer, directionAt, stride);
   const outView = new Float32Array(buffer, outAt, count);

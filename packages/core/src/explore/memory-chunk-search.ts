@@ -89,7 +89,9 @@ export class MemoryChunkSearch implements ChunkSearch {
   /**
    * One sign-bit pass per direction (Hamming distances to every chunk), then per hop the nearest
    * `SIGN_CANDIDATES` of the node's range rescored in float32 (bit for bit the exact pass's values);
-   * the best of them, ties keeping the first position as the exact pass does. A range of at most
+   * the best of them, ties keeping the first position as the exact pass does. When the float32 rows
+   * are in a packed index file, only the candidates their int8 rows cannot rule out are read and
+   * rescored (`ChunkIndex.bestAmong`). A range of at most
    * twice `SIGN_CANDIDATES` chunks is scored whole, exactly.
    */
   #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
@@ -124,11 +126,7 @@ export class MemoryChunkSearch implements ChunkSearch {
     const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
       index.positionsWithin(pass.distances, from, to, cut, positions),
     );
-    if (length === 0) return null;
-    index.similaritiesAt(vector, scratch.positions, length, scratch.scores);
-    let best = 0;
-    for (let k = 1; k < length; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
-    return { position: scratch.positions[best]!, similarity: scratch.scores[best]! };
+    return index.bestAmong(vector, scratch.positions, length, scratch);
   }
 
   #maskFor(constraints: ExploreConstraints): Uint8Array | null {

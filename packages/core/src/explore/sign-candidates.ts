@@ -75,11 +75,14 @@ export function positionsWithin(
   return length;
 }
 
-/** Reusable buffers of `signCandidates`: a histogram of distances, the candidate positions and their scores. */
+/** Reusable buffers of `signCandidates`: a histogram of distances, the candidate positions, their scores and bounds. */
 export class SignScratch {
   readonly histogram: Int32Array;
   positions = new Int32Array(1024);
   scores = new Float32Array(1024);
+  /** Int8 scores of the candidates and their error bounds (`ChunkIndex.bestAmong` with rows in a file). */
+  approximate = new Float64Array(1024);
+  bounds = new Float64Array(1024);
 
   /** @param bits The longest code, in bits (the largest distance). */
   constructor(bits: number) {
@@ -95,5 +98,7 @@ export class SignScratch {
     positions.set(this.positions);
     this.positions = positions;
     this.scores = new Float32Array(size);
+    this.approximate = new Float64Array(size);
+    this.bounds = new Float64Array(size);
   }
 }

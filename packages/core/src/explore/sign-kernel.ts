@@ -1,4 +1,4 @@
-import { section, unsigned, vector, type WasmMemory, wasm, wasmName } from './wasm-bytes.js';
+import { compiledKernel, instantiateKernel, kernelModuleBytes, unsigned, vector } from './wasm-bytes.js';
 
 /**
  * Two tiny WebAssembly SIMD kernels (hand-assembled, no toolchain), generated for one code length
@@ -152,59 +152,11 @@ function withinBody(): number[] {
 function kernelBytes(blocks: number): Uint8Array {
   const hamming = hammingBody(blocks);
   const within = withinBody();
-  return Uint8Array.from([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(
-      1,
-      vector([
-        [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0],
-        [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f],
-      ]),
-    ),
-    ...section(2, vector([[...wasmName('env'), ...wasmName('memory'), 0x02, 0x00, 0x01]])),
-    ...section(3, vector([[0], [1]])),
-    ...section(
-      7,
-      vector([
-        [...wasmName('hamming'), 0x00, 0x00],
-        [...wasmName('within'), 0x00, 0x01],
-      ]),
-    ),
-    ...section(
-      10,
-      vector([
-        [...unsigned(hamming.length), ...hamming],
-        [...unsigned(within.length), ...within],
-      ]),
-    ),
+  return kernelModuleBytes([
+    { name: 'hamming', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0], body: hamming },
+    { name: 'within', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f], body: within },
   ]);
 }
-
-const compiled = new Map<number, object | null>();
-
-/** The kernels compiled for codes of `blocks` × 16 bytes, or `null` where WebAssembly SIMD is not available. */
-function kernelModule(blocks: number): object | null {
-  let module = compiled.get(blocks);
-  if (module === undefined) {
-    try {
-      module = wasm ? new wasm.Module(kernelBytes(blocks)) : null;
-    } catch {
-      module = null;
-    }
-    compiled.set(blocks, module);
-  }
-  return module;
-}
-
-const PAGE = 65_536;
-const MAX_BYTES = 4 * 2 ** 30 - PAGE;
 
 /**
  * A matrix of `count` codes of `codeBytes` bytes each (one bit per dimension, zero-padded to a
@@ -230,8 +182,8 @@ export interface SignKernel {
 export function createSignKernel(count: number, bits: number): SignKernel | null {
   const blocks = Math.ceil(bits / 128);
   const codeBytes = blocks * 16;
-  if (!wasm || count === 0 || bits === 0 || codeBytes > MAX_CODE_BYTES) return null;
-  const module = kernelModule(blocks);
+  if (count === 0 || bits === 0 || codeBytes > MAX_CODE_BYTES) return null;
+  const module = compiledKernel(`signs:${blocks}`, () => kernelBytes(blocks));
   if (!module) return null;
   const align = (bytes: number) => Math.ceil(bytes / 16) * 16;
   const queryAt = count * codeBytes;
@@ -239,16 +191,8 @@ export function createSignKernel(count: number, bits: number): SignKernel | null
   const histogramAt = outAt + align(count * 2);
   const slots = codeBytes * 8 + 1;
   const destAt = histogramAt + align(slots * 4);
-  const total = destAt + count * 4;
-  if (total > MAX_BYTES) return null;
-  const pages = Math.ceil(total / PAGE);
-  let memory: WasmMemory;
-  try {
-    memory = new wasm.Memory({ initial: pages, maximum: pages });
-  } catch {
-    return null;
-  }
-  const instance = new wasm.Instance(module, { env: { memory } });
+  const instance = instantiateKernel(module, destAt + count * 4);
+  if (!instance) return null;
   const hamming = instance.exports['hamming'] as (
     c: number,
     q: number,
@@ -263,7 +207,7 @@ export function createSignKernel(count: number, bits: number): SignKernel | null
     cut: number,
     dest: number,
   ) => number;
-  const buffer = memory.buffer;
+  const buffer = instance.buffer;
   const codes = new Uint8Array(buffer, 0, count * codeBytes);
   const queryView = new Uint8Array(buffer, queryAt, codeBytes);
   const outView = new Uint16Array(buffer, outAt, count);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
+import { storedFileMetadata } from './chunked-upload.js';
 import type { FileStore, NewFile, NewFileStream } from './file-store.js';
 
 /** Files in process memory: the reference implementation of `FileStore`. */
@@ -48,14 +49,7 @@ export class InMemoryFileStore implements FileStore {
 
 /** The metadata of a new file. */
 export function describe(id: string, file: NewFile): FileMetadata {
-  return {
-    id,
-    name: file.name,
-    mimeType: file.mimeType,
-    size: file.data.byteLength,
-    origin: file.origin,
-    ...(file.sessionId === undefined ? {} : { sessionId: file.sessionId }),
-  };
+  return storedFileMetadata(id, file, file.data.byteLength);
 }
 
 export function unknownFile(id: string): TreeAgentError {

@@ -22,6 +22,7 @@ import type {
 } from '../api-types.js';
 import { describeTree } from '../tree/tree-view.js';
 import type { TreeEditorSource } from './tree-editor-source.js';
+import { VersionFeed } from './version-feed.js';
 
 /** A draft that builds: its tree and an agent that routes on it (never serving a session). */
 interface Draft {
@@ -52,9 +53,12 @@ export class TreeEditorService {
   readonly #embedder: Embedder;
   readonly #drafts = new Map<string, Promise<Built>>();
   readonly #vectors = new Map<string, Float32Array>();
+  /** The file's versions on disk, for the pages following them (`GET /events`). */
+  readonly versions: VersionFeed;
 
-  constructor(source: TreeEditorSource) {
+  constructor(source: TreeEditorSource, options: { versionPollMs?: number } = {}) {
     this.#source = source;
+    this.versions = new VersionFeed(source, options.versionPollMs);
     this.#embedder = source.agentOptions.embedder ?? new HashedEmbedder();
   }
 
@@ -205,6 +209,7 @@ export class TreeEditorService {
     const built = await this.#build(document);
     if (!built.draft) return built.problems;
     const version = await this.#source.write(document, baseVersion, { force });
+    this.versions.publish(version);
     return { version, path: (await this.#source.read()).path };
   }
 

@@ -19,15 +19,24 @@ export interface TreeEditorFile {
  */
 export interface TreeEditorSource {
   read(): Promise<TreeEditorFile>;
-  /** The version of the file on disk now (cheap: the editor polls it to detect changes made elsewhere). */
+  /** The version of the file on disk now (cheap: what a page that cannot follow `GET /events` polls). */
   version(): Promise<string>;
+  /**
+   * Calls `listener` with the version on disk whenever the file changes (another editor, `git pull`,
+   * a hand edit), until the returned function is called. Optional: without it the server polls
+   * `version()` every second while a page follows the changes (`GET /api/v1/editor/events`).
+   */
+  watch?(listener: (version: string) => void): () => void;
   /** The named function exports of the callback module, read fresh. */
   callbackNames(): Promise<string[]>;
   /** The tree a draft document describes, with the module's callbacks; throws `TreeValidationError`. */
   build(document: TreeDocument): Promise<Tree>;
   /**
-   * Writes the document (stable layout) if the file is still at `baseVersion` (any version with
-   * `force`); resolves to the new version. Throws `TreeEditConflict` when the file changed.
+   * Compare-and-swap: writes the document (stable layout) if the file is still at `baseVersion`
+   * (any version with `force`), and resolves to the new version. The comparison and the write are one
+   * step (two saves cannot interleave: the second sees the first's version and is refused), and the
+   * write is atomic (a reader sees the old text or the new, never part of it). Throws
+   * `TreeEditConflict` when the file changed.
    */
   write(document: TreeDocument, baseVersion: string, options?: { force?: boolean }): Promise<string>;
   /** Labelled utterances the threshold suggestions are computed from (empty: none). */

@@ -196,6 +196,52 @@ describe('the tree editor API', () => {
     );
     expect(forced.status).toBe(200);
   });
+  it('two saves from the same version at once: one is written, the other is refused as a conflict', async () => {
+    const source = memoryTreeEditor(document, exports);
+    const { app } = testApp({ debug: true, editor: source });
+    const { version } = (await (await app.request('/api/v1/editor')).json()) as EditorState;
+    const named = (name: string) => ({
+      ...document,
+      nodes: document.nodes.map((node) => (node.id === 3 ? { ...node, name } : node)),
+    });
+    const answers = await Promise.all(
+      ['postage', 'delivery'].map((name) =>
+        app.request('/api/v1/editor', json({ document: named(name), baseVersion: version }, 'PUT')),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const winner = answers[0]!.status === 200 ? 'postage' : 'delivery';
+    expect(JSON.parse(source.text).nodes[2].name).toBe(winner);
+  });
+
+  it('follows the version on disk as server-sent events: now, and after a change made elsewhere', async () => {
+    const source = memoryTreeEditor(document, exports);
+    const { app } = testApp({ debug: true, editor: source });
+    const response = await app.request('/api/v1/editor/events');
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const nextVersion = async () => {
+      for (;;) {
+        const match = /event: version\ndata: (.*)\n\n/.exec(text);
+        if (match) {
+          text = text.slice(match.index + match[0].length);
+          return (JSON.parse(match[1]!) as { version: string }).version;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        text += value;
+      }
+    };
+    const first = await nextVersion();
+    expect(first).toBe(await source.version());
+    // Changed behind the editor's back (the memory source cannot watch: the server polls it).
+    source.text = source.text.replace('Shipping is 7.90.', 'Shipping is 9.90.');
+    const second = await nextVersion();
+    expect(second).not.toBe(first);
+    expect(second).toBe(await source.version());
+    await reader.cancel();
+  });
 });
 
 describe('who may edit the tree', () => {

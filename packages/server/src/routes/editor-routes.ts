@@ -1,5 +1,6 @@
 import type { TreeDocument } from '@treeagent/core';
 import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { EditorProblem } from '../api-types.js';
 import type { TreeEditorService } from '../editor/tree-editor-service.js';
@@ -20,6 +21,9 @@ const SaveBody = z.strictObject({
   force: z.boolean().optional(),
 });
 
+/** A comment on the event stream this often keeps proxies from closing it, in milliseconds. */
+const EVENTS_HEARTBEAT_MS = 15_000;
+
 /** 422 `INVALID_TREE`: the draft does not build; every problem is in `details.problems`. */
 function invalidTree(problems: EditorProblem[]): ApiError {
   const first = problems[0];
@@ -35,6 +39,7 @@ function invalidTree(problems: EditorProblem[]): ApiError {
  * The tree editor under `/api/v1/editor` (only with the `editor` option; `createApp` guards it: an
  * admin login when operators are configured, else debug mode, as `treeagent dev` runs):
  * `GET /` the file, its version and the module's callbacks; `GET /version` the version on disk;
+ * `GET /events` that version as server-sent events (`version`), now and whenever the file changes;
  * `POST /check`, `/route`, `/ambiguity`, `/suggestions` on a draft `{ document }`; `PUT /` saves
  * `{ document, baseVersion, force? }` (409 `EDIT_CONFLICT` when the file changed, 422 `INVALID_TREE`
  * when the draft does not build: nothing is written).
@@ -45,6 +50,46 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
 
   routes.get('/', async (c) => c.json(await editor.state(), 200, noStore));
   routes.get('/version', async (c) => c.json({ version: await editor.version() }, 200, noStore));
+
+  // The file's version now and at every change on disk, while the page is open: the page offers to
+  // reload when it is not the version its draft started from.
+  routes.get('/events', (c) => {
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Accel-Buffering', 'no');
+    return streamSSE(c, async (stream) => {
+      let closed = false;
+      let wake: () => void = () => undefined;
+      const pending: string[] = [];
+      const unsubscribe = editor.versions.subscribe((version) => {
+        pending.push(version);
+        wake();
+      });
+      stream.onAbort(() => {
+        closed = true;
+        wake();
+      });
+      try {
+        pending.push(await editor.version());
+        while (!closed) {
+          while (pending.length && !closed) {
+            const version = pending.shift()!;
+            await stream.writeSSE({ event: 'version', data: JSON.stringify({ version }) });
+          }
+          if (closed) break;
+          const woken = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), EVENTS_HEARTBEAT_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          if (!woken && !closed) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        unsubscribe();
+      }
+    });
+  });
 
   routes.post('/check', async (c) => {
     const { document } = await readJson(c, DocumentBody);

@@ -1,3 +1,4 @@
+import { defineTree, documentToDefinition } from '@treeagent/core';
 import type { TreeDocument } from '@treeagent/core/client';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,10 +7,14 @@ import {
   deleteSubtree,
   duplicate,
   effectiveGraph,
+  expandUses,
   instantiateComponent,
+  makeInstanceExplicit,
+  moveAmongSiblings,
   nextId,
   reparent,
   reparentProblem,
+  siblingPosition,
   updateNode,
 } from './document-model';
 import { record, redo, startHistory, undo } from './history';
@@ -87,6 +92,105 @@ describe('document operations', () => {
     const clone = graph.nodes.find((node) => node.group === cloned.id)!;
     expect(clone).toMatchObject({ parentId: 3, type: 'emit' });
     expect([...graph.groups.keys()]).toEqual([5, cloned.id]);
+  });
+});
+
+describe('components used by name', () => {
+  // "greeting" used twice by name, and once inside another component ("welcome") used by name.
+  const used: TreeDocument = {
+    version: 1,
+    components: {
+      greeting: {
+        nodes: [
+          { id: 1, type: 'head', name: 'greeting head' },
+          { id: 2, parent: 1, type: 'emit', name: 'hello', chunks: ['hi there'], links: { self: 2 } },
+        ],
+      },
+      welcome: {
+        nodes: [
+          { id: 1, type: 'head' },
+          { id: 2, parent: 1, type: 'switch', name: 'welcome', chunks: ['welcome'] },
+          { id: 3, parent: 2, type: 'component', use: 'greeting', idBase: 10 },
+        ],
+      },
+    },
+    nodes: [
+      { id: 1, type: 'root' },
+      { id: 2, parent: 1, type: 'agent', isPrimary: true },
+      { id: 3, parent: 2, type: 'component', name: 'first', use: 'greeting', idBase: 100 },
+      { id: 4, parent: 2, type: 'component', use: 'welcome', idBase: 200 },
+      {
+        id: 5,
+        parent: 2,
+        type: 'emit',
+        name: 'bye',
+        chunks: ['goodbye'],
+        emit: { message: { type: 'static', content: 'Bye.' } },
+      },
+    ],
+  };
+  it('are expanded with ids idBase + local id, as the engine does, and drawn as groups', () => {
+    const ids = expandUses(used)
+      .filter((item) => !['component', 'head', 'tail'].includes(item.node.type))
+      .map((item) => item.node.id);
+    // The effective tree: components flattened away, every other node with the same id.
+    const engine = [...built(used).nodes.keys()];
+    expect(new Set(ids)).toEqual(new Set(engine));
+    const graph = effectiveGraph(used);
+    const hello = graph.nodes.find((node) => node.id === 102)!;
+    expect(hello).toMatchObject({ parentId: 2, group: 3, instance: { name: 'greeting', componentId: 3 } });
+    expect(hello.node.links).toEqual({ self: 102 });
+    // The nested use: its group inside the outer one, its nodes belonging to the outer instance.
+    expect(graph.nodes.find((node) => node.id === 212)).toMatchObject({
+      parentId: 202,
+      group: 203,
+      instance: { componentId: 4 },
+    });
+    expect(graph.groups.get(203)).toMatchObject({ parentGroup: 4, head: { id: 211 } });
+    expect(graph.groups.get(3)!.head).toMatchObject({ id: 101, name: 'greeting head' });
+  });
+
+  it('made explicit: the same effective tree, its nodes now editable in the document', () => {
+    const explicit = makeInstanceExplicit(makeInstanceExplicit(used, 3), 4);
+    expect(explicit.nodes.find((node) => node.id === 3)).not.toHaveProperty('use');
+    expect(explicit.nodes.find((node) => node.id === 102)).toMatchObject({ parent: 101, name: 'hello' });
+    // The nested use stays a use, shifted into the outer instance's ids.
+    expect(explicit.nodes.find((node) => node.id === 203)).toMatchObject({ use: 'greeting', idBase: 210 });
+    expect(built(explicit).contentHash).toBe(built(used).contentHash);
+    expect(makeInstanceExplicit(used, 5)).toBe(used);
+  });
+});
+
+const built = (document: TreeDocument) => defineTree(documentToDefinition(document, {}));
+
+describe('sibling order', () => {
+  it('moves a node among its siblings, which is the order of the children in the tree', () => {
+    expect(siblingPosition(document, 3)).toEqual({ index: 0, count: 1 });
+    const three = addChild(addChild(document, 2, 'emit').document, 2, 'emit').document;
+    expect(three.nodes.filter((node) => node.parent === 2).map((node) => node.id)).toEqual([3, 5, 6]);
+    const moved = moveAmongSiblings(three, 6, -1);
+    expect(moved.nodes.filter((node) => node.parent === 2).map((node) => node.id)).toEqual([3, 6, 5]);
+    expect(siblingPosition(moved, 6)).toEqual({ index: 1, count: 3 });
+    expect(moveAmongSiblings(moved, 3, -1)).toBe(moved);
+    expect(moveAmongSiblings(moved, 5, 1)).toBe(moved);
+    expect(moveAmongSiblings(moved, 1, 1)).toBe(moved);
+    // The engine takes the same order.
+    const valid = {
+      ...moved,
+      nodes: moved.nodes.map((node) =>
+        node.type === 'emit' ? { ...node, emit: { message: { type: 'static', content: 'ok' } } } : node,
+      ),
+    };
+    expect(built(valid).node(2).children).toEqual([3, 6, 5]);
+    // A component moves with its nodes: its entry takes the new place in the engine too.
+    const withComponent = addComponent(valid, 2, 'faq');
+    const entry = withComponent.id + 2;
+    const ready = updateNode(withComponent.document, entry, {
+      emit: { message: { type: 'static', content: 'ok' } },
+    });
+    expect(built(ready).node(2).children).toEqual([3, 6, 5, entry]);
+    const earlier = moveAmongSiblings(moveAmongSiblings(ready, withComponent.id, -1), withComponent.id, -1);
+    expect(built(earlier).node(2).children).toEqual([3, entry, 6, 5]);
   });
 });
 

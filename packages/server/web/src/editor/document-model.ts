@@ -235,22 +235,158 @@ export interface GraphNode {
   parentId: number | null;
   type: string;
   name: string | null;
-  /** The component node whose group box holds it, or `null`. */
+  /** The component node whose group box holds it (the innermost), or `null`. */
   group: number | null;
   node: TreeDocumentNode;
+  /**
+   * For a node of a component used by name (`use`): the component's name and the component node that
+   * instantiates it. Such a node lives in the document's `components`, not in `nodes`: it is shown,
+   * and edited by making the instance explicit (`makeInstanceExplicit`).
+   */
+  instance: { name: string; componentId: number } | null;
+}
+
+/** A component drawn as a group box. */
+export interface GraphGroup {
+  id: number;
+  node: TreeDocumentNode;
+  /** The group box it is drawn in (a nested component), or `null`. */
+  parentGroup: number | null;
+  /** Its head node (where the component's `init` lives), when there is one. */
+  head: TreeDocumentNode | null;
+  /** Set when the group is (inside) a component used by name. */
+  instance: { name: string; componentId: number } | null;
+}
+
+/** A node of the document, or of a component used by name, with the instance it belongs to. */
+export interface ExpandedNode {
+  node: TreeDocumentNode;
+  instance: { name: string; componentId: number } | null;
+}
+
+/** Deepest nesting of components used by name that is expanded (a cycle stops there). */
+const MAX_USE_DEPTH = 8;
+
+/**
+ * The document's nodes with every component used by name (`{ type: 'component', use, idBase }`)
+ * expanded as the engine expands it (docs/concepts.md §8): each of the component's nodes cloned with
+ * id `idBase + localId`, its parent mapped the same way (the head's parent is the component node),
+ * nested uses shifted by the outer `idBase`. Unknown names and missing `idBase`s are skipped (the
+ * check reports them).
+ */
+export function expandUses(document: TreeDocument): ExpandedNode[] {
+  const out: ExpandedNode[] = [];
+  const expand = (
+    component: TreeDocumentNode,
+    instance: { name: string; componentId: number } | null,
+    depth: number,
+  ) => {
+    if (depth > MAX_USE_DEPTH) return;
+    const owner = instance ?? { name: String(component.use), componentId: component.id };
+    for (const clone of cloneUse(document, component)) {
+      out.push({ node: clone, instance: owner });
+      if (clone.type === 'component' && clone.use) expand(clone, owner, depth + 1);
+    }
+  };
+  for (const node of document.nodes) {
+    out.push({ node, instance: null });
+    if (node.type === 'component' && node.use) expand(node, null, 0);
+  }
+  return out;
+}
+
+/** One level of a component used by name: its nodes with ids `idBase + localId` (nested uses kept as uses, shifted). */
+function cloneUse(document: TreeDocument, component: TreeDocumentNode): TreeDocumentNode[] {
+  const name = component.use;
+  const base = component.idBase;
+  const definition = typeof name === 'string' ? document.components?.[name] : undefined;
+  if (!definition || typeof base !== 'number') return [];
+  return definition.nodes.map((local) => {
+    const clone: TreeDocumentNode = {
+      ...local,
+      id: base + local.id,
+      parent: local.parent == null ? component.id : base + local.parent,
+    };
+    if (local.type === 'component' && typeof local.idBase === 'number') clone.idBase = base + local.idBase;
+    const links = local.links as Record<string, number> | undefined;
+    if (links)
+      clone.links = Object.fromEntries(Object.entries(links).map(([key, target]) => [key, base + target]));
+    return clone;
+  });
+}
+
+/**
+ * Replaces a component used by name with its nodes written out in the tree, with the same ids
+ * (`idBase + localId`, links likewise): the effective tree is unchanged (sessions keep their
+ * positions), and the nodes become editable here. A component it uses in turn stays a use (made
+ * explicit the same way when asked). Returns the document unchanged for any other node.
+ */
+export function makeInstanceExplicit(document: TreeDocument, componentId: number): TreeDocument {
+  const component = nodeOf(document, componentId);
+  if (component?.type !== 'component' || !component.use) return document;
+  const clones = cloneUse(document, component);
+  const { use: _use, idBase: _idBase, ...explicit } = component;
+  return {
+    ...document,
+    nodes: document.nodes.flatMap((node) =>
+      node.id === componentId ? [explicit as TreeDocumentNode, ...clones] : [node],
+    ),
+  };
+}
+
+/**
+ * Moves a node one place among its siblings (`-1` earlier, `1` later). Sibling order is the order of
+ * the children in the tree — exploration takes the first of two equally similar children
+ * (docs/concepts.md §5), and the graph, the tree view and `treeagent inspect` show them in that
+ * order — and the engine takes it from the order of the nodes in the list (a component's place is
+ * its entry's), so the node's whole subtree moves with it, before (or after) its sibling's.
+ */
+export function moveAmongSiblings(document: TreeDocument, id: number, direction: -1 | 1): TreeDocument {
+  const node = nodeOf(document, id);
+  if (node?.parent == null) return document;
+  const siblings = childrenOf(document, node.parent);
+  const at = siblings.findIndex((item) => item.id === id);
+  const other = siblings[at + direction];
+  if (!other) return document;
+  const [first, second] = direction === -1 ? [id, other.id] : [other.id, id];
+  const firstIds = subtreeIds(document, first);
+  const secondIds = subtreeIds(document, second);
+  const block = (ids: Set<number>) => document.nodes.filter((item) => ids.has(item.id));
+  const moved = [...block(firstIds), ...block(secondIds)];
+  const start = document.nodes.findIndex((item) => firstIds.has(item.id) || secondIds.has(item.id));
+  const rest = document.nodes.filter((item) => !firstIds.has(item.id) && !secondIds.has(item.id));
+  const before = document.nodes
+    .slice(0, start)
+    .filter((item) => !firstIds.has(item.id) && !secondIds.has(item.id));
+  return { ...document, nodes: [...before, ...moved, ...rest.slice(before.length)] };
+}
+
+/** A node's place among its siblings: its 0-based position and how many they are. */
+export function siblingPosition(document: TreeDocument, id: number): { index: number; count: number } {
+  const node = nodeOf(document, id);
+  if (!node || node.parent == null) return { index: 0, count: 1 };
+  const siblings = childrenOf(document, node.parent);
+  return { index: siblings.findIndex((item) => item.id === id), count: siblings.length };
 }
 
 /**
  * The effective tree of a document as the graph draws it: component, head and tail nodes become
- * group boxes; a head's child hangs from the component's parent, a component's children from its
- * tail's parent (docs/concepts.md §8). Works on invalid drafts too (what cannot be placed hangs from
- * the nearest node that can).
+ * group boxes (components used by name too, expanded); a head's child hangs from the component's
+ * parent, a component's children from its tail's parent (docs/concepts.md §8). Works on invalid
+ * drafts too (what cannot be placed hangs from the nearest node that can).
  */
 export function effectiveGraph(document: TreeDocument): {
   nodes: GraphNode[];
-  groups: Map<number, TreeDocumentNode>;
+  groups: Map<number, GraphGroup>;
 } {
-  const byId = new Map(document.nodes.map((node) => [node.id, node]));
+  const expanded = expandUses(document);
+  const byId = new Map<number, TreeDocumentNode>();
+  const instanceOf = new Map<number, ExpandedNode['instance']>();
+  for (const item of expanded) {
+    if (byId.has(item.node.id)) continue;
+    byId.set(item.node.id, item.node);
+    instanceOf.set(item.node.id, item.instance);
+  }
   const enclosing = (id: number): number | null => {
     const seen = new Set<number>();
     for (
@@ -266,7 +402,10 @@ export function effectiveGraph(document: TreeDocument): {
     return null;
   };
   const tailOf = new Map<number, TreeDocumentNode>();
-  for (const node of document.nodes) {
+  const headOf = new Map<number, TreeDocumentNode>();
+  for (const node of byId.values()) {
+    if (node.type === 'head' && node.parent != null && !headOf.has(node.parent))
+      headOf.set(node.parent, node);
     if (node.type !== 'tail') continue;
     const component = enclosing(node.id);
     if (component !== null && !tailOf.has(component)) tailOf.set(component, node);
@@ -283,11 +422,17 @@ export function effectiveGraph(document: TreeDocument): {
     if (node.type === 'tail') return attach(node.parent, depth + 1);
     return id;
   };
-  const groups = new Map<number, TreeDocumentNode>();
+  const groups = new Map<number, GraphGroup>();
   const nodes: GraphNode[] = [];
-  for (const node of document.nodes) {
+  for (const node of byId.values()) {
     if (node.type === 'component') {
-      groups.set(node.id, node);
+      groups.set(node.id, {
+        id: node.id,
+        node,
+        parentGroup: enclosing(node.id),
+        head: headOf.get(node.id) ?? null,
+        instance: instanceOf.get(node.id) ?? null,
+      });
       continue;
     }
     if (node.type === 'head' || node.type === 'tail') continue;
@@ -298,6 +443,7 @@ export function effectiveGraph(document: TreeDocument): {
       name: typeof node.name === 'string' ? node.name : null,
       group: enclosing(node.id),
       node,
+      instance: instanceOf.get(node.id) ?? null,
     });
   }
   return { nodes, groups };

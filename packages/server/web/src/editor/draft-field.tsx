@@ -7,6 +7,7 @@ interface FieldAttributes {
   class?: string;
   placeholder?: string;
   'aria-label'?: string;
+  disabled?: boolean;
 }
 type InputProps = FieldAttributes & { type?: 'text' | 'number'; step?: string; min?: string; max?: string };
 type AreaProps = FieldAttributes & { rows?: number };

@@ -19,6 +19,9 @@ const post = (body: unknown, method = 'POST'): RequestInit => ({
 export const editorApi = {
   state: (api: ApiClient) => api.json<EditorState>('/api/v1/editor'),
   version: (api: ApiClient) => api.json<{ version: string }>('/api/v1/editor/version'),
+  /** The version on disk now and at every change, as server-sent events (`version`). */
+  events: (api: ApiClient, signal: AbortSignal) =>
+    api.request('/api/v1/editor/events', { headers: { Accept: 'text/event-stream' }, signal }),
   check: (api: ApiClient, document: TreeDocument, signal?: AbortSignal) =>
     api.json<EditorCheckResponse>('/api/v1/editor/check', {
       ...post({ document }),

@@ -25,6 +25,16 @@ export interface NodeFormProps {
   onDuplicate(): void;
   onDelete(): void;
   onMakePrimary(): void;
+  /** Set for a node of a component used by name: shown read-only, with the way to edit it. */
+  instance: { name: string; componentId: number } | null;
+  /** Writes a component used by name out in the tree (same ids), so that its nodes can be edited. */
+  onMakeExplicit(componentId: number): void;
+  /** For a component: its head node (where `init` lives), edited with `onChangeHead`. */
+  head: TreeDocumentNode | null;
+  onChangeHead(patch: Patch): void;
+  /** The node's place among its siblings (their order is the tree's), and moving it. */
+  siblings: { index: number; count: number };
+  onMove(direction: -1 | 1): void;
 }
 
 const CHANGEABLE_TYPES = ['emit', 'empty', 'switch', 'query', 'llm', 'guardrail'];
@@ -37,7 +47,8 @@ const chunkText = (chunk: Chunk) => (typeof chunk === 'string' ? chunk : chunk.t
 
 /** The inspector of the selected node: every property the JSON holds, edited in place. */
 export function NodeForm(props: NodeFormProps) {
-  const { node, onChange, readOnly } = props;
+  const { node, onChange } = props;
+  const readOnly = props.readOnly || props.instance !== null;
   const type = node.type;
   const chunks = (Array.isArray(node.chunks) ? node.chunks : []) as Chunk[];
   const [paste, setPaste] = useState('');
@@ -72,6 +83,22 @@ export function NodeForm(props: NodeFormProps) {
 
   return (
     <form id="node-form" class="node-form" onSubmit={(event) => event.preventDefault()}>
+      {props.instance ? (
+        <p id="instance-note" class="note">
+          Part of the component “{props.instance.name}”, used by name by component #
+          {props.instance.componentId}: it is defined once in the document's <code>components</code>.{' '}
+          {props.readOnly ? null : (
+            <button
+              type="button"
+              id="make-explicit"
+              class="button-small"
+              onClick={() => props.onMakeExplicit(props.instance!.componentId)}
+            >
+              Make editable here
+            </button>
+          )}
+        </p>
+      ) : null}
       <fieldset disabled={readOnly}>
         <header class="node-form-head">
           <span class={`type-chip type-${type}`}>{type}</span>
@@ -416,6 +443,19 @@ export function NodeForm(props: NodeFormProps) {
           </section>
         ) : null}
 
+        {type === 'component' ? (
+          <ComponentSection
+            node={node}
+            head={props.head}
+            callbacks={props.callbacks}
+            hasModule={Boolean(props.document.module)}
+            readOnly={readOnly}
+            canMakeExplicit={!props.readOnly && typeof node.use === 'string'}
+            onMakeExplicit={() => props.onMakeExplicit(node.id)}
+            onChangeHead={props.onChangeHead}
+          />
+        ) : null}
+
         {supported.length ? (
           <section class="form-section">
             <h3>Callbacks</h3>
@@ -492,6 +532,33 @@ export function NodeForm(props: NodeFormProps) {
               ))}
             </div>
           ) : null}
+          {node.parent != null && props.siblings.count > 1 ? (
+            <div class="action-row">
+              <span class="note" id="sibling-position">
+                {props.siblings.index + 1} of {props.siblings.count} siblings
+              </span>
+              <button
+                type="button"
+                id="move-up"
+                class="button-small"
+                disabled={props.siblings.index <= 0}
+                title="Earlier among its siblings: of two equally similar children, exploration takes the first"
+                onClick={() => props.onMove(-1)}
+              >
+                ↑ Move up
+              </button>
+              <button
+                type="button"
+                id="move-down"
+                class="button-small"
+                disabled={props.siblings.index >= props.siblings.count - 1}
+                title="Later among its siblings"
+                onClick={() => props.onMove(1)}
+              >
+                ↓ Move down
+              </button>
+            </div>
+          ) : null}
           {node.parent != null ? (
             <div class="action-row">
               <button type="button" id="duplicate-node" class="button-small" onClick={props.onDuplicate}>
@@ -505,6 +572,88 @@ export function NodeForm(props: NodeFormProps) {
         </section>
       </fieldset>
     </form>
+  );
+}
+
+/**
+ * A component's own settings: the component it uses by name (with the way to write it out here), and
+ * its head — the head's name and its `init` callback, which initialises the component's `self`
+ * (docs/concepts.md §8).
+ */
+function ComponentSection(props: {
+  node: TreeDocumentNode;
+  head: TreeDocumentNode | null;
+  callbacks: string[];
+  hasModule: boolean;
+  readOnly: boolean;
+  canMakeExplicit: boolean;
+  onMakeExplicit(): void;
+  onChangeHead(patch: Patch): void;
+}) {
+  const { node, head } = props;
+  const headCallbacks = (head?.callbacks ?? {}) as Record<string, string>;
+  const init = headCallbacks.init ?? '';
+  const headEditable = !props.readOnly && head !== null && typeof node.use !== 'string';
+  return (
+    <section class="form-section" id="component-section">
+      <h3>Component</h3>
+      {typeof node.use === 'string' ? (
+        <p class="note">
+          Uses the component “{node.use}” of the document's <code>components</code>, its nodes numbered from{' '}
+          {String(node.idBase)} (idBase + local id).{' '}
+          {props.canMakeExplicit ? (
+            <button type="button" id="make-explicit" class="button-small" onClick={props.onMakeExplicit}>
+              Make editable here
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+      {head ? (
+        <>
+          <label class="field">
+            <span>Head #{head.id}: name</span>
+            <DraftInput
+              id="head-name"
+              disabled={!headEditable}
+              value={text(head.name)}
+              onCommit={(typed) => props.onChangeHead({ name: typed || undefined })}
+            />
+          </label>
+          <label class="field field-inline">
+            <span title="Initialises the component's self, once per interaction that touches the component">
+              head init
+            </span>
+            <select
+              id="head-init"
+              disabled={!headEditable}
+              value={init}
+              onChange={(event) => {
+                const name = inputValue(event);
+                const next = { ...headCallbacks };
+                if (name) next.init = name;
+                else delete next.init;
+                props.onChangeHead({ callbacks: Object.keys(next).length ? next : undefined });
+              }}
+            >
+              <option value="">— none —</option>
+              {[...new Set([...props.callbacks, ...(init ? [init] : [])])].map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                  {props.callbacks.includes(name) ? '' : ' (not exported)'}
+                </option>
+              ))}
+            </select>
+          </label>
+          {!props.hasModule ? (
+            <p class="note">
+              The document names no "module": add one to pick the head's init from its exports.
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p class="note">This component has no head yet: it needs one (its entry) to be valid.</p>
+      )}
+    </section>
   );
 }
 

@@ -1,6 +1,5 @@
-import type { TreeDocumentNode } from '@treeagent/core/client';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { GraphNode } from './document-model';
+import type { GraphGroup, GraphNode } from './document-model';
 import { layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './graph-layout';
 
 /** Findings on a node, as badges. */
@@ -11,7 +10,7 @@ export interface NodeFindings {
 
 export interface TreeGraphProps {
   nodes: GraphNode[];
-  groups: Map<number, TreeDocumentNode>;
+  groups: Map<number, GraphGroup>;
   selected: number | null;
   onSelect(id: number): void;
   /** Nodes of the routed message's path, in order (highlighted). */
@@ -55,6 +54,7 @@ export function heatColour(similarity: number): string {
 export function TreeGraph(props: TreeGraphProps) {
   const { nodes, groups, selected, path, heat, findings } = props;
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
+  const [collapsedGroups, setCollapsedGroups] = useState<Set<number>>(new Set());
   const [search, setSearch] = useState('');
   const [view, setView] = useState<View>({ scale: 1, x: 0, y: 0 });
   const [drag, setDrag] = useState<{ id: number; x: number; y: number; moved: boolean } | null>(null);
@@ -62,7 +62,17 @@ export function TreeGraph(props: TreeGraphProps) {
   const svg = useRef<SVGSVGElement>(null);
   // The view is fitted to the graph when it first shows and whenever nodes appear or disappear.
   const fitted = useRef(0);
-  const placed = useMemo(() => layoutGraph(nodes, collapsed), [nodes, collapsed]);
+  const placed = useMemo(
+    () => layoutGraph(nodes, collapsed, { groups, collapsedGroups }),
+    [nodes, collapsed, groups, collapsedGroups],
+  );
+  const toggleGroup = (id: number) =>
+    setCollapsedGroups((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const byId = useMemo(() => new Map(nodes.map((node) => [node.id, node])), [nodes]);
   const hasChildren = useMemo(() => new Set(nodes.map((node) => node.parentId)), [nodes]);
   const onPath = new Set(path);
@@ -86,9 +96,27 @@ export function TreeGraph(props: TreeGraphProps) {
     const scale = Math.min(1.2, (box.width - 24) / placed.width, (box.height - 24) / placed.height);
     setView({ scale, x: (box.width - placed.width * scale) / 2, y: 12 });
   };
+  // …and when the canvas changes size (the routing panel grows, the window is resized).
+  const fitRef = useRef(fit);
+  fitRef.current = fit;
   useEffect(() => {
-    if (placed.nodes.size && fitted.current !== placed.nodes.size) {
-      fitted.current = placed.nodes.size;
+    const canvas = svg.current;
+    if (!canvas || typeof ResizeObserver === 'undefined') return;
+    let last = '';
+    const observer = new ResizeObserver(([entry]) => {
+      const size = `${Math.round(entry?.contentRect.width ?? 0)}x${Math.round(entry?.contentRect.height ?? 0)}`;
+      if (size !== last) {
+        last = size;
+        fitRef.current();
+      }
+    });
+    observer.observe(canvas);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    const boxes = placed.nodes.size + placed.collapsedGroups.length;
+    if (boxes && fitted.current !== boxes) {
+      fitted.current = boxes;
       fit();
     }
   });
@@ -158,8 +186,15 @@ export function TreeGraph(props: TreeGraphProps) {
         <button type="button" class="button-small" onClick={fit}>
           Fit
         </button>
-        {collapsed.size ? (
-          <button type="button" class="button-small" onClick={() => setCollapsed(new Set())}>
+        {collapsed.size || collapsedGroups.size ? (
+          <button
+            type="button"
+            class="button-small"
+            onClick={() => {
+              setCollapsed(new Set());
+              setCollapsedGroups(new Set());
+            }}
+          >
             Expand all
           </button>
         ) : null}
@@ -213,9 +248,10 @@ export function TreeGraph(props: TreeGraphProps) {
             return (
               <g
                 key={`g${group.id}`}
-                class={`graph-group${selected === group.id ? ' is-selected' : ''}`}
+                class={`graph-group${selected === group.id ? ' is-selected' : ''}${component?.instance ? ' is-instance' : ''}`}
                 data-group-id={group.id}
               >
+                <title>{groupLabel(component, group.id)}</title>
                 <rect x={group.x} y={group.y} width={group.width} height={group.height} rx={10} />
                 {/* biome-ignore lint/a11y/noStaticElementInteractions: SVG has no button; the component is also reachable by search and from the problems list. */}
                 <text
@@ -224,7 +260,66 @@ export function TreeGraph(props: TreeGraphProps) {
                   class="graph-group-label"
                   onClick={() => props.onSelect(group.id)}
                 >
-                  component {component?.name ? `“${String(component.name)}”` : ''} #{group.id}
+                  {truncate(
+                    groupLabel(component, group.id),
+                    Math.max(12, Math.floor((group.width - 34) / 6)),
+                  )}
+                </text>
+                {/* biome-ignore lint/a11y/useSemanticElements: SVG has no button element. */}
+                <text
+                  class="graph-collapse graph-group-collapse"
+                  x={group.x + group.width - 16}
+                  y={group.y + 14}
+                  role="button"
+                  aria-label={`Collapse component ${group.id}`}
+                  onPointerDown={(event) => {
+                    event.stopPropagation();
+                    toggleGroup(group.id);
+                  }}
+                >
+                  ▾
+                </text>
+              </g>
+            );
+          })}
+          {placed.collapsedGroups.map((box) => {
+            const component = groups.get(box.id);
+            const x = box.x - NODE_WIDTH / 2;
+            const y = box.y - NODE_HEIGHT / 2;
+            return (
+              <g
+                key={`c${box.id}`}
+                class={`graph-folded${selected === box.id ? ' is-selected' : ''}`}
+                data-folded-group-id={box.id}
+                transform={`translate(${x} ${y})`}
+              >
+                {/* biome-ignore lint/a11y/noStaticElementInteractions: SVG has no button; the component is also reachable from the problems list. */}
+                <rect
+                  class="graph-folded-box"
+                  width={NODE_WIDTH}
+                  height={NODE_HEIGHT}
+                  rx={10}
+                  onClick={() => props.onSelect(box.id)}
+                />
+                <text x={12} y={20} class="graph-node-name">
+                  {truncate(groupLabel(component, box.id), 26)}
+                </text>
+                <text x={12} y={38} class="graph-node-meta">
+                  {box.count} node{box.count === 1 ? '' : 's'} inside
+                </text>
+                {/* biome-ignore lint/a11y/useSemanticElements: SVG has no button element. */}
+                <text
+                  class="graph-collapse"
+                  x={NODE_WIDTH - 16}
+                  y={NODE_HEIGHT - 8}
+                  role="button"
+                  aria-label={`Expand component ${box.id}`}
+                  onPointerDown={(event) => {
+                    event.stopPropagation();
+                    toggleGroup(box.id);
+                  }}
+                >
+                  ▸
                 </text>
               </g>
             );
@@ -248,6 +343,7 @@ export function TreeGraph(props: TreeGraphProps) {
               matches && !matches.has(node.id) ? 'is-dimmed' : '',
               matches?.has(node.id) ? 'is-match' : '',
               drag?.moved && drag.id === node.id ? 'is-dragged' : '',
+              node.instance ? 'is-instance' : '',
             ].join(' ');
             const flags = [
               node.node.isPrimary ? '★' : '',
@@ -270,7 +366,7 @@ export function TreeGraph(props: TreeGraphProps) {
                   setDrag({ id: node.id, x: point.x, y: point.y, moved: false });
                 }}
               >
-                <title>{`${node.type} #${node.id}${node.name ? ` “${node.name}”` : ''}${node.node.isPrimary ? ', primary' : ''}${node.node.isBlocking ? ', blocking' : ''}${node.node.isAnchor ? ', anchor' : ''}${node.node.isMute ? ', mute' : ''}${similarity !== undefined ? ` — similarity ${similarity.toFixed(3)}` : ''}`}</title>
+                <title>{`${node.instance ? `(component “${node.instance.name}”, read-only) ` : ''}${node.type} #${node.id}${node.name ? ` “${node.name}”` : ''}${node.node.isPrimary ? ', primary' : ''}${node.node.isBlocking ? ', blocking' : ''}${node.node.isAnchor ? ', anchor' : ''}${node.node.isMute ? ', mute' : ''}${similarity !== undefined ? ` — similarity ${similarity.toFixed(3)}` : ''}`}</title>
                 <rect
                   class="graph-node-box"
                   width={NODE_WIDTH}
@@ -338,6 +434,13 @@ export function TreeGraph(props: TreeGraphProps) {
       ) : null}
     </div>
   );
+}
+
+/** The label of a component's group: its name and id, and the component it uses by name. */
+function groupLabel(component: GraphGroup | undefined, id: number): string {
+  const name = typeof component?.node.name === 'string' ? ` “${component.node.name}”` : '';
+  const use = typeof component?.node.use === 'string' ? ` uses “${component.node.use}”` : '';
+  return `component${name} #${id}${use}`;
 }
 
 function truncate(text: string, length: number): string {

@@ -3,11 +3,12 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { EditorCheckResponse, EditorState } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { ApiError, isAbort } from '../api/api-error';
+import { readServerSentEvents } from '../api/server-sent-events';
 import { useApp } from '../app/app-context';
 import { editorApi } from './editor-api';
 import { type History, record, redo, startHistory, undo } from './history';
 
-/** How often the editor asks whether the file changed on disk, in milliseconds. */
+/** How often the editor asks whether the file changed on disk when it cannot follow the event stream, in milliseconds. */
 export const DISK_POLL_MS = 1500;
 /** Quiet time after an edit before the draft is checked. */
 const CHECK_DELAY_MS = 250;
@@ -105,16 +106,43 @@ export function useEditor(): TreeEditor {
     };
   }, [api, document]);
 
-  // Is the file on disk still the one the draft started from?
+  // Is the file on disk still the one the draft started from? The server pushes the version on disk
+  // at every change (`GET /api/v1/editor/events`, fs.watch on the server); while that stream is down
+  // (a proxy that buffers, a restart) the page polls `GET /version` and reconnects, backing off.
   useEffect(() => {
     if (status !== 'ready') return;
-    const timer = setInterval(() => {
-      editorApi
-        .version(api)
-        .then((result) => setDiskVersion(result.version))
-        .catch(() => undefined);
-    }, DISK_POLL_MS);
-    return () => clearInterval(timer);
+    const controller = new AbortController();
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const startPolling = () => {
+      poll ??= setInterval(() => {
+        editorApi
+          .version(api)
+          .then((result) => setDiskVersion(result.version))
+          .catch(() => undefined);
+      }, DISK_POLL_MS);
+    };
+    const follow = async () => {
+      for (let delay = 1000; !controller.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
+        try {
+          const response = await editorApi.events(api, controller.signal);
+          clearInterval(poll);
+          poll = undefined;
+          delay = 1000;
+          for await (const message of readServerSentEvents(response.body!))
+            if (message.event === 'version')
+              setDiskVersion((JSON.parse(message.data) as { version: string }).version);
+        } catch (error) {
+          if (isAbort(error) || controller.signal.aborted) return;
+        }
+        startPolling();
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    };
+    void follow();
+    return () => {
+      controller.abort();
+      clearInterval(poll);
+    };
   }, [api, status]);
 
   const edit = useCallback((change: (document: TreeDocument) => TreeDocument) => {
@@ -153,7 +181,8 @@ export function useEditor(): TreeEditor {
     dirty: document !== null && document !== saved,
     check,
     checking: checked.current !== document,
-    changedOnDisk: file !== null && diskVersion !== null && diskVersion !== file.version,
+    // While a save is in flight, the new version may arrive before the save's answer: not a change.
+    changedOnDisk: file !== null && diskVersion !== null && diskVersion !== file.version && !saving,
     saving,
     saveError,
     edit,

@@ -10,9 +10,12 @@ import {
   duplicate,
   effectiveGraph,
   instantiateComponent,
+  makeInstanceExplicit,
+  moveAmongSiblings,
   nodeOf,
   reparent,
   reparentProblem,
+  siblingPosition,
   subtreeIds,
   updateNode,
 } from '../editor/document-model';
@@ -128,7 +131,13 @@ export function EditorPage() {
       </>
     );
 
-  const node = selected !== null ? nodeOf(document, selected) : undefined;
+  // The selected node: of the document, or of a component used by name (shown read-only).
+  const documentNode = selected !== null ? nodeOf(document, selected) : undefined;
+  const graphNode = selected !== null ? graph.nodes.find((item) => item.id === selected) : undefined;
+  const graphGroup = selected !== null ? graph.groups.get(selected) : undefined;
+  const node = documentNode ?? graphNode?.node ?? graphGroup?.node;
+  const instance = documentNode ? null : (graphNode?.instance ?? graphGroup?.instance ?? null);
+  const head = node?.type === 'component' ? (graphGroup?.head ?? null) : null;
   const problems = check?.problems ?? [];
   const saveBlocked = !check?.valid || editor.checking;
   const select = (id: number) => setSelected(id);
@@ -261,6 +270,16 @@ export function EditorPage() {
                 lint={(check?.lint ?? []).filter((finding) => finding.nodeId === node.id)}
                 suggestion={suggestions?.suggestions.find((item) => item.nodeId === node.id) ?? null}
                 readOnly={readOnly}
+                instance={instance}
+                onMakeExplicit={(componentId) =>
+                  edit((current) => makeInstanceExplicit(current, componentId))
+                }
+                head={head}
+                onChangeHead={(patch) => {
+                  if (head) edit((current) => updateNode(current, head.id, patch));
+                }}
+                siblings={documentNode ? siblingPosition(document, node.id) : { index: 0, count: 1 }}
+                onMove={(direction) => edit((current) => moveAmongSiblings(current, node.id, direction))}
                 onChange={(patch) => edit((current) => updateNode(current, node.id, patch))}
                 onAddChild={(type) => {
                   const added = addChild(document, node.id, type);

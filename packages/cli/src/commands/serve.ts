@@ -1,0 +1,279 @@
+import { extname, resolve } from 'node:path';
+import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import {
+  isLoopback,
+  loadOperatorsFile,
+  operatorDirectory,
+  type RunningServer,
+  serve,
+  type TreeEditorSource,
+  WEB_DIRECTORY,
+} from '@treeagent/server';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
+import { openServerStores } from '../server-stores.js';
+import { describeSpace, fitOptions } from '../space.js';
+import { fileTreeEditor } from '../tree-editor-file.js';
+import { portInUseError } from '../user-errors.js';
+import { watchFiles } from '../watch-file.js';
+
+/** Options of `treeagent serve` (the flags; docs/deployment.md). */
+export interface ServeCommandOptions {
+  config?: string;
+  /** SQLite data directory (default `.treeagent`); with `databaseUrl`, only the embedding cache and fits. */
+  data?: string;
+  /** PostgreSQL for every shared store (`postgres://…`; else `TREEAGENT_DATABASE_URL`). */
+  databaseUrl?: string;
+  /** PostgreSQL schema of the tables (default `public`). */
+  schema?: string;
+  port?: string;
+  host?: string;
+  /** API keys on the command line (visible to other users in the process list: prefer the file or the environment). */
+  apiKey?: string[];
+  /** A file of API keys, one per line, readable by the server's account only. */
+  apiKeyFile?: string;
+  /** Serve on a non-loopback address without API keys (a public chat page): the explicit choice. */
+  public?: boolean;
+  /** Operators file: operator login, the console, handoff, and the admins who may edit. */
+  operators?: string;
+  /** The tree editor at `/editor`, for admins (needs `operators`). */
+  editor?: boolean;
+  /** Reload the tree when its files change, keeping sessions (default off). */
+  watch?: boolean;
+  allowedHost?: string[];
+  utterances?: string;
+  redact?: boolean;
+  /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
+  shutdownTimeout?: string;
+}
+
+/** A running `treeagent serve`. */
+export interface ProductionServer {
+  url: string;
+  /** Number of tree reloads so far (file changes with `--watch`, saves in the editor). */
+  readonly reloads: number;
+  /** Graceful shutdown: turns in flight finish (up to the shutdown timeout), then the stores close. */
+  close(): Promise<void>;
+}
+
+/** The API keys from `--api-key`, `--api-key-file` and `TREEAGENT_API_KEYS` (comma-separated). */
+function apiKeysOf(options: ServeCommandOptions): string[] {
+  const keys = [
+    ...(options.apiKey ?? []),
+    ...(options.apiKeyFile ? readApiKeyFile(options.apiKeyFile) : []),
+    ...(process.env.TREEAGENT_API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
+  ];
+  const short = keys.find((key) => key.length < 16);
+  if (short !== undefined)
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `An API key has ${short.length} characters; use at least 16 random ones (openssl rand -hex 32) in --api-key-file or TREEAGENT_API_KEYS.`,
+    );
+  return keys;
+}
+
+function usage(message: string): TreeAgentError {
+  return new TreeAgentError('INVALID_INPUT', message);
+}
+
+/**
+ * `treeagent serve <tree>`: the production server. The tree is a TypeScript or JavaScript module or a
+ * JSON tree with its callback module (docs/tree-format.md); sessions and the rest in the SQLite data
+ * directory or in PostgreSQL (`--database-url`). Never debug mode; no hot reload unless `--watch`;
+ * the editor only for admins (`--editor --operators`); on an address other than loopback, API keys
+ * are required unless `--public` says the chat page is open to anyone.
+ */
+export async function startServe(
+  treePath: string,
+  options: ServeCommandOptions,
+  out: Output,
+): Promise<ProductionServer> {
+  const hostname = options.host ?? '127.0.0.1';
+  const port = options.port === undefined ? 3000 : Number(options.port);
+  const shutdownTimeoutMs = options.shutdownTimeout === undefined ? 10_000 : Number(options.shutdownTimeout);
+  if (!Number.isFinite(shutdownTimeoutMs) || shutdownTimeoutMs < 0)
+    throw usage(
+      `--shutdown-timeout ${options.shutdownTimeout} is not a number of milliseconds: write e.g. --shutdown-timeout 10000.`,
+    );
+  const apiKeys = apiKeysOf(options);
+  if (!isLoopback(hostname) && !apiKeys.length && !options.public)
+    throw usage(
+      `treeagent serve on ${hostname} without an API key would let anyone who reaches it use the API. Give keys with --api-key-file <file> (one per line, chmod 600) or TREEAGENT_API_KEYS, or pass --public to serve the chat page to anyone (sessions are still private to their token; docs/security.md).`,
+    );
+  if (options.operators) checkPrivateFile(options.operators, '--operators');
+  if (options.editor && !options.operators)
+    throw usage(
+      '--editor needs --operators <file>: on a server, only admins may edit the tree (docs/editor.md). Add an operator with role "admin" to the file (treeagent operator-password makes the hash).',
+    );
+  const operators = options.operators ? readOperators(options.operators) : null;
+  if (options.editor && operators && !(await hasAdmin(options.operators!)))
+    throw usage(
+      `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
+    );
+  const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
+  const configOption = options.config ? { config: options.config } : {};
+  let loaded = await loadTree(treePath, configOption);
+  const stores = await openServerStores({
+    ...(options.data ? { data: options.data } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  let server: RunningServer;
+  let agent: TreeAgent;
+  let reloads = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let unwatch = () => {};
+  try {
+    agent = new TreeAgent({
+      tree: loaded.tree,
+      ...stores.agentOptions,
+      ...fitOptions(options.data, out),
+      ...loaded.agentOptions,
+      ...(options.redact ? { redaction: {} } : {}),
+    });
+    await agent.ready();
+    const reload = async () => {
+      try {
+        const next = await loadTree(treePath, configOption);
+        await agent.setTree(next.tree);
+        loaded = next;
+        reloads++;
+        out.log(
+          `Reloaded ${next.tree.name} (${next.tree.nodes.size} nodes, content hash ${next.tree.contentHash}); sessions kept.`,
+        );
+        if (options.watch) rewatch();
+      } catch (error) {
+        out.error(
+          `Reload failed, still serving the previous tree:\n${TreeAgentError.isInstance(error) ? error.message : String(error)}`,
+        );
+      }
+    };
+    const scheduleReload = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload(), 150);
+    };
+    const rewatch = () => {
+      unwatch();
+      unwatch = watchFiles(loaded.files, scheduleReload);
+    };
+    let editor: TreeEditorSource | undefined;
+    if (options.editor) {
+      const source = fileTreeEditor(treePath, {
+        ...configOption,
+        ...(options.utterances ? { utterances: options.utterances } : {}),
+        agentOptions: {
+          ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
+          ...(stores.agentOptions.embeddingCache
+            ? { embeddingCache: stores.agentOptions.embeddingCache }
+            : {}),
+        },
+      });
+      // A save serves the new tree at once, with or without --watch.
+      editor = {
+        ...source,
+        write: async (...args) => {
+          const version = await source.write(...args);
+          if (!options.watch) scheduleReload();
+          return version;
+        },
+      };
+    }
+    server = await serve({
+      agent,
+      web: { directory: WEB_DIRECTORY },
+      debug: false,
+      port,
+      hostname,
+      ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
+      sessionTokens: stores.sessionTokens,
+      handoff: stores.handoff,
+      ...(apiKeys.length ? { apiKeys } : {}),
+      ...(operators ? { operators: { directory: operators, ...stores.operatorStores } } : {}),
+      ...(editor ? { editor } : {}),
+      analytics: {
+        treeFile: loaded.path,
+        ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),
+        onTreeChange: scheduleReload,
+      },
+      shutdown: { timeoutMs: shutdownTimeoutMs },
+    }).catch((error: unknown) => {
+      throw portInUseError(error, hostname, port) ?? error;
+    });
+    if (options.watch) rewatch();
+  } catch (error) {
+    clearTimeout(timer);
+    unwatch();
+    await stores.close();
+    throw error;
+  }
+  out.log(
+    `Tree Agent server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks; ${loaded.document ? 'JSON tree' : 'tree module'} ${loaded.path}); ${loaded.modelSource}.`,
+  );
+  out.log(stores.description);
+  out.log(describeSpace(agent.space()));
+  out.log(
+    `API keys: ${apiKeys.length ? `${apiKeys.length} configured` : 'none (anyone who reaches the server may create sessions)'}. Hot reload: ${options.watch ? 'on (--watch)' : 'off'}.`,
+  );
+  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (options.editor)
+    out.log(
+      `Tree editor: ${server.url}/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
+    );
+  out.log(`Listening on ${server.url}`);
+  let closing: Promise<void> | null = null;
+  return {
+    url: server.url,
+    get reloads() {
+      return reloads;
+    },
+    close: () => {
+      closing ??= (async () => {
+        clearTimeout(timer);
+        unwatch();
+        const drained = await server.close({ timeoutMs: shutdownTimeoutMs });
+        await stores.close();
+        out.error(
+          `Stopped: ${drained.finished} turn${drained.finished === 1 ? '' : 's'} finished${drained.aborted ? `, ${drained.aborted} aborted unsaved after ${shutdownTimeoutMs} ms` : ''}.`,
+        );
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The operators of `--operators <file>`, or an `INVALID_INPUT` error naming the flag, the file and the problem. */
+function readOperators(file: string) {
+  try {
+    return operatorDirectory(loadOperatorsFile(file));
+  } catch (error) {
+    throw new TreeAgentError('INVALID_INPUT', `--operators: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+async function hasAdmin(file: string): Promise<boolean> {
+  return loadOperatorsFile(file).some((account) => account.role === 'admin');
+}
+
+/** The command: serves until SIGTERM or SIGINT, then shuts down gracefully and exits 0. */
+export async function serveCommand(
+  treePath: string,
+  options: ServeCommandOptions,
+  out: Output,
+): Promise<number> {
+  const server = await startServe(treePath, options, out);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      out.error(`${signal}: shutting down (turns in flight may finish)…`);
+      void server.close().then(resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}

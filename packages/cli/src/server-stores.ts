@@ -1,0 +1,124 @@
+import type { TreeAgentOptions } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { ServeOptions } from '@treeagent/server';
+import { openDataDirectory } from './data-directory.js';
+
+/** Where `treeagent serve` keeps its state: the SQLite data directory, or PostgreSQL. */
+export interface ServerStores {
+  /** The agent's stores (sessions, vectors, uploads, embedding cache). */
+  agentOptions: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache' | 'fileStore'>;
+  /** The server's: session tokens, the handoff queue (and bus), operator logins and the audit log. */
+  sessionTokens: NonNullable<ServeOptions['sessionTokens']>;
+  handoff: NonNullable<ServeOptions['handoff']>;
+  operatorStores: Pick<NonNullable<ServeOptions['operators']>, 'sessions' | 'auditLog'>;
+  /** One line for the start-up message, without secrets. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** What this module uses of `@treeagent/postgres` (an optional dependency, imported by name). */
+interface PostgresModule {
+  PostgresSessionStore: new (options: { connection: string; schema?: string }) => unknown;
+  PgVectorStore: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresFileStore: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresSessionTokens: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresOperatorSessions: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresAuditLog: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresHandoffQueue: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresEventBus: new (options: { connection: string; channel?: string }) => { ready(): Promise<void> };
+}
+
+/**
+ * Opens the stores of `treeagent serve`: with `databaseUrl` (`postgres://…`), every shared store in
+ * PostgreSQL — sessions, vectors, uploads, tokens, operator logins, audit log, handoff queue, and the
+ * LISTEN/NOTIFY bus between processes — so several processes can serve behind a load balancer; the
+ * data directory then keeps only what is local to the machine (the embedding cache and fits).
+ * Without it, everything in the data directory's SQLite file (one machine).
+ */
+export async function openServerStores(options: {
+  data?: string;
+  databaseUrl?: string;
+  schema?: string;
+}): Promise<ServerStores> {
+  const data = openDataDirectory(options.data);
+  if (!options.databaseUrl) {
+    return {
+      agentOptions: data.options,
+      sessionTokens: data.sessionTokens,
+      handoff: { queue: data.handoffQueue },
+      operatorStores: { sessions: data.operatorSessions, auditLog: data.auditLog },
+      description: `Sessions, uploads, vectors, embeddings, operator logins and the audit log in ${data.file} (SQLite).`,
+      close: () => data.close(),
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(options.databaseUrl);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('not postgres');
+  } catch {
+    await data.close();
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      '--database-url (or TREEAGENT_DATABASE_URL) must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
+    );
+  }
+  // An optional adapter: imported by name at run time, so the CLI installs without it.
+  const specifier = '@treeagent/postgres';
+  const pg = (await import(specifier).catch(async () => {
+    await data.close();
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      '--database-url needs the PostgreSQL adapter: npm install @treeagent/postgres pg (or leave --database-url out to keep everything in the SQLite data directory).',
+    );
+  })) as PostgresModule;
+  const connection = options.databaseUrl;
+  const scoped = { connection, ...(options.schema ? { schema: options.schema } : {}) };
+  const sessionStore = new pg.PostgresSessionStore(scoped);
+  const vectorStore = new pg.PgVectorStore(scoped);
+  const fileStore = new pg.PostgresFileStore(scoped);
+  const sessionTokens = new pg.PostgresSessionTokens(scoped);
+  const sessions = new pg.PostgresOperatorSessions(scoped);
+  const auditLog = new pg.PostgresAuditLog(scoped);
+  const queue = new pg.PostgresHandoffQueue(scoped);
+  const bus = new pg.PostgresEventBus({
+    connection,
+    ...(options.schema ? { channel: `treeagent_events_${options.schema}` } : {}),
+  });
+  const closeables = [sessionStore, vectorStore, fileStore, sessionTokens, sessions, auditLog, queue, bus];
+  const closeAll = async () => {
+    await Promise.allSettled(
+      closeables.map((store) => (store as { close?: () => Promise<void> }).close?.() ?? Promise.resolve()),
+    );
+    await data.close();
+  };
+  try {
+    await bus.ready();
+  } catch (error) {
+    await closeAll();
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `PostgreSQL at ${url.host}${url.pathname} cannot be reached (${(error as Error).message}). Check --database-url (host, port, database, user, password) and that the server is running.`,
+      { cause: error },
+    );
+  }
+  return {
+    agentOptions: {
+      sessionStore: sessionStore as TreeAgentOptions['sessionStore'],
+      vectorStore: vectorStore as TreeAgentOptions['vectorStore'],
+      fileStore: fileStore as TreeAgentOptions['fileStore'],
+      // Embeddings are a cache of this machine: in the data directory.
+      ...(data.options.embeddingCache ? { embeddingCache: data.options.embeddingCache } : {}),
+    },
+    sessionTokens: sessionTokens as ServerStores['sessionTokens'],
+    handoff: {
+      queue: queue as NonNullable<ServerStores['handoff']['queue']>,
+      bus: bus as unknown as NonNullable<ServerStores['handoff']['bus']>,
+    },
+    operatorStores: {
+      sessions: sessions as ServerStores['operatorStores']['sessions'],
+      auditLog: auditLog as ServerStores['operatorStores']['auditLog'],
+    },
+    description: `Sessions, uploads, vectors, operator logins, the audit log and the handoff queue in PostgreSQL at ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}; the embedding cache in ${data.file}.`,
+    close: closeAll,
+  };
+}

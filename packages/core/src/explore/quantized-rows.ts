@@ -1,0 +1,110 @@
+/**
+ * Dense rows quantised to one signed byte per coordinate, with one scale per row, and for each row
+ * the length of what the quantisation lost: enough to bound, for any unit direction, how far the
+ * quantised dot product can be from the float32 one (see `QuantizedRows.candidatesNear`).
+ */
+export interface QuantizedRows {
+  /** `count × stride` bytes, row-major: `round(x / scale)`, in [-127, 127]. */
+  readonly values: Int8Array;
+  /** Per row: `max |x| / 127` (0 for a zero row). */
+  readonly scales: Float32Array;
+  /** Per row: `‖x − values · scale‖₂`, rounded up. */
+  readonly residuals: Float32Array;
+  readonly stride: number;
+}
+
+/**
+ * Slack added to every error bound: the float32 kernel's own rounding (at most about `d · 2⁻²⁴` of
+ * a unit dot product over `d ≤ 4096` coordinates) and the rounding of the stored residuals.
+ */
+const SLACK = 3e-4;
+
+/** Quantises rows `[from, from + count)` of `rows` (`stride` floats each) into `out` at the same rows. */
+export function quantizeRows(
+  rows: Float32Array,
+  stride: number,
+  from: number,
+  count: number,
+  out: QuantizedRows,
+): void {
+  const { values, scales, residuals } = out;
+  for (let row = from; row < from + count; row++) {
+    const base = row * stride;
+    let max = 0;
+    for (let j = 0; j < stride; j++) {
+      const magnitude = Math.abs(rows[base + j]!);
+      if (magnitude > max) max = magnitude;
+    }
+    const scale = Math.fround(max / 127);
+    let lost = 0;
+    for (let j = 0; j < stride; j++) {
+      const x = rows[base + j]!;
+      const q = scale > 0 ? Math.max(-127, Math.min(127, Math.round(x / scale))) : 0;
+      values[base + j] = q;
+      const error = x - q * scale;
+      lost += error * error;
+    }
+    scales[row] = scale;
+    // Rounded up to float32 and a little over, so that the bound stays a bound.
+    residuals[row] = Math.fround(Math.sqrt(lost) * (1 + 1e-6) + 1e-9);
+  }
+}
+
+/** Room for `count` quantised rows of `stride` coordinates. */
+export function allocateQuantizedRows(count: number, stride: number): QuantizedRows {
+  return {
+    values: new Int8Array(count * stride),
+    scales: new Float32Array(count),
+    residuals: new Float32Array(count),
+    stride,
+  };
+}
+
+/**
+ * Of the rows at `positions[0..length)` (ascending), those that can hold the largest float32 dot
+ * product with the unit `direction`: for each row the quantised dot product and a bound on its
+ * error (`‖residual‖ · ‖direction‖`, Cauchy–Schwarz, plus `SLACK`); a row is kept when its upper
+ * bound reaches the largest lower bound. Writes the kept positions, still ascending, to
+ * `positions[0..kept)` and returns `kept`. Rows whose exact value could tie the best are kept too,
+ * so the first position of the exact maximum is always among them.
+ */
+export function candidatesNear(
+  quantized: QuantizedRows,
+  direction: Float32Array,
+  dimensions: number,
+  positions: Int32Array,
+  length: number,
+  approximate: Float64Array,
+  bounds: Float64Array,
+): number {
+  const { values, scales, residuals, stride } = quantized;
+  let norm = 0;
+  for (let j = 0; j < dimensions; j++) norm += direction[j]! * direction[j]!;
+  norm = Math.sqrt(norm);
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < length; k++) {
+    const row = positions[k]!;
+    const base = row * stride;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let j = 0;
+    for (; j + 4 <= dimensions; j += 4) {
+      s0 += values[base + j]! * direction[j]!;
+      s1 += values[base + j + 1]! * direction[j + 1]!;
+      s2 += values[base + j + 2]! * direction[j + 2]!;
+      s3 += values[base + j + 3]! * direction[j + 3]!;
+    }
+    for (; j < dimensions; j++) s0 += values[base + j]! * direction[j]!;
+    const value = (s0 + s1 + (s2 + s3)) * scales[row]!;
+    const bound = residuals[row]! * norm + SLACK;
+    approximate[k] = value;
+    bounds[k] = bound;
+    if (value - bound > floor) floor = value - bound;
+  }
+  let kept = 0;
+  for (let k = 0; k < length; k++)
+    if (approximate[k]! + bounds[k]! >= floor) positions[kept++] = positions[k]!;
+  return kept;
+}
