@@ -10,6 +10,7 @@ export {
   type BusEvent,
   type EventBus,
   type HandoffNote,
+  type HandoffOutbox,
   type HandoffQueue,
   InMemoryAuditLog,
   InMemoryEventBus,
@@ -17,6 +18,7 @@ export {
   InMemoryOperatorSessions,
   type OperatorSessionRecord,
   type OperatorSessions,
+  type OutboxDelivery,
   type QueueEntry,
   type QueueQuery,
 } from '@treeagent/core/adapter';
