@@ -74,6 +74,7 @@ interface AgreementRow {
 
 export async function exploreAgreement(context: BenchContext): Promise<Section> {
   const { quick, log, chunks } = context;
+  const calibrate = !context.noCalibration;
   const rows: AgreementRow[] = [];
   // A quick run (the smoke test) skips CLINC150: its vectors take minutes to compute on a fresh checkout.
   if (!quick) {
@@ -84,10 +85,15 @@ export async function exploreAgreement(context: BenchContext): Promise<Section> 
   for (const size of sizes) {
     log(`  synthetic, ${size.toLocaleString('en')} chunks…`);
     rows.push(
-      inChild<AgreementRow>(import.meta.url, 'agreementChild', { data: 'synthetic', chunks: size, quick }),
+      inChild<AgreementRow>(import.meta.url, 'agreementChild', {
+        data: 'synthetic',
+        chunks: size,
+        quick,
+        calibrate,
+      }),
     );
   }
-  return report(rows);
+  return report(rows, calibrate);
 }
 
 const K_VALUES = [16, 64, 256, SIGN_CANDIDATES, 2048];
@@ -99,6 +105,8 @@ export async function agreementChild(args: {
   quick: boolean;
   /** Synthetic messages to route (default 2,000; 1,000 at a million chunks; 200 in a quick run). */
   turns?: number;
+  /** `false` (`--no-calibration`): synthetic trees keep the default threshold. */
+  calibrate?: boolean;
 }): Promise<AgreementRow> {
   const { tree, embedder, texts } =
     args.data === 'clinc150'
@@ -115,7 +123,7 @@ export async function agreementChild(args: {
     now: () => new Date(),
     exploreIn: 'memory',
     exploreScan: 'sign-bits',
-    calibration: {},
+    calibration: args.calibrate === false && args.data === 'synthetic' ? false : {},
   });
   const index = signs.chunkIndex!;
   if (!index.signBits) throw new Error('the index keeps no sign bits (no WebAssembly SIMD?)');
@@ -298,7 +306,7 @@ function syntheticSet(chunks: number, quick: boolean, turns?: number) {
   };
 }
 
-function report(rows: AgreementRow[]): Section {
+function report(rows: AgreementRow[], calibrate: boolean): Section {
   const goals: Goal[] = rows.flatMap((row) => [
     {
       benchmark: '3b. sign-bit scan agreement',
@@ -361,6 +369,12 @@ function report(rows: AgreementRow[]): Section {
         `${(row.file.cpu / row.signCpu).toFixed(2)}×`,
       ]),
     ),
+    ...(calibrate
+      ? []
+      : [
+          '',
+          '- `--no-calibration`: the synthetic trees were routed with the default threshold (no calibration at load); CLINC150 is calibrated as always.',
+        ]),
   ].join('\n');
   return {
     id: 'explore-agreement',

@@ -99,6 +99,7 @@ interface ColdLoad {
 
 export async function exploreScaling(context: BenchContext): Promise<Section> {
   const { quick, log, chunks, tmp } = context;
+  const calibrate = !context.noCalibration;
   const notes: string[] = [];
   let sizes = chunks
     ? SIZES.filter((size) => chunks.includes(size.chunks))
@@ -125,15 +126,24 @@ export async function exploreScaling(context: BenchContext): Promise<Section> {
     // from that file, as a restart with a warm cache does, and is the one timed.
     const indexDirectory = join(tmp, `index-${size.chunks}`);
     mkdirSync(indexDirectory, { recursive: true });
-    const cold = inChild<ColdLoad>(import.meta.url, 'coldLoadChild', { size, indexDirectory });
+    const cold = inChild<ColdLoad>(import.meta.url, 'coldLoadChild', { size, indexDirectory, calibrate });
     const packedFileBytes = readdirSync(indexDirectory).reduce(
       (total, name) => total + statSync(join(indexDirectory, name)).size,
       0,
     );
-    const row = inChild<ScalingRow>(import.meta.url, 'scalingChild', { size, quick, indexDirectory });
+    const row = inChild<ScalingRow>(import.meta.url, 'scalingChild', {
+      size,
+      quick,
+      indexDirectory,
+      calibrate,
+    });
     rows.push({ ...row, cold, packedFileBytes });
     rmSync(indexDirectory, { recursive: true, force: true });
   }
+  if (!calibrate)
+    notes.push(
+      '`--no-calibration`: the trees were loaded without calibrating thresholds (`calibrateThresholds: false`); a cold load with the default calibration takes longer.',
+    );
   return report(rows, notes, quick);
 }
 
@@ -159,9 +169,11 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 export async function coldLoadChild({
   size,
   indexDirectory,
+  calibrate,
 }: {
   size: (typeof SIZES)[number];
   indexDirectory: string;
+  calibrate: boolean;
 }): Promise<ColdLoad> {
   const routing = sizeTree(size);
   const started = performance.now();
@@ -171,6 +183,7 @@ export async function coldLoadChild({
     embedder: routing.embedder,
     embeddingCache: new NullEmbeddingCache(),
     indexDirectory,
+    ...(calibrate ? {} : { calibrateThresholds: false }),
   });
   await agent.ready();
   return {
@@ -185,10 +198,12 @@ export async function scalingChild({
   size,
   quick,
   indexDirectory,
+  calibrate,
 }: {
   size: (typeof SIZES)[number];
   quick: boolean;
   indexDirectory: string;
+  calibrate: boolean;
 }): Promise<Omit<ScalingRow, 'cold' | 'packedFileBytes'>> {
   const floats = size.chunks * DIMENSIONS;
   const vectorBytes = floats * 4;
@@ -225,6 +240,7 @@ export async function scalingChild({
     embedder: routing.embedder,
     embeddingCache: new NullEmbeddingCache(),
     indexDirectory,
+    ...(calibrate ? {} : { calibrateThresholds: false }),
   });
   await agent.ready();
   const loadMs = performance.now() - started;

@@ -11,6 +11,7 @@ import { type BenchContext, type Goal, type Section, table, verdict } from './li
 import { bytes } from './lib/stats.js';
 import { serverLoad } from './server-load.js';
 import { startup } from './startup.js';
+import { vectorStoreExplore } from './vector-store-explore.js';
 
 /**
  * The performance suite: `npm run bench` runs every benchmark and writes bench/RESULTS.md and
@@ -19,6 +20,7 @@ import { startup } from './startup.js';
  * `--chunks=100000` keeps only those tree sizes in the exploration benchmark.
  */
 const quick = process.argv.includes('--quick');
+const noCalibration = process.argv.includes('--no-calibration');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -41,6 +43,8 @@ const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section>
   // Last: the million-chunk tree needs the most memory.
   { id: 'explore-scaling', run: exploreScaling },
   { id: 'explore-agreement', run: exploreAgreement },
+  // PostgreSQL + pgvector: 100k chunks unless --chunks says otherwise (the tables are kept and reused).
+  { id: 'vector-store-explore', run: vectorStoreExplore },
 ];
 
 const log = (line: string) => console.log(line);
@@ -57,7 +61,13 @@ for (const benchmark of BENCHMARKS) {
   const tmp = mkdtempSync(join(tmpdir(), `treeagent-bench-${benchmark.id}-`));
   const benchStarted = performance.now();
   try {
-    const section = await benchmark.run({ quick, log, tmp, ...(chunks ? { chunks } : {}) });
+    const section = await benchmark.run({
+      quick,
+      log,
+      tmp,
+      ...(chunks ? { chunks } : {}),
+      ...(noCalibration ? { noCalibration } : {}),
+    });
     sections.push(section);
     log(`\n${section.markdown}\n`);
     log(`  (${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`);
@@ -90,6 +100,7 @@ const ORDER = [
   'history-growth',
   'explore-scaling',
   'explore-agreement',
+  'vector-store-explore',
   'startup',
   'server-load',
 ];

@@ -11,6 +11,11 @@ export interface BenchContext {
   tmp: string;
   /** `--chunks=100000,1000000`: the tree sizes of the exploration benchmark (all of them when absent). */
   chunks?: number[];
+  /**
+   * `--no-calibration`: the exploration benchmarks load their synthetic trees without calibrating
+   * thresholds (the calibration of 1,011 routing nodes is most of a cold load at 1M); the report says so.
+   */
+  noCalibration?: boolean;
 }
 
 /** One goal of the issue, with the figure measured in this run. */

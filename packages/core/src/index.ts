@@ -46,12 +46,14 @@ export {
   type HashedEmbedderOptions,
   type SparseVector,
 } from './embedding/hashed-embedder.js';
+export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from './embedding/recent-embedding-cache.js';
 export type {
   HandoffAction,
   HandoffUpdate,
   OperatorReply,
 } from './engine/handoff-actions.js';
 export { describeHandoff } from './engine/handoff-rows.js';
+export type { NearestNode, WeightedText } from './engine/nearest-nodes.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,
@@ -138,6 +140,7 @@ export type {
   HandoffTransition,
   OperatorRef,
 } from './protocol/handoff.js';
+export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from './protocol/handoff-outbox.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { JsonSchema } from './protocol/json-schema.js';
 // Engine

@@ -1,4 +1,5 @@
 import { scatterTimes, type TrainingMatrix } from './centred-scatter.js';
+import { exactPca } from './exact-pca.js';
 import type { FitSettings } from './fit-settings.js';
 import { gaussian, orthonormalColumns } from './linear-algebra.js';
 import { choleskyQr } from './parallel.js';
@@ -20,14 +21,14 @@ export interface PcaBasis {
 }
 
 /**
- * Step 2: the PCA basis, by a randomised range finder with power iterations on the centred scatter
+ * Step 2: the PCA basis: exact (`exactPca`) for at most `exactPcaMaxChunks` chunks, else by a randomised range finder with power iterations on the centred scatter
  * (one progress step per iteration), or the identity when `pcaDimensions` keeps every dimension.
  */
 export async function randomisedPca(
   matrix: TrainingMatrix,
   /** Classes of the fit (they bound the dimensions, see `pcaBound`). */
   classes: number,
-  settings: Pick<FitSettings, 'pcaDimensions' | 'powerIterations' | 'seed'>,
+  settings: Pick<FitSettings, 'pcaDimensions' | 'powerIterations' | 'seed' | 'exactPcaMaxChunks'>,
   signal: AbortSignal | undefined,
   onStep: () => void,
 ): Promise<PcaBasis> {
@@ -36,6 +37,12 @@ export async function randomisedPca(
   if (r >= d) {
     onStep();
     return { q: null, r: d };
+  }
+  if (n <= settings.exactPcaMaxChunks) {
+    signal?.throwIfAborted();
+    const basis = exactPca(matrix, r);
+    for (let iteration = 0; iteration <= settings.powerIterations; iteration++) onStep();
+    return basis;
   }
   const random = gaussian(settings.seed);
   let current: Float64Array = new Float64Array(d * r);

@@ -18,6 +18,7 @@ export interface SpaceFitterOptions
     | 'dimensions'
     | 'powerIterations'
     | 'seed'
+    | 'exactPcaMaxChunks'
     | 'threads'
   > {
   /**

@@ -104,6 +104,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #historyLast: Database.Statement;
   readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => (() => void) | null;
   readonly #delete: (sessionId: string) => void;
+  readonly #deleteMany: (sessionIds: readonly string[]) => void;
   readonly #insertFacts: (facts: readonly TurnFact[]) => void;
   readonly #database: SqliteDatabase;
   #analytics: TurnFactsSql | null = null;
@@ -201,6 +202,13 @@ export class SqliteSessionStore implements SessionStore {
         remove.immediate(sessionId);
         database.wrote();
       };
+      const removeMany = db.transaction((sessionIds: readonly string[]) => {
+        for (const sessionId of sessionIds) remove(sessionId);
+      });
+      this.#deleteMany = (sessionIds) => {
+        removeMany.immediate(sessionIds);
+        database.wrote();
+      };
       this.#locks = new SessionLocks(db, this.#handle.where, options.lock);
     } catch (error) {
       // A connection this store opened must not outlive a failed construction.
@@ -286,6 +294,12 @@ export class SqliteSessionStore implements SessionStore {
 
   async delete(sessionId: string): Promise<void> {
     this.#run(`delete session "${sessionId}"`, () => this.#delete(sessionId));
+  }
+
+  /** Deletes the sessions' records, histories and turn facts in one `BEGIN IMMEDIATE` transaction. */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    this.#run(`delete ${sessionIds.length} sessions`, () => this.#deleteMany(sessionIds));
   }
 
   /**
