@@ -86,9 +86,11 @@ describe('exactPca: the exact basis of small trees', () => {
     const exact = await Promise.all([1, 2].map((seed) => fitProjection(tree, base, { seed, threads: 1 })));
     expect(exact[0]!.settings.exactPcaMaxChunks).toBe(512);
     expect(exact[0]!.hash).toBe(exact[1]!.hash);
+    expect(exact[0]!.pca).toEqual({ method: 'exact', dimensions: 64 });
     const randomised = await Promise.all(
       [1, 2].map((seed) => fitProjection(tree, base, { seed, threads: 1, exactPcaMaxChunks: 0 })),
     );
     expect(randomised[0]!.hash).not.toBe(randomised[1]!.hash);
+    expect(randomised[0]!.pca).toEqual({ method: 'randomised', dimensions: 64 });
   });
 });

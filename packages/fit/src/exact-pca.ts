@@ -60,5 +60,5 @@ export function exactPca(matrix: Pick<TrainingMatrix, 'csr' | 'mean' | 'n' | 'd'
     const row = a * kept;
     for (let c = 0; c < kept; c++) q[row + c] = (q[row + c]! - m * columnSums[c]!) * scales[c]!;
   }
-  return { q, r: kept };
+  return { q, r: kept, method: 'exact' };
 }

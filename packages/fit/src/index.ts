@@ -20,5 +20,5 @@ export {
 } from './fitted-embedder.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
-export type { Projection } from './projection.js';
+export type { PcaDescription, Projection } from './projection.js';
 export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';

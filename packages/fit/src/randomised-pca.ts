@@ -3,6 +3,7 @@ import { exactPca } from './exact-pca.js';
 import type { FitSettings } from './fit-settings.js';
 import { gaussian, orthonormalColumns } from './linear-algebra.js';
 import { choleskyQr } from './parallel.js';
+import type { PcaDescription } from './projection.js';
 
 /**
  * The most PCA dimensions `n` chunks in `k` classes can support: the within-class scatter has
@@ -18,6 +19,7 @@ export function pcaBound(n: number, k: number): number {
 export interface PcaBasis {
   q: Float64Array | null;
   r: number;
+  method: PcaDescription['method'];
 }
 
 /**
@@ -36,7 +38,7 @@ export async function randomisedPca(
   let r = Math.min(settings.pcaDimensions, d, n - 1, pcaBound(n, classes));
   if (r >= d) {
     onStep();
-    return { q: null, r: d };
+    return { q: null, r: d, method: 'identity' };
   }
   if (n <= settings.exactPcaMaxChunks) {
     signal?.throwIfAborted();
@@ -59,5 +61,5 @@ export async function randomisedPca(
     }
     onStep();
   }
-  return { q: current, r };
+  return { q: current, r, method: 'randomised' };
 }

@@ -15,11 +15,19 @@ import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
 import { SqliteHandoffOutbox } from './sqlite-handoff-outbox.js';
+import { SqliteReadWorker } from './sqlite-read-worker.js';
 import { StoreHandle } from './store-handle.js';
 
 export interface SqliteSessionStoreOptions extends SqliteDatabaseOptions {
   /** Cross-process session locks (`lock`): lease and wait limit. */
   lock?: SessionLockOptions;
+  /**
+   * Where the analytics queries (`analytics()`: report, unmatched, review) read: `thread` (default for
+   * a file) on a worker thread with its own read-only connection, so a report over a million turns
+   * never stops the server's event loop; `inline` on the store's connection (`:memory:` always).
+   * Writes (labels, purges) stay on the store's connection.
+   */
+  analyticsReads?: 'thread' | 'inline';
 }
 
 /** Sessions, their append-only history and the cross-process locks. */
@@ -81,6 +89,9 @@ export const SESSION_SCHEMA: SchemaMigrations = {
   ],
 };
 
+/** A statement that only reads (the analytics queries the worker thread may run). */
+const READ_ONLY = /^\s*(?:SELECT|WITH)\b/i;
+
 const INSERT_FACT = `INSERT OR REPLACE INTO turn_facts (${TURN_FACT_COLUMNS.join(', ')})
   VALUES (${TURN_FACT_COLUMNS.map(() => '?').join(', ')})`;
 
@@ -107,6 +118,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #deleteMany: (sessionIds: readonly string[]) => void;
   readonly #insertFacts: (facts: readonly TurnFact[]) => void;
   readonly #database: SqliteDatabase;
+  readonly #reads: SqliteReadWorker | null;
   #analytics: TurnFactsSql | null = null;
   #outbox: SqliteHandoffOutbox | null = null;
 
@@ -217,6 +229,17 @@ export class SqliteSessionStore implements SessionStore {
     }
     database.retain();
     this.#database = database;
+    const reads = options.analyticsReads ?? 'thread';
+    if (reads !== 'thread' && reads !== 'inline') {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `analyticsReads must be "thread" or "inline"; got ${JSON.stringify(options.analyticsReads)}.`,
+      );
+    }
+    this.#reads =
+      reads === 'thread' && database.file !== ':memory:'
+        ? new SqliteReadWorker(database.file, options.busyTimeoutMs ?? 5000)
+        : null;
   }
 
   /**
@@ -232,8 +255,14 @@ export class SqliteSessionStore implements SessionStore {
   #analyticsOver(now?: () => Date): TurnFactsSql {
     const db = this.#database.connection;
     const statements = new Map<string, Database.Statement>();
-    const run: SqlRunner = async (sql, params) =>
-      this.#run('query the turn facts', () => {
+    const reads = this.#reads;
+    const run: SqlRunner = async (sql, params) => {
+      // Reads on the worker thread; writes (labels, purges) here, where the store's writes are.
+      if (reads && READ_ONLY.test(sql)) {
+        this.#handle.checkOpen('query the turn facts');
+        return reads.query(sql, params);
+      }
+      return this.#run('query the turn facts', () => {
         let statement = statements.get(sql);
         if (!statement) {
           statement = db.prepare(sql);
@@ -243,6 +272,7 @@ export class SqliteSessionStore implements SessionStore {
         statement.run(...params);
         return [];
       });
+    };
     return new TurnFactsSql(run, 'turn_facts', 'sqlite', now);
   }
 
@@ -314,6 +344,7 @@ export class SqliteSessionStore implements SessionStore {
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
     await this.#outbox?.close();
+    await this.#reads?.close();
     this.#handle.close(() => this.#locks.releaseAll());
   }
 

@@ -554,7 +554,7 @@ export class TreeAgent {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       this.#log(
         'info',
-        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}); thresholds calibrated again in it.`,
+        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}${fitted.detail ? `; ${fitted.detail}` : ''}); thresholds calibrated again in it.`,
       );
     } catch (error) {
       if (job.controller.signal.aborted) return;
@@ -672,6 +672,7 @@ function fittedStatus(base: Embedder, fitter: SpaceFitter, space: FittedSpace): 
     cached: space.cached,
     fitMilliseconds: space.fitMilliseconds,
     ...(space.file ? { file: space.file } : {}),
+    ...(space.detail ? { detail: space.detail } : {}),
   };
 }
 
