@@ -3,20 +3,22 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
 import { TreeAgent } from '../packages/core/src/index.js';
-import { openSqlite } from '../packages/sqlite/src/index.js';
+import { openSqlite, SqliteEmbeddingCache } from '../packages/sqlite/src/index.js';
 import { ms, summarize } from './lib/stats.js';
 import { routingTree } from './lib/trees.js';
 import { PrecomputedEmbedder } from './lib/vectors.js';
 
 /**
- * The embedding cache write inside a turn (issue #18, goal 4): `npx tsx bench/new-messages-sqlite.ts`.
- * Two agents on `openSqlite` (WAL, synchronous NORMAL), each on its own file, the engine-overhead
- * benchmark's 200-node tree; every message is a text never seen before (the vector of a known
- * message under a new text), so each turn embeds it and stores it in the SQLite embedding cache.
- * One agent's cache writes before `setMany` resolves (`deferWrites: false`, the behaviour before),
- * the other's writes small batches off the turn's path (the default). Timed in alternating blocks
- * of 100 turns in one process, wall and CPU time per turn, so that the machine's other load falls
- * on both alike.
+ * Where a new message's embedding goes, on SQLite (issue #18, goal 4):
+ * `npx tsx bench/new-messages-sqlite.ts [--blocks=20]`. Three agents on `openSqlite` (WAL,
+ * synchronous NORMAL), each on its own file, the engine-overhead benchmark's 200-node tree; every
+ * message is a text never seen before (the vector of a known message under a new text), so each turn
+ * embeds it. The vector is written to the SQLite embedding cache inside the turn
+ * (`messageEmbeddings: 'embedding-cache'` with `deferWrites: false`, the behaviour before issue
+ * #18), written off the turn's path (`messageEmbeddings: 'embedding-cache'`, small batches written
+ * together about 100 ms later), or not persisted (`messageEmbeddings: 'memory'`, the default: kept
+ * in a bounded in-memory cache read through to the SQLite one). Timed in rotating blocks of 100 turns
+ * in one process, wall and CPU time per turn, so that the machine's other load falls on all alike.
  */
 
 const BLOCKS = Number(
@@ -39,19 +41,21 @@ const embedder = new PrecomputedEmbedder({
   generate: (texts) => texts.map((text) => base.vector(text.slice(0, text.indexOf('#')))),
 });
 const directory = mkdtempSync(join(tmpdir(), 'treeagent-new-messages-'));
-const variants = (['in the turn (before)', 'off the turn (after)'] as const).map((name, k) => {
+const NAMES = [
+  'written in the turn (before #18)',
+  'written off the turn',
+  'not persisted (default)',
+] as const;
+const variants = NAMES.map((name, k) => {
   const sqlite = openSqlite(join(directory, String(k)), { synchronous: 'NORMAL' });
-  if (k === 0) {
-    // The cache of the "before" variant: the same file, every write inside the turn.
-    sqlite.embeddingCache.close();
-  }
-  return { name, sqlite, wall: [] as number[], cpu: [] as number[] };
+  return { name, sqlite, wall: [] as number[], cpu: [] as number[], rows: 0 };
 });
 try {
-  const { SqliteEmbeddingCache } = await import('../packages/sqlite/src/index.js');
+  // The "before" variant's cache: the same file, every write inside the turn.
   const caches = [
     new SqliteEmbeddingCache(variants[0]!.sqlite.database, { deferWrites: false }),
     variants[1]!.sqlite.embeddingCache,
+    variants[2]!.sqlite.embeddingCache,
   ];
   const agents = variants.map(
     (variant, k) =>
@@ -61,6 +65,7 @@ try {
         sessionStore: variant.sqlite.sessionStore,
         vectorStore: variant.sqlite.vectorStore,
         embeddingCache: caches[k]!,
+        messageEmbeddings: k === 2 ? 'memory' : 'embedding-cache',
       }),
   );
   for (const agent of agents) await agent.ready();
@@ -78,22 +83,26 @@ try {
       variants[k]!.cpu.push((used.user + used.system) / 1000);
     }
   };
-  for (let k = 0; k < 2; k++) await run(k, false);
+  for (let k = 0; k < variants.length; k++) await run(k, false);
   for (let block = 0; block < BLOCKS; block++)
-    for (const k of block % 2 ? [1, 0] : [0, 1]) await run(k, true);
+    for (let j = 0; j < variants.length; j++) await run((block + j) % variants.length, true);
+  for (const [k, cache] of caches.entries()) {
+    await cache.flush();
+    variants[k]!.rows = await cache.size(embedder.id);
+  }
   console.log(
     `${BLOCKS * PER_BLOCK} turns per variant, every message new, 200-node tree, load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}\n`,
   );
-  console.log('| embedding cache write | wall median / p99 | CPU median / p99 |');
-  console.log('| --- | --- | --- |');
+  console.log('| message embedding | wall median / p99 | CPU median / p99 | vectors in the file after |');
+  console.log('| --- | --- | --- | --- |');
   for (const variant of variants) {
     const wall = summarize(variant.wall);
     const cpu = summarize(variant.cpu);
     console.log(
-      `| ${variant.name} | ${ms(wall.median)} / ${ms(wall.p99)} | ${ms(cpu.median)} / ${ms(cpu.p99)} |`,
+      `| ${variant.name} | ${ms(wall.median)} / ${ms(wall.p99)} | ${ms(cpu.median)} / ${ms(cpu.p99)} | ${variant.rows.toLocaleString('en')} |`,
     );
   }
-  for (const cache of caches) await cache.close();
+  await caches[0]!.close();
 } finally {
   for (const variant of variants) await variant.sqlite.close();
   rmSync(directory, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { type BenchContext, type Goal, type Section, table, verdict } from './li
 import { bytes } from './lib/stats.js';
 import { serverLoad } from './server-load.js';
 import { startup } from './startup.js';
+import { vectorStoreExplore } from './vector-store-explore.js';
 
 /**
  * The performance suite: `npm run bench` runs every benchmark and writes bench/RESULTS.md and
@@ -42,6 +43,8 @@ const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section>
   // Last: the million-chunk tree needs the most memory.
   { id: 'explore-scaling', run: exploreScaling },
   { id: 'explore-agreement', run: exploreAgreement },
+  // PostgreSQL + pgvector: 100k chunks unless --chunks says otherwise (the tables are kept and reused).
+  { id: 'vector-store-explore', run: vectorStoreExplore },
 ];
 
 const log = (line: string) => console.log(line);
@@ -97,6 +100,7 @@ const ORDER = [
   'history-growth',
   'explore-scaling',
   'explore-agreement',
+  'vector-store-explore',
   'startup',
   'server-load',
 ];

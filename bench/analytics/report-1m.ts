@@ -12,7 +12,7 @@ import { SqliteSessionStore } from '../../packages/sqlite/src/index.js';
 
 /**
  * The report over 1,000,000 stored turns (docs/analytics.md): `npx tsx bench/analytics/report-1m.ts
- * [--turns=1000000] [--only=sqlite|postgres]`. Writes synthetic turn facts (200,000 conversations of
+ * [--turns=1000000] [--only=sqlite|postgres] [--reads=thread|inline]`. Writes synthetic turn facts (200,000 conversations of
  * 5 turns over 90 days, two tree versions, 60 nodes, a realistic mix of statuses and latencies) to a
  * fresh SQLite file and a fresh PostgreSQL schema (the test database of scripts/setup-postgres.sh, or
  * TREEAGENT_TEST_DATABASE_URL), then times each query three times (median) and reports this process's
@@ -20,6 +20,10 @@ import { SqliteSessionStore } from '../../packages/sqlite/src/index.js';
  */
 const TURNS = Number(process.argv.find((arg) => arg.startsWith('--turns='))?.slice(8) ?? 1_000_000);
 const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7);
+/** SQLite: the report's reads on a worker thread (`thread`, the default) or on the store's connection. */
+const READS = (process.argv.find((arg) => arg.startsWith('--reads='))?.slice(8) ?? 'thread') as
+  | 'thread'
+  | 'inline';
 const DATABASE_URL =
   process.env.TREEAGENT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/treeagent_test';
 const TURNS_PER_SESSION = 5;
@@ -126,7 +130,13 @@ async function measure(name: string, store: SessionStore, analytics: AnalyticsSt
   const baseline = process.memoryUsage();
   let peakHeap = baseline.heapUsed;
   let peakRss = baseline.rss;
+  // The longest the event loop waited (a server's other requests wait as long): gaps between ticks.
+  let lastTick = performance.now();
+  let longestStall = 0;
   const sampler = setInterval(() => {
+    const now = performance.now();
+    longestStall = Math.max(longestStall, now - lastTick - 5);
+    lastTick = now;
     const usage = process.memoryUsage();
     peakHeap = Math.max(peakHeap, usage.heapUsed);
     peakRss = Math.max(peakRss, usage.rss);
@@ -156,7 +166,7 @@ async function measure(name: string, store: SessionStore, analytics: AnalyticsSt
   }
   clearInterval(sampler);
   return [
-    `\n${name}: ${turns.toLocaleString('en')} turns stored (written in ${(fillMs / 1000).toFixed(0)} s, batches of 2,000); this process: heap ${mb(baseline.heapUsed)} → peak ${mb(peakHeap)}, RSS ${mb(baseline.rss)} → peak ${mb(peakRss)} during the queries\n`,
+    `\n${name}: ${turns.toLocaleString('en')} turns stored (written in ${(fillMs / 1000).toFixed(0)} s, batches of 2,000); this process: heap ${mb(baseline.heapUsed)} → peak ${mb(peakHeap)}, RSS ${mb(baseline.rss)} → peak ${mb(peakRss)} during the queries; the event loop's longest stall ${(longestStall / 1000).toFixed(2)} s\n`,
     '| store | query | median of 3 |',
     '| --- | --- | --- |',
     ...rows,
@@ -167,8 +177,11 @@ const directory = mkdtempSync(join(tmpdir(), 'treeagent-report-1m-'));
 const lines: string[] = [];
 try {
   if (ONLY !== 'postgres') {
-    const store = new SqliteSessionStore(join(directory, 'facts.db'), { synchronous: 'NORMAL' });
-    lines.push(...(await measure('SQLite', store, store.analytics())));
+    const store = new SqliteSessionStore(join(directory, 'facts.db'), {
+      synchronous: 'NORMAL',
+      analyticsReads: READS,
+    });
+    lines.push(...(await measure(`SQLite (reads: ${READS})`, store, store.analytics())));
     await store.close();
   }
   if (ONLY !== 'sqlite' && DATABASE_URL) {

@@ -48,8 +48,8 @@ function packageJson(name: string): string {
   return join(BENCH_DIR, 'node_modules', ...name.split('/'), 'package.json');
 }
 
-/** Installs bench/package.json's dependencies when any is missing from bench/node_modules. */
-function installPeer(log: (line: string) => void): number {
+/** Installs bench/package.json's dependencies when any is missing from bench/node_modules; returns the time it took. */
+export function installPeer(log: (line: string) => void): number {
   const manifest = JSON.parse(readFileSync(join(BENCH_DIR, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
   };

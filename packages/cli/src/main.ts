@@ -9,6 +9,7 @@ import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
+import { personalDataCommand } from './commands/personal-data.js';
 import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test.js';
@@ -142,6 +143,22 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--labels <file>', 'write the labelled turns of review as utterances (TSV) for eval and fit')
     .action(async (options) => {
       code = await reportCommand(options, out);
+    });
+  program
+    .command('personal-data')
+    .description(
+      "One user's data on request (docs/privacy.md): export writes every session created for the user (their userId) as JSON — record, history, turn facts, files, handoff notes, audit entries; delete removes all of it (one transaction per store) and their tokens. Audited as cli:<os user>.",
+    )
+    .argument('<action>', 'export or delete')
+    .option('--user <id>', 'the user: the userId given when their sessions were created')
+    .option('--session <ids...>', 'sessions by id, besides or instead of the user')
+    .option('--data <directory>', 'data directory (SQLite)', '.treeagent')
+    .option('--database-url <url>', 'PostgreSQL instead (postgres://…; needs @treeagent/postgres)')
+    .option('--schema <name>', 'PostgreSQL schema of the tables (default public)')
+    .option('--out <file>', 'export: write the JSON to this file (mode 0600) instead of standard output')
+    .option('--yes', 'delete: really delete (without it, says what would be deleted and exits 1)')
+    .action(async (action: string, options) => {
+      code = await personalDataCommand(action, options, out);
     });
   program
     .command('export')

@@ -14,6 +14,7 @@ import { formatTreeDocument, type TreeDocument } from '@treeagent/core';
 import { TreeEditConflict } from '@treeagent/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTreeEditor } from './tree-editor-file.js';
+import { watchFiles } from './watch-file.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -65,16 +66,16 @@ describe('the JSON tree file of the editor', () => {
     const path = treeFile();
     const source = fileTreeEditor(path);
     const { version } = await source.read();
-    // A live process holds the lock for 600 ms, as another treeagent process saving would.
+    // A live process holds the lock for 800 ms, as another treeagent process saving would.
     const holder = spawn(process.execPath, [
       '-e',
-      `require('node:fs').writeFileSync(${JSON.stringify(`${path}.lock`)}, String(process.pid)); setTimeout(() => { require('node:fs').rmSync(${JSON.stringify(`${path}.lock`)}); }, 600);`,
+      `require('node:fs').writeFileSync(${JSON.stringify(`${path}.lock`)}, String(process.pid)); setTimeout(() => { require('node:fs').rmSync(${JSON.stringify(`${path}.lock`)}); }, 800);`,
     ]);
     const exited = new Promise((resolve) => holder.once('exit', resolve));
     while (!existsSync(`${path}.lock`)) await new Promise((resolve) => setTimeout(resolve, 10));
     const started = Date.now();
     const next = await source.write(document('postage'), version);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     await exited;
     expect(JSON.parse(readFileSync(path, 'utf8')).nodes[2].name).toBe('postage');
 
@@ -115,6 +116,29 @@ describe('the JSON tree file of the editor', () => {
       await source.write(document('saved'), versions.at(-1)!);
       await change;
       expect(versions.at(-1)).toBe(await source.version());
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('watching files', () => {
+  it('by polling, where the file system cannot be watched: a change in place and a replacement are reported', async () => {
+    const path = treeFile();
+    let heard: () => void = () => undefined;
+    const stop = watchFiles([path], () => heard(), { polling: true, pollMs: 50 });
+    const next = () => new Promise<void>((resolve) => (heard = resolve));
+    // Polling compares with the first stat it took: let it take it before changing anything.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      let change = next();
+      writeFileSync(path, formatTreeDocument(document('edited in place, a longer name')));
+      await change;
+      change = next();
+      writeFileSync(`${path}.new`, formatTreeDocument(document('replaced')));
+      renameSync(`${path}.new`, path);
+      await change;
+      expect(JSON.parse(readFileSync(path, 'utf8')).nodes[2].name).toBe('replaced');
     } finally {
       stop();
     }

@@ -11,9 +11,14 @@ export const WATCH_POLL_MS = 1000;
  * called. It watches each file's **directory** (fs.watch), not the file: a file replaced by a rename —
  * an atomic save by the editor, vim, `git checkout` — is still followed, where a watch on the file
  * itself would stay on the replaced inode. Where fs.watch is not available (some network and
- * container file systems) it falls back to polling the files' stat every second.
+ * container file systems) it falls back to polling the files' stat every second (`polling: true`
+ * asks for that from the start).
  */
-export function watchFiles(files: readonly string[], onChange: () => void): () => void {
+export function watchFiles(
+  files: readonly string[],
+  onChange: () => void,
+  options: { polling?: boolean; pollMs?: number } = {},
+): () => void {
   let timer: NodeJS.Timeout | undefined;
   const changed = () => {
     clearTimeout(timer);
@@ -28,6 +33,10 @@ export function watchFiles(files: readonly string[], onChange: () => void): () =
   const watchers: FSWatcher[] = [];
   const polled: string[] = [];
   for (const [directory, names] of byDirectory) {
+    if (options.polling) {
+      for (const name of names) poll(`${directory}/${name}`);
+      continue;
+    }
     try {
       const watcher = watch(directory, (_event, name) => {
         // Without a name (some platforms), any change in the directory may be ours.
@@ -45,7 +54,7 @@ export function watchFiles(files: readonly string[], onChange: () => void): () =
   function poll(file: string) {
     if (polled.includes(file)) return;
     polled.push(file);
-    watchFile(file, { interval: WATCH_POLL_MS, persistent: false }, (current, previous) => {
+    watchFile(file, { interval: options.pollMs ?? WATCH_POLL_MS, persistent: false }, (current, previous) => {
       if (
         current.mtimeMs !== previous.mtimeMs ||
         current.size !== previous.size ||

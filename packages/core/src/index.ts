@@ -46,12 +46,14 @@ export {
   type HashedEmbedderOptions,
   type SparseVector,
 } from './embedding/hashed-embedder.js';
+export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from './embedding/recent-embedding-cache.js';
 export type {
   HandoffAction,
   HandoffUpdate,
   OperatorReply,
 } from './engine/handoff-actions.js';
 export { describeHandoff } from './engine/handoff-rows.js';
+export type { NearestNode, WeightedText } from './engine/nearest-nodes.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
 export {
   AUTO_FIT_MIN_CHUNKS,

@@ -85,6 +85,7 @@ function toProjection(
     classes: training.classes.map(training.describe),
     excluded: training.excluded.map(training.describe),
     chunks,
+    pca: fitted.pca,
     milliseconds: performance.now() - started,
   };
 }

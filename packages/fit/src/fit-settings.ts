@@ -1,4 +1,5 @@
 import { type EmbeddingCache, TreeAgentError } from '@treeagent/core';
+import { DEFAULT_EXACT_PCA_MAX_CHUNKS } from './exact-pca.js';
 
 /** Which nodes define the classes of the fit. */
 export type FitClasses = 'nodes' | { depth: number };
@@ -24,6 +25,11 @@ export interface FitOptions {
   powerIterations?: number;
   /** Seed of the randomised PCA. Default 1. */
   seed?: number;
+  /**
+   * Up to this many training chunks the PCA is exact (deterministic: `seed` and `powerIterations`
+   * do not matter) rather than randomised. Default `DEFAULT_EXACT_PCA_MAX_CHUNKS` (512); 0: always randomised.
+   */
+  exactPcaMaxChunks?: number;
   /**
    * Threads for the matrix products (the calling thread plus worker threads). Default: the cores,
    * at most 4. The result does not depend on it beyond rounding.
@@ -51,6 +57,8 @@ export interface FitSettings {
   dimensions: number | null;
   powerIterations: number;
   seed: number;
+  /** See `FitOptions.exactPcaMaxChunks`. Fits stored before it had none and are refitted once. */
+  exactPcaMaxChunks: number;
 }
 
 /** The settings of a fit, defaults filled in. */
@@ -63,11 +71,14 @@ export function fitSettings(options: FitOptions = {}): FitSettings {
     dimensions: options.dimensions ?? null,
     powerIterations: options.powerIterations ?? 1,
     seed: options.seed ?? 1,
+    exactPcaMaxChunks: options.exactPcaMaxChunks ?? DEFAULT_EXACT_PCA_MAX_CHUNKS,
   };
   if (!(settings.shrinkage >= 0 && settings.shrinkage <= 1))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: shrinkage must be between 0 and 1.');
   if (!(Number.isInteger(settings.pcaDimensions) && settings.pcaDimensions >= 1))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: pcaDimensions must be a positive integer.');
+  if (!(Number.isInteger(settings.exactPcaMaxChunks) && settings.exactPcaMaxChunks >= 0))
+    throw new TreeAgentError('INVALID_INPUT', 'fitProjection: exactPcaMaxChunks must be an integer ≥ 0.');
   if (typeof settings.classes === 'object' && !(settings.classes.depth >= 0))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: classes.depth must be 0 or more.');
   return settings;

@@ -29,6 +29,8 @@ export interface ProjectionJSON {
   classes: Projection['classes'];
   excluded: Projection['excluded'];
   chunks: number;
+  /** See `Projection.pca`. */
+  pca?: Projection['pca'];
   milliseconds: number;
   matrix: string;
   offset: string;

@@ -1,4 +1,5 @@
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+export { DEFAULT_EXACT_PCA_MAX_CHUNKS } from './exact-pca.js';
 export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
 export { fitProjection } from './fit-projection.js';
 export {
@@ -19,5 +20,5 @@ export {
 } from './fitted-embedder.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
-export type { Projection } from './projection.js';
+export type { PcaDescription, Projection } from './projection.js';
 export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';

@@ -4,6 +4,7 @@ import type { FitProgress, FitSettings } from './fit-settings.js';
 import { multiply } from './linear-algebra.js';
 import type { Csr } from './parallel.js';
 import { Pool } from './parallel.js';
+import type { PcaDescription } from './projection.js';
 import { randomisedPca } from './randomised-pca.js';
 import { shrunkLda } from './shrunk-lda.js';
 
@@ -32,6 +33,7 @@ export interface ProjectedFit {
   matrix: Float32Array;
   offset: Float32Array;
   outputDimensions: number;
+  pca: PcaDescription;
 }
 
 /**
@@ -56,7 +58,12 @@ export async function projectVectors(
     const projection = Float32Array.from(full);
     const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
     onStep('lda');
-    return { matrix: projection, offset, outputDimensions: lda.out };
+    return {
+      matrix: projection,
+      offset,
+      outputDimensions: lda.out,
+      pca: { method: basis.method, dimensions: basis.r },
+    };
   } finally {
     await pool.close();
   }

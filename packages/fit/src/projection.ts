@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import type { FitClass } from './fit-classes.js';
 import type { FitSettings } from './fit-settings.js';
 
+/**
+ * The PCA step of a fit: `exact` (at most `exactPcaMaxChunks` chunks), `randomised`, or `identity`
+ * (the base space has no more dimensions than the PCA would keep).
+ */
+export interface PcaDescription {
+  method: 'exact' | 'randomised' | 'identity';
+  dimensions: number;
+}
+
 /** A fitted linear map `y = Aᵀx − b` from the (unit-normalised) base space to the fitted space. */
 export interface Projection {
   baseId: string;
@@ -24,6 +33,8 @@ export interface Projection {
   excluded: FitClass[];
   /** Chunks the fit was trained on. */
   chunks: number;
+  /** How the PCA basis was found, and its dimensions (absent in fits saved before it was recorded). */
+  pca?: PcaDescription;
   milliseconds: number;
 }
 

@@ -1,7 +1,9 @@
 import { scatterTimes, type TrainingMatrix } from './centred-scatter.js';
+import { exactPca } from './exact-pca.js';
 import type { FitSettings } from './fit-settings.js';
 import { gaussian, orthonormalColumns } from './linear-algebra.js';
 import { choleskyQr } from './parallel.js';
+import type { PcaDescription } from './projection.js';
 
 /**
  * The most PCA dimensions `n` chunks in `k` classes can support: the within-class scatter has
@@ -17,17 +19,18 @@ export function pcaBound(n: number, k: number): number {
 export interface PcaBasis {
   q: Float64Array | null;
   r: number;
+  method: PcaDescription['method'];
 }
 
 /**
- * Step 2: the PCA basis, by a randomised range finder with power iterations on the centred scatter
+ * Step 2: the PCA basis: exact (`exactPca`) for at most `exactPcaMaxChunks` chunks, else by a randomised range finder with power iterations on the centred scatter
  * (one progress step per iteration), or the identity when `pcaDimensions` keeps every dimension.
  */
 export async function randomisedPca(
   matrix: TrainingMatrix,
   /** Classes of the fit (they bound the dimensions, see `pcaBound`). */
   classes: number,
-  settings: Pick<FitSettings, 'pcaDimensions' | 'powerIterations' | 'seed'>,
+  settings: Pick<FitSettings, 'pcaDimensions' | 'powerIterations' | 'seed' | 'exactPcaMaxChunks'>,
   signal: AbortSignal | undefined,
   onStep: () => void,
 ): Promise<PcaBasis> {
@@ -35,7 +38,13 @@ export async function randomisedPca(
   let r = Math.min(settings.pcaDimensions, d, n - 1, pcaBound(n, classes));
   if (r >= d) {
     onStep();
-    return { q: null, r: d };
+    return { q: null, r: d, method: 'identity' };
+  }
+  if (n <= settings.exactPcaMaxChunks) {
+    signal?.throwIfAborted();
+    const basis = exactPca(matrix, r);
+    for (let iteration = 0; iteration <= settings.powerIterations; iteration++) onStep();
+    return basis;
   }
   const random = gaussian(settings.seed);
   let current: Float64Array = new Float64Array(d * r);
@@ -52,5 +61,5 @@ export async function randomisedPca(
     }
     onStep();
   }
-  return { q: current, r };
+  return { q: current, r, method: 'randomised' };
 }

@@ -40,6 +40,8 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
     const status = await agent.whenFitted();
     expect(status).toMatchObject({ state: 'fitted', cached: false, baseId: 'table-test-embedder' });
     expect(status.embedderId).toMatch(/^fitted\(table-test-embedder,/);
+    // What the fitter chose for this tree is visible: 33 base dimensions need no PCA.
+    expect(status).toMatchObject({ detail: 'no PCA → 3 dimensions, 4 classes' });
     // Routing now runs in the fitted space: the noise the base space drowns the classes in is gone.
     const fitted = await accuracy(agent);
     expect(fitted).toBeGreaterThan(unfitted + 0.1);
@@ -48,6 +50,7 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
     expect(lines.join('\n')).toMatch(
       /info: Tree Agent: routing tree "synthetic" in the fitted space \(fitted in/,
     );
+    expect(lines.join('\n')).toContain('; no PCA → 3 dimensions, 4 classes); thresholds calibrated again');
   });
 
   test('a cached fit is used from the first message, without fitting; a threshold change keeps it', async () => {

@@ -6,6 +6,7 @@ import { type FitOptions, fitSettings } from './fit-settings.js';
 import { FittedEmbedder, fitFileName, readCachedFit } from './fitted-embedder.js';
 import { projectInWorker } from './project-in-worker.js';
 import { projectVectors } from './project-vectors.js';
+import type { Projection } from './projection.js';
 
 /** How `spaceFitter` fits: the fit's settings, where fits are cached, and the embedder's base weight. */
 export interface SpaceFitterOptions
@@ -18,6 +19,7 @@ export interface SpaceFitterOptions
     | 'dimensions'
     | 'powerIterations'
     | 'seed'
+    | 'exactPcaMaxChunks'
     | 'threads'
   > {
   /**
@@ -45,6 +47,16 @@ export interface SpaceFitterOptions
  * 90% of the time (docs/routing.md, "Fitting at load").
  */
 export const DEFAULT_FITTED_CALIBRATION_KEEP = 0.95;
+
+/** What a fit chose, for `FittedSpace.detail`: `exact PCA, 64 dimensions → 15 dimensions, 16 classes`. */
+export function describeFit(projection: Projection): string {
+  const pca = projection.pca
+    ? projection.pca.method === 'identity'
+      ? 'no PCA'
+      : `${projection.pca.method} PCA, ${projection.pca.dimensions} dimensions`
+    : 'PCA';
+  return `${pca} → ${projection.outputDimensions} dimensions, ${projection.classes.length} classes`;
+}
 
 /** Below this many chunks the fit's worker does its products alone (no worker threads of its own). */
 const SMALL_FIT_CHUNKS = 2000;
@@ -96,6 +108,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         embedder: embedderOf(request, projection),
         cached: true,
         fitMilliseconds: projection.milliseconds,
+        detail: describeFit(projection),
         calibration,
         ...(file ? { file } : {}),
       } satisfies FittedSpace;
@@ -122,6 +135,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         embedder,
         cached: false,
         fitMilliseconds: projection.milliseconds,
+        detail: describeFit(projection),
         calibration,
         ...(file ? { file } : {}),
       };

@@ -338,6 +338,18 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
+  /** Deletes the sessions' records, histories (cascade) and turn facts in one transaction. */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.#run(`delete ${sessionIds.length} sessions`, () =>
+      transaction(this.#pool, async (client) => {
+        const ids = [...sessionIds];
+        await client.query(`DELETE FROM ${this.tables.sessions} WHERE id = ANY($1::text[])`, [ids]);
+        await client.query(`DELETE FROM ${this.tables.turnFacts} WHERE session_id = ANY($1::text[])`, [ids]);
+      }),
+    );
+  }
+
   /**
    * Waits until no other holder (in any process) has `sessionId`'s lock, takes it and returns its
    * release. The lock is a session-level `pg_advisory_lock` on a dedicated connection: if the

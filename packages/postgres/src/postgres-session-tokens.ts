@@ -29,6 +29,7 @@ export class PostgresSessionTokens {
   readonly table: string;
   readonly #store: StorePool;
   readonly #schema: string;
+  readonly #prefix: string;
   readonly #autoMigrate: boolean;
   readonly #migrateOnce = retriedOnce(() => this.migrate());
   #closed = false;
@@ -36,6 +37,7 @@ export class PostgresSessionTokens {
   constructor(options: PostgresSessionTokensOptions) {
     this.#schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
+    this.#prefix = prefix;
     this.table = sessionTable(this.#schema, `${prefix}session_tokens`, 'session tokens table');
     this.#store = storePool(options, 'SESSION_STORE', 'PostgresSessionTokens');
     this.#autoMigrate = options.autoMigrate ?? true;
@@ -59,6 +61,12 @@ export class PostgresSessionTokens {
       await this.#pool.query(
         `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS last_used_at timestamptz NOT NULL DEFAULT now()`,
       );
+      // The user a session was created for (personal data requests, docs/privacy.md).
+      await this.#pool.query(`ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS user_id text`);
+      await this.#pool.query(
+        `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${this.#prefix}session_tokens_by_user`)}
+           ON ${this.table} (user_id, created_at) WHERE user_id IS NOT NULL`,
+      );
     } catch (error) {
       // Two processes creating it at once: the loser's error is harmless if the table now exists.
       const { rows } = await this.#pool
@@ -70,13 +78,13 @@ export class PostgresSessionTokens {
   }
 
   /** Records a session and the SHA-256 (hex) of its token. */
-  async save(sessionId: string, tokenHash: string): Promise<void> {
+  async save(sessionId: string, tokenHash: string, userId: string | null = null): Promise<void> {
     await this.#run(`save the token of session "${sessionId}"`, () =>
       this.#pool.query(
-        `INSERT INTO ${this.table} (session_id, token_hash) VALUES ($1, $2)
+        `INSERT INTO ${this.table} (session_id, token_hash, user_id) VALUES ($1, $2, $3)
          ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = now(),
-           last_used_at = now()`,
-        [sessionId, tokenHash],
+           last_used_at = now(), user_id = excluded.user_id`,
+        [sessionId, tokenHash, userId],
       ),
     );
   }
@@ -99,15 +107,26 @@ export class PostgresSessionTokens {
   }
 
   /** The token hash and timestamps of a session, or `null`. */
-  async info(sessionId: string): Promise<{ tokenHash: string; createdAt: Date; lastUsedAt: Date } | null> {
+  async info(
+    sessionId: string,
+  ): Promise<{ tokenHash: string; createdAt: Date; lastUsedAt: Date; userId: string | null } | null> {
     return this.#run(`read the token of session "${sessionId}"`, async () => {
-      const { rows } = await this.#pool.query<{ token_hash: string; created_at: Date; last_used_at: Date }>(
-        `SELECT token_hash, created_at, last_used_at FROM ${this.table} WHERE session_id = $1`,
-        [sessionId],
-      );
+      const { rows } = await this.#pool.query<{
+        token_hash: string;
+        created_at: Date;
+        last_used_at: Date;
+        user_id: string | null;
+      }>(`SELECT token_hash, created_at, last_used_at, user_id FROM ${this.table} WHERE session_id = $1`, [
+        sessionId,
+      ]);
       const row = rows[0];
       return row
-        ? { tokenHash: row.token_hash, createdAt: row.created_at, lastUsedAt: row.last_used_at }
+        ? {
+            tokenHash: row.token_hash,
+            createdAt: row.created_at,
+            lastUsedAt: row.last_used_at,
+            userId: row.user_id,
+          }
         : null;
     });
   }
@@ -137,6 +156,28 @@ export class PostgresSessionTokens {
         [cutoff.idleBefore, cutoff.createdBefore, limit],
       );
       return rows.map((row) => row.session_id);
+    });
+  }
+
+  /** The sessions saved for `userId`, oldest first (an index on the user). */
+  async userSessions(userId: string): Promise<string[]> {
+    return this.#run('find the sessions of a user', async () => {
+      const { rows } = await this.#pool.query<{ session_id: string }>(
+        `SELECT session_id FROM ${this.table} WHERE user_id = $1 ORDER BY created_at, session_id`,
+        [userId],
+      );
+      return rows.map((row) => row.session_id);
+    });
+  }
+
+  /** Forgets every session of `userId` in one statement; returns their ids. */
+  async deleteUser(userId: string): Promise<string[]> {
+    return this.#run('delete the sessions of a user', async () => {
+      const { rows } = await this.#pool.query<{ session_id: string }>(
+        `DELETE FROM ${this.table} WHERE user_id = $1 RETURNING session_id`,
+        [userId],
+      );
+      return rows.map((row) => row.session_id).sort();
     });
   }
 

@@ -136,7 +136,12 @@ describe('Analytics and Review pages (Chromium)', () => {
       expect(box!.width, id).toBeGreaterThan(200);
       expect(box!.height, id).toBeGreaterThan(150);
     }
+    for (const name of ['from', 'to', 'version', 'compare'])
+      expect(await page.locator(`#analytics-filter [name=${name}]`).count(), name).toBe(1);
     await page.waitForSelector('#unmatched-clusters .cluster');
+    expect(await page.locator('#unmatched-clusters .cluster-nearest').first().textContent()).toMatch(
+      /^Nearest to the centroid: .+\(0\.\d\d\)/,
+    );
     const clusters = await page.locator('#unmatched-clusters .cluster').count();
     expect(clusters).toBeGreaterThan(0);
     await page.screenshot({ path: `${SCREENSHOTS}analytics.png`, fullPage: true });
@@ -166,6 +171,9 @@ describe('Analytics and Review pages (Chromium)', () => {
   it('review: search, read a transcript with its decisions, label a turn', async () => {
     const { page, errors } = await loggedIn('/review');
     await page.waitForSelector('#conversation-list li');
+    // The same filter bar as the Analytics page: range and version, then the page's own fields.
+    for (const name of ['from', 'to', 'version', 'text', 'status', 'node'])
+      expect(await page.locator(`#review-filter [name=${name}]`).count(), name).toBe(1);
     await page.fill('#review-filter input[name=text]', 'parcheggiare');
     await page.click('#review-filter button[type=submit]');
     await expect.poll(() => page.locator('#conversation-list .conversation-item').count()).toBeLessThan(28);

@@ -75,6 +75,14 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: ApiErrorDetails };
 }
 
+/**
+ * `POST /api/v1/sessions` body (optional): `userId`, the user the integrating application creates the
+ * session for (an opaque reference; docs/privacy.md), so an admin can export or delete their data.
+ */
+export interface CreateSessionRequest {
+  userId?: string;
+}
+
 /** `POST /api/v1/sessions` → 201. The token is shown once; send it as `X-Session-Token`. */
 export interface CreatedSession {
   sessionId: string;
@@ -195,7 +203,7 @@ export interface UnmatchedCluster {
   /** Times its messages were sent. */
   size: number;
   messages: UnmatchedMessage[];
-  /** The nodes nearest to the cluster's messages (best chunk and runner-up of the first decision), most similar first. */
+  /** The nodes nearest to the cluster: each one's best chunk against the centroid of its messages (weighted by count), most similar first. */
   nearest: NodeSimilarity[];
 }
 

@@ -1,6 +1,8 @@
+import type { AnalyticsStore } from '@treeagent/core';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { analyticsRoutes } from './analytics/analytics-routes.js';
+import { purgeExpiredFacts } from './analytics/fact-retention.js';
 import { personalDataRoutes } from './analytics/personal-data-routes.js';
 import {
   type CreateAppOptions,
@@ -59,10 +61,11 @@ export type TreeAgentApp = Hono & {
   /** Turns running now. */
   readonly turnsInFlight: number;
   /**
-   * Deletes the expired sessions now (what the background sweep does every `sweepIntervalMs`);
-   * resolves to how many were deleted.
+   * Deletes the expired sessions now (what the background sweep does every `sweepIntervalMs`), and
+   * the turn facts older than `sessions.absoluteTimeoutMs` (the retention of conversation data);
+   * resolves to how many sessions were deleted. `now` defaults to the clock.
    */
-  sweepExpiredSessions(): Promise<number>;
+  sweepExpiredSessions(now?: Date): Promise<number>;
 };
 
 const UPLOAD_PATH = /^\/api\/v1\/(?:sessions|operator\/handoffs)\/[^/]+\/files\/?$/;
@@ -203,11 +206,25 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   if (options.metrics ?? true) app.route('/', metricsRoutes(services));
   if (options.web) app.use('*', webPage(options.web));
 
-  const sweep = () =>
-    sweepExpired(services.tokens, (id) => services.agent.deleteSession(id), services.expiry, new Date());
+  // One sweep, one retention (sessions.absoluteTimeoutMs): expired sessions with their history, files
+  // and turn facts, then the turn facts older than the retention that no session holds (docs/privacy.md).
+  const facts =
+    options.analytics?.store ??
+    (services.agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.() ??
+    null;
+  const sweep = async (now: Date = new Date()) => {
+    const deleted = await sweepExpired(
+      services.tokens,
+      (id) => services.agent.deleteSession(id),
+      services.expiry,
+      now,
+    );
+    await purgeExpiredFacts(facts, services.expiry, now);
+    return deleted;
+  };
   let sweeping: Promise<unknown> | null = null;
   const sweeper =
-    services.expiry.sweepIntervalMs > 0 && services.tokens.claimExpired
+    services.expiry.sweepIntervalMs > 0 && (services.tokens.claimExpired || facts)
       ? setInterval(() => {
           sweeping ??= sweep()
             .catch((error) => logger.error('Deleting expired sessions failed; the next sweep retries', error))

@@ -2,6 +2,17 @@
 
 export type { AnalyticsOptions } from './analytics/analytics-options.js';
 export {
+  type ExportedSession,
+  PersonalData,
+  type PersonalDataActor,
+  type PersonalDataDeletion,
+  type PersonalDataExport,
+  type PersonalDataStores,
+  type PersonalDataSubject,
+  USER_ID_PATTERN,
+  userReference,
+} from './analytics/personal-data.js';
+export {
   addChunksToTree,
   appendUtterances,
   type ChunksWritten,
@@ -16,6 +27,7 @@ export type {
   ComparisonResponse,
   ConversationsResponse,
   CreatedSession,
+  CreateSessionRequest,
   EditorAmbiguityResponse,
   EditorAmbiguousPair,
   EditorCheckResponse,

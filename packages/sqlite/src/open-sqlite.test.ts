@@ -215,4 +215,22 @@ describe('openSqlite', () => {
     const next = await agent.send('s', 'pizza');
     expect(next.turn).toBe(3);
   });
+
+  test("users' messages leave no vectors in the file by default, only the chunks' (messageEmbeddings: 'memory')", async () => {
+    const dir = freshDir();
+    const stores = openSqlite(dir);
+    cleanups.push(() => stores.close());
+    const { agent } = buildAgent(stores, { afterPizza: [] });
+    await agent.ready();
+    await stores.embeddingCache.flush();
+    const chunks = (dumpTables(stores.file).embeddings as unknown[]).length;
+    expect(chunks).toBeGreaterThan(0);
+    // Texts the embedder has no vector for get a hashed one; each is new to the cache.
+    await agent.send('s', 'pizza');
+    await agent.send('s', 'large');
+    await agent.send('t', 'docs');
+    await agent.send('u', 'a message no one wrote before');
+    await stores.embeddingCache.flush();
+    expect((dumpTables(stores.file).embeddings as unknown[]).length).toBe(chunks);
+  });
 });

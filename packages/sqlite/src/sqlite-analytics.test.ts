@@ -16,3 +16,17 @@ describeAnalyticsStore('SqliteSessionStore', async () => {
     },
   };
 });
+
+// The same figures when the queries run on the store's own connection (`analyticsReads: 'inline'`).
+describeAnalyticsStore('SqliteSessionStore (reads inline)', async () => {
+  const { dir, remove } = tempDir();
+  const store = new SqliteSessionStore(join(dir, 'sessions.db'), { analyticsReads: 'inline' });
+  return {
+    store,
+    analytics: (now) => store.analytics(now),
+    dispose: async () => {
+      await store.close();
+      remove();
+    },
+  };
+});

@@ -14,11 +14,19 @@ import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
+import { SqliteReadWorker } from './sqlite-read-worker.js';
 import { StoreHandle } from './store-handle.js';
 
 export interface SqliteSessionStoreOptions extends SqliteDatabaseOptions {
   /** Cross-process session locks (`lock`): lease and wait limit. */
   lock?: SessionLockOptions;
+  /**
+   * Where the analytics queries (`analytics()`: report, unmatched, review) read: `thread` (default for
+   * a file) on a worker thread with its own read-only connection, so a report over a million turns
+   * never stops the server's event loop; `inline` on the store's connection (`:memory:` always).
+   * Writes (labels, purges) stay on the store's connection.
+   */
+  analyticsReads?: 'thread' | 'inline';
 }
 
 /** Sessions, their append-only history and the cross-process locks. */
@@ -80,6 +88,9 @@ export const SESSION_SCHEMA: SchemaMigrations = {
   ],
 };
 
+/** A statement that only reads (the analytics queries the worker thread may run). */
+const READ_ONLY = /^\s*(?:SELECT|WITH)\b/i;
+
 const INSERT_FACT = `INSERT OR REPLACE INTO turn_facts (${TURN_FACT_COLUMNS.join(', ')})
   VALUES (${TURN_FACT_COLUMNS.map(() => '?').join(', ')})`;
 
@@ -103,8 +114,10 @@ export class SqliteSessionStore implements SessionStore {
   readonly #historyLast: Database.Statement;
   readonly #commit: (commit: SessionCommit, record: string, entries: string[]) => (() => void) | null;
   readonly #delete: (sessionId: string) => void;
+  readonly #deleteMany: (sessionIds: readonly string[]) => void;
   readonly #insertFacts: (facts: readonly TurnFact[]) => void;
   readonly #database: SqliteDatabase;
+  readonly #reads: SqliteReadWorker | null;
   #analytics: TurnFactsSql | null = null;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
@@ -196,6 +209,13 @@ export class SqliteSessionStore implements SessionStore {
         remove.immediate(sessionId);
         database.wrote();
       };
+      const removeMany = db.transaction((sessionIds: readonly string[]) => {
+        for (const sessionId of sessionIds) remove(sessionId);
+      });
+      this.#deleteMany = (sessionIds) => {
+        removeMany.immediate(sessionIds);
+        database.wrote();
+      };
       this.#locks = new SessionLocks(db, this.#handle.where, options.lock);
     } catch (error) {
       // A connection this store opened must not outlive a failed construction.
@@ -204,6 +224,17 @@ export class SqliteSessionStore implements SessionStore {
     }
     database.retain();
     this.#database = database;
+    const reads = options.analyticsReads ?? 'thread';
+    if (reads !== 'thread' && reads !== 'inline') {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `analyticsReads must be "thread" or "inline"; got ${JSON.stringify(options.analyticsReads)}.`,
+      );
+    }
+    this.#reads =
+      reads === 'thread' && database.file !== ':memory:'
+        ? new SqliteReadWorker(database.file, options.busyTimeoutMs ?? 5000)
+        : null;
   }
 
   /**
@@ -219,8 +250,14 @@ export class SqliteSessionStore implements SessionStore {
   #analyticsOver(now?: () => Date): TurnFactsSql {
     const db = this.#database.connection;
     const statements = new Map<string, Database.Statement>();
-    const run: SqlRunner = async (sql, params) =>
-      this.#run('query the turn facts', () => {
+    const reads = this.#reads;
+    const run: SqlRunner = async (sql, params) => {
+      // Reads on the worker thread; writes (labels, purges) here, where the store's writes are.
+      if (reads && READ_ONLY.test(sql)) {
+        this.#handle.checkOpen('query the turn facts');
+        return reads.query(sql, params);
+      }
+      return this.#run('query the turn facts', () => {
         let statement = statements.get(sql);
         if (!statement) {
           statement = db.prepare(sql);
@@ -230,6 +267,7 @@ export class SqliteSessionStore implements SessionStore {
         statement.run(...params);
         return [];
       });
+    };
     return new TurnFactsSql(run, 'turn_facts', 'sqlite', now);
   }
 
@@ -273,6 +311,12 @@ export class SqliteSessionStore implements SessionStore {
     this.#run(`delete session "${sessionId}"`, () => this.#delete(sessionId));
   }
 
+  /** Deletes the sessions' records, histories and turn facts in one `BEGIN IMMEDIATE` transaction. */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    this.#run(`delete ${sessionIds.length} sessions`, () => this.#deleteMany(sessionIds));
+  }
+
   /**
    * Serialises interactions on `sessionId` across every process (and store) sharing the file. Waits
    * with backoff while another holder has it; a holder that died loses it when its lease expires.
@@ -284,6 +328,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
+    await this.#reads?.close();
     this.#handle.close(() => this.#locks.releaseAll());
   }
 

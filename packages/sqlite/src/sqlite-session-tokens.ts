@@ -7,6 +7,7 @@ export interface SessionTokenInfo {
   tokenHash: string;
   createdAt: Date;
   lastUsedAt: Date;
+  userId: string | null;
 }
 
 /** The hash of each session's token (the server's `SessionTokens`). */
@@ -23,6 +24,9 @@ export const SESSION_TOKEN_SCHEMA: SchemaMigrations = {
      UPDATE session_tokens SET last_used_at = created_at;
      CREATE INDEX session_tokens_by_last_use ON session_tokens (last_used_at);
      CREATE INDEX session_tokens_by_creation ON session_tokens (created_at);`,
+    // The user a session was created for (personal data requests, docs/privacy.md).
+    `ALTER TABLE session_tokens ADD COLUMN user_id TEXT;
+     CREATE INDEX session_tokens_by_user ON session_tokens (user_id, created_at) WHERE user_id IS NOT NULL;`,
   ],
 };
 
@@ -45,6 +49,8 @@ export class SqliteSessionTokens {
   readonly #info: Database.Statement;
   readonly #touch: Database.Statement;
   readonly #claim: (idleBefore: string, createdBefore: string, limit: number) => string[];
+  readonly #userSessions: Database.Statement;
+  readonly #deleteUser: (userId: string) => string[];
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -54,12 +60,12 @@ export class SqliteSessionTokens {
     this.#handle = new StoreHandle(database, 'SESSION_STORE', `The SQLite session tokens (${database.file})`);
     const db = database.connection;
     this.#insert = db.prepare(
-      `INSERT INTO session_tokens (session_id, token_hash, created_at, last_used_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO session_tokens (session_id, token_hash, created_at, last_used_at, user_id) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at,
-         last_used_at = excluded.last_used_at`,
+         last_used_at = excluded.last_used_at, user_id = excluded.user_id`,
     );
     this.#info = db.prepare(
-      'SELECT token_hash, created_at, last_used_at FROM session_tokens WHERE session_id = ?',
+      'SELECT token_hash, created_at, last_used_at, user_id FROM session_tokens WHERE session_id = ?',
     );
     this.#touch = db.prepare(
       'UPDATE session_tokens SET last_used_at = ? WHERE session_id = ? AND last_used_at < ?',
@@ -77,16 +83,25 @@ export class SqliteSessionTokens {
       return ids;
     });
     this.#claim = (idleBefore, createdBefore, limit) => claim.immediate(idleBefore, createdBefore, limit);
+    this.#userSessions = db.prepare(
+      'SELECT session_id FROM session_tokens WHERE user_id = ? ORDER BY created_at, session_id',
+    );
+    const removeUser = db.transaction((userId: string) => {
+      const ids = (this.#userSessions.all(userId) as { session_id: string }[]).map((row) => row.session_id);
+      for (const id of ids) remove.run(id);
+      return ids;
+    });
+    this.#deleteUser = (userId) => removeUser.immediate(userId);
     this.#select = db.prepare('SELECT token_hash FROM session_tokens WHERE session_id = ?');
     this.#delete = db.prepare('DELETE FROM session_tokens WHERE session_id = ?');
     database.retain();
   }
 
   /** Records a session and the SHA-256 (hex) of its token. */
-  async save(sessionId: string, tokenHash: string): Promise<void> {
+  async save(sessionId: string, tokenHash: string, userId: string | null = null): Promise<void> {
     this.#run(`save the token of session "${sessionId}"`, () => {
       const now = new Date().toISOString();
-      this.#insert.run(sessionId, tokenHash, now, now);
+      this.#insert.run(sessionId, tokenHash, now, now, userId);
       this.#database.wrote();
     });
   }
@@ -110,13 +125,14 @@ export class SqliteSessionTokens {
   async info(sessionId: string): Promise<SessionTokenInfo | null> {
     return this.#run(`read the token of session "${sessionId}"`, () => {
       const row = this.#info.get(sessionId) as
-        | { token_hash: string; created_at: string; last_used_at: string }
+        | { token_hash: string; created_at: string; last_used_at: string; user_id: string | null }
         | undefined;
       return row
         ? {
             tokenHash: row.token_hash,
             createdAt: new Date(row.created_at),
             lastUsedAt: new Date(row.last_used_at),
+            userId: row.user_id,
           }
         : null;
     });
@@ -134,6 +150,22 @@ export class SqliteSessionTokens {
   async claimExpired(cutoff: { idleBefore: Date; createdBefore: Date }, limit: number): Promise<string[]> {
     return this.#run('claim expired sessions', () => {
       const ids = this.#claim(cutoff.idleBefore.toISOString(), cutoff.createdBefore.toISOString(), limit);
+      if (ids.length) this.#database.wrote();
+      return ids;
+    });
+  }
+
+  /** The sessions saved for `userId`, oldest first (the `session_tokens_by_user` index). */
+  async userSessions(userId: string): Promise<string[]> {
+    return this.#run('find the sessions of a user', () =>
+      (this.#userSessions.all(userId) as { session_id: string }[]).map((row) => row.session_id),
+    );
+  }
+
+  /** Forgets every session of `userId` in one `BEGIN IMMEDIATE` transaction; returns their ids. */
+  async deleteUser(userId: string): Promise<string[]> {
+    return this.#run('delete the sessions of a user', () => {
+      const ids = this.#deleteUser(userId);
       if (ids.length) this.#database.wrote();
       return ids;
     });

@@ -33,7 +33,11 @@ describe('treeagent fit', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     expect(typeof saved).toBe('object');
     const text = lines.join('\n');
-    expect(text).toMatch(/^fitted \d+ chunks in \d+ classes on \S+ → \d+ dimensions in [\d.]+ s$/m);
+    // The bike shop's chunks are few: the PCA is exact (at most exactPcaMaxChunks), and says so.
+    expect(text).toMatch(
+      /^fitted \d+ chunks in \d+ classes on \S+ → \d+ dimensions in [\d.]+ s \(PCA: exact, \d+ dimensions\)$/m,
+    );
+    expect((saved.pca as { method: string }).method).toBe('exact');
     expect(text).toContain(`written ${file}`);
     expect(text).toMatch(/^embedder id: fitted\(/m);
     expect(text).toMatch(

@@ -66,7 +66,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
     fitted.save(file);
     const { projection } = fitted;
     out.log(
-      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s`,
+      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s${projection.pca ? ` (PCA: ${projection.pca.method}, ${projection.pca.dimensions} dimensions)` : ''}`,
     );
     if (projection.excluded.length)
       out.log(

@@ -110,7 +110,7 @@ export async function startServe(
       '--editor needs --operators <file>: on a server, only admins may edit the tree (docs/editor.md). Add an operator with role "admin" to the file (treeagent operator-password makes the hash).',
     );
   const operators = options.operators ? readOperators(options.operators) : null;
-  if (options.editor && operators && !(await hasAdmin(options.operators!)))
+  if (options.editor && operators && !hasAdmin(options.operators!))
     throw usage(
       `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
     );
@@ -256,7 +256,7 @@ function readOperators(file: string) {
   }
 }
 
-async function hasAdmin(file: string): Promise<boolean> {
+function hasAdmin(file: string): boolean {
   return loadOperatorsFile(file).some((account) => account.role === 'admin');
 }
 

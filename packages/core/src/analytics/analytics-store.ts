@@ -126,6 +126,9 @@ export interface AnalyticsStore {
   label(sessionId: string, turn: number, label: string | null, at: string): Promise<boolean>;
   /** Every labelled turn, oldest label first. */
   labels(): Promise<TurnLabel[]>;
-  /** Deletes the facts of turns before `before` (an ISO time); returns how many. */
-  purgeFacts(before: string): Promise<number>;
+  /**
+   * Deletes the facts of turns before `before` (an ISO time), at most `limit` of them when given
+   * (the retention sweep deletes in batches, so no write waits long); returns how many.
+   */
+  purgeFacts(before: string, limit?: number): Promise<number>;
 }

@@ -340,8 +340,22 @@ export class TurnFactsSql {
     }));
   }
 
-  async purgeFacts(before: string): Promise<number> {
-    const rows = await this.#run(`DELETE FROM ${this.#table} WHERE at < ? RETURNING turn`, [before]);
+  async purgeFacts(before: string, limit?: number): Promise<number> {
+    // The day bounds the scan by the report index (day first); `at` is exact within the last day.
+    const day = dayOf(before);
+    if (limit === undefined) {
+      const rows = await this.#run(`DELETE FROM ${this.#table} WHERE day <= ? AND at < ? RETURNING turn`, [
+        day,
+        before,
+      ]);
+      return rows.length;
+    }
+    const rows = await this.#run(
+      `DELETE FROM ${this.#table} WHERE (session_id, turn, at) IN (
+         SELECT session_id, turn, at FROM ${this.#table} WHERE day <= ? AND at < ? LIMIT ?)
+       RETURNING turn`,
+      [day, before, Math.max(1, Math.trunc(limit))],
+    );
     return rows.length;
   }
 }

@@ -236,11 +236,35 @@ export function describeAnalyticsStore(
     );
 
     cases.test(
+      "deleteSessions (a user's data on request) deletes the sessions' facts with them, a failed turn's too",
+      withFixture(async (analytics, store) => {
+        const failed = ANALYTICS_FIXTURE.find((conversation) => conversation.failed)!.sessionId;
+        expect((await analytics.turns('s1')).length).toBeGreaterThan(0);
+        expect((await analytics.turns(failed)).length).toBeGreaterThan(0);
+        await store.deleteSessions!(['s1', failed]);
+        expect(await analytics.turns('s1')).toEqual([]);
+        expect(await analytics.turns(failed)).toEqual([]);
+        expect(await store.load('s1')).toBeNull();
+        expect((await analytics.turns('s2')).length).toBeGreaterThan(0);
+      }),
+    );
+
+    cases.test(
       'retention: facts older than the cutoff are purged',
       withFixture(async (analytics) => {
         expect(await analytics.purgeFacts('2026-11-02T00:00:00.000Z')).toBe(4);
         const report = await analytics.report(expected.filter);
         expect(report.totals).toMatchObject({ turns: 6, conversations: 4 });
+      }),
+    );
+
+    cases.test(
+      'retention in batches: purgeFacts with a limit deletes at most that many, then the rest',
+      withFixture(async (analytics) => {
+        expect(await analytics.purgeFacts('2026-11-02T00:00:00.000Z', 3)).toBe(3);
+        expect(await analytics.purgeFacts('2026-11-02T00:00:00.000Z', 3)).toBe(1);
+        expect(await analytics.purgeFacts('2026-11-02T00:00:00.000Z', 3)).toBe(0);
+        expect((await analytics.report(expected.filter)).totals.turns).toBe(6);
       }),
     );
   });

@@ -156,6 +156,29 @@ export function describeSessionStore(
     );
 
     cases.test(
+      'deleteSessions removes every session named, in one call, and no other',
+      withStore(async (store) => {
+        for (const id of ['u1', 'u2', 'keep']) {
+          await store.commit({
+            record: nextRecord(emptySessionRecord(id, '2026-01-01T00:00:00.000Z'), { state: { id } }),
+            history: [entry('user', id, 1)],
+            expectedVersion: 0,
+          });
+        }
+        if (!store.deleteSessions)
+          throw new Error(`${name}: implement deleteSessions (personal data requests).`);
+        await store.deleteSessions(['u1', 'u2', 'never-stored']);
+        for (const id of ['u1', 'u2']) {
+          expect(await store.load(id)).toBeNull();
+          expect(await store.history(id)).toEqual([]);
+        }
+        expect((await store.load('keep'))!.state).toEqual({ id: 'keep' });
+        expect(await store.history('keep')).toEqual([entry('user', 'keep', 1)]);
+        await store.deleteSessions([]);
+      }),
+    );
+
+    cases.test(
       'values read are copies: changing them does not change the store',
       withStore(async (store) => {
         const record = nextRecord(emptySessionRecord('s5', '2026-01-01T00:00:00.000Z'), {

@@ -10,7 +10,7 @@ import {
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
 import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
-import { NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
+import { EMBEDDER_KEY, NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import {
   calibrationKey,
@@ -25,13 +25,11 @@ import { StoreChunkSearch } from '../explore/store-chunk-search.js';
 import type { FileStore } from '../files/file-store.js';
 import { SOURCE_KEY } from '../ingest/ingest-documents.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { ChunkId } from '../protocol/chunk-id.js';
-import type { Filter } from '../protocol/filter.js';
 import type { Chunk } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
-import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
+import { syncCollection } from './sync-collection.js';
 
 /** Where exploration searches the tree's chunks: an in-memory index, or the vector store. */
 export type ExploreIn = 'memory' | 'vector-store';
@@ -43,6 +41,8 @@ export interface RuntimeParts {
   /** Embeds exploration's chunks and directions: the fitted space (`TreeAgentOptions.fit`). Default: `embedder`. */
   exploreEmbedder?: Embedder;
   embeddingCache: EmbeddingCache;
+  /** Caches what turns embed (`AgentRuntime.messageCache`); default `embeddingCache`. */
+  messageCache?: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;
   models: Record<string, LanguageModel>;
@@ -104,9 +104,15 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
       id: chunk.id,
       text: chunk.text,
       vector: vectors[position]!,
-      payload: { ...chunk.extra, [NODE_KEY]: chunk.nodeId, [PATH_KEY]: paths.get(chunk.nodeId)! },
+      payload: {
+        ...chunk.extra,
+        [NODE_KEY]: chunk.nodeId,
+        [PATH_KEY]: paths.get(chunk.nodeId)!,
+        [EMBEDDER_KEY]: exploreEmbedder.id,
+      },
     }));
-    await syncCollection(vectorStore, exploreCollection, records);
+    // The payload names the embedder: a restart rewrites only the chunks that changed.
+    await syncCollection(vectorStore, exploreCollection, records, { skipUnchanged: true });
   }
   for (const node of tree.nodes.values()) {
     if (node.type !== 'query') continue;
@@ -120,9 +126,10 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     }));
     // Documents loaded by ingestion (payload `_source`) live beside the tree's chunks: keep them.
     await syncCollection(vectorStore, collectionOf(node.id), records, {
-      must: [{ is_empty: { key: SOURCE_KEY } }],
+      owned: { must: [{ is_empty: { key: SOURCE_KEY } }] },
     });
   }
+  let scratch: Float32Array | undefined;
   // Thresholds calibrated from the tree's own chunks for the routing nodes that have none set by hand.
   const calibration = calibrationKey(parts.calibration);
   const calibrations =
@@ -135,7 +142,9 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
             index
               ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
               : (position, from, to) => {
-                  const out = new Float32Array(tree.chunks.length);
+                  // One buffer for every call: the calibration reads [from, to) before asking again.
+                  scratch ??= new Float32Array(tree.chunks.length);
+                  const out = scratch;
                   const vector = vectors[position]!;
                   for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
                   return out;
@@ -214,25 +223,6 @@ async function embedInBatches(
     vectors.push(...(await embedTexts(embedder, texts, cache)));
   }
   return vectors;
-}
-
-/** Makes a collection hold exactly `records` among the ids it `owned` (all by default): stale ids removed, the rest upserted. */
-async function syncCollection(
-  store: VectorStore,
-  collection: string,
-  records: VectorRecord[],
-  owned?: Filter,
-): Promise<void> {
-  const keep = new Set(records.map((record) => String(record.id)));
-  const existing = owned ? await idsMatching(store, collection, owned) : await store.ids(collection);
-  const stale = existing.filter((id) => !keep.has(String(id)));
-  if (stale.length) await store.delete(collection, stale);
-  for (let start = 0; start < records.length; start += LOAD_BATCH)
-    await store.upsert(collection, records.slice(start, start + LOAD_BATCH));
-}
-
-async function idsMatching(store: VectorStore, collection: string, filter: Filter): Promise<ChunkId[]> {
-  return (await scrollAll(store, collection, filter)).map((chunk) => chunk.id);
 }
 
 function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {

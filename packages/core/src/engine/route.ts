@@ -45,7 +45,11 @@ export async function routeText(
   const passedThrough: number[] = [];
   let vector: Promise<Float32Array> | null = null;
   const direction = () => {
-    vector ??= embedTexts(runtime.exploreEmbedder, [text], runtime.embeddingCache).then(([first]) => first!);
+    vector ??= embedTexts(
+      runtime.exploreEmbedder,
+      [text],
+      runtime.messageCache ?? runtime.embeddingCache,
+    ).then(([first]) => first!);
     return vector;
   };
   const search = runtime.chunkSearch(direction);

@@ -35,6 +35,11 @@ export interface AgentRuntime {
   /** Embeds exploration's directions: the fitted space once the fit is ready, else `embedder`. */
   exploreEmbedder: Embedder;
   embeddingCache: EmbeddingCache;
+  /**
+   * Caches what turns embed (messages, directions, retrieval queries): a `RecentEmbeddingCache` in
+   * front of `embeddingCache` unless `messageEmbeddings: 'embedding-cache'`. Default: `embeddingCache`.
+   */
+  messageCache?: EmbeddingCache;
   vectorStore: VectorStore;
   fileStore: FileStore;
   /** Language models by name; `default` is used by nodes that name none. */

@@ -42,6 +42,11 @@ export interface FittedSpace {
   /** The cache file, when the fitter keeps one. */
   file?: string;
   /**
+   * What the fitter chose for this tree, in a few words (e.g. `exact PCA, 64 dimensions → 15
+   * dimensions, 16 classes`): shown by `agent.space()`, the log line at the switch and the CLI.
+   */
+  detail?: string;
+  /**
    * How to calibrate thresholds in this space. A space fitted on the tree's chunks brings them closer
    * together than new messages will be, so the calibration, which samples those chunks, should keep a
    * larger share of them. What `TreeAgentOptions.calibrateThresholds` sets wins.
@@ -67,6 +72,8 @@ export type SpaceStatus =
       cached: boolean;
       fitMilliseconds: number;
       file?: string;
+      /** See `FittedSpace.detail`. */
+      detail?: string;
     }
   | { state: 'failed'; embedderId: string; fitter: string; error: string };
 

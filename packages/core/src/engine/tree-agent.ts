@@ -3,6 +3,7 @@ import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type {
@@ -28,6 +29,7 @@ import { EventChannel } from './event-channel.js';
 import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
 import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
+import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { runTurn } from './run-turn.js';
 import type { AgentRuntime } from './runtime.js';
@@ -45,6 +47,15 @@ export interface TreeAgentOptions {
   embedder?: Embedder;
   /** Where chunk embeddings are cached by model id and text. Default: in memory. */
   embeddingCache?: EmbeddingCache;
+  /**
+   * Where the vectors of what turns embed (messages, directions, retrieval queries) are cached:
+   * `'memory'` (default) keeps the most recent `RECENT_EMBEDDINGS_DEFAULT` in process memory, read
+   * through to `embeddingCache` but never written to it — a turn writes nothing for its embedding,
+   * and users' messages leave no vectors in the cache's file or table; `'embedding-cache'` writes
+   * them to `embeddingCache` like chunks (a message seen again after a restart is not re-embedded).
+   * docs/deployment.md, "Large knowledge bases".
+   */
+  messageEmbeddings?: 'memory' | 'embedding-cache';
   /** Where sessions live. Default: in memory (lost on exit). */
   sessionStore?: SessionStore;
   /** Where query nodes search their `forRag` chunks. Default: in memory. */
@@ -173,6 +184,7 @@ export class TreeAgent {
   readonly fileStore: FileStore;
   readonly #embedder: Embedder;
   readonly #embeddingCache: EmbeddingCache;
+  readonly #messageCache: EmbeddingCache;
   readonly #vectorStore: VectorStore;
   readonly #models: Record<string, LanguageModel>;
   readonly #mutex = new KeyedMutex();
@@ -194,6 +206,14 @@ export class TreeAgent {
           : new Redactor(options.redaction);
     this.#embedder = options.embedder ?? new HashedEmbedder();
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
+    const messageEmbeddings = options.messageEmbeddings ?? 'memory';
+    if (messageEmbeddings !== 'memory' && messageEmbeddings !== 'embedding-cache')
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `messageEmbeddings must be 'memory' or 'embedding-cache', got ${JSON.stringify(messageEmbeddings)}.`,
+      );
+    this.#messageCache =
+      messageEmbeddings === 'memory' ? new RecentEmbeddingCache(this.#embeddingCache) : this.#embeddingCache;
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
     this.#vectorStore = options.vectorStore ?? new InMemoryVectorStore();
     this.fileStore = options.fileStore ?? new InMemoryFileStore();
@@ -323,6 +343,19 @@ export class TreeAgent {
     return embedTexts(runtime.embedder, texts);
   }
 
+  /**
+   * The `limit` nodes nearest to a group of messages: each node's best chunk against the messages'
+   * centroid (their weighted mean, in the exploration space, without the embedding cache), most
+   * similar first. How analytics shows where a cluster of unmatched messages belongs
+   * (docs/analytics.md).
+   *
+   * @example
+   * const nearest = await agent.nearestNodes([{ text: 'dove parcheggio?', weight: 3 }, { text: 'parcheggio bici' }]);
+   */
+  async nearestNodes(texts: readonly WeightedText[], limit = 3): Promise<NearestNode[]> {
+    return nearestNodes(await this.#load(), texts, limit);
+  }
+
   /** The history of a session, oldest first. */
   history(sessionId: string, query?: HistoryQuery): Promise<HistoryEntry[]> {
     return this.sessionStore.history(sessionId, query);
@@ -390,6 +423,26 @@ export class TreeAgent {
       await this.sessionStore.delete(sessionId);
       await this.fileStore.deleteSession?.(sessionId);
     });
+  }
+
+  /**
+   * Deletes several sessions at once (one user's data on request, docs/privacy.md): waits for the
+   * turns in progress on each in this process, then deletes their records, histories and turn facts
+   * in one store transaction (`SessionStore.deleteSessions`, else one `delete` each), then their
+   * files. A turn running meanwhile in another process fails its commit (the version check) and
+   * saves nothing.
+   */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(sessionIds)].sort();
+    // The sessions are taken in one order (sorted), so two callers never wait for each other. The
+    // store's cross-process locks are not taken: a user may have more sessions than lock connections.
+    const holding = async (index: number): Promise<void> => {
+      if (index < ids.length) return this.#mutex.run(ids[index]!, () => holding(index + 1));
+      if (this.sessionStore.deleteSessions) await this.sessionStore.deleteSessions(ids);
+      else for (const id of ids) await this.sessionStore.delete(id);
+      for (const id of ids) await this.fileStore.deleteSession?.(id);
+    };
+    await holding(0);
   }
 
   /** Runs `task` while no turn runs on the session, in this process or another one sharing the store. */
@@ -498,7 +551,7 @@ export class TreeAgent {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       this.#log(
         'info',
-        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}); thresholds calibrated again in it.`,
+        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}${fitted.detail ? `; ${fitted.detail}` : ''}); thresholds calibrated again in it.`,
       );
     } catch (error) {
       if (job.controller.signal.aborted) return;
@@ -521,6 +574,7 @@ export class TreeAgent {
       embedder: this.#embedder,
       ...(fitted ? { exploreEmbedder: fitted.embedder } : {}),
       embeddingCache: this.#embeddingCache,
+      messageCache: this.#messageCache,
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
       models: this.#models,
@@ -615,6 +669,7 @@ function fittedStatus(base: Embedder, fitter: SpaceFitter, space: FittedSpace): 
     cached: space.cached,
     fitMilliseconds: space.fitMilliseconds,
     ...(space.file ? { file: space.file } : {}),
+    ...(space.detail ? { detail: space.detail } : {}),
   };
 }
 

@@ -71,6 +71,46 @@ describe('turn facts', () => {
     expect(fact.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
+  // Dense vectors (every coordinate set), so the in-memory index can keep sign bits.
+  const dense = (values: number[]) => {
+    const norm = Math.hypot(...values);
+    return values.map((value) => value / norm);
+  };
+  const denseVectors = {
+    alpha: dense([1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),
+    beta: dense([0.1, 1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),
+    gamma: dense([0.1, 0.1, 1, 0.1, 0.1, 0.1, 0.1, 0.1]),
+    alpha2: dense([0.8, 0.6, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]),
+  };
+  const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+  const margin = dot(denseVectors.alpha2, denseVectors.alpha) - dot(denseVectors.alpha2, denseVectors.beta);
+  for (const [path, options] of [
+    ['the exact in-memory scan', { exploreScan: 'exact' }],
+    ['the sign-bit scan', { exploreScan: 'sign-bits' }],
+    ['a vector store', { exploreIn: 'vector-store' }],
+  ] as const) {
+    it(`carry the margin to the runner-up when exploration runs in ${path}`, async () => {
+      const sessionStore = new RecordingStore();
+      const agent = testAgent(nodes, {
+        sessionStore,
+        calibrateThresholds: false,
+        vectors: denseVectors,
+        ...options,
+      });
+      await agent.send('s1', 'alpha2');
+      const fact = sessionStore.commits[0]!.facts![0]!;
+      expect(fact).toMatchObject({
+        nodeId: 3,
+        lowMarginNodeId: 2,
+        lowMarginChildId: 3,
+        lowMarginRunnerUpId: 4,
+      });
+      expect(fact.minMargin).toBeCloseTo(margin, 5);
+      expect(fact.decisions[0]).toMatchObject({ nodeId: 2, childId: 3, runnerUpId: 4 });
+      expect(fact.decisions[0]!.margin).toBeCloseTo(margin, 5);
+    });
+  }
+
   it('a message that fits nothing is a no-match fact in its agent', async () => {
     const sessionStore = new RecordingStore();
     const agent = testAgent(nodes, { sessionStore, calibrateThresholds: false });

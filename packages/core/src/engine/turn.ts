@@ -199,8 +199,8 @@ export class Turn implements StepContext {
   directionVector(): Promise<Float32Array> {
     const text = this.context.exploreStrategy.direction;
     if (this.#direction?.text !== text) {
-      const { exploreEmbedder, embeddingCache } = this.runtime;
-      const vector = embedTexts(exploreEmbedder, [text], embeddingCache, this.input.signal).then(
+      const { exploreEmbedder, embeddingCache, messageCache = embeddingCache } = this.runtime;
+      const vector = embedTexts(exploreEmbedder, [text], messageCache, this.input.signal).then(
         ([first]) => first!,
       );
       this.#direction = { text, vector };
@@ -212,8 +212,8 @@ export class Turn implements StepContext {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    const { embedder, embeddingCache } = this.runtime;
-    return embedTexts(embedder, texts, embeddingCache, this.input.signal);
+    const { embedder, embeddingCache, messageCache = embeddingCache } = this.runtime;
+    return embedTexts(embedder, texts, messageCache, this.input.signal);
   }
 
   /**

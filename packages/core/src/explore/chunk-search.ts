@@ -14,3 +14,8 @@ export interface ChunkSearch {
 /** Reserved payload keys of the exploration collection: the chunk's node and the path of ids from the root to it. */
 export const NODE_KEY = '_treeNode';
 export const PATH_KEY = '_treePath';
+/**
+ * Reserved payload key of the exploration collection: the id of the embedder that made the vector, so
+ * that a restart leaves a stored chunk alone when its text, payload and embedder are unchanged.
+ */
+export const EMBEDDER_KEY = '_treeEmbedder';

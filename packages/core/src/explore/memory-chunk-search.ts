@@ -28,6 +28,10 @@ export class MemoryChunkSearch implements ChunkSearch {
   #signPass: (SignPass & { vector: Float32Array }) | null = null;
   #scratch: SignScratch | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
+  /** The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates (`scratch.positions`). */
+  #hop: { scoredWhole: boolean; length: number } | null = null;
+  /** The last sign-bit hop's candidate positions (`#hop.length` of them). */
+  #candidates = new Int32Array(1024);
   readonly #exact: boolean;
 
   /**
@@ -59,19 +63,59 @@ export class MemoryChunkSearch implements ChunkSearch {
       similarity: found.similarity,
     };
     // The runner-up: the best chunk outside the winning child's range, for the margin analytics
-    // report (docs/analytics.md). A scan of the exact similarities already computed for this
-    // direction, no vector math; the sign-bit scan of large trees has none, and leaves it out.
+    // report (docs/analytics.md). Exact: a scan of the similarities already computed for this
+    // direction, no vector math. Sign bits: from the hop's candidates (below).
     const similarities = this.#similarities?.vector === vector ? this.#similarities.values : null;
-    if (similarities) {
-      const mask = this.#maskFor(constraints);
-      const before = bestChunkIn(similarities, mask, node.ownChunkEnd, child.chunkStart);
-      const after = bestChunkIn(similarities, mask, child.chunkEnd, node.chunkEnd);
-      const other = before && (!after || before.similarity >= after.similarity) ? before : after;
-      candidate.runnerUp = other
-        ? { childId: tree.childHolding(node.id, other.position).id, similarity: other.similarity }
-        : null;
-    }
+    const mask = this.#maskFor(constraints);
+    const other = similarities
+      ? better(
+          bestChunkIn(similarities, mask, node.ownChunkEnd, child.chunkStart),
+          bestChunkIn(similarities, mask, child.chunkEnd, node.chunkEnd),
+        )
+      : this.#runnerUpBySigns(vector, node.ownChunkEnd, node.chunkEnd, child, mask);
+    candidate.runnerUp = other
+      ? { childId: tree.childHolding(node.id, other.position).id, similarity: other.similarity }
+      : null;
     return candidate;
+  }
+
+  /**
+   * The runner-up of a sign-bit hop over `[from, to)`: the best chunk outside the winning child's
+   * range. A range scored whole has every score already; otherwise the hop's own candidates outside
+   * the child are rescored exactly (a close runner-up — the one a low margin needs — is among the
+   * chunks nearest by Hamming distance), and only when none of them lies outside the child are the
+   * ranges on either side searched like a hop.
+   */
+  #runnerUpBySigns(
+    vector: Float32Array,
+    from: number,
+    to: number,
+    child: TreeNode,
+    mask: Uint8Array | null,
+  ): { position: number; similarity: number } | null {
+    const scratch = this.#scratch!;
+    const hop = this.#hop;
+    if (hop === null) return null;
+    if (hop.scoredWhole) {
+      let best: { position: number; similarity: number } | null = null;
+      for (let k = 0; k < to - from; k++) {
+        const position = from + k;
+        if (position >= child.chunkStart && position < child.chunkEnd) continue;
+        if (mask !== null && mask[position] === 0) continue;
+        if (!best || scratch.scores[k]! > best.similarity)
+          best = { position, similarity: scratch.scores[k]! };
+      }
+      return best;
+    }
+    let outside = 0;
+    for (let k = 0; k < hop.length; k++) {
+      const position = this.#candidates[k]!;
+      if (position < child.chunkStart || position >= child.chunkEnd) scratch.positions[outside++] = position;
+    }
+    if (outside > 0) return this.#index.bestAmong(vector, scratch.positions, outside, scratch);
+    const before = child.chunkStart > from ? this.#bestBySignsIn(vector, from, child.chunkStart, mask) : null;
+    const after = to > child.chunkEnd ? this.#bestBySignsIn(vector, child.chunkEnd, to, mask) : null;
+    return better(before, after);
   }
 
   /** One float32 pass per direction, then the best of the node's range. */
@@ -95,7 +139,13 @@ export class MemoryChunkSearch implements ChunkSearch {
    * twice `SIGN_CANDIDATES` chunks is scored whole, exactly.
    */
   #bestBySigns(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
+    return this.#bestBySignsIn(vector, node.ownChunkEnd, node.chunkEnd, this.#maskFor(constraints));
+  }
+
+  /** `#bestBySigns` over the positions `[from, to)`; records the hop's candidates for its runner-up. */
+  #bestBySignsIn(vector: Float32Array, from: number, to: number, mask: Uint8Array | null) {
     const index = this.#index;
+    this.#hop = null;
     if (this.#signPass?.vector !== vector) {
       const pass = this.#signPass ?? {
         vector,
@@ -109,9 +159,6 @@ export class MemoryChunkSearch implements ChunkSearch {
     if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
     const scratch = this.#scratch;
     const pass = this.#signPass;
-    const from = node.ownChunkEnd;
-    const to = node.chunkEnd;
-    const mask = this.#maskFor(constraints);
     if (to - from <= 2 * SIGN_CANDIDATES) {
       // A small range: every chunk of it scored exactly, in one kernel call.
       scratch.ensure(to - from);
@@ -121,11 +168,17 @@ export class MemoryChunkSearch implements ChunkSearch {
         if (mask !== null && mask[from + k] === 0) continue;
         if (best < 0 || scratch.scores[k]! > scratch.scores[best]!) best = k;
       }
+      this.#hop = { scoredWhole: true, length: to - from };
       return best < 0 ? null : { position: from + best, similarity: scratch.scores[best]! };
     }
     const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
       index.positionsWithin(pass.distances, from, to, cut, positions),
     );
+    // The candidates are kept for the hop's runner-up: `bestAmong` overwrites `positions`.
+    if (this.#candidates.length < length)
+      this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
+    this.#candidates.set(scratch.positions.subarray(0, length));
+    this.#hop = { scoredWhole: false, length };
     return index.bestAmong(vector, scratch.positions, length, scratch);
   }
 
@@ -140,4 +193,9 @@ export class MemoryChunkSearch implements ChunkSearch {
     }
     return this.#mask.mask;
   }
+}
+
+/** The more similar of two chunks (the first on a tie, as the exact scan keeps the first position). */
+function better<T extends { similarity: number }>(a: T | null, b: T | null): T | null {
+  return a && (!b || a.similarity >= b.similarity) ? a : b;
 }

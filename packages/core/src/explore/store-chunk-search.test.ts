@@ -134,11 +134,21 @@ describe("exploring in the vector store gives the in-memory exploration's decisi
   });
 });
 
-/** A decision without what only the in-memory search computes (the runner-up), similarity rounded. */
+/** A decision with its similarities rounded (the runner-up's too: both searches find it). */
 function strip(
-  decision: { best: { similarity: number; runnerUp?: unknown } | null } & Record<string, unknown>,
+  decision: {
+    best: { similarity: number; runnerUp?: { childId: number; similarity: number } | null } | null;
+  } & Record<string, unknown>,
 ) {
   if (!decision.best) return { ...decision, best: null };
-  const { runnerUp: _runnerUp, ...best } = decision.best;
-  return { ...decision, best: { ...best, similarity: Math.round(best.similarity * 1e4) / 1e4 } };
+  const round = (value: number) => Math.round(value * 1e4) / 1e4;
+  const { runnerUp, ...best } = decision.best;
+  return {
+    ...decision,
+    best: {
+      ...best,
+      similarity: round(best.similarity),
+      runnerUp: runnerUp ? { childId: runnerUp.childId, similarity: round(runnerUp.similarity) } : runnerUp,
+    },
+  };
 }

@@ -1,10 +1,17 @@
 import type { ExploreConstraints } from '../context/explore-strategy.js';
 import type { ExploreCandidate } from '../protocol/events.js';
 import type { Condition, Filter } from '../protocol/filter.js';
+import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { type ChunkSearch, NODE_KEY, PATH_KEY } from './chunk-search.js';
+
+/**
+ * Results asked per hop: the best, and usually the runner-up under another child among them (one
+ * search; a second only when all of them are under the winning child).
+ */
+export const RUNNER_UP_WINDOW = 8;
 
 /**
  * Exploration in a `VectorStore`: every chunk of the tree is stored with its node and the path of
@@ -31,18 +38,54 @@ export class StoreChunkSearch implements ChunkSearch {
     const blacklisted = [...constraints.blacklist.nodes];
     if (blacklisted.length) mustNot.push({ key: PATH_KEY, match: { any: blacklisted } });
     const filter: Filter = { must, must_not: mustNot };
-    const [best] = await this.#store.search({
+    const vector = await this.#direction();
+    const exclude = [...constraints.blacklist.chunks];
+    const found = await this.#store.search({
       collection: this.#collection,
-      vector: await this.#direction(),
-      limit: 1,
+      vector,
+      limit: RUNNER_UP_WINDOW,
       filter,
-      exclude: [...constraints.blacklist.chunks],
+      exclude,
     });
+    const best = found[0];
     if (!best) return null;
-    const path = best.extra[PATH_KEY] as number[];
-    const nodeId = best.extra[NODE_KEY] as number;
-    const childId = path[node.depth + 1] ?? nodeId;
-    if (!this.#tree.has(childId)) return null;
-    return { chunkId: best.id, text: best.text, nodeId, childId, similarity: best.similarity ?? 0 };
+    const childId = this.#childOf(best, node);
+    if (childId === null) return null;
+    // The runner-up (the margin of docs/analytics.md): the best result under another child. Fewer
+    // results than asked means there is no other; a full window of the same child asks once more,
+    // without that child's subtree.
+    let other = found.find((result) => this.#childOf(result, node) !== childId) ?? null;
+    if (!other && found.length === RUNNER_UP_WINDOW) {
+      const without: Filter = {
+        must,
+        must_not: [...mustNot, { key: PATH_KEY, match: { value: childId } }],
+      };
+      [other = null] = await this.#store.search({
+        collection: this.#collection,
+        vector,
+        limit: 1,
+        filter: without,
+        exclude,
+      });
+    }
+    const runnerUpChild = other ? this.#childOf(other, node) : null;
+    return {
+      chunkId: best.id,
+      text: best.text,
+      nodeId: best.extra[NODE_KEY] as number,
+      childId,
+      similarity: best.similarity ?? 0,
+      runnerUp:
+        other && runnerUpChild !== null
+          ? { childId: runnerUpChild, similarity: other.similarity ?? 0 }
+          : null,
+    };
+  }
+
+  /** The child of `node` whose subtree holds a search result, or `null` for a node the tree lacks. */
+  #childOf(result: RetrievedChunk, node: TreeNode): number | null {
+    const path = result.extra[PATH_KEY] as number[];
+    const childId = path[node.depth + 1] ?? (result.extra[NODE_KEY] as number);
+    return this.#tree.has(childId) ? childId : null;
   }
 }

@@ -26,7 +26,8 @@ export interface ExploreCandidate {
   similarity: number;
   /**
    * The best allowed chunk held by another child (what lost): its child and similarity, `null` when
-   * no other child has one. Absent when the search does not compute it (exploration in a vector store).
+   * no other child has one. Every chunk search computes it (in memory, the sign-bit scan, a vector
+   * store); absent only in traces of searches that do not (a custom `ChunkSearch`).
    */
   runnerUp?: { childId: number; similarity: number } | null;
 }

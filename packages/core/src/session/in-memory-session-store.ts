@@ -41,4 +41,8 @@ export class InMemorySessionStore implements SessionStore {
     this.#records.delete(sessionId);
     this.#histories.delete(sessionId);
   }
+
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    for (const sessionId of sessionIds) await this.delete(sessionId);
+  }
 }

@@ -78,6 +78,12 @@ export interface SessionStore {
   /** Deletes the session's record, history and turn facts. */
   delete(sessionId: string): Promise<void>;
   /**
+   * Deletes several sessions' records, histories and turn facts in one transaction: all of them or,
+   * on a failure, none (one user's data on request, docs/privacy.md). Stores without it are asked
+   * to `delete` each session in turn.
+   */
+  deleteSessions?(sessionIds: readonly string[]): Promise<void>;
+  /**
    * Stores the fact of a turn that failed (and so committed nothing else); best effort, on the
    * failure path only. Stores without turn facts omit it.
    */

@@ -185,7 +185,7 @@ function validateChunkIds(nodes: Iterable<NodeDefinition>, problems: TreeProblem
 }
 
 /** JSON with object keys sorted, so that equal definitions hash equally whatever the key order. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -235,7 +235,7 @@ describe('analytics endpoints', () => {
     expect((await post({ action: 'add-utterances', label: 'nope', messages: ['weather'] })).status).toBe(400);
   });
 
-  it("personal data: export then delete a user's sessions, facts included", async () => {
+  it('personal data by session id: export then delete sessions, facts included', async () => {
     const { app } = setup();
     ADMIN = await as(app, 'anna');
     const session = await converse(app, ['hello']);
@@ -254,7 +254,7 @@ describe('analytics endpoints', () => {
       [session.sessionId, true, 2, 1],
       ['unknown-1', false, 0, 0],
     ]);
-    expect(await (await post('delete')).json()).toEqual({ deleted: [session.sessionId] });
+    expect(await (await post('delete')).json()).toEqual({ userId: null, deleted: [session.sessionId] });
     const again = (await (await post('export')).json()) as { sessions: { found: boolean }[] };
     expect(again.sessions.map((s) => s.found)).toEqual([false, false]);
     // The session's token went too: the user's client can no longer use it.

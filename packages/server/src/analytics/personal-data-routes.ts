@@ -1,68 +1,72 @@
-import type { AnalyticsStore } from '@treeagent/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../http/read-json.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
+import { PersonalData, USER_ID_PATTERN } from './personal-data.js';
 
-const SessionIds = z.strictObject({
-  sessionIds: z
-    .array(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a session id'))
-    .min(1)
-    .max(100),
-});
+/** A user (`userId` given at `POST /api/v1/sessions`) and/or sessions by id; at least one. */
+export const PersonalDataRequest = z
+  .strictObject({
+    userId: z
+      .string()
+      .regex(
+        USER_ID_PATTERN,
+        '1–128 letters, digits and . _ : @ + - (the userId given when creating sessions)',
+      )
+      .optional(),
+    sessionIds: z
+      .array(z.string().regex(/^[A-Za-z0-9_:-]{1,200}$/, 'a session id'))
+      .min(1)
+      .max(100)
+      .optional(),
+  })
+  .refine((body) => body.userId !== undefined || body.sessionIds !== undefined, {
+    message: 'name the user ("userId") or the sessions ("sessionIds")',
+  });
 
 /**
- * `/api/v1/personal-data/*` (docs/privacy.md), behind the admin role (audited): a user's data on request.
- * `POST /export` `{ sessionIds }` returns every session's record, history, turn facts and file list;
- * `POST /delete` deletes them (record, history, turn facts, files, token) and says which existed.
+ * `/api/v1/personal-data/*` (docs/privacy.md), behind the admin role: one user's data on request.
+ * `POST /export` `{ userId?, sessionIds? }` returns every session of the user (those created with
+ * that `userId`) and those named: record, history, turn facts, files, handoff notes, audit entries.
+ * `POST /delete` deletes them all and says which sessions had data. Both audited before they act.
  */
 export function personalDataRoutes(services: Services, options: AnalyticsOptions): Hono {
   const routes = new Hono();
-  const facts = (sessionId: string) => {
-    const store =
-      options.store ?? (services.agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.();
-    return store ? store.turns(sessionId) : Promise.resolve([]);
+  const personalData = (c: Parameters<typeof operatorOf>[0]) => {
+    const operator = operatorOf(c);
+    return {
+      actor: { id: operator.id, role: operator.role },
+      service: new PersonalData({
+        sessionStore: services.agent.sessionStore,
+        deleteSessions: (sessionIds) => services.agent.deleteSessions(sessionIds),
+        tokens: services.tokens,
+        auditLog: services.operatorAuth.auditLog,
+        handoffQueue: services.handoffs.queue,
+        ...(options.store ? { analytics: options.store } : {}),
+        audit: (entry) =>
+          services.operatorAuth.audit(operator, entry.action, {
+            sessionId: entry.sessionId,
+            detail: entry.detail,
+          }),
+      }),
+    };
   };
 
   routes.post('/export', async (c) => {
-    const { sessionIds } = await readJson(c, SessionIds);
-    for (const sessionId of sessionIds) {
-      await services.operatorAuth.audit(operatorOf(c), 'personal-data.export', { sessionId });
-    }
-    const sessions = [];
-    for (const sessionId of sessionIds) {
-      const [record, history, turnFacts] = await Promise.all([
-        services.agent.sessionStore.load(sessionId),
-        services.agent.history(sessionId),
-        facts(sessionId),
-      ]);
-      sessions.push({
-        sessionId,
-        found: record !== null || turnFacts.length > 0,
-        record,
-        history,
-        facts: turnFacts,
-        files: record?.files ?? [],
-      });
-    }
+    const body = await readJson(c, PersonalDataRequest);
+    const { actor, service } = personalData(c);
+    const exported = await service.export(body, actor);
     c.header('Content-Disposition', 'attachment; filename="personal-data.json"');
-    return c.json({ exportedAt: new Date().toISOString(), sessions });
+    c.header('Cache-Control', 'no-store');
+    return c.json(exported);
   });
 
   routes.post('/delete', async (c) => {
-    const { sessionIds } = await readJson(c, SessionIds);
-    const deleted: string[] = [];
-    for (const sessionId of sessionIds) {
-      await services.operatorAuth.audit(operatorOf(c), 'personal-data.delete', { sessionId });
-      const existed =
-        (await services.agent.sessionStore.load(sessionId)) !== null || (await facts(sessionId)).length > 0;
-      await services.agent.deleteSession(sessionId);
-      await services.tokens.delete(sessionId);
-      if (existed) deleted.push(sessionId);
-    }
-    return c.json({ deleted });
+    const body = await readJson(c, PersonalDataRequest);
+    const { actor, service } = personalData(c);
+    return c.json(await service.delete(body, actor));
   });
 
   return routes;

@@ -7,13 +7,13 @@ import {
 } from '@treeagent/core';
 import type { EffectResponse, NodeSimilarity, UnmatchedCluster } from '../api-types.js';
 
-/** Examples routed per cluster to find its nearest nodes. */
-const ROUTED_EXAMPLES = 3;
+/** At most this many of a cluster's messages (the most frequent) make its centroid. */
+const CENTROID_MESSAGES = 500;
 
 /**
  * The unmatched messages of the range, clustered with the tree's embedder (docs/analytics.md), each
- * cluster with its nearest nodes: the best chunk's node and the runner-up child of the first
- * decision, for its most frequent messages, by similarity.
+ * cluster with its nearest nodes: the nodes whose best chunk is most similar to the cluster's
+ * centroid (its messages' mean, weighted by how often each was sent), with that similarity.
  */
 export async function unmatchedClusters(
   agent: TreeAgent,
@@ -30,32 +30,23 @@ export async function unmatchedClusters(
   const clusters = clusterMessages(messages, vectors, { similarity });
   const result: UnmatchedCluster[] = [];
   for (const [index, cluster] of clusters.entries()) {
-    const nearest = new Map<number, number>();
-    for (const message of cluster.messages.slice(0, ROUTED_EXAMPLES)) {
-      const route = await agent.route(message.message);
-      const first = route.decisions.find((decision) => decision.best !== null);
-      if (!first?.best) continue;
-      const candidates: [number, number][] = [[first.best.childId, first.best.similarity]];
-      if (first.best.nodeId !== first.best.childId)
-        candidates.push([first.best.nodeId, first.best.similarity]);
-      if (first.best.runnerUp) candidates.push([first.best.runnerUp.childId, first.best.runnerUp.similarity]);
-      for (const [nodeId, value] of candidates)
-        nearest.set(nodeId, Math.max(nearest.get(nodeId) ?? -1, value));
-    }
+    const nearest = await agent.nearestNodes(
+      cluster.messages
+        .slice(0, CENTROID_MESSAGES)
+        .map((message) => ({ text: message.message, weight: message.count })),
+      3,
+    );
     result.push({
       id: index,
       size: cluster.size,
       messages: cluster.messages,
-      nearest: [...nearest.entries()]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, 3)
-        .map(
-          ([nodeId, value]): NodeSimilarity => ({
-            nodeId,
-            name: agent.tree.nodes.get(nodeId)?.name ?? null,
-            similarity: Math.round(value * 1e4) / 1e4,
-          }),
-        ),
+      nearest: nearest.map(
+        ({ nodeId, similarity: value }): NodeSimilarity => ({
+          nodeId,
+          name: agent.tree.nodes.get(nodeId)?.name ?? null,
+          similarity: Math.round(value * 1e4) / 1e4,
+        }),
+      ),
     });
   }
   return { messages: messages.length, clusters: result, filter: resolveReportFilter(filter) };

@@ -6,7 +6,7 @@ export interface SessionExpiryOptions {
   idleTimeoutMs?: number;
   /**
    * A session expires this long after its creation, however active: the retention of conversation
-   * data (history, state, files), which the sweep deletes. Default 30 days.
+   * data (history, state, files, turn facts), which the sweep deletes. Default 30 days.
    */
   absoluteTimeoutMs?: number;
   /** How often expired sessions are deleted (history, state, files, token). Default 60 000; 0 turns the sweep off. */

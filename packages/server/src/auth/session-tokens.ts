@@ -3,6 +3,8 @@ export interface SessionTokenInfo {
   tokenHash: string;
   createdAt: Date;
   lastUsedAt: Date;
+  /** The user the integrating application created the session for (`userId`), or `null`. */
+  userId?: string | null;
 }
 
 /** Which sessions have expired: those last used before `idleBefore`, or created before `createdBefore`. */
@@ -18,8 +20,12 @@ export interface ExpiryCutoff {
  * a store without them keeps sessions until they are deleted.
  */
 export interface SessionTokens {
-  /** Records a new session and the SHA-256 (hex) of its token; it is created and used now. */
-  save(sessionId: string, tokenHash: string): Promise<void>;
+  /**
+   * Records a new session and the SHA-256 (hex) of its token; it is created and used now. `userId`:
+   * the user the integrating application created it for (docs/privacy.md), kept for personal data
+   * requests.
+   */
+  save(sessionId: string, tokenHash: string, userId?: string | null): Promise<void>;
   /** The token hash of a session, or `null` when this server never created it. */
   find(sessionId: string): Promise<string | null>;
   delete(sessionId: string): Promise<void>;
@@ -32,6 +38,10 @@ export interface SessionTokens {
    * processes sweeping the same store) never get the same session.
    */
   claimExpired?(cutoff: ExpiryCutoff, limit: number): Promise<string[]>;
+  /** The sessions saved for `userId`, oldest first (personal data requests, docs/privacy.md). */
+  userSessions?(userId: string): Promise<string[]>;
+  /** Forgets every session of `userId` in one transaction (their tokens stop working); returns their ids. */
+  deleteUser?(userId: string): Promise<string[]>;
 }
 
 /** Session token hashes in process memory; lost on restart (the sessions' clients then get 404). */
@@ -43,9 +53,10 @@ export class InMemorySessionTokens implements SessionTokens {
     this.#now = now;
   }
 
-  async save(sessionId: string, tokenHash: string): Promise<void> {
+  async save(sessionId: string, tokenHash: string, userId: string | null = null): Promise<void> {
     const now = this.#now();
-    this.#sessions.set(sessionId, { tokenHash, createdAt: now, lastUsedAt: now });
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, { tokenHash, createdAt: now, lastUsedAt: now, userId });
   }
 
   async find(sessionId: string): Promise<string | null> {
@@ -58,7 +69,7 @@ export class InMemorySessionTokens implements SessionTokens {
 
   async info(sessionId: string): Promise<SessionTokenInfo | null> {
     const info = this.#sessions.get(sessionId);
-    return info ? { ...info } : null;
+    return info ? { ...info, userId: info.userId ?? null } : null;
   }
 
   async touch(sessionId: string, at: Date): Promise<void> {
@@ -76,5 +87,15 @@ export class InMemorySessionTokens implements SessionTokens {
       }
     }
     return claimed;
+  }
+
+  async userSessions(userId: string): Promise<string[]> {
+    return [...this.#sessions].filter(([, info]) => info.userId === userId).map(([sessionId]) => sessionId);
+  }
+
+  async deleteUser(userId: string): Promise<string[]> {
+    const ids = await this.userSessions(userId);
+    for (const id of ids) this.#sessions.delete(id);
+    return ids;
   }
 }

@@ -267,6 +267,7 @@ describe('who may edit the tree', () => {
     const session = await createSession(app, key);
     const paths: [string, RequestInit][] = [
       ['/api/v1/editor', { headers: key }],
+      ['/api/v1/editor/events', { headers: key }],
       ['/api/v1/editor/check', json({ document }, 'POST', key)],
       ['/api/v1/editor', json({ document, baseVersion: 'x' }, 'PUT', key)],
     ];
@@ -297,6 +298,10 @@ describe('who may edit the tree', () => {
       headers: { ...key, 'X-Operator-Token': operator },
     });
     expect(refused.status).toBe(403);
+    const refusedEvents = await app.request('/api/v1/editor/events', {
+      headers: { ...key, 'X-Operator-Token': operator },
+    });
+    expect(refusedEvents.status).toBe(403);
     const admin = await loginOperator(app, 'anna', key);
     const allowed = await app.request('/api/v1/editor', { headers: { ...key, 'X-Operator-Token': admin } });
     expect(allowed.status).toBe(200);

@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { USER_ID_PATTERN } from '../analytics/personal-data.js';
 import type { CreatedSession, HistoryResponse } from '../api-types.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import { clientAddress } from '../http/client-address.js';
 import { rateLimited } from '../http/fixed-windows.js';
-import { validate } from '../http/read-json.js';
+import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
+
+/** `POST /sessions` body: optionally the user the integrating application creates the session for. */
+const CreateSession = z.strictObject({
+  userId: z
+    .string()
+    .regex(
+      USER_ID_PATTERN,
+      "an opaque user reference: 1–128 letters, digits and . _ : @ + - (your application's user id)",
+    )
+    .optional(),
+});
 
 const HistoryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
@@ -26,7 +38,8 @@ async function storeCall(services: Services, what: string, call: () => Promise<v
 }
 
 /**
- * `POST /sessions` → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
+ * `POST /sessions` (body optional: `{ userId }`, the user it is for, kept for personal data requests)
+ * → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
  * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files,
  * token: its token no longer opens anything); `POST /sessions/:id/reset` → 204, the conversation
  * started over (history, state and position deleted; token and files kept). The token is shown
@@ -38,9 +51,10 @@ export function sessionRoutes(services: Services): Hono {
   routes.post('/', async (c) => {
     const retryAfter = services.sessionCreation?.add(clientAddress(c)) ?? null;
     if (retryAfter !== null) throw rateLimited('Too many new sessions from this client.', retryAfter);
+    const { userId } = await readJson(c, CreateSession);
     const sessionId = randomUUID();
     const token = createSecret();
-    await services.tokens.save(sessionId, hashSecret(token));
+    await services.tokens.save(sessionId, hashSecret(token), userId ?? null);
     c.header('Cache-Control', 'no-store');
     const created: CreatedSession = { sessionId, token };
     return c.json(created, 201);

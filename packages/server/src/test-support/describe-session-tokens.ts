@@ -111,6 +111,37 @@ export function describeSessionTokens(
       },
     );
 
+    cases.test(
+      'users: sessions saved for a user are listed oldest first, and deleteUser forgets them all and only them',
+      async () => {
+        const fixture = await open();
+        try {
+          const { tokens } = fixture;
+          if (!tokens.userSessions || !tokens.deleteUser)
+            throw new Error(`${name}: implement userSessions and deleteUser (personal data requests).`);
+          await tokens.save('u1-a', HASH_A, 'user-1');
+          await tokens.save('nobody', HASH_A);
+          await tokens.save('u2-a', HASH_A, 'user-2@example.com');
+          await tokens.save('u1-b', HASH_B, 'user-1');
+          expect(await tokens.userSessions('user-1')).toEqual(['u1-a', 'u1-b']);
+          expect(await tokens.userSessions('user-3')).toEqual([]);
+          expect((await tokens.info!('u1-b'))?.userId).toBe('user-1');
+          expect((await tokens.info!('nobody'))?.userId ?? null).toBeNull();
+          const other = fixture.reopen ? await fixture.reopen() : tokens;
+          expect(await other.userSessions!('user-2@example.com')).toEqual(['u2-a']);
+          expect((await other.deleteUser!('user-1')).sort()).toEqual(['u1-a', 'u1-b']);
+          expect(await tokens.find('u1-a')).toBeNull();
+          expect(await tokens.find('u1-b')).toBeNull();
+          expect(await tokens.find('nobody')).toBe(HASH_A);
+          expect(await tokens.find('u2-a')).toBe(HASH_A);
+          expect(await tokens.userSessions('user-1')).toEqual([]);
+          expect(await tokens.deleteUser('user-1')).toEqual([]);
+        } finally {
+          await fixture.dispose();
+        }
+      },
+    );
+
     cases.done();
   });
 }

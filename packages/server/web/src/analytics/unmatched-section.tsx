@@ -56,7 +56,7 @@ function ClusterCard({
         ))}
       </ul>
       <p class="cluster-nearest">
-        Nearest:{' '}
+        Nearest to the centroid:{' '}
         {cluster.nearest.length
           ? cluster.nearest
               .map((node) => `${nodeLabel(node.nodeId)} (${node.similarity.toFixed(2)})`)

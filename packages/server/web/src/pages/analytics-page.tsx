@@ -1,6 +1,7 @@
 import type { AnalyticsReport } from '@treeagent/core/client';
 import { useEffect, useState } from 'preact/hooks';
 import type { UnmatchedResponse } from '../../../src/api-types';
+import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/report-charts';
 import { UnmatchedSection } from '../analytics/unmatched-section';
 import { type AnalyticsFilter, analyticsApi } from '../api/analytics-api';
@@ -10,14 +11,8 @@ import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorGate } from '../components/operator-gate';
 
-/** The range a page opens on: the last 30 days (UTC). */
-export function defaultRange(now = new Date()): { from: string; to: string } {
-  const day = 24 * 60 * 60 * 1000;
-  return {
-    from: new Date(now.getTime() - 29 * day).toISOString().slice(0, 10),
-    to: now.toISOString().slice(0, 10),
-  };
-}
+/** The range a page opens on (re-exported: other pages import it from here). */
+export { defaultRange };
 
 /** Reads the filter from the page's query string (`?from=&to=&version=&compare=`), so a view can be linked. */
 function filterFromLocation(): AnalyticsFilter & { compare?: string } {
@@ -85,68 +80,36 @@ function AnalyticsView() {
     };
   }, [api, filter, setReady]);
   const versions = reports?.main.versions ?? [];
-  const apply = (event: Event) => {
-    event.preventDefault();
-    setFilter({ ...draft });
-  };
   const labels = reports?.other
     ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
     : ['all'];
   return (
     <div class="analytics">
-      <form id="analytics-filter" class="filter-bar" onSubmit={apply}>
-        <label>
-          From{' '}
-          <input
-            type="date"
-            name="from"
-            value={draft.from}
-            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          To{' '}
-          <input
-            type="date"
-            name="to"
-            value={draft.to}
-            onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Version
-          <select
-            name="version"
-            value={draft.version ?? ''}
-            onChange={(e) => setDraft({ ...draft, version: e.currentTarget.value || (undefined as never) })}
-          >
-            <option value="">all versions</option>
-            {versions.map((version) => (
-              <option key={version.treeVersion} value={version.treeVersion}>
-                {version.treeVersion.slice(0, 12)} ({version.turns} turns)
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Compare with
-          <select
-            name="compare"
-            value={draft.compare ?? ''}
-            onChange={(e) => setDraft({ ...draft, compare: e.currentTarget.value || (undefined as never) })}
-          >
-            <option value="">—</option>
-            {versions.map((version) => (
-              <option key={version.treeVersion} value={version.treeVersion}>
-                {version.treeVersion.slice(0, 12)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" class="primary-button">
-          Show
-        </button>
-      </form>
+      <FilterBar
+        id="analytics-filter"
+        draft={draft}
+        onDraft={setDraft}
+        onSubmit={() => setFilter({ ...draft })}
+        versions={versions}
+        submitLabel="Show"
+        after={
+          <label>
+            Compare with
+            <select
+              name="compare"
+              value={draft.compare ?? ''}
+              onChange={(e) => setDraft({ ...draft, compare: e.currentTarget.value || (undefined as never) })}
+            >
+              <option value="">—</option>
+              {versions.map((version) => (
+                <option key={version.treeVersion} value={version.treeVersion}>
+                  {version.treeVersion.slice(0, 12)}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
+      />
       {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
       {reports ? (
         <>

@@ -1,6 +1,7 @@
 import type { ConversationSummary, StoredTurnFact, TurnFactStatus } from '@treeagent/core/client';
 import { useEffect, useState } from 'preact/hooks';
 import type { TranscriptResponse } from '../../../src/api-types';
+import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { analyticsApi, type ReviewQuery } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
@@ -8,7 +9,6 @@ import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorGate } from '../components/operator-gate';
 import { TurnFactsView } from '../debug/turn-facts-view';
-import { defaultRange } from './analytics-page';
 
 const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
 
@@ -60,85 +60,58 @@ function ReviewView() {
   };
   return (
     <div class="review">
-      <form
+      <FilterBar
         id="review-filter"
-        class="filter-bar"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setQuery({ ...draft });
-        }}
-      >
-        <label>
-          Text{' '}
-          <input
-            type="search"
-            name="text"
-            value={draft.text ?? ''}
-            onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Status
-          <select
-            name="status"
-            value={draft.status ?? ''}
-            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as TurnFactStatus })}
-          >
-            <option value="">any</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Node
-          <select
-            name="node"
-            value={draft.nodeId ?? ''}
-            onChange={(e) =>
-              setDraft({ ...draft, nodeId: e.currentTarget.value ? Number(e.currentTarget.value) : null })
-            }
-          >
-            <option value="">any</option>
-            {named.map((node) => (
-              <option key={node.id} value={node.id}>
-                {nodeLabel(node.id)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From{' '}
-          <input
-            type="date"
-            name="from"
-            value={draft.from}
-            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          To{' '}
-          <input
-            type="date"
-            name="to"
-            value={draft.to}
-            onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Version{' '}
-          <input
-            name="version"
-            value={draft.version ?? ''}
-            onInput={(e) => setDraft({ ...draft, version: e.currentTarget.value })}
-          />
-        </label>
-        <button type="submit" class="primary-button">
-          Search
-        </button>
-      </form>
+        draft={draft}
+        onDraft={setDraft}
+        onSubmit={() => setQuery({ ...draft })}
+        submitLabel="Search"
+        before={
+          <>
+            <label>
+              Text{' '}
+              <input
+                type="search"
+                name="text"
+                value={draft.text ?? ''}
+                onInput={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+              />
+            </label>
+            <label>
+              Status
+              <select
+                name="status"
+                value={draft.status ?? ''}
+                onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as TurnFactStatus })}
+              >
+                <option value="">any</option>
+                {STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {status}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Node
+              <select
+                name="node"
+                value={draft.nodeId ?? ''}
+                onChange={(e) =>
+                  setDraft({ ...draft, nodeId: e.currentTarget.value ? Number(e.currentTarget.value) : null })
+                }
+              >
+                <option value="">any</option>
+                {named.map((node) => (
+                  <option key={node.id} value={node.id}>
+                    {nodeLabel(node.id)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+      />
       {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
       <div class="review-columns">
         <ul id="conversation-list" class="conversation-list" aria-label="Conversations">

@@ -1,0 +1,141 @@
+import { writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { type FileStore, type SessionStore, TreeAgentError } from '@treeagent/core';
+import {
+  type AuditLog,
+  type HandoffQueue,
+  PersonalData,
+  type PersonalDataStores,
+  type PersonalDataSubject,
+  type SessionTokens,
+  USER_ID_PATTERN,
+} from '@treeagent/server';
+import { openDataDirectory } from '../data-directory.js';
+import type { Output } from '../output.js';
+import { importPostgresAdapter } from '../postgres-adapter.js';
+
+export interface PersonalDataOptions {
+  data?: string;
+  /** PostgreSQL instead of the data directory: a `postgres://` URL. */
+  databaseUrl?: string;
+  schema?: string;
+  /** The user (`userId` given when their sessions were created). */
+  user?: string;
+  /** Sessions by id, besides or instead of the user's. */
+  session?: string[];
+  /** `export`: where to write the JSON (default: standard output). */
+  out?: string;
+  /** `delete`: confirms the deletion (without it, the command only says what it would delete). */
+  yes?: boolean;
+}
+
+/**
+ * `treeagent personal-data export|delete` (docs/privacy.md): one user's data on request, from the
+ * data directory's SQLite file or PostgreSQL, as an admin (whoever may open the data: the data
+ * directory is 0700). Audited like the HTTP endpoints, with the actor `cli:<os user>`.
+ */
+export async function personalDataCommand(
+  action: string,
+  options: PersonalDataOptions,
+  out: Output,
+): Promise<number> {
+  if (action !== 'export' && action !== 'delete') {
+    throw new TreeAgentError('INVALID_INPUT', `personal-data takes "export" or "delete"; got "${action}".`);
+  }
+  if (options.user === undefined && !options.session?.length) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      'Name the user (--user <id>, the userId given when their sessions were created) or sessions (--session <id>…).',
+    );
+  }
+  if (options.user !== undefined && !USER_ID_PATTERN.test(options.user)) {
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `--user must be 1–128 letters, digits and . _ : @ + - (the userId given when creating sessions); got ${JSON.stringify(options.user)}.`,
+    );
+  }
+  const subject: PersonalDataSubject = {
+    ...(options.user === undefined ? {} : { userId: options.user }),
+    ...(options.session?.length ? { sessionIds: options.session } : {}),
+  };
+  const actor = { id: `cli:${userInfo().username}`, role: 'admin' };
+  const { stores, close } = await openStores(options);
+  try {
+    const personalData = new PersonalData(stores);
+    if (action === 'export') {
+      const exported = await personalData.export(subject, actor);
+      const json = JSON.stringify(exported, null, 2);
+      if (options.out) {
+        writeFileSync(options.out, `${json}\n`, { mode: 0o600 });
+        out.log(`Wrote ${exported.sessions.length} sessions to ${options.out}.`);
+      } else out.log(json);
+      return 0;
+    }
+    if (!options.yes) {
+      const sessions = (await personalData.export(subject, actor)).sessions.filter(
+        (session) => session.found,
+      );
+      out.log(
+        `Would delete ${sessions.length} sessions (${sessions.map((session) => session.sessionId).join(', ') || 'none'}) with their history, turn facts, files, handoff notes and tokens. Run again with --yes to delete them.`,
+      );
+      return 1;
+    }
+    const { deleted } = await personalData.delete(subject, actor);
+    out.log(`Deleted ${deleted.length} sessions${deleted.length ? `: ${deleted.join(', ')}` : ''}.`);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+type Closable<T> = T & { close(): Promise<void> };
+type Opens<T> = new (options: { connection: string; schema?: string }) => Closable<T>;
+
+/** What the CLI uses of `@treeagent/postgres` (an optional adapter, loaded at run time). */
+interface PostgresModule {
+  PostgresSessionStore: Opens<SessionStore>;
+  PostgresSessionTokens: Opens<SessionTokens>;
+  PostgresAuditLog: Opens<AuditLog>;
+  PostgresHandoffQueue: Opens<HandoffQueue>;
+  PostgresFileStore: Opens<FileStore>;
+}
+
+async function openStores(
+  options: PersonalDataOptions,
+): Promise<{ stores: PersonalDataStores; close: () => Promise<void> }> {
+  if (options.databaseUrl) {
+    const postgres = await importPostgresAdapter<PostgresModule>('--database-url');
+    const where = {
+      connection: options.databaseUrl,
+      ...(options.schema ? { schema: options.schema } : {}),
+    };
+    const sessionStore = new postgres.PostgresSessionStore(where);
+    const tokens = new postgres.PostgresSessionTokens(where);
+    const auditLog = new postgres.PostgresAuditLog(where);
+    const handoffQueue = new postgres.PostgresHandoffQueue(where);
+    const fileStore = new postgres.PostgresFileStore(where);
+    return {
+      stores: { sessionStore, tokens, auditLog, handoffQueue, fileStore },
+      close: async () => {
+        await Promise.all([
+          sessionStore.close(),
+          tokens.close(),
+          auditLog.close(),
+          handoffQueue.close(),
+          fileStore.close(),
+        ]);
+      },
+    };
+  }
+  const data = openDataDirectory(options.data);
+  return {
+    stores: {
+      sessionStore: data.options.sessionStore!,
+      tokens: data.sessionTokens,
+      auditLog: data.auditLog,
+      handoffQueue: data.handoffQueue,
+      ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
+    },
+    close: () => data.close(),
+  };
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemorySessionStore } from '@treeagent/core';
+import { openSqlite } from '@treeagent/sqlite';
+import { InMemorySessionTokens } from '../auth/session-tokens.js';
+import { InMemoryHandoffQueue } from '../handoff/handoff-queue.js';
+import { InMemoryAuditLog } from '../operators/audit-log.js';
+import { describePersonalData } from '../test-support/describe-personal-data.js';
+
+describePersonalData('in memory', async () => ({
+  sessionStore: new InMemorySessionStore(),
+  tokens: new InMemorySessionTokens(),
+  auditLog: new InMemoryAuditLog(),
+  handoffQueue: new InMemoryHandoffQueue(),
+  keepsFacts: false,
+  dispose: async () => {},
+}));
+
+describePersonalData('SQLite (openSqlite: one file, real stores)', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-personal-data-'));
+  const stores = openSqlite(directory);
+  return {
+    sessionStore: stores.sessionStore,
+    tokens: stores.sessionTokens,
+    auditLog: stores.auditLog,
+    handoffQueue: stores.handoffQueue,
+    fileStore: stores.fileStore,
+    keepsFacts: true,
+    dispose: async () => {
+      await stores.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+});

@@ -1,0 +1,220 @@
+import {
+  type AnalyticsStore,
+  type FileMetadata,
+  type FileStore,
+  type HistoryEntry,
+  type SessionRecord,
+  type SessionStore,
+  type StoredTurnFact,
+  TreeAgentError,
+} from '@treeagent/core';
+import { hashSecret } from '../auth/secrets.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
+import type { HandoffQueue, QueueEntry } from '../handoff/handoff-queue.js';
+import type { AuditEntry, AuditLog, AuditRecord } from '../operators/audit-log.js';
+
+/**
+ * A user reference the integrating application passes as `userId` (`POST /api/v1/sessions`): 1–128
+ * letters, digits and `. _ : @ + -` — an opaque id, not a name (docs/privacy.md).
+ */
+export const USER_ID_PATTERN = /^[A-Za-z0-9._:@+-]{1,128}$/;
+
+/** What a personal data request may name: a user (their sessions) and/or sessions by id. */
+export interface PersonalDataSubject {
+  userId?: string;
+  sessionIds?: readonly string[];
+}
+
+/** One session of a personal data export. */
+export interface ExportedSession {
+  sessionId: string;
+  /** Whether anything of the session was stored (record, history or turn facts). */
+  found: boolean;
+  /** When the session was created and last used (from the server's session tokens), if known. */
+  createdAt: string | null;
+  lastUsedAt: string | null;
+  record: SessionRecord | null;
+  history: HistoryEntry[];
+  facts: StoredTurnFact[];
+  /** The files' metadata (their contents: `GET /api/v1/sessions/:id/files/:fileId`). */
+  files: FileMetadata[];
+  /** Its entry in the handoff queue, with the operators' internal notes, or `null`. */
+  handoff: QueueEntry | null;
+  /** The audit log's entries about the session (what operators did with it), newest first. */
+  audit: AuditRecord[];
+}
+
+/** `POST /api/v1/personal-data/export`, `treeagent personal-data export`. */
+export interface PersonalDataExport {
+  exportedAt: string;
+  userId: string | null;
+  sessions: ExportedSession[];
+}
+
+/** `POST /api/v1/personal-data/delete`, `treeagent personal-data delete`. */
+export interface PersonalDataDeletion {
+  userId: string | null;
+  /** The sessions that had data and were deleted. */
+  deleted: string[];
+}
+
+/** Who asks (recorded in the audit log before anything is read or deleted). */
+export interface PersonalDataActor {
+  id: string;
+  role: string | null;
+}
+
+/** The stores a personal data request reads and clears. */
+export interface PersonalDataStores {
+  sessionStore: SessionStore;
+  /** The sessions' files, deleted with them (`FileStore.deleteSession`). */
+  fileStore?: FileStore;
+  /**
+   * Deletes the sessions (default: `sessionStore.deleteSessions`, then each one's files). The server
+   * passes `TreeAgent.deleteSessions`, which also waits for the sessions' turns in progress.
+   */
+  deleteSessions?: (sessionIds: readonly string[]) => Promise<void>;
+  tokens: SessionTokens;
+  auditLog: AuditLog;
+  handoffQueue: HandoffQueue;
+  /** The turn facts (default: the session store's `analytics()`, when it has one). */
+  analytics?: AnalyticsStore | null;
+  /**
+   * Appends an entry to the audit log (default: `auditLog.append`); the server's turns a failure into
+   * 503 `AUDIT_LOG`.
+   */
+  audit?: (entry: AuditEntry) => Promise<unknown>;
+  now?: () => Date;
+}
+
+/** The audit log's reference to a user: the first 16 hex digits of the SHA-256 of the id, never the id itself. */
+export function userReference(userId: string): string {
+  return hashSecret(userId).slice(0, 16);
+}
+
+/**
+ * One user's data on request (docs/privacy.md): export everything stored about their sessions, or
+ * delete it. The sessions are those created for `userId` (`SessionTokens.userSessions`) plus any
+ * named by id. Each request is audited (actor, action, the user's reference and the session count)
+ * before it is carried out: a request that cannot be audited is not done.
+ */
+export class PersonalData {
+  readonly #stores: PersonalDataStores;
+  readonly #now: () => Date;
+
+  constructor(stores: PersonalDataStores) {
+    this.#stores = stores;
+    this.#now = stores.now ?? (() => new Date());
+  }
+
+  /** Every session of the subject, with its record, history, turn facts, files, handoff notes and audit entries. */
+  async export(subject: PersonalDataSubject, actor: PersonalDataActor): Promise<PersonalDataExport> {
+    const sessionIds = await this.#sessionsOf(subject);
+    await this.#audit(actor, 'personal-data.export', subject, sessionIds);
+    const { sessionStore, tokens, auditLog, handoffQueue } = this.#stores;
+    const analytics = this.#analytics();
+    const sessions: ExportedSession[] = [];
+    for (const sessionId of sessionIds) {
+      const [record, history, facts, info, handoff, audit] = await Promise.all([
+        sessionStore.load(sessionId),
+        sessionStore.history(sessionId),
+        analytics ? analytics.turns(sessionId) : Promise.resolve([]),
+        tokens.info ? tokens.info(sessionId) : Promise.resolve(null),
+        handoffQueue.get(sessionId),
+        auditLog.list({ sessionId, limit: 1000 }),
+      ]);
+      sessions.push({
+        sessionId,
+        found: record !== null || history.length > 0 || facts.length > 0,
+        createdAt: info?.createdAt.toISOString() ?? null,
+        lastUsedAt: info?.lastUsedAt.toISOString() ?? null,
+        record,
+        history,
+        facts,
+        files: record?.files ?? [],
+        handoff,
+        audit,
+      });
+    }
+    return { exportedAt: this.#now().toISOString(), userId: subject.userId ?? null, sessions };
+  }
+
+  /**
+   * Deletes everything of the subject's sessions: records, histories and turn facts in one session
+   * store transaction, files, handoff queue entries (with their notes), then the sessions' tokens
+   * (the user's in one transaction), so a request that stops half-way is completed by repeating it.
+   * The audit log keeps its entries (ids and counts, no texts): the record of who did what,
+   * this deletion included.
+   */
+  async delete(subject: PersonalDataSubject, actor: PersonalDataActor): Promise<PersonalDataDeletion> {
+    const sessionIds = await this.#sessionsOf(subject);
+    await this.#audit(actor, 'personal-data.delete', subject, sessionIds);
+    const { sessionStore, tokens, handoffQueue } = this.#stores;
+    const analytics = this.#analytics();
+    const deleted: string[] = [];
+    for (const sessionId of sessionIds) {
+      const [record, facts] = await Promise.all([
+        sessionStore.load(sessionId),
+        analytics ? analytics.turns(sessionId) : Promise.resolve([]),
+      ]);
+      if (record !== null || facts.length > 0 || (await tokens.find(sessionId)) !== null)
+        deleted.push(sessionId);
+    }
+    await this.#deleteSessions(sessionIds);
+    for (const sessionId of sessionIds) await handoffQueue.delete(sessionId);
+    if (subject.userId !== undefined && tokens.deleteUser) await tokens.deleteUser(subject.userId);
+    for (const sessionId of subject.sessionIds ?? []) await tokens.delete(sessionId);
+    return { userId: subject.userId ?? null, deleted };
+  }
+
+  async #sessionsOf(subject: PersonalDataSubject): Promise<string[]> {
+    const ids = new Set<string>();
+    if (subject.userId !== undefined) {
+      if (!this.#stores.tokens.userSessions) {
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          'The session tokens store does not keep users (userSessions): use the in-memory, SQLite or PostgreSQL one, or name the sessions by id.',
+        );
+      }
+      for (const id of await this.#stores.tokens.userSessions(subject.userId)) ids.add(id);
+    }
+    for (const id of subject.sessionIds ?? []) ids.add(id);
+    return [...ids];
+  }
+
+  async #deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    const { sessionStore, fileStore, deleteSessions } = this.#stores;
+    if (deleteSessions) return deleteSessions(sessionIds);
+    if (sessionStore.deleteSessions) await sessionStore.deleteSessions(sessionIds);
+    else for (const sessionId of sessionIds) await sessionStore.delete(sessionId);
+    for (const sessionId of sessionIds) await fileStore?.deleteSession?.(sessionId);
+  }
+
+  #analytics(): AnalyticsStore | null {
+    if (this.#stores.analytics !== undefined) return this.#stores.analytics;
+    const store = this.#stores.sessionStore as { analytics?: () => AnalyticsStore };
+    return store.analytics?.() ?? null;
+  }
+
+  async #audit(
+    actor: PersonalDataActor,
+    action: string,
+    subject: PersonalDataSubject,
+    sessionIds: readonly string[],
+  ): Promise<void> {
+    const at = this.#now();
+    const user = subject.userId === undefined ? null : userReference(subject.userId);
+    const append = this.#stores.audit ?? ((entry: AuditEntry) => this.#stores.auditLog.append(entry));
+    await append({
+      at,
+      actorId: actor.id,
+      actorRole: actor.role,
+      action,
+      sessionId: null,
+      detail: { user, sessions: sessionIds.length },
+    });
+    for (const sessionId of sessionIds) {
+      await append({ at, actorId: actor.id, actorRole: actor.role, action, sessionId, detail: { user } });
+    }
+  }
+}

@@ -1,0 +1,209 @@
+import type { AnalyticsStore, FileStore, SessionStore } from '@treeagent/core';
+import { describe, expect, it } from 'vitest';
+import { userReference } from '../analytics/personal-data.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
+import type { HandoffQueue } from '../handoff/handoff-queue.js';
+import type { AuditLog } from '../operators/audit-log.js';
+import { operatorDirectory } from '../operators/operator-accounts.js';
+import { createSession, postMessage, testAgent, testApp } from './fixtures.js';
+import { loginOperator, testOperatorAccounts } from './operators.js';
+
+/** The stores of one backend (memory, SQLite, PostgreSQL) a personal data request reads and clears. */
+export interface PersonalDataStoresFixture {
+  sessionStore: SessionStore;
+  tokens: SessionTokens;
+  auditLog: AuditLog;
+  handoffQueue: HandoffQueue;
+  fileStore?: FileStore;
+  /** Whether the session store keeps turn facts (`analytics()`): memory does not. */
+  keepsFacts: boolean;
+  dispose(): Promise<void>;
+}
+
+type App = ReturnType<typeof testApp>['app'];
+
+async function createFor(app: App, userId?: string): Promise<{ sessionId: string; token: string }> {
+  if (userId === undefined) return createSession(app);
+  const response = await app.request('/api/v1/sessions', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ userId }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as { sessionId: string; token: string };
+}
+
+/**
+ * One user's data on request, end to end over a backend's real stores (docs/privacy.md): sessions
+ * created for a `userId` through the API are exported whole (history, turn facts, handoff notes, audit
+ * entries) and deleted everywhere, other users' untouched, each request audited without the user id.
+ */
+export function describePersonalData(name: string, open: () => Promise<PersonalDataStoresFixture>): void {
+  describe(`personal data requests: ${name}`, () => {
+    it("exports and deletes every session of a user, and only theirs, audited by the user's reference", async () => {
+      const stores = await open();
+      try {
+        const agent = testAgent({
+          sessionStore: stores.sessionStore,
+          ...(stores.fileStore ? { fileStore: stores.fileStore } : {}),
+        });
+        const { app } = testApp({
+          agent,
+          sessionTokens: stores.tokens,
+          operators: {
+            directory: operatorDirectory(await testOperatorAccounts()),
+            auditLog: stores.auditLog,
+          },
+          handoff: { queue: stores.handoffQueue },
+        });
+        const user = 'crm:4711';
+        const first = await createFor(app, user);
+        const second = await createFor(app, user);
+        const other = await createFor(app, 'crm:4712');
+        const anonymous = await createFor(app);
+        for (const session of [first, second, other, anonymous])
+          expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+        expect((await postMessage(app, second, { message: 'story' })).status).toBe(200);
+        await stores.handoffQueue.put({
+          sessionId: first.sessionId,
+          status: 'closed',
+          queue: 'support',
+          reason: 'asked for a person',
+          summary: null,
+          since: '2026-11-03T10:00:00.000Z',
+          operator: null,
+          claimedAt: null,
+          lastUserMessageAt: null,
+          closedAt: '2026-11-03T10:05:00.000Z',
+          outcome: 'closed',
+          notes: [
+            { at: '2026-11-03T10:01:00.000Z', operator: { id: 'bruno', name: 'Bruno' }, text: 'rang back' },
+          ],
+        });
+
+        const admin = {
+          'X-Operator-Token': await loginOperator(app, 'anna'),
+          'Content-Type': 'application/json',
+        };
+        const operator = {
+          'X-Operator-Token': await loginOperator(app, 'bruno'),
+          'Content-Type': 'application/json',
+        };
+        const post = (path: 'export' | 'delete', headers: Record<string, string>, body: unknown) =>
+          app.request(`/api/v1/personal-data/${path}`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(body),
+          });
+        expect((await post('export', operator, { userId: user })).status).toBe(403);
+        expect((await post('delete', operator, { userId: user })).status).toBe(403);
+        expect((await post('export', admin, { userId: 'not a reference!' })).status).toBe(400);
+        expect((await post('export', admin, {})).status).toBe(400);
+
+        const response = await post('export', admin, { userId: user });
+        expect(response.status, await response.clone().text()).toBe(200);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        const exported = (await response.json()) as {
+          userId: string;
+          sessions: {
+            sessionId: string;
+            found: boolean;
+            createdAt: string | null;
+            history: { content: string }[];
+            facts: { message: string }[];
+            handoff: { notes: { text: string }[] } | null;
+            audit: { action: string }[];
+          }[];
+        };
+        expect(exported.userId).toBe(user);
+        expect(exported.sessions.map((session) => session.sessionId).sort()).toEqual(
+          [first.sessionId, second.sessionId].sort(),
+        );
+        const byId = new Map(exported.sessions.map((session) => [session.sessionId, session]));
+        const secondExport = byId.get(second.sessionId)!;
+        expect(secondExport.found).toBe(true);
+        expect(secondExport.createdAt).toMatch(/^\d{4}-/);
+        expect(secondExport.history.map((entry) => entry.content)).toEqual(
+          expect.arrayContaining(['hello', 'story']),
+        );
+        expect(secondExport.facts.map((fact) => fact.message)).toEqual(
+          stores.keepsFacts ? ['hello', 'story'] : [],
+        );
+        expect(byId.get(first.sessionId)!.handoff?.notes.map((note) => note.text)).toEqual(['rang back']);
+        expect(secondExport.audit.map((entry) => entry.action)).toContain('personal-data.export');
+
+        const deletion = await post('delete', admin, { userId: user });
+        expect(deletion.status, await deletion.clone().text()).toBe(200);
+        expect(((await deletion.json()) as { deleted: string[] }).deleted.sort()).toEqual(
+          [first.sessionId, second.sessionId].sort(),
+        );
+        const analytics = (stores.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.();
+        for (const session of [first, second]) {
+          expect(await stores.sessionStore.load(session.sessionId)).toBeNull();
+          expect(await stores.sessionStore.history(session.sessionId)).toEqual([]);
+          if (analytics) expect(await analytics.turns(session.sessionId)).toEqual([]);
+          expect(await stores.tokens.find(session.sessionId)).toBeNull();
+          expect(await stores.handoffQueue.get(session.sessionId)).toBeNull();
+          // Its token no longer opens anything.
+          expect((await postMessage(app, session, { message: 'hello' })).status).toBe(404);
+        }
+        expect(await stores.tokens.userSessions!(user)).toEqual([]);
+        for (const session of [other, anonymous]) {
+          expect(await stores.sessionStore.load(session.sessionId)).not.toBeNull();
+          if (analytics) expect(await analytics.turns(session.sessionId)).toHaveLength(1);
+          expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+        }
+        const again = (await (await post('export', admin, { userId: user })).json()) as {
+          sessions: unknown[];
+        };
+        expect(again.sessions).toEqual([]);
+
+        // Audited: who, what, the user's reference and counts — never the user id or what was said.
+        const audit = await stores.auditLog.list({ action: 'personal-data.delete' });
+        expect(audit.map((entry) => [entry.actorId, entry.sessionId])).toEqual(
+          expect.arrayContaining([
+            ['anna', null],
+            ['anna', first.sessionId],
+            ['anna', second.sessionId],
+          ]),
+        );
+        expect(audit.find((entry) => entry.sessionId === null)!.detail).toEqual({
+          user: userReference(user),
+          sessions: 2,
+        });
+        const everything = JSON.stringify(await stores.auditLog.list({ limit: 1000 }));
+        expect(everything).not.toContain(user);
+        expect(everything).not.toContain('hello');
+      } finally {
+        await stores.dispose();
+      }
+    });
+
+    it('a session is created for a user only with a valid reference (400 says what is allowed)', async () => {
+      const stores = await open();
+      try {
+        const { app } = testApp({
+          agent: testAgent({ sessionStore: stores.sessionStore }),
+          sessionTokens: stores.tokens,
+        });
+        for (const userId of ['', 'a b', 'x'.repeat(129), 42]) {
+          const response = await app.request('/api/v1/sessions', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ userId }),
+          });
+          expect(response.status, JSON.stringify(userId)).toBe(400);
+        }
+        const bad = await app.request('/api/v1/sessions', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ userId: 'a b' }),
+        });
+        expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/userId/);
+        expect(await stores.tokens.userSessions!('a b')).toEqual([]);
+      } finally {
+        await stores.dispose();
+      }
+    });
+  });
+}
