@@ -26,9 +26,8 @@ export async function testCommand(
     // A file with a fixture model (a mock): the tree factory gets it as models.default, so a tree
     // with a generative variant builds that one; other files share one load of the tree.
     const model = fixtureModel(file.fixtures);
-    const loaded = model
-      ? await loadTree(treePath, { ...config, models: { default: model } })
-      : (plain ??= await loadTree(treePath, config));
+    if (!model) plain ??= await loadTree(treePath, config);
+    const loaded = model ? await loadTree(treePath, { ...config, models: { default: model } }) : plain!;
     results.push(...(await runConversationFile(file, { tree: loaded.tree, ...loaded.agentOptions })));
   }
   const failures = formatFailures(results);
