@@ -53,6 +53,8 @@ interface ScalingRow {
   limitSource: 'C' | 'JavaScript';
   /** One explore step: `agent.route(text)`. */
   step: Stats;
+  /** CPU time (user + system) of the same steps: less inflated by the machine's other load than wall time. */
+  stepCpu: Stats;
   /** `step.median / limit.median`. */
   ratio: number;
   /** `step.median / jsSequentialRead.median`, the ratio earlier runs reported. */
@@ -266,6 +268,7 @@ export async function scalingChild({
     four: [] as number[],
     kernel: [] as number[],
     step: [] as number[],
+    stepCpu: [] as number[],
     cSum: [] as number[],
     cDot: [] as number[],
     cSign: [] as number[],
@@ -291,7 +294,9 @@ export async function scalingChild({
       await time(keep ? timings.kernel : null, () =>
         consume(blockedSimilarities(columns, direction, size.chunks)),
       );
+      const stepCpu = process.cpuUsage();
       await time(keep ? timings.step : null, () => agent.route(messages[i % messages.length]!.text));
+      if (keep) timings.stepCpu.push(cpuMs(stepCpu));
     }
   } finally {
     if ('close' in compiled) compiled.close();
@@ -311,6 +316,7 @@ export async function scalingChild({
   const limit = 'sum' in c ? c.sum : jsSequentialRead;
   const blockedKernel = summarize(timings.kernel);
   const step = summarize(timings.step);
+  const stepCpu = summarize(timings.stepCpu);
 
   // After the timing (so the wrapper cannot change what was timed): count the similarity passes per step.
   const original = ChunkIndex.prototype.similarities;
@@ -355,6 +361,7 @@ export async function scalingChild({
     limit,
     limitSource: 'sum' in c ? 'C' : 'JavaScript',
     step,
+    stepCpu,
     ratio: step.median / limit.median,
     jsRatio: step.median / jsSequentialRead.median,
     blockedKernel,
@@ -448,7 +455,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
     benchmark: '3. exploration scaling',
     goal: `explore step ≤ ${GOAL_MILLION_MS} ms median at 1M chunks (decisions against exact float32: 3b)`,
     measured: million
-      ? `${ms(million.step.median)} (p99 ${ms(million.step.p99)}; ${million.scan === 'sign-bits' ? 'sign-bit scan' : 'float32 scan'})`
+      ? `${ms(million.step.median)} (p99 ${ms(million.step.p99)}; CPU ${ms(million.stepCpu.median)} / ${ms(million.stepCpu.p99)}; ${'sign' in million.c ? `C sign-bit pass ${ms(million.c.sign.median)} in the same run; ` : ''}${million.scan === 'sign-bits' ? 'sign-bit scan' : 'float32 scan'}${million.rowsInFile ? ', float32 rows in the packed index file' : ''})`
       : 'not measured',
     met: million && !quick ? million.step.median <= GOAL_MILLION_MS : null,
   });
@@ -500,6 +507,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         'chunks',
         'vector bytes',
         'explore step median / p99',
+        'step CPU median / p99',
         'sequential read, C (limit)',
         'dot pass, C',
         'sign-bit pass, C',
@@ -515,6 +523,7 @@ function report(rows: ScalingRow[], notes: string[], quick: boolean): Section {
         row.chunks.toLocaleString('en'),
         bytes(row.vectorBytes),
         `${ms(row.step.median)} / ${ms(row.step.p99)}`,
+        row.stepCpu ? `${ms(row.stepCpu.median)} / ${ms(row.stepCpu.p99)}` : 'not measured',
         'sum' in row.c
           ? `${ms(row.c.sum.median)} (${gbPerSecond(row.vectorBytes, row.c.sum)})`
           : 'unavailable',

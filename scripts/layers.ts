@@ -53,9 +53,14 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol'],
   },
   {
+    folder: 'handoff',
+    what: "the stores a server keeps around the engine's handoff: contracts `HandoffQueue`, `AuditLog`, `OperatorSessions`, `EventBus` and their in-memory references, the in-memory `HandoffOutbox`",
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
-    mayImport: ['errors', 'protocol'],
+    mayImport: ['errors', 'protocol', 'handoff'],
   },
   {
     folder: 'vector',
@@ -113,6 +118,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'ingest',
       'privacy',
       'analytics',
+      'handoff',
     ],
   },
   {
@@ -144,12 +150,23 @@ export const CORE_LAYERS: readonly Layer[] = [
       'files',
       'test',
       'analytics',
+      'handoff',
     ],
   },
   {
     folder: 'adapter',
     what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
-    mayImport: ['errors', 'filter', 'protocol', 'embedding', 'session', 'vector', 'files', 'analytics'],
+    mayImport: [
+      'errors',
+      'filter',
+      'protocol',
+      'embedding',
+      'session',
+      'vector',
+      'files',
+      'analytics',
+      'handoff',
+    ],
   },
 ];
 
@@ -161,6 +178,11 @@ export const CONTRACTS: readonly string[] = [
   'vector/vector-store.ts',
   'files/file-store.ts',
   'analytics/analytics-store.ts',
+  'protocol/handoff-outbox.ts',
+  'handoff/handoff-queue.ts',
+  'handoff/audit-log.ts',
+  'handoff/operator-sessions.ts',
+  'handoff/event-bus.ts',
 ];
 export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors'];
 

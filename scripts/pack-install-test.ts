@@ -423,6 +423,15 @@ export default defineTree({
       report.stderr.includes('npm install @treeagent/postgres'),
     `(f) without @treeagent/postgres, treeagent report --database-url exits ${report.status}: ${report.stderr.trim()}`,
   );
+  const serve = spawnSync(cli, ['serve', 'tree.mjs', '--database-url', 'postgres://127.0.0.1:1/none'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  check(
+    serve.status === 2 && serve.stderr.includes('npm install @treeagent/postgres'),
+    `(f) without @treeagent/postgres, treeagent serve --database-url exits ${serve.status} and says what to install`,
+  );
   // As its dependency, spelled as the override (npm refuses a direct dependency that differs from it).
   const withPostgres = JSON.parse(readFileSync(manifestPath, 'utf8'));
   withPostgres.dependencies['@treeagent/postgres'] = local('@treeagent/postgres');

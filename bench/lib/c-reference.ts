@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
  * The compiled bandwidth reference of the exploration benchmark: `sequential-read.c`, compiled with
  * `gcc -O3 -march=native` into a temporary directory at run time, run as a long-lived process that
  * holds an array of the size the explore step reads. Each `round()` asks it for one plain sequential
- * sum, one float32 dot pass and one sign-bit pass (over codes of one bit per value) and returns their times, measured inside the C
- * process (no process start or pipe in the figure).
+ * sum, one float32 dot pass and one sign-bit pass (over codes of one bit per value) and returns their
+ * times, measured inside the C process (no process start or pipe in the figure): wall time, and the
+ * C thread's CPU time beside it (`CRound.cpu`), the figure to compare on a loaded machine.
  */
 const SOURCE = fileURLToPath(new URL('./sequential-read.c', import.meta.url));
 
@@ -21,6 +22,11 @@ export interface CRound {
   dot: number;
   /** Sign-bit pass: Hamming distance and histogram over one bit per dimension per chunk (the engine's pass on large trees). */
   sign: number;
+  /**
+   * The same three passes in CPU time of the C thread (`CLOCK_THREAD_CPUTIME_ID`): on a machine
+   * shared with other work the wall times above include preemption, these do not.
+   */
+  cpu: { sum: number; dot: number; sign: number };
 }
 
 export interface CReference {
@@ -103,10 +109,11 @@ export async function startCReference(
     async round() {
       const line = nextLine();
       child.stdin.write('r\n');
-      const [sum, dot, sign] = (await line).split(' ').map(Number);
-      if (!Number.isFinite(sum) || !Number.isFinite(dot) || !Number.isFinite(sign))
+      const [sum, dot, sign, , sumCpu, dotCpu, signCpu] = (await line).split(' ').map(Number);
+      const values = [sum, dot, sign, sumCpu, dotCpu, signCpu];
+      if (!values.every((value) => Number.isFinite(value)))
         throw new Error(`the C reference printed an unreadable round: ${await line}`);
-      return { sum: sum!, dot: dot!, sign: sign! };
+      return { sum: sum!, dot: dot!, sign: sign!, cpu: { sum: sumCpu!, dot: dotCpu!, sign: signCpu! } };
     },
     close: cleanup,
   };

@@ -2,6 +2,7 @@ import type { TreeAgentOptions } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
 import type { ServeOptions } from '@treeagent/server';
 import { openDataDirectory } from './data-directory.js';
+import { importPostgresAdapter } from './postgres-adapter.js';
 
 /** Where `treeagent serve` keeps its state: the SQLite data directory, or PostgreSQL. */
 export interface ServerStores {
@@ -16,7 +17,7 @@ export interface ServerStores {
   close(): Promise<void>;
 }
 
-/** What this module uses of `@treeagent/postgres` (an optional dependency, imported by name). */
+/** What this module uses of `@treeagent/postgres` (an optional peer dependency, imported by name). */
 interface PostgresModule {
   PostgresSessionStore: new (options: { connection: string; schema?: string }) => unknown;
   PgVectorStore: new (options: { connection: string; schema?: string }) => unknown;
@@ -62,15 +63,16 @@ export async function openServerStores(options: {
       '--database-url (or TREEAGENT_DATABASE_URL) must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
     );
   }
-  // An optional adapter: imported by name at run time, so the CLI installs without it.
-  const specifier = '@treeagent/postgres';
-  const pg = (await import(specifier).catch(async () => {
-    await data.close();
-    throw new TreeAgentError(
-      'INVALID_INPUT',
-      '--database-url needs the PostgreSQL adapter: npm install @treeagent/postgres pg (or leave --database-url out to keep everything in the SQLite data directory).',
+  let pg: PostgresModule;
+  try {
+    pg = await importPostgresAdapter<PostgresModule>(
+      '--database-url',
+      'or leave --database-url out to keep everything in the SQLite data directory',
     );
-  })) as PostgresModule;
+  } catch (error) {
+    await data.close();
+    throw error;
+  }
   const connection = options.databaseUrl;
   const scoped = { connection, ...(options.schema ? { schema: options.schema } : {}) };
   const sessionStore = new pg.PostgresSessionStore(scoped);

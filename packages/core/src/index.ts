@@ -140,6 +140,7 @@ export type {
   HandoffTransition,
   OperatorRef,
 } from './protocol/handoff.js';
+export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from './protocol/handoff-outbox.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { JsonSchema } from './protocol/json-schema.js';
 // Engine

@@ -3,8 +3,10 @@ export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg
 export { PostgresAuditLog } from './postgres-audit-log.js';
 export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event-bus.js';
 export { PostgresFileStore, type PostgresFileStoreOptions } from './postgres-file-store.js';
+export { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
-export { PostgresOperatorSessions, type PostgresOperatorStoreOptions } from './postgres-operator-sessions.js';
+export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
+export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';
 export type { Endpoint } from './sql.js';

@@ -354,7 +354,9 @@ export class PgVectorStore implements VectorStore {
         where += ` AND (id_kind = 1 OR (id_kind = 0 AND id_num >= $${params.length}::float8))`;
       } else {
         params.push(from);
-        where += ` AND id_kind = 1 AND id >= $${params.length}::text`;
+        // id_num is NULL for every string id: saying so lets the order index seek to the cursor
+        // instead of reading every string id before it (a page of a million-row collection: ms, not s).
+        where += ` AND id_kind = 1 AND id_num IS NULL AND id >= $${params.length}::text`;
       }
     }
     const limit = sqlLimit(request.limit);

@@ -1,31 +1,12 @@
-import { TreeAgentError } from '@treeagent/core';
-import type pg from 'pg';
-import type { PostgresOperatorStoreOptions } from './postgres-operator-sessions.js';
-import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
-
-type AuditValue = string | number | boolean | null;
-
-/** One operator action (`AuditEntry` of `@treeagent/server`). */
-interface AuditEntry {
-  at: Date;
-  actorId: string;
-  actorRole: string | null;
-  action: string;
-  sessionId: string | null;
-  detail: Record<string, AuditValue>;
-}
-
-interface AuditRecord extends AuditEntry {
-  id: number;
-}
-
-interface AuditQuery {
-  sessionId?: string;
-  actorId?: string;
-  action?: string;
-  beforeId?: number;
-  limit?: number;
-}
+import {
+  type AuditEntry,
+  type AuditLog,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditValue,
+  auditLimit,
+} from '@treeagent/core/adapter';
+import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
 interface Row {
   id: string;
@@ -38,58 +19,32 @@ interface Row {
 }
 
 /**
- * The audit log of operator actions (`AuditLog` of `@treeagent/server`) in PostgreSQL, table
+ * The audit log of operator actions (`AuditLog` of `@treeagent/core/adapter`) in PostgreSQL, table
  * `<prefix>audit_log`, shared by every server process. Rows are only appended; ids increase.
  */
-export class PostgresAuditLog {
-  /** Quoted, schema-qualified table name. */
-  readonly table: string;
-  readonly #store: StorePool;
-  readonly #schema: string;
-  readonly #prefix: string;
-  readonly #autoMigrate: boolean;
-  readonly #migrateOnce = retriedOnce(() => this.migrate());
-  #closed = false;
-
+export class PostgresAuditLog extends PostgresSideTable implements AuditLog {
   constructor(options: PostgresOperatorStoreOptions) {
-    this.#schema = options.schema ?? 'public';
-    const prefix = options.tablePrefix ?? 'treeagent_';
-    this.#prefix = prefix;
-    this.table = sessionTable(this.#schema, `${prefix}audit_log`, 'audit log table');
-    this.#store = storePool(options, 'SESSION_STORE', 'PostgresAuditLog');
-    this.#autoMigrate = options.autoMigrate ?? true;
+    super(options, 'audit_log', 'audit log table', 'PostgresAuditLog');
   }
 
-  /** Creates the schema and the table when missing (idempotent, safe from several processes). */
-  async migrate(): Promise<void> {
-    const pool = this.#store.pool;
-    try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
-      await pool.query(`
-        CREATE TABLE IF NOT EXISTS ${this.table} (
-          id bigserial PRIMARY KEY,
-          at timestamptz NOT NULL,
-          actor_id text NOT NULL,
-          actor_role text,
-          action text NOT NULL,
-          session_id text,
-          detail jsonb NOT NULL
-        )`);
-      // Index names live in the table's schema: the prefix keeps them apart from other installs'.
-      const index = (suffix: string) => quoteIdent(`${this.#prefix}audit_log_${suffix}`);
-      await pool.query(`CREATE INDEX IF NOT EXISTS ${index('by_session')} ON ${this.table} (session_id, id)`);
-      await pool.query(`CREATE INDEX IF NOT EXISTS ${index('by_actor')} ON ${this.table} (actor_id, id)`);
-    } catch (error) {
-      const { rows } = await pool
-        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
-        .catch(() => ({ rows: [{ ready: false }] }));
-      if (!rows[0]?.ready)
-        throw storeError(error, 'SESSION_STORE', 'create the audit log table', this.#store.endpoint);
-    }
+  protected createStatements(): string[] {
+    return [
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
+         id bigserial PRIMARY KEY,
+         at timestamptz NOT NULL,
+         actor_id text NOT NULL,
+         actor_role text,
+         action text NOT NULL,
+         session_id text,
+         detail jsonb NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS ${this.index('audit_log_by_session')} ON ${this.table} (session_id, id)`,
+      `CREATE INDEX IF NOT EXISTS ${this.index('audit_log_by_actor')} ON ${this.table} (actor_id, id)`,
+    ];
   }
 
   async append(entry: AuditEntry): Promise<AuditRecord> {
-    return this.#run(`append "${entry.action}" to the audit log`, async (pool) => {
+    return this.run(`append "${entry.action}" to the audit log`, async (pool) => {
       const { rows } = await pool.query<{ id: string }>(
         `INSERT INTO ${this.table} (at, actor_id, actor_role, action, session_id, detail)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -107,7 +62,7 @@ export class PostgresAuditLog {
   }
 
   async list(query: AuditQuery = {}): Promise<AuditRecord[]> {
-    return this.#run('read the audit log', async (pool) => {
+    return this.run('read the audit log', async (pool) => {
       const where: string[] = [];
       const values: unknown[] = [];
       const add = (sql: string, value: unknown) => {
@@ -118,7 +73,7 @@ export class PostgresAuditLog {
       if (query.actorId !== undefined) add('actor_id = ?', query.actorId);
       if (query.action !== undefined) add('action = ?', query.action);
       if (query.beforeId !== undefined) add('id < ?', query.beforeId);
-      values.push(Math.min(Math.max(Math.trunc(query.limit ?? 100), 1), 1000));
+      values.push(auditLimit(query));
       const { rows } = await pool.query<Row>(
         `SELECT * FROM ${this.table} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY id DESC LIMIT $${values.length}`,
@@ -134,22 +89,5 @@ export class PostgresAuditLog {
         detail: row.detail,
       }));
     });
-  }
-
-  /** Ends the pool (unless it was given). */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#store.ownsPool) await this.#store.pool.end();
-  }
-
-  async #run<T>(operation: string, body: (pool: pg.Pool) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new TreeAgentError('SESSION_STORE', 'The PostgresAuditLog is closed.');
-    if (this.#autoMigrate) await this.#migrateOnce();
-    try {
-      return await body(this.#store.pool);
-    } catch (error) {
-      throw storeError(error, 'SESSION_STORE', operation, this.#store.endpoint);
-    }
   }
 }

@@ -1,14 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
+import type { BusEvent, EventBus } from '@treeagent/core/adapter';
 import pg from 'pg';
 import { identifier, type StorePool, storeError, storePool } from './sql.js';
-
-/** An event of the server's bus (`BusEvent` of `@treeagent/server`): a small JSON object. */
-type BusEvent =
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'queue' }
-  | { kind: 'typing'; sessionId: string; operator: { id: string; name: string }; typing: boolean }
-  | { kind: 'user-typing'; sessionId: string; typing: boolean }
-  | { kind: 'resync' };
 
 export interface PostgresEventBusOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
@@ -20,7 +13,7 @@ export interface PostgresEventBusOptions {
 }
 
 /**
- * The server's event bus (`EventBus` of `@treeagent/server`) across processes, with PostgreSQL's
+ * The server's event bus (`EventBus` of `@treeagent/core/adapter`) across processes, with PostgreSQL's
  * `LISTEN`/`NOTIFY`: every process on the database hears every event (its own included), so an
  * operator connected to one process reaches a user connected to another. The listener holds one
  * connection of its own; when it drops, it reconnects (backing off up to 5 s) and tells its
@@ -30,7 +23,7 @@ export interface PostgresEventBusOptions {
  * const bus = new PostgresEventBus({ connection: process.env.DATABASE_URL });
  * await serve({ agent, handoff: { bus, queue: new PostgresHandoffQueue({ connection }) } });
  */
-export class PostgresEventBus {
+export class PostgresEventBus implements EventBus {
   readonly channel: string;
   readonly #store: StorePool;
   readonly #listeners = new Set<(event: BusEvent) => void>();

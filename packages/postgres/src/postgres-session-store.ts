@@ -11,6 +11,7 @@ import {
 } from '@treeagent/core';
 import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
 import type pg from 'pg';
+import { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 import {
   createPool,
   type Endpoint,
@@ -84,6 +85,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #lockTimeoutMs: number;
   readonly #migrateOnce = retriedOnce(() => this.migrate());
   #closed = false;
+  #outbox: PostgresHandoffOutbox | null = null;
 
   constructor(options: PostgresSessionStoreOptions) {
     this.#schema = options.schema ?? 'public';
@@ -252,6 +254,21 @@ export class PostgresSessionStore implements SessionStore {
     return new TurnFactsSql(run, this.tables.turnFacts, 'postgres', now);
   }
 
+  /**
+   * The webhook's outbox (`<prefix>handoff_outbox`, on this store's pool); from this call on, each
+   * commit that starts or ends a handoff writes its events there in the commit's own transaction
+   * (docs/handoff.md). The server calls it when a webhook is configured.
+   */
+  handoffOutbox(): PostgresHandoffOutbox {
+    this.#outbox ??= new PostgresHandoffOutbox({
+      pool: this.#pool,
+      schema: this.#schema,
+      tablePrefix: this.#prefix,
+      autoMigrate: this.#autoMigrate,
+    });
+    return this.#outbox;
+  }
+
   async recordFacts(facts: TurnFact[]): Promise<void> {
     if (facts.length === 0) return;
     await this.#run('record turn facts', () => this.#insertFacts(this.#pool, facts));
@@ -274,10 +291,18 @@ export class PostgresSessionStore implements SessionStore {
     );
   }
 
-  async commit({ record, history, expectedVersion, facts = [] }: SessionCommit): Promise<void> {
+  async commit({
+    record,
+    history,
+    expectedVersion,
+    facts = [],
+    handoffEvents = [],
+  }: SessionCommit): Promise<void> {
     const id = record.id;
     const recordJson = JSON.stringify(record);
     const entries = history.map((entry) => JSON.stringify(entry));
+    const outbox = handoffEvents.length ? this.#outbox : null;
+    if (outbox) await outbox.ready();
     await this.#run(`commit session "${id}"`, () =>
       transaction(this.#pool, async (client) => {
         // The version check and the write are one statement: a concurrent commit waits for the row
@@ -324,6 +349,8 @@ export class PostgresSessionStore implements SessionStore {
         }
         // The turn's analytics row, in the same transaction (docs/analytics.md).
         if (facts.length > 0) await this.#insertFacts(client, facts);
+        // The handoff's webhook events, in the same transaction: no transition without its delivery.
+        if (outbox) await outbox.insertWith(client, handoffEvents, new Date());
       }),
     );
   }

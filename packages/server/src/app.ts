@@ -239,6 +239,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     shutdown: {
       value: (shutdown: ShutdownOptions = {}) => {
         if (sweeper) clearInterval(sweeper);
+        handoffs.webhook?.stop();
         return tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,11 @@ describe('human handoff in the browser (Chromium)', () => {
     await console.locator('#reply-input').dispatchEvent('input');
     await page.locator('#operator-typing').waitFor({ timeout: liveMs });
     await console.locator('#reply-options').fill('#1001, #1002');
+    await console.locator('#reply-file').setInputFiles({
+      name: 'ricevuta.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Rimborso approvato per #1002'),
+    });
     if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-claimed.png` });
     await console.locator('#reply-send').click();
     const reply = page.locator('.msg--operator .content');
@@ -140,6 +145,16 @@ describe('human handoff in the browser (Chromium)', () => {
       '#1001',
       '#1002',
     ]);
+    // The file came with the reply, and the user downloads it with their session's token.
+    const chip = page.locator('.msg--operator .file-chip');
+    expect(await chip.getAttribute('aria-label')).toMatch(/^ricevuta\.txt/);
+    const [download] = await Promise.all([page.waitForEvent('download'), chip.click()]);
+    expect(download.suggestedFilename()).toBe('ricevuta.txt');
+    const saved = await download.path();
+    expect(readFileSync(saved, 'utf8')).toBe('Rimborso approvato per #1002');
+    await expect
+      .poll(() => console.locator('.t-entry--operator .t-files a').allTextContents())
+      .toEqual(['ricevuta.txt']);
 
     // The user types: the operator sees it live; then answers by picking an option.
     await page.locator('#message-input').fill('uno');

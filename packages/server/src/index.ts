@@ -1,5 +1,27 @@
 /** HTTP server for Tree Agent: JSON and streaming API, OpenAI-compatible endpoint, metrics, tracing. */
 
+export {
+  type AuditEntry,
+  type AuditLog,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditValue,
+  auditLimit,
+  type BusEvent,
+  type EventBus,
+  type HandoffNote,
+  type HandoffOutbox,
+  type HandoffQueue,
+  InMemoryAuditLog,
+  InMemoryEventBus,
+  InMemoryHandoffQueue,
+  InMemoryOperatorSessions,
+  type OperatorSessionRecord,
+  type OperatorSessions,
+  type OutboxDelivery,
+  type QueueEntry,
+  type QueueQuery,
+} from '@treeagent/core/adapter';
 export type { AnalyticsOptions } from './analytics/analytics-options.js';
 export {
   type ExportedSession,
@@ -78,14 +100,6 @@ export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
-export { type BusEvent, type EventBus, InMemoryEventBus } from './handoff/event-bus.js';
-export {
-  type HandoffNote,
-  type HandoffQueue,
-  InMemoryHandoffQueue,
-  type QueueEntry,
-  type QueueQuery,
-} from './handoff/handoff-queue.js';
 export type { HandoffOptions } from './handoff/handoff-service.js';
 export {
   type HandoffWebhookEvent,
@@ -103,15 +117,6 @@ export {
 } from './openai/chat-session.js';
 export type { TreeAgentExtension } from './openai/completion-objects.js';
 export { DEFAULT_QUEUED_NOTICE } from './openai/handoff-reply.js';
-export {
-  type AuditEntry,
-  type AuditLog,
-  type AuditQuery,
-  type AuditRecord,
-  type AuditValue,
-  auditLimit,
-  InMemoryAuditLog,
-} from './operators/audit-log.js';
 export {
   loadOperatorsFile,
   OPERATOR_ROLES,
@@ -133,11 +138,6 @@ export {
   operatorOf,
 } from './operators/operator-auth.js';
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
-export {
-  InMemoryOperatorSessions,
-  type OperatorSessionRecord,
-  type OperatorSessions,
-} from './operators/operator-sessions.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';

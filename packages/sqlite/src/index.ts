@@ -18,6 +18,7 @@ export {
   type SqliteEmbeddingCacheOptions,
 } from './sqlite-embedding-cache.js';
 export { CHUNK_BYTES, FILE_SCHEMA, SqliteFileStore } from './sqlite-file-store.js';
+export { HANDOFF_OUTBOX_SCHEMA, SqliteHandoffOutbox } from './sqlite-handoff-outbox.js';
 export { HANDOFF_QUEUE_SCHEMA, SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 export {

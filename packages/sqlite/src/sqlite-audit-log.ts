@@ -1,33 +1,14 @@
+import {
+  type AuditEntry,
+  type AuditLog,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditValue,
+  auditLimit,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
-
-/** A value of an audit entry's `detail`. */
-export type AuditValue = string | number | boolean | null;
-
-/** One operator action (`AuditEntry` of `@treeagent/server`). */
-export interface AuditEntry {
-  at: Date;
-  actorId: string;
-  actorRole: string | null;
-  action: string;
-  sessionId: string | null;
-  detail: Record<string, AuditValue>;
-}
-
-/** An entry with its id (`AuditRecord` of `@treeagent/server`). */
-export interface AuditRecord extends AuditEntry {
-  id: number;
-}
-
-/** Which entries to list (`AuditQuery` of `@treeagent/server`). */
-export interface AuditQuery {
-  sessionId?: string;
-  actorId?: string;
-  action?: string;
-  beforeId?: number;
-  limit?: number;
-}
 
 /** The append-only audit log of operator actions (the server's `AuditLog`). */
 export const AUDIT_SCHEMA: SchemaMigrations = {
@@ -58,11 +39,11 @@ interface Row {
 }
 
 /**
- * The audit log of operator actions (`AuditLog` of `@treeagent/server`) in the SQLite file: who
+ * The audit log of operator actions (`AuditLog` of `@treeagent/core/adapter`) in the SQLite file: who
  * logged in, claimed, wrote to, handed back and closed which session. Rows are only appended.
  * `openSqlite` opens it with the other stores.
  */
-export class SqliteAuditLog {
+export class SqliteAuditLog implements AuditLog {
   readonly file: string;
   readonly #database: SqliteDatabase;
   readonly #handle: StoreHandle;
@@ -110,7 +91,7 @@ export class SqliteAuditLog {
       if (query.actorId !== undefined) add('actor_id = ?', query.actorId);
       if (query.action !== undefined) add('action = ?', query.action);
       if (query.beforeId !== undefined) add('id < ?', query.beforeId);
-      const limit = Math.min(Math.max(Math.trunc(query.limit ?? 100), 1), 1000);
+      const limit = auditLimit(query);
       const rows = this.#connection
         .prepare(
           `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,

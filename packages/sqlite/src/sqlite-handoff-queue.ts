@@ -1,29 +1,13 @@
+import {
+  type HandoffNote,
+  type HandoffQueue,
+  type QueueEntry,
+  type QueueQuery,
+  queueLimit,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
-
-/** A note on a handed-off session (`HandoffNote` of `@treeagent/server`). */
-interface HandoffNote {
-  at: string;
-  operator: { id: string; name: string };
-  text: string;
-}
-
-/** A queue entry (`QueueEntry` of `@treeagent/server`). */
-interface QueueEntry {
-  sessionId: string;
-  status: 'waiting' | 'claimed' | 'closed';
-  queue: string;
-  reason: string;
-  summary: string | null;
-  since: string;
-  operator: { id: string; name: string } | null;
-  claimedAt: string | null;
-  lastUserMessageAt: string | null;
-  closedAt: string | null;
-  outcome: 'handed-back' | 'closed' | 'user-returned' | null;
-  notes: HandoffNote[];
-}
 
 /** The queue of handed-off sessions (the server's `HandoffQueue`). */
 export const HANDOFF_QUEUE_SCHEMA: SchemaMigrations = {
@@ -43,11 +27,11 @@ export const HANDOFF_QUEUE_SCHEMA: SchemaMigrations = {
 };
 
 /**
- * The queue of handed-off sessions (`HandoffQueue` of `@treeagent/server`) in the SQLite file, so
+ * The queue of handed-off sessions (`HandoffQueue` of `@treeagent/core/adapter`) in the SQLite file, so
  * the operator console finds the waiting sessions after a restart. `openSqlite` opens it with the
  * other stores.
  */
-export class SqliteHandoffQueue {
+export class SqliteHandoffQueue implements HandoffQueue {
   readonly file: string;
   readonly #database: SqliteDatabase;
   readonly #handle: StoreHandle;
@@ -113,12 +97,10 @@ export class SqliteHandoffQueue {
     });
   }
 
-  async list(
-    query: { status?: 'open' | 'closed'; queue?: string; limit?: number } = {},
-  ): Promise<QueueEntry[]> {
+  async list(query: QueueQuery = {}): Promise<QueueEntry[]> {
     return this.#handle.run('read the handoff queue', () => {
       const status = query.status ?? 'open';
-      const limit = Math.min(Math.max(Math.trunc(query.limit ?? 200), 1), 1000);
+      const limit = queueLimit(query);
       const byQueue = query.queue === undefined ? '' : 'AND queue = ?';
       const sql =
         status === 'open'

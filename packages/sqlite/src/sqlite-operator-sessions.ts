@@ -1,13 +1,7 @@
+import type { OperatorSessionRecord, OperatorSessions } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
-
-/** One operator login (`OperatorSessionRecord` of `@treeagent/server`). */
-export interface OperatorSessionRecord {
-  operatorId: string;
-  createdAt: Date;
-  expiresAt: Date;
-}
 
 /** Operator logins by the hash of their token (the server's `OperatorSessions`). */
 export const OPERATOR_SESSION_SCHEMA: SchemaMigrations = {
@@ -24,7 +18,7 @@ export const OPERATOR_SESSION_SCHEMA: SchemaMigrations = {
 };
 
 /**
- * The server's operator logins (`OperatorSessions` of `@treeagent/server`: the SHA-256 of each login
+ * The server's operator logins (`OperatorSessions` of `@treeagent/core/adapter`: the SHA-256 of each login
  * token, never the token) in the SQLite file, so an operator stays logged in across a restart and
  * on every process on the same file. `openSqlite` opens it with the other stores.
  *
@@ -32,7 +26,7 @@ export const OPERATOR_SESSION_SCHEMA: SchemaMigrations = {
  * const data = openSqlite('.data');
  * await serve({ agent, operators: { directory, sessions: data.operatorSessions, auditLog: data.auditLog } });
  */
-export class SqliteOperatorSessions {
+export class SqliteOperatorSessions implements OperatorSessions {
   readonly file: string;
   readonly #database: SqliteDatabase;
   readonly #handle: StoreHandle;

@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
+import { SqliteHandoffOutbox } from './sqlite-handoff-outbox.js';
 import { SqliteReadWorker } from './sqlite-read-worker.js';
 import { StoreHandle } from './store-handle.js';
 
@@ -119,6 +120,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #database: SqliteDatabase;
   readonly #reads: SqliteReadWorker | null;
   #analytics: TurnFactsSql | null = null;
+  #outbox: SqliteHandoffOutbox | null = null;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteSessionStoreOptions = {}) {
@@ -167,7 +169,7 @@ export class SqliteSessionStore implements SessionStore {
       this.#historyLast = historyLast;
       const commit = db.transaction(
         (
-          { record, expectedVersion, endsInteraction, facts = [] }: SessionCommit,
+          { record, expectedVersion, endsInteraction, facts = [], handoffEvents = [] }: SessionCommit,
           json: string,
           entries: string[],
         ) => {
@@ -184,6 +186,9 @@ export class SqliteSessionStore implements SessionStore {
           for (const entry of entries) append.run(record.id, ++seq, entry);
           // The turn's analytics row, in the same transaction (docs/analytics.md).
           for (const fact of facts) insertFact.run(turnFactValues(fact));
+          // The handoff's webhook events, in the same transaction: no transition without its delivery.
+          if (this.#outbox && handoffEvents.length)
+            this.#outbox.insertInTransaction(handoffEvents, new Date());
           // The commit ends the interaction: its lock row goes in the same write.
           return endsInteraction ? this.#locks.deleteInCommit(record.id) : null;
         },
@@ -271,6 +276,16 @@ export class SqliteSessionStore implements SessionStore {
     return new TurnFactsSql(run, 'turn_facts', 'sqlite', now);
   }
 
+  /**
+   * The webhook's outbox in this file; from this call on, each commit that starts or ends a
+   * handoff writes its events there in the commit's own transaction (docs/handoff.md). The server
+   * calls it when a webhook is configured.
+   */
+  handoffOutbox(): SqliteHandoffOutbox {
+    this.#outbox ??= this.#run('open the handoff outbox', () => new SqliteHandoffOutbox(this.#database));
+    return this.#outbox;
+  }
+
   async recordFacts(facts: TurnFact[]): Promise<void> {
     if (facts.length === 0) return;
     this.#run('record turn facts', () => this.#insertFacts(facts));
@@ -328,6 +343,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
+    await this.#outbox?.close();
     await this.#reads?.close();
     this.#handle.close(() => this.#locks.releaseAll());
   }

@@ -12,7 +12,7 @@ import {
 } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import type { Output } from '../output.js';
-import { isMissingPackage, POSTGRES_PACKAGE } from './report.js';
+import { importPostgresAdapter } from '../postgres-adapter.js';
 
 export interface PersonalDataOptions {
   data?: string;
@@ -104,15 +104,7 @@ async function openStores(
   options: PersonalDataOptions,
 ): Promise<{ stores: PersonalDataStores; close: () => Promise<void> }> {
   if (options.databaseUrl) {
-    // An optional peer dependency: imported by name at run time, so the CLI installs without it.
-    const postgres = (await import(POSTGRES_PACKAGE).catch((error: unknown) => {
-      if (!isMissingPackage(error, POSTGRES_PACKAGE)) throw error;
-      throw new TreeAgentError(
-        'INVALID_INPUT',
-        `--database-url reaches PostgreSQL through ${POSTGRES_PACKAGE}, an optional peer dependency of @treeagent/cli that is not installed. Install it beside the CLI: npm install ${POSTGRES_PACKAGE}`,
-        { cause: error },
-      );
-    })) as PostgresModule;
+    const postgres = await importPostgresAdapter<PostgresModule>('--database-url');
     const where = {
       connection: options.databaseUrl,
       ...(options.schema ? { schema: options.schema } : {}),

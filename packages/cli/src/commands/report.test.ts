@@ -7,7 +7,7 @@ import { openSqlite } from '@treeagent/sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../main.js';
 import type { Output } from '../output.js';
-import { isMissingPackage, POSTGRES_PACKAGE } from './report.js';
+import { isMissingPackage, POSTGRES_PACKAGE } from '../postgres-adapter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'treeagent-report-'));
 const data = join(dir, 'data');

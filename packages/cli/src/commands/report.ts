@@ -3,6 +3,7 @@ import { type AnalyticsStore, type ReportFilter, TreeAgentError } from '@treeage
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { importPostgresAdapter } from '../postgres-adapter.js';
 import { formatComparison, formatReport, type NodeNames } from '../report/format-report.js';
 import { reportHtml } from '../report/report-html.js';
 
@@ -84,30 +85,11 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
   }
 }
 
-/** The PostgreSQL adapter, an optional peer dependency of the CLI (package.json `peerDependenciesMeta`). */
-export const POSTGRES_PACKAGE = '@treeagent/postgres';
-
-/** True when `error` is Node's failure to find `name` itself (not a module that `name` imports). */
-export function isMissingPackage(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`package '${name}'`)
-  );
-}
-
 async function openAnalytics(
   options: ReportOptions,
 ): Promise<{ analytics: AnalyticsStore; close: () => Promise<void> }> {
   if (options.databaseUrl) {
-    // An optional peer dependency: imported by name at run time, so the CLI installs without it.
-    const module = (await import(POSTGRES_PACKAGE).catch((error: unknown) => {
-      if (!isMissingPackage(error, POSTGRES_PACKAGE)) throw error;
-      throw new TreeAgentError(
-        'INVALID_INPUT',
-        `--database-url reads PostgreSQL through ${POSTGRES_PACKAGE}, an optional peer dependency of @treeagent/cli that is not installed. Install it beside the CLI: npm install ${POSTGRES_PACKAGE}`,
-        { cause: error },
-      );
-    })) as {
+    const module = await importPostgresAdapter<{
       PostgresSessionStore: new (options: {
         connection: string;
         schema?: string;
@@ -115,7 +97,7 @@ async function openAnalytics(
         analytics(): AnalyticsStore;
         close(): Promise<void>;
       };
-    };
+    }>('--database-url');
     const store = new module.PostgresSessionStore({
       connection: options.databaseUrl,
       ...(options.schema ? { schema: options.schema } : {}),

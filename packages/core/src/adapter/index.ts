@@ -29,7 +29,37 @@ export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-
 export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
 export { EARTH_RADIUS_METERS, toRadians } from '../filter/geo.js';
 export { type PathStep, parsePath } from '../filter/json-path.js';
+// Human handoff on a server (docs/handoff.md): the contracts of the stores around the engine's
+// handoff, each with its in-memory reference; SQLite and PostgreSQL implement them in their packages.
+export {
+  type AuditEntry,
+  type AuditLog,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditValue,
+  auditLimit,
+  InMemoryAuditLog,
+} from '../handoff/audit-log.js';
+export { type BusEvent, type EventBus, InMemoryEventBus } from '../handoff/event-bus.js';
+export { handoffEventId, handoffEventsOf } from '../handoff/handoff-events.js';
+export {
+  type HandoffNote,
+  type HandoffQueue,
+  InMemoryHandoffQueue,
+  type QueueEntry,
+  type QueueQuery,
+  queueLimit,
+  sortQueue,
+} from '../handoff/handoff-queue.js';
+export { deadLetterLimit, InMemoryHandoffOutbox } from '../handoff/in-memory-handoff-outbox.js';
+export {
+  InMemoryOperatorSessions,
+  type OperatorSessionRecord,
+  type OperatorSessions,
+} from '../handoff/operator-sessions.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
+export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
+export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
 export { KeyedMutex } from '../session/keyed-mutex.js';
 export { emptySessionRecord } from '../session/session-store.js';

@@ -23,6 +23,12 @@ export {
 export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-cache-conformance.js';
 export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
 export {
+  describeHandoffOutbox,
+  expectEventsInCommit,
+  type HandoffOutboxFixture,
+} from './handoff-outbox-conformance.js';
+export { describeHandoffQueue, type HandoffQueueFixture } from './handoff-queue-conformance.js';
+export {
   CONFORMANCE_SCHEMA,
   CONFORMANCE_TOOL,
   conformanceAnswer,
@@ -30,6 +36,7 @@ export {
   type LanguageModelConformanceOptions,
   type LanguageModelFactory,
 } from './language-model-conformance.js';
+export { describeOperatorStores, type OperatorStoresFixture } from './operator-stores-conformance.js';
 export {
   CORPUS_COLLECTION,
   type CorpusAnswer,

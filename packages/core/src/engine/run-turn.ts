@@ -1,5 +1,6 @@
 import { turnFactOf } from '../analytics/turn-fact-of.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { handoffEventsOf } from '../handoff/handoff-events.js';
 import { redactCommit } from '../privacy/redact-commit.js';
 import type { Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
@@ -79,6 +80,9 @@ export async function runTurn(
     if (recording.redactor) commit = redactCommit(commit, recording.redactor);
     // The turn's analytics row rides in the same commit (one write, docs/analytics.md).
     if (recording.facts) commit.facts = [factOf(runtime, turn, input, recording, output.status, null)];
+    // A handoff that started or ended: its webhook events ride in the same commit (docs/handoff.md).
+    const handoffEvents = handoffEventsOf(sessionId, record.handoff, commit.record.handoff, commit.history);
+    if (handoffEvents.length) commit.handoffEvents = handoffEvents;
     // Nothing touches the store after this commit: it may free the lock in the same write.
     await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
     const durationMs = performance.now() - turn.startedAt;

@@ -14,6 +14,7 @@ import type {
 import type { ExploreScan } from '../explore/chunk-index.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
+import { handoffEventsOf } from '../handoff/handoff-events.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { type RedactionOptions, Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
@@ -396,11 +397,13 @@ export class TreeAgent {
         const at = runtime.now().toISOString();
         const { record: next, update } = applyHandoffAction(record, sessionId, action, runtime.tree, at);
         if (next && record) {
+          const handoffEvents = handoffEventsOf(sessionId, record.handoff, next.handoff, update.entries);
           await this.sessionStore.commit({
             record: next,
             history: update.entries,
             expectedVersion: record.version,
             ...(release ? { endsInteraction: true } : {}),
+            ...(handoffEvents.length ? { handoffEvents } : {}),
           });
         }
         return update;

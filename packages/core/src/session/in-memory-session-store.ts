@@ -1,4 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { InMemoryHandoffOutbox } from '../handoff/in-memory-handoff-outbox.js';
+import type { HandoffOutbox } from '../protocol/handoff-outbox.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { HistoryQuery, SessionCommit, SessionRecord, SessionStore } from './session-store.js';
 
@@ -9,6 +11,13 @@ import type { HistoryQuery, SessionCommit, SessionRecord, SessionStore } from '.
 export class InMemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #histories = new Map<string, HistoryEntry[]>();
+  #outbox: InMemoryHandoffOutbox | null = null;
+
+  /** The webhook's outbox in memory; from this call on, commits add their handoff events to it. */
+  handoffOutbox(): HandoffOutbox {
+    this.#outbox ??= new InMemoryHandoffOutbox();
+    return this.#outbox;
+  }
 
   async load(sessionId: string): Promise<SessionRecord | null> {
     const record = this.#records.get(sessionId);
@@ -21,7 +30,7 @@ export class InMemorySessionStore implements SessionStore {
     return structuredClone(entries.slice(from));
   }
 
-  async commit({ record, history, expectedVersion }: SessionCommit): Promise<void> {
+  async commit({ record, history, expectedVersion, handoffEvents }: SessionCommit): Promise<void> {
     const current = this.#records.get(record.id)?.version ?? 0;
     if (current !== expectedVersion) {
       throw new TreeAgentError(
@@ -35,6 +44,8 @@ export class InMemorySessionStore implements SessionStore {
     const entries = this.#histories.get(record.id) ?? [];
     entries.push(...copy.history);
     this.#histories.set(record.id, entries);
+    // Synchronously with the record (the in-memory add does not wait): nothing runs in between.
+    if (this.#outbox && handoffEvents?.length) void this.#outbox.add(handoffEvents, new Date());
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HandBackTarget, HandoffState } from '../protocol/handoff.js';
+import type { HandoffEvent, HandoffOutbox } from '../protocol/handoff-outbox.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
 import type { OutputMessage } from '../protocol/output-message.js';
 import type { TurnFact } from '../protocol/turn-fact.js';
@@ -54,6 +55,12 @@ export interface SessionCommit {
    * writes them in the same transaction as the record and the history; others ignore them.
    */
   facts?: TurnFact[];
+  /**
+   * The interaction's handoff events (a handoff started or ended, docs/handoff.md). A store whose
+   * outbox is on (`handoffOutbox()` was called) writes them to it in the same transaction, so a
+   * transition is never committed without its webhook delivery; others ignore them.
+   */
+  handoffEvents?: HandoffEvent[];
 }
 
 export interface HistoryQuery {
@@ -93,6 +100,12 @@ export interface SessionStore {
    * one process may omit it: the agent already serialises interactions in process.
    */
   lock?(sessionId: string, signal?: AbortSignal): Promise<ReleaseLock>;
+  /**
+   * The webhook's outbox in the same database, and from this call on the commits write their
+   * `handoffEvents` to it in their own transaction (the server calls it when a webhook is set). Stores
+   * without a transactional outbox omit it; the server then adds the events right after the commit.
+   */
+  handoffOutbox?(): HandoffOutbox;
   close?(): Promise<void>;
 }
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../app-options.js';
-import { InMemoryAuditLog } from '../operators/audit-log.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from '../test-support/fixtures.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemorySessionStore } from '@treeagent/core';
+import { InMemoryAuditLog, InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { openSqlite } from '@treeagent/sqlite';
 import { InMemorySessionTokens } from '../auth/session-tokens.js';
-import { InMemoryHandoffQueue } from '../handoff/handoff-queue.js';
-import { InMemoryAuditLog } from '../operators/audit-log.js';
 import { describePersonalData } from '../test-support/describe-personal-data.js';
 
 describePersonalData('in memory', async () => ({

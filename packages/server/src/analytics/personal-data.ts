@@ -8,10 +8,9 @@ import {
   type StoredTurnFact,
   TreeAgentError,
 } from '@treeagent/core';
+import type { AuditEntry, AuditLog, AuditRecord, HandoffQueue, QueueEntry } from '@treeagent/core/adapter';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
-import type { HandoffQueue, QueueEntry } from '../handoff/handoff-queue.js';
-import type { AuditEntry, AuditLog, AuditRecord } from '../operators/audit-log.js';
 
 /**
  * A user reference the integrating application passes as `userId` (`POST /api/v1/sessions`): 1–128

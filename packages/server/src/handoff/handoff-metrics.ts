@@ -1,6 +1,6 @@
 import type { HandoffOutcome } from '@treeagent/core';
+import type { QueueEntry } from '@treeagent/core/adapter';
 import { Counter, Histogram, LabeledGauge, type MetricsRegistry } from '../metrics/prometheus.js';
-import type { QueueEntry } from './handoff-queue.js';
 
 /** Seconds a session waited for its first operator: 10 s to 4 h. */
 const WAIT_BUCKETS = [10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14_400];
@@ -14,7 +14,10 @@ export class HandoffMetrics {
   readonly started: Counter;
   readonly ended: Counter;
   readonly wait: Histogram;
+  /** Webhook delivery attempts by result: `delivered`, `retried` (failed, tried again later), `dead` (given up). */
+  readonly deliveries: Counter;
   #snapshot: QueueEntry[] = [];
+  #outbox: { pending: number; dead: number } | null = null;
 
   constructor(registry: MetricsRegistry, now: () => number = Date.now) {
     this.started = registry.register(
@@ -31,6 +34,25 @@ export class HandoffMetrics {
         'treeagent_handoff_wait_seconds',
         'Seconds from the handoff to the first claim, by queue.',
         WAIT_BUCKETS,
+      ),
+    );
+    this.deliveries = registry.register(
+      new Counter(
+        'treeagent_handoff_webhook_deliveries_total',
+        'Webhook delivery attempts, by result (delivered, retried, dead: given up after the last attempt).',
+      ),
+    );
+    registry.register(
+      new LabeledGauge(
+        'treeagent_handoff_webhook_outbox',
+        'Webhook events in the outbox, by status (pending: to deliver; dead: given up, see the logs).',
+        () =>
+          this.#outbox
+            ? [
+                { labels: { status: 'pending' }, value: this.#outbox.pending },
+                { labels: { status: 'dead' }, value: this.#outbox.dead },
+              ]
+            : [],
       ),
     );
     registry.register(
@@ -75,6 +97,11 @@ export class HandoffMetrics {
   /** The open queue entries the gauges report (set before each scrape). */
   setQueue(entries: QueueEntry[]): void {
     this.#snapshot = entries;
+  }
+
+  /** The outbox's counts the gauge reports (set before each scrape; `null`: no webhook). */
+  setOutbox(counts: { pending: number; dead: number } | null): void {
+    this.#outbox = counts;
   }
 
   recordStart(queue: string): void {

@@ -1,26 +1,7 @@
-import { PostgresEventBus, PostgresHandoffQueue } from '@treeagent/postgres';
+import type { BusEvent } from '@treeagent/core/adapter';
+import { PostgresEventBus } from '@treeagent/postgres';
 import { describe, expect, it } from 'vitest';
-import { describeHandoffQueue } from '../test-support/describe-handoff-queue.js';
-import { requirePostgres, TEST_DATABASE_URL, testSchema } from '../test-support/server-process.js';
-import type { BusEvent } from './event-bus.js';
-
-describeHandoffQueue('PostgresHandoffQueue', async () => {
-  await requirePostgres();
-  const { schema, drop } = testSchema('queue');
-  const opened = [new PostgresHandoffQueue({ connection: TEST_DATABASE_URL, schema })];
-  return {
-    queue: opened[0]!,
-    reopen: async () => {
-      const other = new PostgresHandoffQueue({ connection: TEST_DATABASE_URL, schema });
-      opened.push(other);
-      return other;
-    },
-    dispose: async () => {
-      for (const queue of opened) await queue.close();
-      await drop();
-    },
-  };
-});
+import { requirePostgres, TEST_DATABASE_URL } from '../test-support/server-process.js';
 
 describe('PostgresEventBus', () => {
   it('fans events out to every process on the database, and resyncs after losing its connection', async () => {

@@ -8,15 +8,24 @@ import {
   type TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
+import {
+  type AuditValue,
+  type EventBus,
+  type HandoffEvent,
+  type HandoffOutbox,
+  type HandoffQueue,
+  handoffEventId,
+  InMemoryEventBus,
+  InMemoryHandoffOutbox,
+  InMemoryHandoffQueue,
+  type QueueEntry,
+} from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
-import type { AuditValue } from '../operators/audit-log.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import type { OperatorAuth } from '../operators/operator-auth.js';
 import type { TurnObserver } from '../turns/turn-observer.js';
-import { type EventBus, InMemoryEventBus } from './event-bus.js';
 import { HandoffMetrics } from './handoff-metrics.js';
-import { type HandoffQueue, InMemoryHandoffQueue, type QueueEntry } from './handoff-queue.js';
 import { HandoffWebhook, type HandoffWebhookOptions } from './handoff-webhook.js';
 
 /** Human handoff on the server (option `handoff` of `createApp`). */
@@ -27,6 +36,13 @@ export interface HandoffOptions {
   bus?: EventBus;
   /** A signed webhook called when a handoff starts and ends (to open a ticket in a helpdesk). */
   webhook?: HandoffWebhookOptions;
+  /**
+   * Where the webhook's events wait for delivery. Default: the session store's own outbox
+   * (`sessionStore.handoffOutbox()`: SQLite, PostgreSQL and memory have one), written in the commit of
+   * each transition; given here (or with a store without one), the server adds the events right
+   * after the commit. Without a webhook nothing is kept.
+   */
+  outbox?: HandoffOutbox;
   /** How often a live stream re-reads its session even without news from the bus. Default 10 000 ms. */
   streamPollMs?: number;
 }
@@ -66,6 +82,8 @@ export class HandoffService {
   readonly #agent: TreeAgent;
   readonly #auth: OperatorAuth;
   readonly #logger: ServerLogger;
+  /** True when the outbox is not written by the session store's commits: the server adds the events. */
+  #addsEvents = false;
 
   constructor(init: {
     agent: TreeAgent;
@@ -80,8 +98,17 @@ export class HandoffService {
     this.#logger = init.logger;
     this.queue = options.queue ?? new InMemoryHandoffQueue();
     this.bus = options.bus ?? new InMemoryEventBus();
-    this.webhook = options.webhook ? new HandoffWebhook(options.webhook, init.logger) : null;
     this.metrics = new HandoffMetrics(init.registry);
+    if (options.webhook) {
+      // The store's outbox takes the events in the transition's own commit; another outbox gets them from us.
+      const storeOutbox = options.outbox ? null : (init.agent.sessionStore.handoffOutbox?.() ?? null);
+      this.#addsEvents = storeOutbox === null;
+      const outbox = options.outbox ?? storeOutbox ?? new InMemoryHandoffOutbox();
+      this.webhook = new HandoffWebhook(options.webhook, outbox, init.logger, this.metrics);
+      this.webhook.start();
+    } else {
+      this.webhook = null;
+    }
     this.streamPollMs = options.streamPollMs ?? 10_000;
   }
 
@@ -107,9 +134,11 @@ export class HandoffService {
       for (const transition of transitions) {
         if (transition.type === 'start') {
           this.metrics.recordStart(transition.queue);
-          this.webhook?.send({
+          const since = output.handoff?.since ?? new Date().toISOString();
+          await this.#addEvent({
+            id: handoffEventId(sessionId, since, 'handoff.started'),
             type: 'handoff.started',
-            at: output.handoff?.since ?? new Date().toISOString(),
+            at: since,
             sessionId,
             queue: transition.queue,
             reason: transition.reason,
@@ -260,6 +289,7 @@ export class HandoffService {
   async refreshMetrics(): Promise<void> {
     try {
       this.metrics.setQueue(await this.queue.list({ status: 'open', limit: 1000 }));
+      this.metrics.setOutbox(this.webhook ? await this.webhook.outbox.counts() : null);
     } catch (error) {
       this.#logger.error('Reading the handoff queue for the metrics failed', error);
     }
@@ -279,7 +309,8 @@ export class HandoffService {
       ...(operator ? { operator } : {}),
     });
     this.metrics.recordEnd(entry.queue, outcome);
-    this.webhook?.send({
+    await this.#addEvent({
+      id: handoffEventId(entry.sessionId, entry.since, 'handoff.ended'),
       type: 'handoff.ended',
       at: closedAt,
       sessionId: entry.sessionId,
@@ -289,6 +320,19 @@ export class HandoffService {
       outcome,
       operator,
     });
+  }
+
+  /**
+   * A handoff event for the webhook: the store's commit already put it in the outbox (then the loop
+   * is only woken), or it is added now (an outbox given in the options, or a store without one).
+   */
+  async #addEvent(event: HandoffEvent): Promise<void> {
+    if (!this.webhook) return;
+    try {
+      if (this.#addsEvents) await this.webhook.outbox.add([event], new Date());
+    } finally {
+      this.webhook.poke();
+    }
   }
 
   async #announce(sessionId: string): Promise<void> {

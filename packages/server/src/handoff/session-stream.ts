@@ -1,7 +1,7 @@
 import type { HandoffState, HistoryEntry, TreeAgent } from '@treeagent/core';
+import type { EventBus } from '@treeagent/core/adapter';
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { SessionEventHandoff } from '../api-types.js';
-import type { EventBus } from './event-bus.js';
 
 /** How often a quiet stream sends a comment, so proxies keep it open. */
 const HEARTBEAT_MS = 15_000;

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, testApp } from '../test-support/fixtures.js';
 import { loginOperator, OPERATOR_PASSWORDS, testOperatorAccounts } from '../test-support/operators.js';
-import { InMemoryAuditLog } from './audit-log.js';
 import {
   loadOperatorsFile,
   type OperatorAccount,

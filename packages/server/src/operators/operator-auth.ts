@@ -1,16 +1,21 @@
+import {
+  type AuditLog,
+  type AuditValue,
+  InMemoryAuditLog,
+  InMemoryOperatorSessions,
+  type OperatorSessions,
+} from '@treeagent/core/adapter';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
-import { type AuditLog, type AuditValue, InMemoryAuditLog } from './audit-log.js';
 import {
   type OperatorDirectory,
   type OperatorIdentity,
   type OperatorRole,
   roleAllows,
 } from './operator-accounts.js';
-import { InMemoryOperatorSessions, type OperatorSessions } from './operator-sessions.js';
 
 declare module 'hono' {
   interface ContextVariableMap {

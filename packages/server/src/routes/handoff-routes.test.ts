@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../handoff/handoff-webhook.js';
 import { DEFAULT_QUEUED_NOTICE } from '../openai/handoff-reply.js';
-import { InMemoryAuditLog } from '../operators/audit-log.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { HANDOFF_NOTICE, handoffAgent, RETURN_OPTION, SseReader } from '../test-support/handoff.js';

@@ -1,4 +1,5 @@
 import type { AnalyticsStore, HistoryEntry, StoredTurnFact } from '@treeagent/core';
+import type { QueueEntry } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -6,7 +7,6 @@ import type { HandoffDetail, HandoffListResponse, HandoffSummary, UploadedFile }
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { receiveUpload } from '../files/receive-upload.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
-import type { QueueEntry } from '../handoff/handoff-queue.js';
 import { readJson, validate } from '../http/read-json.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';

@@ -1,8 +1,8 @@
+import type { AuditRecord } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuditLogResponse, OperatorSessionView } from '../api-types.js';
 import { readJson, validate } from '../http/read-json.js';
-import type { AuditRecord } from '../operators/audit-log.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 

@@ -1,9 +1,8 @@
 import type { AnalyticsStore, FileStore, SessionStore } from '@treeagent/core';
+import type { AuditLog, HandoffQueue } from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { userReference } from '../analytics/personal-data.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
-import type { HandoffQueue } from '../handoff/handoff-queue.js';
-import type { AuditLog } from '../operators/audit-log.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from './fixtures.js';
 import { loginOperator, testOperatorAccounts } from './operators.js';

@@ -130,9 +130,9 @@ export function Composer(props: {
             The agent is waiting for your answer.
           </>
         ) : (
-          <>
+          <span class="keys">
             <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-          </>
+          </span>
         )}
       </p>
     </form>

@@ -1,6 +1,6 @@
-import { type ConformanceOptions, conformanceCases } from '@treeagent/core/conformance';
 import { describe, expect } from 'vitest';
 import type { HandoffQueue, QueueEntry } from '../handoff/handoff-queue.js';
+import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** A `HandoffQueue` under test, and how to reopen it (a restart, a second process). */
 export interface HandoffQueueFixture {

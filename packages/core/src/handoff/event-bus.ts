@@ -1,4 +1,4 @@
-import type { OperatorRef } from '@treeagent/core';
+import type { OperatorRef } from '../protocol/handoff.js';
 
 /**
  * What the server processes tell each other about handed-off sessions. Hints, not data: a

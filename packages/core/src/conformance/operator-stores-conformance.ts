@@ -1,7 +1,7 @@
-import { type ConformanceOptions, conformanceCases } from '@treeagent/core/conformance';
 import { describe, expect } from 'vitest';
-import type { AuditLog } from '../operators/audit-log.js';
-import type { OperatorSessions } from '../operators/operator-sessions.js';
+import type { AuditLog } from '../handoff/audit-log.js';
+import type { OperatorSessions } from '../handoff/operator-sessions.js';
+import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** An operator-login store and an audit log under test, and how to reopen them (a restart, a second process). */
 export interface OperatorStoresFixture {

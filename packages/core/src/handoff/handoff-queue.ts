@@ -1,4 +1,4 @@
-import type { HandoffOutcome, OperatorRef } from '@treeagent/core';
+import type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 
 /** An internal note of an operator on a handed-off session: never shown to the user. */
 export interface HandoffNote {
@@ -44,7 +44,7 @@ export interface QueueQuery {
 /**
  * Where the server keeps the queue of handed-off sessions. In memory by default (one process);
  * `openSqlite(...).handoffQueue` and `PostgresHandoffQueue` share it between processes and restarts.
- * All pass the conformance suite of `src/test-support/describe-handoff-queue.ts`.
+ * All pass `describeHandoffQueue` (`@treeagent/core/conformance`).
  */
 export interface HandoffQueue {
   /** Creates or replaces a session's entry (its notes are kept when `entry.notes` is empty). */

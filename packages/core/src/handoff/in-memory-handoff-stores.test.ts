@@ -1,0 +1,43 @@
+import { it } from 'vitest';
+import {
+  describeHandoffOutbox,
+  describeHandoffQueue,
+  describeOperatorStores,
+  expectEventsInCommit,
+} from '../conformance/index.js';
+import { InMemorySessionStore } from '../session/in-memory-session-store.js';
+import { InMemoryAuditLog } from './audit-log.js';
+import { InMemoryHandoffQueue } from './handoff-queue.js';
+import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
+import { InMemoryOperatorSessions } from './operator-sessions.js';
+
+const inMemory = (test: string) => ({
+  skip: [{ reason: 'kept in process memory: nothing outlives the object', tests: [test] }],
+});
+
+describeHandoffQueue(
+  'InMemoryHandoffQueue',
+  async () => ({ queue: new InMemoryHandoffQueue(), dispose: async () => {} }),
+  inMemory('a persistent queue is seen by another instance on the same storage (restart, second process)'),
+);
+
+describeOperatorStores(
+  'in-memory operator stores',
+  async () => ({
+    sessions: new InMemoryOperatorSessions(),
+    auditLog: new InMemoryAuditLog(),
+    dispose: async () => {},
+  }),
+  inMemory('a persistent store is seen by another instance on the same storage (restart, second process)'),
+);
+
+describeHandoffOutbox(
+  'InMemoryHandoffOutbox',
+  async () => ({ outbox: new InMemoryHandoffOutbox(), dispose: async () => {} }),
+  inMemory('a persistent outbox keeps pending events for another instance (restart)'),
+);
+
+it('the in-memory session store writes a commit’s handoff events with the commit', async () => {
+  const store = new InMemorySessionStore();
+  await expectEventsInCommit(store, store.handoffOutbox());
+});

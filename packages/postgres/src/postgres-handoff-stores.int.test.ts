@@ -1,0 +1,97 @@
+import {
+  describeHandoffOutbox,
+  describeHandoffQueue,
+  describeOperatorStores,
+  expectEventsInCommit,
+} from '@treeagent/core/conformance';
+import { expect, it } from 'vitest';
+import { PostgresAuditLog } from './postgres-audit-log.js';
+import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
+import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
+
+/** Instances on one fresh schema (each like another process), closed with the schema. */
+async function onSchema<T extends { close(): Promise<void> }>(label: string, make: (schema: string) => T) {
+  await requireDatabase();
+  const { schema, drop } = testSchema(label);
+  const opened: T[] = [];
+  const open = () => {
+    const instance = make(schema);
+    opened.push(instance);
+    return instance;
+  };
+  const dispose = async () => {
+    for (const instance of opened) await instance.close();
+    await drop();
+  };
+  return { open, dispose };
+}
+
+const connection = TEST_DATABASE_URL;
+
+describeHandoffQueue('PostgresHandoffQueue', async () => {
+  const { open, dispose } = await onSchema(
+    'queue',
+    (schema) => new PostgresHandoffQueue({ connection, schema }),
+  );
+  return { queue: open(), reopen: async () => open(), dispose };
+});
+
+describeOperatorStores('PostgreSQL operator stores', async () => {
+  const { open, dispose } = await onSchema('operators', (schema) => {
+    const sessions = new PostgresOperatorSessions({ connection, schema });
+    const auditLog = new PostgresAuditLog({ connection, schema });
+    return {
+      sessions,
+      auditLog,
+      close: async () => void (await Promise.all([sessions.close(), auditLog.close()])),
+    };
+  });
+  return { ...open(), reopen: async () => open(), dispose };
+});
+
+describeHandoffOutbox('PostgresHandoffOutbox (sessionStore.handoffOutbox())', async () => {
+  const { open, dispose } = await onSchema(
+    'outbox',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return {
+    outbox: open().handoffOutbox(),
+    reopen: async () => open().handoffOutbox(),
+    dispose,
+  };
+});
+
+it('PostgresSessionStore writes a commit’s handoff events in the commit: a refused commit writes none', async () => {
+  const { open, dispose } = await onSchema(
+    'outbox_commit',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  try {
+    const store = open();
+    await expectEventsInCommit(store, store.handoffOutbox());
+    // Without handoffOutbox() a store writes no event (nothing to deliver, nothing kept).
+    const other = open();
+    const record = { ...(await other.load('outbox-session'))! };
+    await other.commit({
+      record: { ...record, version: record.version + 1 },
+      history: [],
+      expectedVersion: record.version,
+      handoffEvents: [
+        {
+          id: 'not-kept',
+          type: 'handoff.started',
+          at: record.updatedAt,
+          sessionId: 'outbox-session',
+          queue: 'support',
+          reason: 'asked for a person',
+          summary: null,
+        },
+      ],
+    });
+    expect(await store.handoffOutbox().counts()).toEqual({ pending: 1, dead: 0 });
+  } finally {
+    await dispose();
+  }
+});

@@ -1,0 +1,95 @@
+import { TreeAgentError } from '@treeagent/core';
+import type pg from 'pg';
+import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
+
+/** Options of the server's side tables in PostgreSQL: operator logins, audit log, handoff queue and outbox. */
+export interface PostgresOperatorStoreOptions {
+  /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
+  connection?: string | pg.PoolConfig;
+  /** An existing pg pool (left open by `close()`), e.g. the one of your other stores. */
+  pool?: pg.Pool;
+  /** Schema of the table; created when missing. Default `public`. */
+  schema?: string;
+  /** Prefix of the table name. Default `treeagent_`. */
+  tablePrefix?: string;
+  /** Create the table on first use (idempotent). Default `true`. */
+  autoMigrate?: boolean;
+}
+
+/**
+ * What the server's PostgreSQL side tables share: one table `<prefix><name>` in a schema, created on
+ * first use (idempotent, safe from several processes), a pool (ended by `close()` unless it was
+ * given), and errors that say which table and what failed (`SESSION_STORE`). A subclass names its
+ * table and its `CREATE` statements, and runs its queries through `run`.
+ */
+export abstract class PostgresSideTable {
+  /** Quoted, schema-qualified table name. */
+  readonly table: string;
+  protected readonly store: StorePool;
+  /** The table's prefix, for index names (they live in the schema: the prefix keeps installs apart). */
+  protected readonly prefix: string;
+  readonly #schema: string;
+  readonly #autoMigrate: boolean;
+  readonly #what: string;
+  readonly #className: string;
+  readonly #migrateOnce = retriedOnce(() => this.migrate());
+  #closed = false;
+
+  /** `name`: the table without its prefix (`audit_log`); `what`: the table in messages (`audit log table`). */
+  protected constructor(
+    options: PostgresOperatorStoreOptions,
+    name: string,
+    what: string,
+    className: string,
+  ) {
+    this.#schema = options.schema ?? 'public';
+    this.prefix = options.tablePrefix ?? 'treeagent_';
+    this.table = sessionTable(this.#schema, `${this.prefix}${name}`, what);
+    this.store = storePool(options, 'SESSION_STORE', className);
+    this.#autoMigrate = options.autoMigrate ?? true;
+    this.#what = what;
+    this.#className = className;
+  }
+
+  /** The statements that create the table and its indexes (`IF NOT EXISTS`), in order. */
+  protected abstract createStatements(): string[];
+
+  /** An index name of this table (quoted). */
+  protected index(suffix: string): string {
+    return quoteIdent(`${this.prefix}${suffix}`);
+  }
+
+  /** Creates the schema, the table and its indexes when missing (idempotent, safe from several processes). */
+  async migrate(): Promise<void> {
+    const pool = this.store.pool;
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
+      for (const statement of this.createStatements()) await pool.query(statement);
+    } catch (error) {
+      // Another process may have created it at the same moment: only a missing table is an error.
+      const { rows } = await pool
+        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
+        .catch(() => ({ rows: [{ ready: false }] }));
+      if (!rows[0]?.ready)
+        throw storeError(error, 'SESSION_STORE', `create the ${this.#what}`, this.store.endpoint);
+    }
+  }
+
+  /** Ends the pool (unless it was given). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.store.ownsPool) await this.store.pool.end();
+  }
+
+  /** Runs `body` on the pool (after creating the table on first use); `operation` names it in errors. */
+  protected async run<T>(operation: string, body: (pool: pg.Pool) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new TreeAgentError('SESSION_STORE', `The ${this.#className} is closed.`);
+    if (this.#autoMigrate) await this.#migrateOnce();
+    try {
+      return await body(this.store.pool);
+    } catch (error) {
+      throw storeError(error, 'SESSION_STORE', operation, this.store.endpoint);
+    }
+  }
+}

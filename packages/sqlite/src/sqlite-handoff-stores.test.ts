@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  describeHandoffOutbox,
+  describeHandoffQueue,
+  describeOperatorStores,
+  expectEventsInCommit,
+} from '@treeagent/core/conformance';
+import { describe, it } from 'vitest';
+import { openSqlite, type SqliteStores } from './open-sqlite.js';
+
+/** The stores of a fresh data directory, and more instances on the same file (a restart, a second process). */
+function dataDirectory(label: string) {
+  const directory = mkdtempSync(join(tmpdir(), `treeagent-${label}-`));
+  const opened: SqliteStores[] = [];
+  const open = () => {
+    const stores = openSqlite(directory);
+    opened.push(stores);
+    return stores;
+  };
+  const dispose = async () => {
+    for (const stores of opened) await stores.close();
+    rmSync(directory, { recursive: true, force: true });
+  };
+  return { open, dispose };
+}
+
+describeHandoffQueue('SqliteHandoffQueue', async () => {
+  const data = dataDirectory('queue');
+  return {
+    queue: data.open().handoffQueue,
+    reopen: async () => data.open().handoffQueue,
+    dispose: data.dispose,
+  };
+});
+
+describeOperatorStores('SQLite operator stores (openSqlite)', async () => {
+  const data = dataDirectory('operators');
+  const first = data.open();
+  return {
+    sessions: first.operatorSessions,
+    auditLog: first.auditLog,
+    reopen: async () => {
+      const other = data.open();
+      return { sessions: other.operatorSessions, auditLog: other.auditLog };
+    },
+    dispose: data.dispose,
+  };
+});
+
+describeHandoffOutbox('SqliteHandoffOutbox (sessionStore.handoffOutbox())', async () => {
+  const data = dataDirectory('outbox');
+  return {
+    outbox: data.open().sessionStore.handoffOutbox(),
+    reopen: async () => data.open().sessionStore.handoffOutbox(),
+    dispose: data.dispose,
+  };
+});
+
+describe('SqliteSessionStore with its handoff outbox', () => {
+  it('writes a commit’s handoff events in the commit: a refused commit writes none', async () => {
+    const data = dataDirectory('outbox-commit');
+    try {
+      const { sessionStore } = data.open();
+      const outbox = sessionStore.handoffOutbox();
+      await expectEventsInCommit(sessionStore, outbox);
+    } finally {
+      await data.dispose();
+    }
+  });
+});
