@@ -48,7 +48,14 @@ export interface LoadedTree {
  * `models` and `fit` (`true`, `false` or `'auto'`: `TreeAgentOptions.fit`). Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
-export async function loadTree(path: string, options: { config?: string } = {}): Promise<LoadedTree> {
+export async function loadTree(
+  path: string,
+  options: {
+    config?: string;
+    /** Models that replace the configured ones, for the tree factory and the agent (`treeagent test`'s fixtures). */
+    models?: Record<string, LanguageModel>;
+  } = {},
+): Promise<LoadedTree> {
   const absolute = resolve(path);
   if (!existsSync(absolute))
     throw new TreeAgentError('INVALID_INPUT', `The tree file ${absolute} does not exist.`);
@@ -56,7 +63,7 @@ export async function loadTree(path: string, options: { config?: string } = {}):
   const config = existsSync(configPath) ? readModelsConfig(configPath) : null;
   if (options.config && !config)
     throw new TreeAgentError('INVALID_INPUT', `The configuration file ${options.config} does not exist.`);
-  const configured = createModels({ config });
+  const configured = { ...createModels({ config }), ...options.models };
   let tree: Tree;
   const exported: Record<string, unknown> = {};
   const files = [absolute];

@@ -58,9 +58,15 @@ export interface Conversation {
 }
 
 /** Deterministic stand-ins for the model and the embedder (mocks, for tests). */
+/** One answer of the fixture model: a text, or tool calls (the engine runs them and asks again). */
+export type FixtureAnswer = string | { toolCalls: { toolName: string; input: Record<string, unknown> }[] };
+
 export interface Fixtures {
-  /** A scripted language model answering these texts in order (the last repeats). */
-  model?: { answers: string[] };
+  /**
+   * A scripted language model (a mock, for tests) answering in order, the last repeating: a text,
+   * or `{ toolCalls: [{ toolName, input }] }` for an answer that calls the node's tools.
+   */
+  model?: { answers: FixtureAnswer[] };
   /** An embedder with exact vectors per text. */
   embedder?: { vectors: Record<string, number[]>; fallback?: number[] };
 }

@@ -4,6 +4,7 @@ export type {
   Conversation,
   ConversationFile,
   ConversationTurn,
+  FixtureAnswer,
   Fixtures,
   TextExpectation,
   TurnExpectation,
@@ -13,6 +14,7 @@ export { parseConversations, readConversationFile } from './parse-conversations.
 export {
   type AgentOptionsSource,
   type ConversationResult,
+  fixtureModel,
   runConversation,
   runConversationFile,
   type TurnResult,

@@ -48,12 +48,33 @@ export function parseConversations(text: string, path = 'conversations.yaml'): C
   const fixtures = document.fixtures;
   if (fixtures !== undefined && !isObject(fixtures))
     problems.push(`${path}: "fixtures" must be a mapping with "model" and/or "embedder".`);
+  else if (fixtures?.model !== undefined) fixtureModel(fixtures.model, `${path}, fixtures.model`, problems);
   if (problems.length) throw invalid(problems);
   return {
     path,
     ...(fixtures ? { fixtures: fixtures as ConversationFile['fixtures'] & object } : {}),
     conversations,
   };
+}
+
+/** Checks `fixtures.model`: `{ answers: [...] }`, each a text or `{ toolCalls: [{ toolName, input }] }`. */
+function fixtureModel(value: unknown, where: string, problems: string[]): void {
+  if (!isObject(value) || !Array.isArray(value.answers) || value.answers.length === 0) {
+    problems.push(`${where} must be a mapping with a non-empty "answers" list.`);
+    return;
+  }
+  value.answers.forEach((answer, index) => {
+    if (typeof answer === 'string') return;
+    const calls = isObject(answer) ? answer.toolCalls : undefined;
+    const valid =
+      Array.isArray(calls) &&
+      calls.length > 0 &&
+      calls.every((call) => isObject(call) && typeof call.toolName === 'string' && isObject(call.input));
+    if (!valid)
+      problems.push(
+        `${where}, answer ${index + 1} must be a text or { toolCalls: [{ toolName, input: { … } }] }; got ${JSON.stringify(answer)}.`,
+      );
+  });
 }
 
 function conversation(value: unknown, where: string, index: number, problems: string[]): Conversation {

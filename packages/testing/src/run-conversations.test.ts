@@ -1,4 +1,4 @@
-import { defineTree, InMemorySessionStore, TreeAgentError } from '@treeagent/core';
+import { defineTool, defineTree, InMemorySessionStore, TreeAgentError } from '@treeagent/core';
 import { describe, expect, test } from 'vitest';
 import { checkTurn } from './check-turn.js';
 import { formatFailures, formatSummary } from './format-results.js';
@@ -151,6 +151,57 @@ conversations:
       /expects an unknown field "nodo"/,
     );
     expect(message(': : :')).toMatch(/not valid YAML|must be a mapping/);
+    expect(message('fixtures: { model: { answers: [] } }\nturns:\n  - say: x')).toMatch(
+      /x\.yaml, fixtures\.model must be a mapping with a non-empty "answers" list/,
+    );
+    expect(
+      message(
+        'fixtures: { model: { answers: [ok, { toolCalls: [{ tool: orderStatus }] }] } }\nturns:\n  - say: x',
+      ),
+    ).toMatch(/fixtures\.model, answer 2 must be a text or \{ toolCalls: \[\{ toolName, input/);
+  });
+
+  test('a fixture model answer may call tools: the engine runs them and the model answers from the result', async () => {
+    const file = parseConversations(
+      `fixtures:
+  model:
+    answers:
+      - toolCalls: [{ toolName: double, input: { n: 21 } }]
+      - It is 42.
+turns:
+  - say: double 21
+    expect: { message: { equals: It is 42. } }
+`,
+      'tools.yaml',
+    );
+    let ran: unknown;
+    const tree = defineTree({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        {
+          id: 3,
+          type: 'emit',
+          parent: 2,
+          chunks: ['double 21'],
+          tools: {
+            double: defineTool({
+              description: 'Doubles n.',
+              parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+              execute: async (_self, _context, { input }) => {
+                ran = input;
+                return { result: (input.n as number) * 2 };
+              },
+            }),
+          },
+          prompt: () => ({ prompt: 'double it' }),
+          emit: { message: { type: 'generated' } },
+        },
+      ],
+    });
+    const [result] = await runConversationFile(file, { tree });
+    expect(result!.passed).toBe(true);
+    expect(ran).toEqual({ n: 21 });
   });
 
   test('a file with several unknown fields reports all of them at once', () => {

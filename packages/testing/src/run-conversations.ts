@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type ErrorSummary,
   type FileMetadata,
+  type LanguageModel,
   summarizeError,
   TreeAgent,
   TreeAgentError,
@@ -135,9 +136,21 @@ export async function runConversation(
   };
 }
 
+/**
+ * The language model of a file's fixtures — a `ScriptedLanguageModel` (a mock, for tests) — or
+ * `undefined` without one. `treeagent test` gives it to a tree factory as `models.default`, so a
+ * tree that has a generative variant builds it.
+ */
+export function fixtureModel(fixtures: Fixtures | undefined): LanguageModel | undefined {
+  return fixtures?.model
+    ? new ScriptedLanguageModel({ id: 'fixtures', answers: fixtures.model.answers })
+    : undefined;
+}
+
 function fixtureOptions(fixtures: Fixtures | undefined): Partial<TreeAgentOptions> {
+  const model = fixtureModel(fixtures);
   return {
-    ...(fixtures?.model ? { models: new ScriptedLanguageModel({ answers: fixtures.model.answers }) } : {}),
+    ...(model ? { models: model } : {}),
     ...(fixtures?.embedder ? { embedder: new ExactEmbedder(fixtures.embedder) } : {}),
   };
 }

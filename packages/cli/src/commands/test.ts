@@ -1,5 +1,11 @@
 import { TreeAgentError } from '@treeagent/core';
-import { formatFailures, formatSummary, readConversationFile, runConversationFile } from '@treeagent/testing';
+import {
+  fixtureModel,
+  formatFailures,
+  formatSummary,
+  readConversationFile,
+  runConversationFile,
+} from '@treeagent/testing';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 
@@ -12,15 +18,17 @@ export async function testCommand(
 ): Promise<number> {
   if (!files.length)
     throw new TreeAgentError('INVALID_INPUT', 'Give at least one conversation file (.yaml).');
-  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const config = options.config ? { config: options.config } : {};
+  let plain: Awaited<ReturnType<typeof loadTree>> | undefined;
   const results = [];
   for (const path of files) {
-    results.push(
-      ...(await runConversationFile(readConversationFile(path), {
-        tree: loaded.tree,
-        ...loaded.agentOptions,
-      })),
-    );
+    const file = readConversationFile(path);
+    // A file with a fixture model (a mock): the tree factory gets it as models.default, so a tree
+    // with a generative variant builds that one; other files share one load of the tree.
+    const model = fixtureModel(file.fixtures);
+    if (!model) plain ??= await loadTree(treePath, config);
+    const loaded = model ? await loadTree(treePath, { ...config, models: { default: model } }) : plain!;
+    results.push(...(await runConversationFile(file, { tree: loaded.tree, ...loaded.agentOptions })));
   }
   const failures = formatFailures(results);
   if (failures) out.log(`${failures}\n`);
