@@ -452,7 +452,7 @@ export async function vectorStoreExplore(context: BenchContext): Promise<Section
   if (skipped)
     return {
       id: 'vector-store-explore',
-      title: '3c. Exploration in PostgreSQL + pgvector (HNSW)',
+      title: '3d. Exploration in PostgreSQL + pgvector (HNSW)',
       markdown: skipped,
       data: null,
       goals: [],
@@ -520,7 +520,7 @@ function report(rows: SizeRow[]): Section {
       Object.values(config.sets).every((tally) => tally.identical / tally.turns >= GOAL),
     );
     goals.push({
-      benchmark: '3c. vector-store exploration',
+      benchmark: '3d. vector-store exploration',
       goal: `${row.chunks.toLocaleString('en')} chunks on pgvector HNSW: decisions identical to exact on ≥ ${GOAL * 100}% of turns, per-hop latency`,
       measured: agreeing
         ? `from ef_search ${agreeing.efSearch}: hop CPU ${ms(agreeing.nodeCpuPerHop + agreeing.pgCpuPerHop)} (exact ${ms(exact.nodeCpuPerHop + exact.pgCpuPerHop)})`
@@ -535,7 +535,7 @@ function report(rows: SizeRow[]): Section {
   }
   return {
     id: 'vector-store-explore',
-    title: '3c. Exploration in PostgreSQL + pgvector (HNSW)',
+    title: '3d. Exploration in PostgreSQL + pgvector (HNSW)',
     markdown: lines.join('\n'),
     data: { rows },
     goals,
