@@ -1,7 +1,7 @@
 import { rowWeight, type TrainingMatrix } from './centred-scatter.js';
 import { multiply } from './linear-algebra.js';
 import { sharedFloat64 } from './parallel.js';
-import type { PcaBasis } from './randomised-pca.js';
+import type { PcaBasis } from './pca-basis.js';
 
 /** The classes in the reduced space: sizes, means (k×r) and the within-class scatter (r×r) with its trace. */
 export interface ClassScatter {

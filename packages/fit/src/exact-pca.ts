@@ -1,14 +1,6 @@
 import type { TrainingMatrix } from './centred-scatter.js';
 import { symmetricEigen } from './linear-algebra.js';
-import type { PcaBasis } from './randomised-pca.js';
-
-/**
- * Up to this many training chunks the PCA is exact (`exactPca`) rather than randomised: the n×n
- * eigen-decomposition is no larger than the 512×512 ones the fit already does, and a randomised
- * basis of a small tree is a draw — on the Italian intent set (192 chunks) ten seeds of the
- * randomised PCA gave out-of-scope recalls from 0.25 to 0.48 (docs/routing.md, "Italian").
- */
-export const DEFAULT_EXACT_PCA_MAX_CHUNKS = 512;
+import type { PcaBasis } from './pca-basis.js';
 
 /**
  * The exact PCA basis of the centred training rows: the leading `r` eigenvectors of the n×n Gram

@@ -1,5 +1,12 @@
 import { type EmbeddingCache, TreeAgentError } from '@treeagent/core';
-import { DEFAULT_EXACT_PCA_MAX_CHUNKS } from './exact-pca.js';
+
+/**
+ * Up to this many training chunks the PCA is exact (`exactPca`) rather than randomised: the n×n
+ * eigen-decomposition is no larger than the 512×512 ones the fit already does, and a randomised
+ * basis of a small tree is a draw — on the Italian intent set (192 chunks) ten seeds of the
+ * randomised PCA gave out-of-scope recalls from 0.25 to 0.48 (docs/routing.md, "Italian").
+ */
+export const DEFAULT_EXACT_PCA_MAX_CHUNKS = 512;
 
 /** Which nodes define the classes of the fit. */
 export type FitClasses = 'nodes' | { depth: number };

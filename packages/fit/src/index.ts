@@ -1,8 +1,8 @@
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
-export { DEFAULT_EXACT_PCA_MAX_CHUNKS } from './exact-pca.js';
 export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
 export { fitProjection } from './fit-projection.js';
 export {
+  DEFAULT_EXACT_PCA_MAX_CHUNKS,
   type FitClasses,
   type FitOptions,
   type FitProgress,

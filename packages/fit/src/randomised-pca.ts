@@ -3,7 +3,7 @@ import { exactPca } from './exact-pca.js';
 import type { FitSettings } from './fit-settings.js';
 import { gaussian, orthonormalColumns } from './linear-algebra.js';
 import { choleskyQr } from './parallel.js';
-import type { PcaDescription } from './projection.js';
+import type { PcaBasis } from './pca-basis.js';
 
 /**
  * The most PCA dimensions `n` chunks in `k` classes can support: the within-class scatter has
@@ -13,13 +13,6 @@ import type { PcaDescription } from './projection.js';
  */
 export function pcaBound(n: number, k: number): number {
   return Math.max(64, k, Math.floor((n - k) / 4));
-}
-
-/** The PCA basis: `q` (d×r, orthonormal columns), or null for the identity when d is small. */
-export interface PcaBasis {
-  q: Float64Array | null;
-  r: number;
-  method: PcaDescription['method'];
 }
 
 /**
