@@ -206,8 +206,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   if (options.metrics ?? true) app.route('/', metricsRoutes(services));
   if (options.web) app.use('*', webPage(options.web));
 
-  // One sweep, one retention (sessions.absoluteTimeoutMs): expired sessions with their history, files
-  // and turn facts, then the turn facts older than the retention that no session holds (docs/privacy.md).
+  // One sweep, one retention (sessions.absoluteTimeoutMs): expired sessions with their history, files,
+  // turn facts and handoff queue entry, then the turn facts older than the retention that no session holds (docs/privacy.md).
   const facts =
     options.analytics?.store ??
     (services.agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.() ??
@@ -215,7 +215,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const sweep = async (now: Date = new Date()) => {
     const deleted = await sweepExpired(
       services.tokens,
-      (id) => services.agent.deleteSession(id),
+      async (id) => {
+        await services.agent.deleteSession(id);
+        await services.handoffs.forget(id);
+      },
       services.expiry,
       now,
     );

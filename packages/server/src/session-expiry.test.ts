@@ -1,5 +1,7 @@
+import { InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+import { handoffAgent } from './test-support/handoff.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,6 +30,35 @@ describe('session expiry and the sweep', () => {
     expect(await agent.sessionStore.load(session.sessionId)).toBeNull();
     expect(await agent.fileStore.metadata(file.id)).toBeNull();
     expect(await app.sweepExpiredSessions()).toBe(0);
+  });
+
+  it('a handed-off session leaves no queue entry (last messages, summary, notes) once deleted or expired', async () => {
+    const queue = new InMemoryHandoffQueue();
+    const { app } = testApp({
+      agent: handoffAgent(),
+      handoff: { queue },
+      sessions: { idleTimeoutMs: 300, sweepIntervalMs: 0 },
+    });
+    const askForHuman = async () => {
+      const session = await createSession(app);
+      const response = await postMessage(app, session, { message: 'I want a human' });
+      expect(((await response.json()) as { status: string }).status).toBe('handed-off');
+      await expect.poll(() => queue.get(session.sessionId)).not.toBeNull();
+      return session;
+    };
+
+    const deleted = await askForHuman();
+    const response = await app.request(`/api/v1/sessions/${deleted.sessionId}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': deleted.token },
+    });
+    expect(response.status).toBe(204);
+    expect(await queue.get(deleted.sessionId)).toBeNull();
+
+    const expired = await askForHuman();
+    await pause(400);
+    expect(await app.sweepExpiredSessions()).toBe(1);
+    expect(await queue.get(expired.sessionId)).toBeNull();
   });
 
   it('use keeps a session alive until its absolute timeout (the retention of its data)', async () => {

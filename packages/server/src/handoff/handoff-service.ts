@@ -112,6 +112,14 @@ export class HandoffService {
     this.streamPollMs = options.streamPollMs ?? 10_000;
   }
 
+  /**
+   * Forgets a deleted or expired session: its queue entry goes, with the last messages, the agent's
+   * summary and the operators' notes it holds (the retention of conversation data, docs/privacy.md).
+   */
+  async forget(sessionId: string): Promise<void> {
+    await this.queue.delete(sessionId);
+  }
+
   /** Follows a user's turn: when it touched a handoff, the queue, the bus, the webhook and the metrics follow. */
   observeTurn(sessionId: string): TurnObserver {
     let output: AgentOutput | null = null;

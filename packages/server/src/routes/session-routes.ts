@@ -40,7 +40,7 @@ async function storeCall(services: Services, what: string, call: () => Promise<v
 /**
  * `POST /sessions` (body optional: `{ userId }`, the user it is for, kept for personal data requests)
  * → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
- * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files,
+ * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files, handoff queue entry,
  * token: its token no longer opens anything); `POST /sessions/:id/reset` → 204, the conversation
  * started over (history, state and position deleted; token and files kept). The token is shown
  * once; the server keeps only its hash. Each needs the session's token.
@@ -62,7 +62,10 @@ export function sessionRoutes(services: Services): Hono {
 
   routes.delete('/:id', async (c) => {
     const sessionId = c.req.param('id');
-    await storeCall(services, `Deleting session ${sessionId}`, () => services.agent.deleteSession(sessionId));
+    await storeCall(services, `Deleting session ${sessionId}`, async () => {
+      await services.agent.deleteSession(sessionId);
+      await services.handoffs.forget(sessionId);
+    });
     await services.tokens.delete(sessionId);
     return c.body(null, 204);
   });
