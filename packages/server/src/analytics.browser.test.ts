@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TreeAgent, withExtraChunks } from '@treeagent/core';
 import { SqliteSessionStore } from '@treeagent/sqlite';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeShopTree } from '../../../examples/src/bike-shop/tree.js';
 import { operatorDirectory } from './operators/operator-accounts.js';
 import { type RunningServer, serve } from './serve.js';
+import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
 import { WEB_DIRECTORY } from './web-directory.js';
@@ -18,7 +19,6 @@ import { WEB_DIRECTORY } from './web-directory.js';
  * stored in SQLite by two versions of its tree across the last days. Takes docs/screenshots/
  * analytics.png and review.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
@@ -78,18 +78,7 @@ describe('Analytics and Review pages (Chromium)', () => {
       operators: { directory: operatorDirectory(await testOperatorAccounts()) },
       analytics: { treeFile: join(dir, 'tree.ts'), utterancesFile: join(dir, 'utterances.tsv') },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TreeAgent } from '@treeagent/core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeShopTree } from '../../../examples/src/bike-shop/tree.js';
 import { type RunningServer, serve } from './serve.js';
+import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
@@ -16,17 +17,10 @@ import { WEB_DIRECTORY } from './web-directory.js';
  * which parser. Takes docs/screenshots/form-debug.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
     : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
-
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `form.browser.test: no Chromium at ${CHROMIUM}. Install it with apt-get install chromium (scripts/test-all.sh does), or set CHROMIUM_PATH.`,
-  );
-}
 
 describe('the form in the debug panel (Chromium)', () => {
   let browser: Browser;
@@ -44,18 +38,7 @@ describe('the form in the debug panel (Chromium)', () => {
       web: { directory: WEB_DIRECTORY },
       logger: memoryLogger(),
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

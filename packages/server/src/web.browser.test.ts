@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +11,11 @@ import {
   TreeAgent,
 } from '@treeagent/core';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bikeShopTree } from '../../../examples/src/bike-shop/tree.js';
 import { type RunningServer, serve } from './serve.js';
+import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
@@ -26,7 +27,6 @@ import { WEB_DIRECTORY } from './web-directory.js';
  * run leaves the checkout unchanged).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
@@ -206,12 +206,6 @@ function labAgent(): TreeAgent {
 }
 
 // A missing browser is a failure, not a skip: scripts/test-all.sh installs Debian's Chromium.
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `web.browser.test: no Chromium at ${CHROMIUM}. Install it with apt-get install chromium (scripts/test-all.sh does), or set CHROMIUM_PATH.`,
-  );
-}
-
 describe('web chat page (Chromium)', () => {
   let browser: Browser;
   let bikeShop: RunningServer;
@@ -231,18 +225,7 @@ describe('web chat page (Chromium)', () => {
       logger: memoryLogger(),
     });
     lab = await serve({ agent: labAgent(), hostname: '127.0.0.1', port: 0, web, logger: memoryLogger() });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
