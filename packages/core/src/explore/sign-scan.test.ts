@@ -193,7 +193,7 @@ describe('sign-bit scan', () => {
     }
   });
 
-  test('two searches in turn on one index (two sessions): each keeps its own direction\'s answers', async () => {
+  test("two searches in turn on one index (two sessions): each keeps its own direction's answers", async () => {
     // The distances of a pass stay in WebAssembly memory; a pass by the other search replaces them,
     // and the next hop must notice and run its own pass again, never read the other's.
     const { tree, vectors, next } = randomTree(4, 25, 12, 96, 11);
