@@ -5,7 +5,7 @@ import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
-import { candidatesNear, type QuantizedRows } from './quantized-rows.js';
+import { approximateRows, candidatesNear, type QuantizedRows } from './quantized-rows.js';
 import { createSignKernel, type SignKernel } from './sign-kernel.js';
 
 /**
@@ -285,6 +285,24 @@ export class ChunkIndex {
     let best = 0;
     for (let k = 1; k < kept; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
     return { position: positions[best]!, similarity: scratch.scores[best]! };
+  }
+
+  /**
+   * With the float32 rows in a file (`quantized` is set): the int8 approximation of the similarity
+   * of a unit `direction` to the chunks at `positions[0..length)` and its error bound, into
+   * `approximate` and `bounds` (the exact value lies within `approximate[k] ± bounds[k]`); returns
+   * false, writing nothing, when the index keeps no int8 rows.
+   */
+  approximateAt(
+    direction: Float32Array,
+    positions: Int32Array,
+    length: number,
+    approximate: Float64Array,
+    bounds: Float64Array,
+  ): boolean {
+    if (!this.#quantized || direction.length !== this.dimensions) return false;
+    approximateRows(this.#quantized, direction, this.dimensions, positions, length, approximate, bounds);
+    return true;
   }
 
   /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
