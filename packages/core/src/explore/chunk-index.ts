@@ -28,6 +28,21 @@ const BUILD_BATCH = 4096;
 export const SIGN_SCAN_FROM = 20_000;
 
 /**
+ * From this many chunks on (`exploreThreads: 'auto'`, on a machine with at least two processors),
+ * a worker thread takes part in every sign-bit pass: the pass then costs a few milliseconds (the
+ * rest of a hop's work stays on the main thread), and the worker's start-up (about 30 ms, once)
+ * and wake-up (tens of microseconds per pass) are small against it.
+ */
+export const SIGN_WORKER_FROM = 250_000;
+
+/**
+ * Threads of the sign-bit pass: `1` (the main thread only), `2` (a worker thread takes part in
+ * each pass: `ChunkIndex.useSignWorker`), or `auto` (default: 2 from `SIGN_WORKER_FROM` chunks on
+ * when the machine has two processors or more).
+ */
+export type ExploreThreads = 'auto' | 1 | 2;
+
+/**
  * How exploration reads the chunk vectors: `exact` scores every chunk in float32 once per
  * direction; `sign-bits` ranks them by their sign bits and rescores the nearest ones exactly in
  * float32 (dense vectors only; sparse and mixed layouts stay exact); `auto` (default) uses sign bits
@@ -149,7 +164,7 @@ export class ChunkIndex {
       this.layout === 'rows' &&
       this.#kernel !== null &&
       (scan === 'sign-bits' || (scan === 'auto' && count >= SIGN_SCAN_FROM))
-        ? createSignKernel(count, this.stride)
+        ? createSignKernel(count, this.stride, { shared: true })
         : null;
     this.#queryCode = new Uint8Array(this.#signs?.codeBytes ?? 0);
   }
@@ -212,9 +227,29 @@ export class ChunkIndex {
     return true;
   }
 
-  /** Closes the file the rows are read from, if any (the index is not used after this). */
+  /** Closes the file the rows are read from and stops the sign pass's worker thread, if any (the index is not used after this). */
   close(): void {
     this.#reader?.close();
+    this.#signs?.close();
+  }
+
+  /**
+   * Starts a worker thread that takes part in every sign-bit pass (about half the rows each; the
+   * sign bits are shared, not copied; `sign-worker.ts`). It is stopped by `close` or when the index
+   * is collected, never keeps the process alive, and a failure is reported through `warn` (the
+   * passes then run on one thread, with the same results). Returns false when there is no sign-bit
+   * pass or no worker thread can run here.
+   */
+  useSignWorker(warn: (message: string) => void): boolean {
+    const signs = this.#signs;
+    if (!signs || !signs.startWorker(warn)) return false;
+    stopWhenCollected.register(this, signs);
+    return true;
+  }
+
+  /** Threads of the sign-bit pass now: 2 with a worker thread (`useSignWorker`), else 1. */
+  get signThreads(): 1 | 2 {
+    return this.#signs?.threads ?? 1;
   }
 
   /**
@@ -571,6 +606,9 @@ export class ChunkIndex {
     return this.#positionById.get(chunkKey(id));
   }
 }
+
+/** Stops the worker thread of an index's sign-bit pass when the index is collected (an agent dropped). */
+const stopWhenCollected = new FinalizationRegistry<SignKernel>((signs) => signs.close());
 
 /** Sets bit `k` of `codes` (from byte `at`) for each `values[from + k] > 0`, `k < length`. */
 function packSigns(values: Float32Array, from: number, length: number, codes: Uint8Array, at: number): void {
