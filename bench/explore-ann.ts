@@ -120,7 +120,10 @@ export async function annChild({ chunks, quick }: { chunks: number; quick: boole
     const block = new Float32Array(count * DIMENSIONS);
     for (let k = 0; k < count; k++) {
       keys[k] = BigInt(start + k);
-      block.set(kernel.rows.subarray((start + k) * stride, (start + k) * stride + DIMENSIONS), k * DIMENSIONS);
+      block.set(
+        kernel.rows.subarray((start + k) * stride, (start + k) * stride + DIMENSIONS),
+        k * DIMENSIONS,
+      );
     }
     index.add(keys, block, 0);
   }

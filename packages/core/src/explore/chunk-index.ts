@@ -242,7 +242,7 @@ export class ChunkIndex {
    */
   useSignWorker(warn: (message: string) => void): boolean {
     const signs = this.#signs;
-    if (!signs || !signs.startWorker(warn)) return false;
+    if (!signs?.startWorker(warn)) return false;
     stopWhenCollected.register(this, signs);
     return true;
   }
