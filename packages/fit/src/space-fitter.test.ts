@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HashedEmbedder, TreeAgent, withThresholds } from '@treeagent/core';
+import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent, withThresholds } from '@treeagent/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { FittedEmbedder } from './fitted-embedder.js';
 import { spaceFitter } from './space-fitter.js';
@@ -96,5 +96,54 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
     const status = await agent.whenFitted();
     expect(status.state).toBe('fitted');
     expect(status).not.toHaveProperty('file');
+  });
+});
+
+/** An embedding cache that records the texts written to it. */
+class RecordingCache extends InMemoryEmbeddingCache {
+  written: string[] = [];
+  override async setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]) {
+    this.written.push(...entries.map((entry) => entry.text));
+    return super.setMany(modelId, entries);
+  }
+}
+
+describe("a fitted agent and users' messages (messageEmbeddings)", () => {
+  const message = heldOut[0]![0];
+
+  test("by default ('memory') a message's base vector is not written to the embedding cache", async () => {
+    const embeddingCache = new RecordingCache();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      embeddingCache,
+      fit: true,
+      spaceFitter: spaceFitter({ threads: 1 }),
+    });
+    await agent.whenFitted();
+    expect(agent.space().state).toBe('fitted');
+    // The chunks' base vectors are there (the fit and the load embed them through the cache).
+    expect(embeddingCache.written).toContain(syntheticTree().chunks[0]!.text);
+    embeddingCache.written = [];
+    await agent.send('s', message);
+    await agent.route(message);
+    await agent.nearestNodes([{ text: message }]);
+    expect(embeddingCache.written).toEqual([]);
+  });
+
+  test("with messageEmbeddings: 'embedding-cache' it is, as asked", async () => {
+    const embeddingCache = new RecordingCache();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      embeddingCache,
+      messageEmbeddings: 'embedding-cache',
+      fit: true,
+      spaceFitter: spaceFitter({ threads: 1 }),
+    });
+    await agent.whenFitted();
+    embeddingCache.written = [];
+    await agent.send('s', message);
+    expect(embeddingCache.written).toEqual([message]);
   });
 });

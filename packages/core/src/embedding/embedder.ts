@@ -1,3 +1,5 @@
+import type { EmbeddingCache } from './embedding-cache.js';
+
 /**
  * The contract every embedding model implements. Vectors are compared by cosine similarity,
  * so they need not be normalised; the engine normalises them once when it stores them.
@@ -26,4 +28,11 @@ export type EmbeddingVector = Float32Array | readonly number[];
 export interface EmbedOptions {
   /** Aborts a long embedding call (remote models). */
   signal?: AbortSignal;
+  /**
+   * The cache the caller embeds through, given to an embedder with `cacheable: false` (by
+   * `embedTexts`): one that derives its vectors from another embedder's (a fitted embedder over its
+   * base) keeps those vectors there and nowhere else, so that what the caller does not persist — a
+   * turn's message, with `messageEmbeddings: 'memory'` — is not persisted.
+   */
+  cache?: EmbeddingCache;
 }
