@@ -11,7 +11,7 @@ import { chunkVectorInto } from './lib/trees.js';
  * at each size"). usearch 2.26.2 (prebuilt binaries for linux-x64, installed in bench/node_modules,
  * not a dependency of the framework), HNSW over the same synthetic chunk vectors as the exploration
  * benchmark (384-d, seed 11), int8 quantisation (the resident budget of goal 2 rules out float32 in
- * the graph), connectivity 16, expansion 128 while adding and 64 while searching (usearch's
+ * the graph; the vectors scaled by 1 / their largest coordinate, as usearch's int8 maps [-1, 1]), connectivity 16, expansion 128 while adding and 64 while searching (usearch's
  * defaults). For each message of the synthetic suite: the k nearest by the index, rescored exactly in
  * float32 with the engine's own kernel, against the exact best over every chunk (the first hop's
  * decision, whose range is the whole tree). The index answers for the whole tree only: a hop below
@@ -101,6 +101,19 @@ export async function annChild({ chunks, quick }: { chunks: number; quick: boole
   // Paraphrases of random chunks, as the suite's messages (`routingTree`).
   const directions = syntheticMessages(chunks, messageCount);
 
+  // usearch's int8 maps [-1, 1] to [-127, 127]: unit vectors of 384 dimensions have coordinates of
+  // a few hundredths, so the chunk vectors are all scaled by 1 / the largest coordinate of any of
+  // them, and each query by 1 / its own largest (inner products change by one positive factor per
+  // query: the ranking is the same).
+  let largestChunk = 0;
+  for (let i = 0; i < kernel.rows.length; i++)
+    largestChunk = Math.max(largestChunk, Math.abs(kernel.rows[i]!));
+  const scaled = (from: Float32Array, into: Float32Array, at: number, largest?: number) => {
+    let top = largest ?? 0;
+    if (largest === undefined) for (let j = 0; j < DIMENSIONS; j++) top = Math.max(top, Math.abs(from[j]!));
+    const factor = top > 0 ? 1 / top : 1;
+    for (let j = 0; j < DIMENSIONS; j++) into[at + j] = from[j]! * factor;
+  };
   collectGarbage();
   const before = process.memoryUsage().rss;
   const index = new usearch.Index({
@@ -120,9 +133,11 @@ export async function annChild({ chunks, quick }: { chunks: number; quick: boole
     const block = new Float32Array(count * DIMENSIONS);
     for (let k = 0; k < count; k++) {
       keys[k] = BigInt(start + k);
-      block.set(
+      scaled(
         kernel.rows.subarray((start + k) * stride, (start + k) * stride + DIMENSIONS),
+        block,
         k * DIMENSIONS,
+        largestChunk,
       );
     }
     index.add(keys, block, 0);
@@ -145,6 +160,7 @@ export async function annChild({ chunks, quick }: { chunks: number; quick: boole
   }
   const positions = new Int32Array(Math.max(...KS));
   const scores = new Float32Array(positions.length);
+  const query = new Float32Array(DIMENSIONS);
   const byK = KS.map((k) => {
     let identical = 0;
     const wall: number[] = [];
@@ -152,7 +168,8 @@ export async function annChild({ chunks, quick }: { chunks: number; quick: boole
     directions.forEach((direction, m) => {
       const begin = performance.now();
       const since = process.cpuUsage();
-      const found = index.search(direction, k, 1) as { keys: BigUint64Array };
+      scaled(direction, query, 0);
+      const found = index.search(query, k, 1) as { keys: BigUint64Array };
       const length = found.keys.length;
       for (let j = 0; j < length; j++) positions[j] = Number(found.keys[j]!);
       positions.subarray(0, length).sort();
