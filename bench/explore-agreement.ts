@@ -61,7 +61,7 @@ interface AgreementRow {
    * The same sign-bit scan on the index read back from its packed index file, the float32 rows left
    * in the file (int8 rows choose which to read): turns identical to the exact scan, and to the
    * sign-bit scan in memory (which rescored every candidate), median wall and CPU of a route, and
-   * float32 rows read from the file per route (median / max; hops over at most 1,024 chunks read their whole range).
+   * float32 rows read from the file per route (median / max; a hop over at most 1,024 chunks scores them all on their int8 rows first, like the candidates of a larger one).
    */
   file: {
     identical: number;
