@@ -121,8 +121,11 @@ export class FittedEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const vectors = this.#baseCache
-      ? await embedTexts(this.base, texts, this.#baseCache, options.signal)
+    // The caller's cache first (a turn's message: the cache of turns' embeddings, not persisted by
+    // default), else the cache the fit used; the base vectors are stored there, not the fitted ones.
+    const cache = options.cache ?? this.#baseCache;
+    const vectors = cache
+      ? await embedTexts(this.base, texts, cache, options.signal)
       : await this.base.embed(texts, options);
     return vectors.map((vector) => this.apply(vector));
   }

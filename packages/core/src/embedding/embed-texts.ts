@@ -4,7 +4,8 @@ import type { EmbeddingCache } from './embedding-cache.js';
 
 /**
  * Embeds texts through the cache: only texts missing from it reach the embedder, in one batch (an
- * embedder with `cacheable: false` is always asked, and its vectors are not stored).
+ * embedder with `cacheable: false` is always asked, its vectors are not stored, and it gets the cache
+ * as `EmbedOptions.cache` for the vectors it derives them from).
  * Returns unit-length vectors (zero vectors stay zero). Embedder failures and wrong shapes
  * become `EMBEDDER` errors naming the model.
  */
@@ -14,6 +15,8 @@ export async function embedTexts(
   cache?: EmbeddingCache,
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
+  // An embedder that is not cached derives its vectors from others: it embeds those through `cache`.
+  const derived = embedder.cacheable === false ? cache : undefined;
   if (embedder.cacheable === false) cache = undefined;
   const cached = cache ? await cache.getMany(embedder.id, texts) : texts.map(() => undefined);
   const missing: number[] = [];
@@ -24,7 +27,10 @@ export async function embedTexts(
     const unique = [...new Set(missing.map((index) => texts[index]!))];
     let vectors: ArrayLike<number>[];
     try {
-      vectors = await embedder.embed(unique, signal ? { signal } : {});
+      vectors = await embedder.embed(unique, {
+        ...(signal ? { signal } : {}),
+        ...(derived ? { cache: derived } : {}),
+      });
     } catch (error) {
       throw new TreeAgentError(
         'EMBEDDER',

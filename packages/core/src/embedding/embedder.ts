@@ -1,3 +1,5 @@
+import type { EmbeddingCache } from './embedding-cache.js';
+
 /**
  * The contract every embedding model implements. Vectors are compared by cosine similarity,
  * so they need not be normalised; the engine normalises them once when it stores them.
@@ -12,8 +14,9 @@ export interface Embedder {
   readonly dimensions?: number | undefined;
   /**
    * `false`: the engine does not keep this embedder's vectors in the embedding cache, because they
-   * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base).
-   * Default: cached.
+   * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base, a
+   * concatenation of cached parts): it passes its cache as `EmbedOptions.cache` instead, for the
+   * vectors they derive from. Default: cached.
    */
   readonly cacheable?: boolean;
   /** Embeds a batch of texts, one vector per text, in order. */
@@ -26,4 +29,11 @@ export type EmbeddingVector = Float32Array | readonly number[];
 export interface EmbedOptions {
   /** Aborts a long embedding call (remote models). */
   signal?: AbortSignal;
+  /**
+   * The cache the caller embeds through, given to embedders with `cacheable: false` for the vectors
+   * they derive theirs from (their base, their parts): the agent's embedding cache at load, the
+   * cache of turns' embeddings for a message (not persisted by default:
+   * `TreeAgentOptions.messageEmbeddings`).
+   */
+  cache?: EmbeddingCache;
 }
