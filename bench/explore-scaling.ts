@@ -320,7 +320,7 @@ export async function scalingChild({
 
   // After the timing (so the wrapper cannot change what was timed): count the similarity passes per step.
   const original = ChunkIndex.prototype.similarities;
-  const originalHamming = ChunkIndex.prototype.hammingDistances;
+  const originalSignPass = ChunkIndex.prototype.signPass;
   let passes = 0;
   let passMs = 0;
   let signBits = false;
@@ -331,12 +331,13 @@ export async function scalingChild({
     passMs += performance.now() - begin;
     return result;
   };
-  ChunkIndex.prototype.hammingDistances = function (this: ChunkIndex, direction, out, histogram) {
+  ChunkIndex.prototype.signPass = function (this: ChunkIndex, direction, histogram) {
     passes++;
     signBits = true;
     const begin = performance.now();
-    originalHamming.call(this, direction, out, histogram);
+    const result = originalSignPass.call(this, direction, histogram);
     passMs += performance.now() - begin;
+    return result;
   };
   let hops = 0;
   const checks = quick ? 2 : large ? 3 : 12;
@@ -350,7 +351,7 @@ export async function scalingChild({
     }
   } finally {
     ChunkIndex.prototype.similarities = original;
-    ChunkIndex.prototype.hammingDistances = originalHamming;
+    ChunkIndex.prototype.signPass = originalSignPass;
   }
   return {
     chunks: size.chunks,

@@ -17,10 +17,12 @@ import { vectorStoreExplore } from './vector-store-explore.js';
  * The performance suite: `npm run bench` runs every benchmark and writes bench/RESULTS.md and
  * bench/results.json. `--quick` is the smoke version (tiny sizes, a few seconds once the peer is
  * installed), written to bench/.cache/ instead. `--only=engine-overhead,startup` runs a subset;
- * `--chunks=100000` keeps only those tree sizes in the exploration benchmark.
+ * `--chunks=100000` keeps only those tree sizes in the exploration benchmark. `--cold-start`: the
+ * vector-store exploration benchmark measures a first start (its collection's manifest removed).
  */
 const quick = process.argv.includes('--quick');
 const noCalibration = process.argv.includes('--no-calibration');
+const coldStart = process.argv.includes('--cold-start');
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -67,6 +69,7 @@ for (const benchmark of BENCHMARKS) {
       tmp,
       ...(chunks ? { chunks } : {}),
       ...(noCalibration ? { noCalibration } : {}),
+      ...(coldStart ? { coldStart } : {}),
     });
     sections.push(section);
     log(`\n${section.markdown}\n`);

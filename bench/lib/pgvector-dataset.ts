@@ -47,6 +47,8 @@ export interface DatasetInfo {
   indexMs: number;
   reusedLoad: boolean;
   reusedIndex: boolean;
+  /** What was checked before reusing the table (empty when it was loaded by this run). */
+  checked: string;
   /** Sizes as PostgreSQL reports them. */
   tableBytes: number;
   indexBytes: number;
@@ -99,7 +101,17 @@ export async function ensureDataset(
     const found = rows[0];
     const qualified = `${BENCH_SCHEMA}.${table}`;
     let loadMs: number;
-    const reusedLoad = found?.loaded_at != null && canonicalJson(found.params) === canonicalJson(params);
+    let checked = '';
+    let reusedLoad = found?.loaded_at != null && canonicalJson(found.params) === canonicalJson(params);
+    if (reusedLoad) {
+      // The record says it was loaded whole: check that the table still holds exactly that.
+      const problem = await checkTable(client, qualified, spec, tree, collection, embedderId);
+      if (problem) {
+        log(`    ${qualified}: not reused (${problem})`);
+        reusedLoad = false;
+      } else
+        checked = `its ${spec.chunks.toLocaleString('en')} rows, vector(${spec.dimensions}) and ${SAMPLE_ROWS} sampled rows' text, payload and vector`;
+    }
     if (reusedLoad) {
       loadMs = found!.load_ms!;
       log(`    ${qualified}: loaded by an earlier run (${spec.chunks.toLocaleString('en')} rows), reused`);
@@ -136,11 +148,19 @@ export async function ensureDataset(
       `SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass($1)`,
       [`${BENCH_SCHEMA}.${indexName}`],
     );
+    const { rows: definition } = await client.query<{ def: string | null }>(
+      'SELECT pg_get_indexdef(to_regclass($1)) AS def',
+      [`${BENCH_SCHEMA}.${indexName}`],
+    );
+    // The index as it is, not as recorded: method, operator class and build parameters.
+    const expectedIndex = `USING hnsw (embedding vector_cosine_ops) WITH (m='${spec.m}', ef_construction='${spec.efConstruction}')`;
     const reusedIndex =
       reusedLoad &&
       found?.indexed_at != null &&
       canonicalJson(found.index_params) === canonicalJson(indexParams) &&
-      existing[0]?.valid === true;
+      existing[0]?.valid === true &&
+      (definition[0]?.def ?? '').endsWith(expectedIndex);
+    if (reusedIndex) checked += `, and its index (valid, ${expectedIndex})`;
     let indexMs: number;
     if (reusedIndex) {
       indexMs = found!.index_ms!;
@@ -180,12 +200,68 @@ export async function ensureDataset(
       indexMs,
       reusedLoad,
       reusedIndex,
+      checked,
       tableBytes: Number(sizes[0]!.table_bytes),
       indexBytes: Number(sizes[0]!.index_bytes),
     };
   } finally {
     await client.end();
   }
+}
+
+/** Rows compared with what the generator makes before a table is reused. */
+const SAMPLE_ROWS = 64;
+
+/**
+ * Why the table cannot be reused as `spec`'s data, or `null`: the number of rows of the collection,
+ * the column's type, and `SAMPLE_ROWS` evenly spaced rows (text, payload, vector) against the tree.
+ */
+async function checkTable(
+  client: pg.Client,
+  table: string,
+  spec: DatasetSpec,
+  tree: Tree,
+  collection: string,
+  embedderId: string,
+): Promise<string | null> {
+  const { rows: type } = await client.query<{ type: string | null }>(
+    `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+      WHERE a.attrelid = to_regclass($1) AND a.attname = 'embedding' AND NOT a.attisdropped`,
+    [table],
+  );
+  if (type[0]?.type !== `vector(${spec.dimensions})`) return `embedding column ${type[0]?.type ?? 'missing'}`;
+  const { rows: count } = await client.query<{ n: string }>(
+    `SELECT count(*) AS n FROM ${table} WHERE collection = $1`,
+    [collection],
+  );
+  if (Number(count[0]!.n) !== spec.chunks) return `${count[0]!.n} rows, expected ${spec.chunks}`;
+  const positions = Array.from({ length: SAMPLE_ROWS }, (_, k) =>
+    Math.floor(((k + 0.5) * tree.chunks.length) / SAMPLE_ROWS),
+  );
+  const { rows } = await client.query<{ id: string; text: string; payload: unknown; embedding: string }>(
+    `SELECT id, text, payload, embedding::text AS embedding FROM ${table} WHERE collection = $1 AND id = ANY ($2::text[])`,
+    [collection, positions.map((g) => String(tree.chunks[g]!.id))],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const vector = new Float32Array(spec.dimensions);
+  for (const g of positions) {
+    const chunk = tree.chunks[g]!;
+    const row = byId.get(String(chunk.id));
+    if (!row) return `row ${String(chunk.id)} missing`;
+    const payload = {
+      ...chunk.extra,
+      [NODE_KEY]: chunk.nodeId,
+      [PATH_KEY]: tree.pathTo(chunk.nodeId).map((node) => node.id),
+      [EMBEDDER_KEY]: embedderId,
+    };
+    if (row.text !== chunk.text || canonicalJson(row.payload) !== canonicalJson(payload))
+      return `row ${row.id}: text or payload differs`;
+    chunkVectorInto(vector, spec.seed, g);
+    const stored = row.embedding.slice(1, -1).split(',').map(Number);
+    if (stored.length !== spec.dimensions || stored.some((value, j) => Math.fround(value) !== vector[j]))
+      return `row ${row.id}: vector differs`;
+  }
+  return null;
 }
 
 /** One line of the index build's progress (`pg_stat_progress_create_index`), from another connection. */

@@ -16,6 +16,11 @@ export interface BenchContext {
    * thresholds (the calibration of 1,011 routing nodes is most of a cold load at 1M); the report says so.
    */
   noCalibration?: boolean;
+  /**
+   * `--cold-start`: the vector-store exploration benchmark removes the manifest of its collection
+   * before the first start, which then compares every stored record and calibrates (a first start).
+   */
+  coldStart?: boolean;
 }
 
 /** One goal of the issue, with the figure measured in this run. */

@@ -21,7 +21,8 @@ const SCREENSHOTS =
   process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
     : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-screenshots-'))}/`;
-const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
+// The editor shows the file's path (and so do the screenshots): a folder named like a user's project.
+const scratch = mkdtempSync(join(tmpdir(), 'my-agent-'));
 const treePath = join(scratch, 'shop.json');
 const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
 

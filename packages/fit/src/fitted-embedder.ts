@@ -39,7 +39,12 @@ export interface ProjectionJSON {
 }
 
 export interface FittedEmbedderOptions {
-  /** Caches the base embedder's vectors (e.g. the one the fit used), so a fresh fit re-embeds nothing. */
+  /**
+   * Caches the base embedder's vectors (e.g. the one the fit used), so a fresh fit re-embeds nothing.
+   * Makes the embedder `cacheable: false`: the agent then hands each call the cache it embeds
+   * through, and the base vectors go there (a turn's message: memory only, by default); a call
+   * handed none reads this cache and writes nothing to it.
+   */
   baseCache?: EmbeddingCache;
   /**
    * Weight of the base space kept beside the fitted one, ≥ 0 (default `DEFAULT_BASE_WEIGHT`, 0.5;
@@ -120,13 +125,18 @@ export class FittedEmbedder implements Embedder {
     });
   }
 
+  /**
+   * The fitted vectors of `texts`. The base vectors come through the cache the caller embeds
+   * through (`options.cache`, which `embedTexts` hands over): the agent's embedding cache for the
+   * tree's chunks, its in-memory message cache for a turn's message (`messageEmbeddings: 'memory'`,
+   * the default: a message's base vector is not persisted). Without one, the `baseCache` is read
+   * but never written.
+   */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    // The caller's cache first (a turn's message: the cache of turns' embeddings, not persisted by
-    // default), else the cache the fit used; the base vectors are stored there, not the fitted ones.
-    const cache = options.cache ?? this.#baseCache;
+    const cache = options.cache ?? (this.#baseCache ? readOnly(this.#baseCache) : undefined);
     const vectors = cache
       ? await embedTexts(this.base, texts, cache, options.signal)
-      : await this.base.embed(texts, options);
+      : await this.base.embed(texts, options.signal ? { signal: options.signal } : {});
     return vectors.map((vector) => this.apply(vector));
   }
 
@@ -334,4 +344,9 @@ function writeAtomically(file: string, content: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, content);
   renameSync(temporary, file);
+}
+
+/** `cache` for reading only: what is embedded through it is not stored. */
+function readOnly(cache: EmbeddingCache): EmbeddingCache {
+  return { getMany: (modelId, texts) => cache.getMany(modelId, texts), setMany: async () => {} };
 }

@@ -72,22 +72,16 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
     });
     const status = await agent.whenFitted();
     expect(status).toMatchObject({ state: 'fitted', baseId: `concat(${table.id}*2,${hashed.id}*1)` });
-    const chunks = syntheticTree().chunks.length;
+    const texts = syntheticTree().chunks.map((chunk) => chunk.text);
     // One vector per chunk and part: neither the concatenation nor the fitted vectors are stored.
-    const stored = async (id: string) =>
-      (
-        await embeddingCache.getMany(
-          id,
-          syntheticTree().chunks.map((chunk) => chunk.text),
-        )
-      ).filter(Boolean).length;
-    expect(await stored(table.id)).toBe(chunks);
-    expect(await stored(hashed.id)).toBe(chunks);
-    expect(embeddingCache.size).toBe(2 * chunks);
-    // messageEmbeddings: 'memory' (the default) holds in the fitted space too.
+    const stored = async (id: string) => (await embeddingCache.getMany(id, texts)).filter(Boolean).length;
+    expect(await stored(table.id)).toBe(texts.length);
+    expect(await stored(hashed.id)).toBe(texts.length);
+    expect(embeddingCache.size).toBe(2 * texts.length);
+    // messageEmbeddings: 'memory' (the default) holds through both layers: fitted, then concatenated.
     await agent.send('s', heldOut[0]![0]);
     await agent.send('s', 'a message that is no chunk');
-    expect(embeddingCache.size).toBe(2 * chunks);
+    expect(embeddingCache.size).toBe(2 * texts.length);
   });
 
   test('a cached fit is used from the first message, without fitting; a threshold change keeps it', async () => {
@@ -133,5 +127,54 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
     const status = await agent.whenFitted();
     expect(status.state).toBe('fitted');
     expect(status).not.toHaveProperty('file');
+  });
+});
+
+/** An embedding cache that records the texts written to it. */
+class RecordingCache extends InMemoryEmbeddingCache {
+  written: string[] = [];
+  override async setMany(modelId: string, entries: readonly { text: string; vector: Float32Array }[]) {
+    this.written.push(...entries.map((entry) => entry.text));
+    return super.setMany(modelId, entries);
+  }
+}
+
+describe("a fitted agent and users' messages (messageEmbeddings)", () => {
+  const message = heldOut[0]![0];
+
+  test("by default ('memory') a message's base vector is not written to the embedding cache", async () => {
+    const embeddingCache = new RecordingCache();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      embeddingCache,
+      fit: true,
+      spaceFitter: spaceFitter({ threads: 1 }),
+    });
+    await agent.whenFitted();
+    expect(agent.space().state).toBe('fitted');
+    // The chunks' base vectors are there (the fit and the load embed them through the cache).
+    expect(embeddingCache.written).toContain(syntheticTree().chunks[0]!.text);
+    embeddingCache.written = [];
+    await agent.send('s', message);
+    await agent.route(message);
+    await agent.nearestNodes([{ text: message }]);
+    expect(embeddingCache.written).toEqual([]);
+  });
+
+  test("with messageEmbeddings: 'embedding-cache' it is, as asked", async () => {
+    const embeddingCache = new RecordingCache();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new TableEmbedder(),
+      embeddingCache,
+      messageEmbeddings: 'embedding-cache',
+      fit: true,
+      spaceFitter: spaceFitter({ threads: 1 }),
+    });
+    await agent.whenFitted();
+    embeddingCache.written = [];
+    await agent.send('s', message);
+    expect(embeddingCache.written).toEqual([message]);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '@treeagent/core';
 import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
 import type pg from 'pg';
+import { runMigration } from './migration.js';
 import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
 
 export interface PostgresFileStoreOptions {
@@ -75,37 +76,37 @@ export class PostgresFileStore implements FileStore {
     return this.#store.pool;
   }
 
-  /** Creates the schema and the tables when missing (idempotent, safe from several processes). */
+  /**
+   * Creates the schema and the tables when missing: idempotent, and safe when several processes
+   * start at once (see `runMigration`).
+   */
   async migrate(): Promise<void> {
+    const bySession = quoteIdent(`${this.tables.files.split('.').pop()!.replaceAll('"', '')}_by_session`);
     try {
-      await this.#pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
-      await this.#pool.query(`
-        CREATE TABLE IF NOT EXISTS ${this.tables.files} (
-          id uuid PRIMARY KEY,
-          session_id text,
-          name text NOT NULL,
-          mime_type text NOT NULL,
-          origin text NOT NULL,
-          size bigint NOT NULL DEFAULT 0,
-          complete boolean NOT NULL DEFAULT false,
-          created_at timestamptz NOT NULL DEFAULT now()
-        )`);
-      await this.#pool.query(
-        `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${this.tables.files.split('.').pop()!.replaceAll('"', '')}_by_session`)} ON ${this.tables.files} (session_id)`,
-      );
-      await this.#pool.query(`
-        CREATE TABLE IF NOT EXISTS ${this.tables.chunks} (
-          file_id uuid NOT NULL REFERENCES ${this.tables.files} (id) ON DELETE CASCADE,
-          seq integer NOT NULL,
-          data bytea NOT NULL,
-          PRIMARY KEY (file_id, seq)
-        )`);
+      await runMigration(this.#pool, {
+        schema: this.#schema,
+        statements: [
+          `CREATE TABLE IF NOT EXISTS ${this.tables.files} (
+             id uuid PRIMARY KEY,
+             session_id text,
+             name text NOT NULL,
+             mime_type text NOT NULL,
+             origin text NOT NULL,
+             size bigint NOT NULL DEFAULT 0,
+             complete boolean NOT NULL DEFAULT false,
+             created_at timestamptz NOT NULL DEFAULT now()
+           )`,
+          `CREATE INDEX IF NOT EXISTS ${bySession} ON ${this.tables.files} (session_id)`,
+          `CREATE TABLE IF NOT EXISTS ${this.tables.chunks} (
+             file_id uuid NOT NULL REFERENCES ${this.tables.files} (id) ON DELETE CASCADE,
+             seq integer NOT NULL,
+             data bytea NOT NULL,
+             PRIMARY KEY (file_id, seq)
+           )`,
+        ],
+      });
     } catch (error) {
-      const { rows } = await this.#pool
-        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.tables.chunks])
-        .catch(() => ({ rows: [{ ready: false }] }));
-      if (!rows[0]?.ready)
-        throw storeError(error, 'SESSION_STORE', 'create the file tables', this.#store.endpoint);
+      throw storeError(error, 'SESSION_STORE', 'create the file tables', this.#store.endpoint);
     }
   }
 

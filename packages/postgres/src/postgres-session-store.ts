@@ -11,6 +11,7 @@ import {
 } from '@treeagent/core';
 import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
 import type pg from 'pg';
+import { runMigration } from './migration.js';
 import { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 import {
   createPool,
@@ -115,8 +116,9 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Creates the schema and the tables when missing. Idempotent, and serialised between processes
-   * by an advisory lock; does nothing (and needs no CREATE privilege) when they exist.
+   * Creates the schema and the tables when missing. Idempotent, and serialised with every store's
+   * migration in the schema by an advisory lock (`runMigration`), so several processes may start at
+   * once; does nothing (and needs no CREATE privilege) when they exist.
    */
   async migrate(): Promise<void> {
     try {
@@ -127,37 +129,29 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async #migrate(): Promise<void> {
-    const exists = async (client: pg.PoolClient | pg.Pool) => {
-      const { rows } = await client.query<{ ready: boolean }>(
-        'SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AND to_regclass($3) IS NOT NULL AS ready',
-        [this.tables.sessions, this.tables.history, this.tables.turnFacts],
-      );
-      return rows[0]!.ready;
-    };
-    if (await exists(this.#pool)) return;
-    await transaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1::int, 0)', [this.#lockSpace]);
-      if (await exists(client)) return;
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
-      await client.query(`
+    const index = (suffix: string) => quoteIdent(`${this.#prefix}turn_facts_${suffix}`);
+    await runMigration(this.#pool, {
+      schema: this.#schema,
+      statements: [
+        `
         CREATE TABLE IF NOT EXISTS ${this.tables.sessions} (
           id             text PRIMARY KEY,
           version        integer NOT NULL,
           history_length integer NOT NULL DEFAULT 0,
           record         json NOT NULL,
           updated_at     timestamptz NOT NULL DEFAULT now()
-        )`);
-      await client.query(`
+        )`,
+        `
         CREATE TABLE IF NOT EXISTS ${this.tables.history} (
           session_id text NOT NULL REFERENCES ${this.tables.sessions} (id) ON DELETE CASCADE,
           seq        integer NOT NULL,
           entry      json NOT NULL,
           created_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (session_id, seq)
-        )`);
-      // Turn facts (docs/analytics.md): one row per turn, written in the turn's commit. No foreign
-      // key: a failed first turn has a fact and no session; delete() removes them explicitly.
-      await client.query(`
+        )`,
+        // Turn facts (docs/analytics.md): one row per turn, written in the turn's commit. No foreign
+        // key: a failed first turn has a fact and no session; delete() removes them explicitly.
+        `
         CREATE TABLE IF NOT EXISTS ${this.tables.turnFacts} (
           session_id       text NOT NULL,
           turn             integer NOT NULL,
@@ -182,14 +176,10 @@ export class PostgresSessionStore implements SessionStore {
           label            text,
           labelled_at      text,
           PRIMARY KEY (session_id, turn, at)
-        )`);
-      const index = (suffix: string) => quoteIdent(`${this.#prefix}turn_facts_${suffix}`);
-      await client.query(
+        )`,
         `CREATE INDEX IF NOT EXISTS ${index('by_day')} ON ${this.tables.turnFacts} (day, tree_version)`,
-      );
-      await client.query(
         `CREATE INDEX IF NOT EXISTS ${index('labelled')} ON ${this.tables.turnFacts} (labelled_at) WHERE label IS NOT NULL`,
-      );
+      ],
     });
   }
 

@@ -1,5 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
+import { runMigration } from './migration.js';
 import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 export interface PostgresSessionTokensOptions {
@@ -47,33 +48,31 @@ export class PostgresSessionTokens {
     return this.#store.pool;
   }
 
-  /** Creates the schema and the table when missing (idempotent, safe from several processes). */
+  /**
+   * Creates the schema and the table when missing, and adds the columns of later versions:
+   * idempotent, and safe when several processes start at once (see `runMigration`).
+   */
   async migrate(): Promise<void> {
     try {
-      await this.#pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
-      await this.#pool.query(`
+      await runMigration(this.#pool, {
+        schema: this.#schema,
+        statements: [
+          `
         CREATE TABLE IF NOT EXISTS ${this.table} (
           session_id text PRIMARY KEY,
           token_hash text NOT NULL,
           created_at timestamptz NOT NULL DEFAULT now()
-        )`);
-      // Expiry: idle time counts from the last use.
-      await this.#pool.query(
-        `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS last_used_at timestamptz NOT NULL DEFAULT now()`,
-      );
-      // The user a session was created for (personal data requests, docs/privacy.md).
-      await this.#pool.query(`ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS user_id text`);
-      await this.#pool.query(
-        `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${this.#prefix}session_tokens_by_user`)}
+        )`,
+          // Expiry: idle time counts from the last use.
+          `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS last_used_at timestamptz NOT NULL DEFAULT now()`,
+          // The user a session was created for (personal data requests, docs/privacy.md).
+          `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS user_id text`,
+          `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${this.#prefix}session_tokens_by_user`)}
            ON ${this.table} (user_id, created_at) WHERE user_id IS NOT NULL`,
-      );
+        ],
+      });
     } catch (error) {
-      // Two processes creating it at once: the loser's error is harmless if the table now exists.
-      const { rows } = await this.#pool
-        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
-        .catch(() => ({ rows: [{ ready: false }] }));
-      if (!rows[0]?.ready)
-        throw storeError(error, 'SESSION_STORE', 'create the session tokens table', this.#store.endpoint);
+      throw storeError(error, 'SESSION_STORE', 'create the session tokens table', this.#store.endpoint);
     }
   }
 

@@ -1,5 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
+import { runMigration } from './migration.js';
 import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
 
 /** Options of the server's side tables in PostgreSQL: operator logins, audit log, handoff queue and outbox. */
@@ -20,7 +21,7 @@ export interface PostgresOperatorStoreOptions {
  * What the server's PostgreSQL side tables share: one table `<prefix><name>` in a schema, created on
  * first use (idempotent, safe from several processes), a pool (ended by `close()` unless it was
  * given), and errors that say which table and what failed (`SESSION_STORE`). A subclass names its
- * table and its `CREATE` statements, and runs its queries through `run`.
+ * table and its `CREATE … IF NOT EXISTS` statements (the forms `runMigration` reads), and runs its queries through `run`.
  */
 export abstract class PostgresSideTable {
   /** Quoted, schema-qualified table name. */
@@ -59,19 +60,15 @@ export abstract class PostgresSideTable {
     return quoteIdent(`${this.prefix}${suffix}`);
   }
 
-  /** Creates the schema, the table and its indexes when missing (idempotent, safe from several processes). */
+  /**
+   * Creates the schema, the table and its indexes when missing: idempotent, and safe when several
+   * processes start at once (serialised with every store's migration in the schema, see `runMigration`).
+   */
   async migrate(): Promise<void> {
-    const pool = this.store.pool;
     try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.#schema)}`);
-      for (const statement of this.createStatements()) await pool.query(statement);
+      await runMigration(this.store.pool, { schema: this.#schema, statements: this.createStatements() });
     } catch (error) {
-      // Another process may have created it at the same moment: only a missing table is an error.
-      const { rows } = await pool
-        .query<{ ready: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ready', [this.table])
-        .catch(() => ({ rows: [{ ready: false }] }));
-      if (!rows[0]?.ready)
-        throw storeError(error, 'SESSION_STORE', `create the ${this.#what}`, this.store.endpoint);
+      throw storeError(error, 'SESSION_STORE', `create the ${this.#what}`, this.store.endpoint);
     }
   }
 

@@ -4,8 +4,8 @@ import type { EmbeddingCache } from './embedding-cache.js';
 
 /**
  * Embeds texts through the cache: only texts missing from it reach the embedder, in one batch (an
- * embedder with `cacheable: false` is always asked, its vectors are not stored, and it gets the cache
- * as `EmbedOptions.cache` for the vectors it derives them from).
+ * embedder with `cacheable: false` is always asked, its vectors are not stored, and it is handed the
+ * cache as `EmbedOptions.cache` for the vectors it derives its own from).
  * Returns unit-length vectors (zero vectors stay zero). Embedder failures and wrong shapes
  * become `EMBEDDER` errors naming the model.
  */
@@ -15,8 +15,8 @@ export async function embedTexts(
   cache?: EmbeddingCache,
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
-  // An embedder that is not cached derives its vectors from others: it embeds those through `cache`.
-  const derived = embedder.cacheable === false ? cache : undefined;
+  // A non-cacheable embedder keeps nothing here itself: it is handed the cache for what it derives from.
+  const handed = embedder.cacheable === false ? cache : undefined;
   if (embedder.cacheable === false) cache = undefined;
   const cached = cache ? await cache.getMany(embedder.id, texts) : texts.map(() => undefined);
   const missing: number[] = [];
@@ -29,7 +29,7 @@ export async function embedTexts(
     try {
       vectors = await embedder.embed(unique, {
         ...(signal ? { signal } : {}),
-        ...(derived ? { cache: derived } : {}),
+        ...(handed ? { cache: handed } : {}),
       });
     } catch (error) {
       throw new TreeAgentError(

@@ -14,9 +14,8 @@ export interface Embedder {
   readonly dimensions?: number | undefined;
   /**
    * `false`: the engine does not keep this embedder's vectors in the embedding cache, because they
-   * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base, a
-   * concatenation of cached parts): it passes its cache as `EmbedOptions.cache` instead, for the
-   * vectors they derive from. Default: cached.
+   * are cheap to derive from vectors cached elsewhere (a fitted embedder over a cached base).
+   * Default: cached.
    */
   readonly cacheable?: boolean;
   /** Embeds a batch of texts, one vector per text, in order. */
@@ -30,10 +29,10 @@ export interface EmbedOptions {
   /** Aborts a long embedding call (remote models). */
   signal?: AbortSignal;
   /**
-   * The cache the caller embeds through, given to embedders with `cacheable: false` for the vectors
-   * they derive theirs from (their base, their parts): the agent's embedding cache at load, the
-   * cache of turns' embeddings for a message (not persisted by default:
-   * `TreeAgentOptions.messageEmbeddings`).
+   * The cache the caller embeds through, given to an embedder with `cacheable: false` (by
+   * `embedTexts`): one that derives its vectors from another embedder's (a fitted embedder over its
+   * base) keeps those vectors there and nowhere else, so that what the caller does not persist — a
+   * turn's message, with `messageEmbeddings: 'memory'` — is not persisted.
    */
   cache?: EmbeddingCache;
 }

@@ -1,7 +1,6 @@
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
-import { dot } from '../embedding/vector-math.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import {
   type CalibrationOptions,
@@ -10,7 +9,6 @@ import {
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
 import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
-import { EMBEDDER_KEY, NODE_KEY, PATH_KEY } from '../explore/chunk-search.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import {
   calibrationKey,
@@ -28,6 +26,7 @@ import type { LanguageModel } from '../model/language-model.js';
 import type { Chunk } from '../tree/chunk.js';
 import type { Tree } from '../tree/tree.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
+import { loadExploreCollection } from './explore-collection.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
 import { syncCollection } from './sync-collection.js';
 
@@ -70,7 +69,8 @@ const LOAD_BATCH = 512;
  * chunk once (through the cache), puts each query node's `forRag` chunks in its collection and,
  * with `exploreIn: 'vector-store'`, exploration's chunks (`tree.chunks`: not the `forRag` ones
  * unless the root sets `exploreForRagChunks`) in the exploration collection — removing chunks that
- * are no longer in the tree.
+ * are no longer in the tree; a collection whose manifest says it already holds this tree is left
+ * alone (`loadExploreCollection`).
  */
 export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const { models, vectorStore } = parts;
@@ -80,7 +80,7 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
-  let vectors: Float32Array[] = [];
+  let storeCalibrations: ThresholdCalibration[] | null = null;
   let packed: PackedIndex | null = null;
   const packedKey: PackedIndexKey = {
     tree,
@@ -96,23 +96,17 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
         scan: parts.exploreScan ?? 'auto',
       }));
   } else {
-    vectors = await embedInBatches(exploreEmbedder, parts.embeddingCache, tree.chunks);
-    const paths = new Map(
-      [...tree.nodes.values()].map((node) => [node.id, tree.pathTo(node.id).map((item) => item.id)]),
-    );
-    const records = tree.chunks.map((chunk, position) => ({
-      id: chunk.id,
-      text: chunk.text,
-      vector: vectors[position]!,
-      payload: {
-        ...chunk.extra,
-        [NODE_KEY]: chunk.nodeId,
-        [PATH_KEY]: paths.get(chunk.nodeId)!,
-        [EMBEDDER_KEY]: exploreEmbedder.id,
-      },
-    }));
-    // The payload names the embedder: a restart rewrites only the chunks that changed.
-    await syncCollection(vectorStore, exploreCollection, records, { skipUnchanged: true });
+    // The collection synced (or found in sync by its manifest) and the thresholds calibrated there.
+    const loaded = await loadExploreCollection({
+      tree,
+      embedder: exploreEmbedder,
+      cache: parts.embeddingCache,
+      store: vectorStore,
+      collection: exploreCollection,
+      calibration: parts.calibration,
+      calibrationKey: calibrationKey(parts.calibration),
+    });
+    storeCalibrations = loaded.calibrations;
   }
   for (const node of tree.nodes.values()) {
     if (node.type !== 'query') continue;
@@ -129,28 +123,19 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
       owned: { must: [{ is_empty: { key: SOURCE_KEY } }] },
     });
   }
-  let scratch: Float32Array | undefined;
   // Thresholds calibrated from the tree's own chunks for the routing nodes that have none set by hand.
   const calibration = calibrationKey(parts.calibration);
   const calibrations =
-    packed && packed.calibration === calibration
+    storeCalibrations ??
+    (packed && packed.calibration === calibration
       ? packed.calibrations
-      : parts.calibration === false
+      : parts.calibration === false || !index
         ? []
         : calibrateThresholds(
             tree,
-            index
-              ? (position, from, to) => index!.similarities(index!.vector(position), from, to)
-              : (position, from, to) => {
-                  // One buffer for every call: the calibration reads [from, to) before asking again.
-                  scratch ??= new Float32Array(tree.chunks.length);
-                  const out = scratch;
-                  const vector = vectors[position]!;
-                  for (let other = from; other < to; other++) out[other] = dot(vector, vectors[other]!);
-                  return out;
-                },
+            (position, from, to) => index!.similarities(index!.vector(position), from, to),
             parts.calibration,
-          );
+          ));
   if (index && parts.indexDirectory && !packed)
     writePacked(parts.indexDirectory, packedKey, index, { key: calibration, calibrations }, parts.log);
   tree = withCalibratedThresholds(tree, calibrations);

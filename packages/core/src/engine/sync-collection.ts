@@ -75,7 +75,14 @@ export async function syncCollection(
     stale = existing.filter((id) => !keep.has(String(id)));
   }
   if (stale.length) await store.delete(collection, stale);
+  // Vectors copied out of the caller's buffer (the exploration collection's are views into one
+  // packed buffer, which a store keeping what it is given would otherwise hold whole).
   for (let start = 0; start < changed.length; start += SYNC_BATCH)
-    await store.upsert(collection, changed.slice(start, start + SYNC_BATCH));
+    await store.upsert(
+      collection,
+      changed
+        .slice(start, start + SYNC_BATCH)
+        .map((record) => ({ ...record, vector: record.vector.slice() })),
+    );
   return { written: changed.length, removed: stale.length };
 }

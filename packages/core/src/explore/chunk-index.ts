@@ -312,8 +312,29 @@ export class ChunkIndex {
   }
 
   /**
+   * The sign-bit pass of a unit `direction` without copying: its Hamming distance to every chunk as
+   * a view of WebAssembly memory, valid while `signPassValid(pass)` (until the next pass of any
+   * search on this index), and the histogram of distances into `histogram` (`codeBits + 1` slots).
+   * Only with sign bits (`signBits`).
+   */
+  signPass(direction: Float32Array, histogram: Int32Array): { distances: Uint16Array; pass: number } {
+    const signs = this.#signs;
+    if (!signs) throw new Error('ChunkIndex.signPass: this index keeps no sign bits (signBits is false)');
+    this.#queryCode.fill(0);
+    packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
+    const distances = signs.run(this.#queryCode, histogram);
+    return { distances, pass: signs.pass };
+  }
+
+  /** Whether the distances of sign pass `pass` (`signPass`) are still the ones in memory. */
+  signPassValid(pass: number): boolean {
+    return this.#signs !== null && this.#signs.pass === pass;
+  }
+
+  /**
    * The positions in `[from, to)` whose distance in `distances` (an `out` of `hammingDistances`) is
-   * at most `cut`, ascending, into `positions` (with room for them); returns how many.
+   * at most `cut`, ascending, into `positions` (with room for them); returns how many. `distances`
+   * is a valid `signPass` view, or an `out` of `hammingDistances`.
    */
   positionsWithin(
     distances: Uint16Array,

@@ -25,7 +25,7 @@ export class MemoryChunkSearch implements ChunkSearch {
   readonly #index: ChunkIndex;
   readonly #direction: () => Promise<Float32Array>;
   #similarities: { vector: Float32Array; values: Float32Array } | null = null;
-  #signPass: (SignPass & { vector: Float32Array }) | null = null;
+  #signPass: (SignPass & { vector: Float32Array; pass: number }) | null = null;
   #scratch: SignScratch | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
   /** The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates (`scratch.positions`). */
@@ -146,15 +146,12 @@ export class MemoryChunkSearch implements ChunkSearch {
   #bestBySignsIn(vector: Float32Array, from: number, to: number, mask: Uint8Array | null) {
     const index = this.#index;
     this.#hop = null;
-    if (this.#signPass?.vector !== vector) {
-      const pass = this.#signPass ?? {
-        vector,
-        distances: new Uint16Array(index.tree.chunks.length),
-        histogram: new Int32Array(index.codeBits + 1),
-      };
-      index.hammingDistances(vector, pass.distances, pass.histogram);
-      pass.vector = vector;
-      this.#signPass = pass;
+    // The distances stay in WebAssembly memory (no 2 MB copy per direction at 1M chunks); another
+    // search's pass in between (another session's turn) replaces them, and the pass runs again.
+    if (this.#signPass?.vector !== vector || !index.signPassValid(this.#signPass.pass)) {
+      const histogram = this.#signPass?.histogram ?? new Int32Array(index.codeBits + 1);
+      const { distances, pass } = index.signPass(vector, histogram);
+      this.#signPass = { vector, distances, histogram, pass };
     }
     if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
     const scratch = this.#scratch;

@@ -15,7 +15,12 @@ import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Tree } from '../tree/tree.js';
 import type { ThresholdCalibration } from './calibrate-thresholds.js';
 import { ChunkIndex, type ExploreScan, type RowReader } from './chunk-index.js';
-import { allocateQuantizedRows, type QuantizedRows, quantizeRows } from './quantized-rows.js';
+import {
+  allocateInt8Values,
+  allocateQuantizedRows,
+  type QuantizedRows,
+  quantizeRows,
+} from './quantized-rows.js';
 
 /**
  * The packed index file: everything exploration keeps of a tree's chunk vectors, in one file per
@@ -155,9 +160,10 @@ export function readPackedIndex(directory: string, key: PackedIndexKey): PackedI
     const { tree } = key;
     const count = tree.chunks.length;
     const { sections } = header;
-    // One read for the resident sections (they are contiguous), views into it.
+    // One read for the small resident sections (they are contiguous), views into it; the int8
+    // values are read straight into the WebAssembly memory of their kernel (below).
     const first = sections[RESIDENT[0]!];
-    const last = sections[RESIDENT[RESIDENT.length - 1]!];
+    const last = sections.residuals;
     const resident = new Uint8Array(last.offset + last.bytes - first.offset);
     readFully(fd, resident, first.offset, file);
     const view = <T>(
@@ -172,14 +178,6 @@ export function readPackedIndex(directory: string, key: PackedIndexKey): PackedI
       return make(resident.buffer, section.offset - first.offset, section.bytes / size);
     };
     const columns = view('columns', (b, o, l) => new Float32Array(b, o, l), 4);
-    const quantized: QuantizedRows | null = header.rowsInFile
-      ? {
-          scales: view('scales', (b, o, l) => new Float32Array(b, o, l), 4),
-          residuals: view('residuals', (b, o, l) => new Float32Array(b, o, l), 4),
-          values: view('values', (b, o, l) => new Int8Array(b, o, l), 1),
-          stride: header.stride,
-        }
-      : null;
     const readSection = (name: SectionName, into: Uint8Array) => {
       const section = sections[name];
       if (into.byteLength !== section.bytes)
@@ -191,6 +189,21 @@ export function readPackedIndex(directory: string, key: PackedIndexKey): PackedI
       if (checksum(into) !== section.checksum)
         throw new StalePackedIndex(file, `the ${name} section fails its checksum`);
     };
+    let quantized: QuantizedRows | null = null;
+    if (header.rowsInFile) {
+      const values = allocateInt8Values(count, header.stride);
+      readSection(
+        'values',
+        new Uint8Array(values.values.buffer, values.values.byteOffset, values.values.byteLength),
+      );
+      quantized = {
+        scales: view('scales', (b, o, l) => new Float32Array(b, o, l), 4),
+        residuals: view('residuals', (b, o, l) => new Float32Array(b, o, l), 4),
+        values: values.values,
+        stride: header.stride,
+        kernel: values.kernel,
+      };
+    }
     const reader = rowReader(fd, file, sections.rows.offset, header.stride * 4);
     let index: ChunkIndex;
     try {

@@ -1,3 +1,5 @@
+import { createInt8Kernel, type Int8Kernel } from './int8-kernel.js';
+
 /**
  * Dense rows quantised to one signed byte per coordinate, with one scale per row, and for each row
  * the length of what the quantisation lost: enough to bound, for any unit direction, how far the
@@ -11,6 +13,8 @@ export interface QuantizedRows {
   /** Per row: `‖x − values · scale‖₂`, rounded up. */
   readonly residuals: Float32Array;
   readonly stride: number;
+  /** The SIMD kernel whose WebAssembly memory holds `values`, when there is one (`allocateQuantizedRows`). */
+  readonly kernel?: Int8Kernel | undefined;
 }
 
 /**
@@ -50,10 +54,19 @@ export function quantizeRows(
   }
 }
 
-/** Room for `count` quantised rows of `stride` coordinates. */
+/**
+ * Room for `count × stride` int8 values: in the WebAssembly memory of an int8 SIMD kernel when it
+ * can hold them (then `candidatesNear` scores with it), else a plain array.
+ */
+export function allocateInt8Values(count: number, stride: number): Pick<QuantizedRows, 'values' | 'kernel'> {
+  const kernel = createInt8Kernel(count, stride);
+  return kernel ? { values: kernel.values, kernel } : { values: new Int8Array(count * stride) };
+}
+
+/** Room for `count` quantised rows of `stride` coordinates (the values as `allocateInt8Values`). */
 export function allocateQuantizedRows(count: number, stride: number): QuantizedRows {
   return {
-    values: new Int8Array(count * stride),
+    ...allocateInt8Values(count, stride),
     scales: new Float32Array(count),
     residuals: new Float32Array(count),
     stride,
@@ -82,27 +95,43 @@ export function candidatesNear(
   for (let j = 0; j < dimensions; j++) norm += direction[j]! * direction[j]!;
   norm = Math.sqrt(norm);
   let floor = Number.NEGATIVE_INFINITY;
-  for (let k = 0; k < length; k++) {
-    const row = positions[k]!;
-    const base = row * stride;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let j = 0;
-    for (; j + 4 <= dimensions; j += 4) {
-      s0 += values[base + j]! * direction[j]!;
-      s1 += values[base + j + 1]! * direction[j + 1]!;
-      s2 += values[base + j + 2]! * direction[j + 2]!;
-      s3 += values[base + j + 3]! * direction[j + 3]!;
+  if (quantized.kernel && dimensions <= stride) {
+    quantized.kernel.dots(
+      direction.length > dimensions ? direction.subarray(0, dimensions) : direction,
+      positions,
+      length,
+      approximate,
+    );
+    for (let k = 0; k < length; k++) {
+      const row = positions[k]!;
+      const value = approximate[k]! * scales[row]!;
+      const bound = residuals[row]! * norm + SLACK;
+      approximate[k] = value;
+      bounds[k] = bound;
+      if (value - bound > floor) floor = value - bound;
     }
-    for (; j < dimensions; j++) s0 += values[base + j]! * direction[j]!;
-    const value = (s0 + s1 + (s2 + s3)) * scales[row]!;
-    const bound = residuals[row]! * norm + SLACK;
-    approximate[k] = value;
-    bounds[k] = bound;
-    if (value - bound > floor) floor = value - bound;
-  }
+  } else
+    for (let k = 0; k < length; k++) {
+      const row = positions[k]!;
+      const base = row * stride;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let j = 0;
+      for (; j + 4 <= dimensions; j += 4) {
+        s0 += values[base + j]! * direction[j]!;
+        s1 += values[base + j + 1]! * direction[j + 1]!;
+        s2 += values[base + j + 2]! * direction[j + 2]!;
+        s3 += values[base + j + 3]! * direction[j + 3]!;
+      }
+      for (; j < dimensions; j++) s0 += values[base + j]! * direction[j]!;
+      const value = (s0 + s1 + (s2 + s3)) * scales[row]!;
+      const bound = residuals[row]! * norm + SLACK;
+      approximate[k] = value;
+      bounds[k] = bound;
+      if (value - bound > floor) floor = value - bound;
+    }
   let kept = 0;
   for (let k = 0; k < length; k++)
     if (approximate[k]! + bounds[k]! >= floor) positions[kept++] = positions[k]!;

@@ -192,4 +192,34 @@ describe('sign-bit scan', () => {
       );
     }
   });
+
+  test("two searches in turn on one index (two sessions): each keeps its own direction's answers", async () => {
+    // The distances of a pass stay in WebAssembly memory; a pass by the other search replaces them,
+    // and the next hop must notice and run its own pass again, never read the other's.
+    const { tree, vectors, next } = randomTree(4, 25, 12, 96, 11);
+    const index = await ChunkIndex.build(tree, new ExactEmbedder({ vectors }), undefined, {
+      scan: 'sign-bits',
+    });
+    const near = () => {
+      const base = vectors[`c${Math.floor((next() + 0.5) * tree.chunks.length)}`]!;
+      const noisy = base.map((value) => value + 0.08 * next());
+      const norm = Math.hypot(...noisy);
+      return Float32Array.from(noisy, (value) => value / norm);
+    };
+    for (let trial = 0; trial < 10; trial++) {
+      const [a, b] = [near(), near()];
+      const searchA = new MemoryChunkSearch(index, async () => a);
+      const searchB = new MemoryChunkSearch(index, async () => b);
+      const exactA = new MemoryChunkSearch(index, async () => a, { exact: true });
+      const exactB = new MemoryChunkSearch(index, async () => b, { exact: true });
+      const constraints = new ExploreConstraints();
+      for (const nodeId of [2, 3, 2, 4, 3]) {
+        const node = tree.node(nodeId);
+        const fromA = await searchA.best(node, constraints);
+        const fromB = await searchB.best(node, constraints);
+        expect(fromA).toEqual(await exactA.best(node, constraints));
+        expect(fromB).toEqual(await exactB.best(node, constraints));
+      }
+    }
+  });
 });

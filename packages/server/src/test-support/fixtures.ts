@@ -147,7 +147,8 @@ export async function createSession(
   headers: Record<string, string> = {},
 ): Promise<{ sessionId: string; token: string }> {
   const response = await app.request('/api/v1/sessions', { method: 'POST', headers });
-  if (response.status !== 201) throw new Error(`session creation failed: ${response.status}`);
+  if (response.status !== 201)
+    throw new Error(`session creation failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as { sessionId: string; token: string };
 }
 

@@ -1,0 +1,165 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TreeDocument } from '@treeagent/core';
+import { SqliteSessionStore } from '@treeagent/sqlite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorDirectory } from './operators/operator-accounts.js';
+import { type RunningServer, serve } from './serve.js';
+import { launchChromium } from './test-support/browser.js';
+import { memoryLogger } from './test-support/fixtures.js';
+import { handoffAgent } from './test-support/handoff.js';
+import { overflowing, SMALL_SCREENS, topBarProblems, unreachable } from './test-support/layout.js';
+import { memoryTreeEditor } from './test-support/memory-tree-editor.js';
+import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { WEB_DIRECTORY } from './web-directory.js';
+
+/**
+ * Every page of the web app (the chat's conversation has its own test, chat-phone.browser.test.ts) on a 390×844
+ * phone and a 768×1024 tablet, with touch, in Debian's Chromium, logged in as an admin: the page
+ * never scrolls sideways, the top bar shows every page link and action whole (no strip to scroll),
+ * and every control of the page can be reached and is not covered by something else.
+ */
+
+const EDITED: TreeDocument = {
+  format: 'treeagent-tree',
+  version: 1,
+  name: 'my-agent',
+  nodes: [
+    { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
+    { id: 2, parent: 1, type: 'agent', isPrimary: true },
+    {
+      id: 3,
+      parent: 2,
+      type: 'emit',
+      name: 'shipping',
+      chunks: ['how much does shipping cost', 'shipping price and delivery time'],
+      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
+    },
+    {
+      id: 4,
+      parent: 2,
+      type: 'emit',
+      name: 'returns',
+      chunks: ['how do I return a product', 'send back an item for a refund'],
+      emit: { message: { type: 'static', content: 'You have 30 days.' } },
+    },
+  ],
+};
+
+/** Each page and what shows it is drawn (beyond `body.is-ready`). */
+const PAGES = [
+  { path: '/', shown: '#message-input' },
+  { path: '/tree', shown: '#tree-page' },
+  { path: '/editor', shown: '#editor-page .editor-file' },
+  { path: '/console', shown: '#console-page .console-queue' },
+  { path: '/analytics', shown: '#analytics-page .report-card' },
+  { path: '/review', shown: '#review-page' },
+  { path: '/audit', shown: '#audit-page .audit-row' },
+] as const;
+
+const NONE = { overflow: [], topBar: [], controls: [] };
+
+/** All three checks at once, so a failure shows every problem of the page. */
+async function layoutProblems(page: Page) {
+  return {
+    overflow: await overflowing(page),
+    topBar: await topBarProblems(page),
+    controls: await unreachable(page),
+  };
+}
+
+let browser: Browser;
+let server: RunningServer;
+let dir: string;
+let sessionStore: SqliteSessionStore;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'treeagent-small-screens-'));
+  sessionStore = new SqliteSessionStore(join(dir, 'data.db'));
+  server = await serve({
+    agent: handoffAgent({ sessionStore }),
+    hostname: '127.0.0.1',
+    port: 0,
+    web: { directory: WEB_DIRECTORY },
+    logger: memoryLogger(),
+    operators: { directory: operatorDirectory(await testOperatorAccounts()) },
+    analytics: { treeFile: join(dir, 'tree.ts'), utterancesFile: join(dir, 'utterances.tsv') },
+    editor: memoryTreeEditor(EDITED),
+  });
+  // Conversations for the analytics, one waiting for an operator in the console's queue.
+  for (const messages of [['hello', 'tell me a story'], ['hello', 'a human please'], ['what is this?']]) {
+    const created = await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' });
+    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+    for (const message of messages) {
+      const response = await fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
+        body: JSON.stringify({ message }),
+      });
+      expect(response.status).toBe(200);
+    }
+  }
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close({ timeoutMs: 1000 });
+  await sessionStore?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe.each(SMALL_SCREENS)(
+  'the pages on a $width×$height $device (Chromium, touch)',
+  ({ width, height }) => {
+    let context: BrowserContext;
+    let page: Page;
+    const errors: string[] = [];
+
+    beforeAll(async () => {
+      context = await browser.newContext({
+        viewport: { width, height },
+        isMobile: true,
+        hasTouch: true,
+        colorScheme: 'light',
+        reducedMotion: 'reduce',
+      });
+      page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (error) => errors.push(String(error)));
+      // The login form is a page too: it fits before anyone has logged in.
+      await page.goto(`${server.url}/console`);
+      await page.locator('#operator-login').waitFor();
+      expect(await overflowing(page)).toEqual([]);
+      expect(await unreachable(page)).toEqual([]);
+      await page.fill('#operator-login-name', 'anna');
+      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
+      await page.locator('#operator-login button[type=submit]').tap();
+      await page.locator('#console-page').waitFor();
+    }, 60_000);
+
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it.each(PAGES)(
+      '$path: no sideways scroll, the whole top bar on screen, every control reachable',
+      async ({ path, shown }) => {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForSelector('body.is-ready');
+        await page.locator(shown).first().waitFor();
+        expect(await layoutProblems(page)).toEqual(NONE);
+        expect(errors).toEqual([]);
+      },
+    );
+
+    it('/console: a waiting session opens with its transcript and reply box inside the screen', async () => {
+      await page.goto(`${server.url}/console`);
+      await page.locator('#queue-list button, #queue-list a').first().tap();
+      await page.locator('#reply-form').waitFor();
+      expect(await layoutProblems(page)).toEqual(NONE);
+    });
+  },
+);
