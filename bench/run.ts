@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { engineOverhead } from './engine-overhead.js';
 import { exploreAgreement } from './explore-agreement.js';
+import { exploreAnn } from './explore-ann.js';
 import { exploreScaling } from './explore-scaling.js';
 import { historyGrowth } from './history-growth.js';
 import { loadPeer } from './lib/langgraph.js';
@@ -45,6 +46,8 @@ const BENCHMARKS: { id: string; run: (context: BenchContext) => Promise<Section>
   // Last: the million-chunk tree needs the most memory.
   { id: 'explore-scaling', run: exploreScaling },
   { id: 'explore-agreement', run: exploreAgreement },
+  // usearch HNSW against the scan (issue #18, goal 1); builds take minutes at 1M.
+  { id: 'explore-ann', run: exploreAnn },
   // PostgreSQL + pgvector: 100k chunks unless --chunks says otherwise (the tables are kept and reused).
   { id: 'vector-store-explore', run: vectorStoreExplore },
 ];

@@ -84,7 +84,12 @@ export {
   withCalibratedThresholds,
   withThresholds,
 } from './explore/calibrate-thresholds.js';
-export { type ExploreScan, SIGN_SCAN_FROM } from './explore/chunk-index.js';
+export {
+  type ExploreScan,
+  type ExploreThreads,
+  SIGN_SCAN_FROM,
+  SIGN_WORKER_FROM,
+} from './explore/chunk-index.js';
 export { isAboveThreshold, SIMILARITY_TOLERANCE } from './explore/similarity-threshold.js';
 export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agent.js';
 export type { FileStore, NewFile, NewFileStream } from './files/file-store.js';

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
@@ -8,7 +9,12 @@ import {
   type ThresholdCalibration,
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
-import { ChunkIndex, type ExploreScan } from '../explore/chunk-index.js';
+import {
+  ChunkIndex,
+  type ExploreScan,
+  type ExploreThreads,
+  SIGN_WORKER_FROM,
+} from '../explore/chunk-index.js';
 import { MemoryChunkSearch } from '../explore/memory-chunk-search.js';
 import {
   calibrationKey,
@@ -50,6 +56,8 @@ export interface RuntimeParts {
   exploreIn: ExploreIn;
   /** How the in-memory index reads the vectors (`ExploreScan`); default `auto`. */
   exploreScan?: ExploreScan;
+  /** Threads of the sign-bit pass (`ExploreThreads`); default `auto`. */
+  exploreThreads?: ExploreThreads;
   /** Automatic thresholds for the routing nodes without one set by hand; `false`: none. */
   calibration: CalibrationOptions | false;
   /**
@@ -138,6 +146,8 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
           ));
   if (index && parts.indexDirectory && !packed)
     writePacked(parts.indexDirectory, packedKey, index, { key: calibration, calibrations }, parts.log);
+  if (index && wantsSignWorker(parts.exploreThreads ?? 'auto', index))
+    index.useSignWorker((message) => parts.log?.('warn', message));
   tree = withCalibratedThresholds(tree, calibrations);
   const routed = tree;
   const chunkSearch = index
@@ -147,6 +157,7 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const {
     exploreIn: _exploreIn,
     exploreScan: _exploreScan,
+    exploreThreads: _exploreThreads,
     calibration: _calibration,
     indexDirectory: _indexDirectory,
     log: _log,
@@ -234,4 +245,15 @@ function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): v
       { nodeId: missing[0]!.nodeId },
     );
   }
+}
+
+/** Whether the index's sign-bit pass gets a worker thread (`ExploreThreads`). */
+function wantsSignWorker(threads: ExploreThreads, index: ChunkIndex): boolean {
+  if (threads !== 'auto' && threads !== 1 && threads !== 2)
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `exploreThreads is ${JSON.stringify(threads)}: use 'auto', 1 (the main thread only) or 2 (a worker thread takes part in each sign-bit pass).`,
+    );
+  if (!index.signBits || threads === 1) return false;
+  return threads === 2 || (index.tree.chunks.length >= SIGN_WORKER_FROM && availableParallelism() >= 2);
 }

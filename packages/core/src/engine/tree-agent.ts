@@ -11,7 +11,7 @@ import type {
   ThresholdCalibration,
   ThresholdSource,
 } from '../explore/calibrate-thresholds.js';
-import type { ExploreScan } from '../explore/chunk-index.js';
+import type { ExploreScan, ExploreThreads } from '../explore/chunk-index.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { handoffEventsOf } from '../handoff/handoff-events.js';
@@ -95,6 +95,14 @@ export interface TreeAgentOptions {
    * (default) uses sign bits from 20,000 chunks on (docs/architecture.md, "Large trees").
    */
   exploreScan?: ExploreScan;
+  /**
+   * Threads of the sign-bit pass (`exploreScan` with sign bits): `1`, `2` (a worker thread takes
+   * about half the rows of each pass; it never keeps the process alive and is stopped when the
+   * agent is collected; if it fails, one warning is logged and the pass runs on one thread with the
+   * same results), or `auto` (default: 2 from 250,000 chunks on, on two processors or more;
+   * docs/architecture.md, "Large trees").
+   */
+  exploreThreads?: ExploreThreads;
   /**
    * Where in-memory exploration keeps its packed index files (docs/architecture.md, "Packed index
    * files"): one file per tree content and embedder, written after the first load and read whole on
@@ -590,6 +598,7 @@ export class TreeAgent {
       now: this.#options.now ?? (() => new Date()),
       exploreIn: this.#options.exploreIn ?? 'memory',
       exploreScan: this.#options.exploreScan ?? 'auto',
+      exploreThreads: this.#options.exploreThreads ?? 'auto',
       indexDirectory:
         this.#options.indexDirectory === false
           ? undefined

@@ -5,7 +5,7 @@ import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
 import { createRowKernel, type RowKernel } from './dot-kernel.js';
-import { candidatesNear, type QuantizedRows } from './quantized-rows.js';
+import { approximateRows, candidatesNear, type QuantizedRows } from './quantized-rows.js';
 import { createSignKernel, type SignKernel } from './sign-kernel.js';
 
 /**
@@ -26,6 +26,21 @@ const BUILD_BATCH = 4096;
  * it the float32 pass is already a fraction of a millisecond.
  */
 export const SIGN_SCAN_FROM = 20_000;
+
+/**
+ * From this many chunks on (`exploreThreads: 'auto'`, on a machine with at least two processors),
+ * a worker thread takes part in every sign-bit pass: the pass then costs a few milliseconds (the
+ * rest of a hop's work stays on the main thread), and the worker's start-up (about 30 ms, once)
+ * and wake-up (tens of microseconds per pass) are small against it.
+ */
+export const SIGN_WORKER_FROM = 250_000;
+
+/**
+ * Threads of the sign-bit pass: `1` (the main thread only), `2` (a worker thread takes part in
+ * each pass: `ChunkIndex.useSignWorker`), or `auto` (default: 2 from `SIGN_WORKER_FROM` chunks on
+ * when the machine has two processors or more).
+ */
+export type ExploreThreads = 'auto' | 1 | 2;
 
 /**
  * How exploration reads the chunk vectors: `exact` scores every chunk in float32 once per
@@ -149,7 +164,7 @@ export class ChunkIndex {
       this.layout === 'rows' &&
       this.#kernel !== null &&
       (scan === 'sign-bits' || (scan === 'auto' && count >= SIGN_SCAN_FROM))
-        ? createSignKernel(count, this.stride)
+        ? createSignKernel(count, this.stride, { shared: true })
         : null;
     this.#queryCode = new Uint8Array(this.#signs?.codeBytes ?? 0);
   }
@@ -212,9 +227,29 @@ export class ChunkIndex {
     return true;
   }
 
-  /** Closes the file the rows are read from, if any (the index is not used after this). */
+  /** Closes the file the rows are read from and stops the sign pass's worker thread, if any (the index is not used after this). */
   close(): void {
     this.#reader?.close();
+    this.#signs?.close();
+  }
+
+  /**
+   * Starts a worker thread that takes part in every sign-bit pass (about half the rows each; the
+   * sign bits are shared, not copied; `sign-worker.ts`). It is stopped by `close` or when the index
+   * is collected, never keeps the process alive, and a failure is reported through `warn` (the
+   * passes then run on one thread, with the same results). Returns false when there is no sign-bit
+   * pass or no worker thread can run here.
+   */
+  useSignWorker(warn: (message: string) => void): boolean {
+    const signs = this.#signs;
+    if (!signs?.startWorker(warn)) return false;
+    stopWhenCollected.register(this, signs);
+    return true;
+  }
+
+  /** Threads of the sign-bit pass now: 2 with a worker thread (`useSignWorker`), else 1. */
+  get signThreads(): 1 | 2 {
+    return this.#signs?.threads ?? 1;
   }
 
   /**
@@ -285,6 +320,24 @@ export class ChunkIndex {
     let best = 0;
     for (let k = 1; k < kept; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
     return { position: positions[best]!, similarity: scratch.scores[best]! };
+  }
+
+  /**
+   * With the float32 rows in a file (`quantized` is set): the int8 approximation of the similarity
+   * of a unit `direction` to the chunks at `positions[0..length)` and its error bound, into
+   * `approximate` and `bounds` (the exact value lies within `approximate[k] ± bounds[k]`); returns
+   * false, writing nothing, when the index keeps no int8 rows.
+   */
+  approximateAt(
+    direction: Float32Array,
+    positions: Int32Array,
+    length: number,
+    approximate: Float64Array,
+    bounds: Float64Array,
+  ): boolean {
+    if (!this.#quantized || direction.length !== this.dimensions) return false;
+    approximateRows(this.#quantized, direction, this.dimensions, positions, length, approximate, bounds);
+    return true;
   }
 
   /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
@@ -553,6 +606,9 @@ export class ChunkIndex {
     return this.#positionById.get(chunkKey(id));
   }
 }
+
+/** Stops the worker thread of an index's sign-bit pass when the index is collected (an agent dropped). */
+const stopWhenCollected = new FinalizationRegistry<SignKernel>((signs) => signs.close());
 
 /** Sets bit `k` of `codes` (from byte `at`) for each `values[from + k] > 0`, `k < length`. */
 function packSigns(values: Float32Array, from: number, length: number, codes: Uint8Array, at: number): void {

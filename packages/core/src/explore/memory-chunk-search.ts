@@ -5,6 +5,7 @@ import type { TreeNode } from '../tree/tree-node.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { bestChunkIn, buildChunkMask } from './chunk-mask.js';
 import type { ChunkSearch } from './chunk-search.js';
+import { keepNear } from './quantized-rows.js';
 import { type SignPass, SignScratch, signCandidates } from './sign-candidates.js';
 
 /**
@@ -28,8 +29,13 @@ export class MemoryChunkSearch implements ChunkSearch {
   #signPass: (SignPass & { vector: Float32Array; pass: number }) | null = null;
   #scratch: SignScratch | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
-  /** The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates (`scratch.positions`). */
-  #hop: { scoredWhole: boolean; length: number } | null = null;
+  /**
+   * The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates
+   * (`#candidates`); `bounded`: their int8 approximations and bounds are in `scratch.approximate`
+   * and `scratch.bounds` (float32 rows in a file), and `#candidates` holds the whole range's
+   * allowed chunks when `scoredWhole`.
+   */
+  #hop: { scoredWhole: boolean; bounded: boolean; length: number } | null = null;
   /** The last sign-bit hop's candidate positions (`#hop.length` of them). */
   #candidates = new Int32Array(1024);
   readonly #exact: boolean;
@@ -96,6 +102,15 @@ export class MemoryChunkSearch implements ChunkSearch {
     const scratch = this.#scratch!;
     const hop = this.#hop;
     if (hop === null) return null;
+    if (hop.bounded) {
+      // The hop's int8 approximations again, without the child's range: no row is scored twice in int8.
+      const found = this.#boundedBest(vector, this.#candidates, hop.length, child.chunkStart, child.chunkEnd);
+      if (found || hop.scoredWhole) return found;
+      const before =
+        child.chunkStart > from ? this.#bestBySignsIn(vector, from, child.chunkStart, mask) : null;
+      const after = to > child.chunkEnd ? this.#bestBySignsIn(vector, child.chunkEnd, to, mask) : null;
+      return better(before, after);
+    }
     if (hop.scoredWhole) {
       let best: { position: number; similarity: number } | null = null;
       for (let k = 0; k < to - from; k++) {
@@ -156,6 +171,7 @@ export class MemoryChunkSearch implements ChunkSearch {
     if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
     const scratch = this.#scratch;
     const pass = this.#signPass;
+    if (index.quantized) return this.#boundedHop(vector, from, to, mask, pass);
     if (to - from <= 2 * SIGN_CANDIDATES) {
       // A small range: every chunk of it scored exactly, in one kernel call.
       scratch.ensure(to - from);
@@ -165,7 +181,7 @@ export class MemoryChunkSearch implements ChunkSearch {
         if (mask !== null && mask[from + k] === 0) continue;
         if (best < 0 || scratch.scores[k]! > scratch.scores[best]!) best = k;
       }
-      this.#hop = { scoredWhole: true, length: to - from };
+      this.#hop = { scoredWhole: true, bounded: false, length: to - from };
       return best < 0 ? null : { position: from + best, similarity: scratch.scores[best]! };
     }
     const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
@@ -175,8 +191,68 @@ export class MemoryChunkSearch implements ChunkSearch {
     if (this.#candidates.length < length)
       this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
     this.#candidates.set(scratch.positions.subarray(0, length));
-    this.#hop = { scoredWhole: false, length };
+    this.#hop = { scoredWhole: false, bounded: false, length };
     return index.bestAmong(vector, scratch.positions, length, scratch);
+  }
+
+  /**
+   * A hop of an index whose float32 rows are in a file: the hop's chunks (the allowed chunks of a
+   * range of at most twice `SIGN_CANDIDATES`, else its sign-bit candidates) scored once on their
+   * int8 rows with an error bound; only those that can still be the best are read and rescored in
+   * float32 (`#boundedBest`), and the runner-up reuses the same int8 scores.
+   */
+  #boundedHop(vector: Float32Array, from: number, to: number, mask: Uint8Array | null, pass: SignPass) {
+    const index = this.#index;
+    const scratch = this.#scratch!;
+    let length = 0;
+    const whole = to - from <= 2 * SIGN_CANDIDATES;
+    if (whole) {
+      scratch.ensure(to - from);
+      for (let position = from; position < to; position++)
+        if (mask === null || mask[position] !== 0) scratch.positions[length++] = position;
+    } else
+      length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
+        index.positionsWithin(pass.distances, from, to, cut, positions),
+      );
+    if (this.#candidates.length < length)
+      this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
+    this.#candidates.set(scratch.positions.subarray(0, length));
+    if (!index.approximateAt(vector, this.#candidates, length, scratch.approximate, scratch.bounds)) {
+      // No int8 score for this direction (another length): every chunk of the hop is read and scored.
+      scratch.approximate.fill(0, 0, length);
+      scratch.bounds.fill(Number.POSITIVE_INFINITY, 0, length);
+    }
+    this.#hop = { scoredWhole: whole, bounded: true, length };
+    return this.#boundedBest(vector, this.#candidates, length, 0, 0);
+  }
+
+  /**
+   * The exact best of the hop's chunks `positions[0..length)` outside `[skipFrom, skipTo)`, from
+   * their int8 approximations and bounds (`scratch.approximate`, `scratch.bounds`): the rows that
+   * can still be the best are read and scored in float32, the first position kept on ties.
+   */
+  #boundedBest(
+    vector: Float32Array,
+    positions: Int32Array,
+    length: number,
+    skipFrom: number,
+    skipTo: number,
+  ): { position: number; similarity: number } | null {
+    const scratch = this.#scratch!;
+    const kept = keepNear(
+      positions,
+      length,
+      scratch.approximate,
+      scratch.bounds,
+      skipFrom,
+      skipTo,
+      scratch.kept,
+    );
+    if (kept === 0) return null;
+    this.#index.similaritiesAt(vector, scratch.kept, kept, scratch.scores);
+    let best = 0;
+    for (let k = 1; k < kept; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
+    return { position: scratch.kept[best]!, similarity: scratch.scores[best]! };
   }
 
   #maskFor(constraints: ExploreConstraints): Uint8Array | null {

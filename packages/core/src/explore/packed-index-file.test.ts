@@ -224,13 +224,26 @@ describe('packed index file', () => {
       const norm = Math.hypot(...direction);
       for (let j = 0; j < 64; j++) direction[j]! /= norm;
       const reference = new MemoryChunkSearch(exact, async () => direction, { exact: true });
+      // The sign-bit scan with the float32 rows in memory: every candidate rescored in float32.
+      const inMemory = new MemoryChunkSearch(exact, async () => direction);
       const searched = new MemoryChunkSearch(fromFile, async () => direction);
+      const blacklisted = new ExploreConstraints();
       for (const node of tree.nodes.values()) {
         if (!node.children.length) continue;
         const expected = await reference.best(node, constraints);
         const found = await searched.best(node, constraints);
         expect(found?.chunkId).toBe(expected?.chunkId);
         expect(found?.similarity).toBe(expected?.similarity);
+        // Runner-up (margin) included: the int8 bound only drops rows that cannot be the best.
+        expect(found).toEqual(await inMemory.best(node, constraints));
+        // With the best child blacklisted (a fallback): the next best, the same way.
+        if (found) {
+          blacklisted.blacklist.add(found.childId, 'node');
+          expect(await searched.best(node, blacklisted)).toEqual(await inMemory.best(node, blacklisted));
+          expect((await searched.best(node, blacklisted))?.chunkId).toBe(
+            (await reference.best(node, blacklisted))?.chunkId,
+          );
+        }
         checked++;
       }
     }

@@ -74,12 +74,93 @@ export function allocateQuantizedRows(count: number, stride: number): QuantizedR
 }
 
 /**
+ * For the rows at `positions[0..length)`: the quantised dot product with `direction` (its first
+ * `dimensions` coordinates) into `approximate[k]`, and a bound on its error into `bounds[k]`
+ * (`‖residual‖ · ‖direction‖`, Cauchy–Schwarz, plus `SLACK`): the float32 value of row
+ * `positions[k]` lies within `approximate[k] ± bounds[k]`.
+ */
+export function approximateRows(
+  quantized: QuantizedRows,
+  direction: Float32Array,
+  dimensions: number,
+  positions: Int32Array,
+  length: number,
+  approximate: Float64Array,
+  bounds: Float64Array,
+): void {
+  const { values, scales, residuals, stride } = quantized;
+  let norm = 0;
+  for (let j = 0; j < dimensions; j++) norm += direction[j]! * direction[j]!;
+  norm = Math.sqrt(norm);
+  if (quantized.kernel && dimensions <= stride) {
+    quantized.kernel.dots(
+      direction.length > dimensions ? direction.subarray(0, dimensions) : direction,
+      positions,
+      length,
+      approximate,
+    );
+    for (let k = 0; k < length; k++) {
+      const row = positions[k]!;
+      approximate[k] = approximate[k]! * scales[row]!;
+      bounds[k] = residuals[row]! * norm + SLACK;
+    }
+    return;
+  }
+  for (let k = 0; k < length; k++) {
+    const row = positions[k]!;
+    const base = row * stride;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let j = 0;
+    for (; j + 4 <= dimensions; j += 4) {
+      s0 += values[base + j]! * direction[j]!;
+      s1 += values[base + j + 1]! * direction[j + 1]!;
+      s2 += values[base + j + 2]! * direction[j + 2]!;
+      s3 += values[base + j + 3]! * direction[j + 3]!;
+    }
+    for (; j < dimensions; j++) s0 += values[base + j]! * direction[j]!;
+    approximate[k] = (s0 + s1 + (s2 + s3)) * scales[row]!;
+    bounds[k] = residuals[row]! * norm + SLACK;
+  }
+}
+
+/**
+ * Of the rows at `positions[0..length)` (ascending) whose position is outside `[skipFrom, skipTo)`,
+ * those that can hold the largest float32 value, given `approximateRows`' values and bounds: a row
+ * is kept when its upper bound reaches the largest lower bound. Writes the kept positions, still
+ * ascending, to `kept` and returns how many. Rows whose exact value could tie the best are kept
+ * too, so the first position of the exact maximum is always among them.
+ */
+export function keepNear(
+  positions: Int32Array,
+  length: number,
+  approximate: Float64Array,
+  bounds: Float64Array,
+  skipFrom: number,
+  skipTo: number,
+  kept: Int32Array,
+): number {
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < length; k++) {
+    const position = positions[k]!;
+    if (position >= skipFrom && position < skipTo) continue;
+    if (approximate[k]! - bounds[k]! > floor) floor = approximate[k]! - bounds[k]!;
+  }
+  let count = 0;
+  for (let k = 0; k < length; k++) {
+    const position = positions[k]!;
+    if (position >= skipFrom && position < skipTo) continue;
+    if (approximate[k]! + bounds[k]! >= floor) kept[count++] = position;
+  }
+  return count;
+}
+
+/**
  * Of the rows at `positions[0..length)` (ascending), those that can hold the largest float32 dot
- * product with the unit `direction`: for each row the quantised dot product and a bound on its
- * error (`‖residual‖ · ‖direction‖`, Cauchy–Schwarz, plus `SLACK`); a row is kept when its upper
- * bound reaches the largest lower bound. Writes the kept positions, still ascending, to
- * `positions[0..kept)` and returns `kept`. Rows whose exact value could tie the best are kept too,
- * so the first position of the exact maximum is always among them.
+ * product with the unit `direction` (`approximateRows`, then `keepNear`). Writes the kept positions,
+ * still ascending, to `positions[0..kept)` and returns `kept`.
  */
 export function candidatesNear(
   quantized: QuantizedRows,
@@ -90,50 +171,6 @@ export function candidatesNear(
   approximate: Float64Array,
   bounds: Float64Array,
 ): number {
-  const { values, scales, residuals, stride } = quantized;
-  let norm = 0;
-  for (let j = 0; j < dimensions; j++) norm += direction[j]! * direction[j]!;
-  norm = Math.sqrt(norm);
-  let floor = Number.NEGATIVE_INFINITY;
-  if (quantized.kernel && dimensions <= stride) {
-    quantized.kernel.dots(
-      direction.length > dimensions ? direction.subarray(0, dimensions) : direction,
-      positions,
-      length,
-      approximate,
-    );
-    for (let k = 0; k < length; k++) {
-      const row = positions[k]!;
-      const value = approximate[k]! * scales[row]!;
-      const bound = residuals[row]! * norm + SLACK;
-      approximate[k] = value;
-      bounds[k] = bound;
-      if (value - bound > floor) floor = value - bound;
-    }
-  } else
-    for (let k = 0; k < length; k++) {
-      const row = positions[k]!;
-      const base = row * stride;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let j = 0;
-      for (; j + 4 <= dimensions; j += 4) {
-        s0 += values[base + j]! * direction[j]!;
-        s1 += values[base + j + 1]! * direction[j + 1]!;
-        s2 += values[base + j + 2]! * direction[j + 2]!;
-        s3 += values[base + j + 3]! * direction[j + 3]!;
-      }
-      for (; j < dimensions; j++) s0 += values[base + j]! * direction[j]!;
-      const value = (s0 + s1 + (s2 + s3)) * scales[row]!;
-      const bound = residuals[row]! * norm + SLACK;
-      approximate[k] = value;
-      bounds[k] = bound;
-      if (value - bound > floor) floor = value - bound;
-    }
-  let kept = 0;
-  for (let k = 0; k < length; k++)
-    if (approximate[k]! + bounds[k]! >= floor) positions[kept++] = positions[k]!;
-  return kept;
+  approximateRows(quantized, direction, dimensions, positions, length, approximate, bounds);
+  return keepNear(positions, length, approximate, bounds, 0, 0, positions);
 }

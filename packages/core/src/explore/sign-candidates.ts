@@ -83,6 +83,8 @@ export class SignScratch {
   /** Int8 scores of the candidates and their error bounds (`ChunkIndex.bestAmong` with rows in a file). */
   approximate = new Float64Array(1024);
   bounds = new Float64Array(1024);
+  /** The positions an int8 bound keeps (`keepNear`). */
+  kept = new Int32Array(1024);
 
   /** @param bits The longest code, in bits (the largest distance). */
   constructor(bits: number) {
@@ -100,5 +102,6 @@ export class SignScratch {
     this.scores = new Float32Array(size);
     this.approximate = new Float64Array(size);
     this.bounds = new Float64Array(size);
+    this.kept = new Int32Array(size);
   }
 }

@@ -1,3 +1,4 @@
+import { type SignWorker, startSignWorker } from './sign-worker.js';
 import { compiledKernel, instantiateKernel, kernelModuleBytes, unsigned, vector } from './wasm-bytes.js';
 
 /**
@@ -172,13 +173,16 @@ function withinBody(): number[] {
   return [...vector(locals.map(([count, type]) => [...unsigned(count!), type!])), ...body];
 }
 
-function kernelBytes(blocks: number): Uint8Array {
+function kernelBytes(blocks: number, sharedMemory: boolean): Uint8Array {
   const hamming = hammingBody(blocks);
   const within = withinBody();
-  return kernelModuleBytes([
-    { name: 'hamming', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0], body: hamming },
-    { name: 'within', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f], body: within },
-  ]);
+  return kernelModuleBytes(
+    [
+      { name: 'hamming', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0], body: hamming },
+      { name: 'within', type: [0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f], body: within },
+    ],
+    { sharedMemory },
+  );
 }
 
 /**
@@ -207,23 +211,51 @@ export interface SignKernel {
    * validity of the last `run`).
    */
   within(distances: Uint16Array, from: number, to: number, cut: number, positions: Int32Array): number;
+  /**
+   * Starts a worker thread that takes part in every later pass (`sign-worker.ts`); only for a kernel
+   * created `shared`. Returns false (nothing started) when that is not possible here; a worker that
+   * fails later is reported through `warn` and the passes go on on one thread.
+   */
+  startWorker(warn: (message: string) => void): boolean;
+  /** Whether a worker thread takes part in the passes now. */
+  readonly threads: 1 | 2;
+  /** Passes the worker thread took part in so far. */
+  readonly workerPasses: number;
+  /** Stops the worker thread, if any (the kernel still works, on one thread). */
+  close(): void;
 }
 
-/** A `SignKernel` for `count` codes of `bits` bits, or `null` (no SIMD, too long, too large). */
-export function createSignKernel(count: number, bits: number): SignKernel | null {
+/**
+ * A `SignKernel` for `count` codes of `bits` bits, or `null` (no SIMD, too long, too large).
+ * `shared`: in shared WebAssembly memory, so that a worker thread can take part in the passes
+ * (`startWorker`); falls back to unshared memory where shared memory is not available.
+ */
+export function createSignKernel(
+  count: number,
+  bits: number,
+  options: { shared?: boolean } = {},
+): SignKernel | null {
   const blocks = Math.ceil(bits / 128);
   const codeBytes = blocks * 16;
   if (count === 0 || bits === 0 || codeBytes > MAX_CODE_BYTES) return null;
-  const module = compiledKernel(`signs:${blocks}`, () => kernelBytes(blocks));
-  if (!module) return null;
   const align = (bytes: number) => Math.ceil(bytes / 16) * 16;
   const queryAt = count * codeBytes;
   const outAt = queryAt + codeBytes;
   const histogramAt = outAt + align(count * 2);
   const slots = codeBytes * 8 + 1;
-  const destAt = histogramAt + align(slots * 4);
-  const instance = instantiateKernel(module, destAt + count * 4);
-  if (!instance) return null;
+  // The worker's histogram after the main thread's.
+  const workerHistogramAt = histogramAt + align(slots * 4);
+  const destAt = workerHistogramAt + align(slots * 4);
+  const instantiate = (shared: boolean) => {
+    const module = compiledKernel(`signs:${blocks}${shared ? ':shared' : ''}`, () =>
+      kernelBytes(blocks, shared),
+    );
+    const instance = module && instantiateKernel(module, destAt + count * 4, { shared });
+    return instance ? { module, instance } : null;
+  };
+  const made = (options.shared ? instantiate(true) : null) ?? instantiate(false);
+  if (!made) return null;
+  const { module, instance } = made;
   const hamming = instance.exports['hamming'] as (
     c: number,
     q: number,
@@ -243,15 +275,27 @@ export function createSignKernel(count: number, bits: number): SignKernel | null
   const queryView = new Uint8Array(buffer, queryAt, codeBytes);
   const outView = new Uint16Array(buffer, outAt, count);
   const histogramView = new Int32Array(buffer, histogramAt, slots);
+  const workerHistogramView = new Int32Array(buffer, workerHistogramAt, slots);
   const destView = new Int32Array(buffer, destAt, count);
   /** The distances in WebAssembly memory now: `outView` after a `run`, or an `out` copied in. */
   let loaded: Uint16Array | null = null;
   let pass = 0;
+  let worker: SignWorker | null = null;
+  let workerPasses = 0;
+  const rows = (row: number, rows: number) =>
+    hamming(row * codeBytes, queryAt, outAt + 2 * row, rows, histogramAt);
   const run = (query: Uint8Array, histogram: Int32Array): Uint16Array => {
     queryView.set(query.subarray(0, codeBytes));
     histogramView.fill(0);
-    hamming(0, queryAt, outAt, count, histogramAt);
-    histogram.set(histogramView);
+    if (worker?.run(count, rows, workerHistogramView)) {
+      workerPasses++;
+      for (let d = 0; d < slots; d++) histogram[d] = histogramView[d]! + workerHistogramView[d]!;
+    } else {
+      // One thread (or the worker failed during this pass: every row again, here).
+      histogramView.fill(0);
+      hamming(0, queryAt, outAt, count, histogramAt);
+      histogram.set(histogramView);
+    }
     pass++;
     loaded = outView;
     return outView;
@@ -262,6 +306,29 @@ export function createSignKernel(count: number, bits: number): SignKernel | null
     run,
     get pass() {
       return pass;
+    },
+    get threads() {
+      return worker ? 2 : 1;
+    },
+    get workerPasses() {
+      return workerPasses;
+    },
+    startWorker(warn) {
+      if (worker) return true;
+      worker = startSignWorker(
+        module,
+        instance.memory,
+        { count, codeBytes, queryAt, outAt, histogramAt: workerHistogramAt },
+        (message) => {
+          worker = null;
+          warn(message);
+        },
+      );
+      return worker !== null;
+    },
+    close() {
+      worker?.close();
+      worker = null;
     },
     distances(query, out, histogram) {
       out.set(run(query, histogram));

@@ -34,7 +34,7 @@ export interface WasmMemory {
 }
 export interface WasmApi {
   Module: new (bytes: Uint8Array) => WasmModule;
-  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum: number; shared?: boolean }) => WasmMemory;
   Instance: new (
     module: WasmModule,
     imports: { env: { memory: WasmMemory } },
@@ -73,17 +73,18 @@ export function compiledKernel(key: string, bytes: () => Uint8Array): WasmModule
 export function instantiateKernel(
   module: WasmModule,
   bytes: number,
-): { buffer: ArrayBuffer; exports: Record<string, unknown> } | null {
+  options: { shared?: boolean } = {},
+): { buffer: ArrayBuffer; memory: WasmMemory; exports: Record<string, unknown> } | null {
   if (!wasm || bytes > MAX_WASM_BYTES) return null;
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
   let memory: WasmMemory;
   try {
-    memory = new wasm.Memory({ initial: pages, maximum: pages });
+    memory = new wasm.Memory({ initial: pages, maximum: pages, ...(options.shared ? { shared: true } : {}) });
   } catch {
     return null;
   }
   const instance = new wasm.Instance(module, { env: { memory } });
-  return { buffer: memory.buffer, exports: instance.exports };
+  return { buffer: memory.buffer, memory, exports: instance.exports };
 }
 
 /** One exported function of a kernel module: its name, its type (`0x60 …`), its body (locals first). */
@@ -94,10 +95,16 @@ export interface KernelFunction {
 }
 
 /**
- * A module importing its memory as `env.memory` and exporting `functions` (each with a type of its
- * own): the frame both hand-assembled kernels share.
+ * A module importing its memory as `env.memory` (`sharedMemory`: a shared memory, which worker
+ * threads can run the same kernel on) and exporting `functions` (each with a type of its own): the
+ * frame the hand-assembled kernels share.
  */
-export function kernelModuleBytes(functions: readonly KernelFunction[]): Uint8Array {
+export function kernelModuleBytes(
+  functions: readonly KernelFunction[],
+  options: { sharedMemory?: boolean } = {},
+): Uint8Array {
+  // The imported memory's limits: at least one page; shared memory must declare a maximum (4 GiB).
+  const limits = options.sharedMemory ? [0x03, 0x01, ...unsigned(65_536)] : [0x00, 0x01];
   return Uint8Array.from([
     0x00,
     0x61,
@@ -108,7 +115,7 @@ export function kernelModuleBytes(functions: readonly KernelFunction[]): Uint8Ar
     0x00,
     0x00,
     ...section(1, vector(functions.map((fn) => fn.type))),
-    ...section(2, vector([[...wasmName('env'), ...wasmName('memory'), 0x02, 0x00, 0x01]])),
+    ...section(2, vector([[...wasmName('env'), ...wasmName('memory'), 0x02, ...limits]])),
     ...section(3, vector(functions.map((_, k) => unsigned(k)))),
     ...section(7, vector(functions.map((fn, k) => [...wasmName(fn.name), 0x00, ...unsigned(k)]))),
     ...section(10, vector(functions.map((fn) => [...unsigned(fn.body.length), ...fn.body]))),
