@@ -1,14 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type CalibrationOptions,
-  InMemoryEmbeddingCache,
+  ConcatEmbedder,
+  FileEmbeddingCache,
+  HashedEmbedder,
   type LabelledUtterance,
   type SpaceFitter,
   TreeAgent,
 } from '../../packages/core/src/index.js';
-import { spaceFitter } from '../../packages/fit/src/index.js';
+import { UseEmbedder } from '../../packages/embedder-use/src/index.js';
+import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 
 /**
@@ -17,16 +21,53 @@ import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
  * background) and calibrates the thresholds in it. Measured once on `val` + `oos_val` after
  * `await agent.whenFitted()`.
  *
- * `--select` first chooses the calibration's `keep` in the fitted space by 5-fold cross-validation on
- * `train` (+ `oos_train` as out-of-scope messages), never on `val`.
+ * `--use-base`: a measurement, not what the library does — the fit at load is made over USE-lite +
+ * hashed n-grams 2:1 instead of the hashed n-grams (the agent still serves in the hashed space until
+ * the fit is ready), with the settings 5-fold cross-validation on `train` chose for that base:
+ * shrinkage 0.2, baseWeight 0.1 (`bench/routing/fit.ts`), and the calibration's keep `--use-keep`
+ * (default 0.95: chosen by `--select --use-base`).
  *
- * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.9,0.95] [--folds 5] [--no-write]
+ * `--select` first chooses the calibration's `keep` in the fitted space by 5-fold cross-validation on
+ * `train` (+ `oos_train` as out-of-scope messages), never on `val`; its embeddings go through
+ * `bench/.cache/embeddings` (seed the USE-lite ones with `seed-use-cache.ts`).
+ *
+ * `--data <dir>`: the agent keeps its embeddings (`FileEmbeddingCache`) and fits in `<dir>`, as
+ * `treeagent dev` does in its data directory; run twice with the same directory for a warm start.
+ * Without it: `new TreeAgent({ tree })` alone, cold.
+ *
+ * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.9,0.95] [--folds 5] [--use-base]
+ *   [--use-keep 0.95]
+ *   [--data <dir>] [--skip-val] [--no-write]
  */
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
   return index < 0 ? undefined : process.argv[index + 1];
 };
 const select = process.argv.includes('--select');
+const useBase = process.argv.includes('--use-base');
+const useKeep = Number(argument('--use-keep') ?? 0.95);
+const dataDirectory = argument('--data');
+/** Settings cross-validated on `train` for USE-lite + hashed 2:1 (docs/routing.md, "Figures"). */
+const USE_BASE_SETTINGS = { baseWeight: 0.1, shrinkage: 0.2 };
+let use: UseEmbedder | undefined;
+
+/**
+ * The agent's fitter, over USE-lite + hashed with `--use-base`: the fitter is asked to fit that
+ * concatenation instead of the agent's hashed embedder (its parts cached under their own ids).
+ */
+function fitterFor(options: SpaceFitterOptions, keep?: number): SpaceFitter {
+  if (!useBase) return spaceFitter(options);
+  // Small batches: the model runs on the serving thread while the agent answers in the hashed space.
+  use ??= new UseEmbedder({ batchSize: 32 });
+  const base = new ConcatEmbedder([{ embedder: use, weight: 2 }, new HashedEmbedder()]);
+  const inner = spaceFitter({ ...USE_BASE_SETTINGS, calibrationKeep: keep ?? useKeep, ...options });
+  return {
+    id: `${inner.id} over ${base.id}`,
+    skip: (tree) => inner.skip?.(tree, base) ?? null,
+    cached: (request) => inner.cached({ ...request, base }),
+    fit: (request) => inner.fit({ ...request, base }),
+  };
+}
 const keeps = (argument('--keeps') ?? '0.9,0.925,0.95,0.975,0.99').split(',').map(Number);
 const folds = Number(argument('--folds') ?? 5);
 const data = loadClinc150();
@@ -63,7 +104,7 @@ const results: Record<string, unknown> = { date: new Date().toISOString() };
 let chosen: number | undefined;
 if (select) {
   const byKeep = new Map<number, Outcome[]>(keeps.map((keep) => [keep, []]));
-  const cache = new InMemoryEmbeddingCache();
+  const cache = new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)));
   for (let fold = 0; fold < folds; fold++) {
     const seen = new Map<string, number>();
     const train: [string, string][] = [];
@@ -78,7 +119,7 @@ if (select) {
     const tree = clincTree(data, { threshold: null, train });
     // One fit per fold, cached: the agents of the other keeps read it.
     const directory = mkdtempSync(join(tmpdir(), 'treeagent-oob-'));
-    const fitter: SpaceFitter = spaceFitter({ cacheDirectory: directory });
+    const fitter: SpaceFitter = fitterFor({ cacheDirectory: directory });
     try {
       for (const keep of keeps) {
         const calibrateThresholds: CalibrationOptions = { keep };
@@ -119,18 +160,34 @@ if (select) {
   results.selection = { folds, scores, chosen };
 }
 
-if (!argument('--skip-val')) {
+if (!process.argv.includes('--skip-val')) {
   // What a user gets: the tree from train, default options, nothing else.
   const tree = clincTree(data, { threshold: null });
+  const cpuAtStart = process.cpuUsage();
   const started = performance.now();
-  const agent = new TreeAgent({ tree });
+  const agent = new TreeAgent({
+    tree,
+    ...(dataDirectory
+      ? {
+          embeddingCache: new FileEmbeddingCache(join(dataDirectory, 'embeddings')),
+          spaceFitter: fitterFor({ cacheDirectory: join(dataDirectory, 'fits') }),
+        }
+      : useBase
+        ? { spaceFitter: fitterFor({}) }
+        : {}),
+  });
   await agent.ready();
   const readyMs = performance.now() - started;
+  const readyCpu = process.cpuUsage(cpuAtStart);
+  const warm = agent.space().state === 'fitted';
   const unfitted = agent.space().state === 'fitting' ? await outcome(agent, clincTestSet(data)) : null;
   const cpuBefore = process.cpuUsage();
   const status = await agent.whenFitted();
   const fittedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const loadCpu = process.cpuUsage(cpuAtStart);
+  // The first message also loads the model of the base, when it has one: not counted per message.
+  await agent.route(data.val[0]![0]);
   const testSet = clincTestSet(data);
   const routingCpu = process.cpuUsage();
   const val = await outcome(agent, testSet);
@@ -148,10 +205,15 @@ if (!argument('--skip-val')) {
     `val, fitted (ready in ${(readyMs / 1000).toFixed(1)} s, fitted after ${(fittedMs / 1000).toFixed(1)} s):`,
     val,
   );
+  const key = `${useBase ? `use-base keep ${useKeep}` : 'hashed'}${dataDirectory ? (warm ? ' warm' : ' data directory cold') : ''}`;
+  results.run = key;
   results.val = {
     ...val,
     readyMs,
     fittedMs,
+    cpuMsToReady: (readyCpu.user + readyCpu.system) / 1000,
+    cpuMsToFitted: (loadCpu.user + loadCpu.system) / 1000,
+    loadAverage: (await import('node:os')).loadavg(),
     cpuMsWhileFitting: (cpu.user + cpu.system) / 1000,
     cpuMsPerMessage,
     space: status,
@@ -159,8 +221,13 @@ if (!argument('--skip-val')) {
     thresholds,
   };
 }
-if (!process.argv.includes('--no-write'))
-  writeFileSync(
-    new URL('./out-of-the-box-results.json', import.meta.url),
-    `${JSON.stringify(results, null, 2)}\n`,
-  );
+if (!process.argv.includes('--no-write')) {
+  // One entry per kind of run (base × cold/warm), so the runs do not overwrite each other.
+  const file = new URL('./out-of-the-box-results.json', import.meta.url);
+  const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const runs = previous.runs ?? (previous.val ? { [`hashed (${previous.date})`]: previous } : {});
+  const kind = useBase ? 'use-base' : 'hashed';
+  runs[String(results.run ?? (select ? `${kind} selection` : kind))] = results;
+  if (select && results.run) runs[`${kind} selection`] = { selection: results.selection };
+  writeFileSync(file, `${JSON.stringify({ runs }, null, 2)}\n`);
+}

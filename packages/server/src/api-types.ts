@@ -293,6 +293,38 @@ export interface AuditEntryView {
   detail: Record<string, string | number | boolean | null>;
 }
 
+/** A handoff webhook event given up on (dead-lettered), as `GET /api/v1/operator/webhook/dead-letters` lists it. */
+export interface WebhookDeadLetterView {
+  /** The event's id: its `Idempotency-Key`, and what `POST …/dead-letters/:id/retry` takes. */
+  id: string;
+  type: 'handoff.started' | 'handoff.ended';
+  /** ISO timestamp of the transition. */
+  at: string;
+  sessionId: string;
+  queue: string;
+  /** Attempts made before giving up. */
+  attempts: number;
+  /** ISO timestamp of when it was given up. */
+  givenUpAt: string;
+  /** What the last attempt got (`HTTP 400`, `no answer in 10000 ms`, …). */
+  lastError: string | null;
+}
+
+/** `GET /api/v1/operator/webhook/dead-letters?limit=` (admins): the outbox's counts and its dead letters, most recent first. */
+export interface WebhookDeadLettersResponse {
+  /** False when the server has no `handoff.webhook` (then everything else is empty). */
+  configured: boolean;
+  pending: number;
+  dead: number;
+  deadLetters: WebhookDeadLetterView[];
+}
+
+/** `POST /api/v1/operator/webhook/dead-letters/:id/retry` (admins) → 202: the event waits for a new series of attempts. */
+export interface WebhookRetryResponse {
+  id: string;
+  status: 'pending';
+}
+
 /** `GET /api/v1/operator/audit?sessionId=&actorId=&action=&beforeId=&limit=` (admins): newest first. */
 export interface AuditLogResponse {
   entries: AuditEntryView[];

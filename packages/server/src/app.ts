@@ -38,6 +38,7 @@ import { sessionEventRoutes } from './routes/session-event-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { treeRoutes } from './routes/tree-routes.js';
 import { webPage } from './routes/web-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import type { Services } from './services.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
 import { TurnRunner } from './turns/turn-runner.js';
@@ -200,6 +201,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
   api.route('/operator', operatorRoutes(services));
   api.route('/operator', handoffRoutes(services, options.analytics?.store));
+  api.route('/operator', webhookRoutes(services));
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));

@@ -86,6 +86,9 @@ export type {
   UnmatchedCluster,
   UnmatchedResponse,
   UploadedFile,
+  WebhookDeadLettersResponse,
+  WebhookDeadLetterView,
+  WebhookRetryResponse,
 } from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';

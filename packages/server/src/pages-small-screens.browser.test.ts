@@ -13,6 +13,7 @@ import { handoffAgent } from './test-support/handoff.js';
 import { overflowing, SMALL_SCREENS, topBarProblems, unreachable } from './test-support/layout.js';
 import { memoryTreeEditor } from './test-support/memory-tree-editor.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { webhookReceiver } from './test-support/webhook-receiver.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
 /**
@@ -74,10 +75,13 @@ let browser: Browser;
 let server: RunningServer;
 let dir: string;
 let sessionStore: SqliteSessionStore;
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'treeagent-small-screens-'));
   sessionStore = new SqliteSessionStore(join(dir, 'data.db'));
+  // The helpdesk refuses the first handoff for good: a dead letter for the console's admin section.
+  receiver = await webhookReceiver((index) => (index === 0 ? 400 : 204));
   server = await serve({
     agent: handoffAgent({ sessionStore }),
     hostname: '127.0.0.1',
@@ -87,6 +91,9 @@ beforeAll(async () => {
     operators: { directory: operatorDirectory(await testOperatorAccounts()) },
     analytics: { treeFile: join(dir, 'tree.ts'), utterancesFile: join(dir, 'utterances.tsv') },
     editor: memoryTreeEditor(EDITED),
+    handoff: {
+      webhook: { url: receiver.url, secret: 'a-shared-webhook-secret', retryDelayMs: 10, pollMs: 50 },
+    },
   });
   // Conversations for the analytics, one waiting for an operator in the console's queue.
   for (const messages of [['hello', 'tell me a story'], ['hello', 'a human please'], ['what is this?']]) {
@@ -101,19 +108,22 @@ beforeAll(async () => {
       expect(response.status).toBe(200);
     }
   }
+  for (let waited = 0; receiver.received.length === 0 && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close({ timeoutMs: 1000 });
+  await receiver?.close();
   await sessionStore?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe.each(SMALL_SCREENS)(
   'the pages on a $width×$height $device (Chromium, touch)',
-  ({ width, height }) => {
+  ({ width, height, device }) => {
     let context: BrowserContext;
     let page: Page;
     const errors: string[] = [];
@@ -154,6 +164,26 @@ describe.each(SMALL_SCREENS)(
         expect(errors).toEqual([]);
       },
     );
+
+    it('/console: an admin sees the webhook event the helpdesk refused, and Retry delivers it', async () => {
+      await page.goto(`${server.url}/console`);
+      const section = page.locator('#webhook-dead-letters');
+      await section.waitFor();
+      expect(await layoutProblems(page)).toEqual(NONE);
+      // Retried on the phone (the first width): the tablet shows the section emptied.
+      if (device === 'tablet') {
+        expect(await page.locator('#webhook-counts').textContent()).toBe('0 pending · 0 given up');
+        return;
+      }
+      expect(await section.locator('.dead-letter').first().textContent()).toMatch(
+        /handoff\.started.*1 attempt, last: HTTP 400/,
+      );
+      await section.getByRole('button', { name: 'Retry' }).tap();
+      await expect.poll(() => receiver.accepted().length).toBe(1);
+      await section.getByRole('button', { name: 'Refresh' }).tap();
+      await expect.poll(() => page.locator('#webhook-counts').textContent()).toBe('0 pending · 0 given up');
+      expect(await section.locator('.dead-letter').count()).toBe(0);
+    });
 
     it('/console: a waiting session opens with its transcript and reply box inside the screen', async () => {
       await page.goto(`${server.url}/console`);

@@ -1,4 +1,5 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import { embedTexts } from './embed-texts.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 import { concatScaled } from './vector-math.js';
 
@@ -14,12 +15,18 @@ export interface ConcatPart {
  * similarities. A neural model plus the hashed n-grams, for example, catches both paraphrases and
  * exact words.
  *
+ * Its vectors are not cached as such (`cacheable: false`): each part is embedded through the
+ * caller's cache under the part's own id, so the parts' vectors are stored once and shared with any
+ * other embedder that uses them (a hashed part with the agent's unfitted space, for example).
+ *
  * @example
  * const embedder = new ConcatEmbedder([{ embedder: new UseEmbedder() }, { embedder: new HashedEmbedder(), weight: 0.5 }]);
  */
 export class ConcatEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number | undefined;
+  /** The parts are cached, under their own ids; the concatenation is derived from them. */
+  readonly cacheable = false;
   readonly #parts: { embedder: Embedder; scale: number }[];
 
   constructor(parts: readonly (ConcatPart | Embedder)[]) {
@@ -44,7 +51,10 @@ export class ConcatEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const results = await Promise.all(this.#parts.map((part) => part.embedder.embed(texts, options)));
+    // In turn, not at once: a neural part and the hashed one would only compete for the same thread.
+    const results: Float32Array[][] = [];
+    for (const part of this.#parts)
+      results.push(await embedTexts(part.embedder, texts, options.cache, options.signal));
     const scales = this.#parts.map((part) => part.scale);
     return texts.map((_, row) =>
       concatScaled(

@@ -5,6 +5,8 @@ import type {
   OperatorEvent,
   OperatorMessageRequest,
   UploadedFile,
+  WebhookDeadLettersResponse,
+  WebhookRetryResponse,
 } from '../../../src/api-types';
 import type { ApiClient } from '../api/api-client';
 import { readServerSentEvents } from '../api/server-sent-events';
@@ -45,6 +47,15 @@ export const consoleApi = {
     post(api, `${base(sessionId)}/hand-back`, body),
   close: (api: ApiClient, sessionId: string, takeOver = false) =>
     post(api, `${base(sessionId)}/close`, takeOver ? { takeOver } : {}),
+  /** The handoff webhook's counts and dead letters (admins). */
+  deadLetters: (api: ApiClient) =>
+    api.json<WebhookDeadLettersResponse>('/api/v1/operator/webhook/dead-letters'),
+  /** Puts a dead-lettered webhook event back in line (admins). */
+  retryDeadLetter: (api: ApiClient, eventId: string) =>
+    post<WebhookRetryResponse>(
+      api,
+      `/api/v1/operator/webhook/dead-letters/${encodeURIComponent(eventId)}/retry`,
+    ),
   fileUrl: (sessionId: string, fileId: string) => `${base(sessionId)}/files/${encodeURIComponent(fileId)}`,
 
   /** Calls `onEvent` for each console event (`queue`, `session`, `typing`) until `signal` aborts; reconnects when it drops. */

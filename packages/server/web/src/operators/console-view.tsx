@@ -8,6 +8,7 @@ import { JsonBlock } from '../components/json-block';
 import { TurnFactsView } from '../debug/turn-facts-view';
 import { consoleApi } from './console-api';
 import { OperatorBadge, useOperator } from './operator-gate';
+import { WebhookDeadLetters } from './webhook-dead-letters';
 import './console.css';
 
 /** "3 min", "1 h 05 min": how long a session has waited. */
@@ -175,6 +176,7 @@ export function ConsoleView() {
               {status === 'open' ? 'Nobody is waiting.' : 'No closed handoffs.'}
             </p>
           ) : null}
+          <WebhookDeadLetters />
         </aside>
         {error ? (
           <p id="console-error" class="console-error tone-error" role="alert">

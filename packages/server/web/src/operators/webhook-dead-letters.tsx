@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { WebhookDeadLettersResponse } from '../../../src/api-types';
+import { messageOf } from '../api/api-client';
+import { useApp } from '../app/app-context';
+import { consoleApi } from './console-api';
+import { useOperator } from './operator-gate';
+
+/**
+ * The handoff webhook's dead letters, in the console's queue column, for admins: how many events
+ * wait and how many were given up on (the helpdesk may have missed those handoffs), each with its
+ * last error and a Retry button. Nothing for operators, nor when no webhook is configured.
+ */
+export function WebhookDeadLetters() {
+  const { api } = useApp();
+  const { operator } = useOperator();
+  const admin = operator.role === 'admin';
+  const [state, setState] = useState<WebhookDeadLettersResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setState(await consoleApi.deadLetters(api));
+      setError(null);
+    } catch (problem) {
+      setError(messageOf(problem));
+    }
+  }, [api]);
+
+  useEffect(() => {
+    if (admin) void load();
+  }, [admin, load]);
+
+  if (!admin || (!state?.configured && !error)) return null;
+  const retry = async (id: string) => {
+    try {
+      await consoleApi.retryDeadLetter(api, id);
+    } catch (problem) {
+      setError(messageOf(problem));
+    }
+    await load();
+  };
+  return (
+    <section id="webhook-dead-letters" class="console-webhook" aria-label="Handoff webhook">
+      <h2>
+        Webhook{' '}
+        <button type="button" class="ghost-button" onClick={() => void load()}>
+          Refresh
+        </button>
+      </h2>
+      {state ? (
+        <p id="webhook-counts" class="muted">
+          {state.pending} pending · {state.dead} given up
+        </p>
+      ) : null}
+      {error ? (
+        <p class="tone-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ul class="dead-letters">
+        {(state?.deadLetters ?? []).map((letter) => (
+          <li key={letter.id} class="dead-letter">
+            <span class="dead-letter-what">
+              <code>{letter.type}</code> · session <code>{letter.sessionId.slice(0, 12)}</code>
+            </span>
+            <span class="muted">
+              {letter.attempts} attempt{letter.attempts === 1 ? '' : 's'}, last: {letter.lastError ?? '—'}
+            </span>
+            <button type="button" class="ghost-button" onClick={() => void retry(letter.id)}>
+              Retry
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
