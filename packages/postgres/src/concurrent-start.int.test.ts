@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  PgVectorStore,
   PostgresAuditLog,
   PostgresFileStore,
   PostgresHandoffQueue,
@@ -22,7 +23,7 @@ import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/d
 const SERVERS = 5;
 const ROUNDS = 10;
 /** Connections of each server's pool: one per store's first call. */
-const CONNECTIONS = 7;
+const CONNECTIONS = 8;
 
 /** One server: its stores on one pool of its own, connected before the race starts (so they collide). */
 async function server(schema: string, index: number) {
@@ -37,6 +38,7 @@ async function server(schema: string, index: number) {
     queue: new PostgresHandoffQueue({ pool, schema }),
     audit: new PostgresAuditLog({ pool, schema }),
     operators: new PostgresOperatorSessions({ pool, schema }),
+    vectors: new PgVectorStore({ pool, schema, dimensions: 3 }),
   };
   /** Each store's first use, all at once, as a server's first requests would make them. */
   const firstCalls = () =>
@@ -48,6 +50,7 @@ async function server(schema: string, index: number) {
       stores.queue.list(),
       stores.audit.list(),
       stores.operators.find('a-token-hash'),
+      stores.vectors.ids('chunks'),
     ]);
   const close = async () => {
     await Promise.all(Object.values(stores).map((store) => store.close()));

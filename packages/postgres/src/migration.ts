@@ -7,10 +7,10 @@ import { quoteIdent, transaction } from './sql.js';
  * and a concurrent creator of the same name makes the later one fail with a unique violation
  * (`pg_namespace_nspname_index`, `pg_type_typname_nsp_index`) or a duplicate-object error.
  */
-const CREATION_RACE = new Set(['23505', '42P06', '42P07', '42710']);
+export const CREATION_RACE: ReadonlySet<string> = new Set(['23505', '42P06', '42P07', '42710']);
 
 /** Attempts of a migration that lost a creation race to a creator that does not take our lock. */
-const ATTEMPTS = 3;
+export const MIGRATION_ATTEMPTS = 3;
 
 /** A store's migration: its schema and the statements that create its tables, indexes and columns. */
 export interface Migration {
@@ -71,9 +71,7 @@ export async function runMigration(pool: pg.Pool, migration: Migration): Promise
   for (let attempt = 1; ; attempt++) {
     try {
       await transaction(pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `treeagent-migrate-schema:${migration.schema}`,
-        ]);
+        await lockSchemaForMigration(client, migration.schema);
         if (await isCurrent(client, created)) return;
         const { rows } = await client.query<{ exists: boolean }>(
           'SELECT to_regnamespace($1) IS NOT NULL AS exists',
@@ -85,10 +83,23 @@ export async function runMigration(pool: pg.Pool, migration: Migration): Promise
       });
       return;
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (attempt >= ATTEMPTS || typeof code !== 'string' || !CREATION_RACE.has(code)) throw error;
+      if (attempt >= MIGRATION_ATTEMPTS || !isCreationRace(error)) throw error;
     }
   }
+}
+
+/**
+ * Takes (for the transaction) the advisory lock every TreeAgent store holds while it creates
+ * anything in `schema`, so their migrations run one after the other.
+ */
+export async function lockSchemaForMigration(client: pg.PoolClient, schema: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`treeagent-migrate-schema:${schema}`]);
+}
+
+/** Whether `error` is a creation race lost to a concurrent creator (see `CREATION_RACE`). */
+export function isCreationRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CREATION_RACE.has(code);
 }
 
 /** Whether every relation and column of a migration exists (one query). */

@@ -11,6 +11,7 @@ import {
 import { decodeOffset, encodeOffset } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { filterToSql } from './filter-to-sql.js';
+import { isCreationRace, lockSchemaForMigration, MIGRATION_ATTEMPTS } from './migration.js';
 import {
   type Endpoint,
   identifier,
@@ -146,7 +147,17 @@ export class PgVectorStore implements VectorStore {
    */
   async migrate(): Promise<void> {
     try {
-      await this.#migrate();
+      // Several processes may start at once on a new database: the schema lock serialises this
+      // store's creations with every other TreeAgent store's in the schema, and a race lost to a
+      // creator that does not take it (another tool, the extension created elsewhere) is retried.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.#migrate();
+          break;
+        } catch (error) {
+          if (attempt >= MIGRATION_ATTEMPTS || !isCreationRace(error)) throw error;
+        }
+      }
     } catch (error) {
       throw storeError(error, 'VECTOR_STORE', 'create the vector table', this.#endpoint);
     }
@@ -156,7 +167,7 @@ export class PgVectorStore implements VectorStore {
     const table = this.table;
     const column = this.#dimensions === undefined ? 'vector' : `vector(${this.#dimensions})`;
     await transaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`treeagent-migrate:${table}`]);
+      await lockSchemaForMigration(client, this.#schema);
       const { rows: ext } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`);
       if (ext.length === 0) {
         try {
