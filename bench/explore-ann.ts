@@ -75,7 +75,7 @@ export async function exploreAnn(context: BenchContext): Promise<Section> {
     id: 'explore-ann',
     title: '3e. An approximate-nearest-neighbour index (usearch HNSW) against the scan',
     markdown,
-    data: rows,
+    data: { rows },
     goals: [],
   };
 }

@@ -29,12 +29,15 @@ describe('bench/run.ts --quick', () => {
     expect(Object.keys(results.sections).sort()).toEqual([
       'engine-overhead',
       'explore-agreement',
+      'explore-ann',
       'explore-scaling',
       'history-growth',
       'server-load',
       'startup',
       'vector-store-explore',
     ]);
+    // The approximate-nearest-neighbour index was built and searched (usearch, bench/node_modules).
+    for (const row of results.sections['explore-ann'].rows) expect(row.byK.length).toBeGreaterThan(0);
     // PostgreSQL is left out: the pgvector exploration says so instead of measuring.
     expect(results.sections['vector-store-explore']).toBeNull();
     // Both frameworks routed every checked message to the same leaf.
