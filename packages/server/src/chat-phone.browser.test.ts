@@ -14,6 +14,7 @@ import {
   type PageElement,
   SMALL_SCREENS,
   topBarProblems,
+  touchContext,
   untappable,
 } from './test-support/layout.js';
 import { WEB_DIRECTORY } from './web-directory.js';
@@ -64,14 +65,8 @@ describe.each(SMALL_SCREENS)(
         logger: memoryLogger(),
       });
       browser = await launchChromium();
-      const context = await browser.newContext({
-        viewport: { width, height },
-        isMobile: true,
-        hasTouch: true,
-        colorScheme: 'light',
-        // The inspector slides in: measured once it is in place.
-        reducedMotion: 'reduce',
-      });
+      // The inspector slides in: touchContext reduces motion, so it is measured once in place.
+      const context = await touchContext(browser, { width, height });
       page = await context.newPage();
       page.setDefaultTimeout(15_000);
       await page.goto(server.url);

@@ -10,7 +10,13 @@ import { type RunningServer, serve } from './serve.js';
 import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { handoffAgent } from './test-support/handoff.js';
-import { overflowing, SMALL_SCREENS, topBarProblems, unreachable } from './test-support/layout.js';
+import {
+  overflowing,
+  SMALL_SCREENS,
+  topBarProblems,
+  touchContext,
+  unreachable,
+} from './test-support/layout.js';
 import { memoryTreeEditor } from './test-support/memory-tree-editor.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
 import { webhookReceiver } from './test-support/webhook-receiver.js';
@@ -129,13 +135,7 @@ describe.each(SMALL_SCREENS)(
     const errors: string[] = [];
 
     beforeAll(async () => {
-      context = await browser.newContext({
-        viewport: { width, height },
-        isMobile: true,
-        hasTouch: true,
-        colorScheme: 'light',
-        reducedMotion: 'reduce',
-      });
+      context = await touchContext(browser, { width, height });
       page = await context.newPage();
       page.setDefaultTimeout(15_000);
       page.on('pageerror', (error) => errors.push(String(error)));

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 /**
  * Layout checks for the pages in Chromium at phone and tablet widths: nothing wider than the screen,
@@ -56,6 +56,23 @@ export const SMALL_SCREENS = [
   { width: 390, height: 844, device: 'phone' },
   { width: 768, height: 1024, device: 'tablet' },
 ] as const;
+
+/**
+ * A browser context as a phone or tablet user has it at `width × height`: touch, mobile viewport,
+ * light scheme, reduced motion (panels that slide in are measured once they are in place).
+ */
+export function touchContext(
+  browser: Browser,
+  { width, height }: { width: number; height: number },
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width, height },
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  });
+}
 
 /**
  * Elements that stick out of the screen sideways, except inside something that clips or scrolls
