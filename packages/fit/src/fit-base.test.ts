@@ -118,7 +118,7 @@ describe('the agent fits an English tree over USE-lite + hashed by itself', () =
       baseId: `concat(use-lite-en@0.2.0*2,${new HashedEmbedder().id}*1)`,
       base: 'USE-lite + hashed n-grams 2:1 (English tree: 100% of the 128 chunks with function words)',
     });
-    expect(status.embedderId).toMatch(/^fitted\(concat\(use-lite-en@0\.2\.0\*2,.*base\*0\.1\)$/);
+    expect(status.embedderId).toMatch(/^fitted\(concat\(use-lite-en@0\.2\.0\*2,.*base\*0\.25\)$/);
     expect(lines.join('\n')).toContain('; over USE-lite + hashed n-grams 2:1 (English tree');
     // Paraphrases that share no content word with the chunks: the neural part of the base finds them
     // (every node descending: this templated tree's calibrated thresholds are near 1).
