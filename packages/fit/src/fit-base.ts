@@ -26,7 +26,7 @@ export const USE_BASE_WEIGHT = 0.1;
  * cross-validation on CLINC150 `train` (+ `oos_train`) by the rule "the largest keep whose
  * held-out out-of-scope messages are still declined 90% of the time" (docs/routing.md).
  */
-export const USE_BASE_CALIBRATION_KEEP = 0.95;
+export const USE_BASE_CALIBRATION_KEEP = 0.96;
 
 /** The base a fit is made over, and why. */
 export interface ChosenBase {
@@ -59,8 +59,7 @@ export async function chooseFitBase(
   agentIsDefault: boolean,
   importer: UseImporter = importUse,
 ): Promise<ChosenBase> {
-  if (base !== 'auto' && base !== 'agent')
-    return { embedder: base, isAgents: base === agentEmbedder };
+  if (base !== 'auto' && base !== 'agent') return { embedder: base, isAgents: base === agentEmbedder };
   const agents = (reason?: string): ChosenBase => ({
     embedder: agentEmbedder,
     isAgents: true,

@@ -142,20 +142,36 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     },
     async fit(request) {
       const { signal } = request;
-      const chosen = await baseOf(request);
-      const projection = await fitProjectionWith(
-        request.tree,
-        chosen.embedder,
-        {
-          // A small tree fits in a fraction of a second: more threads only cost their start-up.
-          threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
-          ...fitOptions,
-          embeddingCache: request.embeddingCache,
-          signal,
-        },
-        (input, onStep) =>
-          worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
-      );
+      const project = (base: Embedder) =>
+        fitProjectionWith(
+          request.tree,
+          base,
+          {
+            // A small tree fits in a fraction of a second: more threads only cost their start-up.
+            threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
+            ...fitOptions,
+            embeddingCache: request.embeddingCache,
+            signal,
+          },
+          (input, onStep) =>
+            worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
+        );
+      let chosen = await baseOf(request);
+      let projection: FittedEmbedder['projection'];
+      try {
+        projection = await project(chosen.embedder);
+      } catch (error) {
+        // A base 'auto' chose (USE-lite) that fails to embed never leaves the tree unfitted: the fit is
+        // made over the agent's embedder, as without it, and the status says why.
+        if (fitBase !== 'auto' || chosen.isAgents || signal.aborted) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        chosen = {
+          embedder: request.base,
+          isAgents: true,
+          reason: `hashed n-grams (${chosen.reason} failed: ${message})`,
+        };
+        projection = await project(chosen.embedder);
+      }
       const embedder = embedderOf(request, chosen, projection);
       const file = fileOf(request.tree, chosen.embedder);
       if (file) embedder.save(file);
