@@ -5,6 +5,7 @@ import { WorkerEmbedding } from './worker-embedding.js';
 /** Where the model computes. */
 export type UseEmbedderThread = 'worker' | 'calling';
 
+/** Options of `new UseEmbedder()`: how many texts per model call, and on which thread. */
 export interface UseEmbedderOptions {
   /**
    * Texts per model call; bounds memory on large trees and how long one call holds the model: in a
