@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   evaluateRouting,
+  FileEmbeddingCache,
   InMemoryEmbeddingCache,
   type LabelledUtterance,
   TreeAgent,
@@ -12,12 +14,16 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * is what a user gets (`new TreeAgent({ tree })`: fitted at load, thresholds calibrated in the fitted
  * space; `--unfitted` for the hashed space as before the fit at load); the suggestions come from one
  * half of `val` + `oos_val` (every other utterance) and are applied to the other half, routed as
- * `send` would. npx tsx bench/routing/eval-suggestions.ts [--unfitted]
+ * `send` would. npx tsx bench/routing/eval-suggestions.ts [--unfitted] [--warm-cache]
  */
 const unfitted = process.argv.includes('--unfitted');
 const data = loadClinc150();
 const tree = clincTree(data, { threshold: null });
-const cache = new InMemoryEmbeddingCache();
+// `--warm-cache`: the chunks' vectors from bench/.cache/embeddings (embed-use-cache.ts), so the USE-lite
+// base does not embed 15,000 chunks again; the figures do not depend on it.
+const cache = process.argv.includes('--warm-cache')
+  ? new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)))
+  : new InMemoryEmbeddingCache();
 const agent = new TreeAgent({ tree, embeddingCache: cache, ...(unfitted ? { fit: false } : {}) });
 const space = await agent.whenFitted();
 const all: LabelledUtterance[] = [...data.val, ...data.oosVal.map(([text]) => [text, 'none'] as const)];

