@@ -1,1 +1,1 @@
-export { UseEmbedder, type UseEmbedderOptions } from './use-embedder.js';
+export { UseEmbedder, type UseEmbedderOptions, type UseEmbedderThread } from './use-embedder.js';

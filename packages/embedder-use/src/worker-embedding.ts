@@ -1,0 +1,195 @@
+import type { Worker } from 'node:worker_threads';
+import type { TreeAgentError } from '@treeagent/core';
+import { startUseWorker } from './start-use-worker.js';
+import {
+  batchFailed,
+  closedWhileEmbedding,
+  workerCannotLoad,
+  workerCannotStart,
+  workerExited,
+  workerFailed,
+} from './worker-errors.js';
+import { type BatchRequest, USE_DIMENSIONS, type WorkerAnswer } from './worker-protocol.js';
+
+/** One `embed` call: its batches, the vectors received so far, and how it ends. */
+interface Job {
+  readonly batches: readonly string[][];
+  readonly texts: number;
+  /** The next batch to post. */
+  next: number;
+  readonly vectors: number[][];
+  settled: boolean;
+  resolve(vectors: number[][]): void;
+  reject(error: unknown): void;
+}
+
+/** A started worker and the one batch it is computing. */
+interface Running {
+  readonly worker: Worker;
+  inFlight: { id: number; job: Job } | null;
+  /** Whether it has answered once (a failure before that is a failure to start). */
+  answered: boolean;
+}
+
+/** The worker threads running now (tests stop one from outside, as a crash would). */
+export const liveUseWorkers = new Set<Worker>();
+
+/**
+ * USE-lite in a worker thread, the main thread's side: started on the first `embed`, one worker per
+ * instance. Each call is split into batches; one batch at a time is posted (texts) and answered
+ * (the vectors, transferred), and calls take turns batch by batch, so a message waits for at most
+ * the batch being computed, not for a whole load. The worker keeps the process alive only while a
+ * call waits for it. A worker that cannot start, crashes or exits rejects every call it held with
+ * an `EMBEDDER` error; the next call starts a new one.
+ */
+export class WorkerEmbedding {
+  readonly #batchSize: number;
+  readonly #start: () => Worker;
+  #running: Running | null = null;
+  /** Calls with batches left to post, in turn (the one in flight rejoins the end once answered). */
+  #waiting: Job[] = [];
+  #lastId = 0;
+
+  /** `start`: how the worker thread is started (tests start fake ones). */
+  constructor(batchSize: number, start: () => Worker = startUseWorker) {
+    this.#batchSize = batchSize;
+    this.#start = start;
+  }
+
+  /** The vectors of `texts` in order; `signal` rejects the call with its reason (a late answer is dropped). */
+  async embed(texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+    signal?.throwIfAborted();
+    if (texts.length === 0) return [];
+    const running = this.#ensureWorker();
+    const batches: string[][] = [];
+    for (let start = 0; start < texts.length; start += this.#batchSize)
+      batches.push(texts.slice(start, start + this.#batchSize));
+    return new Promise<number[][]>((resolve, reject) => {
+      const abort = () => this.#finish(job, () => reject(signal!.reason));
+      const job: Job = {
+        batches,
+        texts: texts.length,
+        next: 0,
+        vectors: [],
+        settled: false,
+        resolve: (vectors) => {
+          signal?.removeEventListener('abort', abort);
+          resolve(vectors);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', abort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      this.#waiting.push(job);
+      this.#pump(running);
+    });
+  }
+
+  /** Terminates the worker; calls still waiting reject. A later `embed` starts a new worker. */
+  async close(): Promise<void> {
+    const running = this.#running;
+    if (!running) return;
+    this.#running = null;
+    this.#rejectAll(running, closedWhileEmbedding);
+    liveUseWorkers.delete(running.worker);
+    await running.worker.terminate();
+  }
+
+  #ensureWorker(): Running {
+    if (this.#running) return this.#running;
+    let worker: Worker;
+    try {
+      worker = this.#start();
+    } catch (error) {
+      throw workerCannotStart(error);
+    }
+    const running: Running = { worker, inFlight: null, answered: false };
+    this.#running = running;
+    liveUseWorkers.add(worker);
+    worker.on('message', (answer: WorkerAnswer) => this.#receive(running, answer));
+    worker.on('error', (error: Error) =>
+      this.#fail(running, running.answered ? workerFailed(error) : () => workerCannotStart(error)),
+    );
+    worker.on('exit', (code: number) => {
+      liveUseWorkers.delete(worker);
+      this.#fail(running, workerExited(code));
+    });
+    return running;
+  }
+
+  /** Posts the next batch (of the call whose turn it is) when the worker is free. */
+  #pump(running: Running): void {
+    if (this.#running !== running) return;
+    if (!running.inFlight) {
+      const job = this.#waiting.shift();
+      if (job) {
+        const texts = job.batches[job.next++]!;
+        const id = ++this.#lastId;
+        running.inFlight = { id, job };
+        running.worker.postMessage({ id, texts } satisfies BatchRequest);
+      }
+    }
+    this.#holdProcess(running);
+  }
+
+  #receive(running: Running, answer: WorkerAnswer): void {
+    if (this.#running !== running) return;
+    running.answered = true;
+    const inFlight = running.inFlight;
+    if (!inFlight || inFlight.id !== answer.id) return;
+    if (answer.type === 'error' && answer.stage === 'load') {
+      this.#fail(running, () => workerCannotLoad(answer.message));
+      return;
+    }
+    running.inFlight = null;
+    const { job } = inFlight;
+    // An aborted call's answer is dropped.
+    if (!job.settled) {
+      if (answer.type === 'error') {
+        this.#finish(job, () => job.reject(batchFailed(answer.message, job.texts)));
+      } else {
+        const { vectors } = answer;
+        for (let row = 0; row * USE_DIMENSIONS < vectors.length; row++)
+          job.vectors.push(Array.from(vectors.subarray(row * USE_DIMENSIONS, (row + 1) * USE_DIMENSIONS)));
+        if (job.vectors.length === job.texts) this.#finish(job, () => job.resolve(job.vectors));
+        // Its next batch after the calls that came meanwhile: a message waits for one batch of a load.
+        else this.#waiting.push(job);
+      }
+    }
+    this.#pump(running);
+  }
+
+  /** The worker is of no use: every call it held rejects, and the next `embed` starts another. */
+  #fail(running: Running, error: (texts: number) => TreeAgentError<'EMBEDDER'>): void {
+    if (this.#running !== running) return;
+    this.#running = null;
+    this.#rejectAll(running, error);
+    liveUseWorkers.delete(running.worker);
+    void running.worker.terminate().catch(() => {});
+  }
+
+  #rejectAll(running: Running, error: (texts: number) => TreeAgentError<'EMBEDDER'>): void {
+    const jobs = new Set(this.#waiting);
+    if (running.inFlight) jobs.add(running.inFlight.job);
+    running.inFlight = null;
+    this.#waiting = [];
+    for (const job of jobs) this.#finish(job, () => job.reject(error(job.texts)));
+  }
+
+  #finish(job: Job, outcome: () => void): void {
+    if (job.settled) return;
+    job.settled = true;
+    this.#waiting = this.#waiting.filter((waiting) => waiting !== job);
+    outcome();
+    if (this.#running) this.#holdProcess(this.#running);
+  }
+
+  /** Refs the worker while a call waits for it, so that `await embed(…)` in a script gets its answer. */
+  #holdProcess(running: Running): void {
+    const waited = this.#waiting.length > 0 || (running.inFlight !== null && !running.inFlight.job.settled);
+    if (waited) running.worker.ref();
+    else running.worker.unref();
+  }
+}
