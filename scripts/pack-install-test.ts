@@ -166,6 +166,8 @@ try {
     '@treeagent/sqlite': local('@treeagent/sqlite'),
     '@treeagent/fit': local('@treeagent/fit'),
     '@treeagent/ai-sdk': local('@treeagent/ai-sdk'),
+    // In the English template's dependencies: the fit at load's base for English trees.
+    '@treeagent/embedder-use': local('@treeagent/embedder-use'),
   };
   manifest.devDependencies = { ...manifest.devDependencies, '@treeagent/cli': local('@treeagent/cli') };
   manifest.overrides = Object.fromEntries(treeagentPackages.map((entry) => [entry.name, local(entry.name)]));

@@ -31,6 +31,7 @@ export const USE_BASE_CALIBRATION_KEEP = 0.965;
 
 /** The base a fit is made over, and why. */
 export interface ChosenBase {
+  /** The embedder the fit is made over. */
   embedder: Embedder;
   /** The agent's embedder itself, or another one. */
   isAgents: boolean;
@@ -91,7 +92,8 @@ function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
   if (!shared || sharedImporter !== importer) {
     sharedImporter = importer;
     shared = importer().then(
-      // Small batches: the model runs on the serving thread while the agent answers unfitted.
+      // The model runs in its worker thread; small batches keep a user's message, which takes its turn
+      // between the fit's batches, from waiting long behind them.
       (module) => new module.UseEmbedder({ batchSize: 16 }),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
