@@ -92,7 +92,7 @@ export interface TreeAgentOptions {
    * How in-memory exploration reads the chunk vectors (`exploreIn: 'memory'`): `exact` scores every
    * chunk in float32 once per direction; `sign-bits` ranks a node's chunks by one sign bit per
    * dimension and rescores the nearest few hundred exactly in float32 (dense vectors only); `auto`
-   * (default) uses sign bits from 20,000 chunks on (docs/architecture.md, "Large trees").
+   * (default) uses sign bits from `SIGN_SCAN_FROM` (5,000) chunks on (docs/architecture.md, "Large trees").
    */
   exploreScan?: ExploreScan;
   /**
@@ -106,8 +106,8 @@ export interface TreeAgentOptions {
   /**
    * Where in-memory exploration keeps its packed index files (docs/architecture.md, "Packed index
    * files"): one file per tree content and embedder, written after the first load and read whole on
-   * the next start instead of one cache lookup per chunk; from `SIGN_SCAN_FROM` chunks on the float32
-   * rows stay in the file and only a few per decision are read. A file that does not match the tree
+   * the next start instead of one cache lookup per chunk; from `ROWS_IN_FILE_FROM` (20,000) chunks on
+   * (with sign bits) the float32 rows stay in the file and only a few per decision are read. A file that does not match the tree
    * is logged and ignored. Default: the embedding cache's `indexDirectory` (`index/` beside the
    * SQLite file of `openSqlite`, or in the `FileEmbeddingCache` directory); none for the in-memory
    * cache. `false`: never.
