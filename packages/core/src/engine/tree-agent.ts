@@ -1,4 +1,3 @@
-import { withCallbackLimits } from '../callbacks/invoke-callback.js';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
@@ -625,10 +624,7 @@ export class TreeAgent {
       const recording = { redactor: this.redactor, facts: this.#options.turnFacts ?? true };
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
-        const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
-        return withCallbackLimits(limits, () =>
-          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
-        );
+        return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };
