@@ -215,6 +215,40 @@ console.log(JSON.parse(readFileSync(path, 'utf8')).$schema ? 'schema' : 'no $sch
   );
   check(answer === 'Shipping is 5 euros.', `(a) plain node: the tree answers "${answer}"`);
 
+  // (a) The fit at load over USE-lite + hashed for an English tree: @treeagent/fit finds
+  // @treeagent/embedder-use (in the English template's dependencies) where a user installs them.
+  writeFileSync(
+    join(project, 'english-fit.mjs'),
+    `import { defineTree, TreeAgent } from '@treeagent/core';
+const openings = ['can you tell me', 'i want to know', 'please show me', 'what is', 'i need to check', 'could you find', 'do you know'];
+const topics = {
+  shipping: ['the shipping cost', 'how long delivery takes', 'when my parcel arrives', 'the postage to france'],
+  returns: ['how to return an item', 'the refund policy', 'how i send back shoes', 'if i can get my money back'],
+  hours: ['your opening hours', 'when the shop opens', 'if you are open on sunday', 'what time you close'],
+  payment: ['which cards you accept', 'if i can pay with paypal', 'how to pay in instalments', 'the payment options'],
+};
+const tree = defineTree({
+  nodes: [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    ...Object.entries(topics).map(([name, objects], index) => ({
+      id: 10 + index, type: 'emit', parent: 2, name,
+      chunks: openings.flatMap((opening) => objects.map((object) => opening + ' ' + object)),
+      emit: { message: { type: 'static', content: name } },
+    })),
+  ],
+});
+const agent = new TreeAgent({ tree });
+const space = await agent.whenFitted();
+console.log(space.state + ' ' + space.baseId);
+`,
+  );
+  const englishFit = run('node', ['english-fit.mjs'], project).trim();
+  check(
+    /^fitted concat\(use-lite-en@[^*]+\*2,hashed-v1:/.test(englishFit),
+    `(a) plain node: an English tree of 112 chunks fits over USE-lite + hashed by itself ("${englishFit}")`,
+  );
+
   // (a) A form of @treeagent/components, in plain node: two slots in one message, the third asked.
   writeFileSync(
     join(project, 'form.mjs'),

@@ -27,7 +27,7 @@ export function fitOptions(
 export function describeSpace(status: SpaceStatus): string {
   switch (status.state) {
     case 'fitted':
-      return `embedding space: fitted to the tree (${status.cached ? `cached fit${status.file ? ` ${status.file}` : ''}` : `fitted in ${(status.fitMilliseconds / 1000).toFixed(1)} s`}; base ${status.baseId}${status.detail ? `; ${status.detail}` : ''}); thresholds calibrated in it.`;
+      return `embedding space: fitted to the tree (${status.cached ? `cached fit${status.file ? ` ${status.file}` : ''}` : `fitted in ${(status.fitMilliseconds / 1000).toFixed(1)} s`}; base ${status.base ?? status.baseId}${status.detail ? `; ${status.detail}` : ''}); thresholds calibrated in it.`;
     case 'fitting':
       return `embedding space: unfitted (${status.embedderId}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`;
     case 'failed':

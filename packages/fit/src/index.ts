@@ -1,4 +1,13 @@
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
+export {
+  type ChosenBase,
+  chooseFitBase,
+  type FitBase,
+  USE_BASE_CALIBRATION_KEEP,
+  USE_BASE_WEIGHT,
+  USE_PACKAGE,
+  type UseImporter,
+} from './fit-base.js';
 export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
 export { fitProjection } from './fit-projection.js';
 export {
@@ -22,3 +31,4 @@ export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
 export type { PcaDescription, Projection } from './projection.js';
 export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';
+export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from './tree-language.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Embedder, FittedSpace, SpaceFitRequest, SpaceFitter, Tree } from '@treeagent/core';
+import { type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
 import { type FitOptions, fitSettings } from './fit-settings.js';
@@ -37,6 +38,12 @@ export interface SpaceFitterOptions
    * the agent's `calibrateThresholds` option wins.
    */
   calibrationKeep?: number;
+  /**
+   * What the fit is made over (default `'auto'`: an English tree on the default hashed embedder is
+   * fitted over USE-lite + hashed n-grams when `@treeagent/embedder-use` is installed; `'agent'`:
+   * always the agent's embedder). See `FitBase`.
+   */
+  base?: FitBase;
 }
 
 /**
@@ -75,18 +82,36 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     cacheDirectory,
     baseWeight,
     worker = true,
-    calibrationKeep = DEFAULT_FITTED_CALIBRATION_KEEP,
+    calibrationKeep,
+    base: fitBase = 'auto',
     ...fitOptions
   } = options;
-  const calibration = { keep: calibrationKeep };
   const settings = fitSettings(fitOptions);
   const fileOf = (tree: Tree, base: Embedder) =>
     cacheDirectory ? join(cacheDirectory, fitFileName(tree, base, settings)) : undefined;
-  const embedderOf = (request: SpaceFitRequest, projection: FittedEmbedder['projection']) =>
-    new FittedEmbedder(request.base, projection, {
+  // The chosen base's own settings (a base weight, a calibration) give way to the options.
+  const weightOf = (chosen: ChosenBase) => baseWeight ?? chosen.settings?.baseWeight;
+  const calibrationOf = (chosen: ChosenBase) => ({
+    keep: calibrationKeep ?? chosen.settings?.calibrationKeep ?? DEFAULT_FITTED_CALIBRATION_KEEP,
+  });
+  const embedderOf = (
+    request: SpaceFitRequest,
+    chosen: ChosenBase,
+    projection: FittedEmbedder['projection'],
+  ) => {
+    const weight = weightOf(chosen);
+    return new FittedEmbedder(chosen.embedder, projection, {
       baseCache: request.embeddingCache,
-      ...(baseWeight === undefined ? {} : { baseWeight }),
+      ...(weight === undefined ? {} : { baseWeight: weight }),
     });
+  };
+  const baseOf = (request: SpaceFitRequest) =>
+    chooseFitBase(fitBase, request.tree, request.base, request.baseIsDefault === true);
+  const described = (chosen: ChosenBase) => ({
+    calibration: calibrationOf(chosen),
+    baseId: chosen.embedder.id,
+    ...(chosen.reason ? { baseReason: chosen.reason } : {}),
+  });
   return {
     id: `@treeagent/fit (shrinkage ${settings.shrinkage}${cacheDirectory ? `, cache ${cacheDirectory}` : ''})`,
     skip(tree, base) {
@@ -101,42 +126,61 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         : null;
     },
     async cached(request) {
-      const file = fileOf(request.tree, request.base);
-      const projection = file ? readCachedFit(file, request.tree, request.base, settings) : null;
+      if (!cacheDirectory) return null;
+      const chosen = await baseOf(request);
+      const file = fileOf(request.tree, chosen.embedder);
+      const projection = file ? readCachedFit(file, request.tree, chosen.embedder, settings) : null;
       if (!projection) return null;
       return {
-        embedder: embedderOf(request, projection),
+        embedder: embedderOf(request, chosen, projection),
         cached: true,
         fitMilliseconds: projection.milliseconds,
         detail: describeFit(projection),
-        calibration,
+        ...described(chosen),
         ...(file ? { file } : {}),
       } satisfies FittedSpace;
     },
     async fit(request) {
       const { signal } = request;
-      const projection = await fitProjectionWith(
-        request.tree,
-        request.base,
-        {
-          // A small tree fits in a fraction of a second: more threads only cost their start-up.
-          threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
-          ...fitOptions,
-          embeddingCache: request.embeddingCache,
-          signal,
-        },
-        (input, onStep) =>
-          worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
-      );
-      const embedder = embedderOf(request, projection);
-      const file = fileOf(request.tree, request.base);
+      const project = (base: Embedder) =>
+        fitProjectionWith(
+          request.tree,
+          base,
+          {
+            // A small tree fits in a fraction of a second: more threads only cost their start-up.
+            threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
+            ...fitOptions,
+            embeddingCache: request.embeddingCache,
+            signal,
+          },
+          (input, onStep) =>
+            worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
+        );
+      let chosen = await baseOf(request);
+      let projection: FittedEmbedder['projection'];
+      try {
+        projection = await project(chosen.embedder);
+      } catch (error) {
+        // A base 'auto' chose (USE-lite) that fails to embed never leaves the tree unfitted: the fit is
+        // made over the agent's embedder, as without it, and the status says why.
+        if (fitBase !== 'auto' || chosen.isAgents || signal.aborted) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        chosen = {
+          embedder: request.base,
+          isAgents: true,
+          reason: `hashed n-grams (${chosen.reason} failed: ${message})`,
+        };
+        projection = await project(chosen.embedder);
+      }
+      const embedder = embedderOf(request, chosen, projection);
+      const file = fileOf(request.tree, chosen.embedder);
       if (file) embedder.save(file);
       return {
         embedder,
         cached: false,
         fitMilliseconds: projection.milliseconds,
         detail: describeFit(projection),
-        calibration,
+        ...described(chosen),
         ...(file ? { file } : {}),
       };
     },

@@ -23,8 +23,13 @@ export interface SpaceFitter {
 /** What a fitter is asked to fit. */
 export interface SpaceFitRequest {
   tree: Tree;
-  /** The embedder whose space is fitted (the agent's `embedder`). */
+  /** The agent's `embedder`: the space fitted, unless the fitter chooses another base (`FittedSpace.baseId`). */
   base: Embedder;
+  /**
+   * `base` is the library's default embedder (no `embedder` option): a fitter may fit over a better
+   * base for the tree instead (`@treeagent/fit`: USE-lite + hashed for English trees).
+   */
+  baseIsDefault?: boolean;
   /** The agent's embedding cache: the base vectors of the chunks are already in it after load. */
   embeddingCache: EmbeddingCache;
   /** Aborted when the tree is replaced (`setTree`) before the fit is done. */
@@ -52,6 +57,10 @@ export interface FittedSpace {
    * larger share of them. What `TreeAgentOptions.calibrateThresholds` sets wins.
    */
   calibration?: CalibrationOptions;
+  /** The id of the embedder the fit was made over, when it is not the agent's (default: the agent's). */
+  baseId?: string;
+  /** Why the fitter chose that base, in a few words (e.g. `USE-lite + hashed n-grams 2:1 (English tree: 97% of 14,620 chunks)`). */
+  baseReason?: string;
 }
 
 /**
@@ -74,6 +83,8 @@ export type SpaceStatus =
       file?: string;
       /** See `FittedSpace.detail`. */
       detail?: string;
+      /** See `FittedSpace.baseReason`. */
+      base?: string;
     }
   | { state: 'failed'; embedderId: string; fitter: string; error: string };
 

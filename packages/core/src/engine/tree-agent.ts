@@ -536,6 +536,7 @@ export class TreeAgent {
     return {
       tree: job.tree,
       base: this.#embedder,
+      baseIsDefault: this.#options.embedder === undefined,
       embeddingCache: this.#embeddingCache,
       signal: job.controller.signal,
     };
@@ -561,7 +562,7 @@ export class TreeAgent {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       this.#log(
         'info',
-        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}${fitted.detail ? `; ${fitted.detail}` : ''}); thresholds calibrated again in it.`,
+        `Tree Agent: routing tree "${tree.name}" in the fitted space (${fitted.cached ? 'from the cache' : `fitted in ${seconds} s`}${fitted.file ? `, ${fitted.file}` : ''}${fitted.detail ? `; ${fitted.detail}` : ''}${fitted.baseReason ? `; over ${fitted.baseReason}` : ''}); thresholds calibrated again in it.`,
       );
     } catch (error) {
       if (job.controller.signal.aborted) return;
@@ -672,12 +673,13 @@ function fittedStatus(base: Embedder, fitter: SpaceFitter, space: FittedSpace): 
   return {
     state: 'fitted',
     embedderId: space.embedder.id,
-    baseId: base.id,
+    baseId: space.baseId ?? base.id,
     fitter: fitter.id,
     cached: space.cached,
     fitMilliseconds: space.fitMilliseconds,
     ...(space.file ? { file: space.file } : {}),
     ...(space.detail ? { detail: space.detail } : {}),
+    ...(space.baseReason ? { base: space.baseReason } : {}),
   };
 }
 

@@ -40,7 +40,11 @@ function packageJson(settings: ProjectSettings) {
       fit: 'treeagent fit src/tree.ts --utterances data/utterances.tsv',
       lint: 'treeagent lint src/tree.ts',
     },
-    dependencies: { '@treeagent/core': settings.treeagentRange },
+    dependencies: {
+      '@treeagent/core': settings.treeagentRange,
+      // English trees fit their space over USE-lite + hashed n-grams at load (docs/routing.md).
+      ...(settings.language === 'en' ? { '@treeagent/embedder-use': settings.treeagentRange } : {}),
+    },
     devDependencies: {
       '@treeagent/cli': settings.treeagentRange,
       '@types/node': '^20.19.0',
@@ -86,7 +90,16 @@ The tree is in \`src/tree.ts\`; \`src/faq.ts\` is a component (a small knowledge
 its documents) used by the tree. Node ids are constants (\`ids\`) so that callbacks name their
 targets with types that hold under \`noUncheckedIndexedAccess\`.
 
-Without a language model the agent routes, answers with static texts and cites its sources. To
+${
+  settings.language === 'en'
+    ? `From 100 chunks on, the agent fits its embedding space to the tree when it loads, over USE-lite
+(\`@treeagent/embedder-use\`, an English sentence encoder whose weights ship in npm) and hashed
+n-grams: routing gets sharper and out-of-scope messages are declined. \`treeagent dev\` prints the
+space it routes in.
+
+`
+    : ''
+}Without a language model the agent routes, answers with static texts and cites its sources. To
 generate answers, set \`OPENAI_API_KEY\` (or see the models guide of Tree Agent for Ollama, Azure,
 Anthropic).
 `;

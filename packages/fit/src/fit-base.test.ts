@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Embedder, HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { afterEach, describe, expect, test } from 'vitest';
+import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
+import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
+import { englishIntentTree, italianIntentTree } from './test-support/intent-trees.js';
+import { countEnglish, isEnglishTree } from './tree-language.js';
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Test double for `@treeagent/embedder-use`: a fixed-size embedder of the hashed family, no model. */
+class FakeUse implements Embedder {
+  readonly id = 'fake-use';
+  readonly dimensions = 64;
+  readonly #inner = new HashedEmbedder({ dimensions: 64 });
+  embed(texts: readonly string[]) {
+    return this.#inner.embed(texts);
+  }
+}
+const fakeUse: UseImporter = async () => ({ UseEmbedder: FakeUse });
+const notInstalled: UseImporter = () =>
+  Promise.reject(new Error("Cannot find package '@treeagent/embedder-use'"));
+
+describe('the language of a tree', () => {
+  test('English, Italian and chunks without function words', () => {
+    expect(countEnglish(['what is my balance', 'how do i pay my bill', 'pto balance'])).toEqual({
+      chunks: 3,
+      decided: 2,
+      english: 2,
+    });
+    expect(countEnglish(['qual è il saldo del mio conto', 'voglio fare un bonifico'])).toEqual({
+      chunks: 2,
+      decided: 2,
+      english: 0,
+    });
+    // A word two languages share ("a", "in", "no") decides nothing: Italian with one of them stays Italian.
+    expect(countEnglish(['vorrei andare a casa in bici'])).toMatchObject({ decided: 1, english: 0 });
+    expect(isEnglishTree(englishIntentTree())).toMatchObject({ chunks: 128, isEnglish: true });
+    expect(isEnglishTree(italianIntentTree())).toMatchObject({ chunks: 128, isEnglish: false, english: 0 });
+  });
+});
+
+describe("chooseFitBase: what the fit is made over ('auto')", () => {
+  const hashed = new HashedEmbedder();
+
+  test('an English tree on the default embedder: USE-lite + hashed 2:1, with its own settings', async () => {
+    const chosen = await chooseFitBase('auto', englishIntentTree(), hashed, true, fakeUse);
+    expect(chosen.embedder.id).toBe(`concat(fake-use*2,${hashed.id}*1)`);
+    expect(chosen.isAgents).toBe(false);
+    expect(chosen.reason).toBe(
+      'USE-lite + hashed n-grams 2:1 (English tree: 100% of the 128 chunks with function words)',
+    );
+    expect(chosen.settings).toEqual({
+      baseWeight: USE_BASE_WEIGHT,
+      calibrationKeep: USE_BASE_CALIBRATION_KEEP,
+    });
+  });
+
+  test('the agent’s embedder otherwise, and the reason says why', async () => {
+    const italian = await chooseFitBase('auto', italianIntentTree(), hashed, true, fakeUse);
+    expect(italian).toMatchObject({ embedder: hashed, isAgents: true });
+    expect(italian.reason).toMatch(
+      /^hashed n-grams \(0% of the \d+ chunks with function words in English: not an English tree\)$/,
+    );
+
+    const missing = await chooseFitBase('auto', englishIntentTree(), hashed, true, notInstalled);
+    expect(missing).toMatchObject({ embedder: hashed, isAgents: true });
+    expect(missing.reason).toContain('npm install @treeagent/embedder-use');
+
+    // An embedder the user chose is never replaced, nor with base: 'agent'.
+    expect(await chooseFitBase('auto', englishIntentTree(), hashed, false, fakeUse)).toEqual({
+      embedder: hashed,
+      isAgents: true,
+    });
+    expect(await chooseFitBase('agent', englishIntentTree(), hashed, true, fakeUse)).toEqual({
+      embedder: hashed,
+      isAgents: true,
+    });
+  });
+});
+
+describe('the agent fits an English tree over USE-lite + hashed by itself', () => {
+  test('new TreeAgent({ tree }) with @treeagent/embedder-use installed: the real model, visible everywhere, cached', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-fit-base-'));
+    directories.push(directory);
+    const lines: string[] = [];
+    const embeddingCache = new InMemoryEmbeddingCache();
+    const options = {
+      tree: englishIntentTree(),
+      embeddingCache,
+      spaceFitter: spaceFitter({ cacheDirectory: directory }),
+      log: (_level: string, message: string) => lines.push(message),
+    };
+    const agent = new TreeAgent(options);
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({
+      state: 'fitted',
+      cached: false,
+      baseId: `concat(use-lite-en@0.2.0*2,${new HashedEmbedder().id}*1)`,
+      base: 'USE-lite + hashed n-grams 2:1 (English tree: 100% of the 128 chunks with function words)',
+    });
+    expect(status.embedderId).toMatch(/^fitted\(concat\(use-lite-en@0\.2\.0\*2,.*base\*0\.1\)$/);
+    expect(lines.join('\n')).toContain('; over USE-lite + hashed n-grams 2:1 (English tree');
+    // Paraphrases that share no content word with the chunks: the neural part of the base finds them
+    // (every node descending: this templated tree's calibrated thresholds are near 1).
+    const open = { thresholds: 0 };
+    const routed = async (text: string) => (await agent.route(text, open)).node.name;
+    expect(await routed('umbrella needed today?')).toBe('weather');
+    expect(await routed('how rich am i')).toBe('balance');
+    expect(await routed('an omelette')).toBe('recipe');
+    const output = await agent.send('s1', 'can you tell me the weather for tomorrow');
+    expect(output.messages[0]?.content).toBe('weather');
+
+    // A restart reads the fit with the same base: no refit.
+    const again = new TreeAgent(options);
+    await again.ready();
+    expect(again.space()).toMatchObject({ state: 'fitted', cached: true, embedderId: status.embedderId });
+  });
+
+  test('the USE-lite base asks for its own calibration keep; the options win', async () => {
+    const request = {
+      tree: englishIntentTree(),
+      base: new HashedEmbedder(),
+      baseIsDefault: true,
+      embeddingCache: new InMemoryEmbeddingCache(),
+      signal: new AbortController().signal,
+    };
+    const auto = await spaceFitter({ worker: false }).fit(request);
+    expect(auto.calibration).toEqual({ keep: USE_BASE_CALIBRATION_KEEP });
+    expect(auto.baseId).toBe(`concat(use-lite-en@0.2.0*2,${request.base.id}*1)`);
+    const given = await spaceFitter({ worker: false, calibrationKeep: 0.9 }).fit(request);
+    expect(given.calibration).toEqual({ keep: 0.9 });
+    const agents = await spaceFitter({ worker: false, base: 'agent' }).fit(request);
+    expect(agents.calibration).toEqual({ keep: DEFAULT_FITTED_CALIBRATION_KEEP });
+    expect(agents.baseId).toBe(request.base.id);
+  });
+
+  test('an Italian tree stays on the hashed base, and agent.space() says why', async () => {
+    const agent = new TreeAgent({ tree: italianIntentTree() });
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder().id });
+    expect(status.state === 'fitted' && status.base).toMatch(/not an English tree/);
+  });
+});

@@ -1,0 +1,100 @@
+import { ConcatEmbedder, type Embedder, type Tree } from '@treeagent/core';
+import { isEnglishTree } from './tree-language.js';
+
+/**
+ * What the fit is made over (`SpaceFitterOptions.base`):
+ * - `'auto'` (default): the agent's embedder, except that an English tree routed by the library's
+ *   default hashed embedder is fitted over USE-lite + hashed n-grams (2:1) when
+ *   `@treeagent/embedder-use` is installed — the best offline base for English (docs/routing.md,
+ *   "The base of the fit");
+ * - `'agent'`: always the agent's embedder;
+ * - an `Embedder`: that one (its vectors must describe the same texts as the agent's).
+ */
+export type FitBase = 'auto' | 'agent' | Embedder;
+
+/** The package whose `UseEmbedder` the `'auto'` base uses for English trees. */
+export const USE_PACKAGE = '@treeagent/embedder-use';
+
+/**
+ * The base weight of a space fitted over USE-lite + hashed 2:1, chosen with shrinkage 0.2 (the
+ * default) by 5-fold cross-validation on CLINC150 `train` (docs/routing.md, "Figures").
+ */
+export const USE_BASE_WEIGHT = 0.1;
+
+/**
+ * The calibration's `keep` in a space fitted over USE-lite + hashed: chosen by 5-fold
+ * cross-validation on CLINC150 `train` (+ `oos_train`) by the rule "the largest keep whose
+ * held-out out-of-scope messages are still declined 90% of the time" (docs/routing.md).
+ */
+export const USE_BASE_CALIBRATION_KEEP = 0.96;
+
+/** The base a fit is made over, and why. */
+export interface ChosenBase {
+  embedder: Embedder;
+  /** The agent's embedder itself, or another one. */
+  isAgents: boolean;
+  /**
+   * Why this base, in a few words, when `'auto'` chose it for the default embedder (shown by
+   * `agent.space()`, the switch's log line and the CLI); none for an embedder the user chose.
+   */
+  reason?: string;
+  /** Settings this base asks for (the fitter's options win). */
+  settings?: { baseWeight: number; calibrationKeep: number };
+}
+
+/** Imports `@treeagent/embedder-use`'s `UseEmbedder`, or says why it cannot. */
+export type UseImporter = () => Promise<{ UseEmbedder: new (options?: { batchSize?: number }) => Embedder }>;
+
+const importUse: UseImporter = () => import(/* @vite-ignore */ USE_PACKAGE);
+
+/**
+ * Chooses the base of a fit. `agentIsDefault`: the agent runs the library's default embedder (no
+ * `embedder` option), the only one `'auto'` replaces. One `UseEmbedder` (one model in memory) is
+ * shared by every fit of the process.
+ */
+export async function chooseFitBase(
+  base: FitBase,
+  tree: Tree,
+  agentEmbedder: Embedder,
+  agentIsDefault: boolean,
+  importer: UseImporter = importUse,
+): Promise<ChosenBase> {
+  if (base !== 'auto' && base !== 'agent') return { embedder: base, isAgents: base === agentEmbedder };
+  const agents = (reason?: string): ChosenBase => ({
+    embedder: agentEmbedder,
+    isAgents: true,
+    ...(reason ? { reason } : {}),
+  });
+  if (base === 'agent' || !agentIsDefault) return agents();
+  const language = isEnglishTree(tree);
+  const share = language.decided ? Math.round((100 * language.english) / language.decided) : 0;
+  if (!language.isEnglish)
+    return agents(
+      `hashed n-grams (${share}% of the ${language.decided} chunks with function words in English: not an English tree)`,
+    );
+  const english = `English tree: ${share}% of the ${language.decided.toLocaleString('en-US')} chunks with function words`;
+  const use = await useEmbedder(importer);
+  if (typeof use === 'string') return agents(`hashed n-grams (${english}; ${use})`);
+  return {
+    embedder: new ConcatEmbedder([{ embedder: use, weight: 2 }, agentEmbedder]),
+    isAgents: false,
+    reason: `USE-lite + hashed n-grams 2:1 (${english})`,
+    settings: { baseWeight: USE_BASE_WEIGHT, calibrationKeep: USE_BASE_CALIBRATION_KEEP },
+  };
+}
+
+let shared: Promise<Embedder | string> | null = null;
+let sharedImporter: UseImporter | null = null;
+
+function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
+  if (!shared || sharedImporter !== importer) {
+    sharedImporter = importer;
+    shared = importer().then(
+      // Small batches: the model runs on the serving thread while the agent answers unfitted.
+      (module) => new module.UseEmbedder({ batchSize: 16 }),
+      () =>
+        `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`,
+    );
+  }
+  return shared;
+}
