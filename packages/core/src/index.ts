@@ -87,6 +87,7 @@ export {
 export {
   type ExploreScan,
   type ExploreThreads,
+  ROWS_IN_FILE_FROM,
   SIGN_SCAN_FROM,
   SIGN_WORKER_FROM,
 } from './explore/chunk-index.js';

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { AgentEvent } from '../protocol/events.js';
 
@@ -11,13 +10,6 @@ export interface CallbackLimits {
   timeoutMs?: number;
 }
 
-const turnLimits = new AsyncLocalStorage<CallbackLimits>();
-
-/** Runs `fn` (one turn) with `limits` applying to every callback it invokes. */
-export function withCallbackLimits<T>(limits: CallbackLimits, fn: () => Promise<T>): Promise<T> {
-  return turnLimits.run(limits, fn);
-}
-
 export interface CallbackCall {
   nodeId: number;
   name: string;
@@ -25,7 +17,11 @@ export interface CallbackCall {
   args: unknown[];
   emit: (event: AgentEvent) => void;
   now: () => number;
-  /** Overrides the turn's limits (see `withCallbackLimits`). */
+  /**
+   * The limits of this call: the turn's (`Turn.call` passes `callbackTimeoutMs`), or a caller's own.
+   * Passed, not found in an `AsyncLocalStorage`: with one, every promise of the process pays
+   * Node's promise hooks.
+   */
   limits?: CallbackLimits;
 }
 
@@ -49,7 +45,7 @@ export async function invokeCallback({
   const started = now();
   let output: unknown;
   try {
-    output = await bounded(fn(...args), nodeId, name, limits ?? turnLimits.getStore() ?? {});
+    output = await bounded(fn(...args), nodeId, name, limits ?? {});
   } catch (error) {
     if (TreeAgentError.isInstance(error)) {
       if (error.nodeId !== undefined) throw error;

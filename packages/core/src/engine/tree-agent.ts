@@ -1,4 +1,3 @@
-import { withCallbackLimits } from '../callbacks/invoke-callback.js';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
@@ -92,7 +91,7 @@ export interface TreeAgentOptions {
    * How in-memory exploration reads the chunk vectors (`exploreIn: 'memory'`): `exact` scores every
    * chunk in float32 once per direction; `sign-bits` ranks a node's chunks by one sign bit per
    * dimension and rescores the nearest few hundred exactly in float32 (dense vectors only); `auto`
-   * (default) uses sign bits from 20,000 chunks on (docs/architecture.md, "Large trees").
+   * (default) uses sign bits from `SIGN_SCAN_FROM` (5,000) chunks on (docs/architecture.md, "Large trees").
    */
   exploreScan?: ExploreScan;
   /**
@@ -106,8 +105,8 @@ export interface TreeAgentOptions {
   /**
    * Where in-memory exploration keeps its packed index files (docs/architecture.md, "Packed index
    * files"): one file per tree content and embedder, written after the first load and read whole on
-   * the next start instead of one cache lookup per chunk; from `SIGN_SCAN_FROM` chunks on the float32
-   * rows stay in the file and only a few per decision are read. A file that does not match the tree
+   * the next start instead of one cache lookup per chunk; from `ROWS_IN_FILE_FROM` (20,000) chunks on
+   * (with sign bits) the float32 rows stay in the file and only a few per decision are read. A file that does not match the tree
    * is logged and ignored. Default: the embedding cache's `indexDirectory` (`index/` beside the
    * SQLite file of `openSqlite`, or in the `FileEmbeddingCache` directory); none for the in-memory
    * cache. `false`: never.
@@ -626,10 +625,7 @@ export class TreeAgent {
       const recording = { redactor: this.redactor, facts: this.#options.turnFacts ?? true };
       return await this.#mutex.run(sessionId, async () => {
         const runtime = await this.#load();
-        const limits = { timeoutMs: runtime.limits.callbackTimeoutMs };
-        return withCallbackLimits(limits, () =>
-          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
-        );
+        return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };

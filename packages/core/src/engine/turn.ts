@@ -168,7 +168,10 @@ export class Turn implements StepContext {
     return self;
   }
 
-  /** Runs a callback of `node` with `context.node` set to it. */
+  /**
+   * Runs a callback of `node` with `context.node` set to it, within the turn's `callbackTimeoutMs`
+   * unless `limits` says otherwise.
+   */
   async call(
     node: TreeNode,
     name: string,
@@ -188,7 +191,7 @@ export class Turn implements StepContext {
         args,
         emit: (event) => this.emit(event),
         now: () => performance.now(),
-        ...(limits ? { limits } : {}),
+        limits: limits ?? { timeoutMs: this.runtime.limits.callbackTimeoutMs },
       });
     } finally {
       this.context.node = previous;

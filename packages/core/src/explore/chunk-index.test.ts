@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
-import { ChunkIndex } from './chunk-index.js';
+import { ChunkIndex, ROWS_IN_FILE_FROM, SIGN_SCAN_FROM } from './chunk-index.js';
 
 /** Deterministic pseudo-random numbers. */
 function random(seed: number): () => number {
@@ -78,6 +78,30 @@ describe('ChunkIndex.build on a large tree', () => {
       const raw = vectors[chunk.text]!;
       expect(similarities[position]).toBeCloseTo(raw[3]! / Math.hypot(...raw), 6);
     });
+  });
+
+  test('`auto` keeps sign bits from SIGN_SCAN_FROM chunks on, and leaves a packed file its rows from ROWS_IN_FILE_FROM', async () => {
+    const next = random(9);
+    const indexOf = (count: number, scan?: 'sign-bits') => {
+      // leafTree(n) holds n + 1 chunks.
+      const tree = leafTree(count - 1);
+      const vectors = Object.fromEntries(
+        tree.chunks.map((chunk) => [chunk.text, Array.from({ length: 8 }, () => next())]),
+      );
+      return ChunkIndex.build(tree, new ExactEmbedder({ vectors }), undefined, scan ? { scan } : {});
+    };
+    expect(SIGN_SCAN_FROM).toBeLessThan(ROWS_IN_FILE_FROM);
+    const below = await indexOf(SIGN_SCAN_FROM - 1);
+    expect([below.signBits, below.rowsInFileWhenPacked]).toEqual([false, false]);
+    const from = await indexOf(SIGN_SCAN_FROM);
+    expect([from.signBits, from.rowsInFileWhenPacked]).toEqual([true, false]);
+    const rowsBelow = await indexOf(ROWS_IN_FILE_FROM - 1);
+    expect([rowsBelow.signBits, rowsBelow.rowsInFileWhenPacked]).toEqual([true, false]);
+    const rowsFrom = await indexOf(ROWS_IN_FILE_FROM);
+    expect([rowsFrom.signBits, rowsFrom.rowsInFileWhenPacked]).toEqual([true, true]);
+    // Forced sign bits: the rows stay in the file at any size.
+    const forced = await indexOf(40, 'sign-bits');
+    expect([forced.signBits, forced.rowsInFileWhenPacked]).toEqual([true, true]);
   });
 
   test('an embedder whose vectors change length between batches fails with EMBEDDER', async () => {

@@ -23,9 +23,19 @@ const BUILD_BATCH = 4096;
  * From this many chunks on (`scan: 'auto'`), a tree of dense vectors also keeps one sign bit per
  * dimension of each chunk: exploration ranks a node's chunks by Hamming distance (a 32nd of the
  * bytes of a float32 pass) and rescores only the nearest ones exactly (`MemoryChunkSearch`). Below
- * it the float32 pass is already a fraction of a millisecond.
+ * it the float32 pass over every chunk costs less than the sign-bit pass and the rescoring
+ * (`bench/sign-scan-crossover.ts` measures where the two meet).
  */
-export const SIGN_SCAN_FROM = 20_000;
+export const SIGN_SCAN_FROM = 5_000;
+
+/**
+ * From this many chunks on (`scan: 'auto'`), a sign-bit index written to a packed index file leaves
+ * its float32 rows in the file (int8 rows choose the few read per decision, `ChunkIndex.useRowFile`);
+ * a smaller one reads them back into memory (30 MB or less at 384 dimensions), where rescoring its
+ * candidates costs less than bounding them on int8 rows and reading the survivors. With
+ * `scan: 'sign-bits'` the rows stay in the file at any size.
+ */
+export const ROWS_IN_FILE_FROM = 20_000;
 
 /**
  * From this many chunks on (`exploreThreads: 'auto'`, on a machine with at least two processors),
@@ -125,6 +135,8 @@ export class ChunkIndex {
   readonly #signs: SignKernel | null;
   /** The direction's code (scratch). */
   readonly #queryCode: Uint8Array;
+  /** How the index was asked to read the vectors (`rowsInFileWhenPacked` depends on it). */
+  readonly #scan: ExploreScan;
 
   private constructor(
     tree: Tree,
@@ -139,6 +151,7 @@ export class ChunkIndex {
     this.denseDimensions = dense;
     this.sparseDimensions = sparse;
     this.layout = sparse.length === 0 ? 'rows' : dense.length === 0 ? 'columns' : 'mixed';
+    this.#scan = scan;
     const count = tree.chunks.length;
 
     this.#kernel = dense.length
@@ -191,6 +204,19 @@ export class ChunkIndex {
     if (!this.#rows)
       throw new Error(`ChunkIndex.rows: the float32 rows are in ${this.#reader?.description}, not in memory`);
     return this.#rows;
+  }
+
+  /**
+   * Whether a packed index file of this index keeps its float32 rows in the file (`useRowFile`)
+   * rather than having them read back into memory: sign bits over dense rows, from
+   * `ROWS_IN_FILE_FROM` chunks on, or at any size with `scan: 'sign-bits'`.
+   */
+  get rowsInFileWhenPacked(): boolean {
+    return (
+      this.layout === 'rows' &&
+      this.#signs !== null &&
+      (this.#scan === 'sign-bits' || this.tree.chunks.length >= ROWS_IN_FILE_FROM)
+    );
   }
 
   /** False once the float32 rows live in a packed index file (read a few at a time, see `useRowFile`). */
@@ -517,11 +543,19 @@ export class ChunkIndex {
 
   /**
    * Cosine similarity of a unit `direction` to every chunk, in chunk order; with `from`/`to`, only
-   * the chunks at positions `[from, to)` are scored (the others stay 0).
+   * the chunks at positions `[from, to)` are scored (the others are 0). `into` (one slot per chunk)
+   * receives them instead of a new array (a search's buffer, reused turn after turn).
    */
-  similarities(direction: Float32Array, from = 0, to = this.tree.chunks.length): Float32Array {
+  similarities(
+    direction: Float32Array,
+    from = 0,
+    to = this.tree.chunks.length,
+    into?: Float32Array,
+  ): Float32Array {
     const count = this.tree.chunks.length;
-    const out = new Float32Array(count);
+    if (into && into.length !== count)
+      throw new Error(`ChunkIndex.similarities: into has ${into.length} slots, the index ${count} chunks`);
+    const out = into ? into.fill(0) : new Float32Array(count);
     const whole = from === 0 && to === count;
     if (direction.length !== this.dimensions) return out;
     const dense = this.denseDimensions;

@@ -25,9 +25,10 @@ export const SIGN_CANDIDATES = 512;
 export class MemoryChunkSearch implements ChunkSearch {
   readonly #index: ChunkIndex;
   readonly #direction: () => Promise<Float32Array>;
-  #similarities: { vector: Float32Array; values: Float32Array } | null = null;
-  #signPass: (SignPass & { vector: Float32Array; pass: number }) | null = null;
-  #scratch: SignScratch | null = null;
+  /** The buffers of every search on this index (`HopBuffers`). */
+  readonly #buffers: HopBuffers;
+  /** The direction of this search's sign pass and the pass's number (valid while `signPassValid`). */
+  #signPass: { vector: Float32Array; distances: Uint16Array; pass: number } | null = null;
   #mask: { version: number; filter: Filter | null; mask: Uint8Array | null } | null = null;
   /**
    * The last sign-bit hop: its range scored whole (`scratch.scores`), or its candidates
@@ -36,8 +37,6 @@ export class MemoryChunkSearch implements ChunkSearch {
    * allowed chunks when `scoredWhole`.
    */
   #hop: { scoredWhole: boolean; bounded: boolean; length: number } | null = null;
-  /** The last sign-bit hop's candidate positions (`#hop.length` of them). */
-  #candidates = new Int32Array(1024);
   readonly #exact: boolean;
 
   /**
@@ -49,14 +48,21 @@ export class MemoryChunkSearch implements ChunkSearch {
     this.#index = index;
     this.#direction = direction;
     this.#exact = options.exact ?? false;
+    let buffers = buffersByIndex.get(index);
+    if (!buffers) {
+      buffers = new HopBuffers(index);
+      buffersByIndex.set(index, buffers);
+    }
+    this.#buffers = buffers;
   }
 
   async best(node: TreeNode, constraints: ExploreConstraints): Promise<ExploreCandidate | null> {
+    // From here on nothing awaits: the shared buffers hold this search's values until it returns.
     const vector = await this.#direction();
-    const found =
-      this.#index.signBits && !this.#exact
-        ? this.#bestBySigns(vector, node, constraints)
-        : this.#bestExact(vector, node, constraints);
+    const bySigns = this.#index.signBits && !this.#exact;
+    const found = bySigns
+      ? this.#bestBySigns(vector, node, constraints)
+      : this.#bestExact(vector, node, constraints);
     if (!found) return null;
     const tree = this.#index.tree;
     const chunk = tree.chunks[found.position]!;
@@ -71,7 +77,7 @@ export class MemoryChunkSearch implements ChunkSearch {
     // The runner-up: the best chunk outside the winning child's range, for the margin analytics
     // report (docs/analytics.md). Exact: a scan of the similarities already computed for this
     // direction, no vector math. Sign bits: from the hop's candidates (below).
-    const similarities = this.#similarities?.vector === vector ? this.#similarities.values : null;
+    const similarities = bySigns ? null : this.#buffers.similarities;
     const mask = this.#maskFor(constraints);
     const other = similarities
       ? better(
@@ -99,12 +105,12 @@ export class MemoryChunkSearch implements ChunkSearch {
     child: TreeNode,
     mask: Uint8Array | null,
   ): { position: number; similarity: number } | null {
-    const scratch = this.#scratch!;
+    const { scratch, candidates, candidateScores } = this.#buffers;
     const hop = this.#hop;
     if (hop === null) return null;
     if (hop.bounded) {
       // The hop's int8 approximations again, without the child's range: no row is scored twice in int8.
-      const found = this.#boundedBest(vector, this.#candidates, hop.length, child.chunkStart, child.chunkEnd);
+      const found = this.#boundedBest(vector, candidates, hop.length, child.chunkStart, child.chunkEnd);
       if (found || hop.scoredWhole) return found;
       const before =
         child.chunkStart > from ? this.#bestBySignsIn(vector, from, child.chunkStart, mask) : null;
@@ -122,27 +128,35 @@ export class MemoryChunkSearch implements ChunkSearch {
       }
       return best;
     }
-    let outside = 0;
+    // The candidates are ascending: the first on ties, as `bestAmong` would keep.
+    let best: { position: number; similarity: number } | null = null;
     for (let k = 0; k < hop.length; k++) {
-      const position = this.#candidates[k]!;
-      if (position < child.chunkStart || position >= child.chunkEnd) scratch.positions[outside++] = position;
+      const position = candidates[k]!;
+      if (position >= child.chunkStart && position < child.chunkEnd) continue;
+      if (!best || candidateScores[k]! > best.similarity)
+        best = { position, similarity: candidateScores[k]! };
     }
-    if (outside > 0) return this.#index.bestAmong(vector, scratch.positions, outside, scratch);
+    if (best) return best;
     const before = child.chunkStart > from ? this.#bestBySignsIn(vector, from, child.chunkStart, mask) : null;
     const after = to > child.chunkEnd ? this.#bestBySignsIn(vector, child.chunkEnd, to, mask) : null;
     return better(before, after);
   }
 
-  /** One float32 pass per direction, then the best of the node's range. */
+  /**
+   * One float32 pass per direction, then the best of the node's range. The pass is kept in the
+   * index's shared buffer; another search's pass in between (another session's turn) replaces it,
+   * and this one runs again.
+   */
   #bestExact(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
-    if (this.#similarities?.vector !== vector)
-      this.#similarities = { vector, values: this.#index.similarities(vector) };
-    return bestChunkIn(
-      this.#similarities.values,
-      this.#maskFor(constraints),
-      node.ownChunkEnd,
-      node.chunkEnd,
-    );
+    const buffers = this.#buffers;
+    const count = this.#index.tree.chunks.length;
+    buffers.similarities ??= new Float32Array(count);
+    if (buffers.similaritiesOf !== this || buffers.similaritiesFor !== vector) {
+      this.#index.similarities(vector, 0, count, buffers.similarities);
+      buffers.similaritiesOf = this;
+      buffers.similaritiesFor = vector;
+    }
+    return bestChunkIn(buffers.similarities, this.#maskFor(constraints), node.ownChunkEnd, node.chunkEnd);
   }
 
   /**
@@ -163,14 +177,14 @@ export class MemoryChunkSearch implements ChunkSearch {
     this.#hop = null;
     // The distances stay in WebAssembly memory (no 2 MB copy per direction at 1M chunks); another
     // search's pass in between (another session's turn) replaces them, and the pass runs again.
+    const buffers = this.#buffers;
+    // Any pass in between (this index's histogram is shared too) makes `signPassValid` false.
     if (this.#signPass?.vector !== vector || !index.signPassValid(this.#signPass.pass)) {
-      const histogram = this.#signPass?.histogram ?? new Int32Array(index.codeBits + 1);
-      const { distances, pass } = index.signPass(vector, histogram);
-      this.#signPass = { vector, distances, histogram, pass };
+      const { distances, pass } = index.signPass(vector, buffers.histogram);
+      this.#signPass = { vector, distances, pass };
     }
-    if (!this.#scratch) this.#scratch = new SignScratch(index.codeBits);
-    const scratch = this.#scratch;
-    const pass = this.#signPass;
+    const scratch = buffers.scratch;
+    const pass: SignPass = { distances: this.#signPass.distances, histogram: buffers.histogram };
     if (index.quantized) return this.#boundedHop(vector, from, to, mask, pass);
     if (to - from <= 2 * SIGN_CANDIDATES) {
       // A small range: every chunk of it scored exactly, in one kernel call.
@@ -187,12 +201,15 @@ export class MemoryChunkSearch implements ChunkSearch {
     const length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
       index.positionsWithin(pass.distances, from, to, cut, positions),
     );
-    // The candidates are kept for the hop's runner-up: `bestAmong` overwrites `positions`.
-    if (this.#candidates.length < length)
-      this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
-    this.#candidates.set(scratch.positions.subarray(0, length));
+    // The candidates and their exact scores are kept for the hop's runner-up.
+    buffers.keepCandidates(scratch.positions, length);
     this.#hop = { scoredWhole: false, bounded: false, length };
-    return index.bestAmong(vector, scratch.positions, length, scratch);
+    if (length === 0) return null;
+    const { candidates, candidateScores } = buffers;
+    index.similaritiesAt(vector, candidates, length, candidateScores);
+    let best = 0;
+    for (let k = 1; k < length; k++) if (candidateScores[k]! > candidateScores[best]!) best = k;
+    return { position: candidates[best]!, similarity: candidateScores[best]! };
   }
 
   /**
@@ -203,7 +220,8 @@ export class MemoryChunkSearch implements ChunkSearch {
    */
   #boundedHop(vector: Float32Array, from: number, to: number, mask: Uint8Array | null, pass: SignPass) {
     const index = this.#index;
-    const scratch = this.#scratch!;
+    const buffers = this.#buffers;
+    const scratch = buffers.scratch;
     let length = 0;
     const whole = to - from <= 2 * SIGN_CANDIDATES;
     if (whole) {
@@ -214,16 +232,14 @@ export class MemoryChunkSearch implements ChunkSearch {
       length = signCandidates(pass, mask, from, to, SIGN_CANDIDATES, scratch, (cut, positions) =>
         index.positionsWithin(pass.distances, from, to, cut, positions),
       );
-    if (this.#candidates.length < length)
-      this.#candidates = new Int32Array(Math.max(length, 2 * this.#candidates.length));
-    this.#candidates.set(scratch.positions.subarray(0, length));
-    if (!index.approximateAt(vector, this.#candidates, length, scratch.approximate, scratch.bounds)) {
+    buffers.keepCandidates(scratch.positions, length);
+    if (!index.approximateAt(vector, buffers.candidates, length, scratch.approximate, scratch.bounds)) {
       // No int8 score for this direction (another length): every chunk of the hop is read and scored.
       scratch.approximate.fill(0, 0, length);
       scratch.bounds.fill(Number.POSITIVE_INFINITY, 0, length);
     }
     this.#hop = { scoredWhole: whole, bounded: true, length };
-    return this.#boundedBest(vector, this.#candidates, length, 0, 0);
+    return this.#boundedBest(vector, buffers.candidates, length, 0, 0);
   }
 
   /**
@@ -238,7 +254,7 @@ export class MemoryChunkSearch implements ChunkSearch {
     skipFrom: number,
     skipTo: number,
   ): { position: number; similarity: number } | null {
-    const scratch = this.#scratch!;
+    const scratch = this.#buffers.scratch;
     const kept = keepNear(
       positions,
       length,
@@ -267,6 +283,49 @@ export class MemoryChunkSearch implements ChunkSearch {
     return this.#mask.mask;
   }
 }
+
+/**
+ * The working arrays of the searches on one index, allocated once per index instead of once per turn
+ * (a turn's search would otherwise allocate a tree-sized array, or about 40 KB of sign-bit scratch,
+ * and leave it to the garbage collector). Searches share them safely because a search writes and
+ * reads them only between two of its awaits (within one `best` call), except for the float32 pass,
+ * which names its owner and direction (`similaritiesOf`, `similaritiesFor`): a search that finds
+ * another's pass there runs its own again.
+ */
+class HopBuffers {
+  /** One float32 similarity per chunk: the last exact pass (allocated by the first). */
+  similarities: Float32Array | null = null;
+  similaritiesOf: MemoryChunkSearch | null = null;
+  similaritiesFor: Float32Array | null = null;
+  /** The histogram of the last sign pass (valid while that pass is, `ChunkIndex.signPassValid`). */
+  readonly histogram: Int32Array;
+  readonly scratch: SignScratch;
+  /** The last sign-bit hop's candidate positions. */
+  candidates = new Int32Array(1024);
+  /**
+   * The float32 similarities of `candidates`, when the hop rescored every one of them (rows in
+   * memory): its runner-up is then the best of those outside the winning child, with no row scored
+   * twice.
+   */
+  candidateScores = new Float32Array(1024);
+
+  constructor(index: ChunkIndex) {
+    this.histogram = new Int32Array(index.codeBits + 1);
+    this.scratch = new SignScratch(index.codeBits);
+  }
+
+  /** Copies a hop's candidate positions into `candidates` (growing it and `candidateScores`). */
+  keepCandidates(positions: Int32Array, length: number): void {
+    if (this.candidates.length < length) {
+      this.candidates = new Int32Array(Math.max(length, 2 * this.candidates.length));
+      this.candidateScores = new Float32Array(this.candidates.length);
+    }
+    this.candidates.set(positions.subarray(0, length));
+  }
+}
+
+/** The shared buffers of each index (collected with it). */
+const buffersByIndex = new WeakMap<ChunkIndex, HopBuffers>();
 
 /** The more similar of two chunks (the first on a tie, as the exact scan keeps the first position). */
 function better<T extends { similarity: number }>(a: T | null, b: T | null): T | null {

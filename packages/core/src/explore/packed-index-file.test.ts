@@ -8,7 +8,7 @@ import { TreeAgent } from '../engine/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
-import { ChunkIndex, type ExploreScan } from './chunk-index.js';
+import { ChunkIndex, type ExploreScan, SIGN_SCAN_FROM } from './chunk-index.js';
 import { MemoryChunkSearch } from './memory-chunk-search.js';
 import {
   calibrationKey,
@@ -205,6 +205,38 @@ describe('packed index file', () => {
       expect(() => readPackedIndex(directory, key)).toThrow(StalePackedIndex);
     },
   );
+
+  test('`auto` from SIGN_SCAN_FROM to ROWS_IN_FILE_FROM chunks: sign bits, the float32 rows read back into memory', async () => {
+    const { tree, vectors, next } = clusteredTree(10, SIGN_SCAN_FROM / 100, 10, 16, 16);
+    expect(tree.chunks.length).toBe(SIGN_SCAN_FROM);
+    const embedder = new ExactEmbedder({ vectors });
+    const index = await ChunkIndex.build(tree, embedder);
+    const key: PackedIndexKey = { tree, embedderId: embedder.id, scan: 'auto' };
+    const written = writePackedIndex(directory, key, index, calibration);
+    expect([written.reader, written.quantized]).toEqual([null, null]);
+    const packed = readPackedIndex(directory, key)!;
+    expect([packed.index.signBits, packed.index.rowsInMemory]).toEqual([true, true]);
+    const direction = Float32Array.from(unit(next, 16));
+    expect(Array.from(packed.index.similarities(direction))).toEqual(
+      Array.from(index.similarities(direction)),
+    );
+    expect(packed.index.signCodes).toEqual(index.signCodes);
+  });
+
+  test('a file written without sign bits for a tree this engine ranks by sign bits is stale, and says why', async () => {
+    // What an engine with a higher SIGN_SCAN_FROM wrote for the same tree and key.
+    const { tree, vectors } = clusteredTree(10, SIGN_SCAN_FROM / 100, 10, 16, 17);
+    const embedder = new ExactEmbedder({ vectors });
+    const key: PackedIndexKey = { tree, embedderId: embedder.id, scan: 'auto' };
+    const withoutSigns = await ChunkIndex.build(tree, embedder, undefined, { scan: 'exact' });
+    writePackedIndex(directory, key, withoutSigns, calibration);
+    expect(() => readPackedIndex(directory, key)).toThrow(
+      new StalePackedIndex(
+        packedIndexFile(directory, key),
+        `it was written without sign bits, which this version keeps for a tree of ${SIGN_SCAN_FROM} chunks (SIGN_SCAN_FROM is ${SIGN_SCAN_FROM})`,
+      ),
+    );
+  });
 
   test('decisions on the file-backed index equal the exact float32 scan, bit for bit', async () => {
     const { tree, vectors, next } = clusteredTree(4, 12, 30, 64, 7);

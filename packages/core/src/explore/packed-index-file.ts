@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Tree } from '../tree/tree.js';
 import type { ThresholdCalibration } from './calibrate-thresholds.js';
-import { ChunkIndex, type ExploreScan, type RowReader } from './chunk-index.js';
+import { ChunkIndex, type ExploreScan, type RowReader, SIGN_SCAN_FROM } from './chunk-index.js';
 import {
   allocateInt8Values,
   allocateQuantizedRows,
@@ -35,13 +35,13 @@ import {
  *                                   length and checksum; the file's total length
  * …   sections, each at a multiple of 64 bytes:
  *     columns    float32  sparse dimensions × chunks       (read at start)
- *     scales     float32  chunks      int8 row scales      (read at start, sign-bit indexes)
- *     residuals  float32  chunks      int8 error norms     (read at start, sign-bit indexes)
- *     values     int8     chunks × stride                  (read at start, sign-bit indexes)
+ *     scales     float32  chunks      int8 row scales      (read at start, rows in the file)
+ *     residuals  float32  chunks      int8 error norms     (read at start, rows in the file)
+ *     values     int8     chunks × stride                  (read at start, rows in the file)
  *     codes      bytes    chunks × code bytes  sign bits   (read at start into WebAssembly memory)
- *     rows       float32  chunks × stride                  (sign-bit indexes: stay in the file and
- *                                                          are read a few rows per decision; else
- *                                                          read at start)
+ *     rows       float32  chunks × stride                  (sign-bit indexes from ROWS_IN_FILE_FROM
+ *                                                          chunks: stay in the file and are read a
+ *                                                          few rows per decision; else read at start)
  * ```
  *
  * Written to a temporary name and renamed, so a reader never sees half a file. A file whose header,
@@ -213,7 +213,15 @@ export function readPackedIndex(directory: string, key: PackedIndexKey): PackedI
         sparseDimensions: Int32Array.from(header.sparse),
         scan: header.scan,
         columns,
-        readCodes: (codes) => readSection('codes', codes),
+        readCodes: (codes) => {
+          // Written when this tree was below the sign-bit threshold of the engine that wrote it.
+          if (!header.signBits)
+            throw new StalePackedIndex(
+              file,
+              `it was written without sign bits, which this version keeps for a tree of ${count} chunks (SIGN_SCAN_FROM is ${SIGN_SCAN_FROM})`,
+            );
+          readSection('codes', codes);
+        },
         rows: quantized
           ? { reader, quantized }
           : {
@@ -260,7 +268,7 @@ export function writePackedIndex(
   const count = key.tree.chunks.length;
   const rows = index.rows;
   const stride = index.stride;
-  const rowsInFile = index.signBits && index.layout === 'rows';
+  const rowsInFile = index.rowsInFileWhenPacked;
   const quantized = rowsInFile ? allocateQuantizedRows(count, stride) : null;
   if (quantized) quantizeRows(rows, stride, 0, count, quantized);
   const codes = index.signCodes ?? new Uint8Array(0);

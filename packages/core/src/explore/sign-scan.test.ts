@@ -3,7 +3,7 @@ import { ExploreConstraints } from '../context/explore-strategy.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
-import { ChunkIndex } from './chunk-index.js';
+import { ChunkIndex, SIGN_SCAN_FROM } from './chunk-index.js';
 import { MemoryChunkSearch, SIGN_CANDIDATES } from './memory-chunk-search.js';
 import { SignScratch, signCandidates } from './sign-candidates.js';
 import { createSignKernel } from './sign-kernel.js';
@@ -193,33 +193,77 @@ describe('sign-bit scan', () => {
     }
   });
 
-  test("two searches in turn on one index (two sessions): each keeps its own direction's answers", async () => {
-    // The distances of a pass stay in WebAssembly memory; a pass by the other search replaces them,
-    // and the next hop must notice and run its own pass again, never read the other's.
-    const { tree, vectors, next } = randomTree(4, 25, 12, 96, 11);
-    const index = await ChunkIndex.build(tree, new ExactEmbedder({ vectors }), undefined, {
-      scan: 'sign-bits',
-    });
-    const near = () => {
-      const base = vectors[`c${Math.floor((next() + 0.5) * tree.chunks.length)}`]!;
-      const noisy = base.map((value) => value + 0.08 * next());
-      const norm = Math.hypot(...noisy);
-      return Float32Array.from(noisy, (value) => value / norm);
-    };
-    for (let trial = 0; trial < 10; trial++) {
-      const [a, b] = [near(), near()];
-      const searchA = new MemoryChunkSearch(index, async () => a);
-      const searchB = new MemoryChunkSearch(index, async () => b);
-      const exactA = new MemoryChunkSearch(index, async () => a, { exact: true });
-      const exactB = new MemoryChunkSearch(index, async () => b, { exact: true });
+  test(`from SIGN_SCAN_FROM (${SIGN_SCAN_FROM}) chunks \`auto\` ranks by sign bits, and its routes decide as the float32 scan`, async () => {
+    // The engine-overhead benchmark's shape: 10 groups of leaves of 5 chunks, 384 dimensions.
+    const perGroup = SIGN_SCAN_FROM / 10 / 5;
+    const { tree, vectors, next } = randomTree(10, perGroup, 5, 384, 13);
+    expect(tree.chunks.length).toBe(SIGN_SCAN_FROM);
+    const embedder = new ExactEmbedder({ vectors });
+    const index = await ChunkIndex.build(tree, embedder);
+    expect(index.signBits).toBe(true);
+    // Messages near a chunk (large margins) and halfway between two chunks of different groups (low
+    // margins), routed hop by hop from the agent: every decision — best chunk, its similarity, the
+    // child — is the float32 scan's. The runner-up (the margin of the analytics report) is the exact
+    // one whenever the margin is low, the case the report is about; a distant runner-up may be
+    // missed among the candidates, never overstated.
+    const chunkVector = () => vectors[`c${Math.floor((next() + 0.5) * tree.chunks.length)}`]!;
+    let lowMargins = 0;
+    for (let trial = 0; trial < 80; trial++) {
+      const base = chunkVector();
+      const other = trial % 2 ? chunkVector() : null;
+      const mixed = base.map((value, j) => value + (other ? other[j]! : 0.05 * next()));
+      const norm = Math.hypot(...mixed);
+      const direction = Float32Array.from(mixed, (value) => value / norm);
+      const signs = new MemoryChunkSearch(index, async () => direction);
+      const exact = new MemoryChunkSearch(index, async () => direction, { exact: true });
       const constraints = new ExploreConstraints();
-      for (const nodeId of [2, 3, 2, 4, 3]) {
-        const node = tree.node(nodeId);
-        const fromA = await searchA.best(node, constraints);
-        const fromB = await searchB.best(node, constraints);
-        expect(fromA).toEqual(await exactA.best(node, constraints));
-        expect(fromB).toEqual(await exactB.best(node, constraints));
+      let node = tree.node(2);
+      while (node.children.length > 0) {
+        const found = (await signs.best(node, constraints))!;
+        const expected = (await exact.best(node, constraints))!;
+        const { runnerUp, ...decision } = found;
+        const { runnerUp: exactRunnerUp, ...expectedDecision } = expected;
+        expect(decision).toEqual(expectedDecision);
+        expect(runnerUp!.similarity).toBeLessThanOrEqual(exactRunnerUp!.similarity);
+        if (expected.similarity - exactRunnerUp!.similarity < 0.1) {
+          lowMargins++;
+          expect(runnerUp).toEqual(exactRunnerUp);
+        }
+        node = tree.node(found.childId);
       }
     }
+    expect(lowMargins).toBeGreaterThan(10);
   });
+
+  test.each(['sign-bits', 'exact'] as const)(
+    "two searches in turn on one index (two sessions, %s): each keeps its own direction's answers",
+    async (scan) => {
+      // The distances of a pass stay in WebAssembly memory, and a float32 pass in a buffer the index's
+      // searches share; a pass by the other search replaces them, and the next hop must notice and
+      // run its own pass again, never read the other's.
+      const { tree, vectors, next } = randomTree(4, 25, 12, 96, 11);
+      const index = await ChunkIndex.build(tree, new ExactEmbedder({ vectors }), undefined, { scan });
+      const near = () => {
+        const base = vectors[`c${Math.floor((next() + 0.5) * tree.chunks.length)}`]!;
+        const noisy = base.map((value) => value + 0.08 * next());
+        const norm = Math.hypot(...noisy);
+        return Float32Array.from(noisy, (value) => value / norm);
+      };
+      for (let trial = 0; trial < 10; trial++) {
+        const [a, b] = [near(), near()];
+        const searchA = new MemoryChunkSearch(index, async () => a);
+        const searchB = new MemoryChunkSearch(index, async () => b);
+        const exactA = new MemoryChunkSearch(index, async () => a, { exact: true });
+        const exactB = new MemoryChunkSearch(index, async () => b, { exact: true });
+        const constraints = new ExploreConstraints();
+        for (const nodeId of [2, 3, 2, 4, 3]) {
+          const node = tree.node(nodeId);
+          const fromA = await searchA.best(node, constraints);
+          const fromB = await searchB.best(node, constraints);
+          expect(fromA).toEqual(await exactA.best(node, constraints));
+          expect(fromB).toEqual(await exactB.best(node, constraints));
+        }
+      }
+    },
+  );
 });
