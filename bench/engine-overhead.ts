@@ -9,7 +9,7 @@ import { type GraphShape, loadPeer, peerGraph, sqliteSaver } from './lib/langgra
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
 import { consume, consumed, measure, ms, type Stats, summarize, times } from './lib/stats.js';
 import { type RoutingTree, routingTree, scanBestRow } from './lib/trees.js';
-import { PrecomputedEmbedder } from './lib/vectors.js';
+import { newTextEachTurn } from './lib/vectors.js';
 
 /**
  * Benchmark 1 — engine overhead per turn, no model in the loop. A routing tree of 10, 200 or 2,000
@@ -194,13 +194,7 @@ export async function turnsWorker(args: WorkerArgs) {
   const routing = treeOf(args.size);
   const fresh = args.persistence === 'sqlite-new';
   if (fresh) {
-    // Message `m3#run-17` has the vector of `m3`: a new text each turn, the same routing work.
-    const base = routing.embedder;
-    routing.embedder = new PrecomputedEmbedder({
-      dimensions: base.dimensions,
-      vectors: base.vectors,
-      generate: (texts) => texts.map((text) => base.vector(text.slice(0, text.indexOf('#')))),
-    });
+    routing.embedder = newTextEachTurn(routing.embedder);
   }
   let turn: (sessionId: string, text: string) => Promise<string>;
   let close = async () => {};

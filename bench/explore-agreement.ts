@@ -8,14 +8,10 @@ import type { AgentRuntime } from '../packages/core/src/engine/runtime.js';
 import type { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
 import { MemoryChunkSearch, SIGN_CANDIDATES } from '../packages/core/src/explore/memory-chunk-search.js';
 import { readPackedIndex, writePackedIndex } from '../packages/core/src/explore/packed-index-file.js';
-import {
-  InMemoryEmbeddingCache,
-  InMemoryFileStore,
-  InMemoryVectorStore,
-  type Tree,
-} from '../packages/core/src/index.js';
+import { InMemoryEmbeddingCache, type Tree } from '../packages/core/src/index.js';
 import { inChild } from './lib/child.js';
 import { type BenchContext, type Goal, type Section, table, verdict } from './lib/report.js';
+import { benchRuntimeParts } from './lib/runtime-parts.js';
 import { ms, summarize } from './lib/stats.js';
 import { routingTree } from './lib/trees.js';
 import { NullEmbeddingCache, PrecomputedEmbedder } from './lib/vectors.js';
@@ -112,19 +108,16 @@ export async function agreementChild(args: {
     args.data === 'clinc150'
       ? await clincSet(args.quick)
       : syntheticSet(args.chunks!, args.quick, args.turns);
-  const signs = await loadRuntime({
-    tree,
-    embedder,
-    embeddingCache: args.data === 'clinc150' ? new InMemoryEmbeddingCache() : new NullEmbeddingCache(),
-    vectorStore: new InMemoryVectorStore(),
-    fileStore: new InMemoryFileStore(),
-    models: {},
-    limits: { maxSteps: 50, maxFallbacks: 3, callbackTimeoutMs: 0, modelTimeoutMs: 0 },
-    now: () => new Date(),
-    exploreIn: 'memory',
-    exploreScan: 'sign-bits',
-    calibration: args.calibrate === false && args.data === 'synthetic' ? false : {},
-  });
+  const signs = await loadRuntime(
+    benchRuntimeParts(
+      { tree, embedder },
+      {
+        embeddingCache: args.data === 'clinc150' ? new InMemoryEmbeddingCache() : new NullEmbeddingCache(),
+        exploreScan: 'sign-bits',
+        calibration: args.calibrate === false && args.data === 'synthetic' ? false : {},
+      },
+    ),
+  );
   const index = signs.chunkIndex!;
   if (!index.signBits) throw new Error('the index keeps no sign bits (no WebAssembly SIMD?)');
   const exact: AgentRuntime = {

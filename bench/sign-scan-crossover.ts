@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { loadRuntime, type RuntimeParts } from '../packages/core/src/engine/load-runtime.js';
 import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
 import type { ExploreScan } from '../packages/core/src/explore/chunk-index.js';
-import {
-  InMemoryEmbeddingCache,
-  InMemoryFileStore,
-  InMemoryVectorStore,
-} from '../packages/core/src/index.js';
+import { InMemoryEmbeddingCache } from '../packages/core/src/index.js';
 import { inChild } from './lib/child.js';
+import { benchRuntimeParts } from './lib/runtime-parts.js';
 import { ms, summarize } from './lib/stats.js';
 import { routingTree } from './lib/trees.js';
 
@@ -63,20 +60,13 @@ export async function crossoverChild({
     messages: 512,
   });
   const directory = mkdtempSync(join(tmpdir(), 'treeagent-crossover-'));
-  const parts = (scan: ExploreScan, indexDirectory?: string): RuntimeParts => ({
-    tree: routing.tree,
-    embedder: routing.embedder,
-    embeddingCache: new InMemoryEmbeddingCache(),
-    vectorStore: new InMemoryVectorStore(),
-    fileStore: new InMemoryFileStore(),
-    models: {},
-    limits: { maxSteps: 50, maxFallbacks: 3, callbackTimeoutMs: 0, modelTimeoutMs: 0 },
-    now: () => new Date(),
-    exploreIn: 'memory',
-    exploreScan: scan,
-    calibration: {},
-    indexDirectory,
-  });
+  const parts = (scan: ExploreScan, indexDirectory?: string): RuntimeParts =>
+    benchRuntimeParts(routing, {
+      embeddingCache: new InMemoryEmbeddingCache(),
+      exploreScan: scan,
+      calibration: {},
+      indexDirectory,
+    });
   try {
     const runtimes = {
       exact: await loadRuntime(parts('exact')),

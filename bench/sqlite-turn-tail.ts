@@ -6,7 +6,7 @@ import { type SessionStore, TreeAgent } from '../packages/core/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 import { ms, summarize } from './lib/stats.js';
 import { routingTree } from './lib/trees.js';
-import { PrecomputedEmbedder } from './lib/vectors.js';
+import { newTextEachTurn } from './lib/vectors.js';
 
 /**
  * Where the slow SQLite turns go (issue #18, goal 4): the engine-overhead benchmark's Tree Agent
@@ -49,12 +49,7 @@ if (!size) throw new Error(`--nodes must be 10, 200 or 2000; got ${nodes}`);
 
 const routing = routingTree({ name: `overhead-${nodes}`, dimensions: 384, seed: nodes, ...size });
 if (fresh) {
-  const base = routing.embedder;
-  routing.embedder = new PrecomputedEmbedder({
-    dimensions: base.dimensions,
-    vectors: base.vectors,
-    generate: (texts) => texts.map((text) => base.vector(text.slice(0, text.indexOf('#')))),
-  });
+  routing.embedder = newTextEachTurn(routing.embedder);
 }
 const dir = mkdtempSync(join(tmpdir(), 'turn-tail-'));
 const sqlite = inMemory ? null : openSqlite(dir, { synchronous: 'NORMAL' });

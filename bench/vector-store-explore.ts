@@ -12,12 +12,12 @@ import {
   type VectorSearchRequest,
   type VectorStore,
 } from '../packages/core/src/index.js';
-import { InMemoryVectorStore } from '../packages/core/src/vector/in-memory-vector-store.js';
 import { PgVectorStore } from '../packages/postgres/src/index.js';
 import { inChild } from './lib/child.js';
 import { DEFAULT_DATABASE_URL } from './lib/database.js';
 import { BENCH_SCHEMA, type DatasetInfo, type DatasetSpec, ensureDataset } from './lib/pgvector-dataset.js';
 import { type BenchContext, type Goal, type Section, table } from './lib/report.js';
+import { benchRuntimeParts } from './lib/runtime-parts.js';
 import { bytes, ms, summarize } from './lib/stats.js';
 import { type RoutingTree, routingTree } from './lib/trees.js';
 import { NullEmbeddingCache, nearby, random } from './lib/vectors.js';
@@ -574,19 +574,7 @@ export async function memoryReferenceChild(args: {
   const sets = messageSets(routing, args.size, args.turns);
   log(`  ${args.size.chunks.toLocaleString('en')} chunks: the exact in-memory float32 reference…`);
   const started = performance.now();
-  const runtime = await loadRuntime({
-    tree: routing.tree,
-    embedder: routing.embedder,
-    embeddingCache: new NullEmbeddingCache(),
-    vectorStore: new InMemoryVectorStore(),
-    fileStore: new InMemoryFileStore(),
-    models: {},
-    limits: { maxSteps: 50, maxFallbacks: 3, callbackTimeoutMs: 0, modelTimeoutMs: 0 },
-    now: () => new Date(),
-    exploreIn: 'memory',
-    exploreScan: 'exact',
-    calibration: false,
-  });
+  const runtime = await loadRuntime(benchRuntimeParts(routing, { exploreScan: 'exact', calibration: false }));
   const loadMs = performance.now() - started;
   const thresholds = new Map(args.thresholds);
   const keys: Record<string, string> = {};

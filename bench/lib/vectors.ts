@@ -97,3 +97,15 @@ export class NullEmbeddingCache implements EmbeddingCache {
 
   async setMany(): Promise<void> {}
 }
+
+/**
+ * `base` for messages that are new texts every turn: `m3#run-17` gets the vector of `m3`, so the
+ * routing work stays the same while every message is a text neither framework saw before.
+ */
+export function newTextEachTurn(base: PrecomputedEmbedder): PrecomputedEmbedder {
+  return new PrecomputedEmbedder({
+    dimensions: base.dimensions,
+    vectors: base.vectors,
+    generate: (texts) => texts.map((text) => base.vector(text.slice(0, text.indexOf('#')))),
+  });
+}
