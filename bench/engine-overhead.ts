@@ -101,7 +101,9 @@ export async function engineOverhead(context: BenchContext): Promise<Section> {
         warmup: { minTurns: 300, minMs: 1500, maxTurns: 20_000 },
       };
   const peer = await loadPeer(log);
-  const sizes = quick ? SIZES.slice(0, 1) : SIZES;
+  const sizes = quick
+    ? SIZES.slice(0, 1)
+    : SIZES.filter((size) => !context.nodes || context.nodes.includes(size.nodes));
   const rows: Row[] = [];
   const scans: SharedWork[] = [];
   for (const size of sizes) {

@@ -18,7 +18,8 @@ import { vectorStoreExplore } from './vector-store-explore.js';
  * The performance suite: `npm run bench` runs every benchmark and writes bench/RESULTS.md and
  * bench/results.json. `--quick` is the smoke version (tiny sizes, a few seconds once the peer is
  * installed), written to bench/.cache/ instead. `--only=engine-overhead,startup` runs a subset;
- * `--chunks=100000` keeps only those tree sizes in the exploration benchmark. `--cold-start`: the
+ * `--chunks=100000` keeps only those tree sizes in the exploration benchmark; `--nodes=200,2000` only
+ * those trees in the engine-overhead benchmark (10, 200 and 2000). `--cold-start`: the
  * vector-store exploration benchmark measures a first start (its collection's manifest removed).
  */
 const quick = process.argv.includes('--quick');
@@ -35,6 +36,16 @@ const chunks = chunksArg
   .map((item) => Number(item.replaceAll('_', '')));
 if (chunks?.some((value) => !Number.isInteger(value) || value <= 0)) {
   console.error(`${chunksArg}: expected chunk counts separated by commas, such as --chunks=100000,1000000`);
+  process.exit(2);
+}
+
+const nodesArg = process.argv.find((arg) => arg.startsWith('--nodes='));
+const nodes = nodesArg
+  ?.slice('--nodes='.length)
+  .split(',')
+  .map((item) => Number(item));
+if (nodes?.some((value) => ![10, 200, 2000].includes(value))) {
+  console.error(`${nodesArg}: expected tree sizes of the engine-overhead benchmark (10, 200, 2000) separated by commas`);
   process.exit(2);
 }
 
@@ -71,6 +82,7 @@ for (const benchmark of BENCHMARKS) {
       log,
       tmp,
       ...(chunks ? { chunks } : {}),
+      ...(nodes ? { nodes } : {}),
       ...(noCalibration ? { noCalibration } : {}),
       ...(coldStart ? { coldStart } : {}),
     });

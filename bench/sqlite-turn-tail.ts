@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -16,9 +16,15 @@ import { newTextEachTurn } from './lib/vectors.js';
  * during it. Prints the median turn and the turns above the p99, attributed.
  *
  *   npx tsx bench/sqlite-turn-tail.ts [--nodes=10|200|2000] [--turns=20000] [--new] [--memory]
+ *     [--dir=/dev/shm] [--checkpoint=background|inline] [--no-facts] [--block=200 --gap-ms=300]
  *
  * `--new`: every message a text never seen (as the engine-overhead "every message new" rows);
- * `--memory`: `InMemorySessionStore` instead of SQLite (the same turn without the store).
+ * `--memory`: `InMemorySessionStore` instead of SQLite (the same turn without the store);
+ * `--dir`: where the file goes (default the system's temporary directory; `/dev/shm` takes the disk
+ * out of the turn); `--checkpoint`: `openSqlite`'s checkpoint mode (default `background`);
+ * `--no-facts`: `turnFacts: false` (the commit without the turn's analytics row); `--block`, `--gap-ms`:
+ * turns in blocks with the process idle between them (as in the engine-overhead benchmark, where the
+ * other frameworks' blocks run in between); by default every turn follows the last at once.
  */
 
 /** The engine-overhead benchmark's trees. */
@@ -28,6 +34,8 @@ const SIZES: Record<number, { levels: number[]; leaves: number; chunksPerLeaf: n
   2000: { levels: [10, 10], leaves: 1888, chunksPerLeaf: 5 },
 };
 const TURNS_PER_SESSION = 10;
+/** Untimed turns at the start of each block (`--block`), as in the engine-overhead benchmark. */
+const BLOCK_WARMUP = 20;
 const PHASES = ['lock', 'load', 'history', 'commit', 'release'] as const;
 type Phase = (typeof PHASES)[number];
 
@@ -44,6 +52,11 @@ const nodes = Number(argument('nodes') ?? 10);
 const turns = Number(argument('turns') ?? 20_000);
 const fresh = process.argv.includes('--new');
 const inMemory = process.argv.includes('--memory');
+const noFacts = process.argv.includes('--no-facts');
+const block = Number(argument('block') ?? 0);
+const gapMs = Number(argument('gap-ms') ?? 300);
+const parent = argument('dir') ?? tmpdir();
+const checkpoint = (argument('checkpoint') ?? 'background') as 'background' | 'inline';
 const size = SIZES[nodes];
 if (!size) throw new Error(`--nodes must be 10, 200 or 2000; got ${nodes}`);
 
@@ -51,8 +64,8 @@ const routing = routingTree({ name: `overhead-${nodes}`, dimensions: 384, seed: 
 if (fresh) {
   routing.embedder = newTextEachTurn(routing.embedder);
 }
-const dir = mkdtempSync(join(tmpdir(), 'turn-tail-'));
-const sqlite = inMemory ? null : openSqlite(dir, { synchronous: 'NORMAL' });
+const dir = mkdtempSync(join(parent, 'turn-tail-'));
+const sqlite = inMemory ? null : openSqlite(dir, { synchronous: 'NORMAL', checkpoint: { mode: checkpoint } });
 let current: TurnSample | null = null;
 let checkpointsSeen = 0;
 if (sqlite)
@@ -90,6 +103,7 @@ const baseStore = sqlite?.sessionStore;
 const agent = new TreeAgent({
   tree: routing.tree,
   embedder: routing.embedder,
+  ...(noFacts ? { turnFacts: false } : {}),
   ...(sqlite && baseStore
     ? {
         sessionStore: timed(baseStore),
@@ -127,7 +141,15 @@ const intervals: [number, number][] = [];
 const loadStart = loadavg()[0]!;
 const cpuStart = process.cpuUsage();
 const wallStart = performance.now();
+let idle = 0;
 for (let i = 0; i < turns; i++) {
+  if (block > 0 && i > 0 && i % block === 0) {
+    const pause = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+    // As the engine-overhead benchmark, each block starts with untimed turns.
+    for (let w = 0; w < BLOCK_WARMUP; w++) await send('block-warmup', i * BLOCK_WARMUP + w);
+    idle += performance.now() - pause;
+  }
   current = {
     wall: 0,
     phases: { lock: 0, load: 0, history: 0, commit: 0, release: 0 },
@@ -144,7 +166,7 @@ for (let i = 0; i < turns; i++) {
   intervals.push([started, ended]);
   samples.push(current);
 }
-const wallAll = performance.now() - wallStart;
+const wallAll = performance.now() - wallStart - idle;
 const cpu = process.cpuUsage(cpuStart);
 current = null;
 await new Promise((resolve) => setTimeout(resolve, 50));
@@ -177,7 +199,7 @@ const medianOf = (list: TurnSample[], pick: (sample: TurnSample) => number) =>
   summarize(list.map(pick)).median;
 
 console.log(
-  `${nodes} nodes, ${inMemory ? 'in memory' : 'SQLite'}${fresh ? ', every message new' : ''}: ${turns} turns, load average ${loadStart.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}; CPU ${((cpu.user + cpu.system) / 1000 / turns).toFixed(3)} ms per turn (all threads), wall ${(wallAll / turns).toFixed(3)} ms per turn`,
+  `${nodes} nodes, ${inMemory ? 'in memory' : `SQLite in ${parent}, checkpoint ${checkpoint}`}${fresh ? ', every message new' : ''}${noFacts ? ', no turn facts' : ''}${block > 0 ? `, blocks of ${block} turns ${gapMs} ms apart` : ''}: ${turns} turns, load average ${loadStart.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}; CPU ${((cpu.user + cpu.system) / 1000 / turns).toFixed(3)} ms per turn (all threads), wall ${(wallAll / turns).toFixed(3)} ms per turn`,
 );
 console.log(`turn wall: median ${ms(walls.median)}, p99 ${ms(walls.p99)}, max ${ms(walls.max)}`);
 console.log(`GCs during the timed turns: ${gcEntries.filter((entry) => entry.start >= wallStart).length}`);
@@ -224,5 +246,9 @@ for (const sample of slow) {
 console.log(
   `largest excess of each slow turn: ${[...blame].map(([name, count]) => `${name} ${count}`).join(', ')}`,
 );
+if (sqlite) {
+  const wal = statSync(`${sqlite.database.file}-wal`, { throwIfNoEntry: false });
+  console.log(`WAL file at the end: ${((wal?.size ?? 0) / 2 ** 20).toFixed(1)} MiB (its high-water mark: SQLite reuses it from the start)`);
+}
 await sqlite?.close();
 rmSync(dir, { recursive: true, force: true });

@@ -21,6 +21,8 @@ export interface BenchContext {
    * before the first start, which then compares every stored record and calibrates (a first start).
    */
   coldStart?: boolean;
+  /** `--nodes=200,2000`: the trees of the engine-overhead benchmark (all three when absent). */
+  nodes?: number[];
 }
 
 /** One goal of the issue, with the figure measured in this run. */
