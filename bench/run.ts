@@ -45,7 +45,9 @@ const nodes = nodesArg
   .split(',')
   .map((item) => Number(item));
 if (nodes?.some((value) => ![10, 200, 2000].includes(value))) {
-  console.error(`${nodesArg}: expected tree sizes of the engine-overhead benchmark (10, 200, 2000) separated by commas`);
+  console.error(
+    `${nodesArg}: expected tree sizes of the engine-overhead benchmark (10, 200, 2000) separated by commas`,
+  );
   process.exit(2);
 }
 

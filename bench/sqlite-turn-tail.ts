@@ -248,7 +248,9 @@ console.log(
 );
 if (sqlite) {
   const wal = statSync(`${sqlite.database.file}-wal`, { throwIfNoEntry: false });
-  console.log(`WAL file at the end: ${((wal?.size ?? 0) / 2 ** 20).toFixed(1)} MiB (its high-water mark: SQLite reuses it from the start)`);
+  console.log(
+    `WAL file at the end: ${((wal?.size ?? 0) / 2 ** 20).toFixed(1)} MiB (its high-water mark: SQLite reuses it from the start)`,
+  );
 }
 await sqlite?.close();
 rmSync(dir, { recursive: true, force: true });
