@@ -6,9 +6,9 @@ import { guard } from './sqlite-errors.js';
 import {
   type CheckpointOptions,
   type CheckpointReport,
+  checkCheckpointOptions,
   WalCheckpointer,
   WRITES_BEFORE_START,
-  WRITES_PER_CHECKPOINT,
 } from './wal-checkpointer.js';
 
 /** SQLite's `PRAGMA synchronous`: how often it waits for the disk. */
@@ -88,6 +88,7 @@ export class SqliteDatabase {
         `checkpoint.mode must be "background" or "inline"; got ${JSON.stringify(this.#checkpoint.mode)}.`,
       );
     }
+    checkCheckpointOptions(this.#checkpoint);
     this.connection = guard(
       errorCode,
       `SQLite (${this.file})`,
@@ -186,8 +187,8 @@ export class SqliteDatabase {
    */
   wrote(): void {
     if (this.#checkpointer) {
-      // Keeps the WAL short under load, as SQLite's own threshold would, without waiting for it.
-      if (++this.#writes % WRITES_PER_CHECKPOINT === 0) this.#checkpointer.checkpointSoon();
+      // The thread checkpoints when the writes pause, or after many under load.
+      this.#checkpointer.wrote();
       return;
     }
     if (this.#checkpointError || this.file === ':memory:') return;

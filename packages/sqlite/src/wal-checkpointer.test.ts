@@ -7,7 +7,13 @@ import { describe, expect, test } from 'vitest';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { useCleanups } from './test-support/cleanups.js';
-import { type CheckpointReport, WalCheckpointer, WRITES_BEFORE_START } from './wal-checkpointer.js';
+import {
+  type CheckpointLookState,
+  type CheckpointReport,
+  decideCheckpoint,
+  WalCheckpointer,
+  WRITES_BEFORE_START,
+} from './wal-checkpointer.js';
 
 const { cleanups, freshFile } = useCleanups();
 
@@ -65,7 +71,9 @@ describe('background WAL checkpoints', () => {
 
   test('make the WAL start over under writes that never pause (RESTART past restartFrames)', async () => {
     const file = freshFile();
-    const database = new SqliteDatabase(file, { checkpoint: { intervalMs: 5, restartFrames: 300 } });
+    const database = new SqliteDatabase(file, {
+      checkpoint: { intervalMs: 5, writesPerCheckpoint: 50, restartFrames: 300 },
+    });
     const store = new SqliteSessionStore(database);
     cleanups.push(() => store.close());
     const reports: CheckpointReport[] = [];
@@ -86,6 +94,69 @@ describe('background WAL checkpoints', () => {
     const rows = database.connection.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number };
     expect(rows.n).toBe(count);
     expect(database.connection.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  test('wait for the writers to pause: no checkpoint beside writes that never pause, one at the pause', async () => {
+    const file = freshFile();
+    // Looks every 100 ms; a million writes before a checkpoint under load (never reached here).
+    const database = new SqliteDatabase(file, {
+      checkpoint: { intervalMs: 100, writesPerCheckpoint: 1_000_000 },
+    });
+    const store = new SqliteSessionStore(database);
+    cleanups.push(() => store.close());
+    await commitTurns(store, WRITES_BEFORE_START, 'start-');
+    const reports: CheckpointReport[] = [];
+    database.onCheckpoint = (report) => reports.push(report);
+    // 1.5 s of back-to-back commits, yielding between batches so that reports could come in.
+    const until = performance.now() + 1500;
+    for (let batch = 0; performance.now() < until; batch++) {
+      await commitTurns(store, 20, `w${batch}-`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // The first look may find the writes before the reports were asked for; none after that.
+    expect(reports.filter((report) => report.log > 0).length).toBeLessThanOrEqual(1);
+    const atPause = await nextReport(database, (report) => report.log > 0);
+    expect(atPause.checkpointed).toBe(atPause.log);
+  });
+
+  test('one look decides: writes since the last checkpoint, and a pause or writesPerCheckpoint of them', () => {
+    const look = (state: CheckpointLookState, count: number) => decideCheckpoint(state, count, 100);
+    // Before the first checkpoint the WAL may hold earlier writes: a pause checkpoints them.
+    expect(look({ seen: 5, checkpointedAt: -1 }, 5)).toEqual({
+      checkpoint: true,
+      state: { seen: 5, checkpointedAt: 5 },
+    });
+    // Nothing written since the last checkpoint: nothing to do, however long the pause.
+    expect(look({ seen: 5, checkpointedAt: 5 }, 5).checkpoint).toBe(false);
+    // Writes still coming, fewer than writesPerCheckpoint since the last one: wait.
+    expect(look({ seen: 5, checkpointedAt: 5 }, 60)).toEqual({
+      checkpoint: false,
+      state: { seen: 60, checkpointedAt: 5 },
+    });
+    // Then a look with no new write: the writers paused.
+    expect(look({ seen: 60, checkpointedAt: 5 }, 60).checkpoint).toBe(true);
+    // Writes that never pause: every writesPerCheckpoint of them.
+    expect(look({ seen: 60, checkpointedAt: 5 }, 105)).toEqual({
+      checkpoint: true,
+      state: { seen: 105, checkpointedAt: 105 },
+    });
+  });
+
+  test('a checkpoint option that is not a positive number is an INVALID_INPUT error naming it', () => {
+    for (const [name, value] of [
+      ['intervalMs', 0],
+      ['writesPerCheckpoint', -1],
+      ['restartFrames', Number.NaN],
+    ] as const) {
+      let error: unknown;
+      try {
+        new SqliteDatabase(freshFile(), { checkpoint: { [name]: value } });
+      } catch (e) {
+        error = e;
+      }
+      expect(TreeAgentError.hasCode(error, 'INVALID_INPUT')).toBe(true);
+      expect((error as Error).message).toContain(`checkpoint.${name} must be a positive number`);
+    }
   });
 
   test('mode "inline" keeps SQLite’s automatic checkpoint and starts no thread', async () => {

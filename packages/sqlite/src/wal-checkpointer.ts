@@ -1,16 +1,26 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { TreeAgentError } from '@treeagent/core';
 
 /** When and where the WAL is copied back into the database file. */
 export interface CheckpointOptions {
   /**
    * `background` (default for files): a worker thread with its own connection checkpoints the WAL,
-   * so no turn pays for copying pages and the checkpoint's fsync. `inline`: SQLite's automatic
+   * so no turn pays for copying pages and the checkpoint's fsyncs. `inline`: SQLite's automatic
    * checkpoint, run by whichever write crosses 1,000 pages of WAL.
    */
   mode?: 'background' | 'inline';
-  /** How often the background thread checkpoints. Default 200 ms. */
+  /**
+   * How often the background thread looks at this connection's writes. It checkpoints once a whole
+   * interval has passed without a write (the writers paused), or under writes that never pause,
+   * every `writesPerCheckpoint` writes. Default 50 ms.
+   */
   intervalMs?: number;
+  /**
+   * Writes after which the thread checkpoints even though the writers have not paused. Default
+   * 1,000 (a turn makes two: its lock and its commit; ≈ 4,500 WAL frames, 18 MB with 4 KiB pages).
+   */
+  writesPerCheckpoint?: number;
   /**
    * WAL frames above which the background thread also waits for a moment without writers
    * (`RESTART`) so the WAL starts over instead of growing under sustained load. Default 4,000
@@ -29,27 +39,62 @@ export interface CheckpointReport {
   restarted: boolean;
 }
 
-const DEFAULT_INTERVAL_MS = 200;
+const DEFAULT_INTERVAL_MS = 50;
+const DEFAULT_WRITES_PER_CHECKPOINT = 1000;
 const DEFAULT_RESTART_FRAMES = 4000;
 /** Writes before the thread starts: a database opened for a handful of writes never spawns it. */
 export const WRITES_BEFORE_START = 32;
-/** Write transactions between two requested checkpoints (≈ SQLite's 1,000-page threshold for short turns). */
-export const WRITES_PER_CHECKPOINT = 100;
+
+/** What the checkpoint thread remembers between two looks at the count of writes. */
+export interface CheckpointLookState {
+  /** The count at the previous look. */
+  seen: number;
+  /** The count at the last checkpoint (-1 before the first: the WAL may hold earlier writes). */
+  checkpointedAt: number;
+}
 
 /**
- * The worker: its own connection on the file (same `synchronous`), a PASSIVE checkpoint every
- * `intervalMs` (copies what no reader needs and never blocks writers), and RESTART when the WAL has
- * grown past `restartFrames` because writers never paused long enough for it to start over.
+ * One look of the checkpoint thread: checkpoint when there are writes since the last checkpoint and
+ * either none came since the previous look (the writers paused) or `writesPerCheckpoint` did.
+ * Self-contained: the thread runs its source text.
+ */
+export function decideCheckpoint(
+  state: CheckpointLookState,
+  count: number,
+  writesPerCheckpoint: number,
+): { checkpoint: boolean; state: CheckpointLookState } {
+  const paused = count === state.seen;
+  const pending = count !== state.checkpointedAt;
+  const checkpoint = pending && (paused || count - state.checkpointedAt >= writesPerCheckpoint);
+  return { checkpoint, state: { seen: count, checkpointedAt: checkpoint ? count : state.checkpointedAt } };
+}
+
+/**
+ * The worker: its own connection on the file (same `synchronous`), and a PASSIVE checkpoint (copies
+ * what no reader needs and never blocks writers) when the writing thread paused for a whole
+ * `intervalMs`, or after `writesPerCheckpoint` writes of writers that never pause; then RESTART
+ * when the WAL has grown past `restartFrames` because it could not start over by itself.
+ *
+ * Why at the pauses: a checkpoint's two fsyncs slow the turns that run beside it on a small machine
+ * (bench/BEFORE-AFTER.md §13: the SQLite p99 of the engine-overhead benchmark fell from 0.82 ms to
+ * 0.47 ms at 200 nodes with the fsyncs off). A checkpoint at a pause is paid by no turn, and one
+ * that completes lets the next write start the WAL over, so it stays short.
+ *
+ * The count of writes is a shared `Int32Array` slot the writing thread increments (no message per
+ * write).
  */
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: workerData.busyTimeoutMs });
 db.pragma('synchronous = ' + workerData.synchronous);
+const writes = new Int32Array(workerData.writes);
 let closed = false;
 let report = workerData.report;
-function tick() {
-  if (closed) return;
+const decide = ${decideCheckpoint.toString()};
+// The count at the previous look and at the last checkpoint (-1: the WAL may hold earlier writes).
+let state = { seen: Atomics.load(writes, 0), checkpointedAt: -1 };
+function checkpoint() {
   try {
     const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
     let restarted = false;
@@ -62,15 +107,15 @@ function tick() {
     parentPort.postMessage({ type: 'warning', message: String(error && error.message || error) });
   }
 }
-const timer = setInterval(tick, workerData.intervalMs);
-let pending = false;
+function look() {
+  if (closed) return;
+  const next = decide(state, Atomics.load(writes, 0), workerData.writesPerCheckpoint);
+  state = next.state;
+  if (next.checkpoint) checkpoint();
+}
+const timer = setInterval(look, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (typeof message === 'object' && message !== null && 'report' in message) report = message.report;
-  if (message === 'checkpoint' && !pending) {
-    // Requests that arrive during a checkpoint collapse into one.
-    pending = true;
-    setImmediate(() => { pending = false; tick(); });
-  }
   if (message === 'close') {
     closed = true;
     clearInterval(timer);
@@ -100,6 +145,7 @@ export interface WalCheckpointerOptions extends CheckpointOptions {
  */
 export class WalCheckpointer {
   readonly #worker: Worker;
+  readonly #writes = new Int32Array(new SharedArrayBuffer(4));
   #closed = false;
 
   constructor(options: WalCheckpointerOptions) {
@@ -112,6 +158,8 @@ export class WalCheckpointer {
         synchronous: options.synchronous,
         busyTimeoutMs: options.busyTimeoutMs,
         intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+        writesPerCheckpoint: options.writesPerCheckpoint ?? DEFAULT_WRITES_PER_CHECKPOINT,
+        writes: this.#writes.buffer,
         restartFrames: options.restartFrames ?? DEFAULT_RESTART_FRAMES,
         report: options.report ?? false,
       },
@@ -140,9 +188,9 @@ export class WalCheckpointer {
     if (!this.#closed) this.#worker.postMessage({ report: on });
   }
 
-  /** Asks for a checkpoint now (besides the periodic ones). */
-  checkpointSoon(): void {
-    if (!this.#closed) this.#worker.postMessage('checkpoint');
+  /** Counts one write transaction of the writing connection (the thread reads the count). */
+  wrote(): void {
+    Atomics.add(this.#writes, 0, 1);
   }
 
   /** Stops the thread; its connection closes. Resolves when the thread has exited. */
@@ -153,5 +201,18 @@ export class WalCheckpointer {
       this.#worker.once('exit', () => resolve());
       this.#worker.postMessage('close');
     });
+  }
+}
+
+/** Throws `INVALID_INPUT` naming the option when a number of `options` is not positive. */
+export function checkCheckpointOptions(options: CheckpointOptions): void {
+  for (const name of ['intervalMs', 'writesPerCheckpoint', 'restartFrames'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `checkpoint.${name} must be a positive number; got ${JSON.stringify(value)}.`,
+      );
+    }
   }
 }
