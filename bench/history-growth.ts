@@ -312,13 +312,14 @@ async function postgresBackend(routing: RoutingTree, sessions: number): Promise<
   }
   const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
   const store = new postgres.PostgresSessionStore({ connection: url, schema });
-  const { sessions: sessionsTable, history } = store.tables;
+  const { sessions: sessionsTable, history, turnFacts } = store.tables;
   return treeAgentBackend('Tree Agent, PostgreSQL', routing, store, sessions, {
     storage: {
       async totalBytes() {
         const { rows } = await pool.query(
-          'SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass) AS n',
-          [history, sessionsTable],
+          // The turn's analytics facts too, as the SQLite figure (the whole file) counts them.
+          'SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass) + pg_total_relation_size($3::regclass) AS n',
+          [history, sessionsTable, turnFacts],
         );
         return Number(rows[0].n);
       },
@@ -400,7 +401,7 @@ function report(rows: GrowthRow[], notes: string[], settings: Settings): Section
       ]),
     ),
     '',
-    `Stored bytes per turn: growth of the storage over the first ${span} turns of a long session and over turns ${settings.turns - w - span + 1}–${settings.turns - w} (SQLite: pages in use after a WAL checkpoint; PostgreSQL: \`pg_total_relation_size\` of the session tables, so 8 KB page steps), and the bytes of the session’s own rows (history entries + record; LangGraph: checkpoints + writes) divided by its turns.`,
+    `Stored bytes per turn: growth of the storage over the first ${span} turns of a long session and over turns ${settings.turns - w - span + 1}–${settings.turns - w} (SQLite: pages in use after a WAL checkpoint; PostgreSQL: \`pg_total_relation_size\` of the session tables and the turn facts table, so 8 KB page steps; both count the turn's analytics facts, docs/analytics.md), and the bytes of the session’s own rows (history entries + record; LangGraph: checkpoints + writes) divided by its turns.`,
     '',
     table(
       [

@@ -121,6 +121,7 @@ const ORDER = [
   'explore-scaling',
   'explore-agreement',
   'vector-store-explore',
+  'explore-ann',
   'startup',
   'server-load',
 ];

@@ -10,9 +10,9 @@ const module = (await import(pathToFileURL(file).href)) as Record<string, (args:
 
 if (mode === 'call') {
   const result = await module[name]!(JSON.parse(args));
-  process.stdout.write(`${MARK}${JSON.stringify(result)}\n`);
-  // Open handles (database pools, timers) must not keep a finished measurement alive.
-  process.exit(0);
+  // Open handles (database pools, timers) must not keep a finished measurement alive; the exit waits
+  // for the write, which to a pipe is asynchronous (an exit right after it cut results of ≥ 64 KB).
+  process.stdout.write(`${MARK}${JSON.stringify(result)}\n`, () => process.exit(0));
 } else {
   const target = (await module[name]!(JSON.parse(args))) as Record<string, (args: unknown) => unknown>;
   const send = (message: WorkerMessage) => process.send!(message);
