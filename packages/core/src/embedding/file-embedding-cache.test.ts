@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -54,6 +54,73 @@ describe('FileEmbeddingCache', () => {
     const [file] = readdirSync(directory);
     appendFileSync(join(directory, file!), Buffer.from([5, 0, 0, 0, 100, 117]));
     expect(new FileEmbeddingCache(directory).size('m')).toBe(1);
+  });
+
+  test('records written after a crash cut one short are read back after the next restart', async () => {
+    const directory = tempDirectory();
+    await new FileEmbeddingCache(directory).setMany('m', [
+      { text: 'uno', vector: Float32Array.from([1, 0]) },
+    ]);
+    const [file] = readdirSync(directory);
+    const path = join(directory, file!);
+    const oneRecord = statSync(path).size;
+    appendFileSync(path, Buffer.from([5, 0, 0, 0, 100, 117]));
+    await new FileEmbeddingCache(directory).setMany('m', [
+      { text: 'due', vector: Float32Array.from([0, 1]) },
+    ]);
+    expect(statSync(path).size).toBe(2 * oneRecord);
+    const reopened = new FileEmbeddingCache(directory);
+    const [uno, due] = await reopened.getMany('m', ['uno', 'due']);
+    expect([...uno!]).toEqual([1, 0]);
+    expect([...due!]).toEqual([0, 1]);
+    expect(readdirSync(directory)).toEqual([file]);
+  });
+
+  test('replaced records are compacted away on load once they outweigh the live ones', async () => {
+    const directory = tempDirectory();
+    const cache = new FileEmbeddingCache(directory);
+    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([1, 0]) }]);
+    const [file] = readdirSync(directory);
+    const path = join(directory, file!);
+    const oneRecord = statSync(path).size;
+    await cache.setMany('m', [{ text: 'due', vector: Float32Array.from([0, 1]) }]);
+    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([0.5, 0.5]) }]);
+    // One replaced record beside two live ones: kept as it is.
+    expect(new FileEmbeddingCache(directory).size('m')).toBe(2);
+    expect(statSync(path).size).toBe(3 * oneRecord);
+    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([0.25, 0.75]) }]);
+    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([0.75, 0.25]) }]);
+    // Three replaced beside two live: the next load leaves only the live ones, the last vectors.
+    const reopened = new FileEmbeddingCache(directory);
+    const [uno, due] = await reopened.getMany('m', ['uno', 'due']);
+    expect(statSync(path).size).toBe(2 * oneRecord);
+    expect([...uno!]).toEqual([0.75, 0.25]);
+    expect([...due!]).toEqual([0, 1]);
+    expect([...(await new FileEmbeddingCache(directory).getMany('m', ['uno']))[0]!]).toEqual([0.75, 0.25]);
+  });
+
+  test('a file it cannot compact is still served; the next write rewrites it or fails saying why', async () => {
+    const directory = tempDirectory();
+    await new FileEmbeddingCache(directory).setMany('m', [
+      { text: 'uno', vector: Float32Array.from([1, 0]) },
+    ]);
+    const [file] = readdirSync(directory);
+    const path = join(directory, file!);
+    appendFileSync(path, Buffer.from([5, 0, 0, 0, 100, 117]));
+    // A directory where the compacted file would be written makes every rewrite fail.
+    const blocker = `${path}.${process.pid}.compacting`;
+    mkdirSync(blocker);
+    const cache = new FileEmbeddingCache(directory);
+    expect([...(await cache.getMany('m', ['uno']))[0]!]).toEqual([1, 0]);
+    await expect(cache.setMany('m', [{ text: 'due', vector: Float32Array.from([0, 1]) }])).rejects.toThrow(
+      /could not compact .*Give the cache a directory it can write to/,
+    );
+    expect(await cache.getMany('m', ['due'])).toEqual([undefined]);
+    rmSync(blocker, { recursive: true });
+    await cache.setMany('m', [{ text: 'due', vector: Float32Array.from([0, 1]) }]);
+    const [uno, due] = await new FileEmbeddingCache(directory).getMany('m', ['uno', 'due']);
+    expect([...uno!]).toEqual([1, 0]);
+    expect([...due!]).toEqual([0, 1]);
   });
 
   test('a restarted agent does not re-embed its chunks', async () => {

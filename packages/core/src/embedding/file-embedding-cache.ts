@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingCache } from './embedding-cache.js';
 
@@ -10,6 +18,15 @@ import type { EmbeddingCache } from './embedding-cache.js';
  * vector stored for a text is the one answered (also after a restart: a later record replaces an
  * earlier one on load); storing the vector a text already has writes nothing.
  *
+ * The file is compacted when it is loaded, if a crash left a record cut short at its end (appending
+ * after it would make every later record unreadable) or if replaced records take more bytes than the
+ * live ones: the live records are written to a new file that then replaces the old one by a rename,
+ * so a crash during compaction leaves the old file whole. A directory it cannot write to still serves
+ * the vectors it holds (a file ending cut short is then rewritten by the next write instead of
+ * appended to). Several processes may share the directory;
+ * a record another process appends while this one compacts can be lost, and is embedded again when
+ * next asked for (a cache loses nothing else).
+ *
  * @example
  * const agent = new TreeAgent({ tree, embeddingCache: new FileEmbeddingCache('.data/embeddings') });
  */
@@ -18,6 +35,8 @@ export class FileEmbeddingCache implements EmbeddingCache {
   /** Packed index files of the agents using this cache: `index/` in its directory. */
   readonly indexDirectory: string;
   readonly #models = new Map<string, Map<string, Float32Array>>();
+  /** Models whose file ends with a record cut short that load could not compact away. */
+  readonly #endsCutShort = new Set<string>();
 
   constructor(directory: string) {
     this.directory = directory;
@@ -35,18 +54,18 @@ export class FileEmbeddingCache implements EmbeddingCache {
     const latest = new Map(entries.map((entry) => [entry.text, entry.vector]));
     const changed = [...latest].filter(([text, vector]) => !sameVector(vectors.get(text), vector));
     if (!changed.length) return;
-    const buffers: Buffer[] = [];
-    for (const [text, vector] of changed) {
-      const textBytes = Buffer.from(text, 'utf8');
-      const header = Buffer.alloc(4);
-      header.writeUInt32LE(textBytes.length);
-      const dimensions = Buffer.alloc(4);
-      dimensions.writeUInt32LE(vector.length);
-      buffers.push(header, textBytes, dimensions, Buffer.from(Float32Array.from(vector).buffer));
-      vectors.set(text, vector);
-    }
     mkdirSync(this.directory, { recursive: true });
-    appendFileSync(this.#file(modelId), Buffer.concat(buffers));
+    // Written first, then remembered: a write that fails leaves nothing answered as stored.
+    if (this.#endsCutShort.has(modelId)) {
+      rewrite(this.#file(modelId), new Map([...vectors, ...changed]));
+      this.#endsCutShort.delete(modelId);
+    } else {
+      appendFileSync(
+        this.#file(modelId),
+        Buffer.concat(changed.map(([text, vector]) => encodeRecord(text, vector))),
+      );
+    }
+    for (const [text, vector] of changed) vectors.set(text, vector);
   }
 
   /** Number of vectors cached for a model. */
@@ -65,27 +84,77 @@ export class FileEmbeddingCache implements EmbeddingCache {
   #load(modelId: string): Map<string, Float32Array> {
     let vectors = this.#models.get(modelId);
     if (vectors) return vectors;
-    vectors = new Map();
-    this.#models.set(modelId, vectors);
     const file = this.#file(modelId);
-    if (!existsSync(file)) return vectors;
-    const data = readFileSync(file);
-    let offset = 0;
-    while (offset + 4 <= data.length) {
-      const textLength = data.readUInt32LE(offset);
-      const dimensionsAt = offset + 4 + textLength;
-      if (dimensionsAt + 4 > data.length) break;
-      const dimensions = data.readUInt32LE(dimensionsAt);
-      const end = dimensionsAt + 4 + dimensions * 4;
-      if (end > data.length) break;
-      const text = data.toString('utf8', offset + 4, dimensionsAt);
-      const vector = new Float32Array(dimensions);
-      for (let i = 0; i < dimensions; i++) vector[i] = data.readFloatLE(dimensionsAt + 4 + i * 4);
-      vectors.set(text, vector);
-      offset = end;
+    const loaded = existsSync(file) ? readRecords(readFileSync(file)) : undefined;
+    vectors = loaded?.vectors ?? new Map();
+    this.#models.set(modelId, vectors);
+    if (loaded && (loaded.tornBytes > 0 || loaded.replacedBytes > loaded.liveBytes)) {
+      // Best effort: a read-only directory still serves what it holds. A file still ending cut
+      // short is rewritten whole by the next write instead of appended to.
+      try {
+        rewrite(file, vectors);
+      } catch {
+        if (loaded.tornBytes > 0) this.#endsCutShort.add(modelId);
+      }
     }
     return vectors;
   }
+}
+
+/** The records of a cache file; the bytes after the last whole record are `tornBytes`. */
+function readRecords(data: Buffer): {
+  vectors: Map<string, Float32Array>;
+  liveBytes: number;
+  replacedBytes: number;
+  tornBytes: number;
+} {
+  const vectors = new Map<string, Float32Array>();
+  const recordBytes = new Map<string, number>();
+  let replacedBytes = 0;
+  let offset = 0;
+  while (offset + 4 <= data.length) {
+    const textLength = data.readUInt32LE(offset);
+    const dimensionsAt = offset + 4 + textLength;
+    if (dimensionsAt + 4 > data.length) break;
+    const dimensions = data.readUInt32LE(dimensionsAt);
+    const end = dimensionsAt + 4 + dimensions * 4;
+    if (end > data.length) break;
+    const text = data.toString('utf8', offset + 4, dimensionsAt);
+    // A copy into its own aligned buffer: the file's bytes are not kept.
+    const vector = new Float32Array(new Uint8Array(data.subarray(dimensionsAt + 4, end)).buffer);
+    replacedBytes += recordBytes.get(text) ?? 0;
+    recordBytes.set(text, end - offset);
+    vectors.set(text, vector);
+    offset = end;
+  }
+  return { vectors, liveBytes: offset - replacedBytes, replacedBytes, tornBytes: data.length - offset };
+}
+
+/** Replaces `file` with one holding only `vectors`' records, by writing a new file and renaming it. */
+function rewrite(file: string, vectors: ReadonlyMap<string, Float32Array>): void {
+  const temporary = `${file}.${process.pid}.compacting`;
+  try {
+    writeFileSync(temporary, Buffer.concat([...vectors].map(([text, vector]) => encodeRecord(text, vector))));
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {}
+    throw new Error(
+      `FileEmbeddingCache: could not compact ${file} (${(error as Error).message}). ` +
+        'Give the cache a directory it can write to, or delete the file: its vectors are embedded again.',
+    );
+  }
+}
+
+function encodeRecord(text: string, vector: Float32Array): Buffer {
+  const textBytes = Buffer.from(text, 'utf8');
+  const record = Buffer.alloc(8 + textBytes.length + vector.length * 4);
+  record.writeUInt32LE(textBytes.length, 0);
+  textBytes.copy(record, 4);
+  record.writeUInt32LE(vector.length, 4 + textBytes.length);
+  Buffer.from(Float32Array.from(vector).buffer).copy(record, 8 + textBytes.length);
+  return record;
 }
 
 function sameVector(stored: Float32Array | undefined, vector: Float32Array): boolean {
