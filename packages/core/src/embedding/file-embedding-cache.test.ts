@@ -17,6 +17,21 @@ function tempDirectory(): string {
   directories.push(directory);
   return directory;
 }
+/** A cache directory whose file holds `uno` → [1, 0] and then a record a crash cut short. */
+async function fileEndingCutShort(): Promise<{
+  directory: string;
+  file: string;
+  path: string;
+  oneRecord: number;
+}> {
+  const directory = tempDirectory();
+  await new FileEmbeddingCache(directory).setMany('m', [{ text: 'uno', vector: Float32Array.from([1, 0]) }]);
+  const [file] = readdirSync(directory);
+  const path = join(directory, file!);
+  const oneRecord = statSync(path).size;
+  appendFileSync(path, Buffer.from([5, 0, 0, 0, 100, 117]));
+  return { directory, file: file!, path, oneRecord };
+}
 
 describe('FileEmbeddingCache', () => {
   test('vectors survive a new cache instance (a restart), per model id', async () => {
@@ -48,23 +63,12 @@ describe('FileEmbeddingCache', () => {
   });
 
   test('a record cut short by a crash is ignored, the others are kept', async () => {
-    const directory = tempDirectory();
-    const cache = new FileEmbeddingCache(directory);
-    await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([1, 0]) }]);
-    const [file] = readdirSync(directory);
-    appendFileSync(join(directory, file!), Buffer.from([5, 0, 0, 0, 100, 117]));
+    const { directory } = await fileEndingCutShort();
     expect(new FileEmbeddingCache(directory).size('m')).toBe(1);
   });
 
   test('records written after a crash cut one short are read back after the next restart', async () => {
-    const directory = tempDirectory();
-    await new FileEmbeddingCache(directory).setMany('m', [
-      { text: 'uno', vector: Float32Array.from([1, 0]) },
-    ]);
-    const [file] = readdirSync(directory);
-    const path = join(directory, file!);
-    const oneRecord = statSync(path).size;
-    appendFileSync(path, Buffer.from([5, 0, 0, 0, 100, 117]));
+    const { directory, file, path, oneRecord } = await fileEndingCutShort();
     await new FileEmbeddingCache(directory).setMany('m', [
       { text: 'due', vector: Float32Array.from([0, 1]) },
     ]);
@@ -76,7 +80,7 @@ describe('FileEmbeddingCache', () => {
     expect(readdirSync(directory)).toEqual([file]);
   });
 
-  test('replaced records are compacted away on load once they outweigh the live ones', async () => {
+  test('replaced records are compacted away on load once they outnumber the live ones', async () => {
     const directory = tempDirectory();
     const cache = new FileEmbeddingCache(directory);
     await cache.setMany('m', [{ text: 'uno', vector: Float32Array.from([1, 0]) }]);
@@ -100,13 +104,7 @@ describe('FileEmbeddingCache', () => {
   });
 
   test('a file it cannot compact is still served; the next write rewrites it or fails saying why', async () => {
-    const directory = tempDirectory();
-    await new FileEmbeddingCache(directory).setMany('m', [
-      { text: 'uno', vector: Float32Array.from([1, 0]) },
-    ]);
-    const [file] = readdirSync(directory);
-    const path = join(directory, file!);
-    appendFileSync(path, Buffer.from([5, 0, 0, 0, 100, 117]));
+    const { directory, path } = await fileEndingCutShort();
     // A directory where the compacted file would be written makes every rewrite fail.
     const blocker = `${path}.${process.pid}.compacting`;
     mkdirSync(blocker);

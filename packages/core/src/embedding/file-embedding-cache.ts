@@ -19,13 +19,12 @@ import type { EmbeddingCache } from './embedding-cache.js';
  * earlier one on load); storing the vector a text already has writes nothing.
  *
  * The file is compacted when it is loaded, if a crash left a record cut short at its end (appending
- * after it would make every later record unreadable) or if replaced records take more bytes than the
- * live ones: the live records are written to a new file that then replaces the old one by a rename,
- * so a crash during compaction leaves the old file whole. A directory it cannot write to still serves
- * the vectors it holds (a file ending cut short is then rewritten by the next write instead of
- * appended to). Several processes may share the directory;
- * a record another process appends while this one compacts can be lost, and is embedded again when
- * next asked for (a cache loses nothing else).
+ * after it would make every later record unreadable) or if replaced records outnumber the live
+ * ones: the live records are written to a new file that then replaces the old one by a rename, so a
+ * crash during compaction leaves the old file whole. A directory it cannot write to still serves the
+ * vectors it holds (a file ending cut short is then rewritten by the next write instead of appended
+ * to). Several processes may share the directory; a record another process appends while this one
+ * compacts can be lost, and is embedded again when next asked for (a cache loses nothing else).
  *
  * @example
  * const agent = new TreeAgent({ tree, embeddingCache: new FileEmbeddingCache('.data/embeddings') });
@@ -88,7 +87,7 @@ export class FileEmbeddingCache implements EmbeddingCache {
     const loaded = existsSync(file) ? readRecords(readFileSync(file)) : undefined;
     vectors = loaded?.vectors ?? new Map();
     this.#models.set(modelId, vectors);
-    if (loaded && (loaded.tornBytes > 0 || loaded.replacedBytes > loaded.liveBytes)) {
+    if (loaded && (loaded.tornBytes > 0 || loaded.records - vectors.size > vectors.size)) {
       // Best effort: a read-only directory still serves what it holds. A file still ending cut
       // short is rewritten whole by the next write instead of appended to.
       try {
@@ -101,16 +100,17 @@ export class FileEmbeddingCache implements EmbeddingCache {
   }
 }
 
-/** The records of a cache file; the bytes after the last whole record are `tornBytes`. */
+/**
+ * The last vector of each text in a cache file, how many records it holds (replaced ones included),
+ * and the bytes after its last whole record (`tornBytes`).
+ */
 function readRecords(data: Buffer): {
   vectors: Map<string, Float32Array>;
-  liveBytes: number;
-  replacedBytes: number;
+  records: number;
   tornBytes: number;
 } {
   const vectors = new Map<string, Float32Array>();
-  const recordBytes = new Map<string, number>();
-  let replacedBytes = 0;
+  let records = 0;
   let offset = 0;
   while (offset + 4 <= data.length) {
     const textLength = data.readUInt32LE(offset);
@@ -122,12 +122,11 @@ function readRecords(data: Buffer): {
     const text = data.toString('utf8', offset + 4, dimensionsAt);
     // A copy into its own aligned buffer: the file's bytes are not kept.
     const vector = new Float32Array(new Uint8Array(data.subarray(dimensionsAt + 4, end)).buffer);
-    replacedBytes += recordBytes.get(text) ?? 0;
-    recordBytes.set(text, end - offset);
     vectors.set(text, vector);
+    records++;
     offset = end;
   }
-  return { vectors, liveBytes: offset - replacedBytes, replacedBytes, tornBytes: data.length - offset };
+  return { vectors, records, tornBytes: data.length - offset };
 }
 
 /** Replaces `file` with one holding only `vectors`' records, by writing a new file and renaming it. */
