@@ -295,6 +295,42 @@ describe('handoff over HTTP', () => {
     expect((await typing(other, other.token, true)).status).toBe(202);
   });
 
+  it('"… is typing" only from the operator who holds the session: not before a handoff, not while it waits, not from another operator or an admin', async () => {
+    const { app } = deskApp();
+    const session = await createSession(app);
+    const stream = new SseReader(await events(app, session));
+    const bruno = await loginOperator(app, 'bruno');
+    const carla = await loginOperator(app, 'carla');
+    const anna = await loginOperator(app, 'anna');
+    const typing = (token: string) =>
+      operatorCall(app, token, `/handoffs/${session.sessionId}/typing`, { typing: true });
+
+    // Not handed off: no such handed-off session.
+    const before = await typing(bruno);
+    expect(before.status).toBe(404);
+    expect(((await before.json()) as any).error.message).toMatch(/not with people/);
+    // Waiting in the queue: nobody holds it yet.
+    await say(app, session, 'human');
+    await stream.waitFor((event) => event.event === 'handoff' && (event.data as any).handoff !== null);
+    const waiting = await typing(bruno);
+    expect(waiting.status).toBe(409);
+    expect(((await waiting.json()) as any).error).toMatchObject({
+      code: 'HANDOFF',
+      message: expect.stringMatching(/Claim the session/),
+    });
+    // Held by Bruno: Carla and the admin Anna are refused, Bruno is shown.
+    expect((await operatorCall(app, bruno, `/handoffs/${session.sessionId}/claim`, {})).status).toBe(200);
+    expect((await typing(carla)).status).toBe(409);
+    expect((await typing(anna)).status).toBe(409);
+    expect((await typing(bruno)).status).toBe(204);
+    await stream.waitFor((event) => event.event === 'typing');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stream.events.filter((event) => event.event === 'typing').map((event) => event.data)).toEqual([
+      { operatorName: 'Bruno Bianchi', typing: true },
+    ]);
+    await stream.close();
+  });
+
   it('the return option gives the session back to the agent; the queue closes it', async () => {
     const { app } = deskApp();
     const session = await createSession(app);
