@@ -135,6 +135,35 @@ describe('analytics access', () => {
     );
     expect(JSON.stringify(entries)).not.toContain('hello');
   });
+  it('relabelling checks the session id and the turn first: a malformed id, an unknown session or turn is 404 and audits nothing', async () => {
+    const { app, auditLog } = setup();
+    const session = await converse(app, ['hello']);
+    const anna = await as(app, 'anna');
+    const label = (sessionId: string, turn = 1) =>
+      app.request(`/api/v1/analytics/conversations/${sessionId}/turns/${turn}/label`, {
+        method: 'PUT',
+        headers: { ...anna, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ label: 'greet' }),
+      });
+    for (const sessionId of [
+      'x'.repeat(301),
+      'two%20words',
+      '%3Cscript%3E',
+      'a%2F..%2Fb',
+      encodeURIComponent('é'),
+      'f00dfeed-0000-4000-8000-000000000000',
+    ]) {
+      const response = await label(sessionId);
+      expect(response.status, sessionId).toBe(404);
+      expect(((await response.json()) as any).error.message).toMatch(/no conversation|has no turn/);
+    }
+    expect((await label(session.sessionId, 9)).status).toBe(404);
+    expect(await auditLog.list({ action: 'analytics.label' })).toEqual([]);
+    expect((await label(session.sessionId, 1)).status).toBe(200);
+    expect(
+      (await auditLog.list({ action: 'analytics.label' })).map((entry) => [entry.sessionId, entry.detail]),
+    ).toEqual([[session.sessionId, { turn: 1, label: 'greet' }]]);
+  });
 });
 
 describe('analytics endpoints', () => {

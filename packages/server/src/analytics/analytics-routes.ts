@@ -10,6 +10,7 @@ import type {
 } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson, validate } from '../http/read-json.js';
+import { storedSessionId } from '../http/stored-session-id.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
@@ -188,7 +189,7 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
   });
 
   routes.get('/conversations/:id', async (c) => {
-    const sessionId = c.req.param('id');
+    const sessionId = storedSessionId(c.req.param('id'));
     const [history, facts] = await Promise.all([services.agent.history(sessionId), store().turns(sessionId)]);
     if (history.length === 0 && facts.length === 0)
       throw notFound(`There is no conversation "${sessionId}".`);
@@ -196,18 +197,23 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
   });
 
   routes.put('/conversations/:id/turns/:turn/label', async (c) => {
-    const sessionId = c.req.param('id');
+    // Checked before anything is read or audited: the id's form, the body, then that the turn exists
+    // (an unknown session or turn is 404 with no audit entry).
+    const sessionId = storedSessionId(c.req.param('id'));
     const turn = Number(c.req.param('turn'));
     if (!Number.isInteger(turn) || turn < 1) throw invalidRequest('The turn must be a whole number from 1.');
     const { label } = await readJson(c, LabelBody);
     const checked = label === null ? null : nodeName(label);
+    const noTurn = () =>
+      notFound(
+        `There is no conversation "${sessionId}" with a turn ${turn}: pick one from GET /api/v1/analytics/conversations.`,
+      );
+    if (!(await store().turns(sessionId)).some((fact) => fact.turn === turn)) throw noTurn();
     await services.operatorAuth.audit(operatorOf(c), 'analytics.label', {
       sessionId,
       detail: { turn, label: checked },
     });
-    if (!(await store().label(sessionId, turn, checked, new Date().toISOString()))) {
-      throw notFound(`Conversation "${sessionId}" has no turn ${turn}.`);
-    }
+    if (!(await store().label(sessionId, turn, checked, new Date().toISOString()))) throw noTurn();
     return c.json({ sessionId, turn, label: checked });
   });
 

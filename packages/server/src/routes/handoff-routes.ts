@@ -8,13 +8,11 @@ import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { receiveUpload } from '../files/receive-upload.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
 import { readJson, validate } from '../http/read-json.js';
+import { storedSessionId } from '../http/stored-session-id.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import { serveSessionFile, uploadAllowance } from './file-routes.js';
-
-/** Session ids of both APIs: the JSON API's, and the OpenAI endpoint's engine ids (`openai:…`). */
-const HANDOFF_SESSION_ID = /^[A-Za-z0-9_:.-]{1,300}$/;
 
 const ListQuery = z.strictObject({
   status: z.enum(['open', 'closed']).optional(),
@@ -85,10 +83,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
   routes.use('/handoffs/*', operatorAuth.require('operator'));
   routes.use('/events', operatorAuth.require('operator'));
 
-  const sessionIdOf = (raw: string) => {
-    if (!HANDOFF_SESSION_ID.test(raw)) throw notFound(`There is no handed-off session "${raw}".`);
-    return raw;
-  };
+  const sessionIdOf = (raw: string) => storedSessionId(raw, 'handed-off session');
   // What only the operator holding a handed-off session does to its user (send files, show "… is
   // typing"): not before the handoff (404), not while it waits or another holds it (409), admins too.
   const requireHolder = async (sessionId: string, operator: OperatorIdentity, doing: string) => {
