@@ -11,8 +11,13 @@ import {
   TreeAgentError,
   type TreeDocument,
 } from '@treeagent/core';
-import { TreeEditConflict, type TreeEditorFile, type TreeEditorSource } from '@treeagent/server';
-import { withFileLock, writeFileAtomic } from './file-lock.js';
+import {
+  TreeEditConflict,
+  type TreeEditorFile,
+  type TreeEditorSource,
+  writeFileAtomic,
+} from '@treeagent/server';
+import { withFileLock } from './file-lock.js';
 import { importTreeModule, loadTree } from './load-tree.js';
 import { loadUtterances } from './load-utterances.js';
 import { treeLoadError } from './user-errors.js';

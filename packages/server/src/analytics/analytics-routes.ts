@@ -14,7 +14,7 @@ import { storedSessionId } from '../http/stored-session-id.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
-import { addChunksToTree, appendUtterances } from './tree-file-edits.js';
+import { appendUtterances, planChunks } from './tree-file-edits.js';
 import { routingEffect, unmatchedClusters } from './unmatched-clusters.js';
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
@@ -103,11 +103,13 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
     const response: UnmatchedResponse = {
       ...result,
       actions: {
-        addChunks: options.treeFile
-          ? options.treeFile.toLowerCase().endsWith('.json')
-            ? 'json-tree'
-            : 'chunks-file'
-          : null,
+        // "Add as chunks" rewrites the served tree: offered to admins only.
+        addChunks:
+          options.treeFile && operatorOf(c).role === 'admin'
+            ? options.treeFile.toLowerCase().endsWith('.json')
+              ? 'json-tree'
+              : 'chunks-file'
+            : null,
         addUtterances: Boolean(options.utterancesFile),
       },
     };
@@ -131,14 +133,30 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
           'Adding chunks needs the tree file: start the server with analytics.treeFile (treeagent dev sets it).',
         );
       }
+      const operator = operatorOf(c);
+      if (operator.role !== 'admin')
+        throw new ApiError(
+          403,
+          'FORBIDDEN',
+          'Only admins add chunks: it rewrites the served tree. Ask an admin, or add the messages to the utterances.',
+        );
       if (!services.agent.tree.has(body.nodeId))
         throw invalidRequest(`There is no node ${body.nodeId} in the tree.`);
-      const written = addChunksToTree(options.treeFile, body.nodeId, body.messages);
-      if (written.added.length) options.onTreeChange?.();
+      const edit = planChunks(options.treeFile, body.nodeId, body.messages);
+      await services.operatorAuth.audit(operator, 'analytics.add-chunks', {
+        detail: {
+          nodeId: body.nodeId,
+          file: edit.kind,
+          messages: body.messages.length,
+          added: edit.added.length,
+        },
+      });
+      edit.write();
+      if (edit.added.length) options.onTreeChange?.();
       const response: ClusterActionResponse = {
         action: body.action,
-        file: written.file,
-        added: written.added.length,
+        file: edit.file,
+        added: edit.added.length,
         effect: await routingEffect(services.agent, body.messages, body.nodeId),
       };
       return c.json(response);
