@@ -1,15 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { TreeAgentError } from '@treeagent/core';
 
 /** How long `withFileLock` waits for another holder before giving up, in milliseconds. */
@@ -43,52 +32,6 @@ export async function withFileLock<T>(path: string, action: () => Promise<T> | T
     return await run;
   } finally {
     if (held.get(path) === run) held.delete(path);
-  }
-}
-
-/**
- * Writes `text` to `path` atomically: into a temporary file beside it (same directory, so the same
- * file system), flushed to disk, then renamed over `path`. A reader (the dev server's watcher, an
- * editor, `git`) sees the old content or the new, never a half-written file, and a crash mid-write
- * leaves the old file intact. The file keeps its permissions.
- */
-export function writeFileAtomic(path: string, text: string): void {
-  const temporary = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  let mode = 0o644;
-  try {
-    mode = statSync(path).mode & 0o777;
-  } catch {
-    // A new file: the default permissions.
-  }
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  // The rename itself is durable once the directory is flushed (where the platform allows it).
-  try {
-    const directory = openSync(dirname(path), 'r');
-    try {
-      fsyncSync(directory);
-    } finally {
-      closeSync(directory);
-    }
-  } catch {
-    // Not every platform can open a directory to flush it.
   }
 }
 

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +62,22 @@ describe('the JSON tree file of the editor', () => {
     expect(
       readdirSync(scratch).filter((name) => name.includes(`tree-${count}.json.`) || name.endsWith('.tmp')),
     ).toEqual([]);
+  });
+
+  it("a save keeps the tree file's permissions exactly, whatever the umask: 0600 stays 0600, 0644 stays 0644", async () => {
+    const previous = process.umask(0o077);
+    try {
+      for (const mode of [0o600, 0o644]) {
+        const path = treeFile();
+        chmodSync(path, mode);
+        const source = fileTreeEditor(path);
+        await source.write(document('postage'), (await source.read()).version);
+        expect(JSON.parse(readFileSync(path, 'utf8')).nodes[2].name).toBe('postage');
+        expect((statSync(path).mode & 0o777).toString(8)).toBe(mode.toString(8));
+      }
+    } finally {
+      process.umask(previous);
+    }
   });
 
   it('waits for the lock another process holds, and takes over the lock of a process that died', async () => {

@@ -11,10 +11,16 @@ import {
   TreeAgentError,
   type TreeDocument,
 } from '@treeagent/core';
-import { TreeEditConflict, type TreeEditorFile, type TreeEditorSource } from '@treeagent/server';
-import { withFileLock, writeFileAtomic } from './file-lock.js';
+import {
+  TreeEditConflict,
+  type TreeEditorFile,
+  type TreeEditorSource,
+  writeFileAtomic,
+} from '@treeagent/server';
+import { withFileLock } from './file-lock.js';
 import { importTreeModule, loadTree } from './load-tree.js';
 import { loadUtterances } from './load-utterances.js';
+import { treeModulePath } from './tree-module-path.js';
 import { treeLoadError } from './user-errors.js';
 import { watchFiles } from './watch-file.js';
 
@@ -48,12 +54,9 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
 
   const moduleExports = async (document: TreeDocument): Promise<Record<string, unknown>> => {
     if (!document.module) return {};
-    const modulePath = resolve(dirname(path), document.module);
-    if (!existsSync(modulePath))
-      throw new TreeAgentError(
-        'INVALID_INPUT',
-        `The callback module "${document.module}" (${modulePath}) does not exist. Create it, or correct "module".`,
-      );
+    // Only a script inside the tree's directory (after symbolic links), and the path checked is the
+    // one imported: a draft cannot make the server run a file elsewhere on its disk.
+    const modulePath = treeModulePath(path, document.module);
     const key = `${modulePath}:${statSync(modulePath).mtimeMs}`;
     if (module?.key !== key) {
       const exports = await importTreeModule(modulePath, []).catch((error: unknown) => {

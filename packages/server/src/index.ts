@@ -103,6 +103,7 @@ export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
+export { type WriteFileAtomicOptions, writeFileAtomic } from './files/write-file-atomic.js';
 export type { HandoffOptions } from './handoff/handoff-service.js';
 export {
   type HandoffWebhookEvent,

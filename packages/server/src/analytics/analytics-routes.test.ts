@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryAuditLog } from '@treeagent/core/adapter';
@@ -135,6 +135,35 @@ describe('analytics access', () => {
     );
     expect(JSON.stringify(entries)).not.toContain('hello');
   });
+  it('relabelling checks the session id and the turn first: a malformed id, an unknown session or turn is 404 and audits nothing', async () => {
+    const { app, auditLog } = setup();
+    const session = await converse(app, ['hello']);
+    const anna = await as(app, 'anna');
+    const label = (sessionId: string, turn = 1) =>
+      app.request(`/api/v1/analytics/conversations/${sessionId}/turns/${turn}/label`, {
+        method: 'PUT',
+        headers: { ...anna, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ label: 'greet' }),
+      });
+    for (const sessionId of [
+      'x'.repeat(301),
+      'two%20words',
+      '%3Cscript%3E',
+      'a%2F..%2Fb',
+      encodeURIComponent('é'),
+      'f00dfeed-0000-4000-8000-000000000000',
+    ]) {
+      const response = await label(sessionId);
+      expect(response.status, sessionId).toBe(404);
+      expect(((await response.json()) as any).error.message).toMatch(/no conversation|has no turn/);
+    }
+    expect((await label(session.sessionId, 9)).status).toBe(404);
+    expect(await auditLog.list({ action: 'analytics.label' })).toEqual([]);
+    expect((await label(session.sessionId, 1)).status).toBe(200);
+    expect(
+      (await auditLog.list({ action: 'analytics.label' })).map((entry) => [entry.sessionId, entry.detail]),
+    ).toEqual([[session.sessionId, { turn: 1, label: 'greet' }]]);
+  });
 });
 
 describe('analytics endpoints', () => {
@@ -204,7 +233,7 @@ describe('analytics endpoints', () => {
       operators: { directory: operatorDirectory(accounts) },
       analytics: { treeFile, utterancesFile },
     });
-    ADMIN = await as(withFiles as never, 'bruno');
+    ADMIN = await as(withFiles as never, 'anna');
     await converse(withFiles, ['parking?', 'parking?', 'weather']);
     const clusters = (await (
       await withFiles.request('/api/v1/analytics/unmatched', { headers: ADMIN })
@@ -233,6 +262,77 @@ describe('analytics endpoints', () => {
     expect((await post({ action: 'add-utterances', label: 'none', messages: ['weather'] })).status).toBe(200);
     expect(readFileSync(utterancesFile, 'utf8')).toBe('hello\tgreet\nweather\tnone\n');
     expect((await post({ action: 'add-utterances', label: 'nope', messages: ['weather'] })).status).toBe(400);
+  });
+
+  it('"add as chunks" rewrites the served tree: admins only, audited with the node and the count, the file keeps its mode', async () => {
+    const { dir } = setup();
+    const treeFile = join(dir, 'tree.json');
+    const text = `${JSON.stringify({
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 3, type: 'emit', chunks: ['hello'] },
+      ],
+    })}\n`;
+    writeFileSync(treeFile, text, { mode: 0o600 });
+    // A TypeScript tree: its chunks file takes the tree file's mode when it is created, and keeps its own after.
+    const codeTree = join(dir, 'code-tree.ts');
+    writeFileSync(codeTree, 'export default {};\n', { mode: 0o640 });
+    const auditLog = new InMemoryAuditLog();
+    const changes: string[] = [];
+    const appFor = (file: string) =>
+      testApp({
+        agent: setupAgent(dir),
+        operators: { directory: operatorDirectory(accounts), auditLog },
+        analytics: { treeFile: file, onTreeChange: () => changes.push(file) },
+      }).app;
+    const app = appFor(treeFile);
+    await converse(app, ['parking?']);
+    const bruno = await as(app, 'bruno');
+    const anna = await as(app, 'anna');
+    const post = (headers: Record<string, string>, target = app) =>
+      target.request('/api/v1/analytics/unmatched/actions', {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ action: 'add-chunks', nodeId: 3, messages: ['parking?', 'hello'] }),
+      });
+    const actions = async (headers: Record<string, string>) =>
+      ((await (await app.request('/api/v1/analytics/unmatched', { headers })).json()) as any).actions;
+
+    // An operator is not offered the action and is refused it: the file is untouched, nothing audited.
+    expect(await actions(bruno)).toEqual({ addChunks: null, addUtterances: false });
+    const refused = await post(bruno);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as any).error.message).toMatch(/admin/);
+    expect(readFileSync(treeFile, 'utf8')).toBe(text);
+    expect(await auditLog.list({ action: 'analytics.add-chunks' })).toEqual([]);
+
+    expect(await actions(anna)).toEqual({ addChunks: 'json-tree', addUtterances: false });
+    expect((await post(anna)).status).toBe(200);
+    expect(JSON.parse(readFileSync(treeFile, 'utf8')).nodes[1].chunks).toEqual(['hello', 'parking?']);
+    expect(statSync(treeFile).mode & 0o777).toBe(0o600);
+    expect(changes).toEqual([treeFile]);
+    const [entry] = await auditLog.list({ action: 'analytics.add-chunks' });
+    expect(entry).toMatchObject({ actorId: 'anna', detail: { nodeId: 3, messages: 2, added: 1 } });
+    expect(JSON.stringify(entry)).not.toContain('parking');
+
+    const codeApp = appFor(codeTree);
+    const annaThere = await as(codeApp, 'anna');
+    expect((await post(annaThere, codeApp)).status).toBe(200);
+    expect(statSync(join(dir, 'code-tree.chunks.json')).mode & 0o777).toBe(0o640);
+    chmodSync(join(dir, 'code-tree.chunks.json'), 0o600);
+    await codeApp.request('/api/v1/analytics/unmatched/actions', {
+      method: 'POST',
+      headers: { ...annaThere, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'add-chunks', nodeId: 3, messages: ['where do I park?'] }),
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'code-tree.chunks.json'), 'utf8')).chunks['3']).toEqual([
+      'parking?',
+      'hello',
+      'where do I park?',
+    ]);
+    expect(statSync(join(dir, 'code-tree.chunks.json')).mode & 0o777).toBe(0o600);
+    // No temporary file left beside the trees.
+    expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
   it('personal data by session id: export then delete sessions, facts included', async () => {

@@ -10,10 +10,11 @@ import type {
 } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson, validate } from '../http/read-json.js';
+import { storedSessionId } from '../http/stored-session-id.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
-import { addChunksToTree, appendUtterances } from './tree-file-edits.js';
+import { appendUtterances, planChunks } from './tree-file-edits.js';
 import { routingEffect, unmatchedClusters } from './unmatched-clusters.js';
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
@@ -102,11 +103,13 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
     const response: UnmatchedResponse = {
       ...result,
       actions: {
-        addChunks: options.treeFile
-          ? options.treeFile.toLowerCase().endsWith('.json')
-            ? 'json-tree'
-            : 'chunks-file'
-          : null,
+        // "Add as chunks" rewrites the served tree: offered to admins only.
+        addChunks:
+          options.treeFile && operatorOf(c).role === 'admin'
+            ? options.treeFile.toLowerCase().endsWith('.json')
+              ? 'json-tree'
+              : 'chunks-file'
+            : null,
         addUtterances: Boolean(options.utterancesFile),
       },
     };
@@ -130,14 +133,30 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
           'Adding chunks needs the tree file: start the server with analytics.treeFile (treeagent dev sets it).',
         );
       }
+      const operator = operatorOf(c);
+      if (operator.role !== 'admin')
+        throw new ApiError(
+          403,
+          'FORBIDDEN',
+          'Only admins add chunks: it rewrites the served tree. Ask an admin, or add the messages to the utterances.',
+        );
       if (!services.agent.tree.has(body.nodeId))
         throw invalidRequest(`There is no node ${body.nodeId} in the tree.`);
-      const written = addChunksToTree(options.treeFile, body.nodeId, body.messages);
-      if (written.added.length) options.onTreeChange?.();
+      const edit = planChunks(options.treeFile, body.nodeId, body.messages);
+      await services.operatorAuth.audit(operator, 'analytics.add-chunks', {
+        detail: {
+          nodeId: body.nodeId,
+          file: edit.kind,
+          messages: body.messages.length,
+          added: edit.added.length,
+        },
+      });
+      edit.write();
+      if (edit.added.length) options.onTreeChange?.();
       const response: ClusterActionResponse = {
         action: body.action,
-        file: written.file,
-        added: written.added.length,
+        file: edit.file,
+        added: edit.added.length,
         effect: await routingEffect(services.agent, body.messages, body.nodeId),
       };
       return c.json(response);
@@ -188,7 +207,7 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
   });
 
   routes.get('/conversations/:id', async (c) => {
-    const sessionId = c.req.param('id');
+    const sessionId = storedSessionId(c.req.param('id'));
     const [history, facts] = await Promise.all([services.agent.history(sessionId), store().turns(sessionId)]);
     if (history.length === 0 && facts.length === 0)
       throw notFound(`There is no conversation "${sessionId}".`);
@@ -196,18 +215,23 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
   });
 
   routes.put('/conversations/:id/turns/:turn/label', async (c) => {
-    const sessionId = c.req.param('id');
+    // Checked before anything is read or audited: the id's form, the body, then that the turn exists
+    // (an unknown session or turn is 404 with no audit entry).
+    const sessionId = storedSessionId(c.req.param('id'));
     const turn = Number(c.req.param('turn'));
     if (!Number.isInteger(turn) || turn < 1) throw invalidRequest('The turn must be a whole number from 1.');
     const { label } = await readJson(c, LabelBody);
     const checked = label === null ? null : nodeName(label);
+    const noTurn = () =>
+      notFound(
+        `There is no conversation "${sessionId}" with a turn ${turn}: pick one from GET /api/v1/analytics/conversations.`,
+      );
+    if (!(await store().turns(sessionId)).some((fact) => fact.turn === turn)) throw noTurn();
     await services.operatorAuth.audit(operatorOf(c), 'analytics.label', {
       sessionId,
       detail: { turn, label: checked },
     });
-    if (!(await store().label(sessionId, turn, checked, new Date().toISOString()))) {
-      throw notFound(`Conversation "${sessionId}" has no turn ${turn}.`);
-    }
+    if (!(await store().label(sessionId, turn, checked, new Date().toISOString()))) throw noTurn();
     return c.json({ sessionId, turn, label: checked });
   });
 

@@ -1,7 +1,8 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type ExtraChunks, formatTreeDocument, type TreeDocument } from '@treeagent/core';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
+import { writeFileAtomic } from '../files/write-file-atomic.js';
 
 /** The chunks file of a TypeScript or JavaScript tree: `tree.ts` → `tree.chunks.json`, next to it. */
 export function chunksFileOf(treeFile: string): string {
@@ -17,13 +18,27 @@ export interface ChunksWritten {
   added: string[];
 }
 
+/** An "add as chunks" read and ready: what it would add, and `write()` to do it. */
+export interface ChunksEdit extends ChunksWritten {
+  /** Writes the file (nothing when nothing is added). */
+  write(): void;
+}
+
 /**
  * Adds `texts` as chunks of node `nodeId` (docs/analytics.md): into a JSON tree file directly; for
  * a TypeScript or JavaScript tree into its chunks file (`<tree>.chunks.json`), which `treeagent`
  * merges into the tree when it loads it (and `dev` reloads on change). The file is replaced
- * atomically (written beside, then renamed), so a crash never leaves half a tree.
+ * atomically (written beside, then renamed), so a crash never leaves half a tree, and keeps its
+ * permissions (a new chunks file takes the tree file's).
  */
 export function addChunksToTree(treeFile: string, nodeId: number, texts: readonly string[]): ChunksWritten {
+  const { write, ...written } = planChunks(treeFile, nodeId, texts);
+  write();
+  return written;
+}
+
+/** `addChunksToTree` in two steps: read and plan, then `write()` (what is added is audited between). */
+export function planChunks(treeFile: string, nodeId: number, texts: readonly string[]): ChunksEdit {
   if (extname(treeFile).toLowerCase() === '.json') {
     const json = readJson<TreeDocument>(treeFile);
     const node = json.nodes?.find((candidate) => candidate.id === nodeId);
@@ -33,19 +48,34 @@ export function addChunksToTree(treeFile: string, nodeId: number, texts: readonl
       existing.map((chunk) => (typeof chunk === 'string' ? chunk : chunk.text)),
       texts,
     );
-    node.chunks = [...existing, ...added];
-    // The document's own stable layout (one chunk per line), so the change diffs as the added lines.
-    writeAtomically(treeFile, formatTreeDocument(json));
-    return { file: treeFile, kind: 'json-tree', added };
+    return {
+      file: treeFile,
+      kind: 'json-tree',
+      added,
+      write: () => {
+        if (!added.length) return;
+        node.chunks = [...existing, ...added];
+        // The document's own stable layout (one chunk per line), so the change diffs as the added lines.
+        writeFileAtomic(treeFile, formatTreeDocument(json));
+      },
+    };
   }
   const file = chunksFileOf(treeFile);
   const extra: ExtraChunks = existsSync(file) ? readJson<ExtraChunks>(file) : { chunks: {} };
   extra.chunks ??= {};
   const current = extra.chunks[String(nodeId)] ?? [];
   const added = newTexts(current, texts);
-  extra.chunks[String(nodeId)] = [...current, ...added];
-  writeAtomically(file, `${JSON.stringify(extra, null, 2)}\n`);
-  return { file, kind: 'chunks-file', added };
+  return {
+    file,
+    kind: 'chunks-file',
+    added,
+    write: () => {
+      if (!added.length) return;
+      extra.chunks[String(nodeId)] = [...current, ...added];
+      // The chunks are the tree's: a new chunks file is as readable as the tree file, no more.
+      writeFileAtomic(file, `${JSON.stringify(extra, null, 2)}\n`, { mode: statSync(treeFile).mode & 0o777 });
+    },
+  };
 }
 
 /**
@@ -57,7 +87,7 @@ export function appendUtterances(file: string, pairs: readonly (readonly [string
   const extension = extname(file).toLowerCase();
   if (extension === '.json') {
     const existing = existsSync(file) ? readJson<[string, string][]>(file) : [];
-    writeAtomically(file, `${JSON.stringify([...existing, ...pairs], null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify([...existing, ...pairs], null, 2)}\n`);
     return pairs.length;
   }
   const lines = pairs.map(([text, label]) =>
@@ -87,10 +117,4 @@ function readJson<T>(file: string): T {
       { cause: error },
     );
   }
-}
-
-function writeAtomically(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
 }

@@ -9,7 +9,7 @@ import {
   TreeAgent,
   TreeAgentError,
   type TreeDocument,
-  TreeValidationError,
+  type TreeValidationError,
   validateTreeDocument,
 } from '@treeagent/core';
 import type {
@@ -235,20 +235,7 @@ export class TreeEditorService {
       const agent = new TreeAgent({ tree, ...this.#source.agentOptions });
       return { draft: { tree, agent }, problems: [] };
     } catch (error) {
-      if (TreeValidationError.isInstance(error))
-        return { draft: null, problems: (error as TreeValidationError).problems.map(problem) };
-      if (TreeAgentError.isInstance(error))
-        return {
-          draft: null,
-          problems: [
-            {
-              ...(error.nodeId === undefined ? {} : { nodeId: error.nodeId }),
-              message: error.message,
-              fix: 'Fix the callback module or the node named above.',
-            },
-          ],
-        };
-      throw error;
+      return { draft: null, problems: buildProblems(error) };
     }
   }
 
@@ -264,6 +251,26 @@ export class TreeEditorService {
     }
     return texts.map((text) => this.#vectors.get(text)!);
   }
+}
+
+/**
+ * Why a draft did not build, as listed problems (never a 500): the tree's problems, or the callback
+ * module's — refused, missing, or failing to load — with the source's fix when it gives one.
+ */
+function buildProblems(error: unknown): EditorProblem[] {
+  // A TreeValidationError (its `isInstance` is TreeAgentError's: any Tree Agent error passes it).
+  const { problems } = error as Partial<TreeValidationError>;
+  if (TreeAgentError.hasCode(error, 'TREE_VALIDATION') && Array.isArray(problems))
+    return problems.map(problem);
+  const fix =
+    (TreeAgentError.isInstance(error) ? (error.details as { fix?: unknown }).fix : undefined) ?? null;
+  return [
+    {
+      ...(TreeAgentError.isInstance(error) && error.nodeId !== undefined ? { nodeId: error.nodeId } : {}),
+      message: error instanceof Error ? error.message : `The draft could not be built: ${String(error)}`,
+      fix: typeof fix === 'string' ? fix : 'Fix the callback module or the node named above.',
+    },
+  ];
 }
 
 function problem(item: { nodeId?: number | undefined; message: string; fix: string }): EditorProblem {

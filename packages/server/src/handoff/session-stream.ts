@@ -1,44 +1,10 @@
 import type { HandoffState, HistoryEntry, TreeAgent } from '@treeagent/core';
 import type { EventBus } from '@treeagent/core/adapter';
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { SessionEventHandoff } from '../api-types.js';
+import { publicEntry, publicHandoff } from './user-view.js';
 
 /** How often a quiet stream sends a comment, so proxies keep it open. */
 const HEARTBEAT_MS = 15_000;
-
-/** The handoff as a user's page sees it: the queue, since when, and the name of the operator (never the operator's login). */
-export function publicHandoff(state: HandoffState | null | undefined): SessionEventHandoff | null {
-  if (!state) return null;
-  return {
-    status: state.operator ? 'claimed' : 'waiting',
-    queue: state.queue,
-    since: state.since,
-    operatorName: state.operator?.name ?? null,
-    message: state.message,
-    returnOption: state.returnOption,
-  };
-}
-
-/** An entry as a user's page sees it: an operator by name only. */
-export function publicEntry(entry: HistoryEntry): HistoryEntry {
-  if (!entry.operator && !entry.handoff) return entry;
-  const { operator, handoff, ...rest } = entry;
-  const anonymous = (ref: { name: string } | null) => (ref ? { id: '', name: ref.name } : null);
-  return {
-    ...rest,
-    ...(operator ? { operator: { id: '', name: operator.name } } : {}),
-    ...(handoff
-      ? {
-          handoff:
-            handoff.type === 'claim' || handoff.type === 'release'
-              ? { ...handoff, operator: anonymous(handoff.operator)! }
-              : handoff.type === 'end'
-                ? { ...handoff, operator: anonymous(handoff.operator) }
-                : handoff,
-        }
-      : {}),
-  };
-}
 
 /**
  * Streams one session's news as server-sent events until the client goes away: `entry` (each new

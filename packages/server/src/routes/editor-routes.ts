@@ -1,5 +1,6 @@
 import type { TreeDocument } from '@treeagent/core';
-import { Hono } from 'hono';
+import type { AuditValue } from '@treeagent/core/adapter';
+import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { EditorProblem } from '../api-types.js';
@@ -91,8 +92,19 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
     });
   });
 
+  // Checks and saves are audited before they run: building a draft imports its callback module.
+  const audit = async (c: Context, action: string, detail: Record<string, AuditValue>) => {
+    if (services.operatorAuth.configured)
+      await services.operatorAuth.audit(operatorOf(c), action, { detail });
+  };
+  const draftDetail = (document: z.infer<typeof Document>) => ({
+    nodes: document.nodes.length,
+    module: typeof document.module === 'string' ? document.module.slice(0, 300) : null,
+  });
+
   routes.post('/check', async (c) => {
     const { document } = await readJson(c, DocumentBody);
+    await audit(c, 'tree.check', draftDetail(document));
     return c.json(await editor.check(document as unknown as TreeDocument));
   });
 
@@ -121,21 +133,23 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
 
   routes.put('/', async (c) => {
     const { document, baseVersion, force } = await readJson(c, SaveBody);
+    await audit(c, 'tree.save', { ...draftDetail(document), force: force ?? false });
+    let result: Awaited<ReturnType<TreeEditorService['save']>>;
     try {
-      const result = await editor.save(document as unknown as TreeDocument, baseVersion, force ?? false);
-      if (Array.isArray(result)) throw invalidTree(result);
-      if (services.operatorAuth.configured) {
-        await services.operatorAuth.audit(operatorOf(c), 'tree.saved', {
-          detail: { version: result.version, nodes: document.nodes.length },
-        });
-      }
-      return c.json(result);
+      result = await editor.save(document as unknown as TreeDocument, baseVersion, force ?? false);
     } catch (error) {
       if (TreeEditConflict.isInstance(error)) {
+        await audit(c, 'tree.save-refused', { code: 'EDIT_CONFLICT' });
         throw new ApiError(409, 'EDIT_CONFLICT', error.message, { details: { version: error.version } });
       }
       throw error;
     }
+    if (Array.isArray(result)) {
+      await audit(c, 'tree.save-refused', { code: 'INVALID_TREE', problems: result.length });
+      throw invalidTree(result);
+    }
+    await audit(c, 'tree.saved', { version: result.version, nodes: document.nodes.length });
+    return c.json(result);
   });
 
   return routes;

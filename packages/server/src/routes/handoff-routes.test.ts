@@ -295,6 +295,94 @@ describe('handoff over HTTP', () => {
     expect((await typing(other, other.token, true)).status).toBe(202);
   });
 
+  it('"… is typing" only from the operator who holds the session: not before a handoff, not while it waits, not from another operator or an admin', async () => {
+    const { app } = deskApp();
+    const session = await createSession(app);
+    const stream = new SseReader(await events(app, session));
+    const bruno = await loginOperator(app, 'bruno');
+    const carla = await loginOperator(app, 'carla');
+    const anna = await loginOperator(app, 'anna');
+    const typing = (token: string) =>
+      operatorCall(app, token, `/handoffs/${session.sessionId}/typing`, { typing: true });
+
+    // Not handed off: no such handed-off session.
+    const before = await typing(bruno);
+    expect(before.status).toBe(404);
+    expect(((await before.json()) as any).error.message).toMatch(/not with people/);
+    // Waiting in the queue: nobody holds it yet.
+    await say(app, session, 'human');
+    await stream.waitFor((event) => event.event === 'handoff' && (event.data as any).handoff !== null);
+    const waiting = await typing(bruno);
+    expect(waiting.status).toBe(409);
+    expect(((await waiting.json()) as any).error).toMatchObject({
+      code: 'HANDOFF',
+      message: expect.stringMatching(/Claim the session/),
+    });
+    // Held by Bruno: Carla and the admin Anna are refused, Bruno is shown.
+    expect((await operatorCall(app, bruno, `/handoffs/${session.sessionId}/claim`, {})).status).toBe(200);
+    expect((await typing(carla)).status).toBe(409);
+    expect((await typing(anna)).status).toBe(409);
+    expect((await typing(bruno)).status).toBe(204);
+    await stream.waitFor((event) => event.event === 'typing');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stream.events.filter((event) => event.event === 'typing').map((event) => event.data)).toEqual([
+      { operatorName: 'Bruno Bianchi', typing: true },
+    ]);
+    await stream.close();
+  });
+
+  it("what a user reads shows operators by display name, never their login: history, stream, the turn's output", async () => {
+    const { app } = deskApp();
+    const session = await createSession(app);
+    const stream = new SseReader(await events(app, session, 0));
+    await say(app, session, 'human');
+    const bruno = await loginOperator(app, 'bruno');
+    const anna = await loginOperator(app, 'anna');
+    expect((await operatorCall(app, bruno, `/handoffs/${session.sessionId}/claim`, {})).status).toBe(200);
+    expect(
+      (
+        await operatorCall(app, bruno, `/handoffs/${session.sessionId}/messages`, {
+          content: 'Hi, Bruno here.',
+        })
+      ).status,
+    ).toBe(201);
+    // The admin takes over and closes: the transitions name both operators.
+    expect(
+      (await operatorCall(app, anna, `/handoffs/${session.sessionId}/claim`, { takeOver: true })).status,
+    ).toBe(200);
+    const held = await say(app, session, 'still there?');
+    expect(JSON.stringify(held)).not.toMatch(/"(bruno|anna)"/);
+    expect((held.handoff as any).operator).toEqual({ id: '', name: 'Anna Rossi' });
+    expect((await operatorCall(app, anna, `/handoffs/${session.sessionId}/close`, {})).status).toBe(200);
+
+    const response = await app.request(`/api/v1/sessions/${session.sessionId}/history`, {
+      headers: { 'X-Session-Token': session.token },
+    });
+    expect(response.status).toBe(200);
+    const { history } = (await response.json()) as { history: any[] };
+    const reply = history.find((entry) => entry.content === 'Hi, Bruno here.');
+    expect(reply.operator).toEqual({ id: '', name: 'Bruno Bianchi' });
+    const transitions = history.filter((entry) => entry.handoff).map((entry) => entry.handoff);
+    expect(transitions.map((transition) => transition.type)).toEqual(['start', 'claim', 'claim', 'end']);
+    expect(transitions.slice(1).map((transition) => transition.operator)).toEqual([
+      { id: '', name: 'Bruno Bianchi' },
+      { id: '', name: 'Anna Rossi' },
+      { id: '', name: 'Anna Rossi' },
+    ]);
+    // One rule for the history and the event stream: the same rows, the same view.
+    await stream.waitFor((event) => event.event === 'entry' && (event.data as any).index === history.length);
+    expect(
+      stream.events.filter((event) => event.event === 'entry').map((event) => (event.data as any).entry),
+    ).toEqual(history);
+    expect(JSON.stringify(history)).not.toMatch(/"(bruno|anna)"/);
+    // Operators still see who did what.
+    const detail = (await (await operatorCall(app, anna, `/handoffs/${session.sessionId}`)).json()) as any;
+    expect(detail.history.find((entry: any) => entry.content === 'Hi, Bruno here.').operator.id).toBe(
+      'bruno',
+    );
+    await stream.close();
+  });
+
   it('the return option gives the session back to the agent; the queue closes it', async () => {
     const { app } = deskApp();
     const session = await createSession(app);

@@ -8,12 +8,11 @@ import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { receiveUpload } from '../files/receive-upload.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
 import { readJson, validate } from '../http/read-json.js';
+import { storedSessionId } from '../http/stored-session-id.js';
+import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import { serveSessionFile, uploadAllowance } from './file-routes.js';
-
-/** Session ids of both APIs: the JSON API's, and the OpenAI endpoint's engine ids (`openai:…`). */
-const HANDOFF_SESSION_ID = /^[A-Za-z0-9_:.-]{1,300}$/;
 
 const ListQuery = z.strictObject({
   status: z.enum(['open', 'closed']).optional(),
@@ -84,9 +83,17 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
   routes.use('/handoffs/*', operatorAuth.require('operator'));
   routes.use('/events', operatorAuth.require('operator'));
 
-  const sessionIdOf = (raw: string) => {
-    if (!HANDOFF_SESSION_ID.test(raw)) throw notFound(`There is no handed-off session "${raw}".`);
-    return raw;
+  const sessionIdOf = (raw: string) => storedSessionId(raw, 'handed-off session');
+  // What only the operator holding a handed-off session does to its user (send files, show "… is
+  // typing"): not before the handoff (404), not while it waits or another holds it (409), admins too.
+  const requireHolder = async (sessionId: string, operator: OperatorIdentity, doing: string) => {
+    const record = await agent.inspectSession(sessionId);
+    if (!record?.handoff)
+      throw notFound(
+        `Session "${sessionId}" is not with people: claim a handed-off session before ${doing} its user.`,
+      );
+    if (record.handoff.operator?.id !== operator.id)
+      throw new ApiError(409, 'HANDOFF', `Claim the session before ${doing} its user.`);
   };
 
   routes.get('/handoffs', async (c) => {
@@ -197,10 +204,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
   routes.post('/handoffs/:id/files', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const operator = operatorOf(c);
-    const record = await agent.inspectSession(sessionId);
-    if (record?.handoff?.operator?.id !== operator.id) {
-      throw new ApiError(409, 'HANDOFF', 'Claim the session before sending files to its user.');
-    }
+    await requireHolder(sessionId, operator, 'sending files to');
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw invalidRequest('Upload files as multipart/form-data with one field named "file".');
     }
@@ -231,7 +235,9 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
   routes.post('/handoffs/:id/typing', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, TypingBody);
-    await handoffs.typing(operatorOf(c), sessionId, body.typing);
+    const operator = operatorOf(c);
+    await requireHolder(sessionId, operator, 'typing to');
+    await handoffs.typing(operator, sessionId, body.typing);
     return c.body(null, 204);
   });
 

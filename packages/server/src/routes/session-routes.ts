@@ -5,6 +5,7 @@ import { USER_ID_PATTERN } from '../analytics/personal-data.js';
 import type { CreatedSession, HistoryResponse } from '../api-types.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
+import { publicEntry } from '../handoff/user-view.js';
 import { clientAddress } from '../http/client-address.js';
 import { rateLimited } from '../http/fixed-windows.js';
 import { readJson, validate } from '../http/read-json.js';
@@ -84,7 +85,8 @@ export function sessionRoutes(services: Services): Hono {
         sessionId,
         query.limit === undefined ? {} : { limit: query.limit },
       );
-      const body: HistoryResponse = { sessionId, history };
+      // Operators by display name only, as the event stream shows them.
+      const body: HistoryResponse = { sessionId, history: history.map(publicEntry) };
       return c.json(body);
     } catch (error) {
       services.logger.error(`Reading the history of session ${sessionId} failed`, error);

@@ -1,14 +1,15 @@
 import type { AgentEvent, AgentOutput } from '@treeagent/core';
 import { isUserFacingEvent } from '@treeagent/core/client';
 import type { ClientEvent, ClientOutput } from '../api-types.js';
+import { publicOutput, publicTransition } from '../handoff/user-view.js';
 
 export type { ClientEvent, ClientOutput };
 
-/** The output for a client: without `trace` unless `debug`. */
+/** The output for a client: without `trace` unless `debug`; operators by display name only (`publicOutput`). */
 export function clientOutput(output: AgentOutput, debug: boolean): ClientOutput {
-  if (debug) return output;
+  if (debug) return publicOutput(output);
   const { trace: _trace, ...rest } = output;
-  return rest;
+  return publicOutput(rest);
 }
 
 /**
@@ -21,9 +22,11 @@ export function clientEvent(
   event: Exclude<AgentEvent, { type: 'error' }>,
   debug: boolean,
 ): ClientEvent | null {
+  if (!debug && !isUserFacingEvent(event.type)) return null;
+  // Operators by display name only, also in debug mode (`publicOutput`).
+  if (event.type === 'turn-end') return { ...event, output: clientOutput(event.output, debug) };
+  if (event.type === 'handoff') return { ...event, transition: publicTransition(event.transition) };
   if (debug) return event;
-  if (!isUserFacingEvent(event.type)) return null;
-  if (event.type === 'turn-end') return { ...event, output: clientOutput(event.output, false) };
   // A tool's arguments and result are the server's data: clients see which tool runs, not what it handles.
   if (event.type === 'tool-call') {
     const { input: _input, ...rest } = event;
