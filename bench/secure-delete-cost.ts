@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ANALYTICS_FIXTURE } from '../packages/core/src/conformance/analytics-fixture.js';
 import type { SessionRecord } from '../packages/core/src/index.js';
 import { emptySessionRecord } from '../packages/core/src/session/session-store.js';
-import { ANALYTICS_FIXTURE } from '../packages/core/src/conformance/analytics-fixture.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 
 /**
@@ -102,7 +102,9 @@ for (let round = 0; round < rounds; round++) {
 console.log(
   `secure_delete cost: ${rounds} rounds × ${turns} turns over ${SESSIONS} sessions, state ${stateBytes / 2}–${(stateBytes * 3) / 2} B; load ${loadavg()[0]!.toFixed(1)}`,
 );
-console.log('| secure_delete | turn p50 | turn p90 | turn p99 | sweep of 100 sessions (+ 20 MB files), median |');
+console.log(
+  '| secure_delete | turn p50 | turn p90 | turn p99 | sweep of 100 sessions (+ 20 MB files), median |',
+);
 console.log('|---|---|---|---|---|');
 for (const mode of MODES) {
   const { turns: samples, sweeps } = results.get(mode)!;
