@@ -10,7 +10,7 @@ import {
 import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
-import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool } from './sql.js';
+import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool, vacuum } from './sql.js';
 
 export interface PostgresFileStoreOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
@@ -184,6 +184,17 @@ export class PostgresFileStore implements FileStore {
     );
   }
 
+  async sessionFiles(sessionId: string): Promise<FileMetadata[]> {
+    return this.#run(`list the files of session "${sessionId}"`, async () => {
+      const { rows } = await this.#pool.query<FileRow>(
+        `SELECT id, session_id, name, mime_type, origin, size FROM ${this.tables.files}
+          WHERE session_id = $1 AND complete ORDER BY created_at, id`,
+        [sessionId],
+      );
+      return rows.map(toMetadata);
+    });
+  }
+
   async usage(sessionId?: string): Promise<number> {
     return this.#run('sum the stored bytes', async () => {
       const { rows } = await this.#pool.query<{ bytes: string }>(
@@ -194,6 +205,13 @@ export class PostgresFileStore implements FileStore {
       );
       return Number(rows[0]?.bytes ?? 0);
     });
+  }
+
+  /** `VACUUM` of its tables (files and their chunks) after a deletion (see `vacuum` in sql.ts; docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    await this.#run('vacuum the file tables', () =>
+      vacuum(this.#pool, [this.tables.files, this.tables.chunks]),
+    );
   }
 
   /** Deletes uploads a crashed process left incomplete for over an hour; returns how many. */

@@ -130,6 +130,29 @@ export class PostgresHandoffOutbox extends PostgresSideTable implements HandoffO
     });
   }
 
+  async sessionDeliveries(sessionIds: readonly string[]): Promise<OutboxDelivery[]> {
+    if (sessionIds.length === 0) return [];
+    return this.run(`read the webhook deliveries of ${sessionIds.length} sessions`, async (pool) => {
+      const { rows } = await pool.query<Row>(
+        `SELECT event, attempts, status, next_attempt_at, last_error FROM ${this.table}
+          WHERE event->>'sessionId' = ANY($1::text[]) ORDER BY added_at, id`,
+        [[...sessionIds]],
+      );
+      return rows.map(delivery);
+    });
+  }
+
+  async deleteSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    return this.run(`delete the webhook deliveries of ${sessionIds.length} sessions`, async (pool) => {
+      const { rowCount } = await pool.query(
+        `DELETE FROM ${this.table} WHERE event->>'sessionId' = ANY($1::text[])`,
+        [[...sessionIds]],
+      );
+      return rowCount ?? 0;
+    });
+  }
+
   async retry(id: string, now: Date): Promise<boolean> {
     return this.run(`put handoff event ${id} back in line`, async (pool) => {
       const result = await pool.query(

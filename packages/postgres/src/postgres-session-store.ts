@@ -22,6 +22,7 @@ import {
   storeError,
   storePool,
   transaction,
+  vacuum,
 } from './sql.js';
 
 export interface PostgresSessionStoreOptions {
@@ -257,6 +258,13 @@ export class PostgresSessionStore implements SessionStore {
       autoMigrate: this.#autoMigrate,
     });
     return this.#outbox;
+  }
+
+  /** `VACUUM` of its tables (sessions, history, turn facts) after a deletion (see `vacuum` in sql.ts; docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    await this.#run('vacuum the session tables', () =>
+      vacuum(this.#pool, [this.tables.sessions, this.tables.history, this.tables.turnFacts]),
+    );
   }
 
   async recordFacts(facts: TurnFact[]): Promise<void> {

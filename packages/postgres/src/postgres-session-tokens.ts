@@ -1,7 +1,15 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
-import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
+import {
+  quoteIdent,
+  retriedOnce,
+  type StorePool,
+  sessionTable,
+  storeError,
+  storePool,
+  vacuum,
+} from './sql.js';
 
 export interface PostgresSessionTokensOptions {
   /** A `postgres://` URL or a pg `PoolConfig`. Required unless `pool` is given. */
@@ -178,6 +186,11 @@ export class PostgresSessionTokens {
       );
       return rows.map((row) => row.session_id).sort();
     });
+  }
+
+  /** `VACUUM` of its table after a deletion (see `vacuum` in sql.ts; docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    await this.#run('vacuum the session tokens table', () => vacuum(this.#pool, [this.table]));
   }
 
   /** Ends the pool (unless it was given). */

@@ -1,7 +1,15 @@
 import { TreeAgentError } from '@treeagent/core';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
-import { quoteIdent, retriedOnce, type StorePool, sessionTable, storeError, storePool } from './sql.js';
+import {
+  quoteIdent,
+  retriedOnce,
+  type StorePool,
+  sessionTable,
+  storeError,
+  storePool,
+  vacuum,
+} from './sql.js';
 
 /** Options of the server's side tables in PostgreSQL: operator logins, audit log, handoff queue and outbox. */
 export interface PostgresOperatorStoreOptions {
@@ -70,6 +78,11 @@ export abstract class PostgresSideTable {
     } catch (error) {
       throw storeError(error, 'SESSION_STORE', `create the ${this.#what}`, this.store.endpoint);
     }
+  }
+
+  /** `VACUUM` of its table after a deletion (see `vacuum` in sql.ts; docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    await this.run(`vacuum the ${this.#what}`, (pool) => vacuum(pool, [this.table]));
   }
 
   /** Ends the pool (unless it was given). */

@@ -212,3 +212,13 @@ export async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient
     client.release(broken);
   }
 }
+
+/**
+ * `VACUUM` of `tables` after a deletion (one user's data on request, docs/privacy.md): the deleted
+ * rows' space is marked reusable and their index entries go, so new rows overwrite it; it does not
+ * overwrite the bytes at once (they stay in the files until reused), nor touch the WAL, replicas or
+ * backups. Runs outside a transaction (VACUUM cannot run in one).
+ */
+export async function vacuum(pool: pg.Pool, tables: readonly string[]): Promise<void> {
+  await pool.query(`VACUUM ${tables.join(', ')}`);
+}

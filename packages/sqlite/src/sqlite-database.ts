@@ -99,6 +99,9 @@ export class SqliteDatabase {
         try {
           connection.pragma('journal_mode = WAL');
           connection.pragma(`synchronous = ${synchronous}`);
+          // Deleted content is overwritten with zeros, freed pages included (docs/privacy.md): a
+          // deleted message, note or file leaves no copy in the file's free space.
+          connection.pragma('secure_delete = ON');
           // Checks that the file really is a database before any store uses it.
           connection.pragma('schema_version');
         } catch (error) {
@@ -234,6 +237,27 @@ export class SqliteDatabase {
     this.#checkpointError = error;
     this.#checkpointer = null;
     if (this.connection.open) this.connection.pragma('wal_autocheckpoint = 1000');
+  }
+
+  /**
+   * After a deletion (one user's data on request, docs/privacy.md): copies the WAL into the database
+   * file and truncates it to zero bytes (`wal_checkpoint(TRUNCATE)`). `secure_delete` zeroed the
+   * deleted content in the pages the deletion wrote, but the WAL still holds earlier images of those
+   * pages until it is overwritten; after this, neither file holds them. Waits (busy timeout) for
+   * readers of older snapshots; fails, naming the fix, if one kept reading throughout.
+   */
+  purgeDeleted(): void {
+    if (this.file === ':memory:') return;
+    for (let attempt = 1; ; attempt++) {
+      const [result] = this.connection.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      if (result?.busy === 0) return;
+      if (attempt === 3) {
+        throw new TreeAgentError(
+          'SESSION_STORE',
+          `SQLite (${this.file}): the rows are deleted, but the WAL could not be emptied: another connection kept reading an older snapshot for ${3 * this.#busyTimeoutMs} ms, so ${this.file}-wal may still hold copies of them until its next checkpoint. Repeat the request once long reads (reports, exports) have finished.`,
+        );
+      }
+    }
   }
 
   /** Registers one more store using the connection. */

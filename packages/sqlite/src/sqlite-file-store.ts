@@ -75,6 +75,7 @@ export class SqliteFileStore implements FileStore {
   readonly #chunks: Database.Statement;
   readonly #deleteFile: (id: string) => void;
   readonly #sessionFiles: Database.Statement;
+  readonly #listSession: Database.Statement;
   readonly #usageAll: Database.Statement;
   readonly #usageSession: Database.Statement;
   readonly #abandoned: Database.Statement;
@@ -105,6 +106,10 @@ export class SqliteFileStore implements FileStore {
     });
     this.#deleteFile = (id) => deleteFile.immediate(id);
     this.#sessionFiles = db.prepare('SELECT id FROM files WHERE session_id = ?');
+    this.#listSession = db.prepare(
+      `SELECT id, session_id, name, mime_type, origin, size FROM files
+        WHERE session_id = ? AND complete = 1 ORDER BY created_at, rowid`,
+    );
     this.#usageAll = db.prepare('SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE complete = 1');
     this.#usageSession = db.prepare(
       'SELECT coalesce(sum(size), 0) AS bytes FROM files WHERE complete = 1 AND session_id = ?',
@@ -183,6 +188,12 @@ export class SqliteFileStore implements FileStore {
     });
   }
 
+  async sessionFiles(sessionId: string): Promise<FileMetadata[]> {
+    return this.#run(`list the files of session "${sessionId}"`, () =>
+      (this.#listSession.all(sessionId) as FileRow[]).map(toMetadata),
+    );
+  }
+
   async usage(sessionId?: string): Promise<number> {
     return this.#run('sum the stored bytes', () => {
       const row = (sessionId === undefined ? this.#usageAll.get() : this.#usageSession.get(sessionId)) as {
@@ -200,6 +211,11 @@ export class SqliteFileStore implements FileStore {
       if (rows.length) this.#database.wrote();
       return rows.length;
     });
+  }
+
+  /** Empties the WAL after a deletion, so no earlier image of deleted rows stays in it (docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    this.#handle.purgeDeleted();
   }
 
   /** Closes the file (when no other store shares it). */

@@ -59,6 +59,8 @@ export class SqliteHandoffOutbox implements HandoffOutbox {
   readonly #counts: Database.Statement;
   readonly #dead: Database.Statement;
   readonly #retry: Database.Statement;
+  readonly #ofSessions: Database.Statement;
+  readonly #deleteSessions: Database.Statement;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -101,6 +103,13 @@ export class SqliteHandoffOutbox implements HandoffOutbox {
       `UPDATE handoff_outbox SET status = 'pending', attempts = 0, next_attempt_at = ?
         WHERE id = ? AND status = 'dead'`,
     );
+    // The session is inside the event's JSON: a scan, fine for an outbox of undelivered events.
+    const ofSessions = `json_extract(event, '$.sessionId') IN (SELECT value FROM json_each(?))`;
+    this.#ofSessions = db.prepare(
+      `SELECT event, attempts, status, next_attempt_at, last_error FROM handoff_outbox
+        WHERE ${ofSessions} ORDER BY added_at, id`,
+    );
+    this.#deleteSessions = db.prepare(`DELETE FROM handoff_outbox WHERE ${ofSessions}`);
     database.retain();
   }
 
@@ -161,6 +170,27 @@ export class SqliteHandoffOutbox implements HandoffOutbox {
       if (changed) this.#database.wrote();
       return changed;
     });
+  }
+
+  async sessionDeliveries(sessionIds: readonly string[]): Promise<OutboxDelivery[]> {
+    if (sessionIds.length === 0) return [];
+    return this.#handle.run(`read the webhook deliveries of ${sessionIds.length} sessions`, () =>
+      (this.#ofSessions.all(JSON.stringify(sessionIds)) as Row[]).map(delivery),
+    );
+  }
+
+  async deleteSessions(sessionIds: readonly string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    return this.#handle.run(`delete the webhook deliveries of ${sessionIds.length} sessions`, () => {
+      const { changes } = this.#deleteSessions.run(JSON.stringify(sessionIds));
+      if (changes) this.#database.wrote();
+      return changes;
+    });
+  }
+
+  /** Empties the WAL after a deletion (`SqliteDatabase.purgeDeleted`). */
+  async purgeDeleted(): Promise<void> {
+    this.#handle.purgeDeleted();
   }
 
   /** Closes the file (when no other store shares it). */

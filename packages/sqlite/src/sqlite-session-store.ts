@@ -341,6 +341,11 @@ export class SqliteSessionStore implements SessionStore {
     return this.#locks.acquire(sessionId, signal);
   }
 
+  /** Empties the WAL after a deletion, so no earlier image of deleted rows stays in it (docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    this.#handle.purgeDeleted();
+  }
+
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
     await this.#outbox?.close();

@@ -171,6 +171,11 @@ export class SqliteSessionTokens {
     });
   }
 
+  /** Empties the WAL after a deletion, so no earlier image of deleted rows stays in it (docs/privacy.md). */
+  async purgeDeleted(): Promise<void> {
+    this.#handle.purgeDeleted();
+  }
+
   /** Closes the file (when no other store shares it). */
   async close(): Promise<void> {
     this.#handle.close();

@@ -37,6 +37,11 @@ export class StoreHandle {
     return guard(this.#code, this.where, () => what, body);
   }
 
+  /** Empties the WAL after a deletion (`SqliteDatabase.purgeDeleted`): every store's `purgeDeleted`. */
+  purgeDeleted(): void {
+    this.run('empty the WAL after a deletion', () => this.#database.purgeDeleted());
+  }
+
   /**
    * Marks the store closed and releases the file (it closes with its last store), after
    * `beforeRelease` (which may still use the connection). Closing twice does nothing.

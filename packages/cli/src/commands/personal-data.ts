@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { type FileStore, type SessionStore, TreeAgentError } from '@treeagent/core';
 import {
   type AuditLog,
+  type HandoffOutbox,
   type HandoffQueue,
   PersonalData,
   type PersonalDataStores,
@@ -76,7 +77,7 @@ export async function personalDataCommand(
         (session) => session.found,
       );
       out.log(
-        `Would delete ${sessions.length} sessions (${sessions.map((session) => session.sessionId).join(', ') || 'none'}) with their history, turn facts, files, handoff notes and tokens. Run again with --yes to delete them.`,
+        `Would delete ${sessions.length} sessions (${sessions.map((session) => session.sessionId).join(', ') || 'none'}) with their history, turn facts, files, handoff notes, webhook deliveries and tokens. Run again with --yes to delete them.`,
       );
       return 1;
     }
@@ -93,7 +94,7 @@ type Opens<T> = new (options: { connection: string; schema?: string }) => Closab
 
 /** What the CLI uses of `@treeagent/postgres` (an optional adapter, loaded at run time). */
 interface PostgresModule {
-  PostgresSessionStore: Opens<SessionStore>;
+  PostgresSessionStore: Opens<SessionStore & { handoffOutbox(): HandoffOutbox }>;
   PostgresSessionTokens: Opens<SessionTokens>;
   PostgresAuditLog: Opens<AuditLog>;
   PostgresHandoffQueue: Opens<HandoffQueue>;
@@ -114,8 +115,9 @@ async function openStores(
     const auditLog = new postgres.PostgresAuditLog(where);
     const handoffQueue = new postgres.PostgresHandoffQueue(where);
     const fileStore = new postgres.PostgresFileStore(where);
+    const outbox = sessionStore.handoffOutbox();
     return {
-      stores: { sessionStore, tokens, auditLog, handoffQueue, fileStore },
+      stores: { sessionStore, tokens, auditLog, handoffQueue, fileStore, outbox },
       close: async () => {
         await Promise.all([
           sessionStore.close(),
@@ -134,6 +136,8 @@ async function openStores(
       tokens: data.sessionTokens,
       auditLog: data.auditLog,
       handoffQueue: data.handoffQueue,
+      // The webhook's outbox in the same file (this process commits nothing, so opening it changes nothing).
+      outbox: data.options.sessionStore!.handoffOutbox!(),
       ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
     },
     close: () => data.close(),

@@ -187,6 +187,29 @@ export function describeFileStore(
     );
 
     cases.test(
+      'sessionFiles, when the store has it, lists every file of that session and no other',
+      withStore(async (store) => {
+        if (!store.sessionFiles)
+          throw new Error(`${name} has no sessionFiles(): skip this test with a reason.`);
+        const put = (sessionId: string | undefined, name: string) =>
+          store.put({
+            ...textFile(new TextEncoder().encode(name)),
+            name,
+            ...(sessionId ? { sessionId } : {}),
+          });
+        const mine = [await put('s1', 'first.txt'), await put('s1', 'second.txt')];
+        await put('s2', 'other session.txt');
+        await put(undefined, 'no session.txt');
+        const listed = await store.sessionFiles('s1');
+        expect(listed.map((file) => file.name).sort()).toEqual(['first.txt', 'second.txt']);
+        expect(listed.sort((a, b) => a.name.localeCompare(b.name))).toEqual(mine);
+        expect(await store.sessionFiles('never-seen')).toEqual([]);
+        await store.delete(mine[0]!.id);
+        expect((await store.sessionFiles('s1')).map((file) => file.id)).toEqual([mine[1]!.id]);
+      }),
+    );
+
+    cases.test(
       'files outlive the store object: a reopened store reads and deletes them',
       withStore(async (store, reopen) => {
         if (!reopen)

@@ -99,6 +99,36 @@ export function describeHandoffOutbox(
       }
     });
 
+    cases.test('lists and deletes the deliveries of given sessions, pending and dead alike', async () => {
+      const { outbox, dispose } = await open();
+      try {
+        await outbox.add([event('p1', { sessionId: 'erased' }), event('k1', { sessionId: 'kept' })], at(0));
+        await outbox.add([event('d1', { sessionId: 'erased', type: 'handoff.ended' })], at(1));
+        await outbox.add([event('o1', { sessionId: 'other-erased' })], at(2));
+        await outbox.lease(at(2), 10, 30_000);
+        await outbox.failed('d1', 'HTTP 404', null);
+        const listed = await outbox.sessionDeliveries(['erased', 'other-erased']);
+        expect(listed.map((item) => [item.event.id, item.status])).toEqual([
+          ['p1', 'pending'],
+          ['d1', 'dead'],
+          ['o1', 'pending'],
+        ]);
+        expect(listed[1]).toMatchObject({ lastError: 'HTTP 404', event: { sessionId: 'erased' } });
+        expect(await outbox.sessionDeliveries([])).toEqual([]);
+        expect(await outbox.deleteSessions(['erased', 'other-erased'])).toBe(3);
+        expect(await outbox.sessionDeliveries(['erased', 'other-erased'])).toEqual([]);
+        // A dead letter of an erased session cannot be put back in line: nothing of it is sent again.
+        expect(await outbox.retry('d1', at(3))).toBe(false);
+        expect(await outbox.deadLetters()).toEqual([]);
+        expect(await outbox.counts()).toEqual({ pending: 1, dead: 0 });
+        expect((await outbox.lease(at(100), 10, 30_000)).map((item) => item.event.id)).toEqual(['k1']);
+        expect(await outbox.deleteSessions(['erased'])).toBe(0);
+        await outbox.purgeDeleted?.();
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test('concurrent leases never hand out the same event twice', async () => {
       const { outbox, dispose, reopen } = await open();
       try {

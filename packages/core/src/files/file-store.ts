@@ -40,4 +40,15 @@ export interface FileStore {
   putStream?(file: NewFileStream): Promise<FileMetadata>;
   /** Bytes stored, for one session or for all: what upload quotas are checked against. Optional. */
   usage?(sessionId?: string): Promise<number>;
+  /**
+   * The metadata of every stored file of a session, oldest first — uploads no message refers to
+   * included (one user's data on request, docs/privacy.md). Optional, like `deleteSession`.
+   */
+  sessionFiles?(sessionId: string): Promise<FileMetadata[]>;
+  /**
+   * After a deletion (one user's data on request, docs/privacy.md), removes what deleted rows leave in
+   * the storage where the store can: SQLite empties its WAL (freed pages are already zeroed),
+   * PostgreSQL runs `VACUUM` on its tables. Optional: stores without it keep what their storage keeps.
+   */
+  purgeDeleted?(): Promise<void>;
 }

@@ -42,6 +42,12 @@ export class InMemoryFileStore implements FileStore {
     return total;
   }
 
+  async sessionFiles(sessionId: string): Promise<FileMetadata[]> {
+    return [...this.#files.values()]
+      .filter((entry) => entry.metadata.sessionId === sessionId)
+      .map((entry) => ({ ...entry.metadata }));
+  }
+
   async deleteSession(sessionId: string): Promise<void> {
     for (const [id, entry] of this.#files) if (entry.metadata.sessionId === sessionId) this.#files.delete(id);
   }

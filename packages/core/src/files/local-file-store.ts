@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { FileStore, NewFile } from './file-store.js';
@@ -55,15 +55,28 @@ export class LocalFileStore implements FileStore {
 
   /** Deletes the files of a session (reads every metadata file: meant for small directories). */
   async deleteSession(sessionId: string): Promise<void> {
+    for (const file of await this.sessionFiles(sessionId)) await this.delete(file.id);
+  }
+
+  /** The files of a session, oldest first (reads every metadata file: meant for small directories). */
+  async sessionFiles(sessionId: string): Promise<FileMetadata[]> {
     let names: string[];
     try {
       names = await readdir(this.directory);
     } catch {
-      return;
+      return [];
     }
+    const found: { metadata: FileMetadata; at: number }[] = [];
     for (const name of names) {
       const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
-      if ((await this.metadata(id))?.sessionId === sessionId) await this.delete(id);
+      const metadata = await this.metadata(id);
+      if (metadata?.sessionId !== sessionId) continue;
+      const at = await stat(join(this.directory, name)).then(
+        (info) => info.mtimeMs,
+        () => 0,
+      );
+      found.push({ metadata, at });
     }
+    return found.sort((a, b) => a.at - b.at).map((file) => file.metadata);
   }
 }

@@ -55,6 +55,12 @@ export interface HandoffQueue {
   addNote(sessionId: string, note: HandoffNote): Promise<void>;
   /** Forgets a session (deleted or expired). */
   delete(sessionId: string): Promise<void>;
+  /**
+   * After a deletion (one user's data on request, docs/privacy.md), removes what deleted rows leave in
+   * the storage where the store can: SQLite empties its WAL (freed pages are already zeroed),
+   * PostgreSQL runs `VACUUM` on its tables. Optional: stores without it keep what their storage keeps.
+   */
+  purgeDeleted?(): Promise<void>;
 }
 
 /** `limit` of a `QueueQuery`, bounded. */

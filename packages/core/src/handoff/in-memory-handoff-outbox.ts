@@ -76,6 +76,23 @@ export class InMemoryHandoffOutbox implements HandoffOutbox {
     Object.assign(entry, { status: 'pending', attempts: 0, nextAttemptAt: now.toISOString() });
     return true;
   }
+
+  async sessionDeliveries(sessionIds: readonly string[]): Promise<OutboxDelivery[]> {
+    const ids = new Set(sessionIds);
+    return [...this.#entries.values()]
+      .filter((entry) => ids.has(entry.event.sessionId))
+      .sort((a, b) => compare(a.addedAt, b.addedAt) || compare(a.event.id, b.event.id))
+      .map(copy);
+  }
+
+  async deleteSessions(sessionIds: readonly string[]): Promise<number> {
+    const ids = new Set(sessionIds);
+    let deleted = 0;
+    for (const [id, entry] of this.#entries) {
+      if (ids.has(entry.event.sessionId) && this.#entries.delete(id)) deleted++;
+    }
+    return deleted;
+  }
 }
 
 function compare(a: string, b: string): number {

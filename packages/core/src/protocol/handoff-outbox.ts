@@ -61,4 +61,19 @@ export interface HandoffOutbox {
   deadLetters(limit?: number): Promise<OutboxDelivery[]>;
   /** Puts a dead-lettered event back in line for a new series of attempts; false when there is none. */
   retry(id: string, now: Date): Promise<boolean>;
+  /**
+   * Every delivery, pending or dead, of an event about one of `sessionIds`, oldest first (one user's
+   * data on request, docs/privacy.md).
+   */
+  sessionDeliveries(sessionIds: readonly string[]): Promise<OutboxDelivery[]>;
+  /**
+   * Deletes every delivery, pending or dead, of an event about one of `sessionIds`, so none of them is
+   * sent (or retried) after the sessions were erased; returns how many.
+   */
+  deleteSessions(sessionIds: readonly string[]): Promise<number>;
+  /**
+   * After a deletion, removes what deleted rows leave in the storage where the store can (SQLite:
+   * empties the WAL; PostgreSQL: `VACUUM` of the table). Optional.
+   */
+  purgeDeleted?(): Promise<void>;
 }

@@ -106,6 +106,12 @@ export interface SessionStore {
    * without a transactional outbox omit it; the server then adds the events right after the commit.
    */
   handoffOutbox?(): HandoffOutbox;
+  /**
+   * After a deletion (one user's data on request, docs/privacy.md), removes what deleted rows leave in
+   * the storage where the store can: SQLite empties its WAL (freed pages are already zeroed),
+   * PostgreSQL runs `VACUUM` on its tables. Optional: stores without it keep what their storage keeps.
+   */
+  purgeDeleted?(): Promise<void>;
   close?(): Promise<void>;
 }
 

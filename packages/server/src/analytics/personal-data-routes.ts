@@ -40,6 +40,8 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
       actor: { id: operator.id, role: operator.role },
       service: new PersonalData({
         sessionStore: services.agent.sessionStore,
+        fileStore: services.agent.fileStore,
+        outbox: services.handoffs.webhook?.outbox ?? null,
         deleteSessions: (sessionIds) => services.agent.deleteSessions(sessionIds),
         tokens: services.tokens,
         auditLog: services.operatorAuth.auditLog,

@@ -8,7 +8,15 @@ import {
   type StoredTurnFact,
   TreeAgentError,
 } from '@treeagent/core';
-import type { AuditEntry, AuditLog, AuditRecord, HandoffQueue, QueueEntry } from '@treeagent/core/adapter';
+import type {
+  AuditEntry,
+  AuditLog,
+  AuditRecord,
+  HandoffOutbox,
+  HandoffQueue,
+  OutboxDelivery,
+  QueueEntry,
+} from '@treeagent/core/adapter';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 
@@ -35,12 +43,18 @@ export interface ExportedSession {
   record: SessionRecord | null;
   history: HistoryEntry[];
   facts: StoredTurnFact[];
-  /** The files' metadata (their contents: `GET /api/v1/sessions/:id/files/:fileId`). */
+  /**
+   * The metadata of every file of the session: each stored one (uploads no message refers to
+   * included, `FileStore.sessionFiles`) and each the session's record names. Their contents:
+   * `GET /api/v1/sessions/:id/files/:fileId`.
+   */
   files: FileMetadata[];
   /** Its entry in the handoff queue, with the operators' internal notes, or `null`. */
   handoff: QueueEntry | null;
   /** The audit log's entries about the session (what operators did with it), newest first. */
   audit: AuditRecord[];
+  /** The handoff webhook's deliveries about the session still in its outbox: pending and dead. */
+  webhookDeliveries: OutboxDelivery[];
 }
 
 /** `POST /api/v1/personal-data/export`, `treeagent personal-data export`. */
@@ -66,8 +80,13 @@ export interface PersonalDataActor {
 /** The stores a personal data request reads and clears. */
 export interface PersonalDataStores {
   sessionStore: SessionStore;
-  /** The sessions' files, deleted with them (`FileStore.deleteSession`). */
+  /** The sessions' files: listed by the export (`sessionFiles`), deleted with them (`deleteSession`). */
   fileStore?: FileStore;
+  /**
+   * The handoff webhook's outbox: the export lists the sessions' deliveries (pending and dead), the
+   * deletion removes them, so none is sent or retried after the erasure. `null` or absent: no webhook.
+   */
+  outbox?: HandoffOutbox | null;
   /**
    * Deletes the sessions (default: `sessionStore.deleteSessions`, then each one's files). The server
    * passes `TreeAgent.deleteSessions`, which also waits for the sessions' turns in progress.
@@ -110,17 +129,19 @@ export class PersonalData {
   async export(subject: PersonalDataSubject, actor: PersonalDataActor): Promise<PersonalDataExport> {
     const sessionIds = await this.#sessionsOf(subject);
     await this.#audit(actor, 'personal-data.export', subject, sessionIds);
-    const { sessionStore, tokens, auditLog, handoffQueue } = this.#stores;
+    const { sessionStore, fileStore, outbox, tokens, auditLog, handoffQueue } = this.#stores;
     const analytics = this.#analytics();
+    const deliveries = outbox ? await outbox.sessionDeliveries(sessionIds) : [];
     const sessions: ExportedSession[] = [];
     for (const sessionId of sessionIds) {
-      const [record, history, facts, info, handoff, audit] = await Promise.all([
+      const [record, history, facts, info, handoff, audit, stored] = await Promise.all([
         sessionStore.load(sessionId),
         sessionStore.history(sessionId),
         analytics ? analytics.turns(sessionId) : Promise.resolve([]),
         tokens.info ? tokens.info(sessionId) : Promise.resolve(null),
         handoffQueue.get(sessionId),
         auditLog.list({ sessionId, limit: 1000 }),
+        fileStore?.sessionFiles ? fileStore.sessionFiles(sessionId) : Promise.resolve([]),
       ]);
       sessions.push({
         sessionId,
@@ -130,9 +151,10 @@ export class PersonalData {
         record,
         history,
         facts,
-        files: record?.files ?? [],
+        files: filesOf(stored, record),
         handoff,
         audit,
+        webhookDeliveries: deliveries.filter((delivery) => delivery.event.sessionId === sessionId),
       });
     }
     return { exportedAt: this.#now().toISOString(), userId: subject.userId ?? null, sessions };
@@ -140,8 +162,10 @@ export class PersonalData {
 
   /**
    * Deletes everything of the subject's sessions: records, histories and turn facts in one session
-   * store transaction, files, handoff queue entries (with their notes), then the sessions' tokens
-   * (the user's in one transaction), so a request that stops half-way is completed by repeating it.
+   * store transaction, files, handoff queue entries (with their notes), the webhook's deliveries
+   * about them (pending and dead), then the sessions' tokens (the user's in one transaction), so a
+   * request that stops half-way is completed by repeating it. Last, each store purges what the
+   * deleted rows left in its storage (`purgeDeleted`: SQLite empties its WAL, PostgreSQL vacuums).
    * The audit log keeps its entries (ids and counts, no texts): the record of who did what,
    * this deletion included.
    */
@@ -161,9 +185,24 @@ export class PersonalData {
     }
     await this.#deleteSessions(sessionIds);
     for (const sessionId of sessionIds) await handoffQueue.delete(sessionId);
+    await this.#stores.outbox?.deleteSessions(sessionIds);
     if (subject.userId !== undefined && tokens.deleteUser) await tokens.deleteUser(subject.userId);
     for (const sessionId of subject.sessionIds ?? []) await tokens.delete(sessionId);
+    await this.#purgeDeleted();
     return { userId: subject.userId ?? null, deleted };
+  }
+
+  /** Each store, once, removes what the deleted rows left in its storage (when it can). */
+  async #purgeDeleted(): Promise<void> {
+    const { sessionStore, fileStore, handoffQueue, outbox, tokens } = this.#stores;
+    const stores = new Set<{ purgeDeleted?(): Promise<void> } | null | undefined>([
+      sessionStore,
+      fileStore,
+      handoffQueue,
+      outbox,
+      tokens,
+    ]);
+    for (const store of stores) await store?.purgeDeleted?.();
   }
 
   async #sessionsOf(subject: PersonalDataSubject): Promise<string[]> {
@@ -216,4 +255,10 @@ export class PersonalData {
       await append({ at, actorId: actor.id, actorRole: actor.role, action, sessionId, detail: { user } });
     }
   }
+}
+
+/** The stored files of a session, then those its record names that the store did not list. */
+function filesOf(stored: FileMetadata[], record: SessionRecord | null): FileMetadata[] {
+  const ids = new Set(stored.map((file) => file.id));
+  return [...stored, ...(record?.files ?? []).filter((file) => !ids.has(file.id))];
 }

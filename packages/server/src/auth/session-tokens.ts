@@ -42,6 +42,12 @@ export interface SessionTokens {
   userSessions?(userId: string): Promise<string[]>;
   /** Forgets every session of `userId` in one transaction (their tokens stop working); returns their ids. */
   deleteUser?(userId: string): Promise<string[]>;
+  /**
+   * After a deletion (one user's data on request, docs/privacy.md), removes what deleted rows leave in
+   * the storage where the store can: SQLite empties its WAL (freed pages are already zeroed),
+   * PostgreSQL runs `VACUUM` on its tables. Optional: stores without it keep what their storage keeps.
+   */
+  purgeDeleted?(): Promise<void>;
 }
 
 /** Session token hashes in process memory; lost on restart (the sessions' clients then get 404). */

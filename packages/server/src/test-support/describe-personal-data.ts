@@ -1,11 +1,12 @@
 import type { AnalyticsStore, FileStore, SessionStore } from '@treeagent/core';
-import type { AuditLog, HandoffQueue } from '@treeagent/core/adapter';
+import type { AuditLog, HandoffEvent, HandoffQueue } from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { userReference } from '../analytics/personal-data.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from './fixtures.js';
 import { loginOperator, testOperatorAccounts } from './operators.js';
+import { webhookReceiver } from './webhook-receiver.js';
 
 /** The stores of one backend (memory, SQLite, PostgreSQL) a personal data request reads and clears. */
 export interface PersonalDataStoresFixture {
@@ -30,6 +31,34 @@ async function createFor(app: App, userId?: string): Promise<{ sessionId: string
   });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()) as { sessionId: string; token: string };
+}
+
+async function upload(
+  app: App,
+  session: { sessionId: string; token: string },
+  name: string,
+): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob(['never mentioned in a message'], { type: 'text/plain' }), name);
+  const response = await app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+    method: 'POST',
+    headers: { 'X-Session-Token': session.token },
+    body: form,
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+function handoffEvent(id: string, sessionId: string): HandoffEvent {
+  return {
+    id,
+    type: 'handoff.started',
+    at: '2026-11-03T10:00:00.000Z',
+    sessionId,
+    queue: 'support',
+    reason: 'asked for a person',
+    summary: `the user's own words (${id})`,
+  };
 }
 
 /**
@@ -174,6 +203,97 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
         expect(everything).not.toContain(user);
         expect(everything).not.toContain('hello');
       } finally {
+        await stores.dispose();
+      }
+    });
+
+    it('exports every upload and webhook delivery of the user; after the deletion an admin retry sends nothing of theirs', async () => {
+      const stores = await open();
+      // The helpdesk refuses every delivery (a final 404): each becomes a dead letter.
+      const helpdesk = await webhookReceiver(() => 404);
+      const agent = testAgent({
+        sessionStore: stores.sessionStore,
+        ...(stores.fileStore ? { fileStore: stores.fileStore } : {}),
+      });
+      const { app } = testApp({
+        agent,
+        sessionTokens: stores.tokens,
+        operators: {
+          directory: operatorDirectory(await testOperatorAccounts()),
+          auditLog: stores.auditLog,
+        },
+        handoff: {
+          queue: stores.handoffQueue,
+          webhook: { url: helpdesk.url, secret: 'a-shared-webhook-secret', pollMs: 20 },
+        },
+      });
+      try {
+        const user = 'crm:4711';
+        const mine = await createFor(app, user);
+        const other = await createFor(app, 'crm:4712');
+        // An upload no message refers to: the session's record does not name it.
+        const fileId = await upload(app, mine, 'unreferenced.txt');
+        const outbox = agent.sessionStore.handoffOutbox!();
+        await outbox.add([handoffEvent('ev-mine-dead', mine.sessionId)], new Date());
+        await outbox.add([handoffEvent('ev-other-dead', other.sessionId)], new Date());
+        await expect.poll(async () => (await outbox.counts()).dead, { timeout: 5000 }).toBe(2);
+        // Not due for an hour: still pending at the deletion.
+        await outbox.add([handoffEvent('ev-mine-pending', mine.sessionId)], new Date(Date.now() + 3_600_000));
+
+        const admin = {
+          'X-Operator-Token': await loginOperator(app, 'anna'),
+          'Content-Type': 'application/json',
+        };
+        const exported = (await (
+          await app.request('/api/v1/personal-data/export', {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ userId: user }),
+          })
+        ).json()) as {
+          sessions: {
+            files: { id: string; name: string }[];
+            webhookDeliveries: { status: string; event: { id: string; summary: string } }[];
+          }[];
+        };
+        const [session] = exported.sessions;
+        expect(session!.files.map((file) => [file.id, file.name])).toEqual([[fileId, 'unreferenced.txt']]);
+        expect(
+          session!.webhookDeliveries.map((delivery) => [delivery.event.id, delivery.status]).sort(),
+        ).toEqual([
+          ['ev-mine-dead', 'dead'],
+          ['ev-mine-pending', 'pending'],
+        ]);
+
+        const deletion = await app.request('/api/v1/personal-data/delete', {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ userId: user }),
+        });
+        expect(deletion.status, await deletion.clone().text()).toBe(200);
+        expect(await outbox.sessionDeliveries([mine.sessionId])).toEqual([]);
+        expect(await stores.fileStore?.metadata(fileId)).toBeFalsy();
+
+        const sentBefore = helpdesk.received.length;
+        const retry = (id: string) =>
+          app.request(`/api/v1/operator/webhook/dead-letters/${id}/retry`, {
+            method: 'POST',
+            headers: admin,
+          });
+        expect((await retry('ev-mine-dead')).status).toBe(404);
+        expect((await retry('ev-other-dead')).status).toBe(202);
+        await expect.poll(() => helpdesk.received.length, { timeout: 5000 }).toBe(sentBefore + 1);
+        const sentAfter = helpdesk.received
+          .slice(sentBefore)
+          .map((hook) => (JSON.parse(hook.body) as HandoffEvent).sessionId);
+        expect(sentAfter).toEqual([other.sessionId]);
+        const letters = (await (
+          await app.request('/api/v1/operator/webhook/dead-letters', { headers: admin })
+        ).json()) as { deadLetters: { sessionId: string }[] };
+        expect(letters.deadLetters.map((letter) => letter.sessionId)).not.toContain(mine.sessionId);
+      } finally {
+        await app.shutdown();
+        await helpdesk.close();
         await stores.dispose();
       }
     });
