@@ -17,4 +17,17 @@ export class TreeValidationError extends TreeAgentError {
     this.name = 'TreeValidationError';
     this.problems = problems;
   }
+
+  /**
+   * True only for a tree validation error (code `TREE_VALIDATION` with its problem list), also from
+   * another copy of the package. Without this override the inherited guard would accept any Tree
+   * Agent error, and code that lists a tree's problems would treat, say, a module that failed to
+   * load as a list of problems.
+   */
+  static override isInstance(error: unknown): error is TreeValidationError {
+    return (
+      TreeAgentError.hasCode(error, 'TREE_VALIDATION') &&
+      Array.isArray((error as { problems?: unknown }).problems)
+    );
+  }
 }
