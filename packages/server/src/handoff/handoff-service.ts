@@ -82,6 +82,8 @@ export class HandoffService {
   readonly #agent: TreeAgent;
   readonly #auth: OperatorAuth;
   readonly #logger: ServerLogger;
+  /** The webhook's outbox (or the store's, without a webhook): forgetting a session empties its part. */
+  readonly #outbox: HandoffOutbox | null;
   /** True when the outbox is not written by the session store's commits: the server adds the events. */
   #addsEvents = false;
 
@@ -99,14 +101,17 @@ export class HandoffService {
     this.queue = options.queue ?? new InMemoryHandoffQueue();
     this.bus = options.bus ?? new InMemoryEventBus();
     this.metrics = new HandoffMetrics(init.registry);
+    // The store's outbox takes the events in the transition's own commit; another outbox gets them from us.
+    const storeOutbox = options.outbox ? null : (init.agent.sessionStore.handoffOutbox?.() ?? null);
     if (options.webhook) {
-      // The store's outbox takes the events in the transition's own commit; another outbox gets them from us.
-      const storeOutbox = options.outbox ? null : (init.agent.sessionStore.handoffOutbox?.() ?? null);
       this.#addsEvents = storeOutbox === null;
       const outbox = options.outbox ?? storeOutbox ?? new InMemoryHandoffOutbox();
+      this.#outbox = outbox;
       this.webhook = new HandoffWebhook(options.webhook, outbox, init.logger, this.metrics);
       this.webhook.start();
     } else {
+      // No delivery now, but deliveries an earlier configuration left in the store still belong to their sessions.
+      this.#outbox = options.outbox ?? storeOutbox;
       this.webhook = null;
     }
     this.streamPollMs = options.streamPollMs ?? 10_000;
@@ -114,10 +119,12 @@ export class HandoffService {
 
   /**
    * Forgets a deleted or expired session: its queue entry goes, with the last messages, the agent's
-   * summary and the operators' notes it holds (the retention of conversation data, docs/privacy.md).
+   * summary and the operators' notes it holds, and the webhook's deliveries about it, pending or dead,
+   * so nothing of it is sent or retried afterwards (the retention of conversation data, docs/privacy.md).
    */
   async forget(sessionId: string): Promise<void> {
     await this.queue.delete(sessionId);
+    await this.#outbox?.deleteSessions([sessionId]);
   }
 
   /** Follows a user's turn: when it touched a handoff, the queue, the bus, the webhook and the metrics follow. */

@@ -137,4 +137,31 @@ describe('the handoff webhook’s outbox', () => {
     await expect.poll(() => other.logger.entries.length).toBe(1);
     expect(refusing.received).toHaveLength(1);
   });
+
+  it('a deleted session takes its pending and dead deliveries with it: nothing of it is retried or sent later', async () => {
+    const failing = await webhookReceiver(() => 500);
+    cleanups.push(failing.close);
+    const { app, agent } = testApp({
+      agent: handoffAgent(),
+      handoff: {
+        webhook: { url: failing.url, secret: SECRET, maxAttempts: 1, retryDelayMs: 5, pollMs: 20 },
+      },
+    });
+    cleanups.push(() => void app.shutdown());
+    const outbox = agent.sessionStore.handoffOutbox!();
+    const gone = await createSession(app);
+    const kept = await createSession(app);
+    await postMessage(app, gone, { message: 'a human please' });
+    await postMessage(app, kept, { message: 'a human please' });
+    await expect.poll(async () => (await outbox.deadLetters()).length).toBe(2);
+    const deleted = await app.request(`/api/v1/sessions/${gone.sessionId}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': gone.token },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await outbox.sessionDeliveries([gone.sessionId])).toEqual([]);
+    expect((await outbox.deadLetters()).map((delivery) => delivery.event.sessionId)).toEqual([
+      kept.sessionId,
+    ]);
+  });
 });
