@@ -99,6 +99,14 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--editor', 'the tree editor at /editor, for admins only (needs --operators)')
     .option('--watch', 'reload the tree when its files change, keeping sessions')
     .option('--allowed-host <name...>', 'host names the server answers to (set your public names)')
+    .option(
+      '--trust-proxy <addresses...>',
+      'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
+    )
+    .option(
+      '--trust-proxy-header <name>',
+      'the header those proxies write: x-forwarded-for (default) or forwarded (RFC 7239)',
+    )
     .option('--utterances <file>', 'labelled utterances (Analytics "add to utterances", editor suggestions)')
     .option('--redact', 'redact personal data before anything is stored')
     .option('--shutdown-timeout <ms>', 'on SIGTERM, how long turns in flight may finish', '10000')

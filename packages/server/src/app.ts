@@ -21,6 +21,7 @@ import { redactingLogger } from './errors/redacting-logger.js';
 import { HandoffService } from './handoff/handoff-service.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
+import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
 import { FixedWindows } from './http/fixed-windows.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
@@ -134,6 +135,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   );
 
   app.use('*', closeAfterEarlyAnswers());
+  if (options.trustProxy) {
+    const trust = options.trustProxy;
+    app.use('*', trustClientAddress('addresses' in trust ? trust : { addresses: trust }));
+  }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
   if (options.cors) {
     app.use(

@@ -111,6 +111,7 @@ export {
   WEBHOOK_SIGNATURE_HEADER,
 } from './handoff/handoff-webhook.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
+export { type ForwardedHeader, type TrustProxyOptions, trustedProxies } from './http/client-address.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export {
   CONVERSATION_PREFIX,

@@ -74,6 +74,13 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(noAdmin.code).toBe(2);
     expect(noAdmin.errors).toMatch(/no operator with role "admin"/);
 
+    const proxy = await serveWith('--trust-proxy', '10.0.0.1', 'proxy.local');
+    expect(proxy.code).toBe(2);
+    expect(proxy.errors).toMatch(/--trust-proxy: "proxy.local" is not an IP address or a CIDR range/);
+    const header = await serveWith('--trust-proxy', '10.0.0.1', '--trust-proxy-header', 'x-real-ip');
+    expect(header.code).toBe(2);
+    expect(header.errors).toMatch(/--trust-proxy-header x-real-ip: write x-forwarded-for .* or forwarded/);
+
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);
     expect(mysql.errors).toMatch(/--database-url .* must be a PostgreSQL URL: postgres:\/\//);

@@ -7,6 +7,8 @@ import {
   type RunningServer,
   serve,
   type TreeEditorSource,
+  type TrustProxyOptions,
+  trustedProxies,
   WEB_DIRECTORY,
 } from '@treeagent/server';
 import { loadTree } from '../load-tree.js';
@@ -42,6 +44,10 @@ export interface ServeCommandOptions {
   /** Reload the tree when its files change, keeping sessions (default off). */
   watch?: boolean;
   allowedHost?: string[];
+  /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
+  trustProxy?: string[];
+  /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
+  trustProxyHeader?: string;
   utterances?: string;
   redact?: boolean;
   /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
@@ -80,6 +86,27 @@ function usage(message: string): TreeAgentError {
   return new TreeAgentError('INVALID_INPUT', message);
 }
 
+/** `--trust-proxy` (addresses, each checked) and `--trust-proxy-header`, or a usage error naming the flag. */
+function trustProxyOf(options: ServeCommandOptions): TrustProxyOptions | null {
+  const header = options.trustProxyHeader?.toLowerCase();
+  if (header !== undefined && header !== 'x-forwarded-for' && header !== 'forwarded')
+    throw usage(
+      `--trust-proxy-header ${options.trustProxyHeader}: write x-forwarded-for (nginx, HAProxy's option forwardfor) or forwarded (RFC 7239).`,
+    );
+  const addresses = (options.trustProxy ?? []).flatMap((entry) => entry.split(',')).filter(Boolean);
+  if (!addresses.length) {
+    if (header)
+      throw usage('--trust-proxy-header needs --trust-proxy <addresses> (the proxies that write it).');
+    return null;
+  }
+  try {
+    trustedProxies(addresses);
+  } catch (error) {
+    throw usage(`--trust-proxy: ${(error as Error).message.replace(/^trustProxy: /, '')}`);
+  }
+  return { addresses, ...(header ? { header } : {}) };
+}
+
 /**
  * `treeagent serve <tree>`: the production server. The tree is a TypeScript or JavaScript module or a
  * JSON tree with its callback module (docs/tree-format.md); sessions and the rest in the SQLite data
@@ -114,6 +141,7 @@ export async function startServe(
     throw usage(
       `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
     );
+  const trustProxy = trustProxyOf(options);
   const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
   const configOption = options.config ? { config: options.config } : {};
   let loaded = await loadTree(treePath, configOption);
@@ -189,6 +217,7 @@ export async function startServe(
       port,
       hostname,
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
+      ...(trustProxy ? { trustProxy } : {}),
       sessionTokens: stores.sessionTokens,
       handoff: stores.handoff,
       ...(apiKeys.length ? { apiKeys } : {}),
