@@ -107,6 +107,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       '--trust-proxy-header <name>',
       'the header those proxies write: x-forwarded-for (default) or forwarded (RFC 7239)',
     )
+    .option('--message-limit <n>', 'user messages per session per minute (default 30; 0: no limit)')
+    .option(
+      '--address-message-limit <n>',
+      'user messages per client address per minute, all its sessions together (default 120; 0: no limit)',
+    )
+    .option('--max-message-length <chars>', 'longest user message, in characters (default 10000)')
     .option('--utterances <file>', 'labelled utterances (Analytics "add to utterances", editor suggestions)')
     .option('--redact', 'redact personal data before anything is stored')
     .option('--shutdown-timeout <ms>', 'on SIGTERM, how long turns in flight may finish', '10000')

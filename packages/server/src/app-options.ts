@@ -8,6 +8,7 @@ import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { TrustProxyOptions } from './http/client-address.js';
+import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
@@ -57,6 +58,12 @@ export interface CreateAppOptions {
   /** CORS for browsers on other origins (Hono's `cors` options). Default: no CORS headers. */
   cors?: NonNullable<Parameters<typeof cors>[0]>;
   limits?: ServerLimits;
+  /**
+   * User messages per session (default 30 a minute) and per client address (default 120 a minute),
+   * on the JSON API and the OpenAI endpoint: past either, 429 `RATE_LIMITED` with `Retry-After`,
+   * nothing stored. The message length is `limits.maxMessageLength`.
+   */
+  messageLimit?: MessageLimitOptions;
   /** Per-client rate limit on `/api` and `/v1`. Default: none. */
   rateLimit?: RateLimitOptions;
   /**

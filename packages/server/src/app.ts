@@ -24,6 +24,7 @@ import { bodyLimits } from './http/body-limits.js';
 import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
 import { FixedWindows } from './http/fixed-windows.js';
+import { MessageLimits } from './http/message-limits.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
@@ -121,6 +122,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       options.sessions?.createLimit === false
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
+    messageLimits: new MessageLimits(options.messageLimit),
     logger,
     operatorAuth,
     handoffs,

@@ -112,6 +112,11 @@ export {
 } from './handoff/handoff-webhook.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 export { type ForwardedHeader, type TrustProxyOptions, trustedProxies } from './http/client-address.js';
+export {
+  DEFAULT_ADDRESS_MESSAGE_LIMIT,
+  DEFAULT_SESSION_MESSAGE_LIMIT,
+  type MessageLimitOptions,
+} from './http/message-limits.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export {
   CONVERSATION_PREFIX,

@@ -5,6 +5,7 @@ import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffService } from './handoff/handoff-service.js';
 import type { FixedWindows } from './http/fixed-windows.js';
+import type { MessageLimits } from './http/message-limits.js';
 import type { TurnMetrics } from './metrics/turn-metrics.js';
 import type { OperatorAuth } from './operators/operator-auth.js';
 import type { TurnRunner } from './turns/turn-runner.js';
@@ -24,6 +25,8 @@ export interface Services {
   expiry: ResolvedExpiry;
   /** New sessions per client address (`null`: unlimited). */
   sessionCreation: FixedWindows | null;
+  /** User messages per session and per client address (`messageLimit`). */
+  messageLimits: MessageLimits;
   logger: ServerLogger;
   /** Operator login, roles and the audit log (`operatorAuth.require('admin')` guards an admin route). */
   operatorAuth: OperatorAuth;

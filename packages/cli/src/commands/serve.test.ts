@@ -81,9 +81,65 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(header.code).toBe(2);
     expect(header.errors).toMatch(/--trust-proxy-header x-real-ip: write x-forwarded-for .* or forwarded/);
 
+    const limit = await serveWith('--message-limit', 'ten');
+    expect(limit.code).toBe(2);
+    expect(limit.errors).toMatch(/--message-limit ten is not a whole number: write e.g. --message-limit 30/);
+    const length = await serveWith('--max-message-length', '0');
+    expect(length.code).toBe(2);
+    expect(length.errors).toMatch(/--max-message-length 0 is not a whole number of at least 1/);
+
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);
     expect(mysql.errors).toMatch(/--database-url .* must be a PostgreSQL URL: postgres:\/\//);
+  });
+});
+
+describe('treeagent serve message limits', () => {
+  it('--message-limit, --address-message-limit and --max-message-length reach the served app', async () => {
+    const dir = mkdtempSync(join(scratch, 'limits-'));
+    const out: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+    const server = await startServe(
+      tree,
+      {
+        port: '0',
+        data: join(dir, 'data'),
+        messageLimit: '2',
+        addressMessageLimit: '3',
+        maxMessageLength: '20',
+      },
+      out,
+    );
+    try {
+      const session = async () =>
+        (await (await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' })).json()) as {
+          sessionId: string;
+          token: string;
+        };
+      const say = async ({ sessionId, token }: { sessionId: string; token: string }, message = 'hi') =>
+        fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-token': token },
+          body: JSON.stringify({ message }),
+        });
+      const first = await session();
+      const long = await say(first, 'x'.repeat(21));
+      expect(long.status).toBe(413);
+      expect(((await long.json()) as { error: { message: string } }).error.message).toMatch(
+        /the limit is 20/,
+      );
+      expect((await say(first)).status).toBe(200);
+      const third = await say(first);
+      expect(third.status).toBe(429);
+      expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(
+        /at most 2 per minute/,
+      );
+      // The address already sent 3 (the refused ones count): a new session is refused too.
+      const other = await say(await session());
+      expect(other.status).toBe(429);
+      expect(other.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import {
   loadOperatorsFile,
   operatorDirectory,
   type RunningServer,
+  type ServeOptions,
   serve,
   type TreeEditorSource,
   type TrustProxyOptions,
@@ -48,6 +49,12 @@ export interface ServeCommandOptions {
   trustProxy?: string[];
   /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
   trustProxyHeader?: string;
+  /** User messages per session per minute (default 30; 0 turns the limit off). */
+  messageLimit?: string;
+  /** User messages per client address per minute (default 120; 0 turns the limit off). */
+  addressMessageLimit?: string;
+  /** Longest user message, in characters (default 10 000). */
+  maxMessageLength?: string;
   utterances?: string;
   redact?: boolean;
   /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
@@ -84,6 +91,40 @@ function apiKeysOf(options: ServeCommandOptions): string[] {
 
 function usage(message: string): TreeAgentError {
   return new TreeAgentError('INVALID_INPUT', message);
+}
+
+/** A whole number ≥ `min` from `flag`, or a usage error showing how to write it. */
+function wholeNumber(flag: string, value: string, min: number, example: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < min)
+    throw usage(
+      `${flag} ${value} is not a whole number${min > 0 ? ` of at least ${min}` : ''}: write e.g. ${flag} ${example}.`,
+    );
+  return number;
+}
+
+/** `--message-limit`, `--address-message-limit` and `--max-message-length` as `createApp` options. */
+function messageLimitsOf(options: ServeCommandOptions): Pick<ServeOptions, 'messageLimit' | 'limits'> {
+  const perMinute = (flag: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const max = wholeNumber(flag, value, 0, '30');
+    return max === 0 ? (false as const) : { windowMs: 60_000, max };
+  };
+  const perSession = perMinute('--message-limit', options.messageLimit);
+  const perAddress = perMinute('--address-message-limit', options.addressMessageLimit);
+  return {
+    messageLimit: {
+      ...(perSession === undefined ? {} : { perSession }),
+      ...(perAddress === undefined ? {} : { perAddress }),
+    },
+    ...(options.maxMessageLength === undefined
+      ? {}
+      : {
+          limits: {
+            maxMessageLength: wholeNumber('--max-message-length', options.maxMessageLength, 1, '10000'),
+          },
+        }),
+  };
 }
 
 /** `--trust-proxy` (addresses, each checked) and `--trust-proxy-header`, or a usage error naming the flag. */
@@ -142,6 +183,7 @@ export async function startServe(
       `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
     );
   const trustProxy = trustProxyOf(options);
+  const messageLimits = messageLimitsOf(options);
   const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
   const configOption = options.config ? { config: options.config } : {};
   let loaded = await loadTree(treePath, configOption);
@@ -218,6 +260,7 @@ export async function startServe(
       hostname,
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
       ...(trustProxy ? { trustProxy } : {}),
+      ...messageLimits,
       sessionTokens: stores.sessionTokens,
       handoff: stores.handoff,
       ...(apiKeys.length ? { apiKeys } : {}),
