@@ -113,6 +113,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       'user messages per client address per minute, all its sessions together (default 120; 0: no limit)',
     )
     .option('--max-message-length <chars>', 'longest user message, in characters (default 10000)')
+    .option(
+      '--stream-limits <list>',
+      'event streams: caps per session, operator, client address and process, and the idle timeout (default session=4,operator=10,address=20,process=1000,idle-ms=900000; give any of them)',
+    )
     .option('--utterances <file>', 'labelled utterances (Analytics "add to utterances", editor suggestions)')
     .option('--redact', 'redact personal data before anything is stored')
     .option('--shutdown-timeout <ms>', 'on SIGTERM, how long turns in flight may finish', '10000')

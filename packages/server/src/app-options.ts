@@ -8,6 +8,7 @@ import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { TrustProxyOptions } from './http/client-address.js';
+import type { StreamLimitOptions } from './http/event-streams.js';
 import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
@@ -64,6 +65,13 @@ export interface CreateAppOptions {
    * nothing stored. The message length is `limits.maxMessageLength`.
    */
   messageLimit?: MessageLimitOptions;
+  /**
+   * Caps on the open event streams (session, operator console, editor): per session token (default
+   * 4), per operator (10), per client address (20), per process (1000) — over one, 429
+   * `RATE_LIMITED` with `Retry-After` — and an idle timeout (15 minutes without an event; pages
+   * reconnect). An operator's streams end at logout and when the directory removes or changes them.
+   */
+  streams?: StreamLimitOptions;
   /** Per-client rate limit on `/api` and `/v1`. Default: none. */
   rateLimit?: RateLimitOptions;
   /**

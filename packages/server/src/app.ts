@@ -23,6 +23,7 @@ import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
+import { EventStreams } from './http/event-streams.js';
 import { FixedWindows } from './http/fixed-windows.js';
 import { MessageLimits } from './http/message-limits.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
@@ -92,7 +93,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     : (options.logger ?? console);
   const tracker = new TurnTracker();
   const metrics = new TurnMetrics(() => tracker.inFlight);
-  const operatorAuth = new OperatorAuth(options.operators, logger);
+  const streams = new EventStreams(options.streams);
+  const operatorAuth = new OperatorAuth(options.operators, logger, undefined, streams);
   const handoffs = new HandoffService({
     agent: options.agent,
     options: options.handoff,
@@ -123,6 +125,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
     messageLimits: new MessageLimits(options.messageLimit),
+    streams,
     logger,
     operatorAuth,
     handoffs,
@@ -252,6 +255,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       value: (shutdown: ShutdownOptions = {}) => {
         if (sweeper) clearInterval(sweeper);
         handoffs.webhook?.stop();
+        streams.endAll('shutting down');
         return tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,

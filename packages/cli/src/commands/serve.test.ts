@@ -88,6 +88,12 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(length.code).toBe(2);
     expect(length.errors).toMatch(/--max-message-length 0 is not a whole number of at least 1/);
 
+    const streams = await serveWith('--stream-limits', 'session=4,tabs=2');
+    expect(streams.code).toBe(2);
+    expect(streams.errors).toMatch(
+      /--stream-limits: "tabs=2" is not one of session, operator, address, process, idle-ms/,
+    );
+
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);
     expect(mysql.errors).toMatch(/--database-url .* must be a PostgreSQL URL: postgres:\/\//);
@@ -95,7 +101,7 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
 });
 
 describe('treeagent serve message limits', () => {
-  it('--message-limit, --address-message-limit and --max-message-length reach the served app', async () => {
+  it('--message-limit, --address-message-limit, --max-message-length and --stream-limits reach the served app', async () => {
     const dir = mkdtempSync(join(scratch, 'limits-'));
     const out: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
     const server = await startServe(
@@ -106,6 +112,7 @@ describe('treeagent serve message limits', () => {
         messageLimit: '2',
         addressMessageLimit: '3',
         maxMessageLength: '20',
+        streamLimits: 'session=1',
       },
       out,
     );
@@ -137,6 +144,20 @@ describe('treeagent serve message limits', () => {
       const other = await say(await session());
       expect(other.status).toBe(429);
       expect(other.headers.get('retry-after')).toMatch(/^\d+$/);
+
+      // --stream-limits session=1: a second event stream on the same session is refused.
+      const events = () =>
+        fetch(`${server.url}/api/v1/sessions/${first.sessionId}/events`, {
+          headers: { 'x-session-token': first.token },
+        });
+      const stream = await events();
+      expect(stream.status).toBe(200);
+      const second = await events();
+      expect(second.status).toBe(429);
+      expect(((await second.json()) as { error: { message: string } }).error.message).toMatch(
+        /Too many event streams: at most 1 per session, and they are open/,
+      );
+      await stream.body!.cancel();
     } finally {
       await server.close();
     }

@@ -6,6 +6,7 @@ import {
   operatorDirectory,
   type RunningServer,
   type ServeOptions,
+  type StreamLimitOptions,
   serve,
   type TreeEditorSource,
   type TrustProxyOptions,
@@ -55,6 +56,8 @@ export interface ServeCommandOptions {
   addressMessageLimit?: string;
   /** Longest user message, in characters (default 10 000). */
   maxMessageLength?: string;
+  /** Event stream caps and idle timeout: `session=4,operator=10,address=20,process=1000,idle-ms=900000` (any of them). */
+  streamLimits?: string;
   utterances?: string;
   redact?: boolean;
   /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
@@ -127,6 +130,32 @@ function messageLimitsOf(options: ServeCommandOptions): Pick<ServeOptions, 'mess
   };
 }
 
+const STREAM_LIMIT_KEYS = {
+  session: 'perSession',
+  operator: 'perOperator',
+  address: 'perAddress',
+  process: 'perProcess',
+  'idle-ms': 'idleTimeoutMs',
+} as const satisfies Record<string, keyof StreamLimitOptions>;
+
+/** `--stream-limits session=4,operator=10,…` as `StreamLimitOptions`, or a usage error naming the part. */
+function streamLimitsOf(value: string): StreamLimitOptions {
+  const limits: StreamLimitOptions = {};
+  for (const part of value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const [key, number] = part.split('=');
+    const option = STREAM_LIMIT_KEYS[key as keyof typeof STREAM_LIMIT_KEYS];
+    if (!option || number === undefined || !/^\d+$/.test(number) || Number(number) < 1)
+      throw usage(
+        `--stream-limits: "${part}" is not one of ${Object.keys(STREAM_LIMIT_KEYS).join(', ')} = a whole number of at least 1; write e.g. --stream-limits session=4,process=1000.`,
+      );
+    limits[option] = Number(number);
+  }
+  return limits;
+}
+
 /** `--trust-proxy` (addresses, each checked) and `--trust-proxy-header`, or a usage error naming the flag. */
 function trustProxyOf(options: ServeCommandOptions): TrustProxyOptions | null {
   const header = options.trustProxyHeader?.toLowerCase();
@@ -184,6 +213,7 @@ export async function startServe(
     );
   const trustProxy = trustProxyOf(options);
   const messageLimits = messageLimitsOf(options);
+  const streams = options.streamLimits === undefined ? null : streamLimitsOf(options.streamLimits);
   const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
   const configOption = options.config ? { config: options.config } : {};
   let loaded = await loadTree(treePath, configOption);
@@ -261,6 +291,7 @@ export async function startServe(
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...messageLimits,
+      ...(streams ? { streams } : {}),
       sessionTokens: stores.sessionTokens,
       handoff: stores.handoff,
       ...(apiKeys.length ? { apiKeys } : {}),

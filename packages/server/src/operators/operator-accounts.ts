@@ -41,6 +41,12 @@ export interface OperatorDirectory {
   authenticate(login: string, password: string): Promise<OperatorIdentity | null>;
   /** The operator with this id now, or `null` when there is none (any longer). */
   find(id: string): Promise<OperatorIdentity | null>;
+  /**
+   * Optional: calls `listener` with the ids of operators removed or changed (role, name) whenever
+   * the directory changes; the server then ends their open event streams. Returns the unsubscribe
+   * function.
+   */
+  onChange?(listener: (ids: string[]) => void): () => void;
 }
 
 const OPERATOR_ID = /^[A-Za-z0-9._@-]{1,64}$/;

@@ -10,6 +10,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
+import type { EventStreams } from '../http/event-streams.js';
 import {
   type OperatorDirectory,
   type OperatorIdentity,
@@ -69,11 +70,17 @@ export class OperatorAuth {
   readonly #ttlMs: number;
   readonly #logger: ServerLogger;
   readonly #now: () => Date;
+  readonly #streams: EventStreams | null;
 
+  /**
+   * `streams`: the open event streams, so that a logout ends its login's streams, and a change of
+   * the directory (`OperatorDirectory.onChange`: an operator removed, demoted) ends that operator's.
+   */
   constructor(
     options: OperatorOptions | undefined,
     logger: ServerLogger,
     now: () => Date = () => new Date(),
+    streams: EventStreams | null = null,
   ) {
     this.configured = options !== undefined;
     this.#directory = options?.directory ?? null;
@@ -82,6 +89,10 @@ export class OperatorAuth {
     this.#ttlMs = options?.loginTtlMs ?? DEFAULT_OPERATOR_LOGIN_TTL_MS;
     this.#logger = logger;
     this.#now = now;
+    this.#streams = streams;
+    this.#directory?.onChange?.((ids) => {
+      for (const id of ids) this.#streams?.endOperator(id, 'operator removed or changed');
+    });
   }
 
   /**
@@ -119,16 +130,25 @@ export class OperatorAuth {
     return { operator, expiresAt };
   }
 
-  /** Ends the request's login (its token no longer opens anything) and clears the cookie. */
+  /** Ends the request's login (its token no longer opens anything, its event streams end) and clears the cookie. */
   async logout(c: Context): Promise<void> {
     const token = presentedToken(c);
-    if (token) await this.#sessions.delete(hashSecret(token));
+    if (token) {
+      await this.#sessions.delete(hashSecret(token));
+      this.#streams?.endLogin(hashSecret(token), 'logged out');
+    }
     deleteCookie(c, OPERATOR_COOKIE, {
       path: '/api',
       secure: isHttps(c),
       sameSite: 'Strict',
       httpOnly: true,
     });
+  }
+
+  /** The hash of the request's login token (what a stream is owned by), or `null` without one. */
+  loginOf(c: Context): string | null {
+    const token = presentedToken(c);
+    return token ? hashSecret(token) : null;
   }
 
   /** The operator of the request's credential, or `null` (none, unknown, expired, or the operator removed). */
