@@ -132,11 +132,13 @@ export {
   OPERATOR_ROLES,
   type OperatorAccount,
   type OperatorDirectory,
+  type OperatorDirectoryChange,
   type OperatorIdentity,
   type OperatorRole,
   operatorDirectory,
   parseOperatorAccounts,
   roleAllows,
+  type UpdatableOperatorDirectory,
 } from './operators/operator-accounts.js';
 export {
   type AuditDetails,

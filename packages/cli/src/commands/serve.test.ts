@@ -164,6 +164,106 @@ describe('treeagent serve message limits', () => {
   });
 });
 
+describe('treeagent serve --operators: the file is reloaded when it changes', () => {
+  it('a removed operator is logged out at once (login, cookie, stream), a demoted admin loses the editor; an invalid file keeps the previous operators', async () => {
+    const dir = mkdtempSync(join(scratch, 'operators-'));
+    const file = join(dir, 'operators.json');
+    const password = 'operators-password-1';
+    const passwordHash = await hashOperatorPassword(password);
+    const write = (operators: { id: string; role: string }[], rename = false) => {
+      const text = JSON.stringify({
+        operators: operators.map(({ id, role }) => ({ id, name: id, role, passwordHash })),
+      });
+      const target = rename ? join(dir, 'operators.next') : file;
+      writeFileSync(target, text, { mode: 0o600 });
+      if (rename) renameSync(target, file);
+    };
+    write([
+      { id: 'anna', role: 'admin' },
+      { id: 'bruno', role: 'operator' },
+    ]);
+    const lines: string[] = [];
+    const out: Output = {
+      log: (line) => lines.push(line),
+      write: () => undefined,
+      error: (line) => lines.push(line),
+    };
+    const server = await startServe(
+      tree,
+      { port: '0', data: join(dir, 'data'), operators: file, editor: true },
+      out,
+    );
+    const login = async (id: string) => {
+      const response = await fetch(`${server.url}/api/v1/operator/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: id, password }),
+      });
+      const cookie = /treeagent_operator=([^;]+)/.exec(response.headers.get('set-cookie') ?? '');
+      return { status: response.status, token: cookie?.[1] ?? '' };
+    };
+    const get = async (token: string, path: string) =>
+      (await fetch(`${server.url}${path}`, { headers: { 'x-operator-token': token } })).status;
+    try {
+      const anna = (await login('anna')).token;
+      const bruno = (await login('bruno')).token;
+      expect(await get(anna, '/api/v1/editor')).toBe(200);
+      expect(await get(bruno, '/api/v1/operator/me')).toBe(200);
+      const stream = await fetch(`${server.url}/api/v1/operator/events`, {
+        headers: { 'x-operator-token': bruno },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let streamText = '';
+      const ended = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return streamText;
+          streamText += new TextDecoder().decode(value);
+        }
+      })();
+
+      // bruno removed, anna demoted, carla the new admin: applied without a restart.
+      write(
+        [
+          { id: 'anna', role: 'operator' },
+          { id: 'carla', role: 'admin' },
+        ],
+        true,
+      );
+      await expect.poll(() => get(bruno, '/api/v1/operator/me'), { timeout: 5000 }).toBe(401);
+      expect(await ended).toContain(': closed: operator removed or changed');
+      expect((await login('bruno')).status).toBe(401);
+      expect(await get(anna, '/api/v1/editor')).toBe(403);
+      expect(await get(anna, '/api/v1/operator/me')).toBe(200);
+      const carla = (await login('carla')).token;
+      expect(await get(carla, '/api/v1/editor')).toBe(200);
+      expect(lines.join('\n')).toMatch(
+        /Reloaded the operators from .*: 2 \(1 admin\); 1 removed and 1 changed/,
+      );
+
+      // A broken file changes nothing: the previous operators stay, and the log says why.
+      writeFileSync(file, '{ "operators": [', { mode: 0o600 });
+      await expect
+        .poll(() => lines.join('\n'), { timeout: 5000 })
+        .toMatch(/cannot be used, so the previous operators stay until it is fixed:\n.*not valid JSON/);
+      expect(await get(carla, '/api/v1/editor')).toBe(200);
+      expect((await login('carla')).status).toBe(200);
+
+      // bruno back with the same password: his old login stays ended.
+      write([
+        { id: 'anna', role: 'operator' },
+        { id: 'bruno', role: 'operator' },
+        { id: 'carla', role: 'admin' },
+      ]);
+      await expect.poll(async () => (await login('bruno')).status, { timeout: 5000 }).toBe(200);
+      expect(await get(bruno, '/api/v1/operator/me')).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('treeagent serve --watch', () => {
   it('reloads the tree when its file changes (also when replaced by a rename), keeping the session', async () => {
     const dir = mkdtempSync(join(scratch, 'watch-'));

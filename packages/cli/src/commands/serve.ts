@@ -3,6 +3,7 @@ import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
   isLoopback,
   loadOperatorsFile,
+  type OperatorAccount,
   operatorDirectory,
   type RunningServer,
   type ServeOptions,
@@ -11,6 +12,7 @@ import {
   type TreeEditorSource,
   type TrustProxyOptions,
   trustedProxies,
+  type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
 } from '@treeagent/server';
 import { loadTree } from '../load-tree.js';
@@ -227,6 +229,7 @@ export async function startServe(
   let reloads = 0;
   let timer: NodeJS.Timeout | undefined;
   let unwatch = () => {};
+  let unwatchOperators = () => {};
   try {
     agent = new TreeAgent({
       tree: loaded.tree,
@@ -307,9 +310,15 @@ export async function startServe(
       throw portInUseError(error, hostname, port) ?? error;
     });
     if (options.watch) rewatch();
+    if (operators) {
+      // Removing or demoting an operator takes effect at once, without a restart.
+      const file = resolve(options.operators!);
+      unwatchOperators = watchFiles([file], () => reloadOperators(file, operators, out));
+    }
   } catch (error) {
     clearTimeout(timer);
     unwatch();
+    unwatchOperators();
     await stores.close();
     throw error;
   }
@@ -337,6 +346,7 @@ export async function startServe(
       closing ??= (async () => {
         clearTimeout(timer);
         unwatch();
+        unwatchOperators();
         const drained = await server.close({ timeoutMs: shutdownTimeoutMs });
         await stores.close();
         out.error(
@@ -356,6 +366,33 @@ function readOperators(file: string) {
     throw new TreeAgentError('INVALID_INPUT', `--operators: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * Reads the operators file again and applies it at once (`UpdatableOperatorDirectory.update`): removed
+ * operators' logins and streams end, a new role applies to the next request. A file that is not
+ * valid now changes nothing: the previous operators stay, and the log says why.
+ */
+function reloadOperators(file: string, directory: UpdatableOperatorDirectory, out: Output): void {
+  let accounts: OperatorAccount[];
+  try {
+    accounts = loadOperatorsFile(file);
+  } catch (error) {
+    out.error(
+      `The operators file changed but cannot be used, so the previous operators stay until it is fixed:\n${(error as Error).message}`,
+    );
+    return;
+  }
+  const change = directory.update(accounts);
+  const admins = accounts.filter((account) => account.role === 'admin').length;
+  out.log(
+    `Reloaded the operators from ${file}: ${accounts.length} (${admins} admin${admins === 1 ? '' : 's'}); ${change.removed.length} removed and ${change.changed.length} changed, their open streams ended${change.removed.length + change.passwordChanged.length ? ', the logins of those removed or with a new password deleted' : ''}.`,
+  );
+  try {
+    checkPrivateFile(file, '--operators');
+  } catch (error) {
+    out.error(`Warning: ${(error as Error).message}`);
   }
 }
 

@@ -13,6 +13,7 @@ import type { ServerLogger } from '../errors/error-response.js';
 import type { EventStreams } from '../http/event-streams.js';
 import {
   type OperatorDirectory,
+  type OperatorDirectoryChange,
   type OperatorIdentity,
   type OperatorRole,
   roleAllows,
@@ -90,9 +91,7 @@ export class OperatorAuth {
     this.#logger = logger;
     this.#now = now;
     this.#streams = streams;
-    this.#directory?.onChange?.((ids) => {
-      for (const id of ids) this.#streams?.endOperator(id, 'operator removed or changed');
-    });
+    this.#directory?.onChange?.((change) => this.#applyChange(change));
   }
 
   /**
@@ -217,6 +216,26 @@ export class OperatorAuth {
           cause: error,
         },
       );
+    }
+  }
+
+  /**
+   * A change of the directory, at once: the streams of operators removed or changed end (they
+   * reconnect with their new role, or not at all), and the logins of those removed or whose password
+   * changed are deleted, so that none of their tokens opens anything even if the operator comes back.
+   */
+  #applyChange(change: OperatorDirectoryChange): void {
+    for (const id of [...change.removed, ...change.changed])
+      this.#streams?.endOperator(id, 'operator removed or changed');
+    for (const id of [...change.removed, ...change.passwordChanged]) {
+      this.#sessions
+        .deleteOperator?.(id)
+        .catch((error) =>
+          this.#logger.error(
+            'Deleting the logins of a removed operator failed; they stay refused while the operator is absent',
+            error,
+          ),
+        );
     }
   }
 
