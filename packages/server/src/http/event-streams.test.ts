@@ -1,3 +1,4 @@
+import { InMemoryOperatorSessions } from '@treeagent/core/adapter';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../app-options.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
@@ -195,5 +196,31 @@ describe('event streams are capped, time out when idle, and end with the operato
     expect(
       (await openStream(url, '/api/v1/operator/events', { 'X-Operator-Token': bruno })).response.status,
     ).toBe(401);
+  });
+
+  it('a logout on another process ends the stream within recheckMs (the login store is shared)', async () => {
+    const sessions = new InMemoryOperatorSessions();
+    const directory = operatorDirectory(accounts);
+    const other = await serve({
+      agent: handoffAgent(),
+      port: 0,
+      logger: memoryLogger(),
+      operators: { directory, sessions },
+    });
+    try {
+      const { url } = await start({ operators: { directory, sessions }, streams: { recheckMs: 200 } });
+      const bruno = await login(other.url, 'bruno');
+      const { reader } = await openStream(url, '/api/v1/operator/events', { 'X-Operator-Token': bruno });
+      const logout = await fetch(`${other.url}/api/v1/operator/logout`, {
+        method: 'POST',
+        headers: { 'X-Operator-Token': bruno },
+      });
+      expect(logout.status).toBe(204);
+      const text = await readToEnd(reader!, 2000);
+      expect(text).toContain('event: queue');
+      expect(text).toContain(': closed: logged out');
+    } finally {
+      await other.close({ timeoutMs: 100 });
+    }
   });
 });

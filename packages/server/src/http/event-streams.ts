@@ -20,6 +20,11 @@ export interface StreamLimitOptions {
    * pages reconnect at once. Default 15 minutes.
    */
   idleTimeoutMs?: number;
+  /**
+   * How often an operator's stream checks that its login still holds (a logout or a removal on
+   * another process, which this one hears of no other way). Default 15 000 ms.
+   */
+  recheckMs?: number;
 }
 
 /** Defaults of `StreamLimitOptions`. */
@@ -29,6 +34,7 @@ export const DEFAULT_STREAM_LIMITS: Required<StreamLimitOptions> = {
   perAddress: 20,
   perProcess: 1000,
   idleTimeoutMs: 15 * 60_000,
+  recheckMs: 15_000,
 };
 
 /** Whom a stream belongs to: each key counts against its own cap. */
@@ -56,6 +62,7 @@ interface Entry {
   owner: StreamOwner;
   controller: AbortController;
   timer: NodeJS.Timeout | undefined;
+  recheck: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -81,8 +88,11 @@ export class EventStreams {
     return this.#open.size;
   }
 
-  /** Opens a stream for `owner`, or throws 429 naming the cap that is full. */
-  open(owner: StreamOwner): OpenStream {
+  /**
+   * Opens a stream for `owner`, or throws 429 naming the cap that is full. `stillAllowed`, when
+   * given, runs every `recheckMs`: when it resolves `false` the stream ends (`logged out`).
+   */
+  open(owner: StreamOwner, stillAllowed?: () => Promise<boolean>): OpenStream {
     const count = (match: (entry: Entry) => boolean) => {
       let n = 0;
       for (const entry of this.#open) if (match(entry)) n++;
@@ -106,7 +116,7 @@ export class EventStreams {
     if (this.#open.size >= perProcess)
       throw full(`at most ${perProcess} in this server process, and they are open`, 'process', perProcess);
 
-    const entry: Entry = { owner, controller: new AbortController(), timer: undefined };
+    const entry: Entry = { owner, controller: new AbortController(), timer: undefined, recheck: undefined };
     const end = (reason: string) => {
       if (!entry.controller.signal.aborted) entry.controller.abort(reason);
     };
@@ -118,11 +128,29 @@ export class EventStreams {
     };
     this.#open.add(entry);
     touch();
+    if (stillAllowed) {
+      let checking = false;
+      entry.recheck = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        stillAllowed()
+          .then((allowed) => {
+            if (!allowed) end('logged out');
+          })
+          // A store that cannot answer now is asked again at the next check.
+          .catch(() => undefined)
+          .finally(() => {
+            checking = false;
+          });
+      }, this.limits.recheckMs);
+      entry.recheck.unref?.();
+    }
     return {
       signal: entry.controller.signal,
       touch,
       release: () => {
         clearTimeout(entry.timer);
+        clearInterval(entry.recheck);
         this.#open.delete(entry);
       },
     };

@@ -150,6 +150,17 @@ export class OperatorAuth {
     return token ? hashSecret(token) : null;
   }
 
+  /**
+   * A check for a long-lived stream opened by this request: whether its login still opens `role`
+   * (not logged out, expired, removed or demoted — on any process sharing the login store).
+   */
+  stillLoggedIn(c: Context, role: OperatorRole): () => Promise<boolean> {
+    return async () => {
+      const operator = await this.identify(c);
+      return operator !== null && roleAllows(operator.role, role);
+    };
+  }
+
   /** The operator of the request's credential, or `null` (none, unknown, expired, or the operator removed). */
   async identify(c: Context): Promise<OperatorIdentity | null> {
     const token = presentedToken(c);

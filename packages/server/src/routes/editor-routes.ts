@@ -57,10 +57,13 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
   // reload when it is not the version its draft started from.
   routes.get('/events', (c) => {
     const operator = c.get('operator');
-    const open = services.streams.open({
-      address: clientAddress(c),
-      ...(operator ? { operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' } } : {}),
-    });
+    const open = services.streams.open(
+      {
+        address: clientAddress(c),
+        ...(operator ? { operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' } } : {}),
+      },
+      operator ? services.operatorAuth.stillLoggedIn(c, 'admin') : undefined,
+    );
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {

@@ -321,10 +321,13 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
 
   routes.get('/events', (c) => {
     const operator = operatorOf(c);
-    const open = services.streams.open({
-      address: clientAddress(c),
-      operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' },
-    });
+    const open = services.streams.open(
+      {
+        address: clientAddress(c),
+        operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' },
+      },
+      services.operatorAuth.stillLoggedIn(c, 'operator'),
+    );
     return streamSSE(c, async (stream) => {
       let closed = false;
       let wake: (() => void) | null = null;
