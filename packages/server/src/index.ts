@@ -112,7 +112,13 @@ export {
 } from './handoff/handoff-webhook.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
 export { type ForwardedHeader, type TrustProxyOptions, trustedProxies } from './http/client-address.js';
-export { DEFAULT_STREAM_LIMITS, type StreamLimitOptions } from './http/event-streams.js';
+export {
+  DEFAULT_STREAM_LIMITS,
+  EventStreams,
+  type OpenStream,
+  type StreamLimitOptions,
+  type StreamOwner,
+} from './http/event-streams.js';
 export {
   DEFAULT_ADDRESS_MESSAGE_LIMIT,
   DEFAULT_SESSION_MESSAGE_LIMIT,
