@@ -252,7 +252,14 @@ export async function serverWorker({ backend, dir, url }: { backend: Backend; di
   const agent = new TreeAgent({ tree: routing.tree, embedder: routing.embedder, sessionStore, ...extra });
   await agent.ready();
   // One load generator creates every session: no per-address limit on session creation.
-  const server = await serve({ agent, port: 0, hostname: '127.0.0.1', sessions: { createLimit: false } });
+  // A load test: one address sends every message, far over the per-client limits.
+  const server = await serve({
+    agent,
+    port: 0,
+    hostname: '127.0.0.1',
+    sessions: { createLimit: false },
+    messageLimit: { perSession: false, perAddress: false },
+  });
   return {
     info: () => ({ url: server.url, messages: routing.messages.map((message) => message.text) }),
     memory: () => {

@@ -56,7 +56,14 @@ const agent = new TreeAgent({
   vectorStore: stores.vectorStore,
   embeddingCache: stores.embeddingCache,
 });
-const server = await serve({ agent, port: 0, logger: { error: () => {} }, sessions: { createLimit: false } });
+const server = await serve({
+  agent,
+  port: 0,
+  logger: { error: () => {} },
+  sessions: { createLimit: false },
+  // A load test: one address sends every message, far over the per-client limits.
+  messageLimit: { perSession: false, perAddress: false },
+});
 await agent.ready();
 
 async function post(path: string, body: unknown, token?: string): Promise<Response> {

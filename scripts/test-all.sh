@@ -30,6 +30,13 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 
+# The reverse proxy in front of a served app (packages/server/src/http/trust-proxy.int.test.ts).
+if [ ! -x /usr/sbin/haproxy ]; then
+  echo "test-all: installing Debian's haproxy" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null
+fi
+
 TREEAGENT_TEST_DATABASE_URL="$(as_root bash scripts/setup-postgres.sh | tail -n 1)"
 export TREEAGENT_TEST_DATABASE_URL
 

@@ -99,6 +99,24 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--editor', 'the tree editor at /editor, for admins only (needs --operators)')
     .option('--watch', 'reload the tree when its files change, keeping sessions')
     .option('--allowed-host <name...>', 'host names the server answers to (set your public names)')
+    .option(
+      '--trust-proxy <addresses...>',
+      'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
+    )
+    .option(
+      '--trust-proxy-header <name>',
+      'the header those proxies write: x-forwarded-for (default) or forwarded (RFC 7239)',
+    )
+    .option('--message-limit <n>', 'user messages per session per minute (default 30; 0: no limit)')
+    .option(
+      '--address-message-limit <n>',
+      'user messages per client address per minute, all its sessions together (default 120; 0: no limit)',
+    )
+    .option('--max-message-length <chars>', 'longest user message, in characters (default 10000)')
+    .option(
+      '--stream-limits <list>',
+      'event streams: caps per session, operator, client address and process, and the idle timeout (default session=4,operator=10,address=20,process=1000,idle-ms=900000; give any of them)',
+    )
     .option('--utterances <file>', 'labelled utterances (Analytics "add to utterances", editor suggestions)')
     .option('--redact', 'redact personal data before anything is stored')
     .option('--shutdown-timeout <ms>', 'on SIGTERM, how long turns in flight may finish', '10000')

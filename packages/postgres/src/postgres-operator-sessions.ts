@@ -58,6 +58,13 @@ export class PostgresOperatorSessions extends PostgresSideTable implements Opera
     );
   }
 
+  async deleteOperator(operatorId: string): Promise<number> {
+    return this.run(`delete the logins of operator "${operatorId}"`, async (pool) => {
+      const result = await pool.query(`DELETE FROM ${this.table} WHERE operator_id = $1`, [operatorId]);
+      return result.rowCount ?? 0;
+    });
+  }
+
   async deleteExpired(now: Date): Promise<number> {
     return this.run('delete expired operator logins', async (pool) => {
       const result = await pool.query(`DELETE FROM ${this.table} WHERE expires_at < $1`, [now]);

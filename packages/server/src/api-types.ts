@@ -60,6 +60,9 @@ export type ApiErrorDetails = {
   maxMessageLength?: number;
   /** `RATE_LIMITED`: when to try again. */
   retryAfterSeconds?: number;
+  /** `RATE_LIMITED` on an event stream: which cap is full, and its size. */
+  streamCap?: 'session' | 'operator' | 'address' | 'process';
+  maxStreams?: number;
   /** `QUOTA_EXCEEDED`: which quota (the session's or the server's), its size, and what is left. */
   quota?: 'session' | 'server';
   quotaBytes?: number;

@@ -149,8 +149,13 @@ describe('file uploads on malformed multipart bodies', () => {
 
 describe('HTTP API and OpenAI endpoint on random requests', () => {
   it('answers errors with a JSON error body and keeps serving valid requests', async () => {
-    // Wrong keys are part of the input: failed authentication is not rate-limited here.
-    const { app, logger } = testApp({ apiKeys: [KEY], authFailureLimit: false });
+    // Wrong keys are part of the input: failed authentication is not rate-limited here, nor are the
+    // hundreds of messages to one session.
+    const { app, logger } = testApp({
+      apiKeys: [KEY],
+      authFailureLimit: false,
+      messageLimit: { perSession: false, perAddress: false },
+    });
     const auth = { Authorization: `Bearer ${KEY}` };
     const session = await createSession(app, auth);
     await fc.assert(

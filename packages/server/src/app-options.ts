@@ -7,6 +7,9 @@ import type { SessionTokens } from './auth/session-tokens.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
+import type { TrustProxyOptions } from './http/client-address.js';
+import type { StreamLimitOptions } from './http/event-streams.js';
+import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
@@ -56,13 +59,26 @@ export interface CreateAppOptions {
   /** CORS for browsers on other origins (Hono's `cors` options). Default: no CORS headers. */
   cors?: NonNullable<Parameters<typeof cors>[0]>;
   limits?: ServerLimits;
+  /**
+   * User messages per session (default 30 a minute) and per client address (default 120 a minute),
+   * on the JSON API and the OpenAI endpoint: past either, 429 `RATE_LIMITED` with `Retry-After`,
+   * nothing stored. The message length is `limits.maxMessageLength`.
+   */
+  messageLimit?: MessageLimitOptions;
+  /**
+   * Caps on the open event streams (session, operator console, editor): per session token (default
+   * 4), per operator (10), per client address (20), per process (1000) — over one, 429
+   * `RATE_LIMITED` with `Retry-After` — and an idle timeout (15 minutes without an event; pages
+   * reconnect). An operator's streams end at logout and when the directory removes or changes them.
+   */
+  streams?: StreamLimitOptions;
   /** Per-client rate limit on `/api` and `/v1`. Default: none. */
   rateLimit?: RateLimitOptions;
   /**
    * Limit on failed authentication (answers 401 or 403: a wrong API key or session token) per
    * client address: past `max` failures in `windowMs`, every request of that client under `/api`
    * and `/v1` gets 429 `RATE_LIMITED` until the window ends. Default 20 per minute; `false` turns
-   * it off (behind a proxy, pass a `key` that reads the proxy's client header instead).
+   * it off (behind a proxy, set `trustProxy`).
    */
   authFailureLimit?: RateLimitOptions | false;
   /**
@@ -80,6 +96,15 @@ export interface CreateAppOptions {
    * to the loopback names (`LOOPBACK_HOSTS`).
    */
   allowedHosts?: string[];
+  /**
+   * The reverse proxies in front of the server: their addresses and CIDR ranges (`['127.0.0.1']`,
+   * `['10.0.0.0/8']`), or `{ addresses, header }` to read RFC 7239 `Forwarded` instead of
+   * `X-Forwarded-For`. A request whose direct peer is one of them counts against the right-most
+   * address of that header that is not a proxy (every per-address limit: failed authentication,
+   * session creation, messages, `rateLimit`); from any other peer the header is ignored. Default:
+   * none — the socket's address, so behind a proxy every client would share the proxy's limits.
+   */
+  trustProxy?: readonly string[] | TrustProxyOptions;
   /** Tracer for the turn spans. Default: `trace.getTracer('@treeagent/server')` from the global provider. */
   tracer?: Tracer;
   /** Serve `/metrics` (Prometheus). Default true. */

@@ -21,8 +21,11 @@ import { redactingLogger } from './errors/redacting-logger.js';
 import { HandoffService } from './handoff/handoff-service.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
+import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
+import { EventStreams } from './http/event-streams.js';
 import { FixedWindows } from './http/fixed-windows.js';
+import { MessageLimits } from './http/message-limits.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { openAiRoutes } from './openai/openai-routes.js';
@@ -90,7 +93,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     : (options.logger ?? console);
   const tracker = new TurnTracker();
   const metrics = new TurnMetrics(() => tracker.inFlight);
-  const operatorAuth = new OperatorAuth(options.operators, logger);
+  const streams = new EventStreams(options.streams);
+  const operatorAuth = new OperatorAuth(options.operators, logger, undefined, streams);
   const handoffs = new HandoffService({
     agent: options.agent,
     options: options.handoff,
@@ -120,6 +124,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       options.sessions?.createLimit === false
         ? null
         : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
+    messageLimits: new MessageLimits(options.messageLimit),
+    streams,
     logger,
     operatorAuth,
     handoffs,
@@ -134,6 +140,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   );
 
   app.use('*', closeAfterEarlyAnswers());
+  if (options.trustProxy) {
+    const trust = options.trustProxy;
+    app.use('*', trustClientAddress('addresses' in trust ? trust : { addresses: trust }));
+  }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
   if (options.cors) {
     app.use(
@@ -245,6 +255,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       value: (shutdown: ShutdownOptions = {}) => {
         if (sweeper) clearInterval(sweeper);
         handoffs.webhook?.stop();
+        streams.endAll('shutting down');
         return tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,

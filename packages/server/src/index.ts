@@ -112,6 +112,19 @@ export {
   WEBHOOK_SIGNATURE_HEADER,
 } from './handoff/handoff-webhook.js';
 export { isLoopback, LOOPBACK_HOSTS } from './http/allowed-hosts.js';
+export { type ForwardedHeader, type TrustProxyOptions, trustedProxies } from './http/client-address.js';
+export {
+  DEFAULT_STREAM_LIMITS,
+  EventStreams,
+  type OpenStream,
+  type StreamLimitOptions,
+  type StreamOwner,
+} from './http/event-streams.js';
+export {
+  DEFAULT_ADDRESS_MESSAGE_LIMIT,
+  DEFAULT_SESSION_MESSAGE_LIMIT,
+  type MessageLimitOptions,
+} from './http/message-limits.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export {
   CONVERSATION_PREFIX,
@@ -126,11 +139,13 @@ export {
   OPERATOR_ROLES,
   type OperatorAccount,
   type OperatorDirectory,
+  type OperatorDirectoryChange,
   type OperatorIdentity,
   type OperatorRole,
   operatorDirectory,
   parseOperatorAccounts,
   roleAllows,
+  type UpdatableOperatorDirectory,
 } from './operators/operator-accounts.js';
 export {
   type AuditDetails,

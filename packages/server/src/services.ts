@@ -4,7 +4,9 @@ import type { ResolvedExpiry } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffService } from './handoff/handoff-service.js';
+import type { EventStreams } from './http/event-streams.js';
 import type { FixedWindows } from './http/fixed-windows.js';
+import type { MessageLimits } from './http/message-limits.js';
 import type { TurnMetrics } from './metrics/turn-metrics.js';
 import type { OperatorAuth } from './operators/operator-auth.js';
 import type { TurnRunner } from './turns/turn-runner.js';
@@ -24,6 +26,10 @@ export interface Services {
   expiry: ResolvedExpiry;
   /** New sessions per client address (`null`: unlimited). */
   sessionCreation: FixedWindows | null;
+  /** The open event streams, under their caps (`streams`). */
+  streams: EventStreams;
+  /** User messages per session and per client address (`messageLimit`). */
+  messageLimits: MessageLimits;
   logger: ServerLogger;
   /** Operator login, roles and the audit log (`operatorAuth.require('admin')` guards an admin route). */
   operatorAuth: OperatorAuth;

@@ -34,6 +34,7 @@ export class SqliteOperatorSessions implements OperatorSessions {
   readonly #select: Database.Statement;
   readonly #delete: Database.Statement;
   readonly #deleteExpired: Database.Statement;
+  readonly #deleteOperator: Database.Statement;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -56,6 +57,7 @@ export class SqliteOperatorSessions implements OperatorSessions {
     );
     this.#delete = db.prepare('DELETE FROM operator_sessions WHERE token_hash = ?');
     this.#deleteExpired = db.prepare('DELETE FROM operator_sessions WHERE expires_at < ?');
+    this.#deleteOperator = db.prepare('DELETE FROM operator_sessions WHERE operator_id = ?');
     database.retain();
   }
 
@@ -95,6 +97,14 @@ export class SqliteOperatorSessions implements OperatorSessions {
   async deleteExpired(now: Date): Promise<number> {
     return this.#handle.run('delete expired operator logins', () => {
       const { changes } = this.#deleteExpired.run(now.toISOString());
+      if (changes) this.#database.wrote();
+      return changes;
+    });
+  }
+
+  async deleteOperator(operatorId: string): Promise<number> {
+    return this.#handle.run(`delete the logins of operator "${operatorId}"`, () => {
+      const { changes } = this.#deleteOperator.run(operatorId);
       if (changes) this.#database.wrote();
       return changes;
     });

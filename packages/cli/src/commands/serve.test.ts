@@ -74,9 +74,193 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(noAdmin.code).toBe(2);
     expect(noAdmin.errors).toMatch(/no operator with role "admin"/);
 
+    const proxy = await serveWith('--trust-proxy', '10.0.0.1', 'proxy.local');
+    expect(proxy.code).toBe(2);
+    expect(proxy.errors).toMatch(/--trust-proxy: "proxy.local" is not an IP address or a CIDR range/);
+    const header = await serveWith('--trust-proxy', '10.0.0.1', '--trust-proxy-header', 'x-real-ip');
+    expect(header.code).toBe(2);
+    expect(header.errors).toMatch(/--trust-proxy-header x-real-ip: write x-forwarded-for .* or forwarded/);
+
+    const limit = await serveWith('--message-limit', 'ten');
+    expect(limit.code).toBe(2);
+    expect(limit.errors).toMatch(/--message-limit ten is not a whole number: write e.g. --message-limit 30/);
+    const length = await serveWith('--max-message-length', '0');
+    expect(length.code).toBe(2);
+    expect(length.errors).toMatch(/--max-message-length 0 is not a whole number of at least 1/);
+
+    const streams = await serveWith('--stream-limits', 'session=4,tabs=2');
+    expect(streams.code).toBe(2);
+    expect(streams.errors).toMatch(
+      /--stream-limits: "tabs=2" is not one of session, operator, address, process, idle-ms/,
+    );
+
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);
     expect(mysql.errors).toMatch(/--database-url .* must be a PostgreSQL URL: postgres:\/\//);
+  });
+});
+
+describe('treeagent serve message limits', () => {
+  it('--message-limit, --address-message-limit, --max-message-length and --stream-limits reach the served app', async () => {
+    const dir = mkdtempSync(join(scratch, 'limits-'));
+    const out: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+    const server = await startServe(
+      tree,
+      {
+        port: '0',
+        data: join(dir, 'data'),
+        messageLimit: '2',
+        addressMessageLimit: '3',
+        maxMessageLength: '20',
+        streamLimits: 'session=1',
+      },
+      out,
+    );
+    try {
+      const session = async () =>
+        (await (await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' })).json()) as {
+          sessionId: string;
+          token: string;
+        };
+      const say = async ({ sessionId, token }: { sessionId: string; token: string }, message = 'hi') =>
+        fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-token': token },
+          body: JSON.stringify({ message }),
+        });
+      const first = await session();
+      const long = await say(first, 'x'.repeat(21));
+      expect(long.status).toBe(413);
+      expect(((await long.json()) as { error: { message: string } }).error.message).toMatch(
+        /the limit is 20/,
+      );
+      expect((await say(first)).status).toBe(200);
+      const third = await say(first);
+      expect(third.status).toBe(429);
+      expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(
+        /at most 2 per minute/,
+      );
+      // The address already sent 3 (the refused ones count): a new session is refused too.
+      const other = await say(await session());
+      expect(other.status).toBe(429);
+      expect(other.headers.get('retry-after')).toMatch(/^\d+$/);
+
+      // --stream-limits session=1: a second event stream on the same session is refused.
+      const events = () =>
+        fetch(`${server.url}/api/v1/sessions/${first.sessionId}/events`, {
+          headers: { 'x-session-token': first.token },
+        });
+      const stream = await events();
+      expect(stream.status).toBe(200);
+      const second = await events();
+      expect(second.status).toBe(429);
+      expect(((await second.json()) as { error: { message: string } }).error.message).toMatch(
+        /Too many event streams: at most 1 per session, and they are open/,
+      );
+      await stream.body!.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('treeagent serve --operators: the file is reloaded when it changes', () => {
+  it('a removed operator is logged out at once (login, cookie, stream), a demoted admin loses the editor; an invalid file keeps the previous operators', async () => {
+    const dir = mkdtempSync(join(scratch, 'operators-'));
+    const file = join(dir, 'operators.json');
+    const password = 'operators-password-1';
+    const passwordHash = await hashOperatorPassword(password);
+    const write = (operators: { id: string; role: string }[], rename = false) => {
+      const text = JSON.stringify({
+        operators: operators.map(({ id, role }) => ({ id, name: id, role, passwordHash })),
+      });
+      const target = rename ? join(dir, 'operators.next') : file;
+      writeFileSync(target, text, { mode: 0o600 });
+      if (rename) renameSync(target, file);
+    };
+    write([
+      { id: 'anna', role: 'admin' },
+      { id: 'bruno', role: 'operator' },
+    ]);
+    const lines: string[] = [];
+    const out: Output = {
+      log: (line) => lines.push(line),
+      write: () => undefined,
+      error: (line) => lines.push(line),
+    };
+    const server = await startServe(
+      tree,
+      { port: '0', data: join(dir, 'data'), operators: file, editor: true },
+      out,
+    );
+    const login = async (id: string) => {
+      const response = await fetch(`${server.url}/api/v1/operator/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: id, password }),
+      });
+      const cookie = /treeagent_operator=([^;]+)/.exec(response.headers.get('set-cookie') ?? '');
+      return { status: response.status, token: cookie?.[1] ?? '' };
+    };
+    const get = async (token: string, path: string) =>
+      (await fetch(`${server.url}${path}`, { headers: { 'x-operator-token': token } })).status;
+    try {
+      const anna = (await login('anna')).token;
+      const bruno = (await login('bruno')).token;
+      expect(await get(anna, '/api/v1/editor')).toBe(200);
+      expect(await get(bruno, '/api/v1/operator/me')).toBe(200);
+      const stream = await fetch(`${server.url}/api/v1/operator/events`, {
+        headers: { 'x-operator-token': bruno },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let streamText = '';
+      const ended = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return streamText;
+          streamText += new TextDecoder().decode(value);
+        }
+      })();
+
+      // bruno removed, anna demoted, carla the new admin: applied without a restart.
+      write(
+        [
+          { id: 'anna', role: 'operator' },
+          { id: 'carla', role: 'admin' },
+        ],
+        true,
+      );
+      await expect.poll(() => get(bruno, '/api/v1/operator/me'), { timeout: 5000 }).toBe(401);
+      expect(await ended).toContain(': closed: operator removed or changed');
+      expect((await login('bruno')).status).toBe(401);
+      expect(await get(anna, '/api/v1/editor')).toBe(403);
+      expect(await get(anna, '/api/v1/operator/me')).toBe(200);
+      const carla = (await login('carla')).token;
+      expect(await get(carla, '/api/v1/editor')).toBe(200);
+      expect(lines.join('\n')).toMatch(
+        /Reloaded the operators from .*: 2 \(1 admin\); 1 removed and 1 changed/,
+      );
+
+      // A broken file changes nothing: the previous operators stay, and the log says why.
+      writeFileSync(file, '{ "operators": [', { mode: 0o600 });
+      await expect
+        .poll(() => lines.join('\n'), { timeout: 5000 })
+        .toMatch(/cannot be used, so the previous operators stay until it is fixed:\n.*not valid JSON/);
+      expect(await get(carla, '/api/v1/editor')).toBe(200);
+      expect((await login('carla')).status).toBe(200);
+
+      // bruno back with the same password: his old login stays ended.
+      write([
+        { id: 'anna', role: 'operator' },
+        { id: 'bruno', role: 'operator' },
+        { id: 'carla', role: 'admin' },
+      ]);
+      await expect.poll(async () => (await login('bruno')).status, { timeout: 5000 }).toBe(200);
+      expect(await get(bruno, '/api/v1/operator/me')).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });
 

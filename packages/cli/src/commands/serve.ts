@@ -3,10 +3,16 @@ import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
   isLoopback,
   loadOperatorsFile,
+  type OperatorAccount,
   operatorDirectory,
   type RunningServer,
+  type ServeOptions,
+  type StreamLimitOptions,
   serve,
   type TreeEditorSource,
+  type TrustProxyOptions,
+  trustedProxies,
+  type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
 } from '@treeagent/server';
 import { loadTree } from '../load-tree.js';
@@ -42,6 +48,18 @@ export interface ServeCommandOptions {
   /** Reload the tree when its files change, keeping sessions (default off). */
   watch?: boolean;
   allowedHost?: string[];
+  /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
+  trustProxy?: string[];
+  /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
+  trustProxyHeader?: string;
+  /** User messages per session per minute (default 30; 0 turns the limit off). */
+  messageLimit?: string;
+  /** User messages per client address per minute (default 120; 0 turns the limit off). */
+  addressMessageLimit?: string;
+  /** Longest user message, in characters (default 10 000). */
+  maxMessageLength?: string;
+  /** Event stream caps and idle timeout: `session=4,operator=10,address=20,process=1000,idle-ms=900000` (any of them). */
+  streamLimits?: string;
   utterances?: string;
   redact?: boolean;
   /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
@@ -80,6 +98,87 @@ function usage(message: string): TreeAgentError {
   return new TreeAgentError('INVALID_INPUT', message);
 }
 
+/** A whole number ≥ `min` from `flag`, or a usage error showing how to write it. */
+function wholeNumber(flag: string, value: string, min: number, example: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < min)
+    throw usage(
+      `${flag} ${value} is not a whole number${min > 0 ? ` of at least ${min}` : ''}: write e.g. ${flag} ${example}.`,
+    );
+  return number;
+}
+
+/** `--message-limit`, `--address-message-limit` and `--max-message-length` as `createApp` options. */
+function messageLimitsOf(options: ServeCommandOptions): Pick<ServeOptions, 'messageLimit' | 'limits'> {
+  const perMinute = (flag: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const max = wholeNumber(flag, value, 0, '30');
+    return max === 0 ? (false as const) : { windowMs: 60_000, max };
+  };
+  const perSession = perMinute('--message-limit', options.messageLimit);
+  const perAddress = perMinute('--address-message-limit', options.addressMessageLimit);
+  return {
+    messageLimit: {
+      ...(perSession === undefined ? {} : { perSession }),
+      ...(perAddress === undefined ? {} : { perAddress }),
+    },
+    ...(options.maxMessageLength === undefined
+      ? {}
+      : {
+          limits: {
+            maxMessageLength: wholeNumber('--max-message-length', options.maxMessageLength, 1, '10000'),
+          },
+        }),
+  };
+}
+
+const STREAM_LIMIT_KEYS = {
+  session: 'perSession',
+  operator: 'perOperator',
+  address: 'perAddress',
+  process: 'perProcess',
+  'idle-ms': 'idleTimeoutMs',
+} as const satisfies Record<string, keyof StreamLimitOptions>;
+
+/** `--stream-limits session=4,operator=10,…` as `StreamLimitOptions`, or a usage error naming the part. */
+function streamLimitsOf(value: string): StreamLimitOptions {
+  const limits: StreamLimitOptions = {};
+  for (const part of value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const [key, number] = part.split('=');
+    const option = STREAM_LIMIT_KEYS[key as keyof typeof STREAM_LIMIT_KEYS];
+    if (!option || number === undefined || !/^\d+$/.test(number) || Number(number) < 1)
+      throw usage(
+        `--stream-limits: "${part}" is not one of ${Object.keys(STREAM_LIMIT_KEYS).join(', ')} = a whole number of at least 1; write e.g. --stream-limits session=4,process=1000.`,
+      );
+    limits[option] = Number(number);
+  }
+  return limits;
+}
+
+/** `--trust-proxy` (addresses, each checked) and `--trust-proxy-header`, or a usage error naming the flag. */
+function trustProxyOf(options: ServeCommandOptions): TrustProxyOptions | null {
+  const header = options.trustProxyHeader?.toLowerCase();
+  if (header !== undefined && header !== 'x-forwarded-for' && header !== 'forwarded')
+    throw usage(
+      `--trust-proxy-header ${options.trustProxyHeader}: write x-forwarded-for (nginx, HAProxy's option forwardfor) or forwarded (RFC 7239).`,
+    );
+  const addresses = (options.trustProxy ?? []).flatMap((entry) => entry.split(',')).filter(Boolean);
+  if (!addresses.length) {
+    if (header)
+      throw usage('--trust-proxy-header needs --trust-proxy <addresses> (the proxies that write it).');
+    return null;
+  }
+  try {
+    trustedProxies(addresses);
+  } catch (error) {
+    throw usage(`--trust-proxy: ${(error as Error).message.replace(/^trustProxy: /, '')}`);
+  }
+  return { addresses, ...(header ? { header } : {}) };
+}
+
 /**
  * `treeagent serve <tree>`: the production server. The tree is a TypeScript or JavaScript module or a
  * JSON tree with its callback module (docs/tree-format.md); sessions and the rest in the SQLite data
@@ -114,6 +213,9 @@ export async function startServe(
     throw usage(
       `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
     );
+  const trustProxy = trustProxyOf(options);
+  const messageLimits = messageLimitsOf(options);
+  const streams = options.streamLimits === undefined ? null : streamLimitsOf(options.streamLimits);
   const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
   const configOption = options.config ? { config: options.config } : {};
   let loaded = await loadTree(treePath, configOption);
@@ -127,6 +229,7 @@ export async function startServe(
   let reloads = 0;
   let timer: NodeJS.Timeout | undefined;
   let unwatch = () => {};
+  let unwatchOperators = () => {};
   try {
     agent = new TreeAgent({
       tree: loaded.tree,
@@ -189,6 +292,9 @@ export async function startServe(
       port,
       hostname,
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
+      ...(trustProxy ? { trustProxy } : {}),
+      ...messageLimits,
+      ...(streams ? { streams } : {}),
       sessionTokens: stores.sessionTokens,
       handoff: stores.handoff,
       ...(apiKeys.length ? { apiKeys } : {}),
@@ -204,9 +310,15 @@ export async function startServe(
       throw portInUseError(error, hostname, port) ?? error;
     });
     if (options.watch) rewatch();
+    if (operators) {
+      // Removing or demoting an operator takes effect at once, without a restart.
+      const file = resolve(options.operators!);
+      unwatchOperators = watchFiles([file], () => reloadOperators(file, operators, out));
+    }
   } catch (error) {
     clearTimeout(timer);
     unwatch();
+    unwatchOperators();
     await stores.close();
     throw error;
   }
@@ -234,6 +346,7 @@ export async function startServe(
       closing ??= (async () => {
         clearTimeout(timer);
         unwatch();
+        unwatchOperators();
         const drained = await server.close({ timeoutMs: shutdownTimeoutMs });
         await stores.close();
         out.error(
@@ -253,6 +366,33 @@ function readOperators(file: string) {
     throw new TreeAgentError('INVALID_INPUT', `--operators: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * Reads the operators file again and applies it at once (`UpdatableOperatorDirectory.update`): removed
+ * operators' logins and streams end, a new role applies to the next request. A file that is not
+ * valid now changes nothing: the previous operators stay, and the log says why.
+ */
+function reloadOperators(file: string, directory: UpdatableOperatorDirectory, out: Output): void {
+  let accounts: OperatorAccount[];
+  try {
+    accounts = loadOperatorsFile(file);
+  } catch (error) {
+    out.error(
+      `The operators file changed but cannot be used, so the previous operators stay until it is fixed:\n${(error as Error).message}`,
+    );
+    return;
+  }
+  const change = directory.update(accounts);
+  const admins = accounts.filter((account) => account.role === 'admin').length;
+  out.log(
+    `Reloaded the operators from ${file}: ${accounts.length} (${admins} admin${admins === 1 ? '' : 's'}); ${change.removed.length} removed and ${change.changed.length} changed, their open streams ended${change.removed.length + change.passwordChanged.length ? ', the logins of those removed or with a new password deleted' : ''}.`,
+  );
+  try {
+    checkPrivateFile(file, '--operators');
+  } catch (error) {
+    out.error(`Warning: ${(error as Error).message}`);
   }
 }
 

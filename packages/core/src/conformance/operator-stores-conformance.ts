@@ -48,6 +48,25 @@ export function describeOperatorStores(
       }
     });
 
+    cases.test("deleteOperator deletes every login of that operator and no other's", async () => {
+      const { sessions, dispose } = await open();
+      try {
+        if (!sessions.deleteOperator) throw new Error(`${name} has no deleteOperator`);
+        const now = new Date('2026-12-01T10:00:00.000Z');
+        const later = new Date('2026-12-01T22:00:00.000Z');
+        await sessions.save(HASH_A, { operatorId: 'anna', createdAt: now, expiresAt: later });
+        await sessions.save(HASH_B, { operatorId: 'bruno', createdAt: now, expiresAt: later });
+        await sessions.save('c'.repeat(64), { operatorId: 'bruno', createdAt: now, expiresAt: later });
+        expect(await sessions.deleteOperator('bruno')).toBe(2);
+        expect(await sessions.find(HASH_B)).toBeNull();
+        expect(await sessions.find('c'.repeat(64))).toBeNull();
+        expect(await sessions.find(HASH_A)).not.toBeNull();
+        expect(await sessions.deleteOperator('nobody')).toBe(0);
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test(
       'audit entries get increasing ids and are listed newest first, filtered and paged',
       async () => {

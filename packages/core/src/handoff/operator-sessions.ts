@@ -19,6 +19,12 @@ export interface OperatorSessions {
   delete(tokenHash: string): Promise<void>;
   /** Deletes the logins that expired before `now`; resolves to how many. */
   deleteExpired(now: Date): Promise<number>;
+  /**
+   * Deletes every login of the operator `operatorId` (removed from the directory, or its password
+   * changed): none of their tokens opens anything again, even if the operator comes back. Resolves
+   * to how many. Optional for stores written before it; the shipped ones have it.
+   */
+  deleteOperator?(operatorId: string): Promise<number>;
 }
 
 /** Operator logins in process memory: lost on restart (operators then log in again). */
@@ -36,6 +42,17 @@ export class InMemoryOperatorSessions implements OperatorSessions {
 
   async delete(tokenHash: string): Promise<void> {
     this.#sessions.delete(tokenHash);
+  }
+
+  async deleteOperator(operatorId: string): Promise<number> {
+    let deleted = 0;
+    for (const [hash, record] of this.#sessions) {
+      if (record.operatorId === operatorId) {
+        this.#sessions.delete(hash);
+        deleted++;
+      }
+    }
+    return deleted;
   }
 
   async deleteExpired(now: Date): Promise<number> {

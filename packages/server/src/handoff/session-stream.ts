@@ -1,6 +1,7 @@
 import type { HandoffState, HistoryEntry, TreeAgent } from '@treeagent/core';
 import type { EventBus } from '@treeagent/core/adapter';
 import type { SSEStreamingApi } from 'hono/streaming';
+import { endStreamWith, type OpenStream } from '../http/event-streams.js';
 import { publicEntry, publicHandoff } from './user-view.js';
 
 /** How often a quiet stream sends a comment, so proxies keep it open. */
@@ -22,6 +23,8 @@ export async function streamSession(
     /** The last position the client has; `null`: start after the current history. */
     after: number | null;
     pollMs: number;
+    /** Its place under the stream caps: ends the stream when the server ends it (idle, logout); each event counts as activity. */
+    open?: OpenStream;
     /** Shapes entries and the handoff for the audience (users see no operator logins). */
     view?: { entry(entry: HistoryEntry): unknown; handoff(state: HandoffState | null | undefined): unknown };
   },
@@ -40,6 +43,7 @@ export async function streamSession(
   const unsubscribe = bus.subscribe((event) => {
     if (event.kind === 'resync' || (event.kind === 'session' && event.sessionId === sessionId)) poke();
     else if (event.kind === 'typing' && event.sessionId === sessionId && !closed) {
+      touch();
       writes.push(
         stream.writeSSE({
           event: 'typing',
@@ -52,6 +56,13 @@ export async function streamSession(
     closed = true;
     poke();
   });
+  if (init.open) {
+    endStreamWith(stream, init.open, () => {
+      closed = true;
+      poke();
+    });
+  }
+  const touch = () => init.open?.touch();
   let lastHandoff: string | null = null;
   let lastWrite = Date.now();
   try {
@@ -64,6 +75,7 @@ export async function streamSession(
         ]);
         if (cursor === null || cursor > history.length) cursor = cursor === null ? history.length : 0;
         for (let index = cursor; index < history.length && !closed; index++) {
+          touch();
           await stream.writeSSE({
             id: String(index + 1),
             event: 'entry',
@@ -74,6 +86,7 @@ export async function streamSession(
         const handoff = JSON.stringify({ handoff: view.handoff(record?.handoff) });
         if (handoff !== lastHandoff && !closed) {
           lastHandoff = handoff;
+          touch();
           await stream.writeSSE({ event: 'handoff', data: handoff });
         }
         lastWrite = Date.now();

@@ -42,6 +42,7 @@ export function openAiRoutes(services: Services): Hono {
   });
 
   routes.post('/chat/completions', async (c) => {
+    services.messageLimits.countAddress(c);
     const body = await readJson(c, ChatCompletionRequest);
     const modelName = services.agent.tree.name;
     if (body.model !== modelName) throw unknownModel(body.model, services);
@@ -68,6 +69,7 @@ export function openAiRoutes(services: Services): Hono {
       );
     }
     const session = await chatSession(c, body.user, services.tokens, services.apiKeysConfigured);
+    services.messageLimits.countSession(session.engineId);
     if (session.engineId !== session.id) await trackConversation(services, session.engineId);
     const attachments = await resolveAttachments(
       services.agent.fileStore,

@@ -41,6 +41,33 @@ export interface OperatorDirectory {
   authenticate(login: string, password: string): Promise<OperatorIdentity | null>;
   /** The operator with this id now, or `null` when there is none (any longer). */
   find(id: string): Promise<OperatorIdentity | null>;
+  /**
+   * Optional: calls `listener` whenever the directory changes, with who was removed or changed; the
+   * server then ends their open event streams, and deletes the logins of those removed or whose
+   * password changed. Returns the unsubscribe function.
+   */
+  onChange?(listener: (change: OperatorDirectoryChange) => void): () => void;
+}
+
+/** Who a change of the directory concerns (operator ids). */
+export interface OperatorDirectoryChange {
+  /** No longer in the directory. */
+  removed: string[];
+  /** Still there with another role, name or password. */
+  changed: string[];
+  /** Of `changed`, those whose password changed (their logins end too). */
+  passwordChanged: string[];
+}
+
+/** An `OperatorDirectory` whose accounts can be replaced while the server runs (an operators file reloaded). */
+export interface UpdatableOperatorDirectory extends OperatorDirectory {
+  /**
+   * Replaces the accounts: checked like the first ones (on a problem it throws and keeps the
+   * previous accounts); then the listeners of `onChange` hear who was removed or changed, and so
+   * does the caller.
+   */
+  update(accounts: readonly OperatorAccount[]): OperatorDirectoryChange;
+  onChange(listener: (change: OperatorDirectoryChange) => void): () => void;
 }
 
 const OPERATOR_ID = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -107,21 +134,52 @@ export function loadOperatorsFile(file: string): OperatorAccount[] {
   return parseOperatorAccounts(value, `The operators file ${path}`);
 }
 
-/** An `OperatorDirectory` over a fixed list of accounts (checked by `parseOperatorAccounts`). */
-export function operatorDirectory(accounts: readonly OperatorAccount[]): OperatorDirectory {
-  const checked = parseOperatorAccounts({ operators: accounts });
-  const byId = new Map(checked.map((account) => [account.id, account]));
+/**
+ * An `OperatorDirectory` over a list of accounts (checked by `parseOperatorAccounts`), which
+ * `update` replaces while the server runs: a removed operator can no longer log in and their login
+ * is refused at once, a new role applies to the next request (`treeagent serve` reloads its
+ * `--operators` file this way).
+ */
+export function operatorDirectory(accounts: readonly OperatorAccount[]): UpdatableOperatorDirectory {
+  let byId = indexAccounts(accounts);
+  const listeners = new Set<(change: OperatorDirectoryChange) => void>();
   const identity = ({ id, name, role }: OperatorAccount): OperatorIdentity => ({ id, name, role });
   return {
     async authenticate(login, password) {
       const account = byId.get(login);
       // The decoy keeps an unknown login as slow as a wrong password.
       const matches = await verifyOperatorPassword(password, account?.passwordHash ?? DECOY_PASSWORD_HASH);
-      return account && matches ? identity(account) : null;
+      // The accounts may have changed while the password was checked: ask again.
+      const now = byId.get(login);
+      return account && matches && now?.passwordHash === account.passwordHash ? identity(now) : null;
     },
     async find(id) {
       const account = byId.get(id);
       return account ? identity(account) : null;
     },
+    update(next) {
+      const updated = indexAccounts(next);
+      const change: OperatorDirectoryChange = { removed: [], changed: [], passwordChanged: [] };
+      for (const [id, before] of byId) {
+        const after = updated.get(id);
+        if (!after) change.removed.push(id);
+        else if (after.passwordHash !== before.passwordHash) {
+          change.changed.push(id);
+          change.passwordChanged.push(id);
+        } else if (after.role !== before.role || after.name !== before.name) change.changed.push(id);
+      }
+      byId = updated;
+      for (const listener of [...listeners]) listener(change);
+      return change;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
+}
+
+function indexAccounts(accounts: readonly OperatorAccount[]): Map<string, OperatorAccount> {
+  const checked = parseOperatorAccounts({ operators: accounts });
+  return new Map(checked.map((account) => [account.id, account]));
 }

@@ -10,8 +10,10 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
+import type { EventStreams } from '../http/event-streams.js';
 import {
   type OperatorDirectory,
+  type OperatorDirectoryChange,
   type OperatorIdentity,
   type OperatorRole,
   roleAllows,
@@ -69,11 +71,17 @@ export class OperatorAuth {
   readonly #ttlMs: number;
   readonly #logger: ServerLogger;
   readonly #now: () => Date;
+  readonly #streams: EventStreams | null;
 
+  /**
+   * `streams`: the open event streams, so that a logout ends its login's streams, and a change of
+   * the directory (`OperatorDirectory.onChange`: an operator removed, demoted) ends that operator's.
+   */
   constructor(
     options: OperatorOptions | undefined,
     logger: ServerLogger,
     now: () => Date = () => new Date(),
+    streams: EventStreams | null = null,
   ) {
     this.configured = options !== undefined;
     this.#directory = options?.directory ?? null;
@@ -82,6 +90,8 @@ export class OperatorAuth {
     this.#ttlMs = options?.loginTtlMs ?? DEFAULT_OPERATOR_LOGIN_TTL_MS;
     this.#logger = logger;
     this.#now = now;
+    this.#streams = streams;
+    this.#directory?.onChange?.((change) => this.#applyChange(change));
   }
 
   /**
@@ -119,16 +129,36 @@ export class OperatorAuth {
     return { operator, expiresAt };
   }
 
-  /** Ends the request's login (its token no longer opens anything) and clears the cookie. */
+  /** Ends the request's login (its token no longer opens anything, its event streams end) and clears the cookie. */
   async logout(c: Context): Promise<void> {
     const token = presentedToken(c);
-    if (token) await this.#sessions.delete(hashSecret(token));
+    if (token) {
+      await this.#sessions.delete(hashSecret(token));
+      this.#streams?.endLogin(hashSecret(token), 'logged out');
+    }
     deleteCookie(c, OPERATOR_COOKIE, {
       path: '/api',
       secure: isHttps(c),
       sameSite: 'Strict',
       httpOnly: true,
     });
+  }
+
+  /** The hash of the request's login token (what a stream is owned by), or `null` without one. */
+  loginOf(c: Context): string | null {
+    const token = presentedToken(c);
+    return token ? hashSecret(token) : null;
+  }
+
+  /**
+   * A check for a long-lived stream opened by this request: whether its login still opens `role`
+   * (not logged out, expired, removed or demoted — on any process sharing the login store).
+   */
+  stillLoggedIn(c: Context, role: OperatorRole): () => Promise<boolean> {
+    return async () => {
+      const operator = await this.identify(c);
+      return operator !== null && roleAllows(operator.role, role);
+    };
   }
 
   /** The operator of the request's credential, or `null` (none, unknown, expired, or the operator removed). */
@@ -197,6 +227,26 @@ export class OperatorAuth {
           cause: error,
         },
       );
+    }
+  }
+
+  /**
+   * A change of the directory, at once: the streams of operators removed or changed end (they
+   * reconnect with their new role, or not at all), and the logins of those removed or whose password
+   * changed are deleted, so that none of their tokens opens anything even if the operator comes back.
+   */
+  #applyChange(change: OperatorDirectoryChange): void {
+    for (const id of [...change.removed, ...change.changed])
+      this.#streams?.endOperator(id, 'operator removed or changed');
+    for (const id of [...change.removed, ...change.passwordChanged]) {
+      this.#sessions
+        .deleteOperator?.(id)
+        .catch((error) =>
+          this.#logger.error(
+            'Deleting the logins of a removed operator failed; they stay refused while the operator is absent',
+            error,
+          ),
+        );
     }
   }
 

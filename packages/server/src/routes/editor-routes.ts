@@ -7,6 +7,8 @@ import type { EditorProblem } from '../api-types.js';
 import type { TreeEditorService } from '../editor/tree-editor-service.js';
 import { TreeEditConflict } from '../editor/tree-editor-source.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
+import { clientAddress } from '../http/client-address.js';
+import { endStreamWith } from '../http/event-streams.js';
 import { readJson } from '../http/read-json.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
@@ -55,6 +57,14 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
   // The file's version now and at every change on disk, while the page is open: the page offers to
   // reload when it is not the version its draft started from.
   routes.get('/events', (c) => {
+    const operator = c.get('operator');
+    const open = services.streams.open(
+      {
+        address: clientAddress(c),
+        ...(operator ? { operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' } } : {}),
+      },
+      operator ? services.operatorAuth.stillLoggedIn(c, 'admin') : undefined,
+    );
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
@@ -69,11 +79,16 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
         closed = true;
         wake();
       });
+      endStreamWith(stream, open, () => {
+        closed = true;
+        wake();
+      });
       try {
         pending.push(await editor.version());
         while (!closed) {
           while (pending.length && !closed) {
             const version = pending.shift()!;
+            open.touch();
             await stream.writeSSE({ event: 'version', data: JSON.stringify({ version }) });
           }
           if (closed) break;
@@ -88,6 +103,7 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
         }
       } finally {
         unsubscribe();
+        open.release();
       }
     });
   });

@@ -7,6 +7,8 @@ import type { HandoffDetail, HandoffListResponse, HandoffSummary, UploadedFile }
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { receiveUpload } from '../files/receive-upload.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
+import { clientAddress } from '../http/client-address.js';
+import { endStreamWith } from '../http/event-streams.js';
 import { readJson, validate } from '../http/read-json.js';
 import { storedSessionId } from '../http/stored-session-id.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
@@ -323,12 +325,21 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ handoff: update.handoff });
   });
 
-  routes.get('/events', (c) =>
-    streamSSE(c, async (stream) => {
+  routes.get('/events', (c) => {
+    const operator = operatorOf(c);
+    const open = services.streams.open(
+      {
+        address: clientAddress(c),
+        operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' },
+      },
+      services.operatorAuth.stillLoggedIn(c, 'operator'),
+    );
+    return streamSSE(c, async (stream) => {
       let closed = false;
       let wake: (() => void) | null = null;
       const unsubscribe = handoffs.bus.subscribe((event) => {
         if (closed) return;
+        open.touch();
         if (event.kind === 'queue' || event.kind === 'resync')
           void stream.writeSSE({ event: 'queue', data: '{}' });
         if (event.kind === 'session')
@@ -340,6 +351,10 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
           });
       });
       stream.onAbort(() => {
+        closed = true;
+        wake?.();
+      });
+      endStreamWith(stream, open, () => {
         closed = true;
         wake?.();
       });
@@ -357,9 +372,10 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
         }
       } finally {
         unsubscribe();
+        open.release();
       }
-    }),
-  );
+    });
+  });
 
   return routes;
 }

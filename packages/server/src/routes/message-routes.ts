@@ -43,6 +43,8 @@ export function messageRoutes(services: Services): Hono {
   routes.post('/:id/messages', async (c) => {
     const sessionId = c.req.param('id');
     const query = validate(MessageQuery, c.req.query(), 'query');
+    services.messageLimits.countAddress(c);
+    services.messageLimits.countSession(sessionId);
     const input = await readJson(c, body);
     const { maxMessageLength } = services.limits;
     if (input.message.length > maxMessageLength) {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { streamSession } from '../handoff/session-stream.js';
+import { clientAddress } from '../http/client-address.js';
 import { FixedWindows, rateLimited } from '../http/fixed-windows.js';
 import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
@@ -18,6 +19,7 @@ export const USER_TYPING_PER_MINUTE = 40;
  * the page is open — operators' messages and typing, and the handoff's state — without the user
  * sending anything. Resumable: `Last-Event-ID` (or `?after=`) is the last history position the
  * client has; rows after it are sent first. Without either, the stream starts after the current history.
+ * Capped per session, per address and per process, and ended when idle (`streams`).
  */
 export function sessionEventRoutes(services: Services): Hono {
   const routes = new Hono();
@@ -30,17 +32,23 @@ export function sessionEventRoutes(services: Services): Hono {
       header !== undefined && header !== ''
         ? validate(Cursor, header, 'Last-Event-ID')
         : (query.after ?? null);
+    const open = services.streams.open({ address: clientAddress(c), sessionId });
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, (stream) =>
-      streamSession(stream, {
-        agent: services.agent,
-        bus: services.handoffs.bus,
-        sessionId,
-        after,
-        pollMs: services.handoffs.streamPollMs,
-      }),
-    );
+    return streamSSE(c, async (stream) => {
+      try {
+        await streamSession(stream, {
+          agent: services.agent,
+          bus: services.handoffs.bus,
+          sessionId,
+          after,
+          pollMs: services.handoffs.streamPollMs,
+          open,
+        });
+      } finally {
+        open.release();
+      }
+    });
   });
   /**
    * `POST /sessions/:id/typing` `{ typing }` (the session's token, so a token signals only its own

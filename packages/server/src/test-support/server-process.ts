@@ -124,6 +124,8 @@ async function main(): Promise<void> {
     hostname: '127.0.0.1',
     apiKeys: [SERVER_PROCESS_API_KEY],
     sessionTokens,
+    // The tests race many turns on a few sessions from one address.
+    messageLimit: { perSession: false, perAddress: false },
     logger: { error: (message: string, details?: unknown) => console.error(message, details) },
   });
   process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
