@@ -32,6 +32,7 @@ export const DETECTOR_NAMES: readonly DetectorName[] = [
 
 /** One detector: its name (the placeholder `[name]`) and where its values are in a text. */
 export interface Detector {
+  /** Its name, shown in the placeholder `[name]`. */
   name: string;
   /** The spans of `text` holding a value: sorted, not overlapping. */
   find(text: string): TextSpan[];

@@ -1,6 +1,8 @@
 /** Where a detector found a value in a text: `text.slice(start, end)`. */
 export interface TextSpan {
+  /** The index of the value's first character. */
   start: number;
+  /** The index after the value's last character. */
   end: number;
 }
 
