@@ -16,7 +16,11 @@ export const CODICE_FISCALE_RULE: WordRunRule = {
   word: /^[A-Za-z0-9]+$/,
   separator: /^[ \u00a0-]$/,
   maxLength: 16,
-  startsValue: (word) => /^[A-Za-z]/.test(word),
+  minLength: 16,
+  // Spaced or not, a code holds a digit, unless written unspaced with every digit replaced.
+  hint: /\d|[A-Za-z]{6}[LMNPQRSTUVlmnpqrstuv]{2}[ABCDEHLMPRSTabcdehlmprst]/,
+  anchor: /\d|^[A-Za-z]{6}[LMNPQRSTUVlmnpqrstuv]{2}[ABCDEHLMPRSTabcdehlmprst]/,
+  startsValue: (word) => /^[A-Za-z]{1,6}$|^[A-Za-z]{6}[0-9LMNPQRSTUV]/i.test(word),
   accept(words) {
     const code = words.join('').toUpperCase();
     if (!CODICE_FISCALE.test(code)) return false;

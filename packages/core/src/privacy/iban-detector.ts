@@ -38,6 +38,8 @@ export const IBAN_RULE: WordRunRule = {
   word: /^[A-Za-z0-9]+$/,
   separator: /^[ \u00a0-]$/,
   maxLength: 34,
+  minLength: 15,
+  hint: /[A-Za-z]{2}[ \u00a0-]?\d[ \u00a0-]?\d/,
   startsValue: (word) => /^[A-Za-z]{2}(?:\d|$)/.test(word),
   accept(words) {
     const iban = words.join('').toUpperCase();

@@ -23,6 +23,8 @@ export const PAYMENT_CARD_RULE: WordRunRule = {
   word: /^\d+$/,
   separator: /^[ \u00a0-]$/,
   maxLength: 19,
+  minLength: 13,
+  hint: /\d{4}/,
   startsValue: () => true,
   accept(words) {
     return isCardLayout(words.map((word) => word.length)) && passesLuhn(words.join(''));

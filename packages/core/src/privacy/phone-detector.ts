@@ -54,6 +54,8 @@ export const PHONE_RULE: WordRunRule = {
   word: /^\d+$/,
   separator: /^(?:[ \u00a0.-]|[ \u00a0]?\(|\)[ \u00a0.-]?)$/,
   maxLength: 17,
+  minLength: 8,
+  hint: /\d{2}/,
   startsValue: (word, before) =>
     before === '+' || /^00[1-9]/.test(word) || /^3[1-9]\d/.test(word) || /^0[1-9]/.test(word),
   accept(words, separators, before) {

@@ -5,6 +5,7 @@ import { findWordRuns, type WordRunRule } from './word-runs.js';
 const sumsToTen: WordRunRule = {
   word: /^\d+$/,
   separator: /^ $/,
+  minLength: 1,
   maxLength: 6,
   startsValue: () => true,
   accept: (words) => [...words.join('')].reduce((sum, digit) => sum + Number(digit), 0) === 10,
