@@ -21,6 +21,7 @@ export {
   isValidCodiceFiscale,
   isValidIban,
   passesLuhn,
+  type TextSpan,
 } from './privacy/detectors.js';
 export { redactCommit } from './privacy/redact-commit.js';
 export {

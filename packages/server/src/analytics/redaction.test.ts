@@ -101,3 +101,48 @@ describe('no redacted value reaches the database, the logs or the traces', () =>
     expect(facts[0]).toMatchObject({ status: 'error', errorCode: 'CALLBACK_ERROR' });
   });
 });
+
+describe("the review's examples (issue #36): a value followed by more text is never stored", () => {
+  const IBAN = 'IT60X0542811101000000123456';
+  const REVIEW = [
+    [`${IBAN} e grazie`, '[iban] e grazie'],
+    [`accredito su ${IBAN} per il rimborso`, 'accredito su [iban] per il rimborso'],
+    ['DE89370400440532013000 e basta', '[iban] e basta'],
+    ['IT60 X054 2811 1010 0000 0123 456 e grazie', '[iban] e grazie'],
+    ['carta 4111 1111 1111 1111 12/28', 'carta [payment-card] 12/28'],
+    ['chiamami al 333 1234567 45 volte', 'chiamami al [phone] 45 volte'],
+  ] as const;
+
+  it('neither the SQLite file nor the history nor the turn facts hold them, and the words around are kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treeagent-redaction-review-'));
+    const sessionStore = new SqliteSessionStore(join(dir, 'sessions.db'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { app } = testApp({ agent: testAgent({ sessionStore, redaction: {} }) });
+    const session = await createSession(app);
+    for (const [message] of REVIEW) {
+      expect((await postMessage(app, session, { message })).status, message).toBe(200);
+    }
+    await sessionStore.close();
+
+    const stored = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+      .join('\n');
+    for (const value of [
+      IBAN,
+      'DE89370400440532013000',
+      '0123 456',
+      '4111 1111 1111 1111',
+      '4111111111111111',
+      '1234567',
+    ]) {
+      expect(stored, value).not.toContain(value);
+    }
+    const reopened = new SqliteSessionStore(join(dir, 'sessions.db'));
+    cleanups.push(() => reopened.close());
+    const facts = await reopened.analytics().turns(session.sessionId);
+    expect(facts.map((fact) => fact.message)).toEqual(REVIEW.map(([, redacted]) => redacted));
+    const history = await reopened.history(session.sessionId);
+    const userMessages = history.filter((entry) => entry.role === 'user').map((entry) => entry.content);
+    expect(userMessages).toEqual(REVIEW.map(([, redacted]) => redacted));
+  });
+});
