@@ -54,13 +54,14 @@ export function closeSiblingPairs(
   const count = rows.count;
   if (count < 2) return [];
   const owner = chunkOwners(tree, count);
+  const place = childPlaces(tree);
   const found = new Map<string, { parent: TreeNode; a: number; b: number; pairs: ClosePair[] }>();
   /** Records a pair of chunks at `similarity` (at or above the limit) when they are in sibling subtrees. */
   const consider = (i: number, j: number, similarity: number) => {
     const ownerI = owner[i]!;
     const ownerJ = owner[j]!;
     if (ownerI === ownerJ || contains(ownerI, j) || contains(ownerJ, i)) return;
-    const split = splitAt(tree, ownerI, ownerJ);
+    const split = splitAt(tree, place, ownerI, ownerJ);
     const [left, right] = split.a < split.b ? [i, j] : [j, i];
     const a = Math.min(split.a, split.b);
     const b = Math.max(split.a, split.b);
@@ -169,7 +170,12 @@ function contains(node: TreeNode, index: number): boolean {
 }
 
 /** The lowest common ancestor of two nodes and the positions of the children below it leading to each. */
-function splitAt(tree: Tree, x: TreeNode, y: TreeNode): { parent: TreeNode; a: number; b: number } {
+function splitAt(
+  tree: Tree,
+  place: ReadonlyMap<number, number>,
+  x: TreeNode,
+  y: TreeNode,
+): { parent: TreeNode; a: number; b: number } {
   // Neither node contains the other, so at equal depth they differ until just below their LCA.
   let left = x;
   let right = y;
@@ -180,5 +186,13 @@ function splitAt(tree: Tree, x: TreeNode, y: TreeNode): { parent: TreeNode; a: n
     right = tree.node(right.parentId!);
   }
   const parent = tree.node(left.parentId!);
-  return { parent, a: parent.children.indexOf(left.id), b: parent.children.indexOf(right.id) };
+  return { parent, a: place.get(left.id)!, b: place.get(right.id)! };
+}
+
+/** Each node's position among its parent's children (looked up per pair, instead of searched for among thousands of siblings). */
+function childPlaces(tree: Tree): Map<number, number> {
+  const place = new Map<number, number>();
+  for (const node of tree.nodes.values())
+    for (let index = 0; index < node.children.length; index++) place.set(node.children[index]!, index);
+  return place;
 }
