@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { seededRandom } from '../test-support/seeded-random.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import type { Tree } from '../tree/tree.js';
@@ -6,25 +7,13 @@ import { calibrateThresholds } from './calibrate-thresholds.js';
 
 const emit = { message: { type: 'static' as const, content: 'ok' } };
 
-/** Mulberry32: the same trees on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A random tree under one agent: each node hangs from one of the `reach` nodes made just before it
  * (reach 1: a chain; large: bushy), with 0–2 chunks drawn from `texts` texts (so some repeat), some
  * of them `forRag` chunks (on query nodes) that exploration routes by.
  */
 function randomTree(seed: number, nodes: number, reach: number, texts: number): Tree {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const out: NodeDefinition[] = [
     { id: 1, type: 'root', exploreForRagChunks: true } as NodeDefinition,
     { id: 2, type: 'agent', parent: 1, isPrimary: true },
@@ -51,7 +40,7 @@ function randomTree(seed: number, nodes: number, reach: number, texts: number): 
 function similarity(a: number, b: number): number {
   const low = Math.min(a, b);
   const high = Math.max(a, b);
-  return Math.fround(seeded(low * 100_003 + high)() * 2 - 1);
+  return Math.fround(seededRandom(low * 100_003 + high)() * 2 - 1);
 }
 
 function similarities(position: number, from: number, to: number): Float32Array {

@@ -1,6 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { seededRandom } from '../test-support/seeded-random.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import type { Tree } from '../tree/tree.js';
@@ -10,18 +11,6 @@ import type { LintWarning } from './lint-warning.js';
 
 const emit = { message: { type: 'static' as const, content: 'ok' } };
 const fallback = () => ({ nodeTarget: 3 });
-
-/** Mulberry32: the same trees on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY =
   'where when how why can could would please help order parcel refund card account password reset change cancel book flight hotel room bill payment late lost new old my the a to for with'.split(
@@ -33,7 +22,7 @@ const VOCABULARY =
  * `chunkless` has no chunk, and some nodes link to a random earlier node.
  */
 function randomTree(seed: number, nodes: number, reach: number, chunkless: number): Tree {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const out: NodeDefinition[] = [
     { id: 1, type: 'root' },
     { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback },
