@@ -82,6 +82,36 @@ describe('lintTree on deep trees', () => {
     expect(node.mock.calls.length + get.mock.calls.length).toBeLessThan(10 * tree.nodes.size);
   });
 
+  test('pairs of sibling subtrees found in deep chains cost their common ancestor, not their depth', async () => {
+    // Two chains 1,500 deep under the agent, the second repeating the first's texts: 1,500 ambiguous
+    // pairs whose nodes are up to 1,500 levels down (walking up from both, the code before looked up
+    // about 4.5 million nodes).
+    const next = seededRandom(6);
+    const texts = Array.from({ length: 1500 }, () =>
+      Array.from({ length: 7 }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' '),
+    );
+    const nodes: NodeDefinition[] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true, fallback },
+    ];
+    for (const first of [10, 10_000])
+      for (let level = 0; level < texts.length; level++)
+        nodes.push({
+          id: first + level,
+          type: 'emit',
+          parent: level ? first + level - 1 : 2,
+          chunks: [texts[level]!],
+          emit,
+        });
+    const tree = defineTree({ nodes });
+    const node = vi.spyOn(tree, 'node');
+    const get = vi.spyOn(tree.nodes as Map<number, TreeNode>, 'get');
+    const ambiguous = (await lintTree(tree)).filter((warning) => warning.code === 'ambiguous-siblings');
+    expect(ambiguous).toHaveLength(1);
+    expect(ambiguous[0]!.message).toContain('have 1500 chunk pair(s)');
+    expect(node.mock.calls.length + get.mock.calls.length).toBeLessThan(10 * tree.nodes.size);
+  });
+
   test("every warning of an embedder's own, however many", async () => {
     // More warnings than a spread into push() takes as arguments (it overflowed the call stack).
     const many: LintWarning[] = Array.from({ length: 300_000 }, (_, index) => ({
