@@ -69,15 +69,10 @@ export function hasEnglishCorpus(): boolean {
 }
 
 /**
- * A support-desk tree in English: agent → the 10 CLINC150 domains → their 150 intents → groups of
- * up to 25 question leaves. Each leaf has one chunk (three in ten have two): a question that starts
- * like a real CLINC150 utterance of its intent (its first 2–4 words) and goes on by a word-bigram
- * chain learnt from all 18,000 utterances, 6–16 words long. So the chunks have English word
- * frequencies (the same function words everywhere), siblings share their topic's openings, and
- * almost every chunk is a different sentence.
+ * Questions that start like a real CLINC150 utterance of an intent (its first 2–4 words) and go on
+ * by a word-bigram chain learnt from all 18,000 utterances, 6–16 words long.
  */
-export function englishTree(nodes: number): TreeJSON {
-  const next = seededRandom(nodes);
+function clincQuestions(next: () => number) {
   const dev = JSON.parse(readFileSync(`${CLINC150_DIR}/dev.json`, 'utf8')) as {
     train: [string, string][];
     val: [string, string][];
@@ -113,7 +108,20 @@ export function englishTree(nodes: number): TreeJSON {
     }
     return words.join(' ');
   };
+  return { domains, intents: [...byIntent.keys()], question };
+}
 
+/**
+ * A support-desk tree in English: agent → the 10 CLINC150 domains → their 150 intents → groups of
+ * up to 25 question leaves. Each leaf has one chunk (three in ten have two): a question that starts
+ * like a real CLINC150 utterance of its intent (its first 2–4 words) and goes on by a word-bigram
+ * chain learnt from all 18,000 utterances, 6–16 words long. So the chunks have English word
+ * frequencies (the same function words everywhere), siblings share their topic's openings, and
+ * almost every chunk is a different sentence.
+ */
+export function englishTree(nodes: number): TreeJSON {
+  const next = seededRandom(nodes);
+  const { domains, question } = clincQuestions(next);
   const out: JsonNode[] = [
     { id: 1, type: 'root' },
     { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'support' },
@@ -150,4 +158,37 @@ export function englishTree(nodes: number): TreeJSON {
     out.push({ id: id++, type: 'emit', parent, chunks: texts, emit } as JsonNode);
   }
   return { name: `lint-english-${nodes}`, nodes: out };
+}
+
+/**
+ * A deep tree of the same English questions: ten conversations under the agent, each a chain of
+ * follow-up questions one below the other (a node's only child is the next step), so depth grows
+ * with the tree (2,000 levels at 20,002 nodes). Three nodes in ten have two chunks, and about one in
+ * 500 repeats a chunk of another chain. This is the shape whose lint took half a minute at 20,002
+ * nodes: every node is a routing node whose subtree holds the rest of its chain, so any work done
+ * per node over its subtree, or per node over its ancestors, is quadratic.
+ */
+export function deepEnglishTree(nodes: number): TreeJSON {
+  const next = seededRandom(nodes + 1);
+  const { intents, question } = clincQuestions(next);
+  const CHAINS = 10;
+  const out: JsonNode[] = [
+    { id: 1, type: 'root' },
+    { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'support' },
+  ];
+  const chunks: string[] = [];
+  for (let id = 3; out.length < nodes; id++) {
+    const chain = (id - 3) % CHAINS;
+    const parent = id - 3 < CHAINS ? 2 : id - CHAINS;
+    const intent = intents[(chain * 15 + Math.floor((id - 3) / CHAINS / 40)) % intents.length]!;
+    const texts =
+      id % 500 === 0 && chunks.length > 100
+        ? [chunks[Math.floor(next() * 50)]!]
+        : next() < 0.3
+          ? [question(intent), question(intent)]
+          : [question(intent)];
+    chunks.push(...texts);
+    out.push({ id, type: 'emit', parent, chunks: texts, emit } as JsonNode);
+  }
+  return { name: `lint-deep-english-${nodes}`, nodes: out };
 }

@@ -66,45 +66,39 @@ export function calibrateThresholds(
   const keep = options.keep ?? DEFAULT_CALIBRATION_KEEP;
   const perNode = options.samplesPerNode ?? 128;
   const minChunks = options.minChunks ?? 12;
-  const explores = tree.chunks.map((chunk) => !chunk.forRag);
+  const exploring = exploringPositions(tree);
   const routing = [...tree.nodes.values()].filter(
     (node) =>
       node.type !== 'root' &&
       node.children.length > 0 &&
       node.thresholdSource === 'default' &&
-      countExploring(explores, node.ownChunkEnd, node.chunkEnd) >= minChunks,
+      exploring.count(node.ownChunkEnd, node.chunkEnd) >= minChunks,
   );
   if (!routing.length) return [];
   // Samples per node, then one similarity pass per sampled position shared by all its routing ancestors.
   const samplesOf = new Map<number, number[]>();
   const users = new Map<number, TreeNode[]>();
   for (const node of routing) {
-    const positions = evenlySpaced(explores, node.ownChunkEnd, node.chunkEnd, perNode);
+    const positions = exploring.evenlySpaced(node.ownChunkEnd, node.chunkEnd, perNode);
     samplesOf.set(node.id, positions);
-    for (const position of positions) users.set(position, [...(users.get(position) ?? []), node]);
+    for (const position of positions) {
+      const list = users.get(position);
+      if (list) list.push(node);
+      else users.set(position, [node]);
+    }
   }
   const within = new Map<number, number[]>(routing.map((node) => [node.id, []]));
   const between = new Map<number, number[]>(routing.map((node) => [node.id, []]));
-  const texts = tree.chunks.map((chunk) => chunk.text);
+  const texts = textIds(tree, exploring.explores);
   for (const [position, nodes] of users) {
-    // The outermost node sampling this position covers the others' ranges.
-    const from = Math.min(...nodes.map((node) => node.ownChunkEnd));
-    const to = Math.max(...nodes.map((node) => node.chunkEnd));
-    const similarities = similaritiesOf(position, from, to);
-    for (const node of nodes) {
-      const child = tree.childHolding(node.id, position);
-      let best = Number.NEGATIVE_INFINITY;
-      let bestElsewhere = Number.NEGATIVE_INFINITY;
-      for (let other = node.ownChunkEnd; other < node.chunkEnd; other++) {
-        if (other === position || !explores[other] || texts[other] === texts[position]) continue;
-        const similarity = similarities[other]!;
-        if (similarity > best) best = similarity;
-        if ((other < child.chunkStart || other >= child.chunkEnd) && similarity > bestElsewhere)
-          bestElsewhere = similarity;
-      }
+    // The nodes sampling a position are its ancestors, their ranges nested: the outermost covers the others'.
+    nodes.sort((a, b) => b.depth - a.depth);
+    const outer = nodes[nodes.length - 1]!;
+    const similarities = similaritiesOf(position, outer.ownChunkEnd, outer.chunkEnd);
+    nearestInRanges(tree, texts, position, nodes, similarities, (node, best, bestElsewhere) => {
       if (best > Number.NEGATIVE_INFINITY) within.get(node.id)!.push(best);
       if (bestElsewhere > Number.NEGATIVE_INFINITY) between.get(node.id)!.push(bestElsewhere);
-    }
+    });
   }
   const calibrations: ThresholdCalibration[] = [];
   for (const node of routing) {
@@ -170,20 +164,106 @@ function thresholdKeeping(sorted: number[], keep: number): number {
   return Math.max(-1, Math.floor((boundary - 1e-4) * 1000) / 1000);
 }
 
-function evenlySpaced(explores: boolean[], from: number, to: number, count: number): number[] {
+/** The exploration chunks (not `forRag`) in order, with how many come before each position. */
+function exploringPositions(tree: Tree) {
+  const explores = tree.chunks.map((chunk) => !chunk.forRag);
+  const before = new Uint32Array(explores.length + 1);
   const positions: number[] = [];
-  for (let i = from; i < to; i++) if (explores[i]) positions.push(i);
-  if (positions.length <= count) return positions;
-  return Array.from(
-    { length: count },
-    (_, k) => positions[Math.floor(((k + 0.5) * positions.length) / count)]!,
-  );
+  explores.forEach((explored, position) => {
+    before[position + 1] = before[position]! + (explored ? 1 : 0);
+    if (explored) positions.push(position);
+  });
+  return {
+    explores,
+    /** Exploration chunks in `[from, to)`. */
+    count: (from: number, to: number) => before[to]! - before[from]!,
+    /** Up to `count` exploration positions of `[from, to)`, evenly spaced (all of them when there are fewer). */
+    evenlySpaced(from: number, to: number, count: number): number[] {
+      const first = before[from]!;
+      const length = before[to]! - first;
+      if (length <= count) return positions.slice(first, first + length);
+      return Array.from(
+        { length: count },
+        (_, k) => positions[first + Math.floor(((k + 0.5) * length) / count)]!,
+      );
+    },
+  };
 }
 
-function countExploring(explores: boolean[], from: number, to: number): number {
-  let count = 0;
-  for (let i = from; i < to; i++) if (explores[i]) count++;
-  return count;
+/**
+ * A number per exploration chunk, equal for equal texts, and -1 for the others: the chunks a sample
+ * is compared with are those whose number is neither -1 nor its own.
+ */
+function textIds(tree: Tree, explores: readonly boolean[]): Int32Array {
+  const ids = new Map<string, number>();
+  const out = new Int32Array(tree.chunks.length);
+  tree.chunks.forEach((chunk, position) => {
+    let id = ids.get(chunk.text);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(chunk.text, id);
+    }
+    out[position] = explores[position] ? id : -1;
+  });
+  return out;
+}
+
+/** The highest similarity over `[from, to)` to a chunk whose text number is neither -1 nor `text`, or `best` when it is higher. */
+function highest(
+  similarities: Float32Array,
+  texts: Int32Array,
+  text: number,
+  from: number,
+  to: number,
+  best: number,
+): number {
+  for (let other = from; other < to; other++) {
+    const id = texts[other]!;
+    if (id < 0 || id === text) continue;
+    const similarity = similarities[other]!;
+    if (similarity > best) best = similarity;
+  }
+  return best;
+}
+
+/**
+ * For one sampled position and the routing nodes sampling it (innermost first: their ranges are
+ * nested), the highest similarity to another exploration chunk of a different text below each node,
+ * and below it but outside the child holding the position. The ranges are widened one into the
+ * next, so each similarity is read once whatever the depth (reading each node's whole range again
+ * made deep trees quadratic).
+ */
+function nearestInRanges(
+  tree: Tree,
+  texts: Int32Array,
+  position: number,
+  nodes: readonly TreeNode[],
+  similarities: Float32Array,
+  report: (node: TreeNode, best: number, bestElsewhere: number) => void,
+): void {
+  const text = texts[position]!;
+  let low = position;
+  let high = position;
+  let best = Number.NEGATIVE_INFINITY;
+  for (const node of nodes) {
+    // Below the node, the child holding the position covers the ranges of the nodes inside it.
+    const child = tree.childHolding(node.id, position);
+    best = highest(similarities, texts, text, child.chunkStart, low, best);
+    best = highest(similarities, texts, text, high, child.chunkEnd, best);
+    let elsewhere = highest(
+      similarities,
+      texts,
+      text,
+      node.ownChunkEnd,
+      child.chunkStart,
+      Number.NEGATIVE_INFINITY,
+    );
+    elsewhere = highest(similarities, texts, text, child.chunkEnd, node.chunkEnd, elsewhere);
+    if (elsewhere > best) best = elsewhere;
+    report(node, best, elsewhere);
+    low = node.ownChunkEnd;
+    high = node.chunkEnd;
+  }
 }
 
 function median(sorted: number[]): number {

@@ -60,7 +60,7 @@ export function closeSiblingPairs(
     const ownerI = owner[i]!;
     const ownerJ = owner[j]!;
     if (ownerI === ownerJ || contains(ownerI, j) || contains(ownerJ, i)) return;
-    const split = splitAt(tree, ownerI, ownerJ);
+    const split = splitAt(tree, i, j);
     const [left, right] = split.a < split.b ? [i, j] : [j, i];
     const a = Math.min(split.a, split.b);
     const b = Math.max(split.a, split.b);
@@ -168,17 +168,31 @@ function contains(node: TreeNode, index: number): boolean {
   return index >= node.chunkStart && index < node.chunkEnd;
 }
 
-/** The lowest common ancestor of two nodes and the positions of the children below it leading to each. */
-function splitAt(tree: Tree, x: TreeNode, y: TreeNode): { parent: TreeNode; a: number; b: number } {
-  // Neither node contains the other, so at equal depth they differ until just below their LCA.
-  let left = x;
-  let right = y;
-  while (left.depth > right.depth) left = tree.node(left.parentId!);
-  while (right.depth > left.depth) right = tree.node(right.parentId!);
-  while (left.parentId !== right.parentId) {
-    left = tree.node(left.parentId!);
-    right = tree.node(right.parentId!);
+/**
+ * The lowest common ancestor of the nodes of chunks `i` and `j` (neither containing the other) and
+ * the positions of its children holding each: found by descending from the root while both chunks
+ * are in the same child (a binary search of the children by chunk range at each level), so a pair
+ * costs the depth of the ancestor, not that of the two nodes (walking up from nodes thousands of
+ * levels deep made the pairs of deep trees cost their depth each).
+ */
+function splitAt(tree: Tree, i: number, j: number): { parent: TreeNode; a: number; b: number } {
+  for (let node = tree.root; ; ) {
+    const a = childIndexHolding(tree, node, i);
+    const b = childIndexHolding(tree, node, j);
+    if (a !== b) return { parent: node, a, b };
+    node = tree.node(node.children[a]!);
   }
-  const parent = tree.node(left.parentId!);
-  return { parent, a: parent.children.indexOf(left.id), b: parent.children.indexOf(right.id) };
+}
+
+/** The position among `node`'s children of the one whose subtree holds chunk `index` (below `node`). */
+function childIndexHolding(tree: Tree, node: TreeNode, index: number): number {
+  const children = node.children;
+  let low = 0;
+  let high = children.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (tree.node(children[middle]!).chunkStart <= index) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }

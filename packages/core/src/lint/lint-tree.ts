@@ -69,6 +69,7 @@ async function lintWithVectors(
   const linked = new Set<number>();
   for (const node of tree.nodes.values()) for (const target of Object.values(node.links)) linked.add(target);
   const label = (node: TreeNode) => `${node.id}${node.name ? ` ("${node.name}")` : ''}`;
+  const reach = reachability(tree, linked);
 
   for (const node of tree.nodes.values()) {
     if (node.type === 'root' || node.type === 'agent') continue;
@@ -82,7 +83,7 @@ async function lintWithVectors(
         fix: 'Give it chunks that describe when to go there, or reach it with a link (after → { nodeTarget: links.name }).',
       });
     }
-    if (!explorable(tree, node) && !linked.has(node.id) && !linkedAncestorPath(tree, node, linked)) {
+    if (!reach.explorable.has(node.id) && !linked.has(node.id) && !reach.linkedAbove.has(node.id)) {
       warnings.push({
         code: 'unreachable-node',
         nodeId: node.id,
@@ -100,28 +101,42 @@ async function lintWithVectors(
       });
     }
   }
-  warnings.push(...structureWarnings(tree, label));
-  warnings.push(...ambiguousSiblings(tree, rows, options, label));
+  // Appended one by one: a spread of more than about 100,000 warnings overflows the call stack.
+  const append = (more: readonly LintWarning[]) => {
+    for (const warning of more) warnings.push(warning);
+  };
+  append(structureWarnings(tree, label));
+  append(ambiguousSiblings(tree, rows, options, label));
   if (options.embedder && typeof (options.embedder as Partial<LintableEmbedder>).lint === 'function')
-    warnings.push(...(options.embedder as LintableEmbedder).lint(tree));
+    append((options.embedder as LintableEmbedder).lint(tree));
   return { warnings, thresholds: withThresholds ? await lintThresholds(tree, rows, embedder) : null };
 }
 
-/** Exploration reaches a node when every step from its agent down leads into a subtree with chunks. */
-function explorable(tree: Tree, node: TreeNode): boolean {
-  for (let current: TreeNode = node; current.type !== 'agent'; current = tree.node(current.parentId!)) {
-    if (current.chunkEnd === current.chunkStart) return false;
+/**
+ * In one walk down from the agents (parents before children, so each node is looked at once instead
+ * of walking up from every node):
+ * - `explorable`: exploration reaches the node: every step from its agent down leads into a subtree
+ *   with chunks;
+ * - `linkedAbove`: a linked node on the way up (the node itself included) can be executed, and below
+ *   it exploration only needs chunks down to the node.
+ */
+function reachability(tree: Tree, linked: ReadonlySet<number>) {
+  const explorable = new Set<number>();
+  const linkedAbove = new Set<number>();
+  const pending: TreeNode[] = [...tree.nodes.values()].filter((node) => node.type === 'agent');
+  for (const agent of pending) explorable.add(agent.id);
+  while (pending.length) {
+    const parent = pending.pop()!;
+    const fromAgent = parent.type === 'agent';
+    for (const id of parent.children) {
+      const node = tree.node(id);
+      const hasChunks = node.chunkEnd > node.chunkStart;
+      if (hasChunks && explorable.has(parent.id)) explorable.add(id);
+      if (linked.has(id) || (hasChunks && !fromAgent && linkedAbove.has(parent.id))) linkedAbove.add(id);
+      pending.push(node);
+    }
   }
-  return true;
-}
-
-function linkedAncestorPath(tree: Tree, node: TreeNode, linked: Set<number>): boolean {
-  // A linked ancestor can be executed; below it, exploration only needs chunks down to the node.
-  for (let current: TreeNode = node; current.type !== 'agent'; current = tree.node(current.parentId!)) {
-    if (linked.has(current.id)) return true;
-    if (current.chunkEnd === current.chunkStart) return false;
-  }
-  return false;
+  return { explorable, linkedAbove };
 }
 
 function ambiguousSiblings(

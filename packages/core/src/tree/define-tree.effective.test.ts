@@ -434,6 +434,39 @@ describe('the effective tree: a component used twice', () => {
   });
 });
 
+describe('the effective tree: depth', () => {
+  it('builds a chain 20,000 nodes deep, inside a component (no recursion to overflow the stack)', () => {
+    const depth = 20_000;
+    const nodes: NodeDefinition[] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+      { id: 3, type: 'component', parent: 2 },
+      { id: 4, type: 'head', parent: 3 },
+    ];
+    for (let level = 0; level < depth; level++)
+      nodes.push({ id: 10 + level, type: 'empty', parent: level ? 9 + level : 4, chunks: [`step ${level}`] });
+    const tree = defineTree({ nodes });
+    const deepest = tree.node(9 + depth);
+    expect(deepest.depth).toBe(depth + 1);
+    expect(deepest.scopeId).toBe(3);
+    expect(deepest.anchorId).toBe(2);
+    expect(tree.node(10)).toMatchObject({ parentId: 2, chunkStart: 0, ownChunkEnd: 1, chunkEnd: depth });
+    expect(tree.node(2).chunkEnd).toBe(depth);
+    expect(deepest).toMatchObject({ chunkStart: depth - 1, chunkEnd: depth });
+  });
+
+  it('keeps the order of 5,000 children under one parent', () => {
+    const nodes: NodeDefinition[] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    ];
+    for (let id = 3; id < 5_003; id++) nodes.push({ id, type: 'empty', parent: 2, chunks: [`child ${id}`] });
+    const tree = defineTree({ nodes });
+    expect(tree.node(2).children).toEqual(nodes.slice(2).map((node) => node.id));
+    expect(tree.chunks[4_999]!.text).toBe('child 5002');
+  });
+});
+
 describe('Tree.node', () => {
   const tree = sampleTree();
 

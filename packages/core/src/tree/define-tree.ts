@@ -61,7 +61,9 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   for (const node of index.byId.values()) {
     if (!isEffective(node) || node.type === 'root') continue;
     const parent = effectiveParent(node.id, index, components)!;
-    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), node.id]);
+    const siblings = childrenOf.get(parent);
+    if (siblings) siblings.push(node.id);
+    else childrenOf.set(parent, [node.id]);
   }
 
   const built = new Map<number, TreeNode>();
@@ -72,13 +74,14 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       { id: root.id, kind: 'root', initNodeId: root.id, init: root.type === 'root' ? root.init : undefined },
     ],
   ]);
+  /** Builds a node (its subtree's chunks are counted when the walk leaves it). */
   const visit = (
     id: number,
     parentId: number | null,
     depth: number,
     agentId: number | null,
     anchorId: number | null,
-  ) => {
+  ): TreeNode => {
     const definitionNode = index.byId.get(id)!;
     const ownAgent = definitionNode.type === 'agent' ? id : agentId;
     const chunkStart = chunks.length;
@@ -107,7 +110,6 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       });
     }
     const children = childrenOf.get(id) ?? [];
-    const childAnchor = definitionNode.isAnchor || definitionNode.type === 'agent' ? id : anchorId;
     const node: TreeNode = {
       id,
       type: definitionNode.type as EffectiveNodeType,
@@ -137,10 +139,26 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
       chunkEnd: ownChunkEnd,
     };
     built.set(id, node);
-    for (const child of children) visit(child, id, depth + 1, ownAgent, childAnchor);
-    (node as { chunkEnd: number }).chunkEnd = chunks.length;
+    return node;
   };
-  visit(root.id, null, 0, null, null);
+  // Depth first, parents before children, with a stack of its own: a tree thousands of levels deep
+  // is walked like a flat one (no recursion to overflow the call stack).
+  const pending: { node: TreeNode; next: number }[] = [
+    { node: visit(root.id, null, 0, null, null), next: 0 },
+  ];
+  while (pending.length) {
+    const top = pending[pending.length - 1]!;
+    const { node } = top;
+    if (top.next < node.children.length) {
+      const childAnchor = node.definition.isAnchor || node.type === 'agent' ? node.id : node.anchorId;
+      const childAgent = node.type === 'agent' ? node.id : node.agentId;
+      const child = visit(node.children[top.next++]!, node.id, node.depth + 1, childAgent, childAnchor);
+      pending.push({ node: child, next: 0 });
+    } else {
+      (node as { chunkEnd: number }).chunkEnd = chunks.length;
+      pending.pop();
+    }
+  }
 
   const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
   const contentHash = createHash('sha256')

@@ -17,20 +17,28 @@ export function indexComponents(index: NodeIndex, problems: TreeProblem[]): Comp
   const cache = new Map<number, number | null>();
   const enclosingComponent = (nodeId: number): number | null => {
     if (cache.has(nodeId)) return cache.get(nodeId)!;
+    // Up to the first head (its component encloses everything below it) or to an ancestor already
+    // known; every node on the way shares the answer, so each node is walked through once.
+    const path = [nodeId];
     const seen = new Set<number>();
     let parentId = index.byId.get(nodeId)?.parent ?? null;
     let result: number | null = null;
     while (parentId !== null && !seen.has(parentId)) {
-      seen.add(parentId);
       const parent = index.byId.get(parentId);
       if (!parent) break;
       if (parent.type === 'head') {
         result = parent.parent ?? null;
         break;
       }
+      if (cache.has(parentId)) {
+        result = cache.get(parentId)!;
+        break;
+      }
+      seen.add(parentId);
+      path.push(parentId);
       parentId = parent.parent ?? null;
     }
-    cache.set(nodeId, result);
+    for (const id of path) cache.set(id, result);
     return result;
   };
 
