@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { calibrationReads, defineTree, definitionFromJSON } from '@treeagent/core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { chatCommand } from './commands/chat.js';
-import { LINT_FIT_MAX_CHUNKS } from './commands/lint.js';
+import { LINT_CALIBRATION_MAX_READS_PER_CHUNK, LINT_FIT_MAX_CHUNKS } from './commands/lint.js';
 import { main } from './main.js';
 import type { Output } from './output.js';
 
@@ -251,6 +252,54 @@ export default defineTree({ name: 'topics', nodes: [
     expect(text).toMatch(/warning \[ambiguous-siblings\] node \d+: under node \d+, the subtrees of 5 and 7/);
     expect(text).toMatch(/info {4}node 2: similarityThreshold [\d.]+ \(calibrated at load/);
     expect(text).not.toContain('fitted to the tree');
+  });
+
+  test('lint on a large deep tree: the warnings in linear time, the thresholds only with --thresholds', async () => {
+    // Ten chains of follow-ups under the agent, each node one chunk of made-up words: the nodes of a
+    // chain sample different chunks and each is compared with nearly the whole chain below it.
+    const syllables = ['ba', 'co', 'di', 'fe', 'ga', 'li', 'mo', 'nu', 'pe', 'ra', 'si', 'to', 'vu', 'ze'];
+    const word = (n: number) =>
+      syllables[n % 14]! + syllables[Math.floor(n / 14) % 14]! + syllables[Math.floor(n / 196) % 14]!;
+    const nodes: object[] = [
+      { id: 1, type: 'root' },
+      { id: 2, type: 'agent', parent: 1, isPrimary: true },
+    ];
+    const perChain = Math.ceil((LINT_FIT_MAX_CHUNKS + 200) / 10);
+    let id = 3;
+    for (let chain = 0; chain < 10; chain++) {
+      let parent = 2;
+      for (let step = 0; step < perChain; step++, id++) {
+        nodes.push({
+          id,
+          type: 'emit',
+          parent,
+          chunks: [`${word(3 * id)} ${word(3 * id + 1)} ${word(3 * id + 2)}`],
+          emit: { message: { type: 'static', content: 'ok' } },
+        });
+        parent = id;
+      }
+    }
+    const file = join(scratch, 'lint-deep.json');
+    writeFileSync(file, JSON.stringify({ nodes }));
+    const tree = defineTree(definitionFromJSON({ nodes } as never));
+    const exploring = tree.chunks.length;
+    expect(calibrationReads(tree)).toBeGreaterThan(LINT_CALIBRATION_MAX_READS_PER_CHUNK * exploring);
+
+    const output = capture();
+    expect(await main(['lint', file], output)).toBe(0);
+    const text = output.out.join('\n');
+    expect(text).toContain('info    thresholds not computed: calibrating this tree');
+    expect(text).not.toMatch(/similarityThreshold [\d.]+ \(calibrated at load/);
+    expect(text).toMatch(/0 errors, \d+ warning\(s\)$/);
+
+    const asked = capture();
+    expect(await main(['lint', file, '--thresholds'], asked)).toBe(0);
+    const full = asked.out.join('\n');
+    expect(full).not.toContain('thresholds not computed');
+    expect(full).toMatch(/info {4}node 2: similarityThreshold [\d.]+ \(calibrated at load/);
+    // The warnings are the same either way.
+    const warningsOf = (lines: string[]) => lines.filter((line) => line.startsWith('warning'));
+    expect(warningsOf(output.out)).toEqual(warningsOf(asked.out));
   });
 
   test('ingest loads Markdown and PDF documents into a query node; re-runs write nothing new; chat retrieves them', async () => {

@@ -7,7 +7,7 @@ import { exportCommand } from './commands/export.js';
 import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
-import { LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
+import { LINT_CALIBRATION_MAX_READS_PER_CHUNK, LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
 import { personalDataCommand } from './commands/personal-data.js';
 import { reportCommand } from './commands/report.js';
@@ -269,6 +269,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option(
       '--fit',
       `fit the embedding space and show the thresholds in it even above ${LINT_FIT_MAX_CHUNKS} exploration chunks (slow on large trees)`,
+    )
+    .option(
+      '--thresholds',
+      `compute the routing thresholds even when their calibration would read more than ${LINT_CALIBRATION_MAX_READS_PER_CHUNK} similarities per chunk (deep trees above ${LINT_FIT_MAX_CHUNKS} exploration chunks; slow)`,
     )
     .action(async (tree: string, options) => {
       code = await lintCommand(tree, options, out);

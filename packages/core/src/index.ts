@@ -80,6 +80,7 @@ export * from './evaluation/index.js';
 export {
   type CalibrationOptions,
   calibrateThresholds,
+  calibrationReads,
   DEFAULT_CALIBRATION_KEEP,
   type ThresholdCalibration,
   withCalibratedThresholds,

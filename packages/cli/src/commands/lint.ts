@@ -1,4 +1,5 @@
 import {
+  calibrationReads,
   formatProblem,
   HashedEmbedder,
   type LintThreshold,
@@ -29,9 +30,17 @@ import { describeThreshold } from '../thresholds.js';
  */
 export const LINT_FIT_MAX_CHUNKS = 5000;
 
+/**
+ * Above `LINT_FIT_MAX_CHUNKS`, `treeagent lint` computes the thresholds only while their calibration
+ * reads at most this many similarities per exploration chunk (shallow trees read a few hundred), so
+ * lint stays linear in the tree; a deep tree (long chains of follow-ups) reads thousands per chunk,
+ * growing with the square of the chain. `--thresholds` computes them anyway.
+ */
+export const LINT_CALIBRATION_MAX_READS_PER_CHUNK = 500;
+
 export async function lintCommand(
   treePath: string,
-  options: { config?: string; strict?: boolean; ambiguity?: string; fit?: boolean },
+  options: { config?: string; strict?: boolean; ambiguity?: string; fit?: boolean; thresholds?: boolean },
   out: Output,
 ): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadTree>>;
@@ -50,6 +59,19 @@ export async function lintCommand(
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
   };
   const exploring = loaded.tree.chunks.filter((chunk) => !chunk.forRag).length;
+  if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit && !options.thresholds) {
+    const reads = calibrationReads(loaded.tree);
+    if (reads > LINT_CALIBRATION_MAX_READS_PER_CHUNK * exploring) {
+      // A large, deep tree: the warnings alone (linear); the thresholds would cost more than all of them.
+      const warnings = await lintTree(loaded.tree, lintOptions);
+      printWarnings(warnings, out);
+      out.log(
+        `info    thresholds not computed: calibrating this tree's thresholds reads ${reads} similarities (${Math.round(reads / exploring)} per exploration chunk; lint computes them up to ${LINT_CALIBRATION_MAX_READS_PER_CHUNK}), which grows with the square of its long chains of nodes. An agent serving the tree computes them when it loads it; lint --thresholds computes them here.`,
+      );
+      out.log(`0 errors, ${warnings.length} warning(s)`);
+      return warnings.length && options.strict ? 1 : 0;
+    }
+  }
   if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit) {
     // A large tree: one embedding of the chunks serves every rule and the thresholds; no agent, no fit.
     const { warnings, thresholds } = await lintReport(loaded.tree, lintOptions);

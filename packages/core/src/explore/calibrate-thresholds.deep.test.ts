@@ -3,7 +3,7 @@ import { seededRandom } from '../test-support/seeded-random.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import type { Tree } from '../tree/tree.js';
-import { calibrateThresholds } from './calibrate-thresholds.js';
+import { calibrateThresholds, calibrationReads } from './calibrate-thresholds.js';
 
 const emit = { message: { type: 'static' as const, content: 'ok' } };
 
@@ -142,5 +142,28 @@ describe('calibrateThresholds on deep and wide trees', () => {
     // Reading every sampling node's whole range again (the code before) reads each value about as
     // many times as there are nodes sampling its position: here over 10 times as many reads.
     expect(read).toBeLessThanOrEqual(computed);
+  });
+});
+
+describe('calibrationReads', () => {
+  test('is the number of similarities calibrateThresholds asks for, on chains and bushy trees', () => {
+    for (const [seed, reach] of [
+      [11, 1],
+      [12, 3],
+      [13, 40],
+    ] as const) {
+      const tree = randomTree(seed, 400, reach, 300);
+      let asked = 0;
+      calibrateThresholds(
+        tree,
+        (position, from, to) => {
+          asked += to - from;
+          return similarities(position, from, to);
+        },
+        { samplesPerNode: 16, minChunks: 4 },
+      );
+      expect(asked).toBeGreaterThan(0);
+      expect(calibrationReads(tree, { samplesPerNode: 16, minChunks: 4 })).toBe(asked);
+    }
   });
 });

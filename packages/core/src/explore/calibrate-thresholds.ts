@@ -64,29 +64,9 @@ export function calibrateThresholds(
   options: CalibrationOptions = {},
 ): ThresholdCalibration[] {
   const keep = options.keep ?? DEFAULT_CALIBRATION_KEEP;
-  const perNode = options.samplesPerNode ?? 128;
   const minChunks = options.minChunks ?? 12;
-  const exploring = exploringPositions(tree);
-  const routing = [...tree.nodes.values()].filter(
-    (node) =>
-      node.type !== 'root' &&
-      node.children.length > 0 &&
-      node.thresholdSource === 'default' &&
-      exploring.count(node.ownChunkEnd, node.chunkEnd) >= minChunks,
-  );
+  const { routing, samplesOf, users, exploring } = calibrationPlan(tree, options);
   if (!routing.length) return [];
-  // Samples per node, then one similarity pass per sampled position shared by all its routing ancestors.
-  const samplesOf = new Map<number, number[]>();
-  const users = new Map<number, TreeNode[]>();
-  for (const node of routing) {
-    const positions = exploring.evenlySpaced(node.ownChunkEnd, node.chunkEnd, perNode);
-    samplesOf.set(node.id, positions);
-    for (const position of positions) {
-      const list = users.get(position);
-      if (list) list.push(node);
-      else users.set(position, [node]);
-    }
-  }
   const within = new Map<number, number[]>(routing.map((node) => [node.id, []]));
   const between = new Map<number, number[]>(routing.map((node) => [node.id, []]));
   const texts = textIds(tree, exploring.explores);
@@ -121,6 +101,49 @@ export function calibrateThresholds(
     });
   }
   return calibrations;
+}
+
+/**
+ * How many similarities `calibrateThresholds` reads for this tree: for each sampled chunk, the chunks
+ * below the highest routing node that samples it. Near the number of chunks times the samples per
+ * node on a shallow tree; on a deep one (long chains of follow-ups) it grows with the square of the
+ * chunks, since the nodes of a chain sample different chunks and each is compared with nearly the
+ * whole chain. Lets a caller decide before paying for it (`treeagent lint` on large trees).
+ */
+export function calibrationReads(tree: Tree, options: CalibrationOptions = {}): number {
+  let reads = 0;
+  for (const nodes of calibrationPlan(tree, options).users.values()) {
+    const outer = nodes.reduce((highest, node) => (node.depth < highest.depth ? node : highest));
+    reads += outer.chunkEnd - outer.ownChunkEnd;
+  }
+  return reads;
+}
+
+/** The routing nodes to calibrate, the chunks each samples, and the nodes sampling each chunk. */
+function calibrationPlan(tree: Tree, options: CalibrationOptions) {
+  const perNode = options.samplesPerNode ?? 128;
+  const minChunks = options.minChunks ?? 12;
+  const exploring = exploringPositions(tree);
+  const routing = [...tree.nodes.values()].filter(
+    (node) =>
+      node.type !== 'root' &&
+      node.children.length > 0 &&
+      node.thresholdSource === 'default' &&
+      exploring.count(node.ownChunkEnd, node.chunkEnd) >= minChunks,
+  );
+  // Samples per node, then one similarity pass per sampled position shared by all its routing ancestors.
+  const samplesOf = new Map<number, number[]>();
+  const users = new Map<number, TreeNode[]>();
+  for (const node of routing) {
+    const positions = exploring.evenlySpaced(node.ownChunkEnd, node.chunkEnd, perNode);
+    samplesOf.set(node.id, positions);
+    for (const position of positions) {
+      const list = users.get(position);
+      if (list) list.push(node);
+      else users.set(position, [node]);
+    }
+  }
+  return { routing, samplesOf, users, exploring };
 }
 
 /** The tree with the calibrated thresholds in place (`thresholdSource: 'calibrated'`); the same tree when there are none. */
