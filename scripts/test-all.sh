@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh Debian 12 machine, then runs every check and test:
 #   - Debian's Chromium (browser tests of the chat page; Playwright never downloads a browser),
+#   - Debian's HAProxy (the load balancer of the multi-process test),
 #   - PostgreSQL 15 with pgvector built from Debian trixie's source package, and a test cluster
 #     on 127.0.0.1:54329 (scripts/setup-postgres.sh),
 #   - the npm packages (npm ci),
@@ -28,6 +29,12 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "test-all: installing Debian's chromium" >&2
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+
+# The load balancer in front of several `treeagent serve` processes (serve-cluster.int.test.ts).
+if [ ! -x /usr/sbin/haproxy ]; then
+  echo "test-all: installing Debian's haproxy" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null
 fi
 
 TREEAGENT_TEST_DATABASE_URL="$(as_root bash scripts/setup-postgres.sh | tail -n 1)"
