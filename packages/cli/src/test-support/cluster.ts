@@ -119,10 +119,13 @@ export interface ServeProcess {
 export interface ServeProcessOptions {
   files: { tree: string; keys: string; operators: string };
   port: number;
-  /** Its local data directory (the embedding cache; every shared store is in PostgreSQL). */
+  /** Its data directory (with `databaseUrl`, only the embedding cache and fits). */
   data: string;
-  databaseUrl: string;
-  schema: string;
+  /** PostgreSQL for every shared store (else SQLite in `data`), in `schema`. */
+  databaseUrl?: string;
+  schema?: string;
+  /** More environment variables (e.g. TREEAGENT_TEST_TURN_DELAY_MS). */
+  env?: Record<string, string>;
 }
 
 /** Starts `treeagent serve` and resolves once it listens. */
@@ -139,8 +142,7 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
       String(options.port),
       '--data',
       options.data,
-      '--schema',
-      options.schema,
+      ...(options.schema ? ['--schema', options.schema] : []),
       '--api-key-file',
       options.files.keys,
       '--operators',
@@ -151,7 +153,11 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TREEAGENT_DATABASE_URL: options.databaseUrl },
+      env: {
+        ...process.env,
+        ...(options.databaseUrl ? { TREEAGENT_DATABASE_URL: options.databaseUrl } : {}),
+        ...options.env,
+      },
     },
   );
   let stdout = '';
