@@ -112,11 +112,13 @@ export interface ServeProcess {
   readonly child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) when the process ends. */
   readonly exited: Promise<number | string | null>;
+  stdout(): string;
   stderr(): string;
 }
 
 /** Options of one `treeagent serve` process of the cluster. */
 export interface ServeProcessOptions {
+  /** The tree, the API key file and the operators file (`writeClusterFiles`; another tree may replace its own). */
   files: { tree: string; keys: string; operators: string };
   port: number;
   /** Its data directory (with `databaseUrl`, only the embedding cache and fits). */
@@ -185,7 +187,14 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
       reject(new Error(`serve on ${options.port} exited (${code}) before listening: ${stderr}`));
     });
   });
-  return { port: options.port, url: `http://127.0.0.1:${options.port}`, child, exited, stderr: () => stderr };
+  return {
+    port: options.port,
+    url: `http://127.0.0.1:${options.port}`,
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
 }
 
 /** The HAProxy binary, or an error that says how to install it (never a skip). */
