@@ -7,7 +7,7 @@
  *     p50/p99 and the server's resident memory (RSS now and its peak), on SQLite;
  *   - sessions held: the server's RSS growth over 2,000 more sessions of one turn each;
  *   - bytes per turn: the pages in use in the SQLite file (WAL checkpointed) and the PostgreSQL tables
- *     (pg_total_relation_size of the schema) grown by the turns (warm-up included, so a few percent high).
+ *     (pg_total_relation_size of the schema) grown by all the turns (warm-up included), per turn.
  *
  *   npx tsx bench/capacity.ts [--clients=8] [--seconds=10] [--sessions=2000]
  */
@@ -308,8 +308,6 @@ export const loadTreeDocument = () => defineTree(documentToDefinition(JSON.parse
       message,
     });
     const memory = rss(server.child.pid!);
-    // Every turn (warm-up ones too) was stored; count them from the sessions' histories would cost
-    // more than it tells: the warm-up is a few percent, so bytes per turn are slightly overstated.
     const after = await stored();
     const row: Row = {
       setup,
@@ -317,7 +315,7 @@ export const loadTreeDocument = () => defineTree(documentToDefinition(JSON.parse
       ...result,
       rssMb: memory.rss / 1e6,
       peakMb: memory.peak / 1e6,
-      bytesPerTurn: (after - before) / Math.max(1, result.turns),
+      bytesPerTurn: (after - before) / Math.max(1, result.allTurns),
     };
     if (setup === 'hashed') {
       const start = rss(server.child.pid!).rss;
