@@ -55,12 +55,13 @@ if npm run build; then
   npm run check:packages || status=$?
   npm run api:check || status=$?
   npm run test:pack -- --no-build || status=$?
+  # The container image (deploy/Containerfile), built and run with podman on locally made Debian
+  # bases (installs podman, runc, debootstrap; the root file system is cached in .cache/container/).
+  # Its own "N passed, N failed" line comes before the summary of the three layers, which stays last.
+  echo "test-all: the container image" >&2
+  SKIP_BUILD=1 bash scripts/container-test.sh || status=$?
 else
   status=1
 fi
 node scripts/test-summary.mjs .vitest-reports/unit.json .vitest-reports/int.json .vitest-reports/browser.json
-# The container image (deploy/Containerfile), built and run with podman on locally made Debian bases
-# (installs podman, runc, debootstrap; the root file system is cached in .cache/container/).
-echo "test-all: the container image" >&2
-SKIP_BUILD=1 bash scripts/container-test.sh || status=$?
 exit "$status"
