@@ -231,6 +231,9 @@ describe('three treeagent serve processes behind HAProxy on PostgreSQL', () => {
     stop = true;
     const { sessions, acks, retried, failures } = await running;
     expect(failures).toEqual([]);
+    // Turns in flight on the killed process got no answer (HAProxy does not replay them): the clients
+    // sent them again, and the load balancer sent those to the living processes.
+    expect(retried.reduce((sum, messages) => sum + messages.size, 0)).toBeGreaterThan(0);
     for (const [c, session] of sessions.entries()) {
       const messages = await checkHistory(session, acks[c]!);
       // A turn committed by the killed process but never answered is in the history, and its retry
