@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh Debian 12 machine, then runs every check and test:
 #   - Debian's Chromium (browser tests of the chat page; Playwright never downloads a browser),
+#   - Debian's HAProxy (the load balancer of the multi-process test),
 #   - PostgreSQL 15 with pgvector built from Debian trixie's source package, and a test cluster
 #     on 127.0.0.1:54329 (scripts/setup-postgres.sh),
 #   - the npm packages (npm ci),
@@ -30,7 +31,8 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 
-# The reverse proxy in front of a served app (packages/server/src/http/trust-proxy.int.test.ts).
+# The reverse proxy in front of a served app (packages/server/src/http/trust-proxy.int.test.ts) and the
+# load balancer in front of several `treeagent serve` processes (serve-cluster.int.test.ts).
 if [ ! -x /usr/sbin/haproxy ]; then
   echo "test-all: installing Debian's haproxy" >&2
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
@@ -55,6 +57,11 @@ if npm run build; then
   npm run check:packages || status=$?
   npm run api:check || status=$?
   npm run test:pack -- --no-build || status=$?
+  # The container image (deploy/Containerfile), built and run with podman on locally made Debian
+  # bases (installs podman, runc, debootstrap; the root file system is cached in .cache/container/).
+  # Its own "N passed, N failed" line comes before the summary of the three layers, which stays last.
+  echo "test-all: the container image" >&2
+  SKIP_BUILD=1 bash scripts/container-test.sh || status=$?
 else
   status=1
 fi

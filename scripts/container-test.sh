@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The container image of deploy/Containerfile, built and run for real with podman (Debian's), on
+# Debian 12 bases made locally (scripts/container-base-images.sh: no registry can be pulled from):
+#   1. builds the image from the packed packages (deploy/make-context.sh) and states its size;
+#   2. runs it with a read-only root file system, a volume for the data directory, the tree mounted
+#      read-only and the API keys as a mounted secret file: /ready, 401 without a key, a conversation;
+#      the process runs as uid 10001 and cannot write outside its volume; the image's health check passes;
+#   3. stops it (SIGTERM: exit code 0), starts a new container on the same volume, configured from the
+#      environment this time (TREEAGENT_API_KEYS): the conversation is there and goes on;
+#   4. runs it on PostgreSQL (TREEAGENT_DATABASE_URL, the test server of scripts/setup-postgres.sh):
+#      a session written by one container is continued by a second one.
+# Installs what it needs from Debian's packages (podman, runc, debootstrap) when missing. Prints
+# "N passed, N failed" and exits non-zero on a failure. Run as root from the repository; SKIP_BUILD=1
+# when the packages are already built (scripts/test-all.sh builds them first).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+passed=0
+failed=0
+log() { echo "container-test: $*" >&2; }
+check() {
+  local what="$1"
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "ok - $what"
+  else
+    failed=$((failed + 1))
+    echo "not ok - $what"
+  fi
+}
+finish() {
+  echo "container-test: $((SECONDS - started)) s"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "container-test: run me as root (podman as root, Debian packages)." >&2
+  exit 1
+fi
+missing=()
+command -v podman >/dev/null || missing+=(podman)
+command -v runc >/dev/null || missing+=(runc)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+command -v curl >/dev/null || missing+=(curl)
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+source scripts/container-podman.sh
+
+# --- 1. the image -------------------------------------------------------------------------------
+mapfile -t bases < <(bash scripts/container-base-images.sh)
+[ "${#bases[@]}" -eq 2 ] || { log "the base images could not be made"; failed=1; finish; }
+SKIP_BUILD="${SKIP_BUILD:-}" bash deploy/make-context.sh .cache/container/context || { failed=1; finish; }
+IMAGE=localhost/treeagent:test
+log "building $IMAGE from deploy/Containerfile"
+build_started=$SECONDS
+if ! podman_build -f deploy/Containerfile --build-arg "RUNTIME_IMAGE=${bases[0]}" \
+  --build-arg "BUILD_IMAGE=${bases[1]}" -t "$IMAGE" .cache/container/context >.cache/container/build.log 2>&1; then
+  tail -n 30 .cache/container/build.log >&2
+  check "the image builds from deploy/Containerfile" false
+  finish
+fi
+check "the image builds from deploy/Containerfile ($((SECONDS - build_started)) s)" true
+size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
+base_size=$(podman image inspect --format '{{.Size}}' "${bases[0]}")
+echo "image size: $((size / 1000000)) MB ($((base_size / 1000000)) MB of it the Debian + Node.js base)"
+config() { podman image inspect --format "$1" "$IMAGE"; }
+check "the image runs as user 10001, not root" test "$(config '{{.Config.User}}')" = "10001:10001"
+check "the entry point is treeagent serve" test "$(config '{{json .Config.Entrypoint}}')" = '["treeagent","serve"]'
+check "the data directory is a volume" bash -c "podman image inspect --format '{{json .Config.Volumes}}' $IMAGE | grep -q /var/lib/treeagent"
+check "the image has a health check on /ready" bash -c "podman image inspect --format '{{json .Config.Healthcheck}}' $IMAGE | grep -q /ready"
+
+podman_probe "$IMAGE" || { check "a container starts on this machine" false; finish; }
+
+# --- 2. a container on its volume ---------------------------------------------------------------
+work="$(mktemp -d /tmp/treeagent-container-test.XXXXXX)"
+suffix="$$"
+VOLUME="treeagent-test-data-$suffix"
+containers=()
+cleanup() {
+  for name in "${containers[@]}"; do podman rm -f -t 0 "$name" >/dev/null 2>&1; done
+  podman volume rm -f "$VOLUME" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+API_KEY="sk-container-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+mkdir -p "$work/tree"
+cat >"$work/tree/tree.json" <<'EOF'
+{ "format": "treeagent-tree", "version": 1, "name": "shop", "nodes": [
+  { "id": 1, "type": "root" },
+  { "id": 2, "parent": 1, "type": "agent", "name": "assistant", "isPrimary": true },
+  { "id": 3, "parent": 2, "type": "emit", "name": "shipping", "chunks": ["shipping"],
+    "emit": { "message": { "type": "static", "content": "Shipping is 7.90." } } } ] }
+EOF
+printf '# the front end\n%s\n' "$API_KEY" >"$work/api-keys"
+chown 10001:10001 "$work/api-keys"
+chmod 600 "$work/api-keys"
+podman volume create "$VOLUME" >/dev/null
+PORT=$((20000 + RANDOM % 20000))
+URL="http://127.0.0.1:$PORT"
+
+# start <name> <podman run options…> -- <serve arguments…>
+start() {
+  local name="$1"
+  shift
+  local options=()
+  while [ "$1" != "--" ]; do options+=("$1"); shift; done
+  shift
+  containers+=("$name")
+  podman_run -d --name "$name" --read-only --tmpfs /tmp --health-interval disable \
+    -v "$work/tree:/opt/treeagent/tree:ro" "${options[@]}" "$IMAGE" "$@" >/dev/null
+}
+wait_ready() {
+  local url="$1"
+  for _ in $(seq 1 120); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$url/ready")" = 200 ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+json() { node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(eval('('+s+')'+process.argv[1])))" "$1"; }
+new_session() {
+  curl -s -X POST -H "authorization: Bearer $API_KEY" "$1/api/v1/sessions"
+}
+say() { # <url> <session> <token> <message>: the answer's text and the turn
+  curl -s -X POST -H "authorization: Bearer $API_KEY" -H 'content-type: application/json' \
+    -H "x-session-token: $3" -d "{\"message\":\"$4\"}" "$1/api/v1/sessions/$2/messages"
+}
+history_length() {
+  curl -s -H "authorization: Bearer $API_KEY" -H "x-session-token: $3" "$1/api/v1/sessions/$2/history" | json '.history.length'
+}
+
+start "treeagent-test-a-$suffix" -p "127.0.0.1:$PORT:3000" -v "$VOLUME:/var/lib/treeagent" \
+  -v "$work/api-keys:/run/secrets/api-keys:ro" -- \
+  /opt/treeagent/tree/tree.json --host 0.0.0.0 --port 3000 --data /var/lib/treeagent \
+  --api-key-file /run/secrets/api-keys
+check "the container becomes ready (GET /ready 200)" wait_ready "$URL"
+check "without the API key of the mounted secret file: 401" \
+  test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$URL/api/v1/sessions")" = 401
+session_json="$(new_session "$URL")"
+SESSION="$(echo "$session_json" | json '.sessionId')"
+TOKEN="$(echo "$session_json" | json '.token')"
+check "a session is created with the key" test -n "$SESSION"
+answer="$(say "$URL" "$SESSION" "$TOKEN" shipping | json '.messages[0].content')"
+check "the tree answers (\"$answer\")" test "$answer" = "Shipping is 7.90."
+check "the server runs as uid 10001" test "$(podman exec "treeagent-test-a-$suffix" node -p 'process.getuid()')" = 10001
+check "the root file system is read-only to it" \
+  bash -c "! podman exec treeagent-test-a-$suffix node -e \"require('fs').writeFileSync('/opt/treeagent/x', '')\" 2>/dev/null"
+check "the SQLite file is in the volume" \
+  podman exec "treeagent-test-a-$suffix" node -e "require('fs').statSync('/var/lib/treeagent/treeagent.db')"
+check "the image's health check passes" podman healthcheck run "treeagent-test-a-$suffix"
+podman stop -t 20 "treeagent-test-a-$suffix" >/dev/null
+check "SIGTERM stops it with exit code 0" \
+  test "$(podman inspect --format '{{.State.ExitCode}}' "treeagent-test-a-$suffix")" = 0
+
+# --- 3. a new container on the same volume, configured from the environment ------------------------
+start "treeagent-test-b-$suffix" -p "127.0.0.1:$PORT:3000" -v "$VOLUME:/var/lib/treeagent" \
+  -e "TREEAGENT_API_KEYS=$API_KEY" --
+check "a new container on the same volume becomes ready" wait_ready "$URL"
+check "the conversation is still there (2 history entries)" test "$(history_length "$URL" "$SESSION" "$TOKEN")" = 2
+turn="$(say "$URL" "$SESSION" "$TOKEN" shipping | json '.turn')"
+check "and goes on at turn 2 (got $turn)" test "$turn" = 2
+podman stop -t 20 "treeagent-test-b-$suffix" >/dev/null
+
+# --- 4. on PostgreSQL ---------------------------------------------------------------------------
+DATABASE_URL="${TREEAGENT_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:54329/treeagent_test}"
+SCHEMA="container_test_$suffix"
+psql_url() { psql -X -q -v ON_ERROR_STOP=1 "$DATABASE_URL" "$@"; }
+if ! command -v psql >/dev/null || ! psql_url -c 'SELECT 1' >/dev/null 2>&1; then
+  check "PostgreSQL at $DATABASE_URL answers (run scripts/setup-postgres.sh as root)" false
+  finish
+fi
+PG_PORT=$((20000 + RANDOM % 20000))
+PG_URL="http://127.0.0.1:$PG_PORT"
+pg_run() { # the host's network: the test server listens on 127.0.0.1 only
+  start "$1" --network host -e "TREEAGENT_DATABASE_URL=$DATABASE_URL" -e "TREEAGENT_API_KEYS=$API_KEY" -- \
+    /opt/treeagent/tree/tree.json --host 127.0.0.1 --port "$PG_PORT" --schema "$SCHEMA" --data /tmp/treeagent
+}
+pg_run "treeagent-test-pg1-$suffix"
+check "on PostgreSQL (TREEAGENT_DATABASE_URL) the container becomes ready" wait_ready "$PG_URL"
+session_json="$(new_session "$PG_URL")"
+SESSION="$(echo "$session_json" | json '.sessionId')"
+TOKEN="$(echo "$session_json" | json '.token')"
+say "$PG_URL" "$SESSION" "$TOKEN" shipping >/dev/null
+podman rm -f -t 20 "treeagent-test-pg1-$suffix" >/dev/null
+pg_run "treeagent-test-pg2-$suffix"
+check "a second container on PostgreSQL becomes ready" wait_ready "$PG_URL"
+turn="$(say "$PG_URL" "$SESSION" "$TOKEN" shipping | json '.turn')"
+check "it continues the first container's session at turn 2 (got $turn)" test "$turn" = 2
+psql_url -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null 2>&1
+finish
