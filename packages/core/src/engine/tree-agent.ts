@@ -26,7 +26,7 @@ import type { Tree } from '../tree/tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { EventChannel } from './event-channel.js';
-import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
+import { fitBlocker, NO_SPACE_FITTER } from './fit-plan.js';
 import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
@@ -142,9 +142,9 @@ export interface TreeAgentOptions {
    */
   fit?: FitMode;
   /**
-   * What fits the space. Default: `spaceFitter()` of `@treeagent/fit` when it is installed (without a
-   * cache file: pass `spaceFitter({ cacheDirectory })` to keep fits across restarts, as
-   * `treeagent dev` does in its data directory); without it the agent stays unfitted.
+   * What fits the space: `spaceFitter()` of `@treeagent/fit` (`spaceFitter({ cacheDirectory })` keeps
+   * fits across restarts, as `treeagent dev` does in its data directory). Default: none, and the agent
+   * stays unfitted whatever is installed (`agent.space()` says so); the `treeagent` CLI passes one.
    */
   spaceFitter?: SpaceFitter;
   /**
@@ -496,7 +496,7 @@ export class TreeAgent {
    * the unfitted space, with the fit started in the background (`#fitInBackground`).
    */
   async #start(job: LoadJob): Promise<AgentRuntime> {
-    const fitter = await this.#fitterFor(job);
+    const fitter = this.#fitterFor(job);
     if (fitter) {
       const request = this.#fitRequest(job);
       const cached = await fitter.cached(request).catch(() => null);
@@ -514,7 +514,7 @@ export class TreeAgent {
   }
 
   /** The fitter for this load, or `null` with the reason in the job's status. */
-  async #fitterFor(job: LoadJob): Promise<SpaceFitter | null> {
+  #fitterFor(job: LoadJob): SpaceFitter | null {
     const unfitted = (reason: string) => {
       job.status = { state: 'unfitted', embedderId: this.#embedder.id, reason };
       return null;
@@ -526,8 +526,8 @@ export class TreeAgent {
       exploreIn: this.#options.exploreIn ?? 'memory',
     });
     if (blocker) return unfitted(blocker);
-    const fitter = this.#options.spaceFitter ?? (await discoverSpaceFitter());
-    if (typeof fitter === 'string') return unfitted(fitter);
+    const fitter = this.#options.spaceFitter;
+    if (!fitter) return unfitted(NO_SPACE_FITTER);
     const skip = fitter.skip?.(job.tree, this.#embedder) ?? null;
     return skip ? unfitted(skip) : fitter;
   }
