@@ -5,12 +5,9 @@ import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type {
-  CalibrationOptions,
-  ThresholdCalibration,
-  ThresholdSource,
-} from '../explore/calibrate-thresholds.js';
+import type { CalibrationOptions } from '../explore/calibrate-thresholds.js';
 import type { ExploreScan, ExploreThreads } from '../explore/chunk-index.js';
+import { type RoutingThreshold, routingThresholds } from '../explore/routing-thresholds.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { handoffEventsOf } from '../handoff/handoff-events.js';
@@ -156,15 +153,7 @@ export interface TreeAgentOptions {
   now?: () => Date;
 }
 
-/** A routing node's threshold as exploration uses it (`TreeAgent.thresholds`). */
-export interface RoutingThreshold {
-  nodeId: number;
-  name: string | undefined;
-  threshold: number;
-  source: ThresholdSource;
-  /** For a calibrated threshold: what it was computed from. */
-  calibration?: ThresholdCalibration;
-}
+export type { RoutingThreshold };
 
 /** What travels with a user message. */
 export interface SendOptions {
@@ -329,16 +318,7 @@ export class TreeAgent {
    */
   async thresholds(): Promise<RoutingThreshold[]> {
     const runtime = await this.#load();
-    const calibrated = new Map(runtime.calibrations.map((calibration) => [calibration.nodeId, calibration]));
-    return [...runtime.tree.nodes.values()]
-      .filter((node) => node.type !== 'root' && node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
-      .map((node) => ({
-        nodeId: node.id,
-        name: node.name,
-        threshold: node.similarityThreshold,
-        source: node.thresholdSource,
-        ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
-      }));
+    return routingThresholds(runtime.tree, runtime.calibrations);
   }
 
   /**
