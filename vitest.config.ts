@@ -27,7 +27,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     setupFiles: ['scripts/vitest-setup.ts'],
-    // A test that asserts nothing fails: it could not have caught a regression (STYLE.md).
+    // A test that asserts nothing fails: it could not have caught a regression (CONTRIBUTING.md,
+    // "Test helpers": a test that could not fail is a defect).
     expect: { requireAssertions: true },
     // Builds the web app (packages/server/dist/web) when its sources changed: the browser tests and
     // `treeagent dev`'s tests serve it. Nothing to do when it is current.

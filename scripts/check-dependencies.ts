@@ -10,7 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 const packages = readdirSync(join(root, 'packages')).sort();
 const problems = packages.flatMap((name) => checkPackage(root, join(root, 'packages', name)));
 if (problems.length) {
-  console.error(`${problems.length} undeclared import${problems.length === 1 ? '' : 's'}:`);
+  console.error(`${problems.length} dependency problem${problems.length === 1 ? '' : 's'}:`);
   for (const problem of problems) console.error(`  - ${problem}`);
   process.exit(1);
 }

@@ -1,7 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkPackage, importsOf, reachable, relativeImportsOf, undeclaredImports } from './dependencies.js';
+import {
+  checkPackage,
+  coreImportsOfOtherPackages,
+  importsOf,
+  reachable,
+  relativeImportsOf,
+  undeclaredImports,
+} from './dependencies.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -67,6 +74,30 @@ describe('the dependency check (scripts/dependencies.ts)', () => {
     expect(problems[1]).toMatch(
       /src\/index\.ts imports the optional peer dependency "@treeagent\/postgres" statically/,
     );
+  });
+
+  it('rejects any import of another Tree Agent package by core, even a declared dynamic one', () => {
+    const source = `
+      import type { Embedder } from '@treeagent/core';
+      const FIT = '@treeagent/fit';
+      export const load = () => import(FIT);
+      export const other = () => import('@treeagent/sqlite');
+      type P = import('@treeagent/postgres').PgVectorStore;
+    `;
+    const core = {
+      name: '@treeagent/core',
+      peerDependencies: { '@treeagent/fit': '^0.1.0' },
+      peerDependenciesMeta: { '@treeagent/fit': { optional: true } },
+    };
+    const problems = coreImportsOfOtherPackages(core, importsOf('src/engine/x.ts', source));
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(
+      /^src\/engine\/x\.ts imports "@treeagent\/fit" \(dynamic\): @treeagent\/core depends on no other Tree Agent package/,
+    );
+    expect(problems[1]).toMatch(/"@treeagent\/sqlite" \(dynamic\)/);
+    expect(problems[2]).toMatch(/"@treeagent\/postgres" \(type\)/);
+    // Other packages import each other by name: that is what their dependencies are for.
+    expect(coreImportsOfOtherPackages({ name: '@treeagent/cli' }, importsOf('x.ts', source))).toEqual([]);
   });
 
   it('follows relative imports from an entry point', () => {

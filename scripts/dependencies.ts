@@ -154,6 +154,22 @@ export function undeclaredImports(
   return problems;
 }
 
+/**
+ * `@treeagent/core` depends on no other package of the repository, in any form: a static or type
+ * import, and also an `import()` by a string or a `const` (a hidden cycle no import graph shows, and
+ * a core whose behaviour depends on what else is installed). Declaring the package does not make it
+ * right, so this holds whatever core's package.json says.
+ */
+export function coreImportsOfOtherPackages(manifest: Manifest, imports: readonly PackageImport[]): string[] {
+  if (manifest.name !== '@treeagent/core') return [];
+  return imports
+    .filter(({ name }) => name.startsWith('@treeagent/') && name !== manifest.name)
+    .map(
+      ({ file, name, kind }) =>
+        `${file} imports "${name}" (${kind}): @treeagent/core depends on no other Tree Agent package. Take what it needs as an option (as TreeAgentOptions.spaceFitter takes @treeagent/fit's fitter) and pass it from the CLI, the server or the user's code.`,
+    );
+}
+
 /** The source files that a package's `tsconfig.build.json` compiles into its `dist/`. */
 export function shippedSources(packageDirectory: string): string[] {
   const configPath = join(packageDirectory, 'tsconfig.build.json');
@@ -179,11 +195,11 @@ export function checkPackage(root: string, packageDirectory: string): string[] {
         )
       : null;
   const edges = scanned.flatMap((result) => result.edges);
-  return undeclaredImports(
-    manifest,
-    scanned.flatMap((result) => result.imports),
-    entry ? reachable(entry, edges) : undefined,
-  );
+  const imports = scanned.flatMap((result) => result.imports);
+  return [
+    ...coreImportsOfOtherPackages(manifest, imports),
+    ...undeclaredImports(manifest, imports, entry ? reachable(entry, edges) : undefined),
+  ];
 }
 
 /** The files `start` loads, directly or not, itself included. */

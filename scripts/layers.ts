@@ -138,7 +138,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
   {
     folder: 'conformance',
-    what: 'published as `@treeagent/core/conformance`: the suites every store runs',
+    what: "published as `@treeagent/core/conformance`: the suites every store runs, and Qdrant's behaviour corpus (`qdrant-corpus/`)",
     mayImport: [
       'errors',
       'filter',

@@ -217,11 +217,13 @@ console.log(JSON.parse(readFileSync(path, 'utf8')).$schema ? 'schema' : 'no $sch
   );
   check(answer === 'Shipping is 5 euros.', `(a) plain node: the tree answers "${answer}"`);
 
-  // (a) The fit at load over USE-lite + hashed for an English tree: @treeagent/fit finds
-  // @treeagent/embedder-use (in the English template's dependencies) where a user installs them.
+  // (a) The fit at load over USE-lite + hashed for an English tree, with @treeagent/fit's fitter
+  // passed explicitly: it finds @treeagent/embedder-use (in the English template's dependencies)
+  // where a user installs them. Without the option the same tree stays unfitted.
   writeFileSync(
     join(project, 'english-fit.mjs'),
     `import { defineTree, TreeAgent } from '@treeagent/core';
+import { spaceFitter } from '@treeagent/fit';
 const openings = ['can you tell me', 'i want to know', 'please show me', 'what is', 'i need to check', 'could you find', 'do you know'];
 const topics = {
   shipping: ['the shipping cost', 'how long delivery takes', 'when my parcel arrives', 'the postage to france'],
@@ -240,15 +242,16 @@ const tree = defineTree({
     })),
   ],
 });
-const agent = new TreeAgent({ tree });
+const agent = new TreeAgent({ tree, spaceFitter: spaceFitter() });
 const space = await agent.whenFitted();
-console.log(space.state + ' ' + space.baseId);
+const plain = await new TreeAgent({ tree }).whenFitted();
+console.log(space.state + ' ' + space.baseId + ' | ' + plain.state);
 `,
   );
   const englishFit = run('node', ['english-fit.mjs'], project).trim();
   check(
-    /^fitted concat\(use-lite-en@[^*]+\*2,hashed-v1:/.test(englishFit),
-    `(a) plain node: an English tree of 112 chunks fits over USE-lite + hashed by itself ("${englishFit}")`,
+    /^fitted concat\(use-lite-en@[^*]+\*2,hashed-v1:.* \| unfitted$/.test(englishFit),
+    `(a) plain node: an English tree of 112 chunks fits over USE-lite + hashed with spaceFitter(), and stays unfitted without it ("${englishFit}")`,
   );
 
   // (a) A form of @treeagent/components, in plain node: two slots in one message, the third asked.

@@ -7,12 +7,14 @@ import {
   type LabelledUtterance,
   TreeAgent,
 } from '../../packages/core/src/index.js';
+import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
  * Do `treeagent eval`'s suggestions generalise? The tree is built from CLINC150 `train`; the agent
- * is what a user gets (`new TreeAgent({ tree })`: fitted at load, thresholds calibrated in the fitted
- * space; `--unfitted` for the hashed space as before the fit at load); the suggestions come from one
+ * is what a CLI user gets (`new TreeAgent({ tree, spaceFitter: spaceFitter() })`: fitted at load,
+ * thresholds calibrated in the fitted space; `--unfitted` for the hashed space as before the fit at
+ * load); the suggestions come from one
  * half of `val` + `oos_val` (every other utterance) and are applied to the other half, routed as
  * `send` would. npx tsx bench/routing/eval-suggestions.ts [--unfitted] [--warm-cache]
  */
@@ -24,7 +26,12 @@ const tree = clincTree(data, { threshold: null });
 const cache = process.argv.includes('--warm-cache')
   ? new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)))
   : new InMemoryEmbeddingCache();
-const agent = new TreeAgent({ tree, embeddingCache: cache, ...(unfitted ? { fit: false } : {}) });
+const agent = new TreeAgent({
+  tree,
+  embeddingCache: cache,
+  spaceFitter: spaceFitter(),
+  ...(unfitted ? { fit: false } : {}),
+});
 const space = await agent.whenFitted();
 const all: LabelledUtterance[] = [...data.val, ...data.oosVal.map(([text]) => [text, 'none'] as const)];
 const first = all.filter((_, index) => index % 2 === 0);

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { InMemoryEmbeddingCache, type LabelledUtterance, TreeAgent } from '../../packages/core/src/index.js';
+import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
@@ -53,7 +54,7 @@ for (const size of sizes) {
   const train = [...byIntent.values()].flatMap((items) => items.slice(0, size));
   const tree = clincTree(data, { threshold: null, train });
   for (const fit of [false, true]) {
-    const agent = new TreeAgent({ tree, embeddingCache: cache, fit });
+    const agent = new TreeAgent({ tree, embeddingCache: cache, fit, spaceFitter: spaceFitter() });
     const space = await agent.whenFitted();
     const outcome = await measure(agent);
     results[`${size} per intent, ${fit ? 'fitted' : 'unfitted'}`] = { ...outcome, space: space.state };

@@ -13,8 +13,9 @@ import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/ind
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 
 /**
- * Out of the box on CLINC150, as a user gets it: `new TreeAgent({ tree })` — no embedder, no fit
- * command, no threshold — on the tree built from `train`; the agent fits its space at load (in the
+ * Out of the box on CLINC150, as the CLI and a scaffolded project run it:
+ * `new TreeAgent({ tree, spaceFitter: spaceFitter() })` — no embedder, no fit command, no
+ * threshold — on the tree built from `train`; the agent fits its space at load (in the
  * background) and calibrates the thresholds in it. With `@treeagent/embedder-use` installed (it is,
  * in this repository) the fit of this English tree is made over USE-lite + hashed n-grams 2:1
  * (`@treeagent/fit`'s base `'auto'`). Measured once on `val` + `oos_val` after
@@ -32,7 +33,7 @@ import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
  *
  * `--data <dir>`: the agent keeps its embeddings (`FileEmbeddingCache`) and fits in `<dir>`, as
  * `treeagent dev` does in its data directory; run twice with the same directory for a warm start.
- * Without it: `new TreeAgent({ tree })` alone, cold.
+ * Without it: `new TreeAgent({ tree, spaceFitter: spaceFitter() })` alone, cold.
  *
  * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.95,0.96] [--folds 5] [--hashed-base]
  *   [--data <dir>] [--skip-val] [--no-write]
@@ -195,7 +196,7 @@ if (!process.argv.includes('--skip-val')) {
         }
       : hashedBase
         ? { spaceFitter: fitterFor({}) }
-        : {}),
+        : { spaceFitter: spaceFitter() }),
   });
   await agent.ready();
   const readyMs = performance.now() - started;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevServer, startDev } from './commands/dev.js';
 import { main } from './main.js';
 import type { Output } from './output.js';
+import { capture } from './test-support/capture.js';
 
 /**
  * The tree editor (docs/editor.md) in Debian's Chromium, against `treeagent dev` on a JSON tree file
@@ -507,12 +508,8 @@ describe('the tree editor', () => {
     const yaml = readFileSync(file, 'utf8');
     expect(yaml).toContain('- say: "I want to return a product"');
     expect(yaml).toContain(`message: { equals: ${JSON.stringify(INTENTS.returns.answer)} }`);
-    const lines: string[] = [];
-    const output: Output = {
-      log: (line) => lines.push(line),
-      write: (text) => lines.push(text),
-      error: (line) => lines.push(line),
-    };
+    const output = capture();
+    const lines = output.lines;
     expect(await main(['test', treePath, file], output), lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toMatch(/1 passed/);
   }, 60_000);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { chatCommand } from './commands/chat.js';
 import { LINT_CALIBRATION_MAX_READS_PER_CHUNK, LINT_FIT_MAX_CHUNKS } from './commands/lint.js';
 import { main } from './main.js';
-import type { Output } from './output.js';
+import { capture } from './test-support/capture.js';
 
 const bikeShop = fileURLToPath(new URL('../../../examples/src/bike-shop/tree.ts', import.meta.url));
 const utterances = fileURLToPath(new URL('../../../examples/src/bike-shop/utterances.tsv', import.meta.url));
@@ -16,18 +16,6 @@ const utterances = fileURLToPath(new URL('../../../examples/src/bike-shop/uttera
 const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-', import.meta.url)));
 const data = join(scratch, 'data');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function capture(): Output & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    log: (line) => out.push(line),
-    write: (text) => out.push(text),
-    error: (line) => err.push(line),
-  };
-}
 
 describe('treeagent', () => {
   test('inspect shows the effective tree, components flattened', async () => {

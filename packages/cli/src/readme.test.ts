@@ -4,22 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { markdownExample } from '../../../scripts/readme-example.js';
 import { main } from './main.js';
-import type { Output } from './output.js';
+import { capture } from './test-support/capture.js';
 
 const README = 'packages/cli/README.md';
 // Inside the package, so that the tree file resolves @treeagent/core (as main.test.ts does).
 const project = fileURLToPath(new URL(`../.scratch-readme-${process.pid}`, import.meta.url));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
-
-function quiet(): Output & { text: string[] } {
-  const text: string[] = [];
-  return {
-    text,
-    log: (line) => text.push(line),
-    write: (chunk) => text.push(chunk),
-    error: (line) => text.push(line),
-  };
-}
 
 test("the README's commands pass on its tree, conversation test and utterances, run from the project folder", async () => {
   mkdirSync(project, { recursive: true });
@@ -37,9 +27,9 @@ test("the README's commands pass on its tree, conversation test and utterances, 
   try {
     // `dev` serves until stopped: its own tests (commands/dev.test.ts) start it; the others run here.
     for (const args of commands.filter(([command]) => command !== 'dev')) {
-      const output = quiet();
+      const output = capture();
       const code = await main(args, output);
-      expect(code, `treeagent ${args.join(' ')}:\n${output.text.join('\n')}`).toBe(0);
+      expect(code, `treeagent ${args.join(' ')}:\n${output.lines.join('\n')}`).toBe(0);
     }
   } finally {
     process.chdir(previous);

@@ -26,6 +26,7 @@ export {
   USER_FACING_EVENT_TYPES,
 } from './protocol/events.js';
 export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
+export type { FormSlotReport } from './protocol/form-slot-report.js';
 export type {
   HandBackTarget,
   HandoffOutcome,

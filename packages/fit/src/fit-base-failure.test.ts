@@ -1,5 +1,6 @@
 import { HashedEmbedder, TreeAgent } from '@treeagent/core';
 import { describe, expect, test, vi } from 'vitest';
+import { spaceFitter } from './space-fitter.js';
 import { englishIntentTree } from './test-support/intent-trees.js';
 
 // Test double: an installed @treeagent/embedder-use whose model cannot run.
@@ -15,7 +16,7 @@ vi.mock('@treeagent/embedder-use', () => ({
 
 describe("a base 'auto' chose that fails", () => {
   test('the English tree is fitted over the hashed n-grams instead, and agent.space() says why', async () => {
-    const agent = new TreeAgent({ tree: englishIntentTree() });
+    const agent = new TreeAgent({ tree: englishIntentTree(), spaceFitter: spaceFitter() });
     const status = await agent.whenFitted();
     expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder().id });
     expect(status.state === 'fitted' && status.base).toMatch(

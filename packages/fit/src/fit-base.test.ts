@@ -98,8 +98,8 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
   });
 });
 
-describe('the agent fits an English tree over USE-lite + hashed by itself', () => {
-  test('new TreeAgent({ tree }) with @treeagent/embedder-use installed: the real model, visible everywhere, cached', async () => {
+describe('the agent fits an English tree over USE-lite + hashed', () => {
+  test('spaceFitter() with @treeagent/embedder-use installed: the real model, visible everywhere, cached', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'treeagent-fit-base-'));
     directories.push(directory);
     const lines: string[] = [];
@@ -155,7 +155,7 @@ describe('the agent fits an English tree over USE-lite + hashed by itself', () =
   });
 
   test('an Italian tree stays on the hashed base, and agent.space() says why', async () => {
-    const agent = new TreeAgent({ tree: italianIntentTree() });
+    const agent = new TreeAgent({ tree: italianIntentTree(), spaceFitter: spaceFitter() });
     const status = await agent.whenFitted();
     expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder().id });
     expect(status.state === 'fitted' && status.base).toMatch(/not an English tree/);

@@ -1,5 +1,6 @@
 import { type SessionStore, TreeAgentError } from '@treeagent/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PostgresSessionStore } from './index.js';
 import { type TurnSpan, testAgent } from './test-support/agent.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
@@ -9,10 +10,7 @@ import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/d
  * same sessions at the same time through TreeAgent.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 beforeEach(requireDatabase);
 
 function twoProcesses(label: string): [PostgresSessionStore, PostgresSessionStore] {

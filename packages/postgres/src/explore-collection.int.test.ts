@@ -10,7 +10,8 @@ import {
 } from '@treeagent/core';
 import { rejection } from '@treeagent/core/test';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PgVectorStore } from './index.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema, withClient } from './test-support/database.js';
 import { closedPort, TcpProxy } from './test-support/tcp-proxy.js';
@@ -21,10 +22,7 @@ import { closedPort, TcpProxy } from './test-support/tcp-proxy.js';
  * store that is down at start fails with an error naming it.
  */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 beforeEach(requireDatabase);
 
 const DIMENSIONS = 64;

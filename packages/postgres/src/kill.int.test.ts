@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PostgresSessionStore } from './index.js';
 import { testAgent } from './test-support/agent.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
@@ -9,10 +10,7 @@ import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/d
 const script = fileURLToPath(new URL('./test-support/commit-loop.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 beforeEach(requireDatabase);
 
 /** Starts the child, waits for `acks` acknowledged turns, SIGKILLs it; returns the last acknowledged turn. */

@@ -1,14 +1,12 @@
 import { rejection } from '@treeagent/core/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PgVectorStore, PostgresSessionStore } from './index.js';
 import { testAgent } from './test-support/agent.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 import { closedPort, TcpProxy } from './test-support/tcp-proxy.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 beforeEach(requireDatabase);
 
 const target = new URL(TEST_DATABASE_URL);

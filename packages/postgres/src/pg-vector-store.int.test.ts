@@ -9,9 +9,10 @@ import { describeQdrantCorpus, describeVectorStore } from '@treeagent/core/confo
 import { rejection } from '@treeagent/core/test';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PgVectorStore, type PgVectorStoreOptions } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
+import { requireDatabase, storeInTestSchema, TEST_DATABASE_URL } from './test-support/database.js';
 
 const variants: [string, Partial<PgVectorStoreOptions>][] = [
   ['PgVectorStore (vector(3), exact scan)', { dimensions: 3 }],
@@ -22,44 +23,30 @@ const variants: [string, Partial<PgVectorStoreOptions>][] = [
 for (const [name, options] of variants) {
   describeVectorStore(name, async () => {
     await requireDatabase();
-    const { schema, drop } = testSchema('vconf');
-    const store = new PgVectorStore({ connection: TEST_DATABASE_URL, schema, ...options });
-    return {
-      store,
-      dispose: async () => {
-        await store.close();
-        await drop();
-      },
-    };
+    return storeInTestSchema(
+      'vconf',
+      (schema) => new PgVectorStore({ connection: TEST_DATABASE_URL, schema, ...options }),
+    );
   });
 }
 
 /** Qdrant's behaviour corpus: filters translated to SQL must give Qdrant's answers. */
 describeQdrantCorpus('PgVectorStore', async () => {
   await requireDatabase();
-  const { schema, drop } = testSchema('qcorpus');
-  const store = new PgVectorStore({ connection: TEST_DATABASE_URL, schema });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      await drop();
-    },
-  };
+  return storeInTestSchema(
+    'qcorpus',
+    (schema) => new PgVectorStore({ connection: TEST_DATABASE_URL, schema }),
+  );
 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function newStore(label: string, options: Partial<PgVectorStoreOptions> = {}) {
-  const { schema, drop } = testSchema(label);
-  const store = new PgVectorStore({ connection: TEST_DATABASE_URL, schema, ...options });
-  cleanups.push(async () => {
-    await store.close();
-    await drop();
-  });
+  const { store, schema, dispose } = storeInTestSchema(
+    label,
+    (schema) => new PgVectorStore({ connection: TEST_DATABASE_URL, schema, ...options }),
+  );
+  cleanups.push(dispose);
   return { store, schema };
 }
 

@@ -1,35 +1,33 @@
 import { type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
 import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PostgresSessionStore, type PostgresSessionStoreOptions } from './index.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema, withClient } from './test-support/database.js';
+import {
+  requireDatabase,
+  storeInTestSchema,
+  TEST_DATABASE_URL,
+  testSchema,
+  withClient,
+} from './test-support/database.js';
 
 describeSessionStore('PostgresSessionStore', async () => {
   await requireDatabase();
-  const { schema, drop } = testSchema('conformance');
-  const store = new PostgresSessionStore({ connection: TEST_DATABASE_URL, schema });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      await drop();
-    },
-  };
+  return storeInTestSchema(
+    'conformance',
+    (schema) => new PostgresSessionStore({ connection: TEST_DATABASE_URL, schema }),
+  );
 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function newStore(label: string, options: Partial<PostgresSessionStoreOptions> = {}) {
-  const { schema, drop } = testSchema(label);
-  const store = new PostgresSessionStore({ connection: TEST_DATABASE_URL, schema, ...options });
-  cleanups.push(async () => {
-    await store.close();
-    await drop();
-  });
+  const { store, schema, dispose } = storeInTestSchema(
+    label,
+    (schema) => new PostgresSessionStore({ connection: TEST_DATABASE_URL, schema, ...options }),
+  );
+  cleanups.push(dispose);
   return { store, schema };
 }
 

@@ -8,16 +8,14 @@ import {
   type VectorStore,
 } from '@treeagent/core';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PgVectorStore, PostgresSessionStore } from './index.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
 /** TreeAgent end to end on PostgreSQL: query nodes on PgVectorStore, sessions in PostgresSessionStore. */
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 beforeEach(requireDatabase);
 
 const VECTORS: Record<string, number[]> = {

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import {
   requirePostgres,
   SERVER_PROCESS_API_KEY,
-  type ServerProcess,
-  startServerProcess,
+  serverStarter,
   TEST_DATABASE_URL,
   testSchema,
 } from './test-support/server-process.js';
@@ -19,16 +19,8 @@ import {
  */
 
 const auth = { Authorization: `Bearer ${SERVER_PROCESS_API_KEY}` };
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(args: string[]): Promise<ServerProcess> {
-  const server = await startServerProcess(args);
-  cleanups.push(() => server.kill());
-  return server;
-}
+const cleanups = cleanupsAfterEach();
+const start = serverStarter(cleanups);
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

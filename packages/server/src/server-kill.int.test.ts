@@ -5,14 +5,15 @@ import type { SessionStore } from '@treeagent/core';
 import { PostgresSessionStore } from '@treeagent/postgres';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { openAiEngineSessionId } from './openai/chat-session.js';
 import {
   chat,
   requirePostgres,
   SERVER_PROCESS_API_KEY,
   type ServerProcess,
-  startServerProcess,
+  serverStarter,
   TEST_DATABASE_URL,
   testSchema,
 } from './test-support/server-process.js';
@@ -27,16 +28,8 @@ const SESSIONS = ['s0', 's1', 's2', 's3'];
 const CLIENTS = 8;
 const LOAD_MS = 1500;
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(args: string[]): Promise<ServerProcess> {
-  const server = await startServerProcess(args);
-  cleanups.push(() => server.kill());
-  return server;
-}
+const cleanups = cleanupsAfterEach();
+const start = serverStarter(cleanups);
 
 interface Ack {
   sessionId: string;

@@ -1,12 +1,13 @@
 import { PostgresSessionStore } from '@treeagent/postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { openAiEngineSessionId } from './openai/chat-session.js';
 import {
   chat,
   requirePostgres,
   SERVER_PROCESS_API_KEY,
   type ServerProcess,
-  startServerProcess,
+  serverStarter,
   TEST_DATABASE_URL,
   testSchema,
 } from './test-support/server-process.js';
@@ -22,10 +23,8 @@ const SESSIONS = ['p0', 'p1', 'p2', 'p3'];
 const CLIENTS_PER_PAIR = 2;
 const TURNS_PER_CLIENT = 8;
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
+const start = serverStarter(cleanups);
 
 interface Ack {
   sessionId: string;
@@ -46,11 +45,7 @@ describe('two server processes on one PostgreSQL', () => {
       await drop();
     });
     const servers: ServerProcess[] = await Promise.all(
-      [0, 1].map(async () => {
-        const server = await startServerProcess(['postgres', TEST_DATABASE_URL, schema]);
-        cleanups.push(() => server.kill());
-        return server;
-      }),
+      [0, 1].map(() => start(['postgres', TEST_DATABASE_URL, schema])),
     );
     expect(servers[0]!.url).not.toBe(servers[1]!.url);
 

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import {
   chat,
   requirePostgres,
-  type ServerProcess,
-  startServerProcess,
+  serverStarter,
   TEST_DATABASE_URL,
   testSchema,
 } from './test-support/server-process.js';
@@ -18,16 +18,9 @@ import {
  * (the advisory lock dies with the killed process's connection).
  */
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess(args, { env });
-  cleanups.push(() => server.kill());
-  return server;
-}
+const cleanups = cleanupsAfterEach();
+const startProcess = serverStarter(cleanups);
+const start = (args: string[], env: Record<string, string>) => startProcess(args, { env });
 
 async function killMidTurnThenTakeOver(args: string[]): Promise<number> {
   // The first process's turns wait 20 s in a callback: it dies holding the lock.

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
 import { integrityCheck, tempDir } from './test-support/temp-dir.js';
@@ -11,10 +12,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // Long enough that the test would time out waiting for it: a dead holder must be detected, not waited for.
 const LEASE_MS = 60_000;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** Starts the commit loop and kills it with SIGKILL once it has acknowledged `turns` more turns. */
 async function runAndKill(file: string, turns: number): Promise<{ acks: number[]; vectors: number[] }> {

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ChunkId, defineTree, MessageType, TreeAgent, TreeAgentError } from '@treeagent/core';
 import { ExactEmbedder } from '@treeagent/core/test';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { openSqlite, type SqliteStores } from './open-sqlite.js';
 import { dumpTables, integrityCheck, tempDir } from './test-support/temp-dir.js';
 
@@ -105,10 +106,7 @@ function buildAgent(stores: SqliteStores, seen: Seen) {
   return { agent, embedder };
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function freshDir(): string {
   const { dir, remove } = tempDir();

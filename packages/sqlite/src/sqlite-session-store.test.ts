@@ -5,7 +5,8 @@ import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import { rejection } from '@treeagent/core/test';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { tempDir } from './test-support/temp-dir.js';
@@ -22,10 +23,7 @@ describeSessionStore('SqliteSessionStore', async () => {
   };
 });
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A database file path in a fresh directory, removed after the test. */
 function freshFile(name = 'treeagent.db'): string {

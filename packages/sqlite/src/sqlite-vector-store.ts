@@ -8,7 +8,7 @@ import {
   type VectorSearchRequest,
   type VectorStore,
 } from '@treeagent/core';
-import { compareIds, compileFilter, decodeOffset, encodeOffset } from '@treeagent/core/adapter';
+import { compareIds, compileFilter, scrollPage } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -182,22 +182,9 @@ export class SqliteVectorStore implements VectorStore {
 
   async scroll(request: VectorScrollRequest): Promise<VectorScrollPage> {
     const accepts = compileFilter(request.filter);
-    return this.#run(`scroll collection "${request.collection}"`, () => {
-      const excluded = new Set((request.exclude ?? []).map(String));
-      const points = this.#sorted(request.collection).filter(
-        (point) => !excluded.has(String(point.id)) && accepts({ id: point.id, payload: point.payload }),
-      );
-      const start = request.offset
-        ? points.findIndex((point) => compareIds(point.id, decodeOffset(request.offset!)) >= 0)
-        : 0;
-      const from = start < 0 ? points.length : start;
-      const page = points.slice(from, from + request.limit);
-      const next = points[from + request.limit];
-      return {
-        chunks: page.map((point) => toChunk(point, null)),
-        nextOffset: next ? encodeOffset(next.id) : null,
-      };
-    });
+    return this.#run(`scroll collection "${request.collection}"`, () =>
+      scrollPage(this.#sorted(request.collection), request, { accepts, inIdOrder: true }),
+    );
   }
 
   async ids(collection: string): Promise<ChunkId[]> {

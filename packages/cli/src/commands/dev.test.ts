@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 import { type DevOptions, startDev } from './dev.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
@@ -23,12 +24,8 @@ describe('treeagent dev', () => {
     const tree = join(scratch, 'tree.ts');
     writeFileSync(join(scratch, 'answer.ts'), "export const answer = 'v1';\n");
     writeFileSync(tree, treeSource('a'));
-    const lines: string[] = [];
-    const out: Output = {
-      log: (line) => lines.push(line),
-      write: (text) => lines.push(text),
-      error: (line) => lines.push(line),
-    };
+    const out = capture();
+    const lines = out.lines;
     const dev = await startDev(tree, { port: '0', data: join(scratch, 'data') }, out);
     try {
       expect(lines.join('\n')).toContain(`Chat page: ${dev.url}/`);

@@ -7,6 +7,7 @@ import {
   TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
+import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
@@ -103,6 +104,9 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
             ...(options.config ? { config: options.config } : {}),
             ...(options.utterances ? { utterances: options.utterances } : {}),
             agentOptions: {
+              // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
+              // default fitter, uncached (a draft's fit is not worth a file in the data directory).
+              spaceFitter: spaceFitter(),
               ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
               ...(data.options.embeddingCache ? { embeddingCache: data.options.embeddingCache } : {}),
             },

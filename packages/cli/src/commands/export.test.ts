@@ -4,23 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadTree } from '../load-tree.js';
 import { main } from '../main.js';
-import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 
 // Inside the package, so that the generated module resolves @treeagent/core.
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function capture(): Output & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    log: (line) => out.push(line),
-    write: (text) => out.push(text),
-    error: (line) => err.push(line),
-  };
-}
 
 const TREE = `import { defineTree } from '@treeagent/core';
 export function orderAfter() {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { main } from '../main.js';
-import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 
 const bikeShop = fileURLToPath(new URL('../../../../examples/src/bike-shop/tree.ts', import.meta.url));
 const utterances = fileURLToPath(
@@ -15,13 +15,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('treeagent fit', () => {
   test('fits the bike-shop tree, writes the fit and prints routing unfitted vs fitted', async () => {
-    const lines: string[] = [];
-    const errors: string[] = [];
-    const out: Output = {
-      log: (line) => lines.push(line),
-      write: (text) => lines.push(text),
-      error: (line) => errors.push(line),
-    };
+    const out = capture();
+    const { out: lines, err: errors } = out;
     const file = join(scratch, 'bike-shop.fit.json');
     const code = await main(
       ['fit', bikeShop, '--utterances', utterances, '--out', file, '--data', join(scratch, 'data')],
@@ -68,12 +63,8 @@ export default tree;
 export const embedder = await FittedEmbedder.fit(tree, new HashedEmbedder());
 `,
     );
-    const lines: string[] = [];
-    const out: Output = {
-      log: (line) => lines.push(line),
-      write: (text) => lines.push(text),
-      error: (line) => lines.push(line),
-    };
+    const out = capture();
+    const lines = out.lines;
     expect(await main(['lint', module], out)).toBe(0);
     const text = lines.join('\n');
     expect(text).toMatch(

@@ -5,22 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { TreeAgentError } from '@treeagent/core';
 import { verifyOperatorPassword } from '@treeagent/server';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 import { startDev } from './dev.js';
 import { operatorPasswordCommand } from './operator-password.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function capture(): Output & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    log: (line) => lines.push(line),
-    write: (text) => lines.push(text),
-    error: (line) => lines.push(line),
-  };
-}
 
 const tree = `import { defineTree } from '@treeagent/core';
 export default defineTree({ name: 'desk', nodes: [

@@ -7,24 +7,12 @@ import { userReference } from '@treeagent/server';
 import { openSqlite } from '@treeagent/sqlite';
 import { afterEach, describe, expect, test } from 'vitest';
 import { main } from '../main.js';
-import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function capture(): Output & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    log: (line) => out.push(line),
-    write: (text) => out.push(text),
-    error: (line) => err.push(line),
-  };
-}
 
 /** Two sessions of user crm:1 and one of crm:2, each with a turn and its fact, in a data directory. */
 async function dataDirectory(): Promise<string> {

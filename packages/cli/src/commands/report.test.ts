@@ -6,8 +6,8 @@ import { ANALYTICS_EXPECTED, ANALYTICS_FIXTURE } from '@treeagent/core/conforman
 import { openSqlite } from '@treeagent/sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../main.js';
-import type { Output } from '../output.js';
 import { isMissingPackage, POSTGRES_PACKAGE } from '../postgres-adapter.js';
+import { capture } from '../test-support/capture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'treeagent-report-'));
 const data = join(dir, 'data');
@@ -37,18 +37,6 @@ beforeAll(async () => {
   await stores.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function capture(): Output & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    log: (line) => out.push(line),
-    write: (text) => out.push(text),
-    error: (line) => err.push(line),
-  };
-}
 
 describe('treeagent report', () => {
   test('the terminal summary shows the known figures', async () => {

@@ -5,6 +5,7 @@ import { hashOperatorPassword } from '@treeagent/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import type { Output } from '../output.js';
+import { capture } from '../test-support/capture.js';
 import { startServe } from './serve.js';
 
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
@@ -283,12 +284,8 @@ describe('treeagent serve --watch', () => {
         ],
       })}\n`;
     writeFileSync(file, document('Shipping is 7.90.'));
-    const lines: string[] = [];
-    const out: Output = {
-      log: (line) => lines.push(line),
-      write: () => undefined,
-      error: (line) => lines.push(line),
-    };
+    const out = capture();
+    const lines = out.lines;
     const server = await startServe(file, { port: '0', data: join(dir, 'data'), watch: true }, out);
     try {
       expect(lines.join('\n')).toContain('Hot reload: on (--watch)');

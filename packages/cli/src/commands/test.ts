@@ -1,4 +1,5 @@
 import { TreeAgentError } from '@treeagent/core';
+import { spaceFitter } from '@treeagent/fit';
 import {
   fixtureModel,
   formatFailures,
@@ -28,7 +29,15 @@ export async function testCommand(
     const model = fixtureModel(file.fixtures);
     if (!model) plain ??= await loadTree(treePath, config);
     const loaded = model ? await loadTree(treePath, { ...config, models: { default: model } }) : plain!;
-    results.push(...(await runConversationFile(file, { tree: loaded.tree, ...loaded.agentOptions })));
+    // The fitter passed explicitly, as every command does (core finds none by itself); uncached, as
+    // each conversation file starts its own agent.
+    results.push(
+      ...(await runConversationFile(file, {
+        tree: loaded.tree,
+        spaceFitter: spaceFitter(),
+        ...loaded.agentOptions,
+      })),
+    );
   }
   const failures = formatFailures(results);
   if (failures) out.log(`${failures}\n`);

@@ -1,3 +1,4 @@
+import type { FormSlotReport } from '@treeagent/core/client';
 import type { FormLanguage, SlotDefinition } from '../slots/slot-definition.js';
 import type { FormState } from './form-state.js';
 import { formatValue } from './format-value.js';
@@ -53,16 +54,7 @@ export interface FormDebugSummary {
   status: string;
   awaiting: string | null;
   attempts: number;
-  slots: {
-    name: string;
-    type: string;
-    required: boolean;
-    value: unknown;
-    display: string | null;
-    parser: string | null;
-    text: string | null;
-    skipped: boolean;
-  }[];
+  slots: FormSlotReport[];
   /** What this message gave: values with their parser, and refused values. */
   message: FormState['log'][number] | null;
 }

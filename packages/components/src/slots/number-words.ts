@@ -81,7 +81,8 @@ export function italianWordNumber(word: string): number | null {
   return null;
 }
 
-const EN_SMALL: Record<string, number> = {
+/** English numbers of one word below twenty ("a"/"an" are one before "hundred"/"thousand"). */
+export const EN_SMALL: Readonly<Record<string, number>> = {
   zero: 0,
   a: 1,
   an: 1,

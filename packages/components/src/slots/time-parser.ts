@@ -1,4 +1,4 @@
-import { italianWordNumber } from './number-words.js';
+import { EN_SMALL, italianWordNumber } from './number-words.js';
 import type { ParsedValue, ParseMiss, ParseOutcome } from './parse-types.js';
 import { matchAll, overlaps, type Span } from './text.js';
 
@@ -14,20 +14,12 @@ export interface TimeOfDay {
   minute: number;
 }
 
-const EN_HOURS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+/** "one" … "twelve": the English number words of the hours. */
+const EN_HOURS: Record<string, number> = Object.fromEntries(
+  Object.entries(EN_SMALL).filter(
+    ([word, value]) => value >= 1 && value <= 12 && word !== 'a' && word !== 'an',
+  ),
+);
 const EN_MINUTES: Record<string, number> = {
   ...EN_HOURS,
   twenty: 20,

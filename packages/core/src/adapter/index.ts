@@ -64,4 +64,4 @@ export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/ha
 export { KeyedMutex } from '../session/keyed-mutex.js';
 export { emptySessionRecord } from '../session/session-store.js';
 // Vector stores: the id order and the opaque scroll cursor every store uses.
-export { compareIds, decodeOffset, encodeOffset } from '../vector/in-memory-vector-store.js';
+export { compareIds, decodeOffset, encodeOffset, scrollPage } from '../vector/in-memory-vector-store.js';

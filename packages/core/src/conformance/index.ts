@@ -2,13 +2,7 @@
  * Conformance suites for adapters (they use vitest): run them against every implementation of a
  * contract. Each takes a factory; the newer ones also a skip list whose entries name their reason.
  */
-export type {
-  CorpusCase,
-  CorpusCollection,
-  CorpusPoint,
-  CorpusRequest,
-} from '../filter/qdrant-corpus/index.js';
-export { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
+
 export {
   ANALYTICS_EXPECTED,
   ANALYTICS_FIXTURE,
@@ -37,6 +31,13 @@ export {
   type LanguageModelFactory,
 } from './language-model-conformance.js';
 export { describeOperatorStores, type OperatorStoresFixture } from './operator-stores-conformance.js';
+export type {
+  CorpusCase,
+  CorpusCollection,
+  CorpusPoint,
+  CorpusRequest,
+} from './qdrant-corpus/index.js';
+export { CORPUS_CASES, CORPUS_COLLECTIONS } from './qdrant-corpus/index.js';
 export {
   CORPUS_COLLECTION,
   type CorpusAnswer,

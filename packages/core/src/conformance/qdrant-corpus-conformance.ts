@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import { CORPUS_CASES, CORPUS_COLLECTIONS } from '../filter/qdrant-corpus/index.js';
-import type { CorpusCase, CorpusCollection, CorpusPoint } from '../filter/qdrant-corpus/types.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Filter, PointId } from '../protocol/filter.js';
 import { compareIds, encodeOffset } from '../vector/in-memory-vector-store.js';
 import { scrollAll } from '../vector/scroll-all.js';
 import type { VectorRecord, VectorStore } from '../vector/vector-store.js';
+import { CORPUS_CASES, CORPUS_COLLECTIONS } from './qdrant-corpus/index.js';
+import type { CorpusCase, CorpusCollection, CorpusPoint } from './qdrant-corpus/types.js';
 import type { VectorStoreFactory } from './vector-store-conformance.js';
 
 /** The collection every corpus case writes its points to (each case gets a fresh store). */
@@ -121,7 +121,7 @@ export interface QdrantCorpusOptions {
 
 /**
  * Runs Qdrant's behaviour corpus (cases written from Qdrant's own integration tests, see
- * `src/filter/qdrant-corpus/README.md`) against a `VectorStore`: each case upserts its fixture in a
+ * `src/conformance/qdrant-corpus/README.md`) against a `VectorStore`: each case upserts its fixture in a
  * fresh store, sends its request and expects Qdrant's answer, or a `FILTER` error for filters Tree
  * Agent does not support (documented in docs/deployment.md).
  */

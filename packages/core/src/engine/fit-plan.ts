@@ -1,6 +1,6 @@
 import type { Tree } from '../tree/tree.js';
 import type { ExploreIn } from './load-runtime.js';
-import { AUTO_FIT_MIN_CHUNKS, type FitMode, type SpaceFitter } from './space-fitter.js';
+import { AUTO_FIT_MIN_CHUNKS, type FitMode } from './space-fitter.js';
 
 /** What decides whether the agent fits its embedding space at load. */
 export interface FitPlanInput {
@@ -33,22 +33,10 @@ export function fitBlocker(input: FitPlanInput): string | null {
   return null;
 }
 
-/** The package whose `spaceFitter()` `TreeAgent` uses when no `spaceFitter` is given. */
-export const FIT_PACKAGE = '@treeagent/fit';
-
-let discovered: Promise<SpaceFitter | string> | null = null;
-
 /**
- * `@treeagent/fit`'s default fitter when the package is installed (imported once per process, by a
- * name the bundlers and type checker do not follow: core does not depend on it), else why not.
+ * Why the agent stays unfitted when the fit is not blocked but no `spaceFitter` option is given:
+ * core ships no fitter and looks for none, so the routing of `new TreeAgent({ tree })` never depends
+ * on what else is installed.
  */
-export function discoverSpaceFitter(): Promise<SpaceFitter | string> {
-  discovered ??= import(/* @vite-ignore */ FIT_PACKAGE).then(
-    (module: { spaceFitter?: () => SpaceFitter }) =>
-      typeof module.spaceFitter === 'function'
-        ? module.spaceFitter()
-        : `${FIT_PACKAGE} has no spaceFitter export (update it)`,
-    () => `${FIT_PACKAGE} is not installed (npm install ${FIT_PACKAGE})`,
-  );
-  return discovered;
-}
+export const NO_SPACE_FITTER =
+  'no spaceFitter is given (pass spaceFitter: spaceFitter() from @treeagent/fit to fit the space; the treeagent CLI does)';

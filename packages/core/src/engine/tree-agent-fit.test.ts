@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import type { AgentEvent } from '../protocol/events.js';
@@ -139,16 +139,44 @@ describe('TreeAgent fits its embedding space at load', () => {
   });
 
   test('setTree during a fit: the old fit is dropped, the new tree is fitted', async () => {
+    // The stale fit's space is recognisable: its own embedder id, and it records that the agent
+    // built a runtime in it (the last thing the stale fit does before it must give up).
+    let staleEmbeds = 0;
+    const stale: Embedder = {
+      id: 'stale-vector',
+      dimensions: 2,
+      embed: (texts) => {
+        staleEmbeds++;
+        return texts.map(() => [0, 1]);
+      },
+    };
     const first = deferred<FittedSpace>();
     let calls = 0;
     const fitter = scriptedFitter({ fit: () => (++calls === 1 ? first.promise : Promise.resolve(fitted())) });
     const agent = new TreeAgent({ tree: topicsTree(), spaceFitter: fitter });
     await agent.ready();
     await agent.setTree(topicsTree(70));
-    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted' });
-    first.resolve(fitted());
+    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    first.resolve({ embedder: stale, cached: false, fitMilliseconds: 5 });
+    await vi.waitFor(() => expect(staleEmbeds).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The stale fit installs nothing: not its runtime (the old tree, its space), not its status.
     expect(agent.tree.chunks).toHaveLength(140);
+    expect(agent.space()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'one-vector' });
+    expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
     expect(fitter.fits).toBe(2);
+  });
+
+  test('no spaceFitter: the agent stays unfitted, whatever is installed, and says how to fit', async () => {
+    // @treeagent/fit is installed in this repository (and resolvable from core's tests): core must
+    // still not find it by itself.
+    const agent = new TreeAgent({ tree: topicsTree() });
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({ state: 'unfitted', embedderId: new HashedEmbedder().id });
+    expect(status.state === 'unfitted' ? status.reason : '').toMatch(
+      /no spaceFitter is given \(pass spaceFitter: spaceFitter\(\) from @treeagent\/fit/,
+    );
   });
 
   test("'auto' fits only the default embedder, in memory, a tree of enough chunks", async () => {

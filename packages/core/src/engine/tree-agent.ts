@@ -5,12 +5,9 @@ import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
-import type {
-  CalibrationOptions,
-  ThresholdCalibration,
-  ThresholdSource,
-} from '../explore/calibrate-thresholds.js';
+import type { CalibrationOptions } from '../explore/calibrate-thresholds.js';
 import type { ExploreScan, ExploreThreads } from '../explore/chunk-index.js';
+import { type RoutingThreshold, routingThresholds } from '../explore/routing-thresholds.js';
 import type { FileStore } from '../files/file-store.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { handoffEventsOf } from '../handoff/handoff-events.js';
@@ -26,7 +23,7 @@ import type { Tree } from '../tree/tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../vector/vector-store.js';
 import { EventChannel } from './event-channel.js';
-import { discoverSpaceFitter, fitBlocker } from './fit-plan.js';
+import { fitBlocker, NO_SPACE_FITTER } from './fit-plan.js';
 import { applyHandoffAction, type HandoffAction, type HandoffUpdate } from './handoff-actions.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
@@ -142,9 +139,9 @@ export interface TreeAgentOptions {
    */
   fit?: FitMode;
   /**
-   * What fits the space. Default: `spaceFitter()` of `@treeagent/fit` when it is installed (without a
-   * cache file: pass `spaceFitter({ cacheDirectory })` to keep fits across restarts, as
-   * `treeagent dev` does in its data directory); without it the agent stays unfitted.
+   * What fits the space: `spaceFitter()` of `@treeagent/fit` (`spaceFitter({ cacheDirectory })` keeps
+   * fits across restarts, as `treeagent dev` does in its data directory). Default: none, and the agent
+   * stays unfitted whatever is installed (`agent.space()` says so); the `treeagent` CLI passes one.
    */
   spaceFitter?: SpaceFitter;
   /**
@@ -156,15 +153,7 @@ export interface TreeAgentOptions {
   now?: () => Date;
 }
 
-/** A routing node's threshold as exploration uses it (`TreeAgent.thresholds`). */
-export interface RoutingThreshold {
-  nodeId: number;
-  name: string | undefined;
-  threshold: number;
-  source: ThresholdSource;
-  /** For a calibrated threshold: what it was computed from. */
-  calibration?: ThresholdCalibration;
-}
+export type { RoutingThreshold };
 
 /** What travels with a user message. */
 export interface SendOptions {
@@ -329,16 +318,7 @@ export class TreeAgent {
    */
   async thresholds(): Promise<RoutingThreshold[]> {
     const runtime = await this.#load();
-    const calibrated = new Map(runtime.calibrations.map((calibration) => [calibration.nodeId, calibration]));
-    return [...runtime.tree.nodes.values()]
-      .filter((node) => node.type !== 'root' && node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
-      .map((node) => ({
-        nodeId: node.id,
-        name: node.name,
-        threshold: node.similarityThreshold,
-        source: node.thresholdSource,
-        ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
-      }));
+    return routingThresholds(runtime.tree, runtime.calibrations);
   }
 
   /**
@@ -496,7 +476,7 @@ export class TreeAgent {
    * the unfitted space, with the fit started in the background (`#fitInBackground`).
    */
   async #start(job: LoadJob): Promise<AgentRuntime> {
-    const fitter = await this.#fitterFor(job);
+    const fitter = this.#fitterFor(job);
     if (fitter) {
       const request = this.#fitRequest(job);
       const cached = await fitter.cached(request).catch(() => null);
@@ -514,7 +494,7 @@ export class TreeAgent {
   }
 
   /** The fitter for this load, or `null` with the reason in the job's status. */
-  async #fitterFor(job: LoadJob): Promise<SpaceFitter | null> {
+  #fitterFor(job: LoadJob): SpaceFitter | null {
     const unfitted = (reason: string) => {
       job.status = { state: 'unfitted', embedderId: this.#embedder.id, reason };
       return null;
@@ -526,8 +506,8 @@ export class TreeAgent {
       exploreIn: this.#options.exploreIn ?? 'memory',
     });
     if (blocker) return unfitted(blocker);
-    const fitter = this.#options.spaceFitter ?? (await discoverSpaceFitter());
-    if (typeof fitter === 'string') return unfitted(fitter);
+    const fitter = this.#options.spaceFitter;
+    if (!fitter) return unfitted(NO_SPACE_FITTER);
     const skip = fitter.skip?.(job.tree, this.#embedder) ?? null;
     return skip ? unfitted(skip) : fitter;
   }

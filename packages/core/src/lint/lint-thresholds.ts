@@ -7,6 +7,7 @@ import {
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
+import { routingThresholds } from '../explore/routing-thresholds.js';
 import type { ThresholdSource } from '../protocol/events.js';
 import type { Tree } from '../tree/tree.js';
 import type { SparseRows } from './sparse-rows.js';
@@ -42,17 +43,7 @@ export async function lintThresholds(
     ? await indexSimilarities(tree, rows, embedder)
     : invertedSimilarities(rows);
   const calibrations = calibrateThresholds(tree, similaritiesOf, calibration);
-  const routed = withCalibratedThresholds(tree, calibrations);
-  const calibrated = new Map(calibrations.map((item) => [item.nodeId, item]));
-  return [...routed.nodes.values()]
-    .filter((node) => node.type !== 'root' && node.children.length > 0 && node.chunkEnd > node.ownChunkEnd)
-    .map((node) => ({
-      nodeId: node.id,
-      name: node.name,
-      threshold: node.similarityThreshold,
-      source: node.thresholdSource,
-      ...(calibrated.has(node.id) ? { calibration: calibrated.get(node.id)! } : {}),
-    }));
+  return routingThresholds(withCalibratedThresholds(tree, calibrations), calibrations);
 }
 
 export type SimilaritiesOf = (position: number, from: number, to: number) => Float32Array;

@@ -1,6 +1,7 @@
 import { dot, norm } from '../embedding/vector-math.js';
 import { compileFilter } from '../filter/evaluate-filter.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
+import type { FilterPredicate } from '../protocol/filter.js';
 import type { RetrievedChunk } from '../protocol/retrieved-chunk.js';
 import type {
   VectorRecord,
@@ -50,21 +51,7 @@ export class InMemoryVectorStore implements VectorStore {
   }
 
   async scroll(request: VectorScrollRequest): Promise<VectorScrollPage> {
-    const accepts = compileFilter(request.filter);
-    const excluded = new Set((request.exclude ?? []).map(String));
-    const points = [...(this.#collections.get(request.collection)?.values() ?? [])]
-      .filter((point) => !excluded.has(String(point.id)) && accepts({ id: point.id, payload: point.payload }))
-      .sort((a, b) => compareIds(a.id, b.id));
-    const start = request.offset
-      ? points.findIndex((point) => compareIds(point.id, decodeOffset(request.offset!)) >= 0)
-      : 0;
-    const from = start < 0 ? points.length : start;
-    const page = points.slice(from, from + request.limit);
-    const next = points[from + request.limit];
-    return {
-      chunks: page.map((point) => toChunk(point, null)),
-      nextOffset: next ? encodeOffset(next.id) : null,
-    };
+    return scrollPage(this.#collections.get(request.collection)?.values() ?? [], request);
   }
 
   async ids(collection: string): Promise<ChunkId[]> {
@@ -98,6 +85,36 @@ export function decodeOffset(offset: string): ChunkId {
   if (offset.startsWith('n:')) return Number(offset.slice(2));
   if (offset.startsWith('s:')) return offset.slice(2);
   return offset;
+}
+
+/**
+ * One page of `scroll` over a collection held in memory: the request's filter and exclusions applied
+ * to `points`, in id order (`compareIds`), the page from the cursor on and the cursor of the next.
+ * The in-memory and SQLite stores share it, so they page the same way. Options: `accepts`, the
+ * request's filter already compiled (a store compiles it first when a bad filter must fail outside
+ * its own errors); `inIdOrder`, the points are already in id order (else the kept ones are sorted).
+ */
+export function scrollPage(
+  points: Iterable<VectorRecord>,
+  request: VectorScrollRequest,
+  options: { accepts?: FilterPredicate; inIdOrder?: boolean } = {},
+): VectorScrollPage {
+  const accepts = options.accepts ?? compileFilter(request.filter);
+  const excluded = new Set((request.exclude ?? []).map(String));
+  const kept: VectorRecord[] = [];
+  for (const point of points)
+    if (!excluded.has(String(point.id)) && accepts({ id: point.id, payload: point.payload }))
+      kept.push(point);
+  if (!options.inIdOrder) kept.sort((a, b) => compareIds(a.id, b.id));
+  const start = request.offset
+    ? kept.findIndex((point) => compareIds(point.id, decodeOffset(request.offset!)) >= 0)
+    : 0;
+  const from = start < 0 ? kept.length : start;
+  const next = kept[from + request.limit];
+  return {
+    chunks: kept.slice(from, from + request.limit).map((point) => toChunk(point, null)),
+    nextOffset: next ? encodeOffset(next.id) : null,
+  };
 }
 
 function toChunk(point: VectorRecord, similarity: number | null): RetrievedChunk {

@@ -54,6 +54,27 @@ export function testSchema(label: string): { schema: string; drop: () => Promise
   return { schema, drop: () => dropSchema(schema) };
 }
 
+/**
+ * A store opened by `open` in a schema of its own (`testSchema(label)`), with `dispose`: close the
+ * store, then drop the schema. A conformance factory returns it; a test pushes `dispose` to its
+ * cleanups.
+ */
+export function storeInTestSchema<Store extends { close(): Promise<void> }>(
+  label: string,
+  open: (schema: string) => Store,
+): { store: Store; schema: string; dispose: () => Promise<void> } {
+  const { schema, drop } = testSchema(label);
+  const store = open(schema);
+  return {
+    store,
+    schema,
+    dispose: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+}
+
 export async function dropSchema(schema: string): Promise<void> {
   await withClient((client) => client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`));
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
  * semantics: paths through objects and arrays, explicit nulls, empty arrays, nested arrays,
  * numbers (decimals, large), datetimes (valid and not), unicode words, UUID ids in several
  * spellings; and the shapes of Qdrant's own test fixtures (the corpus in core's
- * `src/filter/qdrant-corpus`): their payloads, keys, values and filters.
+ * `src/conformance/qdrant-corpus`): their payloads, keys, values and filters.
  */
 
 /** Payloads of every fixture of the Qdrant corpus (countries with city arrays, nested arrays, URLs...). */

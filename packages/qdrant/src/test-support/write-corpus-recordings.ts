@@ -1,6 +1,6 @@
 /**
  * Writes `recordings/corpus/*.json`: for each case of Qdrant's behaviour corpus (core's
- * `src/filter/qdrant-corpus`, written from Qdrant's own integration tests), the HTTP exchanges
+ * `src/conformance/qdrant-corpus`, written from Qdrant's own integration tests), the HTTP exchanges
  * `QdrantVectorStore` has with Qdrant when the corpus runner (`describeQdrantCorpus`) runs the case.
  *
  * The answers come from the corpus — the ids Qdrant's tests assert — never from Tree Agent's filter

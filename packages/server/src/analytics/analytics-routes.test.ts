@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { SqliteSessionStore } from '@treeagent/sqlite';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import type { CreateAppOptions } from '../app-options.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from '../test-support/fixtures.js';
@@ -14,10 +15,7 @@ let ADMIN: Record<string, string>;
 beforeAll(async () => {
   accounts = await testOperatorAccounts();
 });
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function setup(options: Partial<CreateAppOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'treeagent-analytics-'));

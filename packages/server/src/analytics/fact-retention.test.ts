@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalyticsStore, TurnFact } from '@treeagent/core';
 import { SqliteSessionStore } from '@treeagent/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import { resolveExpiry } from '../auth/session-expiry.js';
 import { createSession, postMessage, testAgent, testApp } from '../test-support/fixtures.js';
 import { PURGE_BATCH, purgeExpiredFacts } from './fact-retention.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 function sqliteStore() {
   const dir = mkdtempSync(join(tmpdir(), 'treeagent-retention-'));

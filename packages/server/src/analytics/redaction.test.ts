@@ -9,7 +9,8 @@ import {
 import type { Context } from '@treeagent/core';
 import { ExactEmbedder } from '@treeagent/core/test';
 import { SqliteSessionStore } from '@treeagent/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import { createSession, postMessage, testAgent, testApp, VECTORS } from '../test-support/fixtures.js';
 
 const PERSONAL = {
@@ -28,10 +29,7 @@ const MESSAGES = [
   `il mio codice fiscale è ${PERSONAL.codiceFiscale}, cliente ${PERSONAL.custom}`,
 ];
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('no redacted value reaches the database, the logs or the traces', () => {
   it('over real turns through the API, one of which fails quoting the original text', async () => {

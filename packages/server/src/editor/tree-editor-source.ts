@@ -41,8 +41,11 @@ export interface TreeEditorSource {
   write(document: TreeDocument, baseVersion: string, options?: { force?: boolean }): Promise<string>;
   /** Labelled utterances the threshold suggestions are computed from (empty: none). */
   utterances(): Promise<LabelledUtterance[]>;
-  /** Options of the agents that route drafts: the served agent's `embedder` and `embeddingCache`. */
-  agentOptions: Pick<TreeAgentOptions, 'embedder' | 'embeddingCache' | 'calibrateThresholds'>;
+  /**
+   * Options of the agents that route drafts: the served agent's `embedder` and `embeddingCache`, and
+   * a `spaceFitter` for drafts to be fitted as the served tree is (without one they stay unfitted).
+   */
+  agentOptions: Pick<TreeAgentOptions, 'embedder' | 'embeddingCache' | 'calibrateThresholds' | 'spaceFitter'>;
 }
 
 /** Thrown by `TreeEditorSource.write` when the file on disk is no longer the version the edit started from. */

@@ -1,14 +1,12 @@
 import { PostgresHandoffQueue, PostgresSessionStore, PostgresSessionTokens } from '@treeagent/postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { handoffAgent } from '../test-support/handoff.js';
 import { requirePostgres, TEST_DATABASE_URL, testSchema } from '../test-support/server-process.js';
 import { webhookReceiver } from '../test-support/webhook-receiver.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('the handoff webhook on PostgreSQL', () => {
   it('two servers on one database (each its own pool and delivery loop, as two processes) share the outbox: each event is delivered once, whoever committed it; a server started later delivers what another left', async () => {

@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '@treeagent/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { handoffAgent } from '../test-support/handoff.js';
 import { webhookReceiver } from '../test-support/webhook-receiver.js';
 
 const SECRET = 'a-shared-webhook-secret';
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 describe('the handoff webhook’s outbox', () => {
   it('a delivery pending when the server stops is sent, with the same idempotency key, after a restart (SQLite)', async () => {

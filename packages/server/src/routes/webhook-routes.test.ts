@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import type { AuditLogResponse, ErrorBody, WebhookDeadLettersResponse } from '../api-types.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
@@ -8,10 +9,7 @@ import { webhookReceiver } from '../test-support/webhook-receiver.js';
 
 const SECRET = 'a-shared-webhook-secret';
 const LIST = '/api/v1/operator/webhook/dead-letters';
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A server whose helpdesk refuses the first delivery for good (HTTP 400) and accepts the rest. */
 async function serverWithDeadLetter() {

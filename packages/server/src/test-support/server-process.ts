@@ -155,6 +155,20 @@ export interface ServerProcess {
   stop(timeoutMs?: number): Promise<NodeJS.Signals | number | null>;
 }
 
+/**
+ * `startServerProcess` for the tests of one file: every process it starts is killed by `cleanups`
+ * (`cleanupsAfterEach()`) after the test.
+ */
+export function serverStarter(
+  cleanups: (() => unknown)[],
+): (args: readonly string[], options?: Parameters<typeof startServerProcess>[1]) => Promise<ServerProcess> {
+  return async (args, options) => {
+    const server = await startServerProcess(args, options);
+    cleanups.push(() => server.kill());
+    return server;
+  };
+}
+
 /** Starts `server-process.ts` (or another `script` that prints `{ url }`) with `args` and waits for its URL (at most `timeoutMs`). */
 export async function startServerProcess(
   args: readonly string[],

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
 import { tempDir } from './temp-dir.js';
 
 /**
@@ -7,10 +7,7 @@ import { tempDir } from './temp-dir.js';
  * gives a path in a new temporary directory removed after the test.
  */
 export function useCleanups() {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = cleanupsAfterEach();
   return {
     cleanups,
     /** `relative` (default `treeagent.db`) inside a fresh temporary directory. */

@@ -1,20 +1,11 @@
 /*
  * The forms of @treeagent/components in the debug view: each form puts a summary of itself in
  * `serverMetadata.forms[name]` after every message it reads (docs/forms.md, "Debug view"). The app
- * does not import the components package; it reads that JSON defensively.
+ * does not import the components package (the slot's shape, `FormSlotReport`, is in the core's client
+ * types, which both import); it reads that JSON defensively.
  */
 
-/** One slot as the form reports it. */
-export interface FormSlotView {
-  name: string;
-  type: string;
-  required: boolean;
-  value: unknown;
-  display: string | null;
-  parser: string | null;
-  text: string | null;
-  skipped: boolean;
-}
+import type { FormSlotReport } from '@treeagent/core/client';
 
 /** What a form reports after a message. */
 export interface FormView {
@@ -22,7 +13,7 @@ export interface FormView {
   status: string;
   awaiting: string | null;
   attempts: number;
-  slots: FormSlotView[];
+  slots: FormSlotReport[];
   extracted: { slot: string; value: unknown; parser: string; text: string; correction: boolean }[];
   misses: { slot: string; error: string; text: string; message?: string }[];
   outcome: string | null;

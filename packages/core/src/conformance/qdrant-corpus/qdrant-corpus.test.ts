@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { corpusOutcome } from '../../conformance/qdrant-corpus-conformance.js';
+import { compileFilter } from '../../filter/evaluate-filter.js';
+import { validateFilter } from '../../filter/validate-filter.js';
 import type { Filter, PointId } from '../../protocol/filter.js';
 import { compareIds } from '../../vector/in-memory-vector-store.js';
-import { compileFilter } from '../evaluate-filter.js';
-import { validateFilter } from '../validate-filter.js';
+import { corpusOutcome } from '../qdrant-corpus-conformance.js';
 import { CORPUS_CASES } from './cases.js';
 import { CORPUS_COLLECTIONS } from './collections.js';
 
