@@ -42,7 +42,10 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
         sessionStore: services.agent.sessionStore,
         fileStore: services.agent.fileStore,
         outbox: services.handoffs.webhook?.outbox ?? null,
-        deleteSessions: (sessionIds) => services.agent.deleteSessions(sessionIds),
+        deleteSessions: async (sessionIds) => {
+          await services.agent.deleteSessions(sessionIds);
+          for (const id of sessionIds) services.streams.endSession(id, 'session deleted');
+        },
         tokens: services.tokens,
         auditLog: services.operatorAuth.auditLog,
         handoffQueue: services.handoffs.queue,
