@@ -5,6 +5,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** The client's address as `trustClientAddress` resolved it (`ip:<address>`). */
     clientAddress: string;
+    /** Whether the client reached the trusted proxy over HTTPS, as `trustClientAddress` resolved it. */
+    forwardedHttps: boolean;
   }
 }
 
@@ -101,9 +103,39 @@ export function forwardedAddresses(value: string, header: ForwardedHeader): stri
 }
 
 /**
+ * Whether the client's request came over HTTPS: the URL's scheme, or — only when a trusted proxy
+ * (`trustProxy`) sent the request — the scheme the proxy wrote (`X-Forwarded-Proto`, or `proto=` of
+ * `Forwarded`). From any other peer those headers are ignored: a client cannot choose, for example,
+ * whether the login cookie is `Secure`.
+ */
+export function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.get('forwardedHttps') === true;
+}
+
+/** The scheme the nearest proxy wrote: the right-most value of `X-Forwarded-Proto` or of `Forwarded`'s `proto=`. */
+export function forwardedProto(c: Context, header: ForwardedHeader): string | null {
+  const values =
+    header === 'forwarded'
+      ? (c.req.header('forwarded') ?? '').split(',').flatMap((element) => {
+          const pair = element
+            .split(';')
+            .map((part) => part.trim())
+            .find((part) => /^proto=/i.test(part));
+          return pair ? [pair.slice(6)] : [];
+        })
+      : (c.req.header('x-forwarded-proto') ?? '').split(',');
+  const last = values
+    .map((value) => value.trim().replace(/^"|"$/g, '').toLowerCase())
+    .filter(Boolean)
+    .at(-1);
+  return last ?? null;
+}
+
+/**
  * A middleware that resolves the client's address once per request (`clientAddress(c)` then returns
  * it): when the socket's peer is a trusted proxy, the right-most address of the proxy's header that
  * is not itself a trusted proxy (the left-most when all are); otherwise the peer, headers ignored.
+ * Likewise the scheme (`isHttps(c)`): read from the proxy's header only when the peer is trusted.
  */
 export function trustClientAddress(options: TrustProxyOptions): MiddlewareHandler {
   const trusted = trustedProxies(options.addresses);
@@ -118,6 +150,7 @@ export function trustClientAddress(options: TrustProxyOptions): MiddlewareHandle
     if (peer && isTrusted(peer)) {
       const hops = forwardedAddresses(c.req.header(header) ?? '', header);
       if (hops.length) client = hops.findLast((hop) => !isTrusted(hop)) ?? hops[0]!;
+      if (forwardedProto(c, header) === 'https') c.set('forwardedHttps', true);
     }
     // A value a proxy did not check is still only a key: bounded, so no one fills memory with it.
     c.set('clientAddress', client ? `ip:${client.slice(0, 100)}` : 'anonymous');
