@@ -43,7 +43,30 @@ function normalize(address: string): string {
 }
 
 /**
- * The client's address, as a key for per-client limits: `ip:<address>`, or `anonymous` when the
+ * The key of an address for per-client limits: an IPv4 address itself; an IPv6 address its /64
+ * network (`2001:db8:1:2::/64`), since one host or home line usually holds a whole /64 and could
+ * otherwise take a new address for every request. Anything else (a proxy's `unknown`) as given.
+ */
+export function addressKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail] = address.replace(/%.*$/, '').toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const lastRight = right.at(-1) ?? left.at(-1) ?? '';
+  // An embedded IPv4 address (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) lies in the last 32 bits: not in the prefix.
+  const width = lastRight.includes('.') ? 7 : 8;
+  const full =
+    tail === undefined ? left : [...left, ...Array(width - left.length - right.length).fill('0'), ...right];
+  return `${full
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * The client's address, as a key for per-client limits: `ip:<address>` (an IPv6 address by its /64,
+ * `addressKey`), or `anonymous` when the
  * runtime exposes no socket. It is the Node socket's peer — never a header a client could forge —
  * unless the app trusts proxies (`trustProxy`): then `trustClientAddress` resolved it from the
  * proxy's header.
@@ -52,7 +75,7 @@ export function clientAddress(c: Context): string {
   const resolved = c.get('clientAddress');
   if (resolved) return resolved;
   const address = socketAddress(c);
-  return address ? `ip:${address}` : 'anonymous';
+  return address ? `ip:${addressKey(address)}` : 'anonymous';
 }
 
 /** The proxies of `options` as a `BlockList`, or a `TypeError` naming the entry that is not an address or a range. */
@@ -153,7 +176,7 @@ export function trustClientAddress(options: TrustProxyOptions): MiddlewareHandle
       if (forwardedProto(c, header) === 'https') c.set('forwardedHttps', true);
     }
     // A value a proxy did not check is still only a key: bounded, so no one fills memory with it.
-    c.set('clientAddress', client ? `ip:${client.slice(0, 100)}` : 'anonymous');
+    c.set('clientAddress', client ? `ip:${addressKey(client.slice(0, 100))}` : 'anonymous');
     await next();
   };
 }
