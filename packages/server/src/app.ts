@@ -230,6 +230,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       async (id) => {
         await services.agent.deleteSession(id);
         await services.handoffs.forget(id);
+        streams.endSession(id, 'session expired');
       },
       services.expiry,
       now,

@@ -41,8 +41,12 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
       service: new PersonalData({
         sessionStore: services.agent.sessionStore,
         fileStore: services.agent.fileStore,
-        outbox: services.handoffs.webhook?.outbox ?? null,
-        deleteSessions: (sessionIds) => services.agent.deleteSessions(sessionIds),
+        // Without a webhook now, the deliveries an earlier configuration left are still the user's.
+        outbox: services.handoffs.outbox,
+        deleteSessions: async (sessionIds) => {
+          await services.agent.deleteSessions(sessionIds);
+          for (const id of sessionIds) services.streams.endSession(id, 'session deleted');
+        },
         tokens: services.tokens,
         auditLog: services.operatorAuth.auditLog,
         handoffQueue: services.handoffs.queue,

@@ -17,10 +17,11 @@ export interface UploadAllowance {
 const MALFORMED =
   'The upload is not valid multipart/form-data (a missing boundary, or a body that does not match it). Send one field named "file".';
 
-/** The file name without any directory part, at most 255 characters. */
+/** The file name without any directory part, at most 255 characters, never cut inside a surrogate pair. */
 function baseName(name: string): string {
   const base = name.split(/[/\\]/).pop()?.trim() ?? '';
-  return (base || 'file').slice(0, 255);
+  const kept = (base || 'file').slice(0, 255);
+  return /[\uD800-\uDBFF]$/.test(kept) ? kept.slice(0, -1) : kept;
 }
 
 function tooLarge(maxBytes: number): ApiError {
@@ -65,6 +66,8 @@ export function receiveUpload(
   try {
     parser = busboy({
       headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      // Browsers, curl and fetch send a file name as UTF-8 bytes; busboy's default reads it as Latin-1.
+      defParamCharset: 'utf8',
       limits: { files: 1, fields: 20, parts: 30, fieldSize: 64 * 1024, headerPairs: 100 },
     });
   } catch {

@@ -127,6 +127,11 @@ export class HandoffService {
     await this.#outbox?.deleteSessions([sessionId]);
   }
 
+  /** The outbox holding the handoff webhook's deliveries: the webhook's, or without one the store's (deliveries an earlier configuration left). */
+  get outbox(): HandoffOutbox | null {
+    return this.#outbox;
+  }
+
   /** Follows a user's turn: when it touched a handoff, the queue, the bus, the webhook and the metrics follow. */
   observeTurn(sessionId: string): TurnObserver {
     let output: AgentOutput | null = null;

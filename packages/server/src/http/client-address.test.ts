@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../test-support/fixtures.js';
-import { forwardedAddresses, trustedProxies } from './client-address.js';
+import { addressKey, forwardedAddresses, trustedProxies } from './client-address.js';
 
 /** What @hono/node-server passes as the env: the socket, whose peer is `address`. */
 const peer = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
@@ -86,6 +86,35 @@ describe('trustProxy: the client address behind a reverse proxy', () => {
       ),
     ).toBe(429);
     expect(await failAuth(app, '10.0.0.1', { Forwarded: 'for=192.0.2.60:80, for=10.0.0.1' }, 1)).toBe(401);
+  });
+
+  it('an IPv6 client counts by its /64: a new address in the same /64 does not start afresh', async () => {
+    const { app } = testApp({ apiKeys: ['sk-right-key-0000'], authFailureLimit: limit });
+    // One host rotating through its /64 (here three spellings and three addresses of it).
+    for (const address of ['2001:db8:1:2::1', '2001:0db8:0001:0002::2', '2001:db8:1:2:ffff:ffff:ffff:ffff'])
+      await failAuth(app, address, {}, 1);
+    expect(await failAuth(app, '2001:db8:1:2::abcd', {}, 1)).toBe(429);
+    // Another /64 is another client.
+    expect(await failAuth(app, '2001:db8:1:3::1', {}, 1)).toBe(401);
+    // The same through a trusted proxy's header.
+    const proxied = testApp({
+      apiKeys: ['sk-right-key-0000'],
+      authFailureLimit: limit,
+      trustProxy: ['10.0.0.1'],
+    });
+    for (let i = 1; i <= 3; i++)
+      await failAuth(proxied.app, '10.0.0.1', { 'X-Forwarded-For': `2001:db8:9:9::${i}` }, 1);
+    expect(await failAuth(proxied.app, '10.0.0.1', { 'X-Forwarded-For': '2001:db8:9:9::99' }, 1)).toBe(429);
+    expect(await failAuth(proxied.app, '10.0.0.1', { 'X-Forwarded-For': '2001:db8:9:a::1' }, 1)).toBe(401);
+  });
+
+  it('addressKey: IPv4 as is, IPv6 by its /64 in one spelling', () => {
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('2001:DB8:0001:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('1:2:3:4:5:6:7:8')).toBe('1:2:3:4::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('unknown')).toBe('unknown');
   });
 
   it('parses the headers and refuses an entry that is not an address or a range', () => {

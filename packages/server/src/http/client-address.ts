@@ -5,6 +5,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** The client's address as `trustClientAddress` resolved it (`ip:<address>`). */
     clientAddress: string;
+    /** Whether the client reached the trusted proxy over HTTPS, as `trustClientAddress` resolved it. */
+    forwardedHttps: boolean;
   }
 }
 
@@ -41,7 +43,30 @@ function normalize(address: string): string {
 }
 
 /**
- * The client's address, as a key for per-client limits: `ip:<address>`, or `anonymous` when the
+ * The key of an address for per-client limits: an IPv4 address itself; an IPv6 address its /64
+ * network (`2001:db8:1:2::/64`), since one host or home line usually holds a whole /64 and could
+ * otherwise take a new address for every request. Anything else (a proxy's `unknown`) as given.
+ */
+export function addressKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail] = address.replace(/%.*$/, '').toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const lastRight = right.at(-1) ?? left.at(-1) ?? '';
+  // An embedded IPv4 address (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) lies in the last 32 bits: not in the prefix.
+  const width = lastRight.includes('.') ? 7 : 8;
+  const full =
+    tail === undefined ? left : [...left, ...Array(width - left.length - right.length).fill('0'), ...right];
+  return `${full
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * The client's address, as a key for per-client limits: `ip:<address>` (an IPv6 address by its /64,
+ * `addressKey`), or `anonymous` when the
  * runtime exposes no socket. It is the Node socket's peer — never a header a client could forge —
  * unless the app trusts proxies (`trustProxy`): then `trustClientAddress` resolved it from the
  * proxy's header.
@@ -50,7 +75,7 @@ export function clientAddress(c: Context): string {
   const resolved = c.get('clientAddress');
   if (resolved) return resolved;
   const address = socketAddress(c);
-  return address ? `ip:${address}` : 'anonymous';
+  return address ? `ip:${addressKey(address)}` : 'anonymous';
 }
 
 /** The proxies of `options` as a `BlockList`, or a `TypeError` naming the entry that is not an address or a range. */
@@ -101,9 +126,39 @@ export function forwardedAddresses(value: string, header: ForwardedHeader): stri
 }
 
 /**
+ * Whether the client's request came over HTTPS: the URL's scheme, or — only when a trusted proxy
+ * (`trustProxy`) sent the request — the scheme the proxy wrote (`X-Forwarded-Proto`, or `proto=` of
+ * `Forwarded`). From any other peer those headers are ignored: a client cannot choose, for example,
+ * whether the login cookie is `Secure`.
+ */
+export function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.get('forwardedHttps') === true;
+}
+
+/** The scheme the nearest proxy wrote: the right-most value of `X-Forwarded-Proto` or of `Forwarded`'s `proto=`. */
+export function forwardedProto(c: Context, header: ForwardedHeader): string | null {
+  const values =
+    header === 'forwarded'
+      ? (c.req.header('forwarded') ?? '').split(',').flatMap((element) => {
+          const pair = element
+            .split(';')
+            .map((part) => part.trim())
+            .find((part) => /^proto=/i.test(part));
+          return pair ? [pair.slice(6)] : [];
+        })
+      : (c.req.header('x-forwarded-proto') ?? '').split(',');
+  const last = values
+    .map((value) => value.trim().replace(/^"|"$/g, '').toLowerCase())
+    .filter(Boolean)
+    .at(-1);
+  return last ?? null;
+}
+
+/**
  * A middleware that resolves the client's address once per request (`clientAddress(c)` then returns
  * it): when the socket's peer is a trusted proxy, the right-most address of the proxy's header that
  * is not itself a trusted proxy (the left-most when all are); otherwise the peer, headers ignored.
+ * Likewise the scheme (`isHttps(c)`): read from the proxy's header only when the peer is trusted.
  */
 export function trustClientAddress(options: TrustProxyOptions): MiddlewareHandler {
   const trusted = trustedProxies(options.addresses);
@@ -118,9 +173,10 @@ export function trustClientAddress(options: TrustProxyOptions): MiddlewareHandle
     if (peer && isTrusted(peer)) {
       const hops = forwardedAddresses(c.req.header(header) ?? '', header);
       if (hops.length) client = hops.findLast((hop) => !isTrusted(hop)) ?? hops[0]!;
+      if (forwardedProto(c, header) === 'https') c.set('forwardedHttps', true);
     }
     // A value a proxy did not check is still only a key: bounded, so no one fills memory with it.
-    c.set('clientAddress', client ? `ip:${client.slice(0, 100)}` : 'anonymous');
+    c.set('clientAddress', client ? `ip:${addressKey(client.slice(0, 100))}` : 'anonymous');
     await next();
   };
 }

@@ -1,6 +1,7 @@
 import { InMemoryOperatorSessions } from '@treeagent/core/adapter';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../app-options.js';
+import { InMemorySessionTokens } from '../auth/session-tokens.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { type RunningServer, serve } from '../serve.js';
 import { memoryLogger } from '../test-support/fixtures.js';
@@ -219,6 +220,44 @@ describe('event streams are capped, time out when idle, and end with the operato
       const text = await readToEnd(reader!, 2000);
       expect(text).toContain('event: queue');
       expect(text).toContain(': closed: logged out');
+    } finally {
+      await other.close({ timeoutMs: 100 });
+    }
+  });
+
+  it("deleting a session ends that session's own streams at once; another session's stay open", async () => {
+    const { url } = await start();
+    const session = await createSession(url);
+    const other = await createSession(url);
+    const stream = (each: { sessionId: string; token: string }) =>
+      openStream(url, `/api/v1/sessions/${each.sessionId}/events`, { 'X-Session-Token': each.token });
+    const mine = await stream(session);
+    const theirs = await stream(other);
+    const deleted = await fetch(`${url}/api/v1/sessions/${session.sessionId}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': session.token },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await readToEnd(mine.reader!, 2000)).toContain(': closed: session deleted');
+    expect(await staysOpen(theirs.reader!, 300)).toBe(true);
+    expect((await stream(session)).response.status).toBe(404);
+  });
+
+  it('a session deleted on another process ends its stream within recheckMs (the token store is shared)', async () => {
+    const sessionTokens = new InMemorySessionTokens();
+    const other = await serve({ agent: handoffAgent(), port: 0, logger: memoryLogger(), sessionTokens });
+    try {
+      const { url } = await start({ sessionTokens, streams: { recheckMs: 200 } });
+      const session = await createSession(other.url);
+      const { reader } = await openStream(url, `/api/v1/sessions/${session.sessionId}/events`, {
+        'X-Session-Token': session.token,
+      });
+      const deleted = await fetch(`${other.url}/api/v1/sessions/${session.sessionId}`, {
+        method: 'DELETE',
+        headers: { 'X-Session-Token': session.token },
+      });
+      expect(deleted.status).toBe(204);
+      expect(await readToEnd(reader!, 2000)).toContain(': closed: session deleted');
     } finally {
       await other.close({ timeoutMs: 100 });
     }

@@ -69,7 +69,7 @@ interface Entry {
  * The open event streams of this process, counted per session, per operator, per client address and
  * in all, each under its cap (over one: 429 `RATE_LIMITED` with `Retry-After`, before the stream
  * starts). Ends a stream idle for `idleTimeoutMs`, and on demand every stream of an operator
- * (removed or changed) or of one login (logout).
+ * (removed or changed), of one login (logout) or of one session (deleted).
  */
 export class EventStreams {
   readonly limits: Required<StreamLimitOptions>;
@@ -90,9 +90,10 @@ export class EventStreams {
 
   /**
    * Opens a stream for `owner`, or throws 429 naming the cap that is full. `stillAllowed`, when
-   * given, runs every `recheckMs`: when it resolves `false` the stream ends (`logged out`).
+   * given, runs every `recheckMs`: when it resolves `false` the stream ends with `revokedReason`
+   * (default `logged out`).
    */
-  open(owner: StreamOwner, stillAllowed?: () => Promise<boolean>): OpenStream {
+  open(owner: StreamOwner, stillAllowed?: () => Promise<boolean>, revokedReason = 'logged out'): OpenStream {
     const count = (match: (entry: Entry) => boolean) => {
       let n = 0;
       for (const entry of this.#open) if (match(entry)) n++;
@@ -135,7 +136,7 @@ export class EventStreams {
         checking = true;
         stillAllowed()
           .then((allowed) => {
-            if (!allowed) end('logged out');
+            if (!allowed) end(revokedReason);
           })
           // A store that cannot answer now is asked again at the next check.
           .catch(() => undefined)
@@ -164,6 +165,11 @@ export class EventStreams {
   /** Ends every stream opened with the login whose token hash is `login` (logout); returns how many. */
   endLogin(login: string, reason = 'logged out'): number {
     return this.#end((owner) => owner.operator?.login === login, reason);
+  }
+
+  /** Ends every stream of the session `sessionId` (deleted or expired); returns how many. */
+  endSession(sessionId: string, reason = 'session deleted'): number {
+    return this.#end((owner) => owner.sessionId === sessionId, reason);
   }
 
   /** Ends every stream (shutdown). */

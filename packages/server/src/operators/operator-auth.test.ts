@@ -314,3 +314,55 @@ describe('operator authentication', () => {
     expect(logger.entries.some((entry) => entry.message.includes('audit log'))).toBe(true);
   });
 });
+
+describe("the login cookie's Secure flag", () => {
+  /** What @hono/node-server passes as the env: the socket, whose peer is `address`. */
+  const peer = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
+
+  /** Logs bruno in from `address` with `headers`; returns the Set-Cookie of the login and of the logout. */
+  async function cookies(app: ReturnType<typeof operatorApp>['app'], address: string, headers = {}) {
+    const login = await app.request(
+      '/api/v1/operator/login',
+      {
+        method: 'POST',
+        headers: { ...json, ...headers },
+        body: JSON.stringify({ login: 'bruno', password: OPERATOR_PASSWORDS.bruno }),
+      },
+      peer(address),
+    );
+    expect(login.status).toBe(200);
+    const token = /treeagent_operator=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1]!;
+    const logout = await app.request(
+      '/api/v1/operator/logout',
+      { method: 'POST', headers: { 'X-Operator-Token': token, ...headers } },
+      peer(address),
+    );
+    return [login.headers.get('set-cookie') ?? '', logout.headers.get('set-cookie') ?? ''];
+  }
+  const secure = /;\s*Secure/i;
+
+  it('X-Forwarded-Proto and Forwarded are ignored without trustProxy: a client cannot choose it', async () => {
+    const { app } = operatorApp();
+    for (const headers of [{ 'X-Forwarded-Proto': 'https' }, { Forwarded: 'for=203.0.113.7;proto=https' }]) {
+      for (const cookie of await cookies(app, '203.0.113.7', headers)) expect(cookie).not.toMatch(secure);
+    }
+  });
+
+  it('X-Forwarded-Proto is read only from a trusted proxy', async () => {
+    const { app } = operatorApp({ trustProxy: ['10.0.0.1'] });
+    const https = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.7' };
+    for (const cookie of await cookies(app, '10.0.0.1', https)) expect(cookie).toMatch(secure);
+    for (const cookie of await cookies(app, '203.0.113.7', https)) expect(cookie).not.toMatch(secure);
+    // The nearest proxy's value counts: a client's "https" before the proxy's "http" does not.
+    for (const cookie of await cookies(app, '10.0.0.1', { 'X-Forwarded-Proto': 'https, http' }))
+      expect(cookie).not.toMatch(secure);
+  });
+
+  it("with trustProxy's Forwarded header, proto= of the proxy's element is read, X-Forwarded-Proto not", async () => {
+    const { app } = operatorApp({ trustProxy: { addresses: ['10.0.0.1'], header: 'forwarded' } });
+    for (const cookie of await cookies(app, '10.0.0.1', { Forwarded: 'for=203.0.113.7;proto=https' }))
+      expect(cookie).toMatch(secure);
+    for (const cookie of await cookies(app, '10.0.0.1', { 'X-Forwarded-Proto': 'https' }))
+      expect(cookie).not.toMatch(secure);
+  });
+});

@@ -10,6 +10,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createSecret, hashSecret } from '../auth/secrets.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
+import { isHttps } from '../http/client-address.js';
 import type { EventStreams } from '../http/event-streams.js';
 import {
   type OperatorDirectory,
@@ -274,10 +275,6 @@ function presentedToken(c: Context): string | null {
   const header = c.req.header(OPERATOR_TOKEN_HEADER)?.trim();
   if (header) return header;
   return getCookie(c, OPERATOR_COOKIE) ?? null;
-}
-
-function isHttps(c: Context): boolean {
-  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
 }
 
 /** A browser sends `Origin` on state-changing requests; another origin's is refused (CSRF, besides SameSite). */

@@ -45,6 +45,27 @@ describe('session files', () => {
     expect(await file.text()).toBe('%PDF-1.4 receipt');
   });
 
+  it('keeps a non-ASCII file name as sent (UTF-8), and a name cut at 255 characters never splits an emoji', async () => {
+    const { app } = testApp();
+    const session = await createSession(app);
+    const long = `${'a'.repeat(254)}😀.pdf`;
+    for (const [sent, kept] of [
+      ['ricevuta città è già pagata.pdf', 'ricevuta città è già pagata.pdf'],
+      ['收据.pdf', '收据.pdf'],
+      [long, 'a'.repeat(254)],
+    ] as const) {
+      const response = await upload(app, session, '%PDF-1.4 receipt', sent);
+      expect(response.status).toBe(201);
+      const metadata = (await response.json()) as FileMetadata;
+      expect(metadata.name).toBe(kept);
+      const file = await download(app, session, metadata.id);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toContain(
+        `filename*=UTF-8''${encodeURIComponent(kept)}`,
+      );
+    }
+  });
+
   it('serves pages and unknown types as downloads, never inline', async () => {
     const { app } = testApp();
     const session = await createSession(app);

@@ -19,7 +19,8 @@ export const USER_TYPING_PER_MINUTE = 40;
  * the page is open — operators' messages and typing, and the handoff's state — without the user
  * sending anything. Resumable: `Last-Event-ID` (or `?after=`) is the last history position the
  * client has; rows after it are sent first. Without either, the stream starts after the current history.
- * Capped per session, per address and per process, and ended when idle (`streams`).
+ * Capped per session, per address and per process, and ended when idle (`streams`) or when the
+ * session is deleted or expires (`: closed: session deleted`).
  */
 export function sessionEventRoutes(services: Services): Hono {
   const routes = new Hono();
@@ -32,7 +33,13 @@ export function sessionEventRoutes(services: Services): Hono {
       header !== undefined && header !== ''
         ? validate(Cursor, header, 'Last-Event-ID')
         : (query.after ?? null);
-    const open = services.streams.open({ address: clientAddress(c), sessionId });
+    // A session deleted here ends its streams at once (`endSession`); one deleted or expired on
+    // another process sharing the token store, at the next check.
+    const open = services.streams.open(
+      { address: clientAddress(c), sessionId },
+      async () => (await services.tokens.find(sessionId)) !== null,
+      'session deleted',
+    );
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {

@@ -42,7 +42,7 @@ async function storeCall(services: Services, what: string, call: () => Promise<v
  * `POST /sessions` (body optional: `{ userId }`, the user it is for, kept for personal data requests)
  * → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
  * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files, handoff queue entry,
- * token: its token no longer opens anything); `POST /sessions/:id/reset` → 204, the conversation
+ * token: its token no longer opens anything, its open event streams end); `POST /sessions/:id/reset` → 204, the conversation
  * started over (history, state and position deleted; token and files kept). The token is shown
  * once; the server keeps only its hash. Each needs the session's token.
  */
@@ -68,6 +68,7 @@ export function sessionRoutes(services: Services): Hono {
       await services.handoffs.forget(sessionId);
     });
     await services.tokens.delete(sessionId);
+    services.streams.endSession(sessionId);
     return c.body(null, 204);
   });
 

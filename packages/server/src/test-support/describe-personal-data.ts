@@ -3,6 +3,7 @@ import type { AuditLog, HandoffEvent, HandoffQueue } from '@treeagent/core/adapt
 import { describe, expect, it } from 'vitest';
 import { userReference } from '../analytics/personal-data.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
+import type { HandoffWebhookOptions } from '../handoff/handoff-webhook.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testAgent, testApp } from './fixtures.js';
 import { loginOperator, testOperatorAccounts } from './operators.js';
@@ -61,6 +62,21 @@ function handoffEvent(id: string, sessionId: string): HandoffEvent {
   };
 }
 
+/** The app over a fixture's stores, with operators; `webhook` when the handoff webhook is on. */
+async function appOver(stores: PersonalDataStoresFixture, webhook?: HandoffWebhookOptions) {
+  const agent = testAgent({
+    sessionStore: stores.sessionStore,
+    ...(stores.fileStore ? { fileStore: stores.fileStore } : {}),
+  });
+  const { app } = testApp({
+    agent,
+    sessionTokens: stores.tokens,
+    operators: { directory: operatorDirectory(await testOperatorAccounts()), auditLog: stores.auditLog },
+    handoff: { queue: stores.handoffQueue, ...(webhook ? { webhook } : {}) },
+  });
+  return { agent, app };
+}
+
 /**
  * One user's data on request, end to end over a backend's real stores (docs/privacy.md): sessions
  * created for a `userId` through the API are exported whole (history, turn facts, handoff notes, audit
@@ -71,19 +87,7 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
     it("exports and deletes every session of a user, and only theirs, audited by the user's reference", async () => {
       const stores = await open();
       try {
-        const agent = testAgent({
-          sessionStore: stores.sessionStore,
-          ...(stores.fileStore ? { fileStore: stores.fileStore } : {}),
-        });
-        const { app } = testApp({
-          agent,
-          sessionTokens: stores.tokens,
-          operators: {
-            directory: operatorDirectory(await testOperatorAccounts()),
-            auditLog: stores.auditLog,
-          },
-          handoff: { queue: stores.handoffQueue },
-        });
+        const { app } = await appOver(stores);
         const user = 'crm:4711';
         const first = await createFor(app, user);
         const second = await createFor(app, user);
@@ -207,25 +211,54 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
       }
     });
 
+    it('without a webhook now, the deliveries an earlier configuration left are exported and deleted too', async () => {
+      const stores = await open();
+      const { agent, app } = await appOver(stores);
+      try {
+        const user = 'crm:4711';
+        const mine = await createFor(app, user);
+        const other = await createFor(app, 'crm:4712');
+        const outbox = agent.sessionStore.handoffOutbox!();
+        await outbox.add([handoffEvent('ev-mine-left', mine.sessionId)], new Date());
+        await outbox.add([handoffEvent('ev-other-left', other.sessionId)], new Date());
+        const admin = {
+          'X-Operator-Token': await loginOperator(app, 'anna'),
+          'Content-Type': 'application/json',
+        };
+        const exported = (await (
+          await app.request('/api/v1/personal-data/export', {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ userId: user }),
+          })
+        ).json()) as { sessions: { webhookDeliveries: { event: { id: string } }[] }[] };
+        expect(exported.sessions[0]!.webhookDeliveries.map((delivery) => delivery.event.id)).toEqual([
+          'ev-mine-left',
+        ]);
+        const deletion = await app.request('/api/v1/personal-data/delete', {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ userId: user }),
+        });
+        expect(deletion.status, await deletion.clone().text()).toBe(200);
+        expect(await outbox.sessionDeliveries([mine.sessionId])).toEqual([]);
+        expect((await outbox.sessionDeliveries([other.sessionId])).map((d) => d.event.id)).toEqual([
+          'ev-other-left',
+        ]);
+      } finally {
+        await app.shutdown();
+        await stores.dispose();
+      }
+    });
+
     it('exports every upload and webhook delivery of the user; after the deletion an admin retry sends nothing of theirs', async () => {
       const stores = await open();
       // The helpdesk refuses every delivery (a final 404): each becomes a dead letter.
       const helpdesk = await webhookReceiver(() => 404);
-      const agent = testAgent({
-        sessionStore: stores.sessionStore,
-        ...(stores.fileStore ? { fileStore: stores.fileStore } : {}),
-      });
-      const { app } = testApp({
-        agent,
-        sessionTokens: stores.tokens,
-        operators: {
-          directory: operatorDirectory(await testOperatorAccounts()),
-          auditLog: stores.auditLog,
-        },
-        handoff: {
-          queue: stores.handoffQueue,
-          webhook: { url: helpdesk.url, secret: 'a-shared-webhook-secret', pollMs: 20 },
-        },
+      const { agent, app } = await appOver(stores, {
+        url: helpdesk.url,
+        secret: 'a-shared-webhook-secret',
+        pollMs: 20,
       });
       try {
         const user = 'crm:4711';
