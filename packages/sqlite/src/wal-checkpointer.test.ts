@@ -55,18 +55,27 @@ describe('background WAL checkpoints', () => {
     const database = new SqliteDatabase(file, { checkpoint: { intervalMs: 20 } });
     const store = new SqliteSessionStore(database);
     cleanups.push(() => store.close());
+    // Listening before the writes: under load the checkpoint after the last write can come before
+    // the test would otherwise start listening, and the thread reports only while someone listens.
+    let last: CheckpointReport | undefined;
+    database.onCheckpoint = (report) => {
+      last = report;
+    };
     await commitTurns(store, 200);
-    // A checkpoint that found the WAL fully copied.
-    await nextReport(database, (report) => report.log > 0 && report.checkpointed === report.log);
-    // The main file alone (no WAL beside it) has every session.
+    // The main file alone (no WAL beside it) comes to hold every session, copied by a checkpoint
+    // that found the WAL fully copied.
     const copy = `${file}.copy`;
-    copyFileSync(file, copy);
-    const db = new Database(copy, { readonly: true });
-    try {
-      expect((db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(200);
-    } finally {
-      db.close();
-    }
+    const sessionsInMainFile = () => {
+      copyFileSync(file, copy);
+      const db = new Database(copy, { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    await expect.poll(sessionsInMainFile, { timeout: 15_000 }).toBe(200);
+    expect(last !== undefined && last.log > 0 && last.checkpointed === last.log).toBe(true);
   });
 
   test('make the WAL start over under writes that never pause (RESTART past restartFrames)', async () => {
