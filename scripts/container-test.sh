@@ -219,7 +219,7 @@ if [ -n "$PG_IMAGE" ] && podman network create "$COMPOSE" >/dev/null; then
   podman_run -d --name "$COMPOSE-app" --network "$COMPOSE" --health-interval disable "${app_options[@]}" \
     "$app_image" "${app_command[@]}" >/dev/null
   check "the app container becomes healthy (compose's /ready health check)" wait_healthy "$COMPOSE-app"
-  check "it is reached on 127.0.0.1 only, as compose.yaml publishes it" wait_ready "$COMPOSE_URL"
+  check "it answers on 127.0.0.1, where compose.yaml publishes it" wait_ready "$COMPOSE_URL"
   session_json="$(new_session "$COMPOSE_URL")"
   SESSION="$(echo "$session_json" | json '.sessionId')"
   TOKEN="$(echo "$session_json" | json '.token')"
