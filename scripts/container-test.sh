@@ -7,9 +7,13 @@
 #      the process runs as uid 10001 and cannot write outside its volume; the image's health check passes;
 #   3. stops it (SIGTERM: exit code 0), starts a new container on the same volume, configured from the
 #      environment this time (TREEAGENT_API_KEYS): the conversation is there and goes on;
-#   4. runs it on PostgreSQL (TREEAGENT_DATABASE_URL, the test server of scripts/setup-postgres.sh):
+#   4. runs the compose setup (deploy/compose.yaml): PostgreSQL 15 + pgvector (a local image,
+#      scripts/container-postgres-image.sh) and the app, configured from compose.yaml, on one podman
+#      network; the app starts once the database is healthy; a conversation, a restart of the app, the
+#      conversation found again on PostgreSQL;
+#   5. runs it on PostgreSQL (TREEAGENT_DATABASE_URL, the test server of scripts/setup-postgres.sh):
 #      a session written by one container is continued by a second one.
-# Installs what it needs from Debian's packages (podman, runc, debootstrap) when missing. Prints
+# Installs what it needs from Debian's packages (podman, runc, debootstrap, CNI's dnsname) when missing. Prints
 # "N passed, N failed" and exits non-zero on a failure. Run as root from the repository; SKIP_BUILD=1
 # when the packages are already built (scripts/test-all.sh builds them first).
 set -uo pipefail
@@ -45,6 +49,8 @@ command -v podman >/dev/null || missing+=(podman)
 command -v runc >/dev/null || missing+=(runc)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 command -v curl >/dev/null || missing+=(curl)
+# The DNS of podman networks (CNI): the compose check's app reaches the database as "db".
+[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
 if [ "${#missing[@]}" -gt 0 ]; then
   log "installing ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends \
@@ -167,7 +173,74 @@ turn="$(say "$URL" "$SESSION" "$TOKEN" shipping | json '.turn')"
 check "and goes on at turn 2 (got $turn)" test "$turn" = 2
 podman stop -t 20 "treeagent-test-b-$suffix" >/dev/null
 
-# --- 4. on PostgreSQL ---------------------------------------------------------------------------
+# --- 4. the compose setup: the app and PostgreSQL + pgvector, two containers on one network --------
+# podman-compose is not used: Debian 12's (1.0.3) does not wait for depends_on's service_healthy and
+# cannot pass this machine's runtime flags (podman_probe). The two containers are started from
+# deploy/compose.yaml itself (scripts/compose-podman-args.mjs: its environment, volumes, read-only root,
+# tmpfs, health checks and service names), on a podman network whose DNS resolves "db" as compose's
+# does, the app only once the database's health check passes (depends_on: service_healthy). The
+# official pgvector image cannot be pulled here: scripts/container-postgres-image.sh makes a local one.
+compose_started=$SECONDS
+PG_IMAGE="$(bash scripts/container-postgres-image.sh)" || PG_IMAGE=""
+check "a PostgreSQL 15 + pgvector image is made locally ($((SECONDS - compose_started)) s)" test -n "$PG_IMAGE"
+COMPOSE="treeagent-test-compose-$suffix"
+compose_cleanup() {
+  podman rm -f -t 0 "$COMPOSE-app" "$COMPOSE-db" >/dev/null 2>&1
+  podman volume rm -f "$COMPOSE-db-data" "$COMPOSE-app-cache" >/dev/null 2>&1
+  podman network rm -f "$COMPOSE" >/dev/null 2>&1
+}
+trap 'compose_cleanup; cleanup' EXIT
+COMPOSE_PORT=$((20000 + RANDOM % 20000))
+COMPOSE_URL="http://127.0.0.1:$COMPOSE_PORT"
+export POSTGRES_PASSWORD="pw-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')" TREEAGENT_API_KEYS="$API_KEY" \
+  TREEAGENT_IMAGE="$IMAGE"
+compose_options() { # <service>: its podman run options, with the test's tree and a free port
+  node scripts/compose-podman-args.mjs options "$1" "$COMPOSE" |
+    sed -e "s|^$PWD/deploy/tree:|$work/tree:|" -e "s|^127\.0\.0\.1:3000:3000\$|127.0.0.1:$COMPOSE_PORT:3000|"
+}
+wait_healthy() { # <container>: its compose health check passes (podman healthcheck run), within 90 s
+  for _ in $(seq 1 180); do
+    podman healthcheck run "$1" >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  return 1
+}
+if [ -n "$PG_IMAGE" ] && podman network create "$COMPOSE" >/dev/null; then
+  mapfile -t db_options < <(compose_options db)
+  mapfile -t app_options < <(compose_options app)
+  mapfile -t app_command < <(node scripts/compose-podman-args.mjs command app)
+  app_image="$(node scripts/compose-podman-args.mjs image app)"
+  check "compose.yaml's app image is overridden by TREEAGENT_IMAGE" test "$app_image" = "$IMAGE"
+  podman_run -d --name "$COMPOSE-db" --network "$COMPOSE" --health-interval disable "${db_options[@]}" \
+    "$PG_IMAGE" >/dev/null
+  check "the database container becomes healthy (compose's pg_isready health check)" wait_healthy "$COMPOSE-db"
+  check "the init script of compose.yaml created the vector extension" test \
+    "$(podman exec "$COMPOSE-db" psql -X -U treeagent -d treeagent -tAc "SELECT count(*) FROM pg_extension WHERE extname = 'vector'")" = 1
+  podman_run -d --name "$COMPOSE-app" --network "$COMPOSE" --health-interval disable "${app_options[@]}" \
+    "$app_image" "${app_command[@]}" >/dev/null
+  check "the app container becomes healthy (compose's /ready health check)" wait_healthy "$COMPOSE-app"
+  check "it answers on 127.0.0.1, where compose.yaml publishes it" wait_ready "$COMPOSE_URL"
+  session_json="$(new_session "$COMPOSE_URL")"
+  SESSION="$(echo "$session_json" | json '.sessionId')"
+  TOKEN="$(echo "$session_json" | json '.token')"
+  answer="$(say "$COMPOSE_URL" "$SESSION" "$TOKEN" shipping | json '.messages[0].content')"
+  check "a conversation over HTTP (\"$answer\")" test "$answer" = "Shipping is 7.90."
+  check "the session is in PostgreSQL, in the db container" test "$(podman exec "$COMPOSE-db" psql -X -U treeagent \
+    -d treeagent -tAc "SELECT count(*) FROM public.treeagent_sessions WHERE id = '$SESSION'")" = 1
+  restart_app() { podman restart -t 15 "$COMPOSE-app" >/dev/null; }
+  check "the app restarts (podman restart, SIGTERM then a new process)" restart_app
+  check "the restarted app becomes healthy" wait_healthy "$COMPOSE-app"
+  check "the conversation is found again on PostgreSQL (2 history entries)" \
+    test "$(history_length "$COMPOSE_URL" "$SESSION" "$TOKEN")" = 2
+  turn="$(say "$COMPOSE_URL" "$SESSION" "$TOKEN" shipping | json '.turn')"
+  check "and goes on at turn 2 (got $turn)" test "$turn" = 2
+else
+  check "a podman network for the compose setup is created" false
+fi
+compose_cleanup
+echo "compose setup: $((SECONDS - compose_started)) s"
+
+# --- 5. on PostgreSQL ---------------------------------------------------------------------------
 DATABASE_URL="${TREEAGENT_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:54329/treeagent_test}"
 SCHEMA="container_test_$suffix"
 psql_url() { psql -X -q -v ON_ERROR_STOP=1 "$DATABASE_URL" "$@"; }
