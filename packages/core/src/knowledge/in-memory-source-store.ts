@@ -38,8 +38,8 @@ export class InMemorySourceStore implements SourceStore {
     pages: readonly KnowledgePage[],
     removed: readonly string[],
   ): Promise<void> {
-    let stored = this.#pages.get(sourceId);
-    if (!stored) this.#pages.set(sourceId, (stored = new Map()));
+    const stored = this.#pages.get(sourceId) ?? new Map<string, KnowledgePage>();
+    this.#pages.set(sourceId, stored);
     for (const url of removed) stored.delete(url);
     for (const page of pages) stored.set(page.url, { ...page });
   }
