@@ -223,11 +223,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('ingest')
     .description(
-      "Load text, Markdown and PDF documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
+      "Load text, Markdown, PDF, HTML and Word (.docx) documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .argument('<node>', 'id or name of the query node')
-    .argument('<paths...>', 'files or folders (.txt, .md, .pdf)')
+    .argument('<paths...>', 'files or folders (.txt, .md, .pdf, .html, .docx)')
     .option('--config <file>', 'model configuration')
     .option('--data <directory>', 'data directory', '.treeagent')
     .option('--max-chars <n>', 'longest chunk in characters', '800')

@@ -1,9 +1,9 @@
 import { HashedEmbedder, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { readDocuments } from '@treeagent/sources';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
-import { readDocuments } from '../read-documents.js';
 
 export interface IngestCommandOptions {
   config?: string;
@@ -13,7 +13,7 @@ export interface IngestCommandOptions {
 }
 
 /**
- * `treeagent ingest <tree> <node> <paths…>`: loads text, Markdown and PDF documents into a query
+ * `treeagent ingest <tree> <node> <paths…>`: loads text, Markdown, PDF, HTML and Word (.docx) documents into a query
  * node's collection in the data directory; re-running writes only what changed.
  */
 export async function ingestCommand(
