@@ -17,6 +17,7 @@ function source(id: string, overrides: Partial<KnowledgeSource> = {}): Knowledge
     id,
     kind: 'crawl',
     location: `https://help.example/${id}`,
+    nodeId: 3,
     collection: 'help:3',
     options: { maxPages: 50, include: ['/docs/'], nested: { delayMs: 100 } },
     refreshMinutes: null,

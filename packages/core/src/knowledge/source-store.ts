@@ -13,6 +13,8 @@ export interface KnowledgeSource {
   kind: KnowledgeSourceKind;
   /** The start URL, the sitemap's URL, or the file's path. */
   location: string;
+  /** The query node whose collection receives its chunks. */
+  nodeId: number;
   /** The vector store collection its chunks go to (`<tree name>:<query node id>`). */
   collection: string;
   /** How it is read (crawl limits, include/exclude patterns…), as JSON. */
