@@ -3,3 +3,13 @@ export { DOCUMENT_EXTENSIONS, readDocument, readDocuments } from './documents/re
 export { type ReadDocxOptions, readDocx } from './documents/read-docx.js';
 export { type HtmlPage, type ReadHtmlOptions, readHtml } from './documents/read-html.js';
 export { readPdfText } from './documents/read-pdf.js';
+export { addSource, type NewSource, removeSource, searchSources } from './knowledge/manage-sources.js';
+export { isDue, refreshDueSources, scheduleRefreshes } from './knowledge/refresh-schedule.js';
+export { type RefreshReport, refreshSource } from './knowledge/refresh-source.js';
+export type { SourcesContext } from './knowledge/sources-context.js';
+export { type AddressPolicy, checkAddress, isInternalAddress } from './web/address-guard.js';
+export { type CrawledPage, type CrawlOptions, type CrawlReport, crawlSite } from './web/crawl-site.js';
+export type { FetchedResponse, PolitenessOptions, Validators } from './web/polite-fetcher.js';
+export { parseRobots, type RobotsRules } from './web/robots.js';
+export { parseSitemap, type Sitemap } from './web/sitemap.js';
+export { USER_AGENT_TOKEN, userAgent } from './web/user-agent.js';
