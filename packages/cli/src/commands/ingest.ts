@@ -49,7 +49,8 @@ export async function ingestCommand(
   }
 }
 
-function findQueryNode(tree: Tree, reference: string) {
+/** The query node a reference (an id or a name) names, or an error saying what to give. */
+export function findQueryNode(tree: Tree, reference: string) {
   const byId = /^\d+$/.test(reference) ? tree.nodes.get(Number(reference)) : undefined;
   const node = byId ?? [...tree.nodes.values()].find((candidate) => candidate.name === reference);
   if (!node)
