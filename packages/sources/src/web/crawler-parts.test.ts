@@ -109,3 +109,19 @@ test('politeness: one host gets at most `concurrency` requests at once, their st
     await site.stop();
   }
 });
+
+test('a page over maxBytes is refused with the limit named', async () => {
+  const site = await new TestSite().start();
+  try {
+    site.set('/big', page('Big', { A: 'x'.repeat(5000) }));
+    const fetcher = new PoliteFetcher({
+      userAgent: 'TreeAgent-Sources/0 (+test)',
+      allowPrivateHosts: ['127.0.0.1'],
+      delayMs: 0,
+      maxBytes: 1000,
+    });
+    await expect(fetcher.get(`${site.origin}/big`)).rejects.toThrow(/over the limit of 1000 \(maxBytes\)/);
+  } finally {
+    await site.stop();
+  }
+});

@@ -141,14 +141,17 @@ export class PoliteFetcher {
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of response.body ?? []) {
-      size += chunk.byteLength;
-      if (size > limit)
+    const reader = response.body?.getReader();
+    for (let part = await reader?.read(); reader && part && !part.done; part = await reader.read()) {
+      size += part.value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
         throw new TreeAgentError(
           'INVALID_INPUT',
           `${url.href} is over the limit of ${limit} bytes (maxBytes).`,
         );
-      chunks.push(chunk);
+      }
+      chunks.push(part.value);
     }
     return Buffer.concat(chunks).toString('utf8');
   }

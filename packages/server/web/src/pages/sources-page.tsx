@@ -244,7 +244,7 @@ function AddSource({
           <option value="sitemap">its sitemap</option>
         </select>
       </label>
-      <label class="audit-filter">
+      <label class="audit-filter" htmlFor="source-node">
         <span>Query node</span>
         <NodeSelect id="source-node" nodes={nodes} value={node} onChange={setNodeId} />
       </label>
@@ -312,7 +312,7 @@ function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[]
             onInput={(event) => setMessage((event.currentTarget as HTMLInputElement).value)}
           />
         </label>
-        <label class="audit-filter">
+        <label class="audit-filter" htmlFor="search-node">
           <span>Query node</span>
           <NodeSelect id="search-node" nodes={nodes} value={node} onChange={setNodeId} />
         </label>
