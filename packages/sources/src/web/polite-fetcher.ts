@@ -136,7 +136,7 @@ export class PoliteFetcher {
       await response.body?.cancel();
       throw new TreeAgentError(
         'INVALID_INPUT',
-        `${url.href} is ${declared} bytes, over the limit of ${limit} (maxBytes).`,
+        `${url.href} is ${declared} bytes, over the limit of ${limit} bytes (maxBytes).`,
       );
     }
     const chunks: Uint8Array[] = [];
