@@ -169,6 +169,22 @@ describe('ingestDocuments', () => {
     ]);
   });
 
+  test('unseen documents skip the look-up of old chunks: nothing is read from the collection', async () => {
+    const store = new InMemoryVectorStore();
+    let scrolls = 0; // a spy on the real store: counts its scrolls
+    const scroll = store.scroll.bind(store);
+    store.scroll = async (request) => {
+      scrolls++;
+      return scroll(request);
+    };
+    const options = { tree, nodeId: 3, vectorStore: store, embedder: new HashedEmbedder() };
+    await ingestDocuments([{ source: 'a.md', text: manual }], { ...options, unseen: true });
+    expect(scrolls).toBe(0);
+    expect(await store.ids('docs:3')).toHaveLength(2);
+    await ingestDocuments([{ source: 'a.md', text: manual }], options);
+    expect(scrolls).toBeGreaterThan(0);
+  });
+
   test('only query nodes take documents', async () => {
     await expect(
       ingestDocuments([], {

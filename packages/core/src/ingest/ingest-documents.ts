@@ -44,6 +44,12 @@ export interface IngestOptions extends SplitOptions {
   /** Collection name; default the agent's: `<tree name>:<node id>`. */
   collection?: string;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * True when none of these documents has chunks in the collection yet (a page read for the first
+   * time): the look-up of their old chunks, a scan of the collection on some stores, is skipped.
+   * Wrong when a document was stored before: its old chunks beyond the new count would stay.
+   */
+  unseen?: boolean;
 }
 
 export interface IngestReport {
@@ -102,7 +108,9 @@ export async function ingestDocuments(
         [SOURCE_KEY]: document.source,
       },
     }));
-    const existing = await storedChunks(options.vectorStore, collection, document.source);
+    const existing = options.unseen
+      ? new Map<string, string>()
+      : await storedChunks(options.vectorStore, collection, document.source);
     const fresh = records.filter((record) => existing.get(String(record.id)) !== record.text);
     report.unchanged += records.length - fresh.length;
     if (fresh.length) {

@@ -47,8 +47,9 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
     skipped: [],
   };
   const saved: KnowledgePage[] = [];
-  const ingest = async (document: IngestDocument) => {
+  const ingest = async (document: IngestDocument, unseen = false) => {
     const result = await ingestDocuments([document], {
+      unseen,
       tree: context.tree,
       nodeId: source.nodeId,
       collection: source.collection,
@@ -71,7 +72,8 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
       });
       return;
     }
-    const chunks = await ingest(page.document);
+    // A page new to this source has no chunks yet: no look-up of old ones (a scan on SQLite).
+    const chunks = await ingest(page.document, !before);
     report.changed++;
     saved.push({
       url: page.url,

@@ -118,7 +118,9 @@ test('a page over maxBytes is refused with the limit named', async () => {
       delayMs: 0,
       maxBytes: 1000,
     });
-    await expect(fetcher.get(`${site.origin}/big`)).rejects.toThrow(/over the limit of 1000 bytes \(maxBytes\)/);
+    await expect(fetcher.get(`${site.origin}/big`)).rejects.toThrow(
+      /over the limit of 1000 bytes \(maxBytes\)/,
+    );
   } finally {
     await site.stop();
   }
