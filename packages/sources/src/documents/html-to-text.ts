@@ -50,7 +50,7 @@ const SKIPPED = new Set([
 ]);
 
 /** A DOM node as far as this walker needs it (linkedom's nodes, a browser's, jsdom's). */
-interface DomNode {
+export interface DomNode {
   nodeType: number;
   nodeName: string;
   textContent: string | null;
