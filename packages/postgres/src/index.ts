@@ -7,7 +7,7 @@ export { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
-export { PostgresSourceStore } from './postgres-source-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';
+export { PostgresSourceStore } from './postgres-source-store.js';
 export type { Endpoint } from './sql.js';
