@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { ingestDocuments, type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource, KnowledgeSourceKind } from '@treeagent/core/adapter';
 import { embedTexts } from '@treeagent/core/adapter';
-import { checkAddress } from '../web/address-guard.js';
+import { checkAddress } from '../crawl/address-guard.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 
 /** A source to add: what to read, into which query node, and how often. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type IngestDocument, ingestDocuments } from '@treeagent/core';
 import type { KnowledgePage, KnowledgeSource } from '@treeagent/core/adapter';
+import { type CrawledPage, crawlSite } from '../crawl/crawl-site.js';
 import { readDocument } from '../documents/read-documents.js';
-import { type CrawledPage, crawlSite } from '../web/crawl-site.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 
 /** What one refresh did. */

@@ -6,7 +6,7 @@ import {
   type VectorStore,
 } from '@treeagent/core';
 import type { SourceStore } from '@treeagent/core/adapter';
-import type { AddressPolicy } from '../web/address-guard.js';
+import type { AddressPolicy } from '../crawl/address-guard.js';
 
 /** What refreshing (and adding, removing, searching) sources needs: the stores, the embedder, the tree. */
 export interface SourcesContext {
