@@ -58,6 +58,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol'],
   },
   {
+    folder: 'knowledge',
+    what: 'contract `SourceStore` (knowledge sources and the pages read from them) and its in-memory reference',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
     mayImport: ['errors', 'protocol', 'handoff'],
@@ -151,6 +156,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'test',
       'analytics',
       'handoff',
+      'knowledge',
     ],
   },
   {
@@ -166,6 +172,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'files',
       'analytics',
       'handoff',
+      'knowledge',
     ],
   },
 ];
@@ -183,6 +190,7 @@ export const CONTRACTS: readonly string[] = [
   'handoff/audit-log.ts',
   'handoff/operator-sessions.ts',
   'handoff/event-bus.ts',
+  'knowledge/source-store.ts',
 ];
 export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors'];
 

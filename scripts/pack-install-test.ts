@@ -166,6 +166,7 @@ try {
     '@treeagent/sqlite': local('@treeagent/sqlite'),
     '@treeagent/fit': local('@treeagent/fit'),
     '@treeagent/ai-sdk': local('@treeagent/ai-sdk'),
+    '@treeagent/sources': local('@treeagent/sources'),
     // In the English template's dependencies: the fit at load's base for English trees.
     '@treeagent/embedder-use': local('@treeagent/embedder-use'),
   };
@@ -302,6 +303,7 @@ import { openSqlite } from '@treeagent/sqlite';
 import { FittedEmbedder } from '@treeagent/fit';
 import { runConversationFile } from '@treeagent/testing';
 import { form, formFallback } from '@treeagent/components';
+import { readHtml } from '@treeagent/sources';
 
 const ids = { root: 1, agent: 2, menu: 3, order: 4, hours: 5, sorry: 9 } as const;
 
@@ -331,7 +333,7 @@ export const tree: Tree = defineTree({
 });
 
 export const agent = new TreeAgent({ tree, embedder: new ExactEmbedder({ vectors: {} }) });
-export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, openSqlite, FittedEmbedder, runConversationFile, form, formFallback];
+export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLanguageModel, main, openSqlite, FittedEmbedder, runConversationFile, form, formFallback, readHtml];
 `,
   );
   // The server (Hono) and the AI SDK adapter: their third-party types (hono, ai) use the DOM lib's

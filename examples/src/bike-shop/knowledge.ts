@@ -11,6 +11,8 @@ import {
 export interface KnowledgeDocument {
   title: string;
   text: string;
+  /** Where the customer can read more: the answer's source links to it. */
+  url?: string;
 }
 
 export interface KnowledgeOptions {
@@ -76,7 +78,7 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
           ...options.documents.map((document) => ({
             text: document.text,
             forRag: true,
-            extra: { title: document.title },
+            extra: { title: document.title, ...(document.url ? { url: document.url } : {}) },
           })),
         ],
         links: { answer: options.generative ? 4 : 3 },
@@ -109,6 +111,7 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
             : { type: 'static' as const, content: self.best!.text },
           sources: (self.found ?? []).map((chunk) => ({
             title: String(chunk.extra.title),
+            ...(typeof chunk.extra.url === 'string' ? { url: chunk.extra.url } : {}),
             content: chunk.text,
             chunkId: chunk.id,
           })),

@@ -46,6 +46,7 @@ const shipping = (generative: boolean) =>
       {
         title: 'Costi di spedizione',
         text: 'In Italia la spedizione costa 7,90 € ed è gratuita per ordini sopra i 99 €.',
+        url: 'https://ciclofficina-rossi.example/spedizioni#costi',
       },
       {
         title: 'Tempi di consegna',

@@ -15,6 +15,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   auditLog: SqliteStores['auditLog'];
   /** The queue of handed-off sessions in the same file. */
   handoffQueue: SqliteStores['handoffQueue'];
+  /** The knowledge sources (`treeagent sources`) in the same file. */
+  sourceStore: SqliteStores['sourceStore'];
   file: string;
   close(): Promise<void>;
 } {
@@ -31,6 +33,7 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     operatorSessions: sqlite.operatorSessions,
     auditLog: sqlite.auditLog,
     handoffQueue: sqlite.handoffQueue,
+    sourceStore: sqlite.sourceStore,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

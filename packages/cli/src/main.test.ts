@@ -290,7 +290,7 @@ export default defineTree({ name: 'topics', nodes: [
     expect(warningsOf(output.out)).toEqual(warningsOf(asked.out));
   });
 
-  test('ingest loads Markdown and PDF documents into a query node; re-runs write nothing new; chat retrieves them', async () => {
+  test('ingest loads Markdown, PDF and HTML documents into a query node; re-runs write nothing new; chat retrieves them', async () => {
     const tree = join(scratch, 'docs-tree.ts');
     writeFileSync(
       tree,
@@ -308,14 +308,18 @@ export default defineTree({ name: 'docs', nodes: [
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'garanzia.md'), '# Garanzia\n\nLa garanzia dura due anni dalla consegna.');
     writeFileSync(join(folder, 'freni.pdf'), tinyPdf('Regolare i freni a disco ogni sei mesi.'));
+    writeFileSync(
+      join(folder, 'orari.html'),
+      '<html><head><title>Orari</title></head><body><nav>Menu</nav><h1>Orari</h1><p>Il negozio apre alle nove.</p></body></html>',
+    );
     const first = capture();
     expect(await main(['ingest', tree, 'manuali', folder, '--data', data], first)).toBe(0);
     expect(first.out.join('\n')).toMatch(
-      /2 document\(s\) into node 3 \("manuali"\): 2 chunk\(s\) written, 0 unchanged, 0 removed/,
+      /3 document\(s\) into node 3 \("manuali"\): 3 chunk\(s\) written, 0 unchanged, 0 removed/,
     );
     const again = capture();
     expect(await main(['ingest', tree, '3', folder, '--data', data], again)).toBe(0);
-    expect(again.out.join('\n')).toMatch(/0 chunk\(s\) written, 2 unchanged/);
+    expect(again.out.join('\n')).toMatch(/0 chunk\(s\) written, 3 unchanged/);
     const output = capture();
     await chatCommand(
       tree,

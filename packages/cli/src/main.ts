@@ -12,6 +12,13 @@ import { operatorPasswordCommand } from './commands/operator-password.js';
 import { personalDataCommand } from './commands/personal-data.js';
 import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
+import {
+  sourcesAddCommand,
+  sourcesListCommand,
+  sourcesRefreshCommand,
+  sourcesRemoveCommand,
+  sourcesSearchCommand,
+} from './commands/sources.js';
 import { testCommand } from './commands/test.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
@@ -241,11 +248,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('ingest')
     .description(
-      "Load text, Markdown and PDF documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
+      "Load text, Markdown, PDF, HTML and Word (.docx) documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .argument('<node>', 'id or name of the query node')
-    .argument('<paths...>', 'files or folders (.txt, .md, .pdf)')
+    .argument('<paths...>', 'files or folders (.txt, .md, .pdf, .html, .docx)')
     .option('--config <file>', 'model configuration')
     .option('--data <directory>', 'data directory', '.treeagent')
     .option('--max-chars <n>', 'longest chunk in characters', '800')
@@ -253,6 +260,85 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .action(async (tree: string, node: string, paths: string[], options) => {
       code = await ingestCommand(tree, node, paths, options, out);
     });
+  const sources = program
+    .command('sources')
+    .description(
+      'Knowledge sources of query nodes: websites (crawled or by sitemap) and files, refreshed when they change (docs/knowledge.md).',
+    );
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  const common = (command: Command) =>
+    command
+      .option('--config <file>', 'model configuration')
+      .option('--data <directory>', 'data directory', '.treeagent')
+      .option(
+        '--allow-host <host>',
+        'a host that may be internal (repeatable; also TREEAGENT_SOURCES_ALLOW_HOSTS)',
+        collect,
+      )
+      .option('--contact <url>', "contact page or mailto: in the crawler's user agent");
+  common(
+    sources
+      .command('add')
+      .description('Add a website (start URL), a sitemap (.xml or --sitemap) or a file, then read it.')
+      .argument('<tree>', 'tree file (.ts, .js or .json)')
+      .argument('<node>', 'id or name of the query node')
+      .argument('<location>', 'start URL, sitemap URL or file path')
+      .option('--sitemap', 'the URL is a sitemap')
+      .option('--every <minutes>', 'refresh on a schedule (with `sources refresh --due` or the server)')
+      .option('--max-pages <n>', 'pages stored at most (default 200)')
+      .option('--max-depth <n>', 'links followed at most this deep (default 5)')
+      .option(
+        '--include <pattern>',
+        'store only pages whose path matches (repeatable; * matches anything)',
+        collect,
+      )
+      .option(
+        '--exclude <pattern>',
+        'neither store nor follow pages whose path matches (repeatable)',
+        collect,
+      )
+      .option('--delay <ms>', 'milliseconds between two requests to the site (default 250)')
+      .option('--no-refresh', 'add it without reading it now'),
+  ).action(async (tree: string, node: string, location: string, options) => {
+    code = await sourcesAddCommand(tree, node, location, options, out);
+  });
+  sources
+    .command('list')
+    .description('Every source: status, last refresh, pages, chunks, error.')
+    .option('--data <directory>', 'data directory', '.treeagent')
+    .action(async (options) => {
+      code = await sourcesListCommand(options, out);
+    });
+  common(
+    sources
+      .command('refresh')
+      .description('Read a source again (all of them without an id): only what changed is re-embedded.')
+      .argument('<tree>', 'tree file (.ts, .js or .json)')
+      .argument('[id]', 'source id (from `sources list`)')
+      .option('--due', 'only the scheduled sources that are due (for cron)'),
+  ).action(async (tree: string, id: string | undefined, options) => {
+    code = await sourcesRefreshCommand(tree, id, options, out);
+  });
+  common(
+    sources
+      .command('remove')
+      .description('Delete a source and its chunks.')
+      .argument('<tree>', 'tree file (.ts, .js or .json)')
+      .argument('<id>', 'source id (from `sources list`)'),
+  ).action(async (tree: string, id: string, options) => {
+    code = await sourcesRemoveCommand(tree, id, options, out);
+  });
+  common(
+    sources
+      .command('search')
+      .description('What a query node would retrieve for a message, with titles and URLs.')
+      .argument('<tree>', 'tree file (.ts, .js or .json)')
+      .argument('<node>', 'id or name of the query node')
+      .argument('<message>', 'the user message')
+      .option('--limit <n>', "chunks shown (default: the node's chunkQty, else 3)"),
+  ).action(async (tree: string, node: string, message: string, options) => {
+    code = await sourcesSearchCommand(tree, node, message, options, out);
+  });
   program
     .command('lint')
     .description(

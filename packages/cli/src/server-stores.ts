@@ -1,7 +1,8 @@
+import { join, resolve } from 'node:path';
 import type { TreeAgentOptions } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
 import type { ServeOptions } from '@treeagent/server';
-import { openDataDirectory } from './data-directory.js';
+import { DEFAULT_DATA_DIRECTORY, openDataDirectory } from './data-directory.js';
 import { importPostgresAdapter } from './postgres-adapter.js';
 
 /** Where `treeagent serve` keeps its state: the SQLite data directory, or PostgreSQL. */
@@ -12,6 +13,8 @@ export interface ServerStores {
   sessionTokens: NonNullable<ServeOptions['sessionTokens']>;
   handoff: NonNullable<ServeOptions['handoff']>;
   operatorStores: Pick<NonNullable<ServeOptions['operators']>, 'sessions' | 'auditLog'>;
+  /** The knowledge sources of the Sources page (`/api/v1/sources`). */
+  sources: NonNullable<ServeOptions['sources']>;
   /** One line for the start-up message, without secrets. */
   description: string;
   close(): Promise<void>;
@@ -26,6 +29,7 @@ interface PostgresModule {
   PostgresOperatorSessions: new (options: { connection: string; schema?: string }) => unknown;
   PostgresAuditLog: new (options: { connection: string; schema?: string }) => unknown;
   PostgresHandoffQueue: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresSourceStore: new (options: { connection: string; schema?: string }) => unknown;
   PostgresEventBus: new (options: { connection: string; channel?: string }) => { ready(): Promise<void> };
 }
 
@@ -48,6 +52,7 @@ export async function openServerStores(options: {
       sessionTokens: data.sessionTokens,
       handoff: { queue: data.handoffQueue },
       operatorStores: { sessions: data.operatorSessions, auditLog: data.auditLog },
+      sources: sourcesOptions(data.sourceStore, options.data),
       description: `Sessions, uploads, vectors, embeddings, operator logins and the audit log in ${data.file} (SQLite).`,
       close: () => data.close(),
     };
@@ -82,11 +87,22 @@ export async function openServerStores(options: {
   const sessions = new pg.PostgresOperatorSessions(scoped);
   const auditLog = new pg.PostgresAuditLog(scoped);
   const queue = new pg.PostgresHandoffQueue(scoped);
+  const sourceStore = new pg.PostgresSourceStore(scoped);
   const bus = new pg.PostgresEventBus({
     connection,
     ...(options.schema ? { channel: `treeagent_events_${options.schema}` } : {}),
   });
-  const closeables = [sessionStore, vectorStore, fileStore, sessionTokens, sessions, auditLog, queue, bus];
+  const closeables = [
+    sessionStore,
+    vectorStore,
+    fileStore,
+    sessionTokens,
+    sessions,
+    auditLog,
+    queue,
+    sourceStore,
+    bus,
+  ];
   const closeAll = async () => {
     await Promise.allSettled(
       closeables.map((store) => (store as { close?: () => Promise<void> }).close?.() ?? Promise.resolve()),
@@ -120,7 +136,27 @@ export async function openServerStores(options: {
       sessions: sessions as ServerStores['operatorStores']['sessions'],
       auditLog: auditLog as ServerStores['operatorStores']['auditLog'],
     },
+    sources: sourcesOptions(sourceStore as ServerStores['sources']['store'], options.data),
     description: `Sessions, uploads, vectors, operator logins, the audit log and the handoff queue in PostgreSQL at ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}; the embedding cache in ${data.file}.`,
     close: closeAll,
+  };
+}
+
+/**
+ * The server's knowledge sources: `store`, uploaded files under `<data>/sources/`, and the internal
+ * hosts the crawler may fetch from `TREEAGENT_SOURCES_ALLOW_HOSTS` (comma-separated; none by default).
+ */
+export function sourcesOptions(
+  store: ServerStores['sources']['store'],
+  data?: string,
+): ServerStores['sources'] {
+  const allow = (process.env.TREEAGENT_SOURCES_ALLOW_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter(Boolean);
+  return {
+    store,
+    fileDirectory: join(resolve(data ?? DEFAULT_DATA_DIRECTORY), 'sources'),
+    ...(allow.length ? { allowPrivateHosts: allow } : {}),
   };
 }

@@ -9,4 +9,5 @@ export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';
+export { PostgresSourceStore } from './postgres-source-store.js';
 export type { Endpoint } from './sql.js';

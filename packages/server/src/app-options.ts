@@ -13,6 +13,7 @@ import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
 import type { WebOptions } from './routes/web-routes.js';
+import type { SourcesOptions } from './sources/sources-options.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {
@@ -49,6 +50,11 @@ export interface CreateAppOptions {
    * the operator login (`operators`), personal data export and deletion behind the admin role.
    */
   analytics?: AnalyticsOptions;
+  /**
+   * Knowledge sources (websites, sitemaps, files) of the query nodes, refreshed on a schedule: the
+   * Sources page and `/api/v1/sources`, behind the operator login (docs/knowledge.md).
+   */
+  sources?: SourcesOptions;
   /** Where session token hashes live. Default: in memory. */
   sessionTokens?: SessionTokens;
   /**

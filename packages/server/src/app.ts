@@ -1,4 +1,5 @@
 import type { AnalyticsStore } from '@treeagent/core';
+import { scheduleRefreshes } from '@treeagent/sources';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { analyticsRoutes } from './analytics/analytics-routes.js';
@@ -15,7 +16,7 @@ import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { TreeEditorService } from './editor/tree-editor-service.js';
-import { notFound } from './errors/api-error.js';
+import { ApiError, notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { redactingLogger } from './errors/redacting-logger.js';
 import { HandoffService } from './handoff/handoff-service.js';
@@ -43,6 +44,7 @@ import { treeRoutes } from './routes/tree-routes.js';
 import { webPage } from './routes/web-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 import type { Services } from './services.js';
+import { sourcesContext, sourcesRoutes } from './sources/sources-routes.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { type DrainResult, TurnTracker } from './turns/turn-tracker.js';
@@ -72,7 +74,7 @@ export type TreeAgentApp = Hono & {
   sweepExpiredSessions(now?: Date): Promise<number>;
 };
 
-const UPLOAD_PATH = /^\/api\/v1\/(?:sessions|operator\/handoffs)\/[^/]+\/files\/?$/;
+const UPLOAD_PATH = /^\/api\/v1\/(?:(?:sessions|operator\/handoffs)\/[^/]+\/files|sources\/files)\/?$/;
 
 /**
  * The HTTP API of a tree agent as a Hono app: the JSON API under `/api/v1`, the OpenAI-compatible
@@ -209,6 +211,18 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   api.use('/personal-data/*', services.operatorAuth.require('admin'));
   api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
   api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
+  // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).
+  api.use('/sources', services.operatorAuth.require('operator'));
+  api.use('/sources/*', services.operatorAuth.require('operator'));
+  if (options.sources) api.route('/sources', sourcesRoutes(services, options.sources));
+  else
+    api.all('/sources/*', () => {
+      throw new ApiError(
+        501,
+        'NOT_CONFIGURED',
+        'Knowledge sources need the server option sources.store (treeagent dev and serve set it).',
+      );
+    });
   api.route('/operator', operatorRoutes(services));
   api.route('/operator', handoffRoutes(services, options.analytics?.store));
   api.route('/operator', webhookRoutes(services));
@@ -250,11 +264,20 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         }, services.expiry.sweepIntervalMs)
       : null;
   sweeper?.unref?.();
+  const sourceSchedule =
+    options.sources && (options.sources.scheduleIntervalMs ?? 60_000) > 0
+      ? scheduleRefreshes(sourcesContext(services, options.sources), {
+          intervalMs: options.sources.scheduleIntervalMs ?? 60_000,
+          onError: (error) =>
+            logger.error('Refreshing the scheduled knowledge sources failed; the next check retries', error),
+        })
+      : null;
 
   return Object.defineProperties(app as TreeAgentApp, {
     shutdown: {
       value: (shutdown: ShutdownOptions = {}) => {
         if (sweeper) clearInterval(sweeper);
+        void sourceSchedule?.stop();
         handoffs.webhook?.stop();
         streams.endAll('shutting down');
         return tracker.drain({

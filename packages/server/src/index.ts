@@ -159,6 +159,7 @@ export {
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
+export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export { WEB_DIRECTORY } from './web-directory.js';

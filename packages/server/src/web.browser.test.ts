@@ -311,6 +311,10 @@ describe('web chat page (Chromium)', () => {
     expect(await sources.getAttribute('open')).toBeNull();
     await sources.locator('summary').click();
     expect(await sources.locator('.source-title').first().textContent()).toBe('Costi di spedizione');
+    // A source with a URL is a link to it (opened apart, without the opener).
+    const link = sources.locator('a.source-link').first();
+    expect(await link.getAttribute('href')).toBe('https://ciclofficina-rossi.example/spedizioni#costi');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
 
     // A guardrail warning.
     await say(page, 'sei un idiota');

@@ -27,5 +27,6 @@ export {
   type SqliteSessionStoreOptions,
 } from './sqlite-session-store.js';
 export { SESSION_TOKEN_SCHEMA, SqliteSessionTokens } from './sqlite-session-tokens.js';
+export { SOURCE_SCHEMA, SqliteSourceStore } from './sqlite-source-store.js';
 export { SqliteVectorStore, VECTOR_SCHEMA } from './sqlite-vector-store.js';
 export type { CheckpointOptions, CheckpointReport } from './wal-checkpointer.js';

@@ -131,6 +131,8 @@ describe('openSqlite', () => {
       'file_chunks',
       'files',
       'handoff_queue',
+      'knowledge_pages',
+      'knowledge_sources',
       'operator_sessions',
       'schema_version',
       'session_history',

@@ -7,6 +7,7 @@ import { SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
+import { SqliteSourceStore } from './sqlite-source-store.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
 
 /** The default database file name in the data directory. */
@@ -35,6 +36,8 @@ export interface SqliteStores {
   auditLog: SqliteAuditLog;
   /** The queue of handed-off sessions (`serve({ handoff: { queue } })`), so the console finds them after a restart. */
   handoffQueue: SqliteHandoffQueue;
+  /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
+  sourceStore: SqliteSourceStore;
   /** Closes the stores and the file. */
   close(): Promise<void>;
 }
@@ -59,6 +62,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const operatorSessions = new SqliteOperatorSessions(database);
     const auditLog = new SqliteAuditLog(database);
     const handoffQueue = new SqliteHandoffQueue(database);
+    const sourceStore = new SqliteSourceStore(database);
     return {
       file: database.file,
       database,
@@ -70,6 +74,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       operatorSessions,
       auditLog,
       handoffQueue,
+      sourceStore,
       async close() {
         await Promise.all([
           sessionStore.close(),
@@ -80,6 +85,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           operatorSessions.close(),
           auditLog.close(),
           handoffQueue.close(),
+          sourceStore.close(),
         ]);
         database.close();
       },

@@ -12,6 +12,7 @@ import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY 
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
 import { portInUseError } from '../user-errors.js';
@@ -94,6 +95,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     sessionTokens: data.sessionTokens,
     // Handed-off sessions stay in the console's queue across restarts.
     handoff: { queue: data.handoffQueue },
+    // Knowledge sources (the Sources page) in the same file; uploads under <data>/sources/.
+    sources: sourcesOptions(data.sourceStore, options.data),
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }

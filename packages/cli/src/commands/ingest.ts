@@ -1,9 +1,9 @@
 import { HashedEmbedder, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { readDocuments } from '@treeagent/sources';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
-import { readDocuments } from '../read-documents.js';
 
 export interface IngestCommandOptions {
   config?: string;
@@ -13,7 +13,7 @@ export interface IngestCommandOptions {
 }
 
 /**
- * `treeagent ingest <tree> <node> <paths…>`: loads text, Markdown and PDF documents into a query
+ * `treeagent ingest <tree> <node> <paths…>`: loads text, Markdown, PDF, HTML and Word (.docx) documents into a query
  * node's collection in the data directory; re-running writes only what changed.
  */
 export async function ingestCommand(
@@ -49,7 +49,8 @@ export async function ingestCommand(
   }
 }
 
-function findQueryNode(tree: Tree, reference: string) {
+/** The query node a reference (an id or a name) names, or an error saying what to give. */
+export function findQueryNode(tree: Tree, reference: string) {
   const byId = /^\d+$/.test(reference) ? tree.nodes.get(Number(reference)) : undefined;
   const node = byId ?? [...tree.nodes.values()].find((candidate) => candidate.name === reference);
   if (!node)

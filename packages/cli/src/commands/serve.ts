@@ -300,6 +300,7 @@ export async function startServe(
       ...(apiKeys.length ? { apiKeys } : {}),
       ...(operators ? { operators: { directory: operators, ...stores.operatorStores } } : {}),
       ...(editor ? { editor } : {}),
+      sources: stores.sources,
       analytics: {
         treeFile: loaded.path,
         ...(options.utterances ? { utterancesFile: resolve(options.utterances) } : {}),

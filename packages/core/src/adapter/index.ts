@@ -57,6 +57,16 @@ export {
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
+// Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
+// its in-memory reference; SQLite and PostgreSQL implement it in their packages.
+export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
+export type {
+  KnowledgePage,
+  KnowledgeSource,
+  KnowledgeSourceKind,
+  KnowledgeSourceStatus,
+  SourceStore,
+} from '../knowledge/source-store.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
 export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';

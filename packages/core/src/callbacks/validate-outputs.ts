@@ -191,9 +191,10 @@ export function validateEmitOutput(nodeId: number, value: unknown): BaseEmitOutp
   });
   const sources = check.optionalArray(output.sources, 'sources')?.map((source, index) => {
     const item = check.object(source, `sources[${index}]`);
-    check.knownKeys(item, `sources[${index}]`, ['title', 'content', 'chunkId', 'extra']);
+    check.knownKeys(item, `sources[${index}]`, ['title', 'url', 'content', 'chunkId', 'extra']);
     if (typeof item.content !== 'string') check.fail(`sources[${index}].content`, 'a string', item.content);
     check.optionalString(item.title, `sources[${index}].title`);
+    check.optionalString(item.url, `sources[${index}].url`);
     return item as unknown as Source;
   });
   return {

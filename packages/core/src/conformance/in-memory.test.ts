@@ -1,11 +1,13 @@
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
+import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
 import { describeQdrantCorpus } from './qdrant-corpus-conformance.js';
 import { describeSessionStore } from './session-store-conformance.js';
+import { describeSourceStore } from './source-store-conformance.js';
 import { describeVectorStore } from './vector-store-conformance.js';
 
 const IN_PROCESS = 'kept in process memory: nothing outlives the object';
@@ -31,3 +33,15 @@ describeEmbeddingCache('InMemoryEmbeddingCache', async () => ({ cache: new InMem
   skip: [{ reason: IN_PROCESS, tests: ['vectors outlive the cache object: a reopened cache answers them'] }],
 });
 describeQdrantCorpus('InMemoryVectorStore', async () => ({ store: new InMemoryVectorStore() }));
+describeSourceStore(
+  'InMemorySourceStore',
+  async () => ({ store: new InMemorySourceStore(), dispose: async () => {} }),
+  {
+    skip: [
+      {
+        reason: IN_PROCESS,
+        tests: ['sources and pages outlive the store object: a reopened store reads them'],
+      },
+    ],
+  },
+);

@@ -53,6 +53,7 @@ export {
 } from './qdrant-corpus-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
 export { type ConformanceOptions, type ConformanceSkip, conformanceCases } from './skip-list.js';
+export { describeSourceStore, type SourceStoreFixture } from './source-store-conformance.js';
 export {
   CONFORMANCE_FILTERS,
   CONFORMANCE_RECORDS,

@@ -63,4 +63,17 @@ describe('sourcesFromChunks', () => {
       sourcesFromChunks([{ id: 7, text: 'Reso in 30 giorni', extra: { title: 'Resi' }, similarity: 0.8 }]),
     ).toEqual([{ title: 'Resi', content: 'Reso in 30 giorni', chunkId: 7, extra: { title: 'Resi' } }]);
   });
+
+  test('cites the URL a crawled page or an ingested document carries', () => {
+    const extra = { title: 'Returns', url: 'https://help.example/returns#refunds' };
+    expect(sourcesFromChunks([{ id: 'c1', text: 'Refunds in 14 days', extra, similarity: 0.9 }])).toEqual([
+      {
+        title: 'Returns',
+        url: 'https://help.example/returns#refunds',
+        content: 'Refunds in 14 days',
+        chunkId: 'c1',
+        extra,
+      },
+    ]);
+  });
 });

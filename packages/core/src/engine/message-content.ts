@@ -38,20 +38,24 @@ export function placeholdersIn(content: string): string[] {
 }
 
 /**
- * Turns retrieved chunks into an emit's `sources`: the title from `extra[titleKey]` when present.
+ * Turns retrieved chunks into an emit's `sources`: the title from `extra[titleKey]` and the address
+ * from `extra[urlKey]` (`title` and `url`, what ingested documents and crawled pages carry) when present.
  *
  * @example
  * emit: (self, context) => ({ message: …, sources: sourcesFromChunks(context.retrieved.get(queryId) ?? []) })
  */
 export function sourcesFromChunks(
   chunks: readonly RetrievedChunk[],
-  options: { titleKey?: string } = {},
+  options: { titleKey?: string; urlKey?: string } = {},
 ): Source[] {
   const titleKey = options.titleKey ?? 'title';
+  const urlKey = options.urlKey ?? 'url';
   return chunks.map((chunk) => {
     const title = chunk.extra[titleKey];
+    const url = chunk.extra[urlKey];
     return {
       ...(typeof title === 'string' ? { title } : {}),
+      ...(typeof url === 'string' ? { url } : {}),
       content: chunk.text,
       chunkId: chunk.id,
       extra: chunk.extra,

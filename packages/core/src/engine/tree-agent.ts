@@ -223,6 +223,21 @@ export class TreeAgent {
       });
   }
 
+  /** The store of query nodes' collections (what `ingestDocuments` and knowledge sources write to). */
+  get vectorStore(): VectorStore {
+    return this.#vectorStore;
+  }
+
+  /** The embedder documents are embedded with, so ingested chunks and retrieval agree. */
+  get embedder(): Embedder {
+    return this.#embedder;
+  }
+
+  /** The embedding cache chunks are embedded through. */
+  get embeddingCache(): EmbeddingCache {
+    return this.#embeddingCache;
+  }
+
   get tree(): Tree {
     return this.#tree;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
+import { sourcesFromChunks } from '../engine/message-content.js';
 import { TreeAgent } from '../engine/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
@@ -38,6 +39,22 @@ describe('splitText', () => {
     expect(splitText(manual)).toEqual([
       { text: 'La garanzia dura due anni dalla consegna.', heading: 'Garanzia' },
       { text: 'La garanzia non copre le cadute.', heading: 'Garanzia > Esclusioni' },
+    ]);
+  });
+
+  test('a heading written `## Title {#anchor}` gives its pieces the anchor, without it in the path', () => {
+    expect(splitText('# Help {#help}\n\nIntro.\n\n## Refunds {#refunds}\n\nIn 14 days.')).toEqual([
+      { text: 'Intro.', heading: 'Help', anchor: 'help' },
+      { text: 'In 14 days.', heading: 'Help > Refunds', anchor: 'refunds' },
+    ]);
+  });
+
+  test('pages separated by form feeds: each piece keeps its page', () => {
+    const pieces = splitText('First page text.\f# Second\n\nOn page two.\fOn page three.', { maxChars: 40 });
+    expect(pieces).toEqual([
+      { text: 'First page text.', page: 1 },
+      { text: 'On page two.', heading: 'Second', page: 2 },
+      { text: 'On page three.', heading: 'Second', page: 3 },
     ]);
   });
 
@@ -106,6 +123,66 @@ describe('ingestDocuments', () => {
     const output = await agent.send('s', 'quanto dura la garanzia?');
     expect(output.messages[0]!.content).toBe('La garanzia dura due anni dalla consegna.');
     expect((await store.ids('docs:3')).length).toBe(3);
+  });
+
+  test('chunks carry the title and URL (with the anchor of their section), and an emit cites them as links', async () => {
+    const vectorStore = new InMemoryVectorStore();
+    const embedder = new HashedEmbedder();
+    const citing = defineTree({
+      name: 'cite',
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        {
+          id: 3,
+          type: 'query',
+          parent: 2,
+          chunks: ['refund'],
+          query: { query: 'refund in 14 days', threshold: 0, chunkQty: 1 },
+          after: () => ({ nodeTarget: 4, step: 'before' }),
+        },
+        {
+          id: 4,
+          type: 'emit',
+          parent: 3,
+          emit: (_self, context) => ({
+            message: { type: 'static', content: 'See the sources.' },
+            sources: sourcesFromChunks(context.retrieved.get(3) ?? []),
+          }),
+        },
+      ],
+    });
+    await ingestDocuments(
+      [
+        {
+          source: 'https://help.example/returns',
+          title: 'Returns',
+          url: 'https://help.example/returns',
+          text: '# Refunds {#refunds}\n\nA refund in 14 days.',
+        },
+      ],
+      { tree: citing, nodeId: 3, vectorStore, embedder },
+    );
+    const output = await new TreeAgent({ tree: citing, embedder, vectorStore }).send('s', 'refund');
+    expect(output.messages[0]!.sources).toMatchObject([
+      { title: 'Returns', url: 'https://help.example/returns#refunds', content: 'A refund in 14 days.' },
+    ]);
+  });
+
+  test('unseen documents skip the look-up of old chunks: nothing is read from the collection', async () => {
+    const store = new InMemoryVectorStore();
+    let scrolls = 0; // a spy on the real store: counts its scrolls
+    const scroll = store.scroll.bind(store);
+    store.scroll = async (request) => {
+      scrolls++;
+      return scroll(request);
+    };
+    const options = { tree, nodeId: 3, vectorStore: store, embedder: new HashedEmbedder() };
+    await ingestDocuments([{ source: 'a.md', text: manual }], { ...options, unseen: true });
+    expect(scrolls).toBe(0);
+    expect(await store.ids('docs:3')).toHaveLength(2);
+    await ingestDocuments([{ source: 'a.md', text: manual }], options);
+    expect(scrolls).toBeGreaterThan(0);
   });
 
   test('only query nodes take documents', async () => {

@@ -17,6 +17,13 @@ export const SOURCE_KEY = '_source';
 export interface IngestDocument {
   source: string;
   text: string;
+  /** The title chunks cite (payload `title`); default the source. */
+  title?: string;
+  /**
+   * The address chunks cite (payload `url`): a web page's URL or a file's path. A chunk under a
+   * heading with an anchor (`## Title {#anchor}`) cites `url#anchor`.
+   */
+  url?: string;
   /** Extra payload for every chunk of the document (tags that filters select on). */
   extra?: Record<string, unknown>;
   /**
@@ -37,6 +44,12 @@ export interface IngestOptions extends SplitOptions {
   /** Collection name; default the agent's: `<tree name>:<node id>`. */
   collection?: string;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * True when none of these documents has chunks in the collection yet (a page read for the first
+   * time): the look-up of their old chunks, a scan of the collection on some stores, is skipped.
+   * Wrong when a document was stored before: its old chunks beyond the new count would stay.
+   */
+  unseen?: boolean;
 }
 
 export interface IngestReport {
@@ -53,7 +66,7 @@ export interface IngestReport {
  * Loads documents into a query node's vector store collection: split into pieces, embedded through
  * the cache, stored with ids derived from the source and the piece's position. Re-running with the
  * same documents writes nothing new; a changed document replaces its chunks and removes the extra
- * ones. Chunks carry `{ title, heading, _source, …extra }` in their payload.
+ * ones. Chunks carry `{ title, heading, anchor, page, url, _source, …extra }` in their payload.
  */
 export async function ingestDocuments(
   documents: readonly IngestDocument[],
@@ -75,8 +88,13 @@ export async function ingestDocuments(
       id: chunkId(document.source, index),
       text: piece.text,
       payload: {
-        title: document.source,
+        title: document.title ?? document.source,
         ...(piece.heading ? { heading: piece.heading } : {}),
+        ...(piece.anchor ? { anchor: piece.anchor } : {}),
+        ...(piece.page ? { page: piece.page } : {}),
+        ...(document.url
+          ? { url: piece.anchor ? `${document.url.replace(/#.*$/, '')}#${piece.anchor}` : document.url }
+          : {}),
         ...(document.extra ?? {}),
         ...(document.file
           ? {
@@ -90,7 +108,9 @@ export async function ingestDocuments(
         [SOURCE_KEY]: document.source,
       },
     }));
-    const existing = await storedChunks(options.vectorStore, collection, document.source);
+    const existing = options.unseen
+      ? new Map<string, string>()
+      : await storedChunks(options.vectorStore, collection, document.source);
     const fresh = records.filter((record) => existing.get(String(record.id)) !== record.text);
     report.unchanged += records.length - fresh.length;
     if (fresh.length) {

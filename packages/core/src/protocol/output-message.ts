@@ -4,6 +4,8 @@ import type { FileMetadata } from './file-metadata.js';
 /** A source attached to a message (docs/concepts.md §7, `Source`). */
 export interface Source {
   title?: string;
+  /** Where the source can be read: a web page (with `#anchor` for a section) or a document's path. */
+  url?: string;
   content: string;
   /** Chunk the source came from, when it was retrieved by a query node. */
   chunkId?: string | number;

@@ -13,6 +13,7 @@ export const NAVIGATION = [
   { path: '/console', label: 'Console', icon: 'chat' },
   { path: '/analytics', label: 'Analytics', icon: 'chart' },
   { path: '/review', label: 'Review', icon: 'book' },
+  { path: '/sources', label: 'Sources', icon: 'file' },
   { path: '/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 

@@ -6,6 +6,7 @@ import { ConsolePage } from '../pages/console-page';
 import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReviewPage } from '../pages/review-page';
+import { SourcesPage } from '../pages/sources-page';
 import { TreePage } from '../pages/tree-page';
 import type { PagePath } from './navigation';
 
@@ -17,6 +18,7 @@ export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/console': ConsolePage,
   '/analytics': AnalyticsPage,
   '/review': ReviewPage,
+  '/sources': SourcesPage,
   '/audit': AuditPage,
 };
 

@@ -117,7 +117,13 @@ function Sources({ sources }: { sources: readonly Source[] }) {
       <ol>
         {sources.map((source, index) => (
           <li key={index}>
-            {source.title ? <span class="source-title">{source.title}</span> : null}
+            {source.url && /^https?:\/\//i.test(source.url) ? (
+              <a class="source-title source-link" href={source.url} target="_blank" rel="noopener noreferrer">
+                {source.title ?? source.url}
+              </a>
+            ) : source.title ? (
+              <span class="source-title">{source.title}</span>
+            ) : null}
             <span class="source-content">{source.content}</span>
             {source.chunkId !== undefined ? <span class="source-chunk">chunk {source.chunkId}</span> : null}
           </li>

@@ -1,14 +1,43 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
 import { type IngestDocument, TreeAgentError } from '@treeagent/core';
+import { readDocx } from './read-docx.js';
+import { readHtml } from './read-html.js';
+import { readPdfText } from './read-pdf.js';
 
-/** File types `ingest` reads. */
-export const DOCUMENT_EXTENSIONS = ['.txt', '.md', '.markdown', '.pdf'];
+/** File types `readDocuments` (and `treeagent ingest`) read. */
+export const DOCUMENT_EXTENSIONS = ['.txt', '.md', '.markdown', '.pdf', '.html', '.htm', '.docx'];
+
+/**
+ * Reads one document from its bytes, by its file name's extension: text and Markdown as they are,
+ * PDF page by page (each chunk keeps its `page`), HTML's main content and Word (.docx) with their
+ * title and headings (each chunk keeps its heading path and `anchor`).
+ */
+export async function readDocument(name: string, data: Uint8Array, source = name): Promise<IngestDocument> {
+  const extension = extname(name).toLowerCase();
+  switch (extension) {
+    case '.txt':
+    case '.md':
+    case '.markdown':
+      return { source, text: new TextDecoder().decode(data) };
+    case '.pdf':
+      return { source, text: await readPdfText(data, name) };
+    case '.html':
+    case '.htm':
+      return readHtml(new TextDecoder().decode(data), { source }).document;
+    case '.docx':
+      return readDocx(data, { source });
+    default:
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `${name} is not a document type that can be read (supported: ${DOCUMENT_EXTENSIONS.join(', ')}).`,
+      );
+  }
+}
 
 /**
  * Reads the documents to ingest: files, or every supported file under a folder. Each document's
  * `source` is its path relative to `base`, so re-running from the same place finds its chunks again.
- * PDF text is extracted with pdf.js (`pdfjs-dist`), page by page.
  */
 export async function readDocuments(
   paths: readonly string[],
@@ -24,8 +53,7 @@ export async function readDocuments(
   const documents: IngestDocument[] = [];
   for (const file of files.sort()) {
     const source = relative(base, file) || file;
-    const text = extname(file).toLowerCase() === '.pdf' ? await pdfText(file) : readFileSync(file, 'utf8');
-    documents.push({ source, text });
+    documents.push(await readDocument(file, readFileSync(file), source));
   }
   return documents;
 }
@@ -40,30 +68,4 @@ function collect(path: string, files: string[]): void {
   if (stats.isDirectory()) {
     for (const entry of readdirSync(path)) if (!entry.startsWith('.')) collect(join(path, entry), files);
   } else if (DOCUMENT_EXTENSIONS.includes(extname(path).toLowerCase())) files.push(path);
-}
-
-async function pdfText(file: string): Promise<string> {
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  try {
-    const document = await getDocument({
-      data: new Uint8Array(readFileSync(file)),
-      disableFontFace: true,
-      useSystemFonts: false,
-      verbosity: 0,
-    }).promise;
-    const pages: string[] = [];
-    for (let number = 1; number <= document.numPages; number++) {
-      const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      pages.push(
-        content.items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join(''),
-      );
-    }
-    await document.destroy();
-    return pages.join('\n\n');
-  } catch (error) {
-    throw new TreeAgentError('INVALID_INPUT', `Cannot read the PDF ${file}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
 }

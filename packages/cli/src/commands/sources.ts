@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { HashedEmbedder, TreeAgentError } from '@treeagent/core';
+import type { KnowledgeSource } from '@treeagent/core/adapter';
+import {
+  addSource,
+  type RefreshReport,
+  refreshDueSources,
+  refreshSource,
+  removeSource,
+  type SourcesContext,
+  searchSources,
+} from '@treeagent/sources';
+import { openDataDirectory } from '../data-directory.js';
+import { loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+import { findQueryNode } from './ingest.js';
+
+export interface SourcesCommandOptions {
+  config?: string;
+  data?: string;
+  /** Hosts that may be internal (also `TREEAGENT_SOURCES_ALLOW_HOSTS`, comma-separated). */
+  allowHost?: string[];
+  contact?: string;
+}
+
+export interface SourcesAddOptions extends SourcesCommandOptions {
+  sitemap?: boolean;
+  every?: string;
+  maxPages?: string;
+  maxDepth?: string;
+  include?: string[];
+  exclude?: string[];
+  delay?: string;
+  refresh?: boolean;
+}
+
+/** Opens the tree and the data directory as a `SourcesContext`, runs `body`, closes the file. */
+async function withSources<T>(
+  treePath: string,
+  options: SourcesCommandOptions,
+  body: (context: SourcesContext) => Promise<T>,
+): Promise<T> {
+  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const data = openDataDirectory(options.data);
+  const allow = [
+    ...(options.allowHost ?? []),
+    ...(process.env.TREEAGENT_SOURCES_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
+  ];
+  try {
+    return await body({
+      tree: loaded.tree,
+      sourceStore: data.sourceStore,
+      vectorStore: data.options.vectorStore!,
+      embedder: loaded.agentOptions.embedder ?? new HashedEmbedder(),
+      embeddingCache: data.options.embeddingCache!,
+      addressPolicy: { allowPrivateHosts: allow },
+      ...(options.contact ? { contact: options.contact } : {}),
+    });
+  } finally {
+    await data.close();
+  }
+}
+
+/** `treeagent sources add <tree> <node> <url-or-file>`: adds a website, sitemap or file, then reads it. */
+export async function sourcesAddCommand(
+  treePath: string,
+  nodeRef: string,
+  location: string,
+  options: SourcesAddOptions,
+  out: Output,
+): Promise<number> {
+  return withSources(treePath, options, async (context) => {
+    const node = findQueryNode(context.tree, nodeRef);
+    const kind = existsSync(location)
+      ? 'file'
+      : options.sitemap || /\.xml(\?|$)/i.test(location)
+        ? 'sitemap'
+        : 'crawl';
+    const crawlOptions: Record<string, unknown> = {
+      ...(options.maxPages ? { maxPages: integer(options.maxPages, '--max-pages') } : {}),
+      ...(options.maxDepth ? { maxDepth: integer(options.maxDepth, '--max-depth') } : {}),
+      ...(options.include?.length ? { include: options.include } : {}),
+      ...(options.exclude?.length ? { exclude: options.exclude } : {}),
+      ...(options.delay ? { delayMs: integer(options.delay, '--delay') } : {}),
+    };
+    const source = await addSource(
+      {
+        kind,
+        location,
+        nodeId: node.id,
+        refreshMinutes: options.every ? integer(options.every, '--every') : null,
+        options: crawlOptions,
+      },
+      context,
+    );
+    out.log(`Added ${kind} source ${source.id} (${source.location}) for node ${node.id}.`);
+    if (options.refresh === false) return 0;
+    return printReport(await refreshSource(source.id, context), out);
+  });
+}
+
+/** `treeagent sources list`: every source with its status, last refresh, pages, chunks and error. */
+export async function sourcesListCommand(options: { data?: string }, out: Output): Promise<number> {
+  const data = openDataDirectory(options.data);
+  try {
+    const sources = await data.sourceStore.listSources();
+    if (!sources.length)
+      out.log('No sources: add one with `treeagent sources add <tree> <node> <url-or-file>`.');
+    for (const source of sources) out.log(describe(source));
+    return 0;
+  } finally {
+    await data.close();
+  }
+}
+
+/** `treeagent sources refresh <tree> [id]`: one source, or (without an id) every source; `--due` only the scheduled ones that are due. */
+export async function sourcesRefreshCommand(
+  treePath: string,
+  id: string | undefined,
+  options: SourcesCommandOptions & { due?: boolean },
+  out: Output,
+): Promise<number> {
+  return withSources(treePath, options, async (context) => {
+    let reports: RefreshReport[];
+    if (id) reports = [await refreshSource(id, context)];
+    else if (options.due) reports = await refreshDueSources(context);
+    else {
+      reports = [];
+      for (const source of await context.sourceStore.listSources())
+        reports.push(await refreshSource(source.id, context));
+    }
+    let code = 0;
+    for (const report of reports) code = Math.max(code, printReport(report, out));
+    if (!reports.length) out.log('Nothing to refresh.');
+    return code;
+  });
+}
+
+/** `treeagent sources remove <tree> <id>`: deletes a source and its chunks. */
+export async function sourcesRemoveCommand(
+  treePath: string,
+  id: string,
+  options: SourcesCommandOptions,
+  out: Output,
+): Promise<number> {
+  return withSources(treePath, options, async (context) => {
+    const pages = await removeSource(id, context);
+    out.log(`Removed source ${id} and the chunks of its ${pages} page(s).`);
+    return 0;
+  });
+}
+
+/** `treeagent sources search <tree> <node> <message>`: what the query node would retrieve, with the citations. */
+export async function sourcesSearchCommand(
+  treePath: string,
+  nodeRef: string,
+  message: string,
+  options: SourcesCommandOptions & { limit?: string },
+  out: Output,
+): Promise<number> {
+  return withSources(treePath, options, async (context) => {
+    const node = findQueryNode(context.tree, nodeRef);
+    const chunks = await searchSources(message, node.id, context, {
+      ...(options.limit ? { limit: integer(options.limit, '--limit') } : {}),
+    });
+    if (!chunks.length) out.log(`Node ${node.id} retrieves nothing for "${message}".`);
+    for (const chunk of chunks) {
+      const title = typeof chunk.extra.title === 'string' ? chunk.extra.title : '';
+      const url = typeof chunk.extra.url === 'string' ? chunk.extra.url : String(chunk.extra._source ?? '');
+      out.log(
+        `${(chunk.similarity ?? 0).toFixed(3)}  ${title}  ${url}\n       ${chunk.text.replace(/\s+/g, ' ').slice(0, 200)}`,
+      );
+    }
+    return 0;
+  });
+}
+
+function printReport(report: RefreshReport, out: Output): number {
+  out.log(describe(report.source));
+  out.log(
+    `  ${report.changed} page(s) changed (${report.written} chunk(s) written), ${report.unchanged} unchanged, ${report.removed} removed, ${report.failed.length} failed, ${report.skipped.length} skipped`,
+  );
+  for (const failure of report.failed) out.log(`  failed  ${failure.reason}`);
+  return report.source.status === 'failed' ? 1 : 0;
+}
+
+function describe(source: KnowledgeSource): string {
+  const refreshed = source.refreshedAt ? source.refreshedAt.toISOString() : 'never';
+  const every = source.refreshMinutes ? `every ${source.refreshMinutes} min` : 'on demand';
+  return `${source.id}  ${source.kind}  ${source.status}  ${source.pages} page(s)  ${source.chunks} chunk(s)  refreshed ${refreshed} (${every})  node ${source.nodeId}  ${source.location}${source.error ? `\n  error: ${source.error}` : ''}`;
+}
+
+function integer(value: string, flag: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new TreeAgentError('INVALID_INPUT', `${flag} is "${value}": give a whole number.`);
+  return number;
+}

@@ -1,0 +1,15 @@
+export { type AddressPolicy, checkAddress, isInternalAddress } from './crawl/address-guard.js';
+export { type CrawledPage, type CrawlOptions, type CrawlReport, crawlSite } from './crawl/crawl-site.js';
+export type { FetchedResponse, PolitenessOptions, Validators } from './crawl/polite-fetcher.js';
+export { parseRobots, type RobotsRules } from './crawl/robots.js';
+export { parseSitemap, type Sitemap } from './crawl/sitemap.js';
+export { USER_AGENT_TOKEN, userAgent } from './crawl/user-agent.js';
+export { type DomNode, type HtmlToTextOptions, htmlToText } from './documents/html-to-text.js';
+export { DOCUMENT_EXTENSIONS, readDocument, readDocuments } from './documents/read-documents.js';
+export { type ReadDocxOptions, readDocx } from './documents/read-docx.js';
+export { type HtmlPage, type ReadHtmlOptions, readHtml } from './documents/read-html.js';
+export { readPdfText } from './documents/read-pdf.js';
+export { addSource, type NewSource, removeSource, searchSources } from './knowledge/manage-sources.js';
+export { isDue, refreshDueSources, scheduleRefreshes } from './knowledge/refresh-schedule.js';
+export { type RefreshReport, refreshSource } from './knowledge/refresh-source.js';
+export type { SourcesContext } from './knowledge/sources-context.js';

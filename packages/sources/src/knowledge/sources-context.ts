@@ -1,0 +1,32 @@
+import {
+  type Embedder,
+  type EmbeddingCache,
+  type Tree,
+  TreeAgentError,
+  type VectorStore,
+} from '@treeagent/core';
+import type { SourceStore } from '@treeagent/core/adapter';
+import type { AddressPolicy } from '../crawl/address-guard.js';
+
+/** What refreshing (and adding, removing, searching) sources needs: the stores, the embedder, the tree. */
+export interface SourcesContext {
+  tree: Tree;
+  sourceStore: SourceStore;
+  vectorStore: VectorStore;
+  embedder: Embedder;
+  embeddingCache?: EmbeddingCache;
+  /** Which internal hosts the crawler may fetch (default none: see docs/security.md). */
+  addressPolicy?: AddressPolicy;
+  /** The contact page or mailto: in the crawler's user agent. */
+  contact?: string;
+  /** The clock (tests inject it). Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** The error for an id no source has. */
+export function unknownSource(id: string): TreeAgentError {
+  return new TreeAgentError(
+    'INVALID_INPUT',
+    `There is no knowledge source "${id}": list them with \`treeagent sources list\` (or GET /api/v1/sources).`,
+  );
+}

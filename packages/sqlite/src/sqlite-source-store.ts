@@ -1,0 +1,228 @@
+import type { KnowledgePage, KnowledgeSource, SourceStore } from '@treeagent/core/adapter';
+import type Database from 'better-sqlite3';
+import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
+import { StoreHandle } from './store-handle.js';
+
+/** Knowledge sources and the pages read from them (docs/knowledge.md). */
+export const SOURCE_SCHEMA: SchemaMigrations = {
+  component: 'knowledge_sources',
+  migrations: [
+    `CREATE TABLE knowledge_sources (
+       id TEXT PRIMARY KEY,
+       kind TEXT NOT NULL,
+       location TEXT NOT NULL,
+       node_id INTEGER NOT NULL,
+       collection TEXT NOT NULL,
+       options TEXT NOT NULL,
+       refresh_minutes INTEGER,
+       status TEXT NOT NULL,
+       created_at TEXT NOT NULL,
+       refreshed_at TEXT,
+       error TEXT,
+       pages INTEGER NOT NULL,
+       chunks INTEGER NOT NULL
+     );
+     CREATE TABLE knowledge_pages (
+       source_id TEXT NOT NULL,
+       url TEXT NOT NULL,
+       title TEXT NOT NULL,
+       etag TEXT,
+       last_modified TEXT,
+       content_hash TEXT NOT NULL,
+       chunks INTEGER NOT NULL,
+       fetched_at TEXT NOT NULL,
+       PRIMARY KEY (source_id, url)
+     );`,
+  ],
+};
+
+interface SourceRow {
+  id: string;
+  kind: KnowledgeSource['kind'];
+  location: string;
+  node_id: number;
+  collection: string;
+  options: string;
+  refresh_minutes: number | null;
+  status: KnowledgeSource['status'];
+  created_at: string;
+  refreshed_at: string | null;
+  error: string | null;
+  pages: number;
+  chunks: number;
+}
+
+interface PageRow {
+  url: string;
+  title: string;
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string;
+  chunks: number;
+  fetched_at: string;
+}
+
+/**
+ * The knowledge sources (`SourceStore` of `@treeagent/core/adapter`) in the SQLite file, beside the
+ * sessions and the vectors: what each source reads, its status and last refresh, and per page the
+ * ETag, Last-Modified and content hash a refresh compares. `openSqlite` opens it with the other stores.
+ */
+export class SqliteSourceStore implements SourceStore {
+  readonly file: string;
+  readonly #database: SqliteDatabase;
+  readonly #handle: StoreHandle;
+  readonly #connection: Database.Database;
+  readonly #savePages: (
+    sourceId: string,
+    pages: readonly KnowledgePage[],
+    removed: readonly string[],
+  ) => void;
+  readonly #deleteSource: (id: string) => void;
+
+  /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
+  constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
+    const database = SqliteDatabase.forStore(file, options, SOURCE_SCHEMA, 'VECTOR_STORE');
+    this.#database = database;
+    this.file = database.file;
+    this.#handle = new StoreHandle(database, 'VECTOR_STORE', `The SQLite source store (${database.file})`);
+    this.#connection = database.connection;
+    const upsertPage = this.#connection.prepare(
+      `INSERT INTO knowledge_pages (source_id, url, title, etag, last_modified, content_hash, chunks, fetched_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source_id, url) DO UPDATE SET title = excluded.title, etag = excluded.etag,
+         last_modified = excluded.last_modified, content_hash = excluded.content_hash,
+         chunks = excluded.chunks, fetched_at = excluded.fetched_at`,
+    );
+    const deletePage = this.#connection.prepare(
+      'DELETE FROM knowledge_pages WHERE source_id = ? AND url = ?',
+    );
+    const savePages = this.#connection.transaction(
+      (sourceId: string, pages: readonly KnowledgePage[], removed: readonly string[]) => {
+        for (const url of removed) deletePage.run(sourceId, url);
+        for (const page of pages)
+          upsertPage.run(
+            sourceId,
+            page.url,
+            page.title,
+            page.etag,
+            page.lastModified,
+            page.contentHash,
+            page.chunks,
+            page.fetchedAt.toISOString(),
+          );
+      },
+    );
+    this.#savePages = (sourceId, pages, removed) => savePages.immediate(sourceId, pages, removed);
+    const deleteSource = this.#connection.transaction((id: string) => {
+      this.#connection.prepare('DELETE FROM knowledge_pages WHERE source_id = ?').run(id);
+      this.#connection.prepare('DELETE FROM knowledge_sources WHERE id = ?').run(id);
+    });
+    this.#deleteSource = (id) => deleteSource.immediate(id);
+    database.retain();
+  }
+
+  async saveSource(source: KnowledgeSource): Promise<void> {
+    this.#handle.run(`save the knowledge source "${source.id}"`, () => {
+      this.#connection
+        .prepare(
+          `INSERT OR REPLACE INTO knowledge_sources (id, kind, location, node_id, collection, options,
+             refresh_minutes, status, created_at, refreshed_at, error, pages, chunks)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          source.id,
+          source.kind,
+          source.location,
+          source.nodeId,
+          source.collection,
+          JSON.stringify(source.options),
+          source.refreshMinutes,
+          source.status,
+          source.createdAt.toISOString(),
+          source.refreshedAt?.toISOString() ?? null,
+          source.error,
+          source.pages,
+          source.chunks,
+        );
+      this.#database.wrote();
+    });
+  }
+
+  async getSource(id: string): Promise<KnowledgeSource | null> {
+    return this.#handle.run('read a knowledge source', () => {
+      const row = this.#connection.prepare('SELECT * FROM knowledge_sources WHERE id = ?').get(id) as
+        | SourceRow
+        | undefined;
+      return row ? sourceOf(row) : null;
+    });
+  }
+
+  async listSources(): Promise<KnowledgeSource[]> {
+    return this.#handle.run('list the knowledge sources', () =>
+      (
+        this.#connection
+          .prepare('SELECT * FROM knowledge_sources ORDER BY created_at, id')
+          .all() as SourceRow[]
+      ).map(sourceOf),
+    );
+  }
+
+  async deleteSource(id: string): Promise<void> {
+    this.#handle.run(`delete the knowledge source "${id}"`, () => {
+      this.#deleteSource(id);
+      this.#database.wrote();
+    });
+  }
+
+  async listPages(sourceId: string): Promise<KnowledgePage[]> {
+    return this.#handle.run('list the pages of a knowledge source', () =>
+      (
+        this.#connection
+          .prepare('SELECT * FROM knowledge_pages WHERE source_id = ? ORDER BY url')
+          .all(sourceId) as PageRow[]
+      ).map((row) => ({
+        url: row.url,
+        title: row.title,
+        etag: row.etag,
+        lastModified: row.last_modified,
+        contentHash: row.content_hash,
+        chunks: row.chunks,
+        fetchedAt: new Date(row.fetched_at),
+      })),
+    );
+  }
+
+  async savePages(
+    sourceId: string,
+    pages: readonly KnowledgePage[],
+    removed: readonly string[],
+  ): Promise<void> {
+    this.#handle.run(`save the pages of the knowledge source "${sourceId}"`, () => {
+      this.#savePages(sourceId, pages, removed);
+      this.#database.wrote();
+    });
+  }
+
+  /** Closes the file (when no other store shares it). */
+  async close(): Promise<void> {
+    this.#handle.close();
+  }
+}
+
+function sourceOf(row: SourceRow): KnowledgeSource {
+  return {
+    id: row.id,
+    kind: row.kind,
+    location: row.location,
+    nodeId: row.node_id,
+    collection: row.collection,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    refreshMinutes: row.refresh_minutes,
+    status: row.status,
+    createdAt: new Date(row.created_at),
+    refreshedAt: row.refreshed_at ? new Date(row.refreshed_at) : null,
+    error: row.error,
+    pages: row.pages,
+    chunks: row.chunks,
+  };
+}
