@@ -151,6 +151,16 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
       options.files.operators,
       '--shutdown-timeout',
       '5000',
+      // Behind the load balancer, as docs/deployment.md says to run it: the client's address comes
+      // from HAProxy's X-Forwarded-For.
+      '--trust-proxy',
+      '127.0.0.1',
+      // A load test: every simulated user is on 127.0.0.1, so the per-session and per-address
+      // message limits (a flood guard for one real client) would refuse the load itself.
+      '--message-limit',
+      '0',
+      '--address-message-limit',
+      '0',
     ],
     {
       cwd: REPO_ROOT,
@@ -246,6 +256,7 @@ frontend web
 
 backend app
   balance roundrobin
+  option forwardfor
   option httpchk GET /ready
   http-check expect status 200
   http-response set-header X-Served-By %s
