@@ -25,7 +25,8 @@ SLIM="localhost/treeagent-test-node:${NODE_VERSION}-slim"
 BUILD="localhost/treeagent-test-node:${NODE_VERSION}-build"
 log() { echo "container-base-images: $*" >&2; }
 
-if [ ! -f "$ROOTFS/.complete" ]; then
+# The root file system is needed only to make the Debian image: a machine that has the image skips it.
+if ! podman image exists "$DEBIAN" && [ ! -f "$ROOTFS/.complete" ]; then
   log "debootstrap Debian 12 (minbase) into $ROOTFS"
   rm -rf "$ROOTFS"
   mkdir -p "$CACHE"
