@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TreeJSON } from '../../packages/core/src/index.js';
+import { seededRandom } from '../../packages/core/src/test-support/seeded-random.js';
 
 /**
  * Large trees for `lint-scaling.ts`, as the JSON `treeagent lint` reads. Both are deterministic
@@ -8,17 +9,8 @@ import type { TreeJSON } from '../../packages/core/src/index.js';
  * a true ambiguous pair lint must report.
  */
 
-/** Mulberry32: the same tree on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (core's test generator): the same tree on every run. */
+export { seededRandom };
 
 const emit = { message: { type: 'static', content: 'ok' } };
 type JsonNode = TreeJSON['nodes'][number];
