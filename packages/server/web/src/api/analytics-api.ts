@@ -3,7 +3,6 @@ import type {
   ClusterActionResponse,
   ComparisonResponse,
   ConversationsResponse,
-  OperatorSessionView,
   TranscriptResponse,
   UnmatchedResponse,
 } from '../../../src/api-types';
@@ -35,18 +34,11 @@ function query(values: Record<string, string | number | null | undefined>): stri
 const json = { 'Content-Type': 'application/json' };
 
 /**
- * The analytics, review and operator-login calls of the web app (`/api/v1/analytics`,
- * `/api/v1/operator`), over the app's one `ApiClient`. The operator login is a cookie the server
- * sets (HttpOnly): the browser sends it, the page never sees it.
+ * The analytics and review calls of the web app (`/api/v1/analytics`: the server's analytics
+ * routes), over the app's one `ApiClient`. They need the operator login, a cookie the server sets
+ * (HttpOnly): the browser sends it, the page never sees it.
  */
 export const analyticsApi = {
-  me: (api: ApiClient) => api.json<OperatorSessionView>('/api/v1/operator/me'),
-  login: (api: ApiClient, login: string, password: string) =>
-    api.json<OperatorSessionView>('/api/v1/operator/login', {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ login, password }),
-    }),
   report: (api: ApiClient, filter: AnalyticsFilter) =>
     api.json<AnalyticsReport>(`/api/v1/analytics/report${query({ ...filter })}`),
   compare: (api: ApiClient, filter: AnalyticsFilter, a: string, b: string) =>

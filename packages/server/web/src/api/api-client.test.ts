@@ -6,6 +6,8 @@ import { type RunningServer, serve } from '../../../src/serve';
 import { memoryLogger } from '../../../src/test-support/fixtures';
 import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
+import { sessionApi } from './session-api';
+import { treeApi } from './tree-api';
 
 /**
  * The web app's one API client against a real server (in process, on loopback): the shapes it
@@ -53,10 +55,10 @@ async function collect(events: AsyncIterable<ClientEvent>): Promise<ClientEvent[
 describe('ApiClient (real server)', () => {
   it('creates a session, streams a turn as typed events, reads the history and the tree', async () => {
     const api = new ApiClient(server.url);
-    const session = await api.createSession();
+    const session = await sessionApi.create(api);
     expect(session).toEqual({ sessionId: expect.any(String), token: expect.any(String) });
 
-    const events = await collect(api.send({ message: 'hello' }));
+    const events = await collect(sessionApi.send(api, { message: 'hello' }));
     expect(events[0]).toMatchObject({ type: 'turn-start', turn: 1 });
     expect(events.map((event) => event.type)).toContain('explore-decision'); // debug: true
     const end = events.at(-1);
@@ -65,46 +67,49 @@ describe('ApiClient (real server)', () => {
     expect(end.output.messages[0]).toMatchObject({ content: 'Hi!', options: ['More'] });
     expect(Array.isArray(end.output.trace)).toBe(true);
 
-    const history = await api.history();
+    const history = await sessionApi.history(api);
     expect(history.map((entry) => [entry.role, entry.content])).toEqual([
       ['user', 'hello'],
       ['assistant', 'Hi!'],
     ]);
-    const view = await api.tree();
+    const view = await treeApi.tree(api);
     expect(view.name).toBe('client');
     expect(view.nodes.find((node) => node.id === 3)?.chunks?.map((chunk) => chunk.text)).toEqual(['hello']);
     // Page by page, the same whole tree.
-    const paged = await api.tree(1);
+    const paged = await treeApi.tree(api, 1);
     expect(paged.nodes.map((node) => node.id)).toEqual([1, 2, 3]);
     expect(paged).toEqual(view);
-    expect((await api.route('hello')).nodeId).toBe(3);
+    expect((await treeApi.route(api, 'hello')).nodeId).toBe(3);
   });
 
   it('uploads a file and downloads it back through an object URL', async () => {
     const api = new ApiClient(server.url);
-    await api.createSession();
-    const uploaded = await api.upload(
+    await sessionApi.create(api);
+    const uploaded = await sessionApi.upload(
+      api,
       new File(['month,orders\njan,42\n'], 'orders.csv', { type: 'text/csv' }),
     );
     expect(uploaded).toMatchObject({ name: 'orders.csv', size: 20, url: expect.any(String) });
-    expect(api.fileUrl(uploaded)).toBe(uploaded.url);
-    const url = await api.objectUrl(uploaded);
+    expect(sessionApi.fileUrl(api, uploaded)).toBe(uploaded.url);
+    const url = await sessionApi.objectUrl(api, uploaded);
     expect(await (await fetch(url)).text()).toBe('month,orders\njan,42\n');
-    expect(await api.objectUrl(uploaded)).toBe(url); // fetched once
+    expect(await sessionApi.objectUrl(api, uploaded)).toBe(url); // fetched once
   });
 
   it('turns error bodies into ApiErrors with their code; the API key goes with every request once set', async () => {
     const api = new ApiClient(locked.url);
-    const refused = await api.createSession().catch((error: unknown) => error);
+    const refused = await sessionApi.create(api).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     api.setApiKey('sk-test');
-    await api.createSession();
-    const notDebug = await api.route('hello').catch((error: unknown) => error);
+    await sessionApi.create(api);
+    const notDebug = await treeApi.route(api, 'hello').catch((error: unknown) => error);
     expect(notDebug).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    const empty = await collect(api.send({ message: '   ' })).catch((error: unknown) => error);
+    const empty = await collect(sessionApi.send(api, { message: '   ' })).catch((error: unknown) => error);
     expect(empty).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
-    const unreachable = await new ApiClient('http://127.0.0.1:9').tree().catch((error: unknown) => error);
+    const unreachable = await treeApi
+      .tree(new ApiClient('http://127.0.0.1:9'))
+      .catch((error: unknown) => error);
     expect(unreachable).toMatchObject({ status: 0, code: 'NETWORK' });
   });
 });

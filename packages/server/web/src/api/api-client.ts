@@ -1,27 +1,16 @@
-import type { FileMetadata } from '@treeagent/core/client';
-import type {
-  ClientEvent,
-  CreatedSession,
-  HistoryResponse,
-  MessageRequest,
-  RouteResponse,
-  TreeView,
-  UploadedFile,
-} from '../../../src/api-types';
+import type { CreatedSession } from '../../../src/api-types';
 import { ApiError, errorFrom, isAbort } from './api-error';
-import { readServerSentEvents } from './server-sent-events';
 import { tabStorage } from './tab-storage';
 
 const SESSION_KEY = 'treeagent.session';
 const API_KEY_KEY = 'treeagent.apiKey';
 
-/** A file the page can link to: its metadata, and the download URL the server gave, if any. */
-export type LinkedFile = FileMetadata & { url?: string };
-
 /**
- * The one client of the server's HTTP API (`/api/v1`, JSON and server-sent events) for every page.
- * It keeps the API key and the chat session (id and token) for the tab, in `sessionStorage`, and
- * sends them with each request (`Authorization: Bearer`, `X-Session-Token`).
+ * The one transport to the server's HTTP API (`/api/v1`, JSON and server-sent events) for every page:
+ * the only `fetch` of the web app. It keeps the API key and the chat session (id and token) for the
+ * tab, in `sessionStorage`, and sends them with each request (`Authorization: Bearer`,
+ * `X-Session-Token`). The endpoints themselves are wrapped by area beside it (`session-api.ts`,
+ * `tree-api.ts`, `editor-api.ts`, …, one file per route area of the server).
  */
 export class ApiClient {
   apiKey: string | null;
@@ -65,10 +54,8 @@ export class ApiClient {
     return `/api/v1/sessions/${encodeURIComponent(this.session.sessionId)}${suffix}`;
   }
 
-  /** `POST /api/v1/sessions`; the id and token are kept for the tab. */
-  async createSession(): Promise<CreatedSession> {
-    this.session = null;
-    const created = await this.json<CreatedSession>('/api/v1/sessions', { method: 'POST' });
+  /** Keeps a new session (id and token) for the tab; its credentials go with every later request. */
+  keepSession(created: CreatedSession): CreatedSession {
     this.session = { sessionId: created.sessionId, token: created.token };
     tabStorage.set(SESSION_KEY, JSON.stringify(this.session));
     this.#forgetFiles();
@@ -81,98 +68,17 @@ export class ApiClient {
     this.#forgetFiles();
   }
 
-  /** `GET /api/v1/sessions/:id/history`, oldest first. */
-  async history(): Promise<HistoryResponse['history']> {
-    return (await this.json<HistoryResponse>(this.sessionPath('/history'))).history;
-  }
-
   /**
-   * The whole effective tree (chunk texts in debug mode), read page by page from `GET /api/v1/tree`
-   * (`pageSize` nodes at a time, 5000 at most). Pages of a tree that changed meanwhile (a reload
-   * of `treeagent dev`) are not mixed: the reading starts again, three times at most.
+   * An object URL for the bytes at `path` (a download that needs the credentials headers, which a
+   * plain link cannot send), cached under `key` until the session is forgotten or replaced.
    */
-  async tree(pageSize = 5000): Promise<TreeView> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const first = await this.json<TreeView>(`/api/v1/tree?offset=0&limit=${pageSize}`);
-      const nodes = [...first.nodes];
-      let next = first.nextOffset;
-      while (next !== null) {
-        const page = await this.json<TreeView>(`/api/v1/tree?offset=${next}&limit=${pageSize}`);
-        if (page.contentHash !== first.contentHash) break;
-        nodes.push(...page.nodes);
-        next = page.nextOffset;
-      }
-      if (next === null) return { ...first, nodes, offset: 0, nextOffset: null };
-    }
-    throw new ApiError(0, 'TREE_CHANGED', 'The tree kept changing while it was read: reload the page.');
-  }
-
-  /** `POST /api/v1/route` (debug only): where `text` would go on a fresh session. */
-  route(text: string, startNodeId?: number): Promise<RouteResponse> {
-    return this.json<RouteResponse>('/api/v1/route', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(startNodeId === undefined ? { text } : { text, startNodeId }),
-    });
-  }
-
-  /** Uploads one file to the session (multipart, field `file`). */
-  upload(file: File, signal?: AbortSignal): Promise<UploadedFile> {
-    const form = new FormData();
-    form.append('file', file, file.name);
-    return this.json<UploadedFile>(this.sessionPath('/files'), {
-      method: 'POST',
-      body: form,
-      ...(signal ? { signal } : {}),
-    });
-  }
-
-  /** Where a file of the conversation is downloaded, or null when this server does not serve it. */
-  fileUrl(file: LinkedFile): string | null {
-    if (file.url) return file.url;
-    if (this.session && file.sessionId === this.session.sessionId) {
-      return this.sessionPath(`/files/${encodeURIComponent(file.id)}`);
-    }
-    return null;
-  }
-
-  /** An object URL for a file's bytes (the download needs the session token header), cached per file. */
-  async objectUrl(file: LinkedFile): Promise<string> {
-    const cached = this.#fileUrls.get(file.id);
+  async objectUrl(key: string, path: string): Promise<string> {
+    const cached = this.#fileUrls.get(key);
     if (cached) return cached;
-    const path = this.fileUrl(file);
-    if (!path) throw new ApiError(0, 'NOT_DOWNLOADABLE', `"${file.name}" is not served by this server.`);
     const blob = await (await this.request(path)).blob();
     const url = URL.createObjectURL(blob);
-    this.#fileUrls.set(file.id, url);
+    this.#fileUrls.set(key, url);
     return url;
-  }
-
-  /**
-   * Sends a message and yields the turn's events as they stream (`Accept: text/event-stream`).
-   * An HTTP error before the stream throws an `ApiError`; a JSON answer becomes one `turn-end`.
-   */
-  async *send(body: MessageRequest, signal?: AbortSignal): AsyncGenerator<ClientEvent> {
-    const response = await this.request(this.sessionPath('/messages'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      body: JSON.stringify(body),
-      ...(signal ? { signal } : {}),
-    });
-    const type = response.headers.get('Content-Type') ?? '';
-    if (!type.includes('text/event-stream') || !response.body) {
-      yield { type: 'turn-end', output: await response.json(), durationMs: Number.NaN };
-      return;
-    }
-    for await (const message of readServerSentEvents(response.body)) {
-      let event: unknown;
-      try {
-        event = JSON.parse(message.data);
-      } catch {
-        continue;
-      }
-      if (event && typeof event === 'object') yield { ...event, type: message.event } as ClientEvent;
-    }
   }
 
   #forgetFiles(): void {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'preact';
-import { ChatPage } from '../chat/chat-page';
 import { AnalyticsPage } from '../pages/analytics-page';
 import { AuditPage } from '../pages/audit-page';
+import { ChatPage } from '../pages/chat-page';
 import { ConsolePage } from '../pages/console-page';
 import { EditorPage } from '../pages/editor-page';
 import { NotFoundPage } from '../pages/not-found-page';

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
+import { treeApi } from '../api/tree-api';
 import { TreeIndex } from '../tree/tree-index';
 import type { ApiKeyPrompt } from './api-key-dialog';
 import type { AppServices, TreeStatus } from './app-context';
@@ -63,7 +64,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
 
   const reloadTree = useCallback(async () => {
     try {
-      const view = await withApiKey(() => api.tree());
+      const view = await withApiKey(() => treeApi.tree(api));
       const index = new TreeIndex(view);
       setTree(index);
       setTreeError(null);

@@ -1,6 +1,6 @@
 import type { HistoryEntry, OutputMessage } from '@treeagent/core/client';
 import type { ClientEvent, ClientOutput, MessageRequest } from '../../../src/api-types';
-import type { LinkedFile } from '../api/api-client';
+import type { LinkedFile } from '../api/session-api';
 
 /** Why a turn failed, as the chat shows it. */
 export interface TurnError {

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { ApiError, isAbort } from '../api/api-error';
+import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 import { lastNodeOf, restoreHistory } from './restore-history';
 import {
@@ -66,7 +67,7 @@ export function useConversation(): Conversation {
       setSystemError(null);
       if (!fresh && api.session) {
         try {
-          const history = await withApiKey(() => api.history());
+          const history = await withApiKey(() => sessionApi.history(api));
           const restored = restoreHistory(history);
           count.current = restored.length;
           setTurns(restored);
@@ -79,7 +80,7 @@ export function useConversation(): Conversation {
         }
       }
       try {
-        const created = await withApiKey(() => api.createSession());
+        const created = await withApiKey(() => sessionApi.create(api));
         count.current = 0;
         setTurns([]);
         setRestoredNode(null);
@@ -114,7 +115,7 @@ export function useConversation(): Conversation {
       const abort = new AbortController();
       controller.current = abort;
       try {
-        for await (const event of api.send(request, abort.signal)) {
+        for await (const event of sessionApi.send(api, request, abort.signal)) {
           if (!isUserFacingEvent(event.type)) markDebug();
           if (event.type === 'turn-end' && Array.isArray(event.output.trace)) markDebug();
           turn = applyEvent(turn, event, performance.now());

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionEvent, SessionEventHandoff } from '../../../src/api-types';
 import { isAbort } from '../api/api-error';
 import { readServerSentEvents } from '../api/server-sent-events';
+import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 
 /** What the session's live stream says: who has the session, and whether an operator is typing. */
@@ -40,10 +41,7 @@ export function useLiveSession(
     const follow = async () => {
       while (!controller.signal.aborted) {
         try {
-          const response = await api.request(
-            `/api/v1/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}`,
-            { headers: { Accept: 'text/event-stream' }, signal: controller.signal },
-          );
+          const response = await sessionApi.events(api, sessionId, cursor, controller.signal);
           delay = 1000;
           for await (const message of readServerSentEvents(response.body!)) {
             const event = { type: message.event, ...JSON.parse(message.data) } as SessionEvent;

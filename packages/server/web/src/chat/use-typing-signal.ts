@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'preact/hooks';
-import type { UserTypingRequest } from '../../../src/api-types';
+import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 
 /** While the user keeps typing, the signal is renewed this often (the console fades it after 8 s). */
@@ -16,14 +16,7 @@ export function useTypingSignal(active: boolean): (typing: boolean) => void {
   const post = useCallback(
     (typing: boolean) => {
       if (!api.session) return;
-      const body: UserTypingRequest = { typing };
-      void api
-        .request(api.sessionPath('/typing'), {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-        .catch(() => {});
+      void sessionApi.typing(api, typing).catch(() => {});
     },
     [api],
   );

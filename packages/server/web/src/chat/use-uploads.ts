@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'preact/hooks';
 import type { UploadedFile } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
+import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 
 /** A file chosen for the next message, uploading or uploaded. */
@@ -36,7 +37,7 @@ export function useUploads(ensureSession: () => Promise<boolean>): Uploads {
       for (const file of files) {
         const key = crypto.randomUUID();
         setPending((list) => [...list, { key, file, status: 'uploading', metadata: null, error: null }]);
-        api.upload(file).then(
+        sessionApi.upload(api, file).then(
           (metadata) => update(key, { status: 'ready', metadata }),
           (error: unknown) => update(key, { status: 'failed', error: messageOf(error) }),
         );

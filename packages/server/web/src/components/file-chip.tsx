@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { LinkedFile } from '../api/api-client';
 import { messageOf } from '../api/api-client';
+import { type LinkedFile, sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 import { formatBytes } from './format';
 import { Icon } from './icon';
@@ -20,14 +20,14 @@ export function FileChip({ file, compact = false }: { file: LinkedFile; compact?
     loading: false,
     failed: null,
   });
-  const path = api.fileUrl(file);
+  const path = sessionApi.fileUrl(api, file);
   const size = formatBytes(file.size);
   const download = async (event: MouseEvent) => {
     event.preventDefault();
     if (!path) return;
     setState({ loading: true, failed: null });
     try {
-      const url = await api.objectUrl(file);
+      const url = await sessionApi.objectUrl(api, file);
       const anchor = document.createElement('a');
       anchor.href = url;
       anchor.download = file.name;
@@ -72,9 +72,9 @@ export function ImageFigure({ file }: { file: LinkedFile }) {
   const [source, setSource] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    if (!api.fileUrl(file)) return;
+    if (!sessionApi.fileUrl(api, file)) return;
     let live = true;
-    api.objectUrl(file).then(
+    sessionApi.objectUrl(api, file).then(
       (url) => live && setSource(url),
       () => live && setFailed(true),
     );

@@ -6,8 +6,8 @@ import type {
   EditorSuggestionsResponse,
 } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
+import { editorApi } from '../api/editor-api';
 import { useApp } from '../app/app-context';
-import { editorApi } from './editor-api';
 
 export interface RoutingPanelProps {
   document: TreeDocument;

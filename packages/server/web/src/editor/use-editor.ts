@@ -3,9 +3,9 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { EditorCheckResponse, EditorState } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { ApiError, isAbort } from '../api/api-error';
+import { editorApi } from '../api/editor-api';
 import { readServerSentEvents } from '../api/server-sent-events';
 import { useApp } from '../app/app-context';
-import { editorApi } from './editor-api';
 import { type History, record, redo, startHistory, undo } from './history';
 
 /** How often the editor asks whether the file changed on disk when it cannot follow the event stream, in milliseconds. */

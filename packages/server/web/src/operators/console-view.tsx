@@ -2,12 +2,13 @@ import type { HistoryEntry, StoredTurnFact } from '@treeagent/core/client';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { HandoffDetail, HandoffSummary } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
+import { handoffApi } from '../api/handoff-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { JsonBlock } from '../components/json-block';
 import { TurnFactsView } from '../debug/turn-facts-view';
-import { consoleApi } from './console-api';
-import { OperatorBadge, useOperator } from './operator-gate';
+import { OperatorBadge } from './operator-badge';
+import { useOperator } from './operator-gate';
 import { WebhookDeadLetters } from './webhook-dead-letters';
 import './console.css';
 
@@ -51,7 +52,7 @@ export function ConsoleView() {
 
   const loadList = useCallback(async () => {
     await run(async () => {
-      const response = await consoleApi.list(api, status);
+      const response = await handoffApi.list(api, status);
       setList(response.handoffs);
       setQueues(response.queues);
       setNow(Date.now());
@@ -62,7 +63,7 @@ export function ConsoleView() {
   const loadDetail = useCallback(
     async (sessionId: string) => {
       await run(async () => {
-        const next = await consoleApi.detail(api, sessionId);
+        const next = await handoffApi.detail(api, sessionId);
         if (selectedRef.current === sessionId) setDetail(next);
       });
     },
@@ -82,7 +83,7 @@ export function ConsoleView() {
   // Live: the queue and the open session follow what happens on any server process.
   useEffect(() => {
     const controller = new AbortController();
-    void consoleApi.follow(
+    void handoffApi.follow(
       api,
       (event) => {
         if (event.type === 'typing') return typingUsers.signal(event.sessionId, event.typing);
@@ -244,7 +245,7 @@ function SessionPanel({
   const setTyping = (value: boolean) => {
     if (!mine || typing.current === value) return;
     typing.current = value;
-    void consoleApi.typing(api, sessionId, value).catch(() => {});
+    void handoffApi.typing(api, sessionId, value).catch(() => {});
   };
 
   const send = async (event: Event) => {
@@ -252,12 +253,12 @@ function SessionPanel({
     if (!reply.trim() && files.length === 0) return;
     const sent = await run(async () => {
       const uploaded = [];
-      for (const file of files) uploaded.push(await consoleApi.upload(api, sessionId, file));
+      for (const file of files) uploaded.push(await handoffApi.upload(api, sessionId, file));
       const optionList = options
         .split(',')
         .map((option) => option.trim())
         .filter(Boolean);
-      await consoleApi.reply(api, sessionId, {
+      await handoffApi.reply(api, sessionId, {
         content: reply.trim(),
         ...(optionList.length ? { options: optionList } : {}),
         ...(uploaded.length ? { attachments: uploaded.map((file) => file.id) } : {}),
@@ -306,7 +307,7 @@ function SessionPanel({
                 id="claim"
                 type="button"
                 class="primary-button"
-                onClick={() => void act(() => consoleApi.claim(api, sessionId))}
+                onClick={() => void act(() => handoffApi.claim(api, sessionId))}
               >
                 Claim
               </button>
@@ -316,7 +317,7 @@ function SessionPanel({
                 id="take-over"
                 type="button"
                 class="ghost-button"
-                onClick={() => void act(() => consoleApi.claim(api, sessionId, true))}
+                onClick={() => void act(() => handoffApi.claim(api, sessionId, true))}
               >
                 Take over
               </button>
@@ -326,7 +327,7 @@ function SessionPanel({
                 id="release"
                 type="button"
                 class="ghost-button"
-                onClick={() => void act(() => consoleApi.release(api, sessionId))}
+                onClick={() => void act(() => handoffApi.release(api, sessionId))}
               >
                 Release
               </button>
@@ -355,7 +356,7 @@ function SessionPanel({
                   class="ghost-button"
                   onClick={() =>
                     void act(() =>
-                      consoleApi.handBack(api, sessionId, target ? { nodeTarget: Number(target) } : {}),
+                      handoffApi.handBack(api, sessionId, target ? { nodeTarget: Number(target) } : {}),
                     )
                   }
                 >
@@ -365,7 +366,7 @@ function SessionPanel({
                   id="close-handoff"
                   type="button"
                   class="ghost-button"
-                  onClick={() => void act(() => consoleApi.close(api, sessionId, !mine && admin))}
+                  onClick={() => void act(() => handoffApi.close(api, sessionId, !mine && admin))}
                 >
                   Close
                 </button>
@@ -465,7 +466,7 @@ function SessionPanel({
           onSubmit={async (event) => {
             event.preventDefault();
             if (!note.trim()) return;
-            if (await run(() => consoleApi.note(api, sessionId, note.trim()))) {
+            if (await run(() => handoffApi.note(api, sessionId, note.trim()))) {
               setNote('');
               await reload();
             }
@@ -571,7 +572,7 @@ function TranscriptEntry({ entry, sessionId }: { entry: HistoryEntry; sessionId:
       {entry.attachments?.length ? (
         <span class="t-files">
           {entry.attachments.map((file) => (
-            <a key={file.id} href={consoleApi.fileUrl(sessionId, file.id)} target="_blank" rel="noreferrer">
+            <a key={file.id} href={handoffApi.fileUrl(sessionId, file.id)} target="_blank" rel="noreferrer">
               {file.name}
             </a>
           ))}

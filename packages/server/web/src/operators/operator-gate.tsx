@@ -1,13 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
-import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { useContext } from 'preact/hooks';
 import type { OperatorRoleName, OperatorView } from '../../../src/api-types';
-import { messageOf } from '../api/api-client';
-import { ApiError } from '../api/api-error';
-import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
-import { Icon } from '../components/icon';
-import { currentOperator, loginOperator, logoutOperator } from './operator-api';
+import { ErrorNotice } from '../components/notice';
+import { OperatorLoginForm } from './operator-login-form';
+import { roleAllows } from './operator-login-state';
+import { useOperatorLogin } from './use-operator-login';
 import './operators.css';
 
 /** The logged-in operator of a page behind `OperatorGate`, and how to log out. */
@@ -25,17 +24,14 @@ export function useOperator(): OperatorSession {
   return session;
 }
 
-type GateState =
-  | { kind: 'checking' }
-  | { kind: 'login'; error: string | null }
-  | { kind: 'ready'; operator: OperatorView }
-  | { kind: 'failed'; error: string };
-
 /**
- * Shows its children only to a logged-in operator of at least the role `requires` (an admin may see operator
- * pages); anyone else gets the login form. The login lives in an HttpOnly cookie set by the server,
- * so it is never readable by the page's scripts. Pages for operators or admins (the console, the
- * audit log, analytics) render inside it and read the operator with `useOperator()`.
+ * The one gate of every staff page (console, analytics, review, sources, audit): shows its children
+ * only to a logged-in operator of at least the role `requires` (an admin may open operator pages);
+ * anyone else gets the login form, under the top bar. The login lives in an HttpOnly cookie set by
+ * the server, so it is never readable by the page's scripts (`useOperatorLogin`). The page renders
+ * its own top bar and reads the operator with `useOperator()`.
+ *
+ * @example <OperatorGate requires="admin" title="the audit log"><AuditLogView /></OperatorGate>
  */
 export function OperatorGate({
   requires = 'operator',
@@ -48,136 +44,47 @@ export function OperatorGate({
   title: string;
   children: ComponentChildren;
 }) {
-  const { api, withApiKey, setReady } = useApp();
-  const [state, setState] = useState<GateState>({ kind: 'checking' });
-
-  useEffect(() => {
-    let live = true;
-    withApiKey(() => currentOperator(api)).then(
-      (operator) => live && setState(operator ? { kind: 'ready', operator } : { kind: 'login', error: null }),
-      (error: unknown) => live && setState({ kind: 'failed', error: messageOf(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, withApiKey]);
-
-  useEffect(() => {
-    // The page itself says when it is ready; the form is a page of its own.
-    if (state.kind === 'login' || state.kind === 'failed') setReady(true);
-    return () => setReady(false);
-  }, [state.kind, setReady]);
-
-  const logout = useCallback(async () => {
-    try {
-      await logoutOperator(api);
-    } finally {
-      setState({ kind: 'login', error: null });
-    }
-  }, [api]);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
-    try {
-      const { operator } = await withApiKey(() =>
-        loginOperator(api, String(data.get('login') ?? ''), String(data.get('password') ?? '')),
-      );
-      setState({ kind: 'ready', operator });
-    } catch (error) {
-      setState({
-        kind: 'login',
-        error:
-          error instanceof ApiError && error.code === 'OPERATOR_LOGIN_FAILED'
-            ? 'The login or the password is wrong.'
-            : messageOf(error),
-      });
-    }
-  };
-
-  if (state.kind === 'checking') {
+  const { state, login, logout } = useOperatorLogin();
+  if (state.kind === 'ready' && roleAllows(state.operator.role, requires)) {
     return (
-      <>
-        <TopBar />
-        <p class="operator-gate-status muted">Checking your login…</p>
-      </>
+      <OperatorContext.Provider value={{ operator: state.operator, logout }}>
+        {children}
+      </OperatorContext.Provider>
     );
   }
-  if (state.kind === 'failed') {
-    return (
-      <>
-        <TopBar />
+  return (
+    <>
+      <TopBar />
+      {state.kind === 'checking' ? <p class="operator-gate-status muted">Checking your login…</p> : null}
+      {state.kind === 'failed' ? (
         <p class="operator-gate-status tone-error" role="alert">
           {state.error}
         </p>
-      </>
-    );
-  }
-  if (state.kind === 'login') {
-    return (
-      <>
-        <TopBar />
+      ) : null}
+      {state.kind === 'no-operators' ? (
         <main class="operator-login-wrap">
-          <form id="operator-login" class="operator-login" onSubmit={submit}>
-            <h1>
-              <Icon name="key" /> Operator login
-            </h1>
-            <p class="muted">Log in to open {title}.</p>
-            {state.error ? (
-              <p id="operator-login-error" class="tone-error" role="alert">
-                {state.error}
-              </p>
-            ) : null}
-            <label for="operator-login-name">Login</label>
-            <input id="operator-login-name" name="login" autocomplete="username" required />
-            <label for="operator-password">Password</label>
-            <input
-              id="operator-password"
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              required
-            />
-            <button type="submit" class="primary-button">
-              Log in
-            </button>
-          </form>
+          <ErrorNotice
+            code="NO_OPERATORS"
+            message={state.message}
+            hint="Staff pages are for operators: start the server with operators (treeagent dev --operators operators.json)."
+          />
         </main>
-      </>
-    );
-  }
-  if (requires === 'admin' && state.operator.role !== 'admin') {
-    return (
-      <>
-        <TopBar />
+      ) : null}
+      {state.kind === 'login' ? (
+        <OperatorLoginForm
+          title={title}
+          error={state.error}
+          onLogin={(name, password) => void login(name, password)}
+        />
+      ) : null}
+      {state.kind === 'ready' ? (
         <p class="operator-gate-status tone-error" role="alert">
           {title} is for admins; {state.operator.name} is an operator.{' '}
           <button type="button" class="ghost-button" onClick={() => void logout()}>
             Log out
           </button>
         </p>
-      </>
-    );
-  }
-  return (
-    <OperatorContext.Provider value={{ operator: state.operator, logout }}>
-      {children}
-    </OperatorContext.Provider>
-  );
-}
-
-/** The operator's name and a log-out button, for the top bar of an operator page. */
-export function OperatorBadge() {
-  const { operator, logout } = useOperator();
-  return (
-    <span class="operator-badge">
-      <span id="operator-name" title={`${operator.id} (${operator.role})`}>
-        {operator.name}
-      </span>
-      <button id="operator-logout" type="button" class="ghost-button" onClick={() => void logout()}>
-        Log out
-      </button>
-    </span>
+      ) : null}
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { WebhookDeadLettersResponse } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
+import { webhookApi } from '../api/webhook-api';
 import { useApp } from '../app/app-context';
-import { consoleApi } from './console-api';
 import { useOperator } from './operator-gate';
 
 /**
@@ -19,7 +19,7 @@ export function WebhookDeadLetters() {
 
   const load = useCallback(async () => {
     try {
-      setState(await consoleApi.deadLetters(api));
+      setState(await webhookApi.deadLetters(api));
       setError(null);
     } catch (problem) {
       setError(messageOf(problem));
@@ -33,7 +33,7 @@ export function WebhookDeadLetters() {
   if (!admin || (!state?.configured && !error)) return null;
   const retry = async (id: string) => {
     try {
-      await consoleApi.retryDeadLetter(api, id);
+      await webhookApi.retryDeadLetter(api, id);
     } catch (problem) {
       setError(messageOf(problem));
     }

@@ -9,7 +9,7 @@ import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
-import { OperatorGate } from '../components/operator-gate';
+import { OperatorGate } from '../operators/operator-gate';
 
 /** The range a page opens on (re-exported: other pages import it from here). */
 export { defaultRange };
@@ -33,12 +33,12 @@ function filterFromLocation(): AnalyticsFilter & { compare?: string } {
  */
 export function AnalyticsPage() {
   return (
-    <>
+    <OperatorGate title="the analytics">
       <TopBar />
       <main id="analytics-page" class="page page-analytics">
-        <OperatorGate>{() => <AnalyticsView />}</OperatorGate>
+        <AnalyticsView />
       </main>
-    </>
+    </OperatorGate>
   );
 }
 

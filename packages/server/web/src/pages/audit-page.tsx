@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { AuditEntryView, AuditLogResponse } from '../../../src/api-types';
+import type { AuditEntryView } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
+import { type AuditFilters, auditLog } from '../api/operator-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
-import { OperatorBadge, OperatorGate } from '../operators/operator-gate';
+import { OperatorBadge } from '../operators/operator-badge';
+import { OperatorGate } from '../operators/operator-gate';
 
 /** The audit log page (admins): who did what to which session, newest first, filtered and paged. */
 export function AuditPage() {
@@ -14,22 +16,9 @@ export function AuditPage() {
   );
 }
 
-interface Filters {
-  sessionId: string;
-  actorId: string;
-  action: string;
-}
-
-function query(filters: Filters, beforeId: number | null): string {
-  const params = new URLSearchParams({ limit: '100' });
-  for (const [key, value] of Object.entries(filters)) if (value.trim()) params.set(key, value.trim());
-  if (beforeId !== null) params.set('beforeId', String(beforeId));
-  return `/api/v1/operator/audit?${params}`;
-}
-
 function AuditLogView() {
   const { api, withApiKey, setReady } = useApp();
-  const [filters, setFilters] = useState<Filters>({ sessionId: '', actorId: '', action: '' });
+  const [filters, setFilters] = useState<AuditFilters>({ sessionId: '', actorId: '', action: '' });
   const [entries, setEntries] = useState<AuditEntryView[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +26,7 @@ function AuditLogView() {
   const load = useCallback(
     async (beforeId: number | null) => {
       try {
-        const page = await withApiKey(() => api.json<AuditLogResponse>(query(filters, beforeId)));
+        const page = await withApiKey(() => auditLog(api, filters, beforeId));
         setEntries((previous) => (beforeId === null ? page.entries : [...previous, ...page.entries]));
         setNext(page.nextBeforeId);
         setError(null);
@@ -55,7 +44,7 @@ function AuditLogView() {
     return () => setReady(false);
   }, [load, setReady]);
 
-  const field = (name: keyof Filters, label: string) => (
+  const field = (name: keyof AuditFilters, label: string) => (
     <label class="audit-filter">
       <span>{label}</span>
       <input

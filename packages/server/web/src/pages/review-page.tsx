@@ -7,8 +7,8 @@ import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
-import { OperatorGate } from '../components/operator-gate';
 import { TurnFactsView } from '../debug/turn-facts-view';
+import { OperatorGate } from '../operators/operator-gate';
 
 const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
 
@@ -20,12 +20,12 @@ const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error',
  */
 export function ReviewPage() {
   return (
-    <>
+    <OperatorGate title="conversation review">
       <TopBar />
       <main id="review-page" class="page page-review">
-        <OperatorGate>{() => <ReviewView />}</OperatorGate>
+        <ReviewView />
       </main>
-    </>
+    </OperatorGate>
   );
 }
 

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api/api-client';
 import { type SourceChunkView, type SourceView, sourcesApi } from '../api/sources-api';
+import { treeApi } from '../api/tree-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
-import { OperatorBadge, OperatorGate, useOperator } from '../operators/operator-gate';
+import { OperatorBadge } from '../operators/operator-badge';
+import { OperatorGate, useOperator } from '../operators/operator-gate';
 
 /** The Sources page (operators read and search; admins add, refresh and delete): docs/knowledge.md. */
 export function SourcesPage() {
@@ -19,8 +21,8 @@ function useQueryNodes(): { id: number; name: string | null }[] {
   const { api } = useApp();
   const [nodes, setNodes] = useState<{ id: number; name: string | null }[]>([]);
   useEffect(() => {
-    api
-      .json<{ nodes: { id: number; type: string; name?: string | null }[] }>('/api/v1/tree')
+    treeApi
+      .tree(api)
       .then((tree) =>
         setNodes(
           tree.nodes

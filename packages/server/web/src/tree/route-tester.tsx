@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { RouteResponse } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
+import { treeApi } from '../api/tree-api';
 import { useApp } from '../app/app-context';
 import { NodeRef } from '../components/node-ref';
 import { pathOf } from '../debug/turn-trace';
@@ -21,7 +22,7 @@ export function RouteTester(props: { onRoute(path: number[]): void; onSelect(id:
     if (!text.trim()) return;
     setResult({ kind: 'routing' });
     try {
-      const response = await withApiKey(() => api.route(text));
+      const response = await withApiKey(() => treeApi.route(api, text));
       props.onRoute(pathOf(response.decisions));
       setResult({ kind: 'done', route: response });
     } catch (error) {

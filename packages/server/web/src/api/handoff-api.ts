@@ -5,11 +5,9 @@ import type {
   OperatorEvent,
   OperatorMessageRequest,
   UploadedFile,
-  WebhookDeadLettersResponse,
-  WebhookRetryResponse,
 } from '../../../src/api-types';
-import type { ApiClient } from '../api/api-client';
-import { readServerSentEvents } from '../api/server-sent-events';
+import type { ApiClient } from './api-client';
+import { readServerSentEvents } from './server-sent-events';
 
 const base = (sessionId: string) => `/api/v1/operator/handoffs/${encodeURIComponent(sessionId)}`;
 
@@ -21,8 +19,11 @@ function post<T>(api: ApiClient, path: string, body: unknown = {}): Promise<T> {
   });
 }
 
-/** The operator console's calls (`/api/v1/operator/handoffs…`); the login cookie goes with each. */
-export const consoleApi = {
+/**
+ * The operator console's calls (`/api/v1/operator/handoffs…` and `/api/v1/operator/events`: the
+ * server's handoff routes); the login cookie goes with each.
+ */
+export const handoffApi = {
   list: (api: ApiClient, status: 'open' | 'closed') =>
     api.json<HandoffListResponse>(`/api/v1/operator/handoffs?status=${status}`),
   detail: (api: ApiClient, sessionId: string) => api.json<HandoffDetail>(base(sessionId)),
@@ -47,15 +48,6 @@ export const consoleApi = {
     post(api, `${base(sessionId)}/hand-back`, body),
   close: (api: ApiClient, sessionId: string, takeOver = false) =>
     post(api, `${base(sessionId)}/close`, takeOver ? { takeOver } : {}),
-  /** The handoff webhook's counts and dead letters (admins). */
-  deadLetters: (api: ApiClient) =>
-    api.json<WebhookDeadLettersResponse>('/api/v1/operator/webhook/dead-letters'),
-  /** Puts a dead-lettered webhook event back in line (admins). */
-  retryDeadLetter: (api: ApiClient, eventId: string) =>
-    post<WebhookRetryResponse>(
-      api,
-      `/api/v1/operator/webhook/dead-letters/${encodeURIComponent(eventId)}/retry`,
-    ),
   fileUrl: (sessionId: string, fileId: string) => `${base(sessionId)}/files/${encodeURIComponent(fileId)}`,
 
   /** Calls `onEvent` for each console event (`queue`, `session`, `typing`) until `signal` aborts; reconnects when it drops. */

@@ -7,7 +7,7 @@ import type {
   EditorState,
   EditorSuggestionsResponse,
 } from '../../../src/api-types';
-import type { ApiClient } from '../api/api-client';
+import type { ApiClient } from './api-client';
 
 const post = (body: unknown, method = 'POST'): RequestInit => ({
   method,

@@ -2,19 +2,19 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { Composer } from '../chat/composer';
+import { conversationTest, type RecorderTree } from '../chat/conversation-test';
+import { HandoffBar } from '../chat/handoff-views';
+import { Inspector } from '../chat/inspector';
+import { isFollowup, type Turn, type UserMessage, waitsForUser } from '../chat/turn-model';
+import { TurnView } from '../chat/turn-view';
+import { useConversation } from '../chat/use-conversation';
+import { useInspector } from '../chat/use-inspector';
+import { useLiveSession } from '../chat/use-live-session';
+import { useTypingSignal } from '../chat/use-typing-signal';
+import { useUploads } from '../chat/use-uploads';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
-import { Composer } from './composer';
-import { conversationTest, type RecorderTree } from './conversation-test';
-import { HandoffBar } from './handoff-views';
-import { Inspector } from './inspector';
-import { isFollowup, type Turn, type UserMessage, waitsForUser } from './turn-model';
-import { TurnView } from './turn-view';
-import { useConversation } from './use-conversation';
-import { useInspector } from './use-inspector';
-import { useLiveSession } from './use-live-session';
-import { useTypingSignal } from './use-typing-signal';
-import { useUploads } from './use-uploads';
 
 /** The chat page: the conversation, the message box, and the inspector (turn debug and tree). */
 export function ChatPage() {

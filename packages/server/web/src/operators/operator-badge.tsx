@@ -1,0 +1,16 @@
+import { useOperator } from './operator-gate';
+
+/** The operator's name and a log-out button, for the top bar of a staff page. */
+export function OperatorBadge() {
+  const { operator, logout } = useOperator();
+  return (
+    <span class="operator-badge">
+      <span id="operator-name" title={`${operator.id} (${operator.role})`}>
+        {operator.name}
+      </span>
+      <button id="operator-logout" type="button" class="ghost-button" onClick={() => void logout()}>
+        Log out
+      </button>
+    </span>
+  );
+}
