@@ -1,7 +1,7 @@
 /**
  * `npm run layers`: checks the import graph against scripts/layers.ts (type imports included),
  * looks for import cycles between files, and compares docs/architecture.md's dependency table with
- * the rules. `npm run layers -- --write` regenerates the table. Exits 1 on any problem.
+ * the rules, and checks the web app's layout (scripts/web-conventions.ts). `npm run layers -- --write` regenerates the table. Exits 1 on any problem.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import {
   TABLE_START,
   withTable,
 } from './layers.js';
+import { readWebSources, webConventionProblems } from './web-conventions.js';
 
 const root = resolve(import.meta.dirname, '..');
 const docPath = join(root, 'docs/architecture.md');
@@ -27,6 +28,9 @@ for (const cycle of importCycles(edges))
   problems.push(`import cycle (type imports included): ${cycle.join(' ↔ ')}`);
 for (const cycle of ruleCycles())
   problems.push(`the rules of scripts/layers.ts form a cycle: ${cycle.join(' ↔ ')}`);
+
+// The web app's layout (CONTRIBUTING.md, "Web app"): network calls in api/, routed pages in pages/.
+problems.push(...webConventionProblems(readWebSources(join(root, 'packages/server/web/src'))));
 
 const document = readFileSync(docPath, 'utf8');
 const table = dependencyTable();
