@@ -1,0 +1,43 @@
+/** The graph's toolbar: search (Enter selects the first match), zoom, fit, and expand all when something is folded. */
+export function GraphTools(props: {
+  search: string;
+  onSearch(search: string): void;
+  matches: Set<number> | null;
+  onFirstMatch(id: number): void;
+  onZoom(factor: number): void;
+  onFit(): void;
+  /** Set when something is folded: unfolds everything. */
+  onExpandAll: (() => void) | null;
+}) {
+  const { matches } = props;
+  return (
+    <div class="graph-tools">
+      <input
+        id="graph-search"
+        type="search"
+        placeholder="Search nodes (name, id, chunk)…"
+        aria-label="Search nodes"
+        value={props.search}
+        onInput={(event) => props.onSearch((event.target as HTMLInputElement).value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && matches?.size) props.onFirstMatch([...matches][0]!);
+        }}
+      />
+      {matches ? <span class="graph-matches">{matches.size} found</span> : null}
+      <button type="button" class="button-small" onClick={() => props.onZoom(1.2)} aria-label="Zoom in">
+        +
+      </button>
+      <button type="button" class="button-small" onClick={() => props.onZoom(1 / 1.2)} aria-label="Zoom out">
+        −
+      </button>
+      <button type="button" class="button-small" onClick={props.onFit}>
+        Fit
+      </button>
+      {props.onExpandAll ? (
+        <button type="button" class="button-small" onClick={props.onExpandAll}>
+          Expand all
+        </button>
+      ) : null}
+    </div>
+  );
+}
