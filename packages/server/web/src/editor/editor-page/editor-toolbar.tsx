@@ -1,0 +1,57 @@
+import type { TreeEditor } from '../use-editor';
+import { editorStatusText } from './editor-page-model';
+
+/** The editor's part of the top bar: the status, undo, redo and save. */
+export function EditorToolbar({
+  editor,
+  problems,
+  readOnly,
+  saveBlocked,
+}: {
+  editor: TreeEditor;
+  problems: number;
+  readOnly: boolean;
+  /** An invalid draft (or one being checked) cannot be saved. */
+  saveBlocked: boolean;
+}) {
+  return (
+    <>
+      <span
+        id="editor-status"
+        class={`editor-status${problems ? ' is-invalid' : editor.dirty ? ' is-dirty' : ''}`}
+      >
+        {editorStatusText({ checking: editor.checking, problems, dirty: editor.dirty })}
+      </span>
+      <button
+        type="button"
+        id="undo"
+        class="button-small"
+        disabled={!editor.canUndo}
+        onClick={editor.undo}
+        title="Undo (Ctrl+Z)"
+      >
+        Undo
+      </button>
+      <button
+        type="button"
+        id="redo"
+        class="button-small"
+        disabled={!editor.canRedo}
+        onClick={editor.redo}
+        title="Redo (Ctrl+Shift+Z)"
+      >
+        Redo
+      </button>
+      <button
+        type="button"
+        id="save"
+        class="button-primary button-small"
+        disabled={readOnly || !editor.dirty || saveBlocked || editor.saving}
+        title={saveBlocked ? 'An invalid tree cannot be saved: fix the problems first' : 'Save (Ctrl+S)'}
+        onClick={() => void editor.save()}
+      >
+        {editor.saving ? 'Saving…' : 'Save'}
+      </button>
+    </>
+  );
+}
