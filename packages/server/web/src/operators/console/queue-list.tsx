@@ -1,0 +1,88 @@
+import type { HandoffSummary } from '../../../../src/api-types';
+import { useOperator } from '../operator-gate';
+import { WebhookDeadLetters } from '../webhook-dead-letters';
+import { formatWait, queueStatusText } from './console-model';
+
+/** The console's left column: open or closed handoffs, filtered by queue, each with its wait and state; the webhook's dead letters below. */
+export function QueueList(props: {
+  status: 'open' | 'closed';
+  onStatus(status: 'open' | 'closed'): void;
+  list: HandoffSummary[];
+  queues: string[];
+  queueFilter: string;
+  onQueueFilter(queue: string): void;
+  selected: string | null;
+  onSelect(sessionId: string): void;
+  /** The sessions whose users are typing now. */
+  typing: ReadonlySet<string>;
+  now: number;
+}) {
+  const { operator } = useOperator();
+  const { status, list, queueFilter } = props;
+  const shown = list.filter((item) => !queueFilter || item.queue === queueFilter);
+  return (
+    <aside class="console-queue" aria-label="Queue">
+      <div class="console-tabs" role="tablist">
+        {(['open', 'closed'] as const).map((tab) => (
+          <button
+            key={tab}
+            id={`queue-tab-${tab}`}
+            type="button"
+            role="tab"
+            aria-selected={status === tab ? 'true' : 'false'}
+            class="ghost-button"
+            onClick={() => props.onStatus(tab)}
+          >
+            {tab === 'open' ? `Queue (${status === 'open' ? list.length : '…'})` : 'Closed'}
+          </button>
+        ))}
+      </div>
+      <label class="console-filter">
+        <span>Queue</span>
+        <select
+          id="queue-filter"
+          value={queueFilter}
+          onChange={(event) => props.onQueueFilter((event.currentTarget as HTMLSelectElement).value)}
+        >
+          <option value="">All queues</option>
+          {props.queues.map((queue) => (
+            <option key={queue} value={queue}>
+              {queue}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ul id="queue-list" class="queue-list">
+        {shown.map((item) => (
+          <li key={item.sessionId}>
+            <button
+              type="button"
+              class={`queue-item queue-item--${item.status}${item.sessionId === props.selected ? ' is-selected' : ''}`}
+              data-session-id={item.sessionId}
+              onClick={() => props.onSelect(item.sessionId)}
+            >
+              <span class="queue-item-top">
+                <span class="queue-chip">{item.queue}</span>
+                <span class="queue-wait" title={`since ${new Date(item.since).toLocaleString()}`}>
+                  {item.status === 'closed' ? item.outcome : formatWait(props.now - Date.parse(item.since))}
+                </span>
+              </span>
+              <span class="queue-reason">{item.reason}</span>
+              {item.lastMessages.length ? <span class="queue-last">“{item.lastMessages.at(-1)}”</span> : null}
+              <span class="queue-status">
+                {props.typing.has(item.sessionId) ? <span class="queue-typing">typing… · </span> : null}
+                {queueStatusText(item, operator.id, (iso) => new Date(iso).toLocaleTimeString())}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {shown.length === 0 ? (
+        <p id="queue-empty" class="muted console-empty">
+          {status === 'open' ? 'Nobody is waiting.' : 'No closed handoffs.'}
+        </p>
+      ) : null}
+      <WebhookDeadLetters />
+    </aside>
+  );
+}

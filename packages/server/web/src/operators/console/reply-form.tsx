@@ -1,0 +1,100 @@
+import { useRef, useState } from 'preact/hooks';
+import { handoffApi } from '../../api/handoff-api';
+import { useApp } from '../../app/app-context';
+import { replyRequest } from './console-model';
+
+/**
+ * The operator's reply to the user (text, comma-separated options, files), enabled for the operator
+ * who holds the session; typing is signalled to the user's page while the box has text.
+ */
+export function ReplyForm({
+  sessionId,
+  mine,
+  run,
+  reload,
+}: {
+  sessionId: string;
+  mine: boolean;
+  run: (action: () => Promise<unknown>) => Promise<boolean>;
+  reload: () => Promise<void>;
+}) {
+  const { api } = useApp();
+  const [reply, setReply] = useState('');
+  const [options, setOptions] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const typing = useRef(false);
+
+  const setTyping = (value: boolean) => {
+    if (!mine || typing.current === value) return;
+    typing.current = value;
+    void handoffApi.typing(api, sessionId, value).catch(() => {});
+  };
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    if (!reply.trim() && files.length === 0) return;
+    const sent = await run(async () => {
+      const uploaded = [];
+      for (const file of files) uploaded.push(await handoffApi.upload(api, sessionId, file));
+      await handoffApi.reply(
+        api,
+        sessionId,
+        replyRequest(
+          reply,
+          options,
+          uploaded.map((file) => file.id),
+        ),
+      );
+    });
+    if (sent) {
+      setReply('');
+      setOptions('');
+      setFiles([]);
+      setTyping(false);
+      await reload();
+    }
+  };
+
+  return (
+    <form id="reply-form" class="reply-form" onSubmit={send}>
+      <textarea
+        id="reply-input"
+        rows={3}
+        placeholder={mine ? 'Write to the user…' : 'Claim the session to write to the user.'}
+        disabled={!mine}
+        value={reply}
+        onInput={(event) => {
+          const value = (event.currentTarget as HTMLTextAreaElement).value;
+          setReply(value);
+          setTyping(value.trim() !== '');
+        }}
+        onBlur={() => setTyping(false)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            (event.currentTarget.form as HTMLFormElement).requestSubmit();
+          }
+        }}
+      />
+      <div class="reply-extras">
+        <input
+          id="reply-options"
+          placeholder="Options, comma-separated"
+          disabled={!mine}
+          value={options}
+          onInput={(event) => setOptions((event.currentTarget as HTMLInputElement).value)}
+        />
+        <input
+          id="reply-file"
+          type="file"
+          multiple
+          disabled={!mine}
+          onChange={(event) => setFiles([...((event.currentTarget as HTMLInputElement).files ?? [])])}
+        />
+        <button id="reply-send" type="submit" class="primary-button" disabled={!mine}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import { useState } from 'preact/hooks';
+import type { HandoffDetail } from '../../../../src/api-types';
+import { handoffApi } from '../../api/handoff-api';
+import { useApp } from '../../app/app-context';
+
+/**
+ * What the operator can do with an open session: claim it, take it over (admins), release it, hand
+ * it back to the assistant (at a node, or its default), close it.
+ */
+export function SessionActions({
+  sessionId,
+  state,
+  mine,
+  admin,
+  act,
+}: {
+  sessionId: string;
+  state: NonNullable<HandoffDetail['state']>;
+  mine: boolean;
+  admin: boolean;
+  /** Runs an action, then reloads the session. */
+  act: (action: () => Promise<unknown>) => Promise<void>;
+}) {
+  const { api, tree } = useApp();
+  const [target, setTarget] = useState('');
+  const holder = state.operator ?? null;
+  const nodes = tree ? tree.tree.nodes.filter((node) => node.type !== 'root') : [];
+  return (
+    <div class="session-actions">
+      {!holder ? (
+        <button
+          id="claim"
+          type="button"
+          class="primary-button"
+          onClick={() => void act(() => handoffApi.claim(api, sessionId))}
+        >
+          Claim
+        </button>
+      ) : null}
+      {holder && !mine && admin ? (
+        <button
+          id="take-over"
+          type="button"
+          class="ghost-button"
+          onClick={() => void act(() => handoffApi.claim(api, sessionId, true))}
+        >
+          Take over
+        </button>
+      ) : null}
+      {mine ? (
+        <button
+          id="release"
+          type="button"
+          class="ghost-button"
+          onClick={() => void act(() => handoffApi.release(api, sessionId))}
+        >
+          Release
+        </button>
+      ) : null}
+      {mine || admin ? (
+        <>
+          <label class="hand-back">
+            <span class="sr-only">Hand back to</span>
+            <select
+              id="hand-back-target"
+              value={target}
+              onChange={(event) => setTarget((event.currentTarget as HTMLSelectElement).value)}
+            >
+              <option value="">The assistant's default</option>
+              {nodes.map((node) => (
+                <option key={node.id} value={String(node.id)}>
+                  {'  '.repeat(Math.max(0, node.depth - 1))}
+                  {tree!.nodeLabel(node.id)} ({node.type})
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            id="hand-back"
+            type="button"
+            class="ghost-button"
+            onClick={() =>
+              void act(() =>
+                handoffApi.handBack(api, sessionId, target ? { nodeTarget: Number(target) } : {}),
+              )
+            }
+          >
+            Hand back
+          </button>
+          <button
+            id="close-handoff"
+            type="button"
+            class="ghost-button"
+            onClick={() => void act(() => handoffApi.close(api, sessionId, !mine && admin))}
+          >
+            Close
+          </button>
+        </>
+      ) : null}
+    </div>
+  );
+}
