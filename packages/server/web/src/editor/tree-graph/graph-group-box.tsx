@@ -1,6 +1,7 @@
+import { truncate } from '../../components/format';
 import type { GraphGroup } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedCollapsedGroup, type PlacedGroup } from '../graph-layout';
-import { groupLabel, truncate } from './graph-view';
+import { groupLabel } from './graph-view';
 
 /** A component drawn as a box around its nodes: its label (selects it) and ▾ to fold it. */
 export function GraphGroupBox({

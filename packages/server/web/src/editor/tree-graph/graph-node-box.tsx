@@ -1,6 +1,7 @@
+import { truncate } from '../../components/format';
 import type { GraphNode } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from '../graph-layout';
-import { flagMarks, heatColour, nodeTitle, truncate } from './graph-view';
+import { flagMarks, heatColour, nodeTitle } from './graph-view';
 
 /** Findings on a node, as badges. */
 export interface NodeFindings {

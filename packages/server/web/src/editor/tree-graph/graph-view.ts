@@ -94,11 +94,6 @@ export function heatColour(similarity: number): string {
   return `hsl(${Math.round(220 - 220 * t)} 85% ${Math.round(92 - 38 * t)}%)`;
 }
 
-/** The text cut to `length` characters, the last one an ellipsis when it was longer. */
-export function truncate(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
-}
-
 /** The label of a component's group: its name and id, and the component it uses by name. */
 export function groupLabel(component: GraphGroup | undefined, id: number): string {
   const name = typeof component?.node.name === 'string' ? ` “${component.node.name}”` : '';
