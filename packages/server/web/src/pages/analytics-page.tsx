@@ -11,9 +11,6 @@ import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorGate } from '../operators/operator-gate';
 
-/** The range a page opens on (re-exported: other pages import it from here). */
-export { defaultRange };
-
 /** Reads the filter from the page's query string (`?from=&to=&version=&compare=`), so a view can be linked. */
 function filterFromLocation(): AnalyticsFilter & { compare?: string } {
   const params = new URLSearchParams(location.search);
