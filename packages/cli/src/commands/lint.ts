@@ -87,7 +87,11 @@ export async function lintCommand(
   const warnings = await lintTree(loaded.tree, lintOptions);
   printWarnings(warnings, out);
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
-  const agent = new TreeAgent({ tree: loaded.tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
+  const agent = new TreeAgent({
+    tree: loaded.tree,
+    ...fitOptions(undefined, out, loaded.path),
+    ...loaded.agentOptions,
+  });
   out.log(`info    ${describeSpace(await agent.whenFitted())}`);
   printThresholds(await agent.thresholds(), out);
   out.log(`0 errors, ${warnings.length} warning(s)`);
