@@ -65,6 +65,10 @@ describe('treeagent fit, made ahead, is used by dev and serve from the first mes
       await served.close();
     }
 
+    const linted = capture();
+    expect(await main(['lint', tree], linted)).toBe(0);
+    expect(linted.out.join('\n')).not.toContain('[stale-fit]');
+
     // The tree's chunks changed after the fit was shipped: the stale fit is not used.
     writeTree(tree, 'borv0 nuovo tala99');
     const changedOut = capture();
@@ -76,6 +80,11 @@ describe('treeagent fit, made ahead, is used by dev and serve from the first mes
     } finally {
       await changed.close();
     }
+    // lint says so, and how to fix it; --strict fails on it.
+    const stale = capture();
+    expect(await main(['lint', tree, '--strict'], stale)).toBe(1);
+    const warning = stale.out.find((line) => line.startsWith(`warning [stale-fit] ${shipped}: `));
+    expect(warning).toContain('Fix: run `treeagent fit');
   }, 120_000);
 
   test("the fit kept in the data directory's fits/ is used by dev on the same data directory", async () => {
