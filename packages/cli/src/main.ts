@@ -201,15 +201,18 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   program
     .command('fit')
     .description(
-      "Fit the embedding space to the tree: a projection learnt from the tree's own chunks (PCA, then LDA over the nodes holding them), written next to the tree; with --utterances, routing unfitted vs fitted.",
+      "Fit the embedding space to the tree ahead, as the agent would at load (same base and settings): kept in the data directory's fits/ and written next to the tree (<tree>.fit.json, to ship with the project), where dev, serve, chat and eval find it and route fitted from the first message; with --utterances, routing unfitted vs fitted.",
     )
     .argument('<tree>', 'tree file (.ts, .js or .json)')
     .option('--utterances <file>', 'held-out labelled utterances to compare unfitted and fitted routing')
-    .option('--out <file>', 'where to write the fit (default: <tree>.fit.json next to the tree)')
+    .option(
+      '--out <file>',
+      'where to write the shipped copy (default: <tree>.fit.json next to the tree, where the commands look)',
+    )
     .option('--config <file>', 'model configuration')
-    .option('--data <directory>', 'data directory (embedding cache)', '.treeagent')
+    .option('--data <directory>', 'data directory (embedding cache, fits/)', '.treeagent')
     .option('--depth <n>', 'classes are the nodes at this depth (default: the node holding each chunk)')
-    .option('--min-chunks <n>', 'classes with fewer chunks are left out of the fit', '2')
+    .option('--min-chunks <n>', 'classes with fewer chunks are left out of the fit (default 2)')
     .option('--shrinkage <value>', 'shrinkage of the within-class scatter, 0…1')
     .option(
       '--base-weight <value>',

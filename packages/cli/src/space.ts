@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import type { SpaceStatus, TreeAgentOptions } from '@treeagent/core';
 import { spaceFitter } from '@treeagent/fit';
 import { DEFAULT_DATA_DIRECTORY } from './data-directory.js';
@@ -10,15 +10,30 @@ export function fitsDirectory(data = DEFAULT_DATA_DIRECTORY): string {
 }
 
 /**
- * The agent options of the automatic fit for a command: fits cached in the data directory, and the
- * agent's background lines (fit ready, fit failed) on the command's output.
+ * The fit `treeagent fit` ships with the project, beside the tree: `tree.ts` → `tree.fit.json`.
+ * Every command that loads the tree reads it first, and uses it when it was made for the tree's
+ * current chunks and base.
+ */
+export function shippedFitFile(treePath: string): string {
+  const extension = extname(treePath);
+  return `${extension ? treePath.slice(0, -extension.length) : treePath}.fit.json`;
+}
+
+/**
+ * The agent options of the automatic fit for a command: the fit shipped beside the tree
+ * (`shippedFitFile`) when it matches, else fits cached in the data directory, and the agent's
+ * background lines (fit ready, fit failed) on the command's output.
  */
 export function fitOptions(
   data: string | undefined,
   out: Output,
+  treePath?: string,
 ): Pick<TreeAgentOptions, 'spaceFitter' | 'log'> {
   return {
-    spaceFitter: spaceFitter({ cacheDirectory: fitsDirectory(data) }),
+    spaceFitter: spaceFitter({
+      cacheDirectory: fitsDirectory(data),
+      ...(treePath ? { fitFiles: [shippedFitFile(resolve(treePath))] } : {}),
+    }),
     log: (level, message) => (level === 'warn' ? out.error(message) : out.log(message)),
   };
 }

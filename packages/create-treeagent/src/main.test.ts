@@ -41,6 +41,8 @@ describe('npm create treeagent', () => {
         const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
         expect(Object.keys(manifest.scripts)).toEqual(['dev', 'chat', 'test', 'eval', 'fit', 'lint']);
         expect(manifest.dependencies['@treeagent/core']).toMatch(/^\^\d+\.\d+\.\d+/);
+        // The fit `npm run fit` makes ahead (src/tree.fit.json) ships with the project: not ignored.
+        expect(readFileSync(join(directory, '.gitignore'), 'utf8')).not.toMatch(/fit/);
         const tree = join(directory, 'src/tree.ts');
         expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
         expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);

@@ -61,6 +61,23 @@ describe('WorkerEmbedding (the main thread side of the worker, with a fake worke
     expect(batchNumbers(loaded)).toEqual([1, 3, 4, 5]);
   });
 
+  test('concurrent calls share a batch while their texts fit in batchSize, each getting its own vectors', async () => {
+    const model = embedding(4);
+    // Ten messages at once: the first is posted alone (the worker was free), the others wait and
+    // are embedded four per model call instead of one each.
+    const texts = Array.from({ length: 10 }, (_, i) => 'x'.repeat(i + 1));
+    const answers = await Promise.all(texts.map((text) => model.embed([text])));
+    expect(answers.map(([vector]) => vector![0])).toEqual(texts.map((text) => text.length));
+    expect(answers.map(([vector]) => vector![1])).toEqual([1, 2, 2, 2, 2, 3, 3, 3, 3, 4]);
+    // A call of several batches joins with a message when its next batch leaves room.
+    const load = model.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff']);
+    const message = model.embed(['a message']);
+    const [loaded, [messageVector]] = await Promise.all([load, message]);
+    expect(lengths(loaded)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(batchNumbers(loaded)).toEqual([5, 5, 5, 5, 6, 6]);
+    expect([messageVector![0], messageVector![1]]).toEqual(['a message'.length, 6]);
+  });
+
   test('an already aborted signal rejects with its reason and starts no worker', async () => {
     const reason = new Error('the turn was cancelled');
     const error = await rejectionReason(embedding(2).embed(['a'], AbortSignal.abort(reason)));

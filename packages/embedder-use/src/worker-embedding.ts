@@ -23,10 +23,17 @@ interface Job {
   reject(error: unknown): void;
 }
 
+/** One call's share of a batch in flight: how many of the batch's rows are its, in order. */
+interface Part {
+  readonly job: Job;
+  readonly count: number;
+}
+
 /** A started worker and the one batch it is computing. */
 interface Running {
   readonly worker: Worker;
-  inFlight: { id: number; job: Job } | null;
+  /** The batch posted, made of the next batch of one call or more (`#pump` joins small ones). */
+  inFlight: { id: number; parts: Part[] } | null;
   /** Whether it has answered once (a failure before that is a failure to start). */
   answered: boolean;
 }
@@ -38,7 +45,9 @@ export const liveUseWorkers = new Set<Worker>();
  * USE-lite in a worker thread, the main thread's side: started on the first `embed`, one worker per
  * instance. Each call is split into batches; one batch at a time is posted (texts) and answered
  * (the vectors, transferred), and calls take turns batch by batch, so a message waits for at most
- * the batch being computed, not for a whole load. The worker keeps the process alive only while a
+ * the batch being computed, not for a whole load. Calls waiting together share one batch while
+ * their next batches fit in `batchSize`: concurrent messages (one text each) are embedded in one
+ * model call, which costs USE-lite far less per text than one call each. The worker keeps the process alive only while a
  * call waits for it. A worker that cannot start, crashes or exits rejects every call it held with
  * an `EMBEDDER` error; the next call starts a new one.
  */
@@ -122,14 +131,22 @@ export class WorkerEmbedding {
   /** Posts the next batch (of the call whose turn it is) when the worker is free. */
   #pump(running: Running): void {
     if (this.#running !== running) return;
-    if (!running.inFlight) {
-      const job = this.#waiting.shift();
-      if (job) {
-        const texts = job.batches[job.next++]!;
-        const id = ++this.#lastId;
-        running.inFlight = { id, job };
-        running.worker.postMessage({ id, texts } satisfies BatchRequest);
+    if (!running.inFlight && this.#waiting.length) {
+      const texts: string[] = [];
+      const parts: Part[] = [];
+      // The head call's next batch, then those of the calls behind it while the batch has room.
+      while (this.#waiting.length) {
+        const job = this.#waiting[0]!;
+        const batch = job.batches[job.next]!;
+        if (parts.length && texts.length + batch.length > this.#batchSize) break;
+        this.#waiting.shift();
+        job.next++;
+        texts.push(...batch);
+        parts.push({ job, count: batch.length });
       }
+      const id = ++this.#lastId;
+      running.inFlight = { id, parts };
+      running.worker.postMessage({ id, texts } satisfies BatchRequest);
     }
     this.#holdProcess(running);
   }
@@ -144,19 +161,23 @@ export class WorkerEmbedding {
       return;
     }
     running.inFlight = null;
-    const { job } = inFlight;
-    // An aborted call's answer is dropped.
-    if (!job.settled) {
+    let row = 0;
+    for (const { job, count } of inFlight.parts) {
+      const first = row;
+      row += count;
+      // An aborted call's answer is dropped.
+      if (job.settled) continue;
       if (answer.type === 'error') {
         this.#finish(job, () => job.reject(batchFailed(answer.message, job.texts)));
-      } else {
-        const { vectors } = answer;
-        for (let row = 0; row * USE_DIMENSIONS < vectors.length; row++)
-          job.vectors.push(Array.from(vectors.subarray(row * USE_DIMENSIONS, (row + 1) * USE_DIMENSIONS)));
-        if (job.vectors.length === job.texts) this.#finish(job, () => job.resolve(job.vectors));
-        // Its next batch after the calls that came meanwhile: a message waits for one batch of a load.
-        else this.#waiting.push(job);
+        continue;
       }
+      for (let index = first; index < row; index++)
+        job.vectors.push(
+          Array.from(answer.vectors.subarray(index * USE_DIMENSIONS, (index + 1) * USE_DIMENSIONS)),
+        );
+      if (job.vectors.length === job.texts) this.#finish(job, () => job.resolve(job.vectors));
+      // Its next batch after the calls that came meanwhile: a message waits for one batch of a load.
+      else this.#waiting.push(job);
     }
     this.#pump(running);
   }
@@ -172,7 +193,7 @@ export class WorkerEmbedding {
 
   #rejectAll(running: Running, error: (texts: number) => TreeAgentError<'EMBEDDER'>): void {
     const jobs = new Set(this.#waiting);
-    if (running.inFlight) jobs.add(running.inFlight.job);
+    for (const part of running.inFlight?.parts ?? []) jobs.add(part.job);
     running.inFlight = null;
     this.#waiting = [];
     for (const job of jobs) this.#finish(job, () => job.reject(error(job.texts)));
@@ -188,7 +209,8 @@ export class WorkerEmbedding {
 
   /** Refs the worker while a call waits for it, so that `await embed(…)` in a script gets its answer. */
   #holdProcess(running: Running): void {
-    const waited = this.#waiting.length > 0 || (running.inFlight !== null && !running.inFlight.job.settled);
+    const waited =
+      this.#waiting.length > 0 || (running.inFlight?.parts.some((part) => !part.job.settled) ?? false);
     if (waited) running.worker.ref();
     else running.worker.unref();
   }

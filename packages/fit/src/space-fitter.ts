@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import type { Embedder, FittedSpace, SpaceFitRequest, SpaceFitter, Tree } from '@treeagent/core';
+import { dirname, join } from 'node:path';
+import type { Embedder, EmbeddingCache, FittedSpace, SpaceFitRequest, SpaceFitter } from '@treeagent/core';
 import { type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
@@ -22,13 +22,24 @@ export interface SpaceFitterOptions
     | 'seed'
     | 'exactPcaMaxChunks'
     | 'threads'
+    | 'onProgress'
   > {
   /**
    * Directory of cached fits, one file per tree chunks (`fitKey`) × base embedder × settings: an
    * unchanged tree (or one whose thresholds, names or messages changed) routes in the fitted space
-   * from the first message after a restart. Without it fits live in memory.
+   * from the first message after a restart. Default: `fits/` in the agent's data directory, beside
+   * the packed index files of a persistent embedding cache (`openSqlite('data')`:
+   * `data/fits/`, where `treeagent fit` and `treeagent dev` keep theirs); with an in-memory cache, or
+   * `false`, fits live in memory.
    */
-  cacheDirectory?: string;
+  cacheDirectory?: string | false;
+  /**
+   * Fits made ahead and shipped with the project (`treeagent fit` writes `tree.fit.json` beside the
+   * tree): read, in order, before the cache directory, and used when one was made for this tree's
+   * chunks (`fitKey`), base embedder and settings — a stale one (the tree's chunks changed) is
+   * ignored and the tree fitted again. Never written.
+   */
+  fitFiles?: readonly string[];
   /** See `FittedEmbedderOptions.baseWeight` (default 0.5). */
   baseWeight?: number;
   /** Runs the math in a worker thread (default true), so the agent keeps serving while it fits. */
@@ -65,6 +76,14 @@ export function describeFit(projection: Projection): string {
   return `${pca} → ${projection.outputDimensions} dimensions, ${projection.classes.length} classes`;
 }
 
+/**
+ * The data directory's `fits/` for a persistent embedding cache: the sibling of its packed index
+ * files' `indexDirectory` (`openSqlite('data')` → `data/fits`); none for an in-memory cache.
+ */
+export function dataFitsDirectory(cache: EmbeddingCache): string | undefined {
+  return cache.indexDirectory ? join(dirname(cache.indexDirectory), 'fits') : undefined;
+}
+
 /** Below this many chunks the fit's worker does its products alone (no worker threads of its own). */
 const SMALL_FIT_CHUNKS = 2000;
 
@@ -79,7 +98,8 @@ const SMALL_FIT_CHUNKS = 2000;
  */
 export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
   const {
-    cacheDirectory,
+    cacheDirectory: cacheOption,
+    fitFiles = [],
     baseWeight,
     worker = true,
     calibrationKeep,
@@ -87,8 +107,12 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     ...fitOptions
   } = options;
   const settings = fitSettings(fitOptions);
-  const fileOf = (tree: Tree, base: Embedder) =>
-    cacheDirectory ? join(cacheDirectory, fitFileName(tree, base, settings)) : undefined;
+  const directoryOf = (request: SpaceFitRequest) =>
+    cacheOption === false ? undefined : (cacheOption ?? dataFitsDirectory(request.embeddingCache));
+  const fileOf = (request: SpaceFitRequest, base: Embedder) => {
+    const directory = directoryOf(request);
+    return directory ? join(directory, fitFileName(request.tree, base, settings)) : undefined;
+  };
   // The chosen base's own settings (a base weight, a calibration) give way to the options.
   const weightOf = (chosen: ChosenBase) => baseWeight ?? chosen.settings?.baseWeight;
   const calibrationOf = (chosen: ChosenBase) => ({
@@ -113,7 +137,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     ...(chosen.reason ? { baseReason: chosen.reason } : {}),
   });
   return {
-    id: `@treeagent/fit (shrinkage ${settings.shrinkage}${cacheDirectory ? `, cache ${cacheDirectory}` : ''})`,
+    id: `@treeagent/fit (shrinkage ${settings.shrinkage}${cacheOption ? `, cache ${cacheOption}` : ''})`,
     skip(tree, base) {
       if (base instanceof FittedEmbedder || base.id.startsWith('fitted('))
         return `the embedder "${base.id}" is already fitted`;
@@ -126,10 +150,19 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         : null;
     },
     async cached(request) {
-      if (!cacheDirectory) return null;
       const chosen = await baseOf(request);
-      const file = fileOf(request.tree, chosen.embedder);
-      const projection = file ? readCachedFit(file, request.tree, chosen.embedder, settings) : null;
+      const cacheFile = fileOf(request, chosen.embedder);
+      // A shipped fit first, then the data directory's; each is used only when made for this tree.
+      const candidates = [...fitFiles, ...(cacheFile ? [cacheFile] : [])];
+      let file: string | undefined;
+      let projection: FittedEmbedder['projection'] | null = null;
+      for (const candidate of candidates) {
+        projection = readCachedFit(candidate, request.tree, chosen.embedder, settings);
+        if (projection) {
+          file = candidate;
+          break;
+        }
+      }
       if (!projection) return null;
       return {
         embedder: embedderOf(request, chosen, projection),
@@ -173,7 +206,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         projection = await project(chosen.embedder);
       }
       const embedder = embedderOf(request, chosen, projection);
-      const file = fileOf(request.tree, chosen.embedder);
+      const file = fileOf(request, chosen.embedder);
       if (file) embedder.save(file);
       return {
         embedder,

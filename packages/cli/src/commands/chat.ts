@@ -27,7 +27,7 @@ export async function chatCommand(
       new TreeAgent({
         tree: loaded.tree,
         ...data.options,
-        ...fitOptions(options.data, out),
+        ...fitOptions(options.data, out, loaded.path),
         ...loaded.agentOptions,
       }),
       loaded,

@@ -71,7 +71,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const agent = new TreeAgent({
     tree: loaded.tree,
     ...data.options,
-    ...fitOptions(options.data, out),
+    ...fitOptions(options.data, out, loaded.path),
     ...loaded.agentOptions,
     ...(options.redact ? { redaction: {} } : {}),
   });
@@ -109,7 +109,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
             agentOptions: {
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).
-              spaceFitter: spaceFitter(),
+              spaceFitter: spaceFitter({ cacheDirectory: false }),
               ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
               ...(data.options.embeddingCache ? { embeddingCache: data.options.embeddingCache } : {}),
             },

@@ -38,7 +38,7 @@ export async function evalCommand(
       new TreeAgent({
         tree: loaded.tree,
         embeddingCache: data.options.embeddingCache!,
-        ...fitOptions(options.data, out),
+        ...fitOptions(options.data, out, loaded.path),
         ...loaded.agentOptions,
       }),
       loaded.tree,

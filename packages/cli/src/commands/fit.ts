@@ -1,4 +1,4 @@
-import { extname } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type Embedder,
   evaluateRouting,
@@ -8,12 +8,13 @@ import {
   type Tree,
   TreeAgent,
 } from '@treeagent/core';
-import { FittedEmbedder } from '@treeagent/fit';
+import { type FittedEmbedder, spaceFitter } from '@treeagent/fit';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
+import { fitsDirectory, shippedFitFile } from '../space.js';
 
 export interface FitCommandOptions {
   config?: string;
@@ -27,15 +28,11 @@ export interface FitCommandOptions {
   keep?: string;
 }
 
-/** Where `treeagent fit` writes the fit by default: `tree.ts` → `tree.fit.json`. */
-export function defaultFitFile(treePath: string): string {
-  const extension = extname(treePath);
-  return `${extension ? treePath.slice(0, -extension.length) : treePath}.fit.json`;
-}
-
 /**
- * `treeagent fit <tree>`: fits the embedding space to the tree's chunks (`@treeagent/fit`), writes the
- * fit next to the tree, and with `--utterances` compares routing unfitted and fitted.
+ * `treeagent fit <tree>`: makes ahead the fit the agent would make at load (`@treeagent/fit`'s
+ * `spaceFitter`, the same base and settings), keeps it in the data directory's `fits/` — where `dev`,
+ * `serve`, `chat` and `eval` look — and writes a copy beside the tree to ship with the project; with
+ * `--utterances` it compares routing unfitted and fitted.
  */
 export async function fitCommand(treePath: string, options: FitCommandOptions, out: Output): Promise<number> {
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
@@ -43,17 +40,21 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
   // A tree module that already exports a fitted embedder is refitted on its base embedder.
   const base: Embedder =
     (exported && 'base' in exported && (exported as FittedEmbedder).base) || exported || new HashedEmbedder();
-  const file = options.out ?? defaultFitFile(loaded.path);
+  const shipped = shippedFitFile(resolve(loaded.path));
+  const file = resolve(options.out ?? shipped);
   const data = openDataDirectory(options.data);
   try {
     const cache = data.options.embeddingCache!;
     let bar: ReturnType<typeof progressBar> | undefined;
     const started = performance.now();
-    const fitted = await FittedEmbedder.fit(loaded.tree, base, {
-      embeddingCache: cache,
+    const custom = {
       ...(options.depth === undefined ? {} : { classes: { depth: Number(options.depth) } }),
       ...(options.minChunks === undefined ? {} : { minChunksPerClass: Number(options.minChunks) }),
       ...(options.shrinkage === undefined ? {} : { shrinkage: Number(options.shrinkage) }),
+    };
+    const fitter = spaceFitter({
+      cacheDirectory: fitsDirectory(options.data),
+      ...custom,
       ...(options.baseWeight === undefined ? {} : { baseWeight: Number(options.baseWeight) }),
       onProgress: ({ done, total }) => {
         // Only a fit that lasts more than a second shows a bar.
@@ -62,17 +63,32 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
         bar?.update(done);
       },
     });
+    const space = await fitter.fit({
+      tree: loaded.tree,
+      base,
+      baseIsDefault: exported === undefined,
+      embeddingCache: cache,
+      signal: new AbortController().signal,
+    });
     bar?.stop();
+    const fitted = space.embedder as FittedEmbedder;
     fitted.save(file);
     const { projection } = fitted;
     out.log(
-      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s${projection.pca ? ` (PCA: ${projection.pca.method}, ${projection.pca.dimensions} dimensions)` : ''}`,
+      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${fitted.base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s${projection.pca ? ` (PCA: ${projection.pca.method}, ${projection.pca.dimensions} dimensions)` : ''}`,
     );
+    if (space.baseReason) out.log(`base: ${space.baseReason}`);
     if (projection.excluded.length)
       out.log(
         `left out of the fit (fewer than ${projection.settings.minChunksPerClass} chunks; ${fitted.baseWeight > 0 ? `they fall back to the base space, kept at baseWeight ${fitted.baseWeight}` : 'no base space to fall back on with --base-weight 0'}): ${projection.excluded.map((entry) => entry.name ?? `node ${entry.nodeId}`).join(', ')}`,
       );
     out.log(`written ${file}`);
+    if (space.file) out.log(`kept in the data directory: ${space.file}`);
+    out.log(
+      Object.keys(custom).length
+        ? 'made with settings other than the defaults (--depth, --min-chunks, --shrinkage): `treeagent dev`, `serve`, `chat` and `eval` fit with the defaults and will not use it.'
+        : `dev, serve, chat and eval route in this fitted space from the first message while the tree's chunks stay as they are (${file === shipped ? `ship ${file} with the project` : `to ship it with the project, write it as ${shipped}`}); a changed tree is fitted again at load.`,
+    );
     out.log(`embedder id: ${fitted.id}`);
     if (options.utterances) {
       const utterances = loadUtterances(options.utterances);

@@ -13,7 +13,7 @@ export async function inspectCommand(
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const { tree } = loaded;
   // The thresholds as the agent runs them: calibrated ones need the chunks embedded.
-  const agent = new TreeAgent({ tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
+  const agent = new TreeAgent({ tree, ...fitOptions(undefined, out, loaded.path), ...loaded.agentOptions });
   const space = await agent.whenFitted();
   const thresholds = await thresholdsById(agent);
   if (options.json) {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   calibrationReads,
   formatProblem,
@@ -6,13 +8,14 @@ import {
   type LintWarning,
   lintReport,
   lintTree,
+  type SpaceStatus,
   TreeAgent,
   TreeAgentError,
   type TreeValidationError,
 } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
-import { describeSpace, fitOptions } from '../space.js';
+import { describeSpace, fitOptions, shippedFitFile } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
 
 /**
@@ -87,11 +90,29 @@ export async function lintCommand(
   const warnings = await lintTree(loaded.tree, lintOptions);
   printWarnings(warnings, out);
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
-  const agent = new TreeAgent({ tree: loaded.tree, ...fitOptions(undefined, out), ...loaded.agentOptions });
-  out.log(`info    ${describeSpace(await agent.whenFitted())}`);
+  const agent = new TreeAgent({
+    tree: loaded.tree,
+    ...fitOptions(undefined, out, loaded.path),
+    ...loaded.agentOptions,
+  });
+  const space = await agent.whenFitted();
+  out.log(`info    ${describeSpace(space)}`);
+  const stale = staleShippedFit(loaded.path, space);
+  if (stale) out.log(stale);
   printThresholds(await agent.thresholds(), out);
-  out.log(`0 errors, ${warnings.length} warning(s)`);
-  return warnings.length && options.strict ? 1 : 0;
+  const count = warnings.length + (stale ? 1 : 0);
+  out.log(`0 errors, ${count} warning(s)`);
+  return count && options.strict ? 1 : 0;
+}
+
+/**
+ * A warning when the fit shipped beside the tree (`treeagent fit`'s `<tree>.fit.json`) exists but the
+ * agent fitted the tree without it: it was made for other chunks, another base or other settings.
+ */
+function staleShippedFit(treePath: string, space: SpaceStatus): string | null {
+  const shipped = shippedFitFile(resolve(treePath));
+  if (space.state !== 'fitted' || space.file === shipped || !existsSync(shipped)) return null;
+  return `warning [stale-fit] ${shipped}: the fit shipped with the tree was made for other chunks, another base or other settings than the tree has now, so every start fits the tree again. Fix: run \`treeagent fit ${treePath}\` again and ship the new file.`;
 }
 
 function printWarnings(warnings: readonly LintWarning[], out: Output): void {

@@ -234,7 +234,7 @@ export async function startServe(
     agent = new TreeAgent({
       tree: loaded.tree,
       ...stores.agentOptions,
-      ...fitOptions(options.data, out),
+      ...fitOptions(options.data, out, loaded.path),
       ...loaded.agentOptions,
       ...(options.redact ? { redaction: {} } : {}),
     });

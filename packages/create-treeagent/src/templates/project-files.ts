@@ -16,7 +16,8 @@ export function projectFiles(settings: ProjectSettings): Record<string, string> 
   return {
     'package.json': `${JSON.stringify(packageJson(settings), null, 2)}\n`,
     'tsconfig.json': TSCONFIG,
-    '.gitignore': 'node_modules/\n.treeagent/\n*.fit.json\n',
+    // src/tree.fit.json (npm run fit) is kept: it ships the fit with the project.
+    '.gitignore': 'node_modules/\n.treeagent/\n',
     'README.md': readme(settings),
     'src/tree.ts': treeModule(texts, support),
     'src/faq.ts': FAQ_COMPONENT,
@@ -83,7 +84,7 @@ tree of typed nodes, routed by semantic similarity.
 | \`npm run chat\` | talk to the agent in the terminal (\`-- --debug\` shows each routing decision) |
 | \`npm test\` | type check, lint the tree, play \`tests/conversations.yaml\` |
 | \`npm run eval\` | routing accuracy on \`data/utterances.tsv\` (one message and the node it should reach per line, or \`none\`) |
-| \`npm run fit\` | fit the embedding space to the tree's chunks (sharper routing) |
+| \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it |
 | \`npm run lint\` | unreachable nodes, ambiguous siblings, … |
 
 The tree is in \`src/tree.ts\`; \`src/faq.ts\` is a component (a small knowledge base answering from

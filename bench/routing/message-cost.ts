@@ -1,0 +1,85 @@
+import { cpus, loadavg } from 'node:os';
+import { cpuUsage } from 'node:process';
+import { TreeAgent } from '../../packages/core/src/index.js';
+import { spaceFitter } from '../../packages/fit/src/index.js';
+import { clincTree, loadClinc150 } from './clinc150.js';
+
+/**
+ * What one message costs on the English fitted path (USE-lite + hashed, fitted at load) against the
+ * hashed path, in the same run: CPU time of the whole process per message (the serving thread and
+ * USE-lite's worker thread) and messages routed per second, one message at a time and
+ * `--concurrency` at once (a server's users writing together: their messages share USE-lite's model
+ * calls). The tree: CLINC150 `train`, `--per-intent` utterances per intent (default 10: 1,500
+ * chunks); the messages: other `train` utterances (never `val`), each distinct, so no cache answers.
+ *
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/message-cost.ts [--messages=480] [--concurrency=16] [--per-intent=10]
+ */
+const option = (name: string, fallback: string) =>
+  Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const MESSAGES = option('messages', '480');
+const CONCURRENCY = option('concurrency', '16');
+const PER_INTENT = option('per-intent', '10');
+
+const data = loadClinc150();
+const tree = clincTree(data, { perIntent: PER_INTENT, threshold: null });
+const byIntent = new Map<string, string[]>();
+for (const [text, intent] of data.train) byIntent.set(intent, [...(byIntent.get(intent) ?? []), text]);
+const pool = [...byIntent.values()].flatMap((texts) => texts.slice(PER_INTENT));
+const step = Math.max(1, Math.floor(pool.length / (3 * MESSAGES)));
+const all = pool.filter((_, i) => i % step === 0).slice(0, 3 * MESSAGES);
+// Three disjoint sets: warm-up, one at a time, concurrent.
+const [warm, sequential, concurrent] = [0, 1, 2].map((k) => all.slice(k * MESSAGES, (k + 1) * MESSAGES));
+
+const processCpuMs = () => {
+  const { user, system } = cpuUsage();
+  return (user + system) / 1000;
+};
+
+interface Figures {
+  cpuMsPerMessage: number;
+  messagesPerSecond: number;
+}
+
+async function measure(agent: TreeAgent, texts: string[], concurrency: number): Promise<Figures> {
+  const cpu = processCpuMs();
+  const started = performance.now();
+  for (let start = 0; start < texts.length; start += concurrency)
+    await Promise.all(texts.slice(start, start + concurrency).map((text) => agent.route(text)));
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    cpuMsPerMessage: (processCpuMs() - cpu) / texts.length,
+    messagesPerSecond: texts.length / seconds,
+  };
+}
+
+async function path(name: string, agent: TreeAgent) {
+  const loadStarted = performance.now();
+  const status = await agent.whenFitted();
+  const ready = (performance.now() - loadStarted) / 1000;
+  await measure(agent, warm!.slice(0, 64), CONCURRENCY);
+  const one = await measure(agent, sequential!, 1);
+  const many = await measure(agent, concurrent!, CONCURRENCY);
+  console.log(
+    `${name} (${status.state}${status.state === 'fitted' ? `, base ${status.baseId}` : ''}; ready in ${ready.toFixed(1)} s): one at a time ${one.cpuMsPerMessage.toFixed(2)} ms CPU/message, ${one.messagesPerSecond.toFixed(0)}/s; ${CONCURRENCY} at once ${many.cpuMsPerMessage.toFixed(2)} ms CPU/message, ${many.messagesPerSecond.toFixed(0)}/s (load average ${loadavg()[0]!.toFixed(1)})`,
+  );
+  return { one, many };
+}
+
+console.log(
+  `${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')}; tree of ${tree.chunks.length} chunks, ${MESSAGES} messages per measure`,
+);
+const hashed = await path('hashed', new TreeAgent({ tree }));
+const english = await path(
+  'English fitted',
+  new TreeAgent({ tree, spaceFitter: spaceFitter({ cacheDirectory: false }) }),
+);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+console.log(
+  `English fitted ÷ hashed, CPU per message: one at a time ${ratio(english.one.cpuMsPerMessage, hashed.one.cpuMsPerMessage)}, ${CONCURRENCY} at once ${ratio(english.many.cpuMsPerMessage, hashed.many.cpuMsPerMessage)}`,
+);
+console.log(
+  `English fitted, ${CONCURRENCY} at once ÷ one at a time: CPU per message ${ratio(english.many.cpuMsPerMessage, english.one.cpuMsPerMessage)}, messages per second ${ratio(english.many.messagesPerSecond, english.one.messagesPerSecond)}`,
+);
+process.exit(0);
