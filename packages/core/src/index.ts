@@ -39,6 +39,7 @@ export { ExploreConstraints, ExploreStrategy } from './context/explore-strategy.
 export { type Serializable, SessionState } from './context/session-state.js';
 // Contracts and reference implementations
 export { ConcatEmbedder, type ConcatPart } from './embedding/concat-embedder.js';
+export { defaultEmbedderFor, type RoutingLanguage } from './embedding/default-embedder.js';
 export type { Embedder, EmbeddingVector, EmbedOptions } from './embedding/embedder.js';
 export { type EmbeddingCache, InMemoryEmbeddingCache } from './embedding/embedding-cache.js';
 export { FileEmbeddingCache } from './embedding/file-embedding-cache.js';
@@ -48,6 +49,22 @@ export {
   type SparseVector,
 } from './embedding/hashed-embedder.js';
 export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from './embedding/recent-embedding-cache.js';
+export {
+  countEnglish,
+  countLanguages,
+  detectTreeLanguage,
+  ENGLISH_TREE_SHARE,
+  isEnglishTree,
+  type LanguageCount,
+  type TreeChunks,
+  type TreeLanguage,
+} from './embedding/tree-language.js';
+export {
+  ANALYSED_LANGUAGES,
+  type AnalysedLanguage,
+  analyseWords,
+  isAnalysedLanguage,
+} from './embedding/word-analysis.js';
 export type {
   HandoffAction,
   HandoffUpdate,

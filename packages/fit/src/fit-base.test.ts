@@ -1,12 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Embedder, HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import {
+  countEnglish,
+  type Embedder,
+  HashedEmbedder,
+  InMemoryEmbeddingCache,
+  isEnglishTree,
+  TreeAgent,
+} from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
 import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
 import { englishIntentTree, italianIntentTree } from './test-support/intent-trees.js';
-import { countEnglish, isEnglishTree } from './tree-language.js';
 
 const directories: string[] = [];
 afterEach(() => {
@@ -154,10 +160,10 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
     expect(agents.baseId).toBe(request.base.id);
   });
 
-  test('an Italian tree stays on the hashed base, and agent.space() says why', async () => {
+  test('an Italian tree stays on the hashed base (analysing Italian words), and agent.space() says why', async () => {
     const agent = new TreeAgent({ tree: italianIntentTree(), spaceFitter: spaceFitter() });
     const status = await agent.whenFitted();
-    expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder().id });
+    expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder({ language: 'it' }).id });
     expect(status.state === 'fitted' && status.base).toMatch(/not an English tree/);
   });
 });

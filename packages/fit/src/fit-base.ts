@@ -1,5 +1,4 @@
-import { ConcatEmbedder, type Embedder, type Tree } from '@treeagent/core';
-import { isEnglishTree } from './tree-language.js';
+import { ConcatEmbedder, type Embedder, isEnglishTree, type Tree } from '@treeagent/core';
 
 /**
  * What the fit is made over (`SpaceFitterOptions.base`):

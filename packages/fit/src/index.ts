@@ -1,3 +1,4 @@
+export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from '@treeagent/core';
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 export {
   type ChosenBase,
@@ -31,4 +32,3 @@ export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
 export type { PcaDescription, Projection } from './projection.js';
 export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';
-export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from './tree-language.js';

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import {
+  defaultEmbedderFor,
   type Embedder,
   evaluateRouting,
-  HashedEmbedder,
   type LabelledUtterance,
   type RoutingEvaluation,
   type Tree,
@@ -39,7 +39,9 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
   const exported = loaded.agentOptions.embedder;
   // A tree module that already exports a fitted embedder is refitted on its base embedder.
   const base: Embedder =
-    (exported && 'base' in exported && (exported as FittedEmbedder).base) || exported || new HashedEmbedder();
+    (exported && 'base' in exported && (exported as FittedEmbedder).base) ||
+    exported ||
+    defaultEmbedderFor(loaded.tree, loaded.agentOptions.language);
   const shipped = shippedFitFile(resolve(loaded.path));
   const file = resolve(options.out ?? shipped);
   const data = openDataDirectory(options.data);

@@ -1,4 +1,4 @@
-import { HashedEmbedder, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { defaultEmbedderFor, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
 import { readDocuments } from '@treeagent/sources';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
@@ -33,7 +33,7 @@ export async function ingestCommand(
       tree: loaded.tree,
       nodeId: node.id,
       vectorStore: data.options.vectorStore!,
-      embedder: loaded.agentOptions.embedder ?? new HashedEmbedder(),
+      embedder: loaded.agentOptions.embedder ?? defaultEmbedderFor(loaded.tree, loaded.agentOptions.language),
       embeddingCache: data.options.embeddingCache!,
       ...(options.maxChars ? { maxChars: Number(options.maxChars) } : {}),
       ...(options.overlap ? { overlap: Number(options.overlap) } : {}),

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   calibrationReads,
+  defaultEmbedderFor,
   formatProblem,
-  HashedEmbedder,
   type LintThreshold,
   type LintWarning,
   lintReport,
@@ -79,7 +79,9 @@ export async function lintCommand(
     // A large tree: one embedding of the chunks serves every rule and the thresholds; no agent, no fit.
     const { warnings, thresholds } = await lintReport(loaded.tree, lintOptions);
     printWarnings(warnings, out);
-    const embedderId = (loaded.agentOptions.embedder ?? new HashedEmbedder()).id;
+    const embedderId = (
+      loaded.agentOptions.embedder ?? defaultEmbedderFor(loaded.tree, loaded.agentOptions.language)
+    ).id;
     out.log(
       `info    embedding space: unfitted (${embedderId}): lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks (this one has ${exploring}), so the thresholds below are those of the unfitted space. An agent serving the tree fits it in the background (cached in .treeagent/fits); lint --fit fits it here and shows the thresholds in the fitted space.`,
     );

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { HashedEmbedder, TreeAgentError } from '@treeagent/core';
+import { defaultEmbedderFor, TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource } from '@treeagent/core/adapter';
 import {
   addSource,
@@ -54,7 +54,7 @@ async function withSources<T>(
       tree: loaded.tree,
       sourceStore: data.sourceStore,
       vectorStore: data.options.vectorStore!,
-      embedder: loaded.agentOptions.embedder ?? new HashedEmbedder(),
+      embedder: loaded.agentOptions.embedder ?? defaultEmbedderFor(loaded.tree, loaded.agentOptions.language),
       embeddingCache: data.options.embeddingCache!,
       addressPolicy: { allowPrivateHosts: allow },
       ...(options.contact ? { contact: options.contact } : {}),

@@ -185,8 +185,48 @@ describe('HashedEmbedder', () => {
   });
 });
 
+describe('HashedEmbedder with a language', () => {
+  const italian = new HashedEmbedder({ language: 'it' });
+
+  it('has its own space id, so caches and fits of two languages never mix', () => {
+    expect(italian.id).toBe(`${embedder.id}:lang=it`);
+    expect(new HashedEmbedder({ language: 'es' }).id).not.toBe(italian.id);
+  });
+
+  it('brings inflected forms and elided words together that words as written keep apart', () => {
+    const a = "vorrei annullare l'ordine della bicicletta";
+    const b = 'annullo gli ordini delle biciclette';
+    expect(sim(a, b, italian)).toBeGreaterThan(sim(a, b) + 0.05);
+    // and an unrelated message stays unrelated
+    expect(sim(a, 'quanto costa la spedizione in Sicilia', italian)).toBeLessThan(0.2);
+  });
+
+  it('embeds sparse exactly as it embeds dense', () => {
+    const text = "Dov'è il mio ordine? Perché non arriva?";
+    const dense = italian.embedOne(text);
+    const sparse = italian.embedSparse(text);
+    const rebuilt = new Float32Array(italian.dimensions);
+    sparse.indices.forEach((at, k) => {
+      rebuilt[at] = sparse.values[k]!;
+    });
+    expect(rebuilt).toEqual(dense);
+  });
+
+  it('rejects a language it cannot analyse, naming the ones it can', () => {
+    expect(() => new HashedEmbedder({ language: 'xx' as 'it' })).toThrow(/'it', 'es', 'fr', 'de', 'pt'/);
+  });
+});
+
 const LOCAL = 'local and synchronous: it answers before a signal could abort anything';
 
 describeEmbedder('HashedEmbedder', async () => ({ embedder: new HashedEmbedder() }), {
   skip: [{ reason: LOCAL, tests: ['an aborted signal rejects the call with its reason'] }],
 });
+
+describeEmbedder(
+  'HashedEmbedder (Italian)',
+  async () => ({ embedder: new HashedEmbedder({ language: 'it' }) }),
+  {
+    skip: [{ reason: LOCAL, tests: ['an aborted signal rejects the call with its reason'] }],
+  },
+);

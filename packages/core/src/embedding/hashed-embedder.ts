@@ -1,6 +1,7 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Embedder } from './embedder.js';
 import { normalizeInPlace } from './vector-math.js';
+import { type AnalysedLanguage, contentStems, isAnalysedLanguage, languageWords } from './word-analysis.js';
 
 /** An inclusive `[min, max]` n-gram length range, or `false` to disable that feature family. */
 export type NgramRange = readonly [min: number, max: number] | false;
@@ -14,6 +15,14 @@ export interface HashedEmbedderOptions {
   charNgrams?: NgramRange;
   /** Weight of each word n-gram relative to a character n-gram (weight 1). Default 1. */
   wordWeight?: number;
+  /**
+   * Analyse words as this language writes them (`'it'`, `'es'`, `'fr'`, `'de'`, `'pt'`): elided words
+   * dropped (`dell'ordine` → `ordine`); word n-grams made of the stems (Snowball) of the words that are
+   * not stop words, so that the inflections of a word hash alike. Default: none (every word as written, accents folded), what
+   * English trees and trees of several languages use. `defaultEmbedderFor(tree)` picks it from the
+   * tree's language.
+   */
+  language?: AnalysedLanguage;
 }
 
 /** A vector as its non-zero entries: `indices` ascending, `values[k]` at `indices[k]`. */
@@ -82,12 +91,17 @@ const rangeId = (range: NgramRange): string => (range === false ? 'off' : `${ran
  * cosineSimilarity(a, b); // clearly above unrelated pairs
  */
 export class HashedEmbedder implements Embedder {
-  /** Encodes the version and every option, e.g. `hashed-v1:d=4096:w=1-2:c=3-5:ww=1`. */
+  /**
+   * Encodes the version and every option, e.g. `hashed-v1:d=4096:w=1-2:c=3-5:ww=1`, with
+   * `:lang=it` for a language (so that caches and fits of two languages never mix).
+   */
   readonly id: string;
   readonly dimensions: number;
   readonly wordNgrams: NgramRange;
   readonly charNgrams: NgramRange;
   readonly wordWeight: number;
+  /** The language whose words are analysed, or none. */
+  readonly language: AnalysedLanguage | undefined;
   private wordFeatures: Uint32Array = new Uint32Array(256);
   private charFeatures: Uint32Array = new Uint32Array(1024);
   /** `embedSparse`'s work vector (all zeros between calls) and the buckets it touched. */
@@ -107,11 +121,19 @@ export class HashedEmbedder implements Embedder {
         details: { wordWeight },
       });
     }
+    if (options.language !== undefined && !isAnalysedLanguage(options.language)) {
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `HashedEmbedder language must be one of 'it', 'es', 'fr', 'de', 'pt' (or left out for words as written), got ${JSON.stringify(options.language)}`,
+        { details: { language: options.language } },
+      );
+    }
+    this.language = options.language;
     this.dimensions = dimensions;
     this.wordNgrams = checkRange('wordNgrams', options.wordNgrams, [1, 2]);
     this.charNgrams = checkRange('charNgrams', options.charNgrams, [3, 5]);
     this.wordWeight = wordWeight;
-    this.id = `${VERSION}:d=${dimensions}:w=${rangeId(this.wordNgrams)}:c=${rangeId(this.charNgrams)}:ww=${wordWeight}`;
+    this.id = `${VERSION}:d=${dimensions}:w=${rangeId(this.wordNgrams)}:c=${rangeId(this.charNgrams)}:ww=${wordWeight}${this.language ? `:lang=${this.language}` : ''}`;
   }
 
   embed(texts: readonly string[]): Float32Array[] {
@@ -121,9 +143,9 @@ export class HashedEmbedder implements Embedder {
   /** Embeds one text into a unit-length vector (all zeros when it has no letters or digits). */
   embedOne(text: string): Float32Array {
     const vector = new Float32Array(this.dimensions);
-    const tokens = tokenize(text);
+    const tokens = this.words(text);
     if (tokens.length === 0) return vector;
-    const wordCount = this.collectWords(tokens);
+    const wordCount = this.collectWords(this.stems(tokens));
     const charCount = this.collectChars(tokens);
     this.accumulate(vector, this.wordFeatures, wordCount, this.wordWeight);
     this.accumulate(vector, this.charFeatures, charCount, 1);
@@ -136,10 +158,10 @@ export class HashedEmbedder implements Embedder {
    * vector per chunk would be most of the work).
    */
   embedSparse(text: string): SparseVector {
-    const tokens = tokenize(text);
+    const tokens = this.words(text);
     if (tokens.length === 0) return { indices: new Uint32Array(0), values: new Float32Array(0) };
     this.scratch ??= new Float32Array(this.dimensions);
-    const wordCount = this.collectWords(tokens);
+    const wordCount = this.collectWords(this.stems(tokens));
     const charCount = this.collectChars(tokens);
     this.touched = ensureCapacity(this.touched, wordCount + charCount);
     let touched = this.accumulate(this.scratch, this.wordFeatures, wordCount, this.wordWeight, 0);
@@ -175,6 +197,20 @@ export class HashedEmbedder implements Embedder {
       values[k++] = value * scale;
     }
     return { indices, values };
+  }
+
+  /** The words hashed: `tokenize`'s, or `languageWords`' (elisions dropped) in the embedder's language. */
+  private words(text: string): string[] {
+    return this.language ? languageWords(text, this.language) : tokenize(text);
+  }
+
+  /**
+   * What word n-grams are made of: in the embedder's language, the stems of the words that are not
+   * stop words (inflections of a word hash alike; "il mio" makes no bigram); without one, the words.
+   * Character n-grams are taken in all the words, which keeps their spelling (and typos) close.
+   */
+  private stems(words: string[]): string[] {
+    return this.language ? contentStems(words, this.language) : words;
   }
 
   private collectWords(tokens: readonly string[]): number {

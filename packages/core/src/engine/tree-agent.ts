@@ -1,7 +1,7 @@
+import { defaultEmbedderFor, type RoutingLanguage } from '../embedding/default-embedder.js';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { type EmbeddingCache, InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
-import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import { RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 import { summarizeError } from '../errors/summarize-error.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
@@ -40,8 +40,18 @@ export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
 export interface TreeAgentOptions {
   tree: Tree;
-  /** Embeds chunks and directions. Default: the offline `HashedEmbedder`. */
+  /**
+   * Embeds chunks and directions. Default: the offline `HashedEmbedder`, analysing words in the
+   * tree's language (`defaultEmbedderFor(tree, language)`).
+   */
   embedder?: Embedder;
+  /**
+   * The language of the tree, for the default embedder: `'auto'` (default) detects it from the
+   * exploration chunks; `'it'`, `'es'`, `'fr'`, `'de'`, `'pt'` stem and drop stop words of that
+   * language; `'en'` or `'none'` hash words as written. Ignored with `embedder`. docs/routing.md,
+   * "More than English".
+   */
+  language?: RoutingLanguage;
   /** Where chunk embeddings are cached by model id and text. Default: in memory. */
   embeddingCache?: EmbeddingCache;
   /**
@@ -201,7 +211,7 @@ export class TreeAgent {
         : options.redaction instanceof Redactor
           ? options.redaction
           : new Redactor(options.redaction);
-    this.#embedder = options.embedder ?? new HashedEmbedder();
+    this.#embedder = options.embedder ?? defaultEmbedderFor(options.tree, options.language);
     this.#embeddingCache = options.embeddingCache ?? new InMemoryEmbeddingCache();
     const messageEmbeddings = options.messageEmbeddings ?? 'memory';
     if (messageEmbeddings !== 'memory' && messageEmbeddings !== 'embedding-cache')

@@ -1,6 +1,6 @@
+import { defaultEmbedderFor } from '../embedding/default-embedder.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
-import { HashedEmbedder } from '../embedding/hashed-embedder.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
@@ -59,7 +59,7 @@ async function lintWithVectors(
   options: LintOptions,
   withThresholds: boolean,
 ): Promise<{ warnings: LintWarning[]; thresholds: LintThreshold[] | null }> {
-  const embedder = options.embedder ?? new HashedEmbedder();
+  const embedder = options.embedder ?? defaultEmbedderFor(tree);
   const { rows } = await embedRows(
     embedder,
     tree.chunks.map((chunk) => chunk.text),
