@@ -8,6 +8,7 @@ import { fitCommand } from './commands/fit.js';
 import { ingestCommand } from './commands/ingest.js';
 import { inspectCommand } from './commands/inspect.js';
 import { LINT_CALIBRATION_MAX_READS_PER_CHUNK, LINT_FIT_MAX_CHUNKS, lintCommand } from './commands/lint.js';
+import { modelsPullCommand } from './commands/models.js';
 import { operatorPasswordCommand } from './commands/operator-password.js';
 import { personalDataCommand } from './commands/personal-data.js';
 import { reportCommand } from './commands/report.js';
@@ -20,6 +21,7 @@ import {
   sourcesSearchCommand,
 } from './commands/sources.js';
 import { testCommand } from './commands/test.js';
+import { DEFAULT_MULTILINGUAL_MODEL } from './models/model-hub.js';
 import { consoleOutput, type Output } from './output.js';
 import { errorStack, parsePort } from './user-errors.js';
 
@@ -384,6 +386,24 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--config <file>', 'model configuration')
     .action(async (tree: string, files: string[], options) => {
       code = await testCommand(tree, files, options, out);
+    });
+  const models = program
+    .command('models')
+    .description('Sentence encoders kept in the data directory (models/).');
+  models
+    .command('pull')
+    .description(
+      `Download a sentence encoder exported for transformers.js (ONNX, Hugging Face hub layout) into <data>/models/<owner>/<name>: each file checked against the hub's checksum, an interrupted download resumed, nothing used before all of it is in place. A multilingual one (e.g. ${DEFAULT_MULTILINGUAL_MODEL}) becomes the fit's base for trees not in English.`,
+    )
+    .argument('<name>', `the model as owner/name on the hub (e.g. ${DEFAULT_MULTILINGUAL_MODEL})`)
+    .option('--data <directory>', 'data directory (models/)', '.treeagent')
+    .option('--hub-url <url>', 'hub base URL (default: TREEAGENT_MODEL_HUB, else https://huggingface.co)')
+    .option('--revision <revision>', 'branch, tag or commit on the hub', 'main')
+    .option('--no-quantized', 'pull onnx/model.onnx rather than onnx/model_quantized.onnx')
+    .option('--multilingual', 'mark it multilingual (default: from its name)')
+    .option('--no-multilingual', 'mark it not multilingual')
+    .action(async (name: string, options) => {
+      code = await modelsPullCommand(name, options, out);
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

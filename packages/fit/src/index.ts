@@ -31,4 +31,5 @@ export {
 export { type LintedFit, lintFit } from './lint-fit.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
 export type { PcaDescription, Projection } from './projection.js';
+export { MODEL_MANIFEST, type ModelManifest, type PulledModel, pulledModels } from './pulled-models.js';
 export { DEFAULT_FITTED_CALIBRATION_KEEP, type SpaceFitterOptions, spaceFitter } from './space-fitter.js';
