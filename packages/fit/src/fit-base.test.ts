@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,6 +11,8 @@ import {
 } from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
+import type { TransformersImporter } from './multilingual-base.js';
+import { MODEL_MANIFEST } from './pulled-models.js';
 import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
 import { englishIntentTree, italianIntentTree } from './test-support/intent-trees.js';
 
@@ -21,7 +23,7 @@ afterEach(() => {
 
 /** Test double for `@treeagent/embedder-use`: a fixed-size embedder of the hashed family, no model. */
 class FakeUse implements Embedder {
-  readonly id = 'fake-use';
+  readonly id: string = 'fake-use';
   readonly dimensions = 64;
   readonly #inner = new HashedEmbedder({ dimensions: 64 });
   embed(texts: readonly string[]) {
@@ -80,7 +82,7 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
     const italian = await chooseFitBase('auto', italianIntentTree(), hashed, true, fakeUse);
     expect(italian).toMatchObject({ embedder: hashed, isAgents: true });
     expect(italian.reason).toMatch(
-      /^hashed n-grams \(0% of the \d+ chunks with function words in English: not an English tree\)$/,
+      /^hashed n-grams \(0% of the \d+ chunks with function words in English: not an English tree; no models directory\)$/,
     );
 
     const missing = await chooseFitBase('auto', englishIntentTree(), hashed, true, notInstalled);
@@ -101,6 +103,82 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
       embedder: hashed,
       isAgents: true,
     });
+  });
+});
+
+describe("chooseFitBase: a tree not in English ('auto') and the models pulled", () => {
+  const hashed = new HashedEmbedder({ language: 'it' });
+  /** Test double for `@treeagent/embedder-transformers`: records the model folder it was given. */
+  const opened: { modelPath: string; quantized?: boolean }[] = [];
+  class FakeTransformers extends FakeUse {
+    override readonly id = 'fake-multilingual';
+    constructor(options: { modelPath: string; quantized?: boolean }) {
+      super();
+      opened.push(options);
+    }
+  }
+  const fakeTransformers: TransformersImporter = async () => ({ TransformersEmbedder: FakeTransformers });
+  const modelsWith = (models: { name: string; multilingual: boolean }[]) => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-models-'));
+    directories.push(directory);
+    for (const { name, multilingual } of models) {
+      const folder = join(directory, ...name.split('/'));
+      mkdirSync(folder, { recursive: true });
+      const manifest = { name, hub: 'http://hub', revision: 'main', onnx: 'onnx/model_quantized.onnx' };
+      writeFileSync(
+        join(folder, MODEL_MANIFEST),
+        JSON.stringify({ ...manifest, quantized: true, multilingual, files: [] }),
+      );
+    }
+    // A download under way is not a model.
+    mkdirSync(join(directory, 'aaa', 'half-pulled.partial'), { recursive: true });
+    return directory;
+  };
+
+  test('a pulled multilingual model + hashed 2:1 is the base of an Italian tree', async () => {
+    const directory = modelsWith([
+      { name: 'acme/english-only', multilingual: false },
+      { name: 'Xenova/paraphrase-multilingual-MiniLM-L12-v2', multilingual: true },
+    ]);
+    const chosen = await chooseFitBase('auto', italianIntentTree(), hashed, true, fakeUse, {
+      directory,
+      importer: fakeTransformers,
+    });
+    expect(chosen.embedder.id).toBe(`concat(fake-multilingual*2,${hashed.id}*1)`);
+    expect(chosen.isAgents).toBe(false);
+    expect(chosen.reason).toMatch(
+      /^Xenova\/paraphrase-multilingual-MiniLM-L12-v2 \(pulled, multilingual\) \+ hashed/,
+    );
+    expect(opened.at(-1)).toMatchObject({
+      modelPath: join(directory, 'Xenova', 'paraphrase-multilingual-MiniLM-L12-v2'),
+      quantized: true,
+    });
+    // An English tree keeps USE-lite.
+    const english = await chooseFitBase('auto', englishIntentTree(), new HashedEmbedder(), true, fakeUse, {
+      directory,
+      importer: fakeTransformers,
+    });
+    expect(english.embedder.id).toContain('fake-use');
+  });
+
+  test('without a multilingual model pulled, or without the package to run it, the hashed base and why', async () => {
+    const none = await chooseFitBase('auto', italianIntentTree(), hashed, true, fakeUse, {
+      directory: modelsWith([{ name: 'acme/english-only', multilingual: false }]),
+      importer: fakeTransformers,
+    });
+    expect(none).toMatchObject({ embedder: hashed, isAgents: true });
+    expect(none.reason).toMatch(/no multilingual model pulled \(treeagent models pull/);
+    const missing = await chooseFitBase('auto', italianIntentTree(), hashed, true, fakeUse, {
+      directory: modelsWith([{ name: 'acme/multilingual-e5', multilingual: true }]),
+      importer: () =>
+        Promise.reject(
+          Object.assign(new Error("Cannot find package '@treeagent/embedder-transformers'"), {
+            code: 'ERR_MODULE_NOT_FOUND',
+          }),
+        ),
+    });
+    expect(missing).toMatchObject({ embedder: hashed, isAgents: true });
+    expect(missing.reason).toContain('npm install @treeagent/embedder-transformers');
   });
 });
 

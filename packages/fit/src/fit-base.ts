@@ -1,4 +1,5 @@
 import { ConcatEmbedder, type Embedder, isEnglishTree, type Tree } from '@treeagent/core';
+import { type MultilingualSource, multilingualEmbedder } from './multilingual-base.js';
 
 /**
  * What the fit is made over (`SpaceFitterOptions.base`):
@@ -6,6 +7,9 @@ import { ConcatEmbedder, type Embedder, isEnglishTree, type Tree } from '@treeag
  *   default hashed embedder is fitted over USE-lite + hashed n-grams (2:1) when
  *   `@treeagent/embedder-use` is installed — the best offline base for English (docs/routing.md,
  *   "The base of the fit");
+ *   — and a tree in another language is fitted over a multilingual sentence encoder pulled with
+ *   `treeagent models pull` + hashed n-grams (2:1) when one is in the models directory and
+ *   `@treeagent/embedder-transformers` is installed;
  * - `'agent'`: always the agent's embedder;
  * - an `Embedder`: that one (its vectors must describe the same texts as the agent's).
  */
@@ -59,6 +63,7 @@ export async function chooseFitBase(
   agentEmbedder: Embedder,
   agentIsDefault: boolean,
   importer: UseImporter = importUse,
+  multilingual: MultilingualSource = {},
 ): Promise<ChosenBase> {
   if (base !== 'auto' && base !== 'agent') return { embedder: base, isAgents: base === agentEmbedder };
   const agents = (reason?: string): ChosenBase => ({
@@ -69,10 +74,16 @@ export async function chooseFitBase(
   if (base === 'agent' || !agentIsDefault) return agents();
   const language = isEnglishTree(tree);
   const share = language.decided ? Math.round((100 * language.english) / language.decided) : 0;
-  if (!language.isEnglish)
-    return agents(
-      `hashed n-grams (${share}% of the ${language.decided} chunks with function words in English: not an English tree)`,
-    );
+  if (!language.isEnglish) {
+    const notEnglish = `${share}% of the ${language.decided} chunks with function words in English: not an English tree`;
+    const model = await multilingualEmbedder(multilingual);
+    if (typeof model === 'string') return agents(`hashed n-grams (${notEnglish}; ${model})`);
+    return {
+      embedder: new ConcatEmbedder([{ embedder: model.embedder, weight: 2 }, agentEmbedder]),
+      isAgents: false,
+      reason: `${model.name} (pulled, multilingual) + hashed n-grams 2:1 (${notEnglish})`,
+    };
+  }
   const english = `English tree: ${share}% of the ${language.decided.toLocaleString('en-US')} chunks with function words`;
   const use = await useEmbedder(importer);
   if (typeof use === 'string') return agents(`hashed n-grams (${english}; ${use})`);

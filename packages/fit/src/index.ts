@@ -29,6 +29,11 @@ export {
   projectionToJSON,
 } from './fitted-embedder.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
+export {
+  type MultilingualSource,
+  TRANSFORMERS_PACKAGE,
+  type TransformersImporter,
+} from './multilingual-base.js';
 export { type ProgressLineOptions, progressLine } from './progress-line.js';
 export type { PcaDescription, Projection } from './projection.js';
 export { MODEL_MANIFEST, type ModelManifest, type PulledModel, pulledModels } from './pulled-models.js';

@@ -55,6 +55,12 @@ export interface SpaceFitterOptions
    * always the agent's embedder). See `FitBase`.
    */
   base?: FitBase;
+  /**
+   * Where the `'auto'` base looks for a multilingual sentence encoder pulled with `treeagent models
+   * pull`, for trees not in English. Default: `models/` beside the cache directory (`data/fits` →
+   * `data/models`); none without a cache directory, or with `false`.
+   */
+  modelsDirectory?: string | false;
 }
 
 /**
@@ -104,6 +110,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     worker = true,
     calibrationKeep,
     base: fitBase = 'auto',
+    modelsDirectory,
     ...fitOptions
   } = options;
   const settings = fitSettings(fitOptions);
@@ -130,7 +137,14 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     });
   };
   const baseOf = (request: SpaceFitRequest) =>
-    chooseFitBase(fitBase, request.tree, request.base, request.baseIsDefault === true);
+    chooseFitBase(fitBase, request.tree, request.base, request.baseIsDefault === true, undefined, {
+      ...modelsOf(request),
+    });
+  const modelsOf = (request: SpaceFitRequest) => {
+    if (modelsDirectory === false) return {};
+    const directory = modelsDirectory ?? directoryOf(request);
+    return directory ? { directory: modelsDirectory ?? join(dirname(directory), 'models') } : {};
+  };
   const described = (chosen: ChosenBase) => ({
     calibration: calibrationOf(chosen),
     baseId: chosen.embedder.id,
