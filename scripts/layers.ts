@@ -161,18 +161,20 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
   {
     folder: 'adapter',
-    what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
+    what: 'published as `@treeagent/core/adapter`: the contracts adapters implement and the helpers beside them',
     mayImport: [
       'errors',
       'filter',
       'protocol',
       'embedding',
+      'model',
       'session',
       'vector',
       'files',
       'analytics',
       'handoff',
       'knowledge',
+      'engine',
     ],
   },
 ];

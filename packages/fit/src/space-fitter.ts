@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { Embedder, FittedSpace, SpaceFitRequest, SpaceFitter, Tree } from '@treeagent/core';
+import type { Tree } from '@treeagent/core';
+import type { Embedder, FittedSpace, SpaceFitRequest, SpaceFitter } from '@treeagent/core/adapter';
 import { type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';

@@ -1,13 +1,7 @@
 import { extname } from 'node:path';
-import {
-  type Embedder,
-  evaluateRouting,
-  HashedEmbedder,
-  type LabelledUtterance,
-  type RoutingEvaluation,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+import { HashedEmbedder, type Tree, TreeAgent } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
+import { evaluateRouting, type LabelledUtterance, type RoutingEvaluation } from '@treeagent/core/evaluation';
 import { FittedEmbedder } from '@treeagent/fit';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';

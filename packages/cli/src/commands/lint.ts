@@ -1,15 +1,17 @@
 import {
-  calibrationReads,
   formatProblem,
   HashedEmbedder,
-  type LintThreshold,
-  type LintWarning,
-  lintReport,
-  lintTree,
   TreeAgent,
   TreeAgentError,
   type TreeValidationError,
 } from '@treeagent/core';
+import {
+  calibrationReads,
+  type LintThreshold,
+  type LintWarning,
+  lintReport,
+  lintTree,
+} from '@treeagent/core/evaluation';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions } from '../space.js';
