@@ -18,7 +18,7 @@ export interface Layer {
 /**
  * The folders of `packages/core/src`, from the bottom up: a folder may import only the folders it
  * lists (and itself). Tests (`*.test.ts`, `*.type-test.ts`) and `test-support/` are exempt; the
- * entry points at the root of `src/` (`index.ts`, `client.ts`) may import anything.
+ * entry points at the root of `src/` (`index.ts`, `client.ts`, `filter.ts`, …) may import anything.
  */
 export const CORE_LAYERS: readonly Layer[] = [
   {
