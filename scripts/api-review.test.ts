@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTS_END, COUNTS_START, countsTable, parseReview, reviewProblems, withCountsTable } from './api-review.js';
+import {
+  COUNTS_END,
+  COUNTS_START,
+  countsTable,
+  parseReview,
+  reviewProblems,
+  withCountsTable,
+} from './api-review.js';
 
 const FILE = 'packages/core/api/index.review.md';
 
 describe('reviewProblems', () => {
   const review = parseReview(
-    ['# Reviewed', '', '- `TreeAgent` — tree author: runs the tree', '- `defineTree` — tree author: builds it'].join('\n'),
+    [
+      '# Reviewed',
+      '',
+      '- `TreeAgent` — tree author: runs the tree',
+      '- `defineTree` — tree author: builds it',
+    ].join('\n'),
     FILE,
   );
 
@@ -17,7 +29,9 @@ describe('reviewProblems', () => {
     const problems = reviewProblems('@treeagent/core', ['defineTree', 'TreeAgent', 'lintTree'], review, FILE);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('`lintTree`');
-    expect(problems[0]).toContain(`add the line "- \`lintTree\` — <audience>: <why it is public>" to ${FILE}`);
+    expect(problems[0]).toContain(
+      `add the line "- \`lintTree\` — <audience>: <why it is public>" to ${FILE}`,
+    );
   });
 
   it('fails on a line whose name is no longer exported', () => {
@@ -28,7 +42,10 @@ describe('reviewProblems', () => {
   });
 
   it('fails on a line it cannot read, a line without a reason, and a name listed twice', () => {
-    const bad = parseReview(['- TreeAgent: no backticks', '- `A` — ', '- `B` — x', '- `B` — y'].join('\n'), FILE);
+    const bad = parseReview(
+      ['- TreeAgent: no backticks', '- `A` — ', '- `B` — x', '- `B` — y'].join('\n'),
+      FILE,
+    );
     const problems = reviewProblems('@treeagent/core', ['A', 'B'], bad, FILE);
     expect(problems).toEqual([
       expect.stringContaining(`${FILE}:1: "- TreeAgent: no backticks" is not a review line`),
