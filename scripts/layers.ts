@@ -18,7 +18,7 @@ export interface Layer {
 /**
  * The folders of `packages/core/src`, from the bottom up: a folder may import only the folders it
  * lists (and itself). Tests (`*.test.ts`, `*.type-test.ts`) and `test-support/` are exempt; the
- * entry points at the root of `src/` (`index.ts`, `client.ts`) may import anything.
+ * entry points at the root of `src/` (`index.ts`, `client.ts`, `filter.ts`, …) may import anything.
  */
 export const CORE_LAYERS: readonly Layer[] = [
   {
@@ -161,18 +161,20 @@ export const CORE_LAYERS: readonly Layer[] = [
   },
   {
     folder: 'adapter',
-    what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
+    what: 'published as `@treeagent/core/adapter`: the contracts adapters implement and the helpers beside them',
     mayImport: [
       'errors',
       'filter',
       'protocol',
       'embedding',
+      'model',
       'session',
       'vector',
       'files',
       'analytics',
       'handoff',
       'knowledge',
+      'engine',
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { type LabelledUtterance, TreeAgent } from '../../packages/core/src/index.js';
+import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { italianIntentsTestSet, italianIntentsTree, loadItalianIntents } from './italian-intents.js';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Embedder, HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
 import { afterEach, describe, expect, test } from 'vitest';
 import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
 import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';

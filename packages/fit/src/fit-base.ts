@@ -1,4 +1,5 @@
-import { ConcatEmbedder, type Embedder, type Tree } from '@treeagent/core';
+import { ConcatEmbedder, type Tree } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
 import { isEnglishTree } from './tree-language.js';
 
 /**

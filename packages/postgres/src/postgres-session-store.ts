@@ -1,15 +1,17 @@
+import { type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
-  type HistoryEntry,
   type HistoryQuery,
   type ReleaseLock,
   type SessionCommit,
   type SessionRecord,
   type SessionStore,
-  TreeAgentError,
-  type TurnFact,
-} from '@treeagent/core';
-import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
+  type SqlRunner,
+  TURN_FACT_COLUMNS,
+  TurnFactsSql,
+  turnFactValues,
+} from '@treeagent/core/adapter';
+import type { TurnFact } from '@treeagent/core/analytics';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
 import { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';

@@ -1,4 +1,4 @@
-import type { AnalyticsStore } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
 import { scheduleRefreshes } from '@treeagent/sources';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';

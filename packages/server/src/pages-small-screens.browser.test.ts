@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TreeDocument } from '@treeagent/core';
+import type { TreeDocument } from '@treeagent/core/document';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

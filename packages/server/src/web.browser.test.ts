@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import {
-  defineTree,
-  type ModelRequest,
-  type ModelStreamPart,
-  type NodeDefinition,
-  TreeAgent,
-} from '@treeagent/core';
+import { defineTree, type NodeDefinition, TreeAgent } from '@treeagent/core';
+import type { ModelRequest, ModelStreamPart } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

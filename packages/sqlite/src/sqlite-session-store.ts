@@ -1,15 +1,17 @@
+import { type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
-  type HistoryEntry,
   type HistoryQuery,
   type ReleaseLock,
   type SessionCommit,
   type SessionRecord,
   type SessionStore,
-  TreeAgentError,
-  type TurnFact,
-} from '@treeagent/core';
-import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
+  type SqlRunner,
+  TURN_FACT_COLUMNS,
+  TurnFactsSql,
+  turnFactValues,
+} from '@treeagent/core/adapter';
+import type { TurnFact } from '@treeagent/core/analytics';
 import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';

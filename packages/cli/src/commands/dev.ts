@@ -1,12 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import {
-  formatTreeDocument,
-  TREE_DOCUMENT_FORMAT,
-  TREE_DOCUMENT_VERSION,
-  TreeAgent,
-  TreeAgentError,
-} from '@treeagent/core';
+import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from '@treeagent/core/document';
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';

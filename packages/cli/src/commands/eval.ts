@@ -1,12 +1,10 @@
+import { type ThresholdSource, type Tree, TreeAgent } from '@treeagent/core';
 import {
   evaluateRouting,
   type LabelledUtterance,
   type RoutingEvaluation,
   type RoutingOutcome,
-  type ThresholdSource,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+} from '@treeagent/core/evaluation';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';

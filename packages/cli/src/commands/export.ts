@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
-import { definitionToDocument, formatTreeDocument, TreeAgentError, type TreeDocument } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import { definitionToDocument, formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 
@@ -130,7 +131,7 @@ function callbackModule(
     '// Callbacks that were inline functions are still taken from the tree module by node id: move their code here over time.',
   ];
   if (generated.length) {
-    lines.push("import { treeCallback } from '@treeagent/core';");
+    lines.push("import { treeCallback } from '@treeagent/core/document';");
     lines.push(
       sourceExport === 'default'
         ? `import source from '${specifier}';`

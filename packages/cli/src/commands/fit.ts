@@ -1,13 +1,7 @@
 import { resolve } from 'node:path';
-import {
-  type Embedder,
-  evaluateRouting,
-  HashedEmbedder,
-  type LabelledUtterance,
-  type RoutingEvaluation,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+import { HashedEmbedder, type Tree, TreeAgent } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
+import { evaluateRouting, type LabelledUtterance, type RoutingEvaluation } from '@treeagent/core/evaluation';
 import { type FittedEmbedder, spaceFitter } from '@treeagent/fit';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';

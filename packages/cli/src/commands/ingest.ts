@@ -1,4 +1,5 @@
-import { HashedEmbedder, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { HashedEmbedder, type Tree, TreeAgentError } from '@treeagent/core';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { readDocuments } from '@treeagent/sources';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';

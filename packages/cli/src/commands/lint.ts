@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  calibrationReads,
   formatProblem,
   HashedEmbedder,
-  type LintThreshold,
-  type LintWarning,
-  lintReport,
-  lintTree,
   type SpaceStatus,
   TreeAgent,
   TreeAgentError,
   type TreeValidationError,
 } from '@treeagent/core';
+import {
+  calibrationReads,
+  type LintThreshold,
+  type LintWarning,
+  lintReport,
+  lintTree,
+} from '@treeagent/core/evaluation';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions, shippedFitFile } from '../space.js';

@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { type FileStore, type SessionStore, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { AuditLog, FileStore, HandoffOutbox, HandoffQueue, SessionStore } from '@treeagent/core/adapter';
 import {
-  type AuditLog,
-  type HandoffOutbox,
-  type HandoffQueue,
   PersonalData,
   type PersonalDataStores,
   type PersonalDataSubject,

@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { type AnalyticsStore, type ReportFilter, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
+import type { ReportFilter } from '@treeagent/core/analytics';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';

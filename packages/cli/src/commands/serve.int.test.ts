@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatTreeDocument } from '@treeagent/core';
+import { formatTreeDocument } from '@treeagent/core/document';
 import { hashOperatorPassword } from '@treeagent/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

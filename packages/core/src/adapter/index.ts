@@ -1,8 +1,11 @@
 /**
- * `@treeagent/core/adapter`: what the authors of adapters (session stores, vector stores, embedders,
- * model bindings) need beyond the contracts, which live at the root with the rest of the tree
- * author's API (docs/reference.md, "For adapter authors").
+ * `@treeagent/core/adapter`: what the authors of adapters (session stores, vector stores, file
+ * stores, embedders, model bindings, space fitters, analytics and handoff backends) implement — the
+ * contracts — and the helpers beside them (docs/reference.md, "For adapter authors"). The ready
+ * in-memory implementations a tree author passes to `TreeAgent` are at the root.
  */
+
+export type { AnalyticsStore } from '../analytics/analytics-store.js';
 
 // Turn facts: the analytics SQL the SQLite and PostgreSQL stores share (docs/analytics.md).
 export {
@@ -12,8 +15,11 @@ export {
   TurnFactsSql,
   turnFactValues,
 } from '../analytics/turn-facts-sql.js';
-// Vector math shared by embedders and vector stores.
+// Embedders and embedding caches: the contracts, and vector math shared by embedders and vector stores.
 export { embedTexts } from '../embedding/embed-texts.js';
+export type { Embedder, EmbeddingVector, EmbedOptions } from '../embedding/embedder.js';
+export type { EmbeddingCache } from '../embedding/embedding-cache.js';
+export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
 export {
   concatScaled,
   cosineSimilarity,
@@ -23,8 +29,18 @@ export {
   normalize,
   normalizeInPlace,
 } from '../embedding/vector-math.js';
+export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/handoff-actions.js';
+export { describeHandoff } from '../engine/handoff-rows.js';
+// The space fitter (`TreeAgentOptions.spaceFitter`; `@treeagent/fit` implements it).
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+} from '../engine/space-fitter.js';
 // File stores that keep a file as numbered chunks (SQLite, PostgreSQL): one way to cut and count.
 export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-upload.js';
+export type { FileStore, NewFile, NewFileStream } from '../files/file-store.js';
 // Qdrant filters: one evaluator, so every store answers a filter the same way.
 export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
 export { EARTH_RADIUS_METERS, toRadians } from '../filter/geo.js';
@@ -67,11 +83,41 @@ export type {
   KnowledgeSourceStatus,
   SourceStore,
 } from '../knowledge/source-store.js';
+// Language models: the contract a model binding implements.
+export type {
+  LanguageModel,
+  ModelContentPart,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelTool,
+  ModelToolCall,
+  ModelToolCallPart,
+  ModelToolResultPart,
+  ModelUsage,
+} from '../model/language-model.js';
+export type { ChunkId } from '../protocol/chunk-id.js';
+export type { BlacklistData, ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
-export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
+export type { HandBackTarget, HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
 export { KeyedMutex } from '../session/keyed-mutex.js';
-export { emptySessionRecord } from '../session/session-store.js';
-// Vector stores: the id order and the opaque scroll cursor every store uses.
+export {
+  emptySessionRecord,
+  type HistoryQuery,
+  type ReleaseLock,
+  type SessionCommit,
+  type SessionRecord,
+  type SessionStore,
+} from '../session/session-store.js';
+// Vector stores: the contract, and the id order and the opaque scroll cursor every store uses.
 export { compareIds, decodeOffset, encodeOffset, scrollPage } from '../vector/in-memory-vector-store.js';
+export type {
+  VectorRecord,
+  VectorScrollPage,
+  VectorScrollRequest,
+  VectorSearchRequest,
+  VectorStore,
+} from '../vector/vector-store.js';

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type {
+  Embedder,
+  LanguageModel,
+  ModelRequest,
+  ModelStreamPart,
+  SessionCommit,
+} from '../adapter/index.js';
 import {
   type AgentEvent,
   defineTree,
-  type Embedder,
   InMemorySessionStore,
-  type LanguageModel,
-  type ModelRequest,
-  type ModelStreamPart,
   type NodeDefinition,
-  type SessionCommit,
   TreeAgent,
   type TreeAgentOptions,
 } from '../index.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../adapter/index.js';
 import {
   type AfterRunSpecial,
   type AgentEvent,
   type AgentOutput,
   defineTree,
   type NodeDefinition,
-  type SessionRecord,
   type Tree,
   TreeAgent,
 } from '../index.js';

@@ -1,22 +1,18 @@
-import {
-  type AnalyticsStore,
-  type FileMetadata,
-  type FileStore,
-  type HistoryEntry,
-  type SessionRecord,
-  type SessionStore,
-  type StoredTurnFact,
-  TreeAgentError,
-} from '@treeagent/core';
+import { type FileMetadata, type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import type {
+  AnalyticsStore,
   AuditEntry,
   AuditLog,
   AuditRecord,
+  FileStore,
   HandoffOutbox,
   HandoffQueue,
   OutboxDelivery,
   QueueEntry,
+  SessionRecord,
+  SessionStore,
 } from '@treeagent/core/adapter';
+import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 

@@ -1,23 +1,23 @@
 import {
   type AgentEvent,
   type AgentOutput,
-  type HandoffAction,
   type HandoffState,
-  type HandoffUpdate,
-  type OperatorRef,
   type TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
 import {
   type AuditValue,
   type EventBus,
+  type HandoffAction,
   type HandoffEvent,
   type HandoffOutbox,
   type HandoffQueue,
+  type HandoffUpdate,
   handoffEventId,
   InMemoryEventBus,
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
+  type OperatorRef,
   type QueueEntry,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';

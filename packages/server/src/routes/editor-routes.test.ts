@@ -1,4 +1,4 @@
-import type { TreeDocument } from '@treeagent/core';
+import type { TreeDocument } from '@treeagent/core/document';
 import { describe, expect, it } from 'vitest';
 import type {
   EditorAmbiguityResponse,

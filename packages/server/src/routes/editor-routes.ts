@@ -1,5 +1,5 @@
-import type { TreeDocument } from '@treeagent/core';
 import type { AuditValue } from '@treeagent/core/adapter';
+import type { TreeDocument } from '@treeagent/core/document';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';

@@ -1,5 +1,6 @@
-import type { AnalyticsStore, HistoryEntry, StoredTurnFact } from '@treeagent/core';
-import type { QueueEntry } from '@treeagent/core/adapter';
+import type { HistoryEntry } from '@treeagent/core';
+import type { AnalyticsStore, QueueEntry } from '@treeagent/core/adapter';
+import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';

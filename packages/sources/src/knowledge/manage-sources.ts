@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ingestDocuments, type RetrievedChunk, TreeAgentError } from '@treeagent/core';
+import { type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource, KnowledgeSourceKind } from '@treeagent/core/adapter';
 import { embedTexts } from '@treeagent/core/adapter';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { checkAddress } from '../crawl/address-guard.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 

@@ -1,3 +1,10 @@
+/**
+ * `@treeagent/core/filter`: Qdrant's filter model as Tree Agent speaks it — the types of a filter
+ * (query nodes' `filter`, `VectorStore.search`) and `validateFilter`, which checks one and names
+ * what is wrong. The evaluator every store shares is in `@treeagent/core/adapter`.
+ */
+
+export { validateFilter } from './filter/validate-filter.js';
 export type {
   Condition,
   Conditions,
@@ -34,5 +41,4 @@ export type {
   RangeCondition,
   ValuesCount,
   ValuesCountCondition,
-} from '../protocol/filter.js';
-export { validateFilter } from './validate-filter.js';
+} from './protocol/filter.js';
