@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { manifestCollection, readExploreManifest } from '../packages/core/src/engine/explore-collection.js';
-import { loadRuntime } from '../packages/core/src/engine/load-runtime.js';
-import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
+import { type RouteResult, routeText } from '../packages/core/src/engine/agent/route.js';
+import {
+  manifestCollection,
+  readExploreManifest,
+} from '../packages/core/src/engine/runtime/explore-collection.js';
+import { loadRuntime } from '../packages/core/src/engine/runtime/load-runtime.js';
 import { RUNNER_UP_WINDOW } from '../packages/core/src/explore/store-chunk-search.js';
 import {
   InMemoryFileStore,

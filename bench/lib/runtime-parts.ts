@@ -1,4 +1,4 @@
-import type { RuntimeParts } from '../../packages/core/src/engine/load-runtime.js';
+import type { RuntimeParts } from '../../packages/core/src/engine/runtime/load-runtime.js';
 import {
   type Embedder,
   InMemoryFileStore,

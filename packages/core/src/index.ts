@@ -52,10 +52,11 @@ export type {
   HandoffAction,
   HandoffUpdate,
   OperatorReply,
-} from './engine/handoff-actions.js';
-export { describeHandoff } from './engine/handoff-rows.js';
-export type { NearestNode, WeightedText } from './engine/nearest-nodes.js';
-export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
+} from './engine/agent/handoff-actions.js';
+export type { NearestNode, WeightedText } from './engine/agent/nearest-nodes.js';
+export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/agent/route.js';
+export type { RoutingThreshold } from './engine/agent/tree-agent.js';
+export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/agent/tree-agent.js';
 export {
   AUTO_FIT_MIN_CHUNKS,
   type FitMode,
@@ -63,9 +64,8 @@ export {
   type SpaceFitRequest,
   type SpaceFitter,
   type SpaceStatus,
-} from './engine/space-fitter.js';
-export type { RoutingThreshold } from './engine/tree-agent.js';
-export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
+} from './engine/runtime/space-fitter.js';
+export { describeHandoff } from './engine/turn/handoff-rows.js';
 export { summarizeError } from './errors/summarize-error.js';
 export {
   type BackendErrorDetails,
