@@ -57,6 +57,12 @@ export {
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
+export {
+  type ExpiryCutoff,
+  InMemorySessionTokens,
+  type SessionTokenInfo,
+  type SessionTokens,
+} from '../handoff/session-tokens.js';
 // Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
 // its in-memory reference; SQLite and PostgreSQL implement it in their packages.
 export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
