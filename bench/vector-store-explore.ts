@@ -7,9 +7,12 @@ import type {
   VectorSearchRequest,
   VectorStore,
 } from '../packages/core/src/adapter/index.js';
-import { manifestCollection, readExploreManifest } from '../packages/core/src/engine/explore-collection.js';
-import { loadRuntime } from '../packages/core/src/engine/load-runtime.js';
-import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
+import { type RouteResult, routeText } from '../packages/core/src/engine/agent/route.js';
+import {
+  manifestCollection,
+  readExploreManifest,
+} from '../packages/core/src/engine/runtime/explore-collection.js';
+import { loadRuntime } from '../packages/core/src/engine/runtime/load-runtime.js';
 import { RUNNER_UP_WINDOW } from '../packages/core/src/explore/store-chunk-search.js';
 import { InMemoryFileStore } from '../packages/core/src/index.js';
 import { PgVectorStore } from '../packages/postgres/src/index.js';

@@ -1,5 +1,5 @@
 import type { Embedder } from '../../packages/core/src/adapter/index.js';
-import type { RuntimeParts } from '../../packages/core/src/engine/load-runtime.js';
+import type { RuntimeParts } from '../../packages/core/src/engine/runtime/load-runtime.js';
 import { InMemoryFileStore, InMemoryVectorStore, type Tree } from '../../packages/core/src/index.js';
 import { NullEmbeddingCache } from './vectors.js';
 

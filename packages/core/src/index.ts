@@ -19,11 +19,11 @@ export {
   type HashedEmbedderOptions,
   type SparseVector,
 } from './embedding/hashed-embedder.js';
-export type { NearestNode, WeightedText } from './engine/nearest-nodes.js';
-export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/route.js';
-export type { FitMode, SpaceStatus } from './engine/space-fitter.js';
-export type { RoutingThreshold } from './engine/tree-agent.js';
-export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/tree-agent.js';
+export type { NearestNode, WeightedText } from './engine/agent/nearest-nodes.js';
+export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/agent/route.js';
+export type { RoutingThreshold } from './engine/agent/tree-agent.js';
+export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/agent/tree-agent.js';
+export type { FitMode, SpaceStatus } from './engine/runtime/space-fitter.js';
 export { summarizeError } from './errors/summarize-error.js';
 export {
   type BackendErrorDetails,

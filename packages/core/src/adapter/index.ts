@@ -29,15 +29,15 @@ export {
   normalize,
   normalizeInPlace,
 } from '../embedding/vector-math.js';
-export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/handoff-actions.js';
-export { describeHandoff } from '../engine/handoff-rows.js';
+export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/agent/handoff-actions.js';
+export { describeHandoff } from '../engine/turn/handoff-rows.js';
 // The space fitter (`TreeAgentOptions.spaceFitter`; `@treeagent/fit` implements it).
 export {
   AUTO_FIT_MIN_CHUNKS,
   type FittedSpace,
   type SpaceFitRequest,
   type SpaceFitter,
-} from '../engine/space-fitter.js';
+} from '../engine/runtime/space-fitter.js';
 // File stores that keep a file as numbered chunks (SQLite, PostgreSQL): one way to cut and count.
 export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-upload.js';
 export type { FileStore, NewFile, NewFileStream } from '../files/file-store.js';
@@ -73,6 +73,12 @@ export {
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
+export {
+  type ExpiryCutoff,
+  InMemorySessionTokens,
+  type SessionTokenInfo,
+  type SessionTokens,
+} from '../handoff/session-tokens.js';
 // Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
 // its in-memory reference; SQLite and PostgreSQL implement it in their packages.
 export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';

@@ -133,7 +133,7 @@ export async function searchSources(
       'INVALID_INPUT',
       `Node ${nodeId} is not a query node of the tree "${context.tree.name}": search a query node's collection.`,
     );
-  const query = (node.definition as { query?: unknown }).query;
+  const query = node.definition.type === 'query' ? node.definition.query : undefined;
   const fixed =
     query && typeof query === 'object' ? (query as { chunkQty?: number; threshold?: number }) : {};
   const [vector] = await embedTexts(context.embedder, [message], context.embeddingCache);

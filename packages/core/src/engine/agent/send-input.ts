@@ -1,0 +1,44 @@
+import { TreeAgentError } from '../../errors/tree-agent-error.js';
+import type { TurnInput } from '../turn/turn-input.js';
+
+/** Longest session id accepted. */
+export const MAX_SESSION_ID_LENGTH = 256;
+
+/** Checks what the caller passed to `send`/`stream`, with an `INVALID_INPUT` error saying what is wrong. */
+export function checkSendInput(
+  sessionId: unknown,
+  message: unknown,
+  options: {
+    attachments?: unknown;
+    clientMetadata?: unknown;
+    selectedOption?: unknown;
+    signal?: AbortSignal;
+  },
+): TurnInput {
+  if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw invalid(
+      `the session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters, got ${JSON.stringify(sessionId)}.`,
+    );
+  }
+  if (typeof message !== 'string') throw invalid(`the message must be a string, got ${typeof message}.`);
+  const attachments = options.attachments ?? [];
+  if (!Array.isArray(attachments)) throw invalid('attachments must be an array of FileMetadata.');
+  const clientMetadata = options.clientMetadata ?? {};
+  if (typeof clientMetadata !== 'object' || clientMetadata === null || Array.isArray(clientMetadata)) {
+    throw invalid('clientMetadata must be an object.');
+  }
+  const selectedOption = options.selectedOption ?? null;
+  if (selectedOption !== null && typeof selectedOption !== 'string')
+    throw invalid('selectedOption must be a string.');
+  return {
+    message: selectedOption !== null && message === '' ? selectedOption : message,
+    attachments,
+    clientMetadata: clientMetadata as Record<string, unknown>,
+    selectedOption,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+function invalid(problem: string): TreeAgentError {
+  return new TreeAgentError('INVALID_INPUT', `Invalid message: ${problem}`);
+}
