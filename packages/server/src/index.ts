@@ -92,6 +92,7 @@ export type {
 } from './api-types.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
+export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from './areas/route-area.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
 export {
@@ -161,5 +162,7 @@ export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-route
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
+export { type CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
+export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export { WEB_DIRECTORY } from './web-directory.js';
