@@ -13,8 +13,8 @@ import type { StreamLimitOptions } from './http/event-streams.js';
 import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
-import type { WebOptions } from './routes/web-routes.js';
 import type { SourcesOptions } from './sources/sources-options.js';
+import type { WebOptions } from './web-app/web-routes.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {

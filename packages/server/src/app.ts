@@ -13,11 +13,11 @@ import { bodyLimits } from './http/body-limits.js';
 import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
-import { webPage } from './routes/web-routes.js';
 import { createServices } from './services.js';
 import { sourcesContext } from './sources/sources-routes.js';
 import type { CustomerTurns } from './turns/customer-turns.js';
 import type { DrainResult } from './turns/turn-tracker.js';
+import { webPage } from './web-app/web-routes.js';
 
 /** Options of a graceful shutdown. */
 export interface ShutdownOptions {

@@ -158,11 +158,11 @@ export {
   operatorOf,
 } from './operators/operator-auth.js';
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
-export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export { type CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
 export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
+export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web-app/web-routes.js';
 export { WEB_DIRECTORY } from './web-directory.js';

@@ -1,21 +1,23 @@
 import { analyticsRoutes } from '../analytics/analytics-routes.js';
 import { personalDataRoutes } from '../analytics/personal-data-routes.js';
 import type { CreateAppOptions } from '../app-options.js';
+import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
+import { fileRoutes } from '../files/file-routes.js';
+import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
+import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
+import { handoffRoutes } from '../handoff/handoff-routes.js';
+import { webhookRoutes } from '../handoff/webhook-routes.js';
+import { healthRoutes } from '../health/health-routes.js';
+import { metricsRoutes } from '../metrics/metrics-routes.js';
 import { openAiRoutes } from '../openai/openai-routes.js';
-import { editorRoutes } from '../routes/editor-routes.js';
-import { fileRoutes } from '../routes/file-routes.js';
-import { handoffRoutes } from '../routes/handoff-routes.js';
-import { healthRoutes } from '../routes/health-routes.js';
-import { messageRoutes } from '../routes/message-routes.js';
-import { metricsRoutes } from '../routes/metrics-routes.js';
-import { operatorRoutes } from '../routes/operator-routes.js';
-import { sessionEventRoutes } from '../routes/session-event-routes.js';
-import { sessionRoutes } from '../routes/session-routes.js';
-import { treeRoutes } from '../routes/tree-routes.js';
-import { webhookRoutes } from '../routes/webhook-routes.js';
+import { operatorRoutes } from '../operators/operator-routes.js';
 import type { Services } from '../services.js';
+import { messageRoutes } from '../sessions/message-routes.js';
+import { sessionEventRoutes } from '../sessions/session-event-routes.js';
+import { sessionRoutes } from '../sessions/session-routes.js';
 import { notConfiguredRoutes, sourcesRoutes } from '../sources/sources-routes.js';
+import { treeRoutes } from '../tree/tree-routes.js';
 import { joinRoutes } from './join-routes.js';
 import type { RouteArea } from './route-area.js';
 
@@ -48,10 +50,14 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     area('/api/v1/sources', 'operator', (s) =>
       options.sources ? sourcesRoutes(s, options.sources) : notConfiguredRoutes(),
     ),
-    // Login is open; each operator route checks its role (the console's, the audit log's).
-    area('/api/v1/operator', 'public', (s) =>
-      joinRoutes(operatorRoutes(s), handoffRoutes(s, analytics.store), webhookRoutes(s)),
+    // Login is open; logout, me and the audit log check their role themselves.
+    area('/api/v1/operator', 'public', operatorRoutes),
+    // The operator console: the queue, one handoff, the live stream (docs/handoff.md).
+    area('/api/v1/operator/handoffs', 'operator', (s) =>
+      joinRoutes(handoffQueueRoutes(s), handoffRoutes(s, analytics.store)),
     ),
+    area('/api/v1/operator/events', 'operator', handoffEventRoutes),
+    area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),
     ...((options.metrics ?? true) ? [area('/', 'public', metricsRoutes)] : []),
