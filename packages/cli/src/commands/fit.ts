@@ -14,6 +14,7 @@ import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
+import { defineCommand } from './command-definition.js';
 
 export interface FitCommandOptions {
   config?: string;
@@ -112,3 +113,44 @@ function summary(label: string, report: RoutingEvaluation): string {
     ? `${head}; no operating point (too few in-scope utterances)`
     : `${head}; at the operating point (threshold ${point.threshold.toFixed(3)}, ${percent(point.keep)} kept): in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`;
 }
+
+/** `treeagent fit`: its help, arguments and options (the command table, `command-table.ts`). */
+export const fitDefinition = defineCommand({
+  name: 'fit',
+  description:
+    "Fit the embedding space to the tree: a projection learnt from the tree's own chunks (PCA, then LDA over the nodes holding them), written next to the tree; with --utterances, routing unfitted vs fitted.",
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    {
+      flags: '--utterances <file>',
+      description: 'held-out labelled utterances to compare unfitted and fitted routing',
+    },
+    {
+      flags: '--out <file>',
+      description: 'where to write the fit (default: <tree>.fit.json next to the tree)',
+    },
+    { flags: '--config <file>', description: 'model configuration' },
+    { flags: '--data <directory>', description: 'data directory (embedding cache)', default: '.treeagent' },
+    {
+      flags: '--depth <n>',
+      description: 'classes are the nodes at this depth (default: the node holding each chunk)',
+    },
+    {
+      flags: '--min-chunks <n>',
+      description: 'classes with fewer chunks are left out of the fit',
+      default: '2',
+    },
+    { flags: '--shrinkage <value>', description: 'shrinkage of the within-class scatter, 0…1' },
+    {
+      flags: '--base-weight <value>',
+      description:
+        'weight of the base space kept beside the fitted one (nodes left out of the fit fall back to it); 0 = fitted space only',
+    },
+    {
+      flags: '--keep <share>',
+      description: 'share of in-scope utterances the operating point keeps',
+      default: '0.9',
+    },
+  ],
+  run: ([tree], options, out) => fitCommand(tree, options, out),
+});
