@@ -101,7 +101,7 @@ export {
   type TreeEditorSource,
 } from './editor/tree-editor-source.js';
 export { ApiError, type ApiErrorCode, type ErrorBody } from './errors/api-error.js';
-export { statusOfEngineCode } from './errors/engine-error.js';
+export { type EngineErrorSummary, statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './files/write-file-atomic.js';
@@ -161,7 +161,7 @@ export { hashOperatorPassword, verifyOperatorPassword } from './operators/operat
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
-export { type CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
+export type { CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
 export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web-app/web-routes.js';

@@ -17,7 +17,7 @@ import { MessageLimits } from './http/message-limits.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { OperatorAuth } from './operators/operator-auth.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
-import { CustomerTurns } from './turns/customer-turns.js';
+import { CustomerTurnRunner } from './turns/customer-turns.js';
 import { TurnRunner } from './turns/turn-runner.js';
 import { TurnTracker } from './turns/turn-tracker.js';
 
@@ -30,7 +30,7 @@ export interface Services extends RouteAreaContext {
   tokens: SessionTokens;
   runner: TurnRunner;
   /** Customers' messages as turns, with the message limits (the message route and channels). */
-  turns: CustomerTurns;
+  turns: CustomerTurnRunner;
   tracker: TurnTracker;
   metrics: TurnMetrics;
   limits: ResolvedLimits;
@@ -89,7 +89,7 @@ export function createServices(options: CreateAppOptions): Services {
     tracker,
     metrics,
     runner,
-    turns: new CustomerTurns({ runner, messageLimits, limits, fileStore: options.agent.fileStore }),
+    turns: new CustomerTurnRunner({ runner, messageLimits, limits, fileStore: options.agent.fileStore }),
     limits,
     expiry: resolveExpiry(options.sessions),
     sessionCreation:

@@ -32,13 +32,34 @@ interface CustomerMessageLimits {
 }
 
 /**
- * Runs customers' messages as turns, exactly as the HTTP message route does: the per-session and
+ * Runs customers' messages as turns of their sessions, exactly as `POST /api/v1/sessions/:id/messages`
+ * does: what a channel calls (`RouteAreaContext.turns`, `app.turns`). Failures are `ApiError`s with
+ * the status and code the HTTP route would answer (429, 413, 400, 404, 503 …).
+ */
+export interface CustomerTurns {
+  /**
+   * Counts the message against the message limits, checks it and starts its turn. Iterate the
+   * events to the end (the last is `turn-end` or `error`), or use `run`.
+   */
+  start(message: CustomerMessage): Promise<StartedTurn>;
+  /**
+   * Runs the message's turn to its end and returns the agent's output, or throws the `ApiError` of
+   * its failure.
+   *
+   * @example
+   * const output = await turns.run({ sessionId, message: 'where is my order?', address: `telegram:${chatId}` });
+   */
+  run(message: CustomerMessage): Promise<AgentOutput>;
+}
+
+/**
+ * The server's `CustomerTurns`, exactly as the HTTP message route runs messages: the per-session and
  * per-address message limits, the length and attachment limits, then the turn through the server's
  * runner (refused while shutting down, tracked for graceful shutdown, metrics, tracing, the handoff
  * queue), and the agent's own per-session queue, redaction and atomic commit. Failures are
  * `ApiError`s with the status and code the HTTP route would answer (429, 413, 400, 404, 503 …).
  */
-export class CustomerTurns {
+export class CustomerTurnRunner implements CustomerTurns {
   readonly #runner: TurnRunner;
   readonly #messageLimits: MessageLimits;
   readonly #limits: CustomerMessageLimits;
@@ -69,8 +90,6 @@ export class CustomerTurns {
   /**
    * `start` for a message already counted against the message limits (the HTTP route counts before
    * it reads the body, so that a flood of malformed requests is limited too).
-   *
-   * @internal
    */
   async startCounted(message: CustomerMessage): Promise<StartedTurn> {
     this.#check(message);
