@@ -2,6 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { TreeAgent } from '@treeagent/core';
 import type { cors } from 'hono/cors';
 import type { AnalyticsOptions } from './analytics/analytics-options.js';
+import type { RouteArea } from './areas/route-area.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
@@ -12,8 +13,8 @@ import type { StreamLimitOptions } from './http/event-streams.js';
 import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
-import type { WebOptions } from './routes/web-routes.js';
 import type { SourcesOptions } from './sources/sources-options.js';
+import type { WebOptions } from './web-app/web-routes.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {
@@ -145,6 +146,14 @@ export interface CreateAppOptions {
   editor?: TreeEditorSource;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */
   readyTimeoutMs?: number;
+  /**
+   * Route areas of your own (a messaging channel's webhook, a custom endpoint), declared with
+   * `routeArea({ prefix, access, routes })`: mounted after the server's own, each behind the guard of
+   * its access rule and the server's guards of its path (outside `/api` and `/v1`: the limits and
+   * body limits, not the API key). Their routes get the agent and `turns`, which runs a customer's
+   * message like the message route. See the README, "Route areas and channels".
+   */
+  routes?: readonly RouteArea[];
 }
 
 /** Default `sessions.createLimit`: 30 new sessions per client address per minute. */

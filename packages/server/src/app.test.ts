@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WEB_CONTENT_SECURITY_POLICY } from './routes/web-routes.js';
 import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+import { WEB_CONTENT_SECURITY_POLICY } from './web-app/web-routes.js';
 
 const KEY = 'sk-test-1';
 

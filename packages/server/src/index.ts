@@ -25,6 +25,7 @@ export {
 } from './analytics/tree-file-edits.js';
 export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
+export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from './areas/route-area.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
 export {
   TreeEditConflict,
@@ -75,9 +76,11 @@ export {
   operatorOf,
 } from './operators/operator-auth.js';
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
-export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
+export type { CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
+export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
+export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web-app/web-routes.js';
 export { WEB_DIRECTORY } from './web-directory.js';

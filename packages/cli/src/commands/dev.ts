@@ -10,8 +10,9 @@ import type { Output } from '../output.js';
 import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
-import { portInUseError } from '../user-errors.js';
+import { parsePort, portInUseError } from '../user-errors.js';
 import { watchFiles } from '../watch-file.js';
+import { defineCommand } from './command-definition.js';
 
 export interface DevOptions {
   config?: string;
@@ -242,3 +243,50 @@ export async function devCommand(treePath: string, options: DevOptions, out: Out
   });
   return 0;
 }
+
+/** `treeagent dev`: its help, arguments and options (the command table, `command-table.ts`). */
+export const devDefinition = defineCommand({
+  name: 'dev',
+  description:
+    'Run the server with the chat page and the debug view; reload the tree when its files change, keeping sessions.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--data <directory>',
+      description: 'data directory (SQLite: sessions, ingested documents, embedding cache)',
+      default: '.treeagent',
+    },
+    { flags: '--port <port>', description: 'port (0 picks a free one)', parse: parsePort, default: '3000' },
+    { flags: '--host <host>', description: 'interface to listen on', default: '127.0.0.1' },
+    { flags: '--api-key <key...>', description: 'require this API key on the API' },
+    {
+      flags: '--operators <file>',
+      description:
+        'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
+    },
+    {
+      flags: '--utterances <file>',
+      description:
+        "labelled utterances (TSV): the Analytics page adds unmatched messages to them, the editor's threshold suggestions come from them (default for the editor: utterances.tsv beside the tree)",
+    },
+    {
+      flags: '--redact',
+      description:
+        'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
+    },
+    { flags: '--no-watch', description: 'do not reload on changes' },
+    {
+      flags: '--debug',
+      description: 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)',
+    },
+    { flags: '--no-debug', description: 'no debug mode (the default on a non-loopback --host)' },
+    {
+      flags: '--allowed-host <name...>',
+      description:
+        'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
+    },
+    { flags: '--no-editor', description: 'no tree editor (/editor)' },
+  ],
+  run: ([tree], options, out) => devCommand(tree, options, out),
+});

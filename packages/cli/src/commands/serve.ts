@@ -21,8 +21,9 @@ import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
 import { openServerStores } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
-import { portInUseError } from '../user-errors.js';
+import { parsePort, portInUseError } from '../user-errors.js';
 import { watchFiles } from '../watch-file.js';
+import { defineCommand } from './command-definition.js';
 
 /** Options of `treeagent serve` (the flags; docs/deployment.md). */
 export interface ServeCommandOptions {
@@ -418,3 +419,93 @@ export async function serveCommand(
   });
   return 0;
 }
+
+/** `treeagent serve`: its help, arguments and options (the command table, `command-table.ts`). */
+export const serveDefinition = defineCommand({
+  name: 'serve',
+  description:
+    'Run the production server: the API, the chat page, the operator console; sessions in SQLite (--data) or PostgreSQL (--database-url). No debug mode, no hot reload unless --watch, the editor only for admins (--editor --operators). Stops gracefully on SIGTERM.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js, or .json with its callback module)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--data <directory>',
+      description:
+        'data directory (SQLite: sessions, uploads, vectors, embeddings; with --database-url only the embedding cache and fits)',
+      default: '.treeagent',
+    },
+    {
+      flags: '--database-url <url>',
+      description:
+        'PostgreSQL for every shared store, so several processes can serve (postgres://…; default: TREEAGENT_DATABASE_URL; needs @treeagent/postgres)',
+    },
+    { flags: '--schema <name>', description: 'PostgreSQL schema of the tables (default public)' },
+    { flags: '--port <port>', description: 'port (0 picks a free one)', parse: parsePort, default: '3000' },
+    {
+      flags: '--host <host>',
+      description: 'interface to listen on (0.0.0.0: every interface)',
+      default: '127.0.0.1',
+    },
+    {
+      flags: '--api-key-file <file>',
+      description: 'API keys, one per line (chmod 600); or TREEAGENT_API_KEYS=key1,key2',
+    },
+    {
+      flags: '--api-key <key...>',
+      description: 'an API key (visible in the process list: prefer --api-key-file)',
+    },
+    {
+      flags: '--public',
+      description: 'serve on a non-loopback --host without API keys (a chat page open to anyone)',
+    },
+    {
+      flags: '--operators <file>',
+      description:
+        'operators file (chmod 600): operator login, the console, handoff; admins may use --editor',
+    },
+    { flags: '--editor', description: 'the tree editor at /editor, for admins only (needs --operators)' },
+    { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
+    {
+      flags: '--allowed-host <name...>',
+      description: 'host names the server answers to (set your public names)',
+    },
+    {
+      flags: '--trust-proxy <addresses...>',
+      description:
+        'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
+    },
+    {
+      flags: '--trust-proxy-header <name>',
+      description: 'the header those proxies write: x-forwarded-for (default) or forwarded (RFC 7239)',
+    },
+    {
+      flags: '--message-limit <n>',
+      description: 'user messages per session per minute (default 30; 0: no limit)',
+    },
+    {
+      flags: '--address-message-limit <n>',
+      description:
+        'user messages per client address per minute, all its sessions together (default 120; 0: no limit)',
+    },
+    {
+      flags: '--max-message-length <chars>',
+      description: 'longest user message, in characters (default 10000)',
+    },
+    {
+      flags: '--stream-limits <list>',
+      description:
+        'event streams: caps per session, operator, client address and process, and the idle timeout (default session=4,operator=10,address=20,process=1000,idle-ms=900000; give any of them)',
+    },
+    {
+      flags: '--utterances <file>',
+      description: 'labelled utterances (Analytics "add to utterances", editor suggestions)',
+    },
+    { flags: '--redact', description: 'redact personal data before anything is stored' },
+    {
+      flags: '--shutdown-timeout <ms>',
+      description: 'on SIGTERM, how long turns in flight may finish',
+      default: '10000',
+    },
+  ],
+  run: ([tree], options, out) => serveCommand(tree, options, out),
+});

@@ -1,27 +1,18 @@
-import type { HistoryEntry } from '@treeagent/core';
-import type { AnalyticsStore, QueueEntry } from '@treeagent/core/adapter';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
 import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { HandoffDetail, HandoffListResponse, HandoffSummary, UploadedFile } from '../api-types.js';
+import type { HandoffDetail, UploadedFile } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
+import { serveSessionFile, uploadAllowance } from '../files/file-routes.js';
 import { receiveUpload } from '../files/receive-upload.js';
 import { FileId, resolveAttachments } from '../files/session-files.js';
-import { clientAddress } from '../http/client-address.js';
-import { endStreamWith } from '../http/event-streams.js';
-import { readJson, validate } from '../http/read-json.js';
+import { readJson } from '../http/read-json.js';
 import { storedSessionId } from '../http/stored-session-id.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
-import { serveSessionFile, uploadAllowance } from './file-routes.js';
-
-const ListQuery = z.strictObject({
-  status: z.enum(['open', 'closed']).optional(),
-  queue: z.string().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
+import { summaryOf } from './handoff-summary.js';
 
 const ClaimBody = z.strictObject({ takeOver: z.boolean().optional() });
 const MessageBody = z
@@ -43,35 +34,10 @@ const HandBackBody = z.strictObject({
 });
 const CloseBody = z.strictObject({ takeOver: z.boolean().optional() });
 
-function summaryOf(entry: QueueEntry, history: HistoryEntry[], now: number): HandoffSummary {
-  const lastMessages = history
-    .filter((item) => item.role === 'user' && item.content)
-    .slice(-3)
-    .map((item) => item.content!);
-  return {
-    sessionId: entry.sessionId,
-    status: entry.status,
-    queue: entry.queue,
-    reason: entry.reason,
-    summary: entry.summary,
-    since: entry.since,
-    waitingMs: Math.max(0, now - Date.parse(entry.since)),
-    operator: entry.operator,
-    claimedAt: entry.claimedAt,
-    lastUserMessageAt: entry.lastUserMessageAt,
-    closedAt: entry.closedAt,
-    outcome: entry.outcome,
-    lastMessages,
-    noteCount: entry.notes.length,
-  };
-}
-
 /**
- * The operator console's API under `/api/v1/operator` (operators only; every action audited):
- * `GET /handoffs` (the queue), `GET /handoffs/:id` (transcript, state, notes), `POST /handoffs/:id/`
- * `claim` · `release` · `messages` · `files` · `typing` · `notes` · `hand-back` · `close`,
- * `GET /handoffs/:id/files/:fileId`, and `GET /events` (server-sent events: what to read again, and
- * the users typing).
+ * One handed-off session, under `/api/v1/operator/handoffs/:id` (operators; every action audited):
+ * `GET /:id` (transcript, state, notes, turn facts), `POST /:id/` `claim` · `release` · `messages` ·
+ * `files` · `typing` · `notes` · `hand-back` · `close`, and `GET /:id/files/:fileId`.
  */
 export function handoffRoutes(services: Services, analytics?: AnalyticsStore): Hono {
   const routes = new Hono();
@@ -82,9 +48,6 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
       analytics ?? (agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.() ?? null;
     return store ? store.turns(sessionId) : null;
   };
-  routes.use('/handoffs', operatorAuth.require('operator'));
-  routes.use('/handoffs/*', operatorAuth.require('operator'));
-  routes.use('/events', operatorAuth.require('operator'));
 
   const sessionIdOf = (raw: string) => storedSessionId(raw, 'handed-off session');
   // What only the operator holding a handed-off session does to its user (send files, show "… is
@@ -99,25 +62,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
       throw new ApiError(409, 'HANDOFF', `Claim the session before ${doing} its user.`);
   };
 
-  routes.get('/handoffs', async (c) => {
-    const query = validate(ListQuery, c.req.query(), 'query');
-    const entries = await handoffs.queue.list({ status: query.status ?? 'open', ...query });
-    const now = Date.now();
-    const list = await Promise.all(
-      entries.map(async (entry) =>
-        summaryOf(entry, await agent.history(entry.sessionId, { limit: 20 }), now),
-      ),
-    );
-    const open = query.status === 'closed' ? await handoffs.queue.list({ status: 'open' }) : entries;
-    const response: HandoffListResponse = {
-      handoffs: list,
-      queues: [...new Set(open.map((entry) => entry.queue))].sort(),
-    };
-    c.header('Cache-Control', 'no-store');
-    return c.json(response);
-  });
-
-  routes.get('/handoffs/:id', async (c) => {
+  routes.get('/:id', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const entry = await handoffs.sync(sessionId);
     if (!entry) throw notFound(`Session "${sessionId}" was never handed to people.`);
@@ -147,7 +92,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json(detail);
   });
 
-  routes.post('/handoffs/:id/claim', async (c) => {
+  routes.post('/:id/claim', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, ClaimBody);
     const operator = operatorOf(c);
@@ -167,7 +112,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ handoff: update.handoff });
   });
 
-  routes.post('/handoffs/:id/release', async (c) => {
+  routes.post('/:id/release', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const operator = operatorOf(c);
     const update = await handoffs.act(
@@ -179,7 +124,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ handoff: update.handoff });
   });
 
-  routes.post('/handoffs/:id/messages', async (c) => {
+  routes.post('/:id/messages', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, MessageBody);
     const operator = operatorOf(c);
@@ -204,7 +149,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ entries: update.entries }, 201);
   });
 
-  routes.post('/handoffs/:id/files', async (c) => {
+  routes.post('/:id/files', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const operator = operatorOf(c);
     await requireHolder(sessionId, operator, 'sending files to');
@@ -228,14 +173,14 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json(uploaded, 201);
   });
 
-  routes.get('/handoffs/:id/files/:fileId', async (c) => {
+  routes.get('/:id/files/:fileId', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     if (!(await handoffs.queue.get(sessionId)))
       throw notFound(`Session "${sessionId}" was never handed to people.`);
     return serveSessionFile(c, services, sessionId);
   });
 
-  routes.post('/handoffs/:id/typing', async (c) => {
+  routes.post('/:id/typing', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, TypingBody);
     const operator = operatorOf(c);
@@ -244,7 +189,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.body(null, 204);
   });
 
-  routes.post('/handoffs/:id/notes', async (c) => {
+  routes.post('/:id/notes', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, NoteBody);
     const operator = operatorOf(c);
@@ -264,7 +209,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ note }, 201);
   });
 
-  routes.post('/handoffs/:id/hand-back', async (c) => {
+  routes.post('/:id/hand-back', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, HandBackBody);
     const operator = operatorOf(c);
@@ -305,7 +250,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     return c.json({ handoff: update.handoff });
   });
 
-  routes.post('/handoffs/:id/close', async (c) => {
+  routes.post('/:id/close', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
     const body = await readJson(c, CloseBody);
     const operator = operatorOf(c);
@@ -324,58 +269,6 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
       { action: 'handoff.close' },
     );
     return c.json({ handoff: update.handoff });
-  });
-
-  routes.get('/events', (c) => {
-    const operator = operatorOf(c);
-    const open = services.streams.open(
-      {
-        address: clientAddress(c),
-        operator: { id: operator.id, login: services.operatorAuth.loginOf(c) ?? '' },
-      },
-      services.operatorAuth.stillLoggedIn(c, 'operator'),
-    );
-    return streamSSE(c, async (stream) => {
-      let closed = false;
-      let wake: (() => void) | null = null;
-      const unsubscribe = handoffs.bus.subscribe((event) => {
-        if (closed) return;
-        open.touch();
-        if (event.kind === 'queue' || event.kind === 'resync')
-          void stream.writeSSE({ event: 'queue', data: '{}' });
-        if (event.kind === 'session')
-          void stream.writeSSE({ event: 'session', data: JSON.stringify({ sessionId: event.sessionId }) });
-        if (event.kind === 'user-typing')
-          void stream.writeSSE({
-            event: 'typing',
-            data: JSON.stringify({ sessionId: event.sessionId, typing: event.typing }),
-          });
-      });
-      stream.onAbort(() => {
-        closed = true;
-        wake?.();
-      });
-      endStreamWith(stream, open, () => {
-        closed = true;
-        wake?.();
-      });
-      try {
-        await stream.writeSSE({ event: 'queue', data: '{}' });
-        while (!closed) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, 15_000);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          if (!closed) await stream.write(': keep-alive\n\n');
-        }
-      } finally {
-        unsubscribe();
-        open.release();
-      }
-    });
   });
 
   return routes;

@@ -2,10 +2,10 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { UploadedFile } from '../api-types.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
-import { receiveUpload, type UploadAllowance } from '../files/receive-upload.js';
-import { FileId, fileUrl, findSessionFile } from '../files/session-files.js';
 import { validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
+import { receiveUpload, type UploadAllowance } from './receive-upload.js';
+import { FileId, fileUrl, findSessionFile } from './session-files.js';
 
 /** Types a browser may show inline; anything else downloads, so an uploaded page never runs in the site's origin. */
 const INLINE_TYPES = new Set([

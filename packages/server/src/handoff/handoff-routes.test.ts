@@ -2,13 +2,13 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signWebhook } from '../handoff/handoff-webhook.js';
 import { DEFAULT_QUEUED_NOTICE } from '../openai/handoff-reply.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
+import { USER_TYPING_PER_MINUTE } from '../sessions/session-event-routes.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { HANDOFF_NOTICE, handoffAgent, RETURN_OPTION, SseReader } from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
-import { USER_TYPING_PER_MINUTE } from './session-event-routes.js';
+import { signWebhook } from './handoff-webhook.js';
 
 let accounts: OperatorAccount[];
 beforeAll(async () => {

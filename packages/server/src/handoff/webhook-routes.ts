@@ -10,7 +10,7 @@ const ListQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100
 const EVENT_ID = /^[A-Za-z0-9_:.-]{1,400}$/;
 
 /**
- * The handoff webhook's dead letters under `/api/v1/operator/webhook` (admins only; docs/handoff.md,
+ * The handoff webhook's dead letters under `/api/v1/operator/webhook` (admins only: its route area's guard; docs/handoff.md,
  * "Webhook"): `GET /dead-letters?limit=` lists the events given up on, most recent first, with the
  * outbox's counts; `POST /dead-letters/:id/retry` puts one back in line for a new series of attempts
  * (audited as `handoff.webhook-retry`) and wakes the delivery loop.
@@ -18,9 +18,8 @@ const EVENT_ID = /^[A-Za-z0-9_:.-]{1,400}$/;
 export function webhookRoutes(services: Services): Hono {
   const routes = new Hono();
   const { handoffs, operatorAuth } = services;
-  routes.use('/webhook/*', operatorAuth.require('admin'));
 
-  routes.get('/webhook/dead-letters', async (c) => {
+  routes.get('/dead-letters', async (c) => {
     const { limit } = validate(ListQuery, c.req.query(), 'query');
     c.header('Cache-Control', 'no-store');
     const webhook = handoffs.webhook;
@@ -49,7 +48,7 @@ export function webhookRoutes(services: Services): Hono {
     return c.json(response);
   });
 
-  routes.post('/webhook/dead-letters/:eventId/retry', async (c) => {
+  routes.post('/dead-letters/:eventId/retry', async (c) => {
     const id = c.req.param('eventId');
     const webhook = handoffs.webhook;
     if (!webhook)

@@ -4,7 +4,7 @@ import type { RouteResponse } from '../api-types.js';
 import { invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
-import { describeTree } from '../tree/tree-view.js';
+import { describeTree } from './tree-view.js';
 
 /** Default and largest page of `GET /tree`. */
 export const TREE_PAGE_DEFAULT = 1000;

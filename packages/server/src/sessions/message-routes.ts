@@ -2,8 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { StreamErrorEvent } from '../api-types.js';
-import { ApiError } from '../errors/api-error.js';
-import { FileId, resolveAttachments } from '../files/session-files.js';
+import { FileId } from '../files/session-files.js';
 import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
 import { clientEvent, clientOutput } from '../turns/client-view.js';
@@ -46,21 +45,11 @@ export function messageRoutes(services: Services): Hono {
     services.messageLimits.countAddress(c);
     services.messageLimits.countSession(sessionId);
     const input = await readJson(c, body);
-    const { maxMessageLength } = services.limits;
-    if (input.message.length > maxMessageLength) {
-      throw new ApiError(
-        413,
-        'PAYLOAD_TOO_LARGE',
-        `The message has ${input.message.length} characters; the limit is ${maxMessageLength}.`,
-        { details: { maxMessageLength } },
-      );
-    }
-    const attachments = await resolveAttachments(services.agent.fileStore, sessionId, input.attachments);
-    const turn = services.runner.start({
+    const turn = await services.turns.startCounted({
       sessionId,
       message: input.message,
-      attachments,
       signal: c.req.raw.signal,
+      ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
       ...(input.selectedOption === undefined ? {} : { selectedOption: input.selectedOption }),
       ...(input.clientMetadata === undefined ? {} : { clientMetadata: input.clientMetadata }),
     });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { PROMETHEUS_CONTENT_TYPE } from '../metrics/prometheus.js';
 import type { Services } from '../services.js';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus.js';
 
 /** `GET /metrics`: the server's metrics in the Prometheus text format. */
 export function metricsRoutes(services: Services): Hono {

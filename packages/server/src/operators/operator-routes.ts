@@ -3,8 +3,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuditLogResponse, OperatorSessionView } from '../api-types.js';
 import { readJson, validate } from '../http/read-json.js';
-import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
+import { operatorOf } from './operator-auth.js';
 
 const LoginBody = z.strictObject({
   login: z.string().min(1).max(64),

@@ -4,14 +4,14 @@ import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { EditorProblem } from '../api-types.js';
-import type { TreeEditorService } from '../editor/tree-editor-service.js';
-import { TreeEditConflict } from '../editor/tree-editor-source.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { clientAddress } from '../http/client-address.js';
 import { endStreamWith } from '../http/event-streams.js';
 import { readJson } from '../http/read-json.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
+import type { TreeEditorService } from './tree-editor-service.js';
+import { TreeEditConflict } from './tree-editor-source.js';
 
 // The document's shape is checked by the tree schema (validateTreeDocument), which names the node.
 const Document = z.looseObject({ nodes: z.array(z.unknown()) });
