@@ -230,7 +230,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));
   if (options.metrics ?? true) app.route('/', metricsRoutes(services));
-  if (options.web) app.use('*', webPage(options.web));
+  if (options.web) app.use('*', webPage({ view: debug ? 'developer' : 'customer', ...options.web }));
 
   // One sweep, one retention (sessions.absoluteTimeoutMs): expired sessions with their history, files,
   // turn facts and handoff queue entry, then the turn facts older than the retention that no session holds (docs/privacy.md).

@@ -158,6 +158,7 @@ export {
 } from './operators/operator-auth.js';
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './routes/web-routes.js';
+export type { WebView } from './routes/web-settings.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
