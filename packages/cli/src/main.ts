@@ -107,6 +107,14 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--watch', 'reload the tree when its files change, keeping sessions')
     .option('--allowed-host <name...>', 'host names the server answers to (set your public names)')
     .option(
+      '--widget-origin <origin...>',
+      'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
+    )
+    .option(
+      '--widget-secret-file <file>',
+      "file (chmod 600) with the secret your backend signs user ids with for the widget's identify()",
+    )
+    .option(
       '--trust-proxy <addresses...>',
       'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
     )

@@ -12,6 +12,7 @@ import type { StreamLimitOptions } from './http/event-streams.js';
 import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
+import type { WidgetServerOptions } from './embed/widget-options.js';
 import type { WebOptions } from './routes/web-routes.js';
 import type { SourcesOptions } from './sources/sources-options.js';
 
@@ -121,6 +122,11 @@ export interface CreateAppOptions {
    * Paths under `/api` and `/v1` are never served from it. See `WebOptions`.
    */
   web?: WebOptions;
+  /**
+   * The embeddable widget (docs/widget.md): `/widget.js` and `/widget.mjs`, CORS on the session
+   * routes for `origins` (any other origin refused), and signed user ids (`identitySecret`).
+   */
+  widget?: WidgetServerOptions;
   /**
    * The people who take conversations over and administer the server: who they are
    * (`directory`), where their logins and the audit log live. Without it the operator routes answer

@@ -16,6 +16,8 @@ import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
 import { TreeEditorService } from './editor/tree-editor-service.js';
+import { widgetAccess } from './embed/widget-access.js';
+import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
 import { ApiError, notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { redactingLogger } from './errors/redacting-logger.js';
@@ -147,6 +149,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     app.use('*', trustClientAddress('addresses' in trust ? trust : { addresses: trust }));
   }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
+  if (options.widget) {
+    app.use('/api/v1/sessions', widgetAccess(options.widget));
+    app.use('/api/v1/sessions/*', widgetAccess(options.widget));
+    const script = widgetScript();
+    for (const path of WIDGET_PATHS) app.get(path, script);
+  }
   if (options.cors) {
     app.use(
       '*',

@@ -164,3 +164,5 @@ export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export { WEB_DIRECTORY } from './web-directory.js';
+export { signUserId } from './embed/widget-identity.js';
+export type { WidgetServerOptions } from './embed/widget-options.js';
