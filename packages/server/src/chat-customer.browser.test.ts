@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorDirectory } from './operators/operator-accounts.js';
 import { type RunningServer, serve } from './serve.js';
+import { axeViolations } from './test-support/axe.js';
 import { launchChromium, openPage } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { handoffAgent, RETURN_OPTION } from './test-support/handoff.js';
@@ -79,6 +80,7 @@ describe('the customer chat page, the staff pages, the handoff in the chat (Chro
       expect(meta).toMatch(/^\d{1,2}:\d{2}/);
       expect(meta).not.toMatch(/Turn|ms|#|ended at/);
       expect(await page.locator('.turn-meta .inspect').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
       const text = (await page.locator('body').textContent()) ?? '';
       expect(text).not.toContain(await sessionOf(page));
       expect(text).not.toContain((await sessionOf(page)).slice(0, 8));

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUserId } from './embed/widget-identity.js';
 import { type RunningServer, serve } from './serve.js';
+import { axeViolations } from './test-support/axe.js';
 import { launchChromium } from './test-support/browser.js';
 import { memoryLogger, testAgent } from './test-support/fixtures.js';
 
@@ -117,6 +118,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(await page.evaluate('!!document.querySelector("treeagent-widget").shadowRoot')).toBe(true);
     expect(await panel().isHidden()).toBe(true);
     expect(await launcher().getAttribute('aria-expanded')).toBe('false');
+    expect(await axeViolations(page)).toEqual([]);
     // The theme from the tag's data-accent.
     expect(
       await launcher().evaluate((button) => (globalThis as any).getComputedStyle(button).backgroundColor),
@@ -136,6 +138,16 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     );
     const options = page.locator('treeagent-widget .option');
     expect(await options.allTextContents()).toEqual(['Orders', 'Returns']);
+    // Open, with a conversation: axe-core finds no WCAG 2.1 AA violation (contrast included).
+    expect(await axeViolations(page)).toEqual([]);
+    // New messages are announced politely; the panel's animation stops under reduced motion.
+    expect(await page.locator('treeagent-widget .log').getAttribute('aria-live')).toBe('polite');
+    const animation = () =>
+      panel().evaluate((element) => (globalThis as any).getComputedStyle(element).animationName as string);
+    expect(await animation()).toBe('rise');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).toBe('none');
+    await page.emulateMedia({ reducedMotion: null });
     await say('story');
     expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
       'Once upon a time, a bike.',
