@@ -3,10 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUserId } from './embed/widget-identity.js';
+import { operatorDirectory } from './operators/operator-accounts.js';
 import { type RunningServer, serve } from './serve.js';
 import { axeViolations } from './test-support/axe.js';
 import { launchChromium } from './test-support/browser.js';
-import { memoryLogger, testAgent } from './test-support/fixtures.js';
+import { memoryLogger } from './test-support/fixtures.js';
+import { handoffAgent } from './test-support/handoff.js';
+import { loginOperator, testOperatorAccounts } from './test-support/operators.js';
 
 /**
  * The embeddable widget on a site of another origin (a second local server) whose page has a strict
@@ -76,10 +79,11 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     // The site first (its origin goes into the agent's allow-list); its page names the agent's URL.
     site = await startSite(() => agent.url);
     agent = await serve({
-      agent: testAgent(),
+      agent: handoffAgent(),
       hostname: '127.0.0.1',
       port: 0,
       logger: memoryLogger(),
+      operators: { directory: operatorDirectory(await testOperatorAccounts()) },
       widget: { origins: [site.url], identitySecret: SECRET },
     });
     browser = await launchChromium();
@@ -230,6 +234,46 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
       'Hi! How can I help?',
     );
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
+  it('a handoff: waiting, the operator by name, their typing and their reply with options, live', async () => {
+    await say('a human please');
+    await expect
+      .poll(() => page.locator('treeagent-widget .handoff').textContent())
+      .toBe('Waiting for an operator…');
+    const { sessionId } = await page.evaluate(
+      (key) => JSON.parse(String((globalThis as any).localStorage.getItem(key))) as { sessionId: string },
+      `treeagent.widget:${agent.url}`,
+    );
+    const token = await loginOperator(agent.app, 'bruno');
+    const operator = (path: string, body: unknown) =>
+      fetch(`${agent.url}/api/v1/operator/handoffs/${sessionId}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Operator-Token': token },
+        body: JSON.stringify(body),
+      });
+    expect((await operator('/claim', {})).status).toBe(200);
+    await expect
+      .poll(() => page.locator('treeagent-widget .handoff').textContent())
+      .toBe('Bruno Bianchi is answering you.');
+    expect((await operator('/typing', { typing: true })).status).toBe(204);
+    await expect
+      .poll(() => page.locator('treeagent-widget .typing').textContent())
+      .toBe('Bruno Bianchi is typing…');
+    expect(
+      (await operator('/messages', { content: 'Ciao, quale ordine?', options: ['#1001', '#1002'] })).status,
+    ).toBe(201);
+    const reply = page.locator('treeagent-widget .msg--operator');
+    await reply.waitFor();
+    expect(await reply.locator('.author').textContent()).toBe('Bruno Bianchi');
+    expect(await reply.locator('.text').textContent()).toBe('Ciao, quale ordine?');
+    expect(await page.locator('treeagent-widget .option:not([disabled])').allTextContents()).toEqual([
+      '#1001',
+      '#1002',
+    ]);
+    expect(await page.locator('treeagent-widget .typing').isHidden()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate('window.__violations')).toEqual([]);
   });
 });

@@ -75,6 +75,34 @@ export class WidgetClient {
     writeStored(this.#key, null);
   }
 
+  /**
+   * Follows the session's news while `signal` is not aborted: operators' messages and handoff rows
+   * (`entry`, only those: the widget's own turns arrive with their answers), the handoff's state and
+   * the operator's typing. Reconnects after a pause when the stream ends, resuming after the last row.
+   */
+  async follow(signal: AbortSignal, onEvent: (event: LiveEvent) => void): Promise<void> {
+    let after: number | null = null;
+    while (!signal.aborted && this.#session) {
+      try {
+        const query = after === null ? '' : `?after=${after}`;
+        const response = await this.#fetch(this.#path(`/events${query}`), {
+          headers: { Accept: 'text/event-stream' },
+          signal,
+        });
+        for await (const event of readEvents(response)) {
+          const data = event as LiveEvent & { index?: number };
+          if (data.type === 'entry' && typeof data.index === 'number') after = data.index;
+          onEvent(data);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof WidgetError && error.status >= 400 && error.status < 500 && error.status !== 429)
+          return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
   /** Takes up the session another tab started or changed. */
   reload(): void {
     this.#session = readStored(this.#key);
@@ -124,21 +152,7 @@ export class WidgetClient {
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify({ message, ...(selectedOption ? { selectedOption } : {}) }),
     });
-    if (!response.body) return;
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end = buffer.search(/\r?\n\r?\n/);
-      while (end >= 0) {
-        const event = parseEvent(buffer.slice(0, end));
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        if (event) yield event;
-        end = buffer.search(/\r?\n\r?\n/);
-      }
-    }
+    yield* readEvents(response) as AsyncGenerator<TurnEvent>;
   }
 
   #path(suffix: string): string {
@@ -164,7 +178,35 @@ export class WidgetClient {
   }
 }
 
-function parseEvent(block: string): TurnEvent | null {
+/** What the session's live stream brings. */
+export type LiveEvent =
+  | {
+      type: 'entry';
+      entry: { role: string; content: string | null; options?: string[]; operator?: { name: string } };
+    }
+  | { type: 'handoff'; handoff: { status: 'waiting' | 'claimed'; operatorName: string | null } | null }
+  | { type: 'typing'; operatorName: string; typing: boolean };
+
+/** The server-sent events of a response, as `{ ...data, type: event }`. */
+async function* readEvents(response: Response): AsyncGenerator<{ type: string }> {
+  if (!response.body) return;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end = buffer.search(/\r?\n\r?\n/);
+    while (end >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      if (event) yield event;
+      end = buffer.search(/\r?\n\r?\n/);
+    }
+  }
+}
+
+function parseEvent(block: string): { type: string } | null {
   let type = 'message';
   const data: string[] = [];
   for (const line of block.split(/\r?\n/)) {
@@ -173,7 +215,7 @@ function parseEvent(block: string): TurnEvent | null {
   }
   if (!data.length) return null;
   try {
-    return { ...(JSON.parse(data.join('\n')) as object), type } as TurnEvent;
+    return { ...(JSON.parse(data.join('\n')) as object), type };
   } catch {
     return null;
   }

@@ -47,7 +47,9 @@ header button { min-width: 36px; height: 36px; padding: 0 10px; border: 1px soli
 .option:disabled { opacity: 0.55; cursor: default; }
 .error { margin: 0 0 10px; padding: 8px 12px; border: 1px solid #b3261e; border-radius: 10px; color: #8c1d18; font-size: 14px; }
 .error button { margin-left: 8px; min-height: 32px; border: 1px solid currentColor; border-radius: 8px; background: none; color: inherit; font: inherit; cursor: pointer; }
-.typing { color: var(--treeagent-muted); font-size: 13px; }
+.typing { margin: 0; padding: 0 12px 4px; color: var(--treeagent-muted); font-size: 13px; }
+.handoff { margin: 0; padding: 6px 12px; border-top: 1px solid var(--treeagent-border); background: #eef1f4; color: var(--treeagent-text); font-size: 13px; }
+.typing[hidden], .handoff[hidden] { display: none; }
 form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid var(--treeagent-border); }
 textarea { flex: 1; min-height: 40px; max-height: 120px; padding: 9px 10px; border: 1px solid var(--treeagent-border); border-radius: 10px; color: var(--treeagent-text); background: var(--treeagent-surface); font: inherit; font-size: 16px; resize: none; }
 form button { min-width: 64px; border: 0; border-radius: 10px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); font: inherit; font-weight: 600; cursor: pointer; }

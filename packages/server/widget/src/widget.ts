@@ -99,12 +99,14 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     'aria-live': 'polite',
     'aria-label': 'Conversation',
   });
+  const status = element('p', { class: 'handoff', role: 'status', hidden: '' });
+  const typing = element('p', { class: 'typing', hidden: '' });
   const form = element('form', { class: 'composer' });
   const label = element('label', { class: 'sr-only', for: 'treeagent-input' }, 'Your message');
   const input = element('textarea', { id: 'treeagent-input', rows: '1', placeholder: 'Write a message…' });
   const send = element('button', { type: 'submit' }, 'Send');
   form.append(label, input, send);
-  panel.append(header, log, form);
+  panel.append(header, log, typing, status, form);
   root.append(panel, launcher);
   shadow.append(root);
   (options.container ?? document.body).append(host);
@@ -173,6 +175,54 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     emit('error', { code: problem.code, message: problem.message });
   };
 
+  // The session's news while the page is open: operators' messages, the handoff, their typing.
+  let following: AbortController | null = null;
+  const follow = () => {
+    if (following || !client.session) return;
+    const controller = new AbortController();
+    following = controller;
+    void client
+      .follow(controller.signal, (event) => {
+        if (event.type === 'entry') {
+          const entry = event.entry;
+          if (entry.content === null || (!entry.operator && entry.role !== 'system')) return;
+          disableOptions();
+          const message: WidgetMessage = {
+            id: '',
+            role: entry.operator ? 'operator' : 'system',
+            text: entry.content,
+            options: entry.options ?? [],
+            ...(entry.operator ? { author: entry.operator.name } : {}),
+          };
+          typing.hidden = true;
+          addMessage(message, true);
+          emit('message', message);
+        } else if (event.type === 'handoff') {
+          const handoff = event.handoff;
+          status.hidden = handoff === null;
+          status.textContent =
+            handoff === null
+              ? ''
+              : handoff.status === 'waiting'
+                ? 'Waiting for an operator…'
+                : `${handoff.operatorName ?? 'An operator'} is answering you.`;
+          emit('handoff', handoff);
+        } else if (event.type === 'typing') {
+          typing.hidden = !event.typing;
+          typing.textContent = event.typing ? `${event.operatorName} is typing…` : '';
+        }
+      })
+      .finally(() => {
+        if (following === controller) following = null;
+      });
+  };
+  const stopFollowing = () => {
+    following?.abort();
+    following = null;
+    status.hidden = true;
+    typing.hidden = true;
+  };
+
   const loadHistory = async () => {
     loaded = true;
     log.replaceChildren();
@@ -184,6 +234,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       });
       unread = 0;
       showUnread();
+      follow();
     } catch (error) {
       showError(error, () => void loadHistory());
     }
@@ -197,7 +248,10 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     addMessage({ id: '', role: 'user', text, options: [] }, false);
     let answer: HTMLElement | null = null;
     try {
-      if (!client.session) await client.start(identity);
+      if (!client.session) {
+        await client.start(identity);
+        follow();
+      }
       for await (const event of client.send(text, selectedOption)) {
         if (event.type === 'text-delta') {
           answer ??= addMessage({ id: event.messageId, role: 'assistant', text: '', options: [] }, true);
@@ -244,6 +298,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     emit('close');
   };
   const newConversation = () => {
+    stopFollowing();
     client.forget();
     log.replaceChildren();
     input.focus();
@@ -288,6 +343,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const onStorage = (event: StorageEvent) => {
     if (!event.key?.startsWith('treeagent.widget:')) return;
     client.reload();
+    stopFollowing();
     if (!panel.hidden) void loadHistory();
     else loaded = false;
   };
@@ -308,7 +364,9 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       identity = next;
       if (client.session?.userId === next.userId) return;
       try {
+        stopFollowing();
         await client.start(next);
+        follow();
       } catch (error) {
         identity = previous;
         emit('error', error instanceof WidgetError ? { code: error.code, message: error.message } : null);
@@ -328,6 +386,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       return () => set.delete(listener);
     },
     destroy() {
+      stopFollowing();
       window.removeEventListener('storage', onStorage);
       host.remove();
     },
