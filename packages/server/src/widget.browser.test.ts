@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUserId } from './embed/widget-identity.js';
@@ -21,6 +25,11 @@ import { loginOperator, testOperatorAccounts } from './test-support/operators.js
  */
 
 const SECRET = 'the-deployment-widget-secret-0123456789';
+// docs/screenshots/widget-*.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
 
 // The page's globals, for the functions run in it: the type check of the repository has no DOM lib.
 declare const window: {
@@ -57,7 +66,7 @@ async function startSite(agentUrlOf: () => string): Promise<{ url: string; serve
       'Content-Security-Policy': policy,
     });
     response.end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Ciclofficina Rossi</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ciclofficina Rossi</title>
 <script src="/site.js"></script></head>
 <body><main><h1>Ciclofficina Rossi</h1><p>Bikes repaired in a day.</p><a href="#top">Top</a></main>
 <script src="${agentUrl}/widget.js" data-name="Ciclofficina" data-accent="#7a1f5c"></script>
@@ -123,6 +132,8 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(await panel().isHidden()).toBe(true);
     expect(await launcher().getAttribute('aria-expanded')).toBe('false');
     expect(await axeViolations(page)).toEqual([]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}widget-closed.png` });
     // The theme from the tag's data-accent.
     expect(
       await launcher().evaluate((button) => (globalThis as any).getComputedStyle(button).backgroundColor),
@@ -158,6 +169,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     );
     // Older options are used up.
     expect(await options.first().isDisabled()).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}widget-open.png` });
 
     // Tab stays inside the open panel; Esc closes it and gives the focus back to the launcher.
     for (let index = 0; index < 8; index++) {
@@ -275,5 +287,29 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(await page.locator('treeagent-widget .typing').isHidden()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
+  it('on a phone the open panel fills the screen, nothing outside it', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+    });
+    try {
+      const small = await phone.newPage();
+      await small.goto(site.url);
+      await small.locator('treeagent-widget .launcher').tap();
+      await small.locator('treeagent-widget textarea').fill('hello');
+      await small.locator('treeagent-widget form button').tap();
+      await small.locator('treeagent-widget .msg--assistant').waitFor();
+      const box = (await small.locator('treeagent-widget .panel').boundingBox())!;
+      expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 390, 844]);
+      expect(await small.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
+      await small.screenshot({ path: `${SCREENSHOTS}widget-phone.png` });
+    } finally {
+      await phone.close();
+    }
   });
 });

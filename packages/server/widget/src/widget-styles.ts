@@ -31,6 +31,8 @@ export const WIDGET_CSS = `
 @media (max-width: 480px) {
   .root { bottom: 12px; right: 12px; }
   .panel { position: fixed; inset: 0; width: 100vw; height: 100dvh; border-radius: 0; border: 0; }
+  /* The panel fills the screen: the header's close button closes it, the launcher would cover Send. */
+  .root.is-open .launcher { display: none; }
 }
 header { display: flex; align-items: center; gap: 8px; padding: 10px 12px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); }
 header h2 { flex: 1; margin: 0; font-size: 16px; font-weight: 650; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -283,6 +283,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const open = () => {
     if (!panel.hidden) return;
     panel.hidden = false;
+    root.classList.add('is-open');
     launcher.setAttribute('aria-expanded', 'true');
     unread = 0;
     showUnread();
@@ -293,6 +294,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const close = () => {
     if (panel.hidden) return;
     panel.hidden = true;
+    root.classList.remove('is-open');
     launcher.setAttribute('aria-expanded', 'false');
     launcher.focus();
     emit('close');
