@@ -107,7 +107,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }
 
   it('asks for an operator login; shows the report, charts, ambiguous siblings and unmatched clusters', async () => {
-    const { page, errors } = await loggedIn('/analytics');
+    const { page, errors } = await loggedIn('/staff/analytics');
     await page.waitForSelector('.report-card[data-figure="conversations"] dd');
     await page.waitForSelector('body.is-ready');
     const expected = await sessionStore.analytics().report();
@@ -146,7 +146,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }, 120_000);
 
   it('compares two tree versions side by side', async () => {
-    const { page, errors } = await loggedIn(`/analytics?version=${versions[0]}&compare=${versions[1]}`);
+    const { page, errors } = await loggedIn(`/staff/analytics?version=${versions[0]}&compare=${versions[1]}`);
     await page.waitForSelector('.report-compare');
     await page.waitForSelector('body.is-ready');
     const [a, b] = await Promise.all(
@@ -159,7 +159,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }, 120_000);
 
   it('review: search, read a transcript with its decisions, label a turn', async () => {
-    const { page, errors } = await loggedIn('/review');
+    const { page, errors } = await loggedIn('/staff/review');
     await page.waitForSelector('#conversation-list li');
     // The same filter bar as the Analytics page: range and version, then the page's own fields.
     for (const name of ['from', 'to', 'version', 'text', 'status', 'node'])

@@ -6,6 +6,7 @@ import type { RouteArea } from './areas/route-area.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
+import type { WidgetServerOptions } from './embed/widget-options.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { TrustProxyOptions } from './http/client-address.js';
@@ -122,6 +123,11 @@ export interface CreateAppOptions {
    * Paths under `/api` and `/v1` are never served from it. See `WebOptions`.
    */
   web?: WebOptions;
+  /**
+   * The embeddable widget (docs/widget.md): `/widget.js` and `/widget.mjs`, CORS on the session
+   * routes for `origins` (any other origin refused), and signed user ids (`identitySecret`).
+   */
+  widget?: WidgetServerOptions;
   /**
    * The people who take conversations over and administer the server: who they are
    * (`directory`), where their logins and the audit log live. Without it the operator routes answer

@@ -6,6 +6,8 @@ import { coreAreas } from './areas/core-areas.js';
 import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { startSessionSweeper } from './auth/session-sweeper.js';
+import { widgetAccess } from './embed/widget-access.js';
+import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
 import { allowHosts } from './http/allowed-hosts.js';
@@ -80,6 +82,12 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     app.use('*', trustClientAddress('addresses' in trust ? trust : { addresses: trust }));
   }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
+  if (options.widget) {
+    app.use('/api/v1/sessions', widgetAccess(options.widget));
+    app.use('/api/v1/sessions/*', widgetAccess(options.widget));
+    const script = widgetScript();
+    for (const path of WIDGET_PATHS) app.get(path, script);
+  }
   if (options.cors) {
     app.use(
       '*',
@@ -118,7 +126,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   for (const area of coreAreas(options, services)) mountArea(app, area, services);
   for (const area of options.routes ?? [])
     mountArea(app, area, services, isUnder(area.prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
-  if (options.web) app.use('*', webPage(options.web));
+  if (options.web) app.use('*', webPage({ view: debug ? 'developer' : 'customer', ...options.web }));
 
   const sweeper = startSessionSweeper(services, options.analytics?.store);
   const sourceSchedule =

@@ -32,6 +32,8 @@ export {
   type TreeEditorFile,
   type TreeEditorSource,
 } from './editor/tree-editor-source.js';
+export { signUserId } from './embed/widget-identity.js';
+export type { WidgetServerOptions } from './embed/widget-options.js';
 export { ApiError } from './errors/api-error.js';
 export { statusOfEngineCode } from './errors/engine-error.js';
 export type { ServerLogger } from './errors/error-response.js';
@@ -83,4 +85,5 @@ export type { CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
 export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web-app/web-routes.js';
+export type { WebView } from './web-app/web-settings.js';
 export { WEB_DIRECTORY } from './web-directory.js';

@@ -82,7 +82,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const editor = options.editor !== false && (debug || operators !== null);
   const server = await serve({
     agent,
-    web: { directory: WEB_DIRECTORY },
+    // The developer's chat page (pages' links, the session, the inspector), debug mode or not.
+    web: { directory: WEB_DIRECTORY, view: 'developer' },
     debug,
     port,
     hostname,

@@ -95,6 +95,13 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
       /--stream-limits: "tabs=2" is not one of session, operator, address, process, idle-ms/,
     );
 
+    const origin = await serveWith('--widget-origin', 'https://shop.example.com/page');
+    expect(origin.code).toBe(2);
+    expect(origin.errors).toMatch(/--widget-origin https:\/\/shop.example.com\/page is not an origin/);
+    const secretAlone = await serveWith('--widget-secret-file', join(scratch, 'widget-secret'));
+    expect(secretAlone.code).toBe(2);
+    expect(secretAlone.errors).toMatch(/--widget-secret-file needs --widget-origin/);
+
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);
     expect(mysql.errors).toMatch(/--database-url .* must be a PostgreSQL URL: postgres:\/\//);

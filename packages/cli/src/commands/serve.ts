@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
@@ -14,6 +15,7 @@ import {
   trustedProxies,
   type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
+  type WidgetServerOptions,
 } from '@treeagent/server';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -49,6 +51,10 @@ export interface ServeCommandOptions {
   /** Reload the tree when its files change, keeping sessions (default off). */
   watch?: boolean;
   allowedHost?: string[];
+  /** Origins of the sites that embed the widget (`/widget.js`): CORS on the session routes, any other origin refused. */
+  widgetOrigin?: string[];
+  /** A file (chmod 600) with the secret sites sign user ids with for the widget's `identify()`. */
+  widgetSecretFile?: string;
   /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
   trustProxy?: string[];
   /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
@@ -205,6 +211,7 @@ export async function startServe(
       `treeagent serve on ${hostname} without an API key would let anyone who reaches it use the API. Give keys with --api-key-file <file> (one per line, chmod 600) or TREEAGENT_API_KEYS, or pass --public to serve the chat page to anyone (sessions are still private to their token; docs/security.md).`,
     );
   if (options.operators) checkPrivateFile(options.operators, '--operators');
+  const widget = widgetOptions(options);
   if (options.editor && !options.operators)
     throw usage(
       '--editor needs --operators <file>: on a server, only admins may edit the tree (docs/editor.md). Add an operator with role "admin" to the file (treeagent operator-password makes the hash).',
@@ -293,6 +300,7 @@ export async function startServe(
       port,
       hostname,
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
+      ...(widget ? { widget } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...messageLimits,
       ...(streams ? { streams } : {}),
@@ -332,6 +340,10 @@ export async function startServe(
   out.log(
     `API keys: ${apiKeys.length ? `${apiKeys.length} configured` : 'none (anyone who reaches the server may create sessions)'}. Hot reload: ${options.watch ? 'on (--watch)' : 'off'}.`,
   );
+  if (widget)
+    out.log(
+      `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
+    );
   if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
   if (options.editor)
     out.log(
@@ -470,6 +482,16 @@ export const serveDefinition = defineCommand({
       description: 'host names the server answers to (set your public names)',
     },
     {
+      flags: '--widget-origin <origin...>',
+      description:
+        'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
+    },
+    {
+      flags: '--widget-secret-file <file>',
+      description:
+        "file (chmod 600) with the secret your backend signs user ids with for the widget's identify()",
+    },
+    {
       flags: '--trust-proxy <addresses...>',
       description:
         'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
@@ -509,3 +531,25 @@ export const serveDefinition = defineCommand({
   ],
   run: ([tree], options, out) => serveCommand(tree, options, out),
 });
+/** `--widget-origin` and `--widget-secret-file` as the server's `widget` option, or a usage error naming the flag. */
+function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null {
+  const origins = options.widgetOrigin ?? [];
+  if (!origins.length) {
+    if (options.widgetSecretFile)
+      throw usage('--widget-secret-file needs --widget-origin <origin...>: the sites that embed the widget.');
+    return null;
+  }
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || parsed.origin !== origin.replace(/\/$/, ''))
+      throw usage(
+        `--widget-origin ${origin} is not an origin: write the scheme, the host and the port only, e.g. https://shop.example.com.`,
+      );
+  }
+  if (!options.widgetSecretFile) return { origins };
+  checkPrivateFile(options.widgetSecretFile, '--widget-secret-file');
+  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim() };
+}

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
 import { isOpenAiPath } from '../errors/error-response.js';
+import { WEB_SETTINGS_PATH, type WebView, webSettingsResponse } from './web-settings.js';
 
 /** Options of the web page the server hosts (the web app is built into `dist/web`: `WEB_DIRECTORY`). */
 export interface WebOptions {
@@ -14,6 +15,13 @@ export interface WebOptions {
    * this origin only, images also from `blob:` (downloaded files) and `data:`, no framing.
    */
   contentSecurityPolicy?: string | false;
+  /**
+   * What `/` shows: `customer`, the chat page for a deployment's users (no staff links, ids, timings
+   * or debug; the staff pages stay under `/staff/` behind their login), or `developer`, the chat page
+   * with the pages' links, the session and the inspector. Default `developer` in debug mode (and
+   * `treeagent dev`), `customer` otherwise (`treeagent serve`).
+   */
+  view?: WebView;
 }
 
 /** The default CSP of the web page: everything from this origin only; the app needs nothing else. */
@@ -45,6 +53,7 @@ const IMMUTABLE = /^\/assets\//;
  *   `Referrer-Policy: same-origin`.
  */
 export function webPage(options: WebOptions): MiddlewareHandler {
+  const view = options.view ?? 'customer';
   const root = resolve(options.directory);
   const policy = options.contentSecurityPolicy ?? WEB_CONTENT_SECURITY_POLICY;
   const files = serveStatic({ root, index: 'index.html' });
@@ -62,6 +71,7 @@ export function webPage(options: WebOptions): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path;
     if (path === '/api' || path.startsWith('/api/') || isOpenAiPath(path)) return next();
+    if (path === WEB_SETTINGS_PATH && c.req.method === 'GET') return webSettingsResponse(c, { view });
     let missing = false;
     const found = await files(c, async () => {
       missing = true;
