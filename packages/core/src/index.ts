@@ -125,6 +125,15 @@ export type {
   ModelToolResultPart,
   ModelUsage,
 } from './model/language-model.js';
+export type {
+  ChannelConversation,
+  ChannelDelivery,
+  ChannelIdentity,
+  ChannelPayload,
+  InboundReceipt,
+} from './protocol/channel.js';
+// Messaging channels: what a session store keeps for them (docs/channels.md)
+export type { ChannelDeliveryInput, ChannelStore } from './protocol/channel-store.js';
 export type { ChunkId } from './protocol/chunk-id.js';
 export { MessageType, NODE_TYPES, type NodeType, Outcome, Step } from './protocol/constants.js';
 export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';

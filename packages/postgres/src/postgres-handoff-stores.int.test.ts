@@ -1,4 +1,5 @@
 import {
+  describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorStores,
@@ -94,4 +95,12 @@ it('PostgresSessionStore writes a commit’s handoff events in the commit: a ref
   } finally {
     await dispose();
   }
+});
+
+describeChannelStore('PostgresChannelStore (sessionStore.channelStore())', async () => {
+  const { open, dispose } = await onSchema(
+    'channels',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return { store: open().channelStore(), reopen: async () => open().channelStore(), dispose };
 });

@@ -12,6 +12,22 @@ export {
   TurnFactsSql,
   turnFactValues,
 } from '../analytics/turn-facts-sql.js';
+// Messaging channels (docs/channels.md): the contract of a platform on the server's channel seam and
+// of the store of channel identities and the outbox, with its in-memory reference.
+export {
+  type Channel,
+  type ChannelCapabilities,
+  type ChannelRequest,
+  type ChannelSend,
+  ChannelSendError,
+  type InboundAttachment,
+  type InboundMessage,
+  optionOfAnswer,
+  optionsFor,
+  splitText,
+} from '../channel/channel.js';
+export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
+export { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 // Vector math shared by embedders and vector stores.
 export { embedTexts } from '../embedding/embed-texts.js';
 export {
@@ -67,10 +83,19 @@ export type {
   KnowledgeSourceStatus,
   SourceStore,
 } from '../knowledge/source-store.js';
+export type {
+  ChannelConversation,
+  ChannelDelivery,
+  ChannelIdentity,
+  ChannelPayload,
+  InboundReceipt,
+} from '../protocol/channel.js';
+export type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
 export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
+export { duplicateDelivery, receiptKey } from '../session/duplicate-delivery.js';
 export { KeyedMutex } from '../session/keyed-mutex.js';
 export { emptySessionRecord } from '../session/session-store.js';
 // Vector stores: the id order and the opaque scroll cursor every store uses.

@@ -4,6 +4,7 @@ import { handoffEventsOf } from '../handoff/handoff-events.js';
 import { redactCommit } from '../privacy/redact-commit.js';
 import type { Redactor } from '../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
+import { duplicateDelivery } from '../session/duplicate-delivery.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../session/session-store.js';
 import type { RootNodeDefinition } from '../tree/node-definition.js';
 import { extendMessage } from './extend-message.js';
@@ -41,6 +42,13 @@ export async function runTurn(
   let record: SessionRecord | null = null;
   let turn: Turn | null = null;
   try {
+    // A redelivered update whose turn already ran (checked under the session's lock): run nothing.
+    if (
+      input.inbound &&
+      store.hasReceipt &&
+      (await storeCall(() => store.hasReceipt!(input.inbound!), 'load'))
+    )
+      throw duplicateDelivery(sessionId, input.inbound);
     record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
@@ -83,6 +91,8 @@ export async function runTurn(
     // A handoff that started or ended: its webhook events ride in the same commit (docs/handoff.md).
     const handoffEvents = handoffEventsOf(sessionId, record.handoff, commit.record.handoff, commit.history);
     if (handoffEvents.length) commit.handoffEvents = handoffEvents;
+    // The platform's id of the update, in the same commit (exactly once, docs/channels.md).
+    if (input.inbound) commit.inbound = input.inbound;
     // Nothing touches the store after this commit: it may free the lock in the same write.
     await storeCall(() => store.commit(release ? { ...commit, endsInteraction: true } : commit), 'commit');
     const durationMs = performance.now() - turn.startedAt;

@@ -13,6 +13,7 @@ import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { handoffEventsOf } from '../handoff/handoff-events.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { type RedactionOptions, Redactor } from '../privacy/redactor.js';
+import type { InboundReceipt } from '../protocol/channel.js';
 import type { AgentEvent, AgentOutput } from '../protocol/events.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
@@ -164,6 +165,12 @@ export interface SendOptions {
   selectedOption?: string;
   /** Cancels the turn; nothing is saved. */
   signal?: AbortSignal;
+  /**
+   * The platform's id of the update this message came in (a messaging channel, docs/channels.md).
+   * It is recorded in the turn's commit; a turn whose receipt the store already holds fails with
+   * `DUPLICATE_DELIVERY` and runs nothing, so a redelivered update never runs a turn twice.
+   */
+  inbound?: InboundReceipt;
 }
 
 /**

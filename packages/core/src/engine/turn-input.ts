@@ -1,3 +1,4 @@
+import type { InboundReceipt } from '../protocol/channel.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 
 /** The user's message and what travels with it. */
@@ -7,4 +8,6 @@ export interface TurnInput {
   clientMetadata: Record<string, unknown>;
   selectedOption: string | null;
   signal?: AbortSignal;
+  /** The platform's id of the update (a messaging channel), recorded in the turn's commit. */
+  inbound?: InboundReceipt;
 }
