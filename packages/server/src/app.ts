@@ -15,6 +15,7 @@ import { requireApiKey } from './auth/api-keys.js';
 import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
 import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
 import { InMemorySessionTokens } from './auth/session-tokens.js';
+import { mountChannels } from './channels/mount-channels.js';
 import { TreeEditorService } from './editor/tree-editor-service.js';
 import { ApiError, notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
@@ -131,6 +132,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     logger,
     operatorAuth,
     handoffs,
+    channels: null,
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
   };
@@ -229,6 +231,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   app.route('/api/v1', api);
   app.route('/v1', openAiRoutes(services));
   app.route('/', healthRoutes(services));
+  // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
+  if (options.channels) services.channels = mountChannels(app, services, options.channels);
   if (options.metrics ?? true) app.route('/', metricsRoutes(services));
   if (options.web) app.use('*', webPage(options.web));
 
@@ -244,6 +248,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       async (id) => {
         await services.agent.deleteSession(id);
         await services.handoffs.forget(id);
+        await services.channels?.forget([id]);
         streams.endSession(id, 'session expired');
       },
       services.expiry,
@@ -279,6 +284,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         if (sweeper) clearInterval(sweeper);
         void sourceSchedule?.stop();
         handoffs.webhook?.stop();
+        services.channels?.stop();
         streams.endAll('shutting down');
         return tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,

@@ -2,6 +2,7 @@ import type { TreeAgent } from '@treeagent/core';
 import type { ResolvedLimits } from './app-options.js';
 import type { ResolvedExpiry } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
+import type { ChannelService } from './channels/channel-service.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffService } from './handoff/handoff-service.js';
 import type { EventStreams } from './http/event-streams.js';
@@ -35,6 +36,8 @@ export interface Services {
   operatorAuth: OperatorAuth;
   /** Human handoff: the queue, the bus between processes, the webhook, the metrics. */
   handoffs: HandoffService;
+  /** Messaging channels (option `channels`), or `null`. */
+  channels: ChannelService | null;
   readyTimeoutMs: number;
   /** When the app was created (the `created` of `/v1/models`). */
   startedAt: Date;
