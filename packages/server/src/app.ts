@@ -286,10 +286,17 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         handoffs.webhook?.stop();
         services.channels?.stop();
         streams.endAll('shutting down');
-        return tracker.drain({
+        const drained = tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,
         });
+        // Channel sends in progress finish (or fail) here, so no message stays leased by this process.
+        return services.channels
+          ? drained.then(async (result) => {
+              await services.channels?.settle();
+              return result;
+            })
+          : drained;
       },
     },
     sweepExpiredSessions: { value: sweep },

@@ -234,4 +234,9 @@ export class ChannelService {
   stop(): void {
     this.delivery.stop();
   }
+
+  /** Waits for the sends in progress, so none stays leased by a process that is going away. */
+  settle(): Promise<void> {
+    return this.delivery.settle();
+  }
 }

@@ -1,0 +1,10 @@
+/**
+ * `@treeagent/channels`: messaging platforms on the Tree Agent server's channel seam
+ * (docs/channels.md). Give them to `createApp({ channels: { channels: [...] } })`, or name them in
+ * `treeagent serve --channels channels.json`.
+ */
+export {
+  TELEGRAM_SECRET_HEADER,
+  TelegramChannel,
+  type TelegramChannelOptions,
+} from './telegram/telegram-channel.js';
