@@ -94,6 +94,7 @@ export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
+export type { ChannelsOptions } from './channels/channels-options.js';
 export {
   TreeEditConflict,
   type TreeEditorFile,

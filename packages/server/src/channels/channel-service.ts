@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type {
   AgentOutput,
   ChannelConversation,
@@ -9,6 +9,8 @@ import type {
   TreeAgent,
 } from '@treeagent/core';
 import { type Channel, type InboundMessage, optionOfAnswer } from '@treeagent/core/adapter';
+import { hashSecret } from '../auth/secrets.js';
+import type { SessionTokens } from '../auth/session-tokens.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
@@ -36,10 +38,13 @@ export class ChannelService {
   readonly #agent: TreeAgent;
   readonly #runner: TurnRunner;
   readonly #logger: ServerLogger;
+  readonly #tokens: SessionTokens;
 
   constructor(init: {
     agent: TreeAgent;
     runner: TurnRunner;
+    /** The server's session tokens: a channel session is registered there, so session expiry applies to it. */
+    tokens: SessionTokens;
     registry: MetricsRegistry;
     logger: ServerLogger;
     options: ChannelsOptions;
@@ -68,6 +73,7 @@ export class ChannelService {
     this.#agent = agent;
     this.#runner = init.runner;
     this.#logger = init.logger;
+    this.#tokens = init.tokens;
     this.delivery = new ChannelDeliveryLoop({
       store: this.store,
       channels,
@@ -121,6 +127,7 @@ export class ChannelService {
     const receipt = { channel: channel.name, messageId: message.messageId };
     const conversation: ChannelConversation = { ...message.conversation, channel: channel.name };
     const sessionId = await this.store.sessionOf(conversation, newSessionId(), new Date());
+    await this.#register(sessionId);
     if (await this.#agent.sessionStore.hasReceipt?.(receipt)) {
       this.metrics.received.inc({ channel: channel.name, result: 'duplicate' });
       return;
@@ -156,6 +163,17 @@ export class ChannelService {
       `${channel.name}:${message.messageId}`,
       payloadsOfOutput(output),
     );
+  }
+
+  /**
+   * Registers a channel session with the server's session tokens (under a random token nobody holds,
+   * so the web API cannot open it) and marks it used, so the idle and absolute expiry delete it like
+   * any other session.
+   */
+  async #register(sessionId: string): Promise<void> {
+    if ((await this.#tokens.find(sessionId)) === null)
+      await this.#tokens.save(sessionId, hashSecret(randomBytes(32).toString('base64url')));
+    else await this.#tokens.touch?.(sessionId, new Date());
   }
 
   /** The user's files, fetched from the platform and stored in the agent's file store for the session. */

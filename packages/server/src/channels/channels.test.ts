@@ -167,4 +167,20 @@ describe('the channel seam', () => {
     expect(JSON.stringify(view)).toContain('Sì');
     await app.shutdown();
   });
+
+  it('session expiry applies to a channel session: its history and channel identity go, the next message starts afresh', async () => {
+    const { app, agent } = channelApp();
+    await app.request('/channels/scripted/webhook', scriptedUpdate({ id: '400', ...user, text: 'hello' }));
+    const store = agent.sessionStore.channelStore!();
+    const conversation = { channel: 'scripted', conversationId: '42', userId: '7' };
+    const sessionId = await store.sessionOf(conversation, 'unused', new Date());
+    expect(await agent.history(sessionId)).not.toEqual([]);
+    const deleted = await app.sweepExpiredSessions(new Date(Date.now() + 400 * 24 * 3600 * 1000));
+    expect(deleted).toBe(1);
+    expect(await agent.history(sessionId)).toEqual([]);
+    expect(await store.conversationOf(sessionId)).toBeNull();
+    await app.request('/channels/scripted/webhook', scriptedUpdate({ id: '401', ...user, text: 'hello' }));
+    expect(await store.sessionOf(conversation, 'unused', new Date())).not.toBe(sessionId);
+    await app.shutdown();
+  });
 });

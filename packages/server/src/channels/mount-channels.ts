@@ -13,6 +13,7 @@ export function mountChannels(app: Hono, services: Services, options: ChannelsOp
   const channels = new ChannelService({
     agent: services.agent,
     runner: services.runner,
+    tokens: services.tokens,
     registry: services.metrics.registry,
     logger: services.logger,
     options,
