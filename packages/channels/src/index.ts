@@ -3,6 +3,13 @@
  * (docs/channels.md). Give them to `createApp({ channels: { channels: [...] } })`, or name them in
  * `treeagent serve --channels channels.json`.
  */
+
+export { META_SIGNATURE_HEADER, signMetaBody } from './meta/meta-signature.js';
+export {
+  WhatsAppChannel,
+  type WhatsAppChannelOptions,
+  type WhatsAppTemplate,
+} from './meta/whatsapp-channel.js';
 export {
   TELEGRAM_SECRET_HEADER,
   TelegramChannel,
