@@ -4,6 +4,13 @@
  * `treeagent serve --channels channels.json`.
  */
 
+export {
+  type ChannelsConfig,
+  ChannelsConfigError,
+  type LoadedChannels,
+  loadChannelsConfig,
+  type SecretSource,
+} from './channels-config.js';
 export { META_SIGNATURE_HEADER, signMetaBody } from './meta/meta-signature.js';
 export {
   WhatsAppChannel,
