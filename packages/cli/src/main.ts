@@ -1,5 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
 import { Command, CommanderError } from 'commander';
+import { channelsCheckCommand } from './commands/channels.js';
 import { chatCommand } from './commands/chat.js';
 import { devCommand } from './commands/dev.js';
 import { evalCommand } from './commands/eval.js';
@@ -98,6 +99,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--host <host>', 'interface to listen on (0.0.0.0: every interface)', '127.0.0.1')
     .option('--api-key-file <file>', 'API keys, one per line (chmod 600); or TREEAGENT_API_KEYS=key1,key2')
     .option('--api-key <key...>', 'an API key (visible in the process list: prefer --api-key-file)')
+    .option(
+      '--channels <file>',
+      'messaging channels (docs/channels.md): channels.json, secrets from the environment or chmod 600 files; needs @treeagent/channels',
+    )
     .option('--public', 'serve on a non-loopback --host without API keys (a chat page open to anyone)')
     .option(
       '--operators <file>',
@@ -168,6 +173,18 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     .option('--labels <file>', 'write the labelled turns of review as utterances (TSV) for eval and fit')
     .action(async (options) => {
       code = await reportCommand(options, out);
+    });
+  program
+    .command('channels')
+    .description(
+      'Messaging channels (docs/channels.md): check validates a channels.json (its secrets included, as serve --channels reads them) and prints the webhook URL to register on each platform.',
+    )
+    .argument('<action>', 'check')
+    .argument('<file>', 'the channels configuration (channels.json)')
+    .action(async (action: string, file: string) => {
+      if (action !== 'check')
+        throw new TreeAgentError('INVALID_INPUT', `Unknown channels action "${action}": use check.`);
+      code = await channelsCheckCommand(file, out);
     });
   program
     .command('personal-data')

@@ -15,6 +15,7 @@ import {
   type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
 } from '@treeagent/server';
+import { loadChannels } from '../channels-adapter.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
@@ -39,6 +40,8 @@ export interface ServeCommandOptions {
   apiKey?: string[];
   /** A file of API keys, one per line, readable by the server's account only. */
   apiKeyFile?: string;
+  /** Messaging channels (docs/channels.md): a channels.json whose secrets come from the environment or 0600 files. */
+  channels?: string;
   /** Serve on a non-loopback address without API keys (a public chat page): the explicit choice. */
   public?: boolean;
   /** Operators file: operator login, the console, handoff, and the admins who may edit. */
@@ -285,8 +288,11 @@ export async function startServe(
         },
       };
     }
+    // Refused before the server starts: a missing or world-readable secret names its fix.
+    const channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
+      ...(channels ? { channels: { channels: channels.channels } } : {}),
       web: { directory: WEB_DIRECTORY },
       debug: false,
       port,
