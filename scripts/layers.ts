@@ -58,6 +58,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol'],
   },
   {
+    folder: 'channel',
+    what: 'messaging channels (docs/channels.md): contract `Channel`, the in-memory `ChannelStore` (identities, the outbox), options as buttons or a numbered list',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'knowledge',
     what: 'contract `SourceStore` (knowledge sources and the pages read from them) and its in-memory reference',
     mayImport: ['errors', 'protocol'],
@@ -65,7 +70,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
-    mayImport: ['errors', 'protocol', 'handoff'],
+    mayImport: ['errors', 'protocol', 'handoff', 'channel'],
   },
   {
     folder: 'vector',
@@ -196,6 +201,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'knowledge',
       'tree',
       'engine/runtime',
+      'channel',
     ],
   },
   {
@@ -216,6 +222,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'engine/runtime',
       'engine/turn',
       'engine/agent',
+      'channel',
     ],
   },
 ];

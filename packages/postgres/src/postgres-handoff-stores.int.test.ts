@@ -1,4 +1,5 @@
 import {
+  describeChannelStore,
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
@@ -116,4 +117,12 @@ it('PostgresSessionStore writes a commit’s handoff events in the commit: a ref
   } finally {
     await dispose();
   }
+});
+
+describeChannelStore('PostgresChannelStore (sessionStore.channelStore())', async () => {
+  const { open, dispose } = await onSchema(
+    'channels',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return { store: open().channelStore(), reopen: async () => open().channelStore(), dispose };
 });

@@ -5,6 +5,7 @@ import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { RouteArea } from './areas/route-area.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
+import type { ChannelsOptions } from './channels/channels-options.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { WidgetServerOptions } from './embed/widget-options.js';
 import type { ServerLogger } from './errors/error-response.js';
@@ -141,6 +142,11 @@ export interface CreateAppOptions {
    * `operators`.
    */
   handoff?: HandoffOptions;
+  /**
+   * Messaging channels (Telegram, Meta, Slack, Teams, …): each answers its platform's webhook at
+   * `/channels/<name>/webhook` and sends through a durable outbox (docs/channels.md).
+   */
+  channels?: ChannelsOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /**

@@ -6,6 +6,7 @@ import { coreAreas } from './areas/core-areas.js';
 import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { startSessionSweeper } from './auth/session-sweeper.js';
+import { mountChannels } from './channels/mount-channels.js';
 import { widgetAccess } from './embed/widget-access.js';
 import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
 import { notFound } from './errors/api-error.js';
@@ -126,6 +127,8 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   for (const area of coreAreas(options, services)) mountArea(app, area, services);
   for (const area of options.routes ?? [])
     mountArea(app, area, services, isUnder(area.prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
+  // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
+  if (options.channels) services.channels = mountChannels(app, services, options.channels);
   if (options.web) app.use('*', webPage({ view: debug ? 'developer' : 'customer', ...options.web }));
 
   const sweeper = startSessionSweeper(services, options.analytics?.store);
@@ -144,11 +147,19 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         sweeper.stop();
         void sourceSchedule?.stop();
         services.handoffs.webhook?.stop();
+        services.channels?.stop();
         services.streams.endAll('shutting down');
-        return services.tracker.drain({
+        const drained = services.tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,
         });
+        // Channel sends in progress finish (or fail) here, so no message stays leased by this process.
+        return services.channels
+          ? drained.then(async (result) => {
+              await services.channels?.settle();
+              return result;
+            })
+          : drained;
       },
     },
     sweepExpiredSessions: { value: sweeper.sweep },

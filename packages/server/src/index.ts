@@ -27,6 +27,7 @@ export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from './areas/route-area.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
+export type { ChannelsOptions } from './channels/channels-options.js';
 export {
   TreeEditConflict,
   type TreeEditorFile,

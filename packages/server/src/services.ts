@@ -8,6 +8,7 @@ import {
 import type { RouteAreaContext } from './areas/route-area.js';
 import { type ResolvedExpiry, resolveExpiry } from './auth/session-expiry.js';
 import { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
+import type { ChannelService } from './channels/channel-service.js';
 import type { ServerLogger } from './errors/error-response.js';
 import { redactingLogger } from './errors/redacting-logger.js';
 import { HandoffService } from './handoff/handoff-service.js';
@@ -46,6 +47,8 @@ export interface Services extends RouteAreaContext {
   operatorAuth: OperatorAuth;
   /** Human handoff: the queue, the bus between processes, the webhook, the metrics. */
   handoffs: HandoffService;
+  /** Messaging channels (option `channels`), or `null`. */
+  channels: ChannelService | null;
   readyTimeoutMs: number;
   /** When the app was created (the `created` of `/v1/models`). */
   startedAt: Date;
@@ -101,6 +104,7 @@ export function createServices(options: CreateAppOptions): Services {
     logger,
     operatorAuth,
     handoffs,
+    channels: null,
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),
   };

@@ -1,3 +1,4 @@
+import { channelsDefinition } from './channels.js';
 import { chatDefinition } from './chat.js';
 import type { CommandDefinition } from './command-definition.js';
 import { devDefinition } from './dev.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   serveDefinition,
   evalDefinition,
   reportDefinition,
+  channelsDefinition,
   personalDataDefinition,
   exportDefinition,
   fitDefinition,

@@ -17,6 +17,7 @@ import {
   WEB_DIRECTORY,
   type WidgetServerOptions,
 } from '@treeagent/server';
+import { loadChannels } from '../channels-adapter.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
@@ -42,6 +43,8 @@ export interface ServeCommandOptions {
   apiKey?: string[];
   /** A file of API keys, one per line, readable by the server's account only. */
   apiKeyFile?: string;
+  /** Messaging channels (docs/channels.md): a channels.json whose secrets come from the environment or 0600 files. */
+  channels?: string;
   /** Serve on a non-loopback address without API keys (a public chat page): the explicit choice. */
   public?: boolean;
   /** Operators file: operator login, the console, handoff, and the admins who may edit. */
@@ -293,8 +296,11 @@ export async function startServe(
         },
       };
     }
+    // Refused before the server starts: a missing or world-readable secret names its fix.
+    const channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
+      ...(channels ? { channels: { channels: channels.channels } } : {}),
       web: { directory: WEB_DIRECTORY },
       debug: false,
       port,
@@ -465,6 +471,11 @@ export const serveDefinition = defineCommand({
     {
       flags: '--api-key <key...>',
       description: 'an API key (visible in the process list: prefer --api-key-file)',
+    },
+    {
+      flags: '--channels <file>',
+      description:
+        'messaging channels (docs/channels.md): channels.json, secrets from the environment or chmod 600 files; needs @treeagent/channels',
     },
     {
       flags: '--public',

@@ -16,6 +16,23 @@ export {
   turnFactValues,
 } from '../analytics/turn-facts-sql.js';
 // Embedders and embedding caches: the contracts, and vector math shared by embedders and vector stores.
+// Messaging channels (docs/channels.md): the contract of a platform on the server's channel seam and
+// of the store of channel identities and the outbox, with its in-memory reference.
+export {
+  type Channel,
+  type ChannelCapabilities,
+  type ChannelRequest,
+  type ChannelSend,
+  ChannelSendError,
+  type InboundAttachment,
+  type InboundMessage,
+  optionOfAnswer,
+  optionsFor,
+  splitText,
+} from '../channel/channel.js';
+export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
+export { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
+// Vector math shared by embedders and vector stores.
 export { embedTexts } from '../embedding/embed-texts.js';
 export type { Embedder, EmbeddingVector, EmbedOptions } from '../embedding/embedder.js';
 export type { EmbeddingCache } from '../embedding/embedding-cache.js';
@@ -30,7 +47,6 @@ export {
   normalizeInPlace,
 } from '../embedding/vector-math.js';
 export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/agent/handoff-actions.js';
-export { describeHandoff } from '../engine/turn/handoff-rows.js';
 // The space fitter (`TreeAgentOptions.spaceFitter`; `@treeagent/fit` implements it).
 export {
   AUTO_FIT_MIN_CHUNKS,
@@ -38,6 +54,7 @@ export {
   type SpaceFitRequest,
   type SpaceFitter,
 } from '../engine/runtime/space-fitter.js';
+export { describeHandoff } from '../engine/turn/handoff-rows.js';
 // File stores that keep a file as numbered chunks (SQLite, PostgreSQL): one way to cut and count.
 export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-upload.js';
 export type { FileStore, NewFile, NewFileStream } from '../files/file-store.js';
@@ -103,12 +120,21 @@ export type {
   ModelToolResultPart,
   ModelUsage,
 } from '../model/language-model.js';
+export type {
+  ChannelConversation,
+  ChannelDelivery,
+  ChannelIdentity,
+  ChannelPayload,
+  InboundReceipt,
+} from '../protocol/channel.js';
+export type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
 export type { ChunkId } from '../protocol/chunk-id.js';
 export type { BlacklistData, ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
 export type { HandBackTarget, HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
+export { duplicateDelivery, receiptKey } from '../session/duplicate-delivery.js';
 export { KeyedMutex } from '../session/keyed-mutex.js';
 export {
   emptySessionRecord,

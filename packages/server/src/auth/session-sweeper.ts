@@ -27,6 +27,7 @@ export function startSessionSweeper(
       async (id) => {
         await services.agent.deleteSession(id);
         await services.handoffs.forget(id);
+        await services.channels?.forget([id]);
         services.streams.endSession(id, 'session expired');
       },
       services.expiry,

@@ -19,6 +19,7 @@ export interface EngineErrorSummary {
 const STATUS_BY_CODE: Record<string, number> = {
   INVALID_INPUT: 400,
   SESSION_CONFLICT: 409,
+  DUPLICATE_DELIVERY: 409,
   HANDOFF: 409,
   ABORTED: 499,
   SESSION_STORE: 503,

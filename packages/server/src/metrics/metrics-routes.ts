@@ -8,6 +8,7 @@ export function metricsRoutes(services: Services): Hono {
   routes.get('/metrics', async (c) => {
     // The queue gauges report the shared queue (every process the same), read at scrape time.
     await services.handoffs.refreshMetrics();
+    await services.channels?.refreshMetrics();
     return c.body(services.metrics.render(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE });
   });
   return routes;

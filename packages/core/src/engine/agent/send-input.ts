@@ -13,6 +13,7 @@ export function checkSendInput(
     clientMetadata?: unknown;
     selectedOption?: unknown;
     signal?: AbortSignal;
+    inbound?: unknown;
   },
 ): TurnInput {
   if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
@@ -30,12 +31,26 @@ export function checkSendInput(
   const selectedOption = options.selectedOption ?? null;
   if (selectedOption !== null && typeof selectedOption !== 'string')
     throw invalid('selectedOption must be a string.');
+  const inbound = options.inbound as { channel?: unknown; messageId?: unknown } | undefined;
+  if (
+    inbound !== undefined &&
+    (typeof inbound !== 'object' ||
+      inbound === null ||
+      typeof inbound.channel !== 'string' ||
+      inbound.channel === '' ||
+      typeof inbound.messageId !== 'string' ||
+      inbound.messageId === '')
+  )
+    throw invalid('inbound must be { channel, messageId } with two non-empty strings.');
   return {
     message: selectedOption !== null && message === '' ? selectedOption : message,
     attachments,
     clientMetadata: clientMetadata as Record<string, unknown>,
     selectedOption,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(inbound
+      ? { inbound: { channel: inbound.channel as string, messageId: inbound.messageId as string } }
+      : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ExploreScan, ExploreThreads } from '../../explore/chunk-index.js';
 import type { FileStore } from '../../files/file-store.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { RedactionOptions, Redactor } from '../../privacy/redactor.js';
+import type { InboundReceipt } from '../../protocol/channel.js';
 import type { FileMetadata } from '../../protocol/file-metadata.js';
 import type { SessionStore } from '../../session/session-store.js';
 import type { Tree } from '../../tree/tree.js';
@@ -141,4 +142,10 @@ export interface SendOptions {
   selectedOption?: string;
   /** Cancels the turn; nothing is saved. */
   signal?: AbortSignal;
+  /**
+   * The platform's id of the update this message came in (a messaging channel, docs/channels.md).
+   * It is recorded in the turn's commit; a turn whose receipt the store already holds fails with
+   * `DUPLICATE_DELIVERY` and runs nothing, so a redelivered update never runs a turn twice.
+   */
+  inbound?: InboundReceipt;
 }

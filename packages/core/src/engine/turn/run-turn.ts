@@ -1,5 +1,6 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import type { AgentEvent, AgentOutput } from '../../protocol/events.js';
+import { duplicateDelivery } from '../../session/duplicate-delivery.js';
 import { emptySessionRecord, type SessionRecord, type SessionStore } from '../../session/session-store.js';
 import { rootDefinitionOf } from '../../tree/node-callbacks.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
@@ -31,6 +32,13 @@ export async function runTurn(
   let record: SessionRecord | null = null;
   let turn: Turn | null = null;
   try {
+    // A redelivered update whose turn already ran (checked under the session's lock): run nothing.
+    if (
+      input.inbound &&
+      store.hasReceipt &&
+      (await storeCall(() => store.hasReceipt!(input.inbound!), 'load'))
+    )
+      throw duplicateDelivery(sessionId, input.inbound);
     record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());

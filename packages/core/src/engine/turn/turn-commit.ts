@@ -17,7 +17,8 @@ export interface TurnRecording {
  * The one commit of an answered turn, assembled in one place: the session as the turn left it
  * (`Turn.commit()`, which throws `SESSION_STATE` for a state that cannot be stored), redacted when
  * asked; the turn's analytics row (docs/analytics.md) and its handoff's webhook events
- * (docs/handoff.md) riding in the same write; `endsInteraction` when the turn holds the store's lock,
+ * (docs/handoff.md) and a messaging channel's receipt of the update (docs/channels.md) riding in the
+ * same write; `endsInteraction` when the turn holds the store's lock,
  * so the store may free it in that write. The caller checks for cancellation after `Turn.commit()`.
  */
 export function turnCommit(
@@ -31,6 +32,8 @@ export function turnCommit(
   if (recording.facts) commit.facts = [turnFact(turn, recording, output.status, null)];
   const handoffEvents = turn.handoff.eventsOf(turn.sessionId, commit);
   if (handoffEvents.length) commit.handoffEvents = handoffEvents;
+  // The platform's id of the update, in the same commit (exactly once, docs/channels.md).
+  if (turn.input.inbound) commit.inbound = turn.input.inbound;
   return holdsLock ? { ...commit, endsInteraction: true } : commit;
 }
 
