@@ -23,7 +23,7 @@ function everyCommand(
 }
 
 /** The flags as the help shows them: `--port <port>`, `-h, --help`. */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the command table', () => {
   it('treeagent --help lists every command of the table, in its order, with its arguments', async () => {
@@ -32,7 +32,7 @@ describe('the command table', () => {
     expect(listed).toEqual([...COMMANDS.map((command) => command.name), 'help']);
     for (const command of COMMANDS) {
       const usage = (command.arguments ?? []).map((argument) => argument.name).join(' ');
-      expect(text).toMatch(new RegExp(`^ {2}${escape(command.name)}\\b.*${escape(usage)}`, 'm'));
+      expect(text).toMatch(new RegExp(`^ {2}${escapeRegExp(command.name)}\\b.*${escapeRegExp(usage)}`, 'm'));
     }
   });
 
@@ -43,10 +43,10 @@ describe('the command table', () => {
       expect(text.replace(/\s+/g, ' ')).toContain(definition.description.replace(/\s+/g, ' ').slice(0, 60));
       for (const argument of definition.arguments ?? [])
         expect(text).toMatch(
-          new RegExp(`^ {2}${escape(argument.name.replace(/[<>[\]]|\.\.\./g, ''))} `, 'm'),
+          new RegExp(`^ {2}${escapeRegExp(argument.name.replace(/[<>[\]]|\.\.\./g, ''))} `, 'm'),
         );
       for (const option of definition.options ?? []) {
-        expect(text).toMatch(new RegExp(`^ {2}${escape(option.flags)} `, 'm'));
+        expect(text).toMatch(new RegExp(`^ {2}${escapeRegExp(option.flags)} `, 'm'));
         if (option.default !== undefined)
           expect(text.replace(/\s+/g, ' ')).toContain(`(default: ${JSON.stringify(option.default)})`);
       }
