@@ -38,7 +38,7 @@ export interface DevOptions {
   utterances?: string;
   /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
   redact?: boolean;
-  /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
+  /** The tree editor (`/staff/editor`): default on in debug mode or with operators (then for admins only). */
   editor?: boolean;
 }
 
@@ -134,10 +134,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
-  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (operators) out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (editor)
     out.log(
-      `Tree editor: ${server.url}/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
+      `Tree editor: ${server.url}/staff/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
     );
   if (debug && !isLoopback(hostname))
     out.error(
@@ -287,7 +287,7 @@ export const devDefinition = defineCommand({
       description:
         'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
     },
-    { flags: '--no-editor', description: 'no tree editor (/editor)' },
+    { flags: '--no-editor', description: 'no tree editor (/staff/editor)' },
   ],
   run: ([tree], options, out) => devCommand(tree, options, out),
 });

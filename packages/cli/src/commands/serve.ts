@@ -49,7 +49,7 @@ export interface ServeCommandOptions {
   public?: boolean;
   /** Operators file: operator login, the console, handoff, and the admins who may edit. */
   operators?: string;
-  /** The tree editor at `/editor`, for admins (needs `operators`). */
+  /** The tree editor at `/staff/editor`, for admins (needs `operators`). */
   editor?: boolean;
   /** Reload the tree when its files change, keeping sessions (default off). */
   watch?: boolean;
@@ -350,10 +350,10 @@ export async function startServe(
     out.log(
       `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
     );
-  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (operators) out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (options.editor)
     out.log(
-      `Tree editor: ${server.url}/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
+      `Tree editor: ${server.url}/staff/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
     );
   out.log(`Listening on ${server.url}`);
   let closing: Promise<void> | null = null;
@@ -486,7 +486,7 @@ export const serveDefinition = defineCommand({
       description:
         'operators file (chmod 600): operator login, the console, handoff; admins may use --editor',
     },
-    { flags: '--editor', description: 'the tree editor at /editor, for admins only (needs --operators)' },
+    { flags: '--editor', description: 'the tree editor at /staff/editor, for admins only (needs --operators)' },
     { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
     {
       flags: '--allowed-host <name...>',
