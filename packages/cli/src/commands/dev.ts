@@ -134,7 +134,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
-  if (operators) out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
+  if (operators)
+    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (editor)
     out.log(
       `Tree editor: ${server.url}/staff/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,

@@ -350,7 +350,8 @@ export async function startServe(
     out.log(
       `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
     );
-  if (operators) out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
+  if (operators)
+    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (options.editor)
     out.log(
       `Tree editor: ${server.url}/staff/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
@@ -486,7 +487,10 @@ export const serveDefinition = defineCommand({
       description:
         'operators file (chmod 600): operator login, the console, handoff; admins may use --editor',
     },
-    { flags: '--editor', description: 'the tree editor at /staff/editor, for admins only (needs --operators)' },
+    {
+      flags: '--editor',
+      description: 'the tree editor at /staff/editor, for admins only (needs --operators)',
+    },
     { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
     {
       flags: '--allowed-host <name...>',
