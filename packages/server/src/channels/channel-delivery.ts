@@ -1,6 +1,7 @@
 import type { ChannelDelivery, ChannelStore, FileStore } from '@treeagent/core/adapter';
 import { type Channel, type ChannelSend, ChannelSendError } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
+import { DrainLoop } from '../outbox/drain-loop.js';
 import type { ChannelMetrics } from './channel-metrics.js';
 import type { ChannelsOptions } from './channels-options.js';
 
@@ -31,10 +32,7 @@ export class ChannelDeliveryLoop {
   readonly #intervalMs: (channel: string) => number;
   /** Per channel: when the next send may start (the rate limit, and a 429's pause). */
   readonly #nextSlot = new Map<string, number>();
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #stopped = false;
+  readonly #loop: DrainLoop;
 
   constructor(init: {
     store: ChannelStore;
@@ -54,6 +52,7 @@ export class ChannelDeliveryLoop {
     this.#retryDelayMs = options.retryDelayMs ?? 1000;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#loop = new DrainLoop(() => this.#drain(), this.#pollMs);
     const rates = options.sendsPerSecond ?? 20;
     this.#intervalMs = (channel) => {
       const rate = typeof rates === 'number' ? rates : (rates[channel] ?? 20);
@@ -63,47 +62,31 @@ export class ChannelDeliveryLoop {
 
   /** Starts the loop (and sends what the outbox already holds, e.g. after a restart). */
   start(): void {
-    if (this.#stopped || this.#timer) return;
-    this.#timer = setInterval(() => this.poke(), this.#pollMs);
-    this.#timer.unref?.();
-    this.poke();
+    this.#loop.start();
   }
 
   /** Looks for due messages now (after some were added). */
   poke(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drain().finally(() => {
-      this.#running = null;
-      if (this.#again && !this.#stopped) {
-        this.#again = false;
-        this.poke();
-      }
-    });
+    this.#loop.poke();
   }
 
   /** Ends the loop (shutdown); messages in flight finish, or are sent after their lease by a process that runs the loop. */
   stop(): void {
-    this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
+    this.#loop.stop();
   }
 
   /** Waits for the sends in progress (tests, shutdown). */
   async settle(): Promise<void> {
-    while (this.#running) await this.#running;
+    await this.#loop.settle();
   }
 
   async #drain(): Promise<void> {
     try {
       for (;;) {
         const leased = await this.#store.lease(new Date(), BATCH, this.#timeoutMs + 5000);
-        if (leased.length === 0 || this.#stopped) return;
+        if (leased.length === 0 || this.#loop.stopped) return;
         await Promise.all(leased.map((delivery) => this.#attempt(delivery)));
-        if (this.#stopped) return;
+        if (this.#loop.stopped) return;
       }
     } catch (error) {
       this.#logger.error('Reading the channel outbox failed; the next poll retries', error);
