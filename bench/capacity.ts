@@ -267,7 +267,8 @@ export default loadTreeDocument();
   writeFileSync(
     join(scratch, 'load.ts'),
     `import { readFileSync } from 'node:fs';
-import { defineTree, documentToDefinition } from '@treeagent/core';
+import { defineTree } from '@treeagent/core';
+import { documentToDefinition } from '@treeagent/core/document';
 export const loadTreeDocument = () => defineTree(documentToDefinition(JSON.parse(readFileSync(new URL('./capacity.json', import.meta.url), 'utf8')), {}));
 `,
   );

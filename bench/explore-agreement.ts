@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRuntime } from '../packages/core/src/engine/load-runtime.js';
-import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
-import type { AgentRuntime } from '../packages/core/src/engine/runtime.js';
+import { type RouteResult, routeText } from '../packages/core/src/engine/agent/route.js';
+import { loadRuntime } from '../packages/core/src/engine/runtime/load-runtime.js';
+import type { AgentRuntime } from '../packages/core/src/engine/runtime/runtime.js';
 import type { ChunkIndex } from '../packages/core/src/explore/chunk-index.js';
 import { MemoryChunkSearch, SIGN_CANDIDATES } from '../packages/core/src/explore/memory-chunk-search.js';
 import { readPackedIndex, writePackedIndex } from '../packages/core/src/explore/packed-index-file.js';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { InMemorySessionStore, type SessionStore, TreeAgent } from '../packages/core/src/index.js';
+import type { SessionStore } from '../packages/core/src/adapter/index.js';
+import { InMemorySessionStore, TreeAgent } from '../packages/core/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 import { inChild } from './lib/child.js';
 import { DEFAULT_DATABASE_URL } from './lib/database.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SessionRecord } from '../packages/core/src/adapter/index.js';
 import { ANALYTICS_FIXTURE } from '../packages/core/src/conformance/analytics-fixture.js';
-import type { SessionRecord } from '../packages/core/src/index.js';
 import { emptySessionRecord } from '../packages/core/src/session/session-store.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 

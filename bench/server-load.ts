@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { InMemorySessionStore, type SessionStore, TreeAgent } from '../packages/core/src/index.js';
+import type { SessionStore } from '../packages/core/src/adapter/index.js';
+import { InMemorySessionStore, TreeAgent } from '../packages/core/src/index.js';
 import { serve } from '../packages/server/src/index.js';
 import { openSqlite } from '../packages/sqlite/src/index.js';
 import { startWorker } from './lib/child.js';

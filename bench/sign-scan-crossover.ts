@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRuntime, type RuntimeParts } from '../packages/core/src/engine/load-runtime.js';
-import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
+import { type RouteResult, routeText } from '../packages/core/src/engine/agent/route.js';
+import { loadRuntime, type RuntimeParts } from '../packages/core/src/engine/runtime/load-runtime.js';
 import type { ExploreScan } from '../packages/core/src/explore/chunk-index.js';
 import { InMemoryEmbeddingCache } from '../packages/core/src/index.js';
 import { inChild } from './lib/child.js';

@@ -1,17 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { manifestCollection, readExploreManifest } from '../packages/core/src/engine/explore-collection.js';
-import { loadRuntime } from '../packages/core/src/engine/load-runtime.js';
-import { type RouteResult, routeText } from '../packages/core/src/engine/route.js';
-import { RUNNER_UP_WINDOW } from '../packages/core/src/explore/store-chunk-search.js';
+import type {
+  VectorRecord,
+  VectorScrollRequest,
+  VectorSearchRequest,
+  VectorStore,
+} from '../packages/core/src/adapter/index.js';
+import { type RouteResult, routeText } from '../packages/core/src/engine/agent/route.js';
 import {
-  InMemoryFileStore,
-  type VectorRecord,
-  type VectorScrollRequest,
-  type VectorSearchRequest,
-  type VectorStore,
-} from '../packages/core/src/index.js';
+  manifestCollection,
+  readExploreManifest,
+} from '../packages/core/src/engine/runtime/explore-collection.js';
+import { loadRuntime } from '../packages/core/src/engine/runtime/load-runtime.js';
+import { RUNNER_UP_WINDOW } from '../packages/core/src/explore/store-chunk-search.js';
+import { InMemoryFileStore } from '../packages/core/src/index.js';
 import { PgVectorStore } from '../packages/postgres/src/index.js';
 import { inChild } from './lib/child.js';
 import { DEFAULT_DATABASE_URL } from './lib/database.js';

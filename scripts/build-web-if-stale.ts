@@ -6,6 +6,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILT = join(ROOT, 'packages/server/dist/web/index.html');
 /** What the web app's bundle is made of: its sources, and the core modules it imports. */
 const SOURCES = [join(ROOT, 'packages/server/web'), join(ROOT, 'packages/core/src')];
+const WIDGET_BUILT = join(ROOT, 'packages/server/dist/widget/widget.js');
+const WIDGET_SOURCES = join(ROOT, 'packages/server/widget');
 
 function newest(path: string): number {
   const stat = statSync(path);
@@ -19,11 +21,20 @@ function newest(path: string): number {
  * on a fresh clone too. Takes a few seconds when it builds, nothing otherwise.
  */
 export default async function buildWebIfStale(): Promise<void> {
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= Math.max(...SOURCES.map(newest))) return;
   const { build } = await import('vite');
-  await build({
-    configFile: join(ROOT, 'packages/server/web/vite.config.ts'),
-    mode: 'production',
-    logLevel: 'warn',
-  });
+  if (!(existsSync(BUILT) && statSync(BUILT).mtimeMs >= Math.max(...SOURCES.map(newest)))) {
+    await build({
+      configFile: join(ROOT, 'packages/server/web/vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
+  }
+  // The embeddable widget (packages/server/widget → dist/widget), served at /widget.js.
+  if (!(existsSync(WIDGET_BUILT) && statSync(WIDGET_BUILT).mtimeMs >= newest(WIDGET_SOURCES))) {
+    await build({
+      configFile: join(ROOT, 'packages/server/widget/vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
+  }
 }

@@ -78,7 +78,7 @@ describe('the dependency check (scripts/dependencies.ts)', () => {
 
   it('rejects any import of another Tree Agent package by core, even a declared dynamic one', () => {
     const source = `
-      import type { Embedder } from '@treeagent/core';
+      import type { Embedder } from '@treeagent/core/adapter';
       const FIT = '@treeagent/fit';
       export const load = () => import(FIT);
       export const other = () => import('@treeagent/sqlite');

@@ -13,14 +13,11 @@ import { parse, parseAllDocuments } from 'yaml';
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
-/** The long options of `treeagent serve`, from its commander definition. */
+/** The long options of `treeagent serve`, from its command definition. */
 function serveFlags(): Set<string> {
-  const main = read('packages/cli/src/main.ts');
-  const start = main.indexOf(".command('serve')");
-  const end = main.indexOf('.command(', start + 1);
-  return new Set(
-    [...main.slice(start, end).matchAll(/\.option\(\s*'(--[a-z-]+)/g)].map((match) => match[1]!),
-  );
+  const serve = read('packages/cli/src/commands/serve.ts');
+  const definition = serve.slice(serve.indexOf('export const serveDefinition'));
+  return new Set([...definition.matchAll(/flags: '(--[a-z-]+)/g)].map((match) => match[1]!));
 }
 
 /** The TREEAGENT_* environment variables `treeagent serve` reads. */
@@ -33,7 +30,7 @@ function serveEnvironment(): Set<string> {
 
 /** The paths of the server's health routes. */
 function healthPaths(): Set<string> {
-  const routes = read('packages/server/src/routes/health-routes.ts');
+  const routes = read('packages/server/src/health/health-routes.ts');
   return new Set([...routes.matchAll(/routes\.get\('([^']+)'/g)].map((match) => match[1]!));
 }
 

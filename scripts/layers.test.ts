@@ -36,16 +36,54 @@ describe('the layering rules (scripts/layers.ts)', () => {
 
   it('reject tree/ importing engine/, a contract importing context/, and a deep import into another package', () => {
     const problems = layerViolations([
-      { from: 'packages/core/src/tree/specials.ts', to: 'packages/core/src/engine/turn.ts' },
+      { from: 'packages/core/src/tree/specials.ts', to: 'packages/core/src/engine/turn/turn.ts' },
       { from: 'packages/core/src/session/session-store.ts', to: 'packages/core/src/context/context.ts' },
-      { from: 'packages/sqlite/src/index.ts', to: 'packages/core/src/engine/turn.ts' },
-      { from: 'packages/core/src/index.ts', to: 'packages/core/src/engine/turn.ts' },
+      { from: 'packages/sqlite/src/index.ts', to: 'packages/core/src/engine/turn/turn.ts' },
+      { from: 'packages/core/src/index.ts', to: 'packages/core/src/engine/turn/turn.ts' },
     ]);
     expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/tree\/ may import only errors\/, filter\/, protocol\/, context\//);
     expect(problems[1]).toMatch(/session\/ may import only/);
     expect(problems[2]).toMatch(/is a contract.*import only protocol\/, errors\//);
     expect(problems[3]).toMatch(/inside another package/);
+  });
+
+  it("keep engine/'s three jobs in order: runtime below the turn, the turn below the agent", () => {
+    const problems = layerViolations([
+      // wrong direction: the runtime knows no turn, the turn knows no agent
+      {
+        from: 'packages/core/src/engine/runtime/load-runtime.ts',
+        to: 'packages/core/src/engine/turn/turn.ts',
+      },
+      {
+        from: 'packages/core/src/engine/turn/run-turn.ts',
+        to: 'packages/core/src/engine/agent/tree-agent.ts',
+      },
+      {
+        from: 'packages/core/src/engine/turn/execute/execute-node.ts',
+        to: 'packages/core/src/engine/agent/route.ts',
+      },
+      // right direction
+      {
+        from: 'packages/core/src/engine/agent/tree-agent.ts',
+        to: 'packages/core/src/engine/turn/run-turn.ts',
+      },
+      { from: 'packages/core/src/engine/turn/turn.ts', to: 'packages/core/src/engine/runtime/runtime.ts' },
+      {
+        from: 'packages/core/src/engine/turn/execute/execute-node.ts',
+        to: 'packages/core/src/engine/turn/turn.ts',
+      },
+    ]);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/engine\/runtime\/ may import only/);
+    expect(problems[1]).toMatch(/engine\/turn\/ may import only/);
+    expect(problems[2]).toMatch(/engine\/turn\/ may import only/);
+    // A file left directly in engine/ belongs to no layer.
+    expect(
+      layerViolations([
+        { from: 'packages/core/src/engine/stray.ts', to: 'packages/core/src/protocol/events.ts' },
+      ]),
+    ).toEqual([expect.stringMatching(/core folder engine\/ has no rule/)]);
   });
 
   it('find cycles made of type-only imports', () => {

@@ -18,7 +18,7 @@ export interface Layer {
 /**
  * The folders of `packages/core/src`, from the bottom up: a folder may import only the folders it
  * lists (and itself). Tests (`*.test.ts`, `*.type-test.ts`) and `test-support/` are exempt; the
- * entry points at the root of `src/` (`index.ts`, `client.ts`) may import anything.
+ * entry points at the root of `src/` (`index.ts`, `client.ts`, `filter.ts`, …) may import anything.
  */
 export const CORE_LAYERS: readonly Layer[] = [
   {
@@ -58,6 +58,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol'],
   },
   {
+    folder: 'channel',
+    what: 'messaging channels (docs/channels.md): contract `Channel`, the in-memory `ChannelStore` (identities, the outbox), options as buttons or a numbered list',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'knowledge',
     what: 'contract `SourceStore` (knowledge sources and the pages read from them) and its in-memory reference',
     mayImport: ['errors', 'protocol'],
@@ -65,7 +70,7 @@ export const CORE_LAYERS: readonly Layer[] = [
   {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
-    mayImport: ['errors', 'protocol', 'handoff'],
+    mayImport: ['errors', 'protocol', 'handoff', 'channel'],
   },
   {
     folder: 'vector',
@@ -104,8 +109,24 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol', 'embedding', 'vector', 'files', 'tree'],
   },
   {
-    folder: 'engine',
-    what: '`TreeAgent`, `runTurn`, `Turn` (the one owner of a turn), `StepContext`, the step loop, start position, `execute/`',
+    folder: 'engine/runtime',
+    what: 'what a turn runs on: `AgentRuntime`, loading it (`loadRuntime`: chunk index, packed index file, query collections), the exploration collection, packed vectors, the space fit (`SpaceFitter`, the fit plan) and `RuntimeHost`, which loads, fits and swaps it',
+    mayImport: [
+      'errors',
+      'filter',
+      'protocol',
+      'embedding',
+      'model',
+      'vector',
+      'files',
+      'tree',
+      'explore',
+      'ingest',
+    ],
+  },
+  {
+    folder: 'engine/turn',
+    what: '`runTurn`, `Turn` (the one owner of a turn), `TurnHandoff` (the handoff within a turn), `StepContext`, the step loop, start position, the commit, `execute/`',
     mayImport: [
       'errors',
       'filter',
@@ -120,16 +141,37 @@ export const CORE_LAYERS: readonly Layer[] = [
       'tree',
       'callbacks',
       'explore',
-      'ingest',
       'privacy',
       'analytics',
       'handoff',
+      'engine/runtime',
+    ],
+  },
+  {
+    folder: 'engine/agent',
+    what: "`TreeAgent`, the facade: queues turns, forwards queries (route, nearest nodes, thresholds) and operators' handoff actions",
+    mayImport: [
+      'errors',
+      'filter',
+      'protocol',
+      'embedding',
+      'model',
+      'session',
+      'vector',
+      'files',
+      'context',
+      'tree',
+      'explore',
+      'privacy',
+      'handoff',
+      'engine/runtime',
+      'engine/turn',
     ],
   },
   {
     folder: 'evaluation',
     what: 'routing evaluation and threshold suggestions',
-    mayImport: ['errors', 'protocol', 'explore', 'tree', 'engine'],
+    mayImport: ['errors', 'protocol', 'explore', 'tree', 'engine/agent'],
   },
   {
     folder: 'lint',
@@ -157,22 +199,30 @@ export const CORE_LAYERS: readonly Layer[] = [
       'analytics',
       'handoff',
       'knowledge',
+      'tree',
+      'engine/runtime',
+      'channel',
     ],
   },
   {
     folder: 'adapter',
-    what: 'published as `@treeagent/core/adapter`: helpers for adapter authors',
+    what: 'published as `@treeagent/core/adapter`: the contracts adapters implement and the helpers beside them',
     mayImport: [
       'errors',
       'filter',
       'protocol',
       'embedding',
+      'model',
       'session',
       'vector',
       'files',
       'analytics',
       'handoff',
       'knowledge',
+      'engine/runtime',
+      'engine/turn',
+      'engine/agent',
+      'channel',
     ],
   },
 ];
@@ -190,6 +240,7 @@ export const CONTRACTS: readonly string[] = [
   'handoff/audit-log.ts',
   'handoff/operator-sessions.ts',
   'handoff/event-bus.ts',
+  'handoff/session-tokens.ts',
   'knowledge/source-store.ts',
 ];
 export const CONTRACTS_MAY_IMPORT: readonly string[] = ['protocol', 'errors'];
@@ -243,16 +294,26 @@ function sourceFiles(directory: string): string[] {
 
 const CORE = 'packages/core/src/';
 
-/** The folder of a core source file (`tree`), or null for the entry points at the root of `src/`. */
-function coreFolder(path: string): string | null {
+/**
+ * The layer of a core source file: its folder (`tree`), or its nested folder when the rules have a
+ * layer for it (`engine/turn`: a file under `engine/turn/execute/` is in it); null for the entry
+ * points at the root of `src/`.
+ */
+function coreFolder(path: string, layers: ReadonlySet<string>): string | null {
   if (!path.startsWith(CORE)) return null;
-  const rest = path.slice(CORE.length);
-  return rest.includes('/') ? rest.split('/')[0]! : null;
+  const parts = path.slice(CORE.length).split('/');
+  if (parts.length === 1) return null;
+  for (let depth = parts.length - 1; depth > 1; depth--) {
+    const folder = parts.slice(0, depth).join('/');
+    if (layers.has(folder)) return folder;
+  }
+  return parts[0]!;
 }
 
 /** Every import that breaks a rule, as a sentence naming both files and the rule. */
 export function layerViolations(edges: readonly ImportEdge[], layers = CORE_LAYERS): string[] {
   const byFolder = new Map(layers.map((layer) => [layer.folder, layer]));
+  const folders = new Set(byFolder.keys());
   const problems: string[] = [];
   for (const { from, to } of edges) {
     const packageOf = (path: string) => /^packages\/([^/]+)\//.exec(path)?.[1];
@@ -267,8 +328,8 @@ export function layerViolations(edges: readonly ImportEdge[], layers = CORE_LAYE
       );
       continue;
     }
-    const source = coreFolder(from);
-    const target = coreFolder(to);
+    const source = coreFolder(from, folders);
+    const target = coreFolder(to, folders);
     if (source === null || target === null || source === target) {
       if (from.startsWith(CORE) && to.startsWith(CORE) && target === null && source !== null) {
         problems.push(`${from} imports the entry point ${to}: import the module itself.`);

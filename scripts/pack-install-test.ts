@@ -298,6 +298,12 @@ console.log(output.messages[0]?.content);
     `import { defineTree, type Tree, TreeAgent, TreeAgentError } from '@treeagent/core';
 import { cosineSimilarity, KeyedMutex } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
+import { turnFactOf } from '@treeagent/core/analytics';
+import { parseTreeDocument } from '@treeagent/core/document';
+import { evaluateRouting, lintTree } from '@treeagent/core/evaluation';
+import { type Filter, validateFilter } from '@treeagent/core/filter';
+import { ingestDocuments } from '@treeagent/core/ingest';
+import { Redactor } from '@treeagent/core/privacy';
 import { main } from '@treeagent/cli';
 import { openSqlite } from '@treeagent/sqlite';
 import { FittedEmbedder } from '@treeagent/fit';
@@ -306,6 +312,10 @@ import { form, formFallback } from '@treeagent/components';
 import { readHtml } from '@treeagent/sources';
 
 const ids = { root: 1, agent: 2, menu: 3, order: 4, hours: 5, sorry: 9 } as const;
+
+// Every subpath of core resolves under users' settings (the server's /api in web.ts).
+export const subpaths = [turnFactOf, parseTreeDocument, evaluateRouting, lintTree, validateFilter, ingestDocuments, Redactor];
+export const filter: Filter = { must: [{ key: 'city', match: { value: 'Roma' } }] };
 
 // As in docs/getting-started.md.
 export const tree: Tree = defineTree({
@@ -342,7 +352,9 @@ export const used = [TreeAgentError, cosineSimilarity, KeyedMutex, ScriptedLangu
     join(project, 'typecheck/web.ts'),
     `import { createModels } from '@treeagent/ai-sdk';
 import { createApp } from '@treeagent/server';
-export const used = [createModels, createApp];
+import { type ClientEvent, SESSION_TOKEN_HEADER } from '@treeagent/server/api';
+export const used = [createModels, createApp, SESSION_TOKEN_HEADER];
+export type Wire = ClientEvent;
 `,
   );
   // The tree of docs/getting-started.md, as a user copies it.

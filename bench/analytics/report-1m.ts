@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type {
-  AnalyticsStore,
-  SessionStore,
-  TurnFact,
-  TurnFactStatus,
-} from '../../packages/core/src/index.js';
+import type { AnalyticsStore, SessionStore } from '../../packages/core/src/adapter/index.js';
+import type { TurnFact, TurnFactStatus } from '../../packages/core/src/analytics.js';
 import { PostgresSessionStore } from '../../packages/postgres/src/index.js';
 import { SqliteSessionStore } from '../../packages/sqlite/src/index.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { TreeJSON } from '../../packages/core/src/index.js';
+import type { TreeJSON } from '../../packages/core/src/document.js';
 import { seededRandom } from '../../packages/core/src/test-support/seeded-random.js';
 
 /**

@@ -1,10 +1,6 @@
-import type { RuntimeParts } from '../../packages/core/src/engine/load-runtime.js';
-import {
-  type Embedder,
-  InMemoryFileStore,
-  InMemoryVectorStore,
-  type Tree,
-} from '../../packages/core/src/index.js';
+import type { Embedder } from '../../packages/core/src/adapter/index.js';
+import type { RuntimeParts } from '../../packages/core/src/engine/runtime/load-runtime.js';
+import { InMemoryFileStore, InMemoryVectorStore, type Tree } from '../../packages/core/src/index.js';
 import { NullEmbeddingCache } from './vectors.js';
 
 /**

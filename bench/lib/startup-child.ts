@@ -1,13 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  defineTree,
-  type Embedder,
-  type EmbeddingCache,
-  FileEmbeddingCache,
-  HashedEmbedder,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import type { Embedder, EmbeddingCache } from '../../packages/core/src/adapter/index.js';
+import { defineTree, FileEmbeddingCache, HashedEmbedder, TreeAgent } from '../../packages/core/src/index.js';
 import { openSqlite } from '../../packages/sqlite/src/index.js';
 import { routingNodes } from './trees.js';
 import { normalizeInPlace, PrecomputedEmbedder, random } from './vectors.js';

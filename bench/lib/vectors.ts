@@ -1,4 +1,4 @@
-import type { Embedder, EmbeddingCache } from '../../packages/core/src/index.js';
+import type { Embedder, EmbeddingCache } from '../../packages/core/src/adapter/index.js';
 
 /** Deterministic 32-bit PRNG (mulberry32): the same seed gives the same vectors on every run. */
 export function random(seed: number): () => number {

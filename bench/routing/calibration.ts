@@ -1,12 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import {
-  type Embedder,
-  evaluateRouting,
-  HashedEmbedder,
-  InMemoryEmbeddingCache,
-  type LabelledUtterance,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import type { Embedder } from '../../packages/core/src/adapter/index.js';
+import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 
 /**

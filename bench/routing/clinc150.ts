@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  defineTree,
-  type LabelledUtterance,
-  type NodeDefinition,
-  type Tree,
-} from '../../packages/core/src/index.js';
+import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { defineTree, type NodeDefinition, type Tree } from '../../packages/core/src/index.js';
 
 /** Where the CLINC150 development splits live (shared with the project, read-only; `CLINC150_DIR` overrides). */
 export const CLINC150_DIR =

@@ -1,12 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  evaluateRouting,
-  FileEmbeddingCache,
-  InMemoryEmbeddingCache,
-  type LabelledUtterance,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { FileEmbeddingCache, InMemoryEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { InMemoryEmbeddingCache, type LabelledUtterance, TreeAgent } from '../../packages/core/src/index.js';
+import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { InMemoryEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 

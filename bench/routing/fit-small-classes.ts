@@ -7,15 +7,9 @@
  * `npx tsx bench/routing/fit-small-classes.ts [--weights 0,0.1,0.2,0.35,0.5,1]`
  */
 import { fileURLToPath } from 'node:url';
-import {
-  type Embedder,
-  evaluateRouting,
-  FileEmbeddingCache,
-  HashedEmbedder,
-  type LabelledUtterance,
-  type Tree,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import type { Embedder } from '../../packages/core/src/adapter/index.js';
+import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { FileEmbeddingCache, HashedEmbedder, type Tree, TreeAgent } from '../../packages/core/src/index.js';
 import { DEFAULT_BASE_WEIGHT, FittedEmbedder } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 

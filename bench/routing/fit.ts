@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Embedder } from '../../packages/core/src/adapter/index.js';
+import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import {
   ConcatEmbedder,
-  type Embedder,
-  evaluateRouting,
   FileEmbeddingCache,
   HashedEmbedder,
-  type LabelledUtterance,
   type Tree,
   TreeAgent,
 } from '../../packages/core/src/index.js';

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  defineTree,
-  type LabelledUtterance,
-  type NodeDefinition,
-  type Tree,
-} from '../../packages/core/src/index.js';
+import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { defineTree, type NodeDefinition, type Tree } from '../../packages/core/src/index.js';
 
 /**
  * An Italian labelled set of our own (`italian-intents.json`): the customer service of a bike shop,

@@ -1,11 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { bikeShopTree } from '../../examples/src/bike-shop/tree.js';
-import {
-  type LabelledUtterance,
-  type RoutingLanguage,
-  type Tree,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { type RoutingLanguage, type Tree, TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { italianIntentsTestSet, italianIntentsTree, loadItalianIntents } from './italian-intents.js';
 

@@ -2,13 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type CalibrationOptions,
-  FileEmbeddingCache,
-  type LabelledUtterance,
-  type SpaceFitter,
-  TreeAgent,
-} from '../../packages/core/src/index.js';
+import type { SpaceFitter } from '../../packages/core/src/adapter/index.js';
+import type { CalibrationOptions, LabelledUtterance } from '../../packages/core/src/evaluation.js';
+import { FileEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Embedder } from '../../packages/core/src/adapter/index.js';
+import { evaluateRouting } from '../../packages/core/src/evaluation.js';
 import {
   ConcatEmbedder,
-  type Embedder,
-  evaluateRouting,
   FileEmbeddingCache,
   HashedEmbedder,
   TreeAgent,

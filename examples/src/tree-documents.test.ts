@@ -1,14 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defineTree, type Tree } from '@treeagent/core';
 import {
-  defineTree,
   definitionToDocument,
   documentToDefinition,
   TREE_DOCUMENT_SCHEMA,
-  type Tree,
   validateTreeDocument,
-} from '@treeagent/core';
+} from '@treeagent/core/document';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { bikeShopTree } from './bike-shop/tree.js';

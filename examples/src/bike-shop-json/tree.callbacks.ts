@@ -1,7 +1,7 @@
 // The callbacks of tree.json, by name: written by `treeagent export --json` from tree.ts.
 // The JSON holds the data (chunks, thresholds, messages, flags); this module holds the behaviour.
 // Callbacks that were inline functions are still taken from the tree module by node id: move their code here over time.
-import { treeCallback } from '@treeagent/core';
+import { treeCallback } from '@treeagent/core/document';
 import source from '../bike-shop/tree.js';
 
 export const node1BeforeRun = treeCallback(source, 1, 'beforeRun');

@@ -10,7 +10,8 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main, type Output } from '@treeagent/cli';
-import { clusterMessages, TreeAgent } from '@treeagent/core';
+import { TreeAgent } from '@treeagent/core';
+import { clusterMessages } from '@treeagent/core/analytics';
 import { addChunksToTree } from '@treeagent/server';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import { afterAll, describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV3 } from '@ai-sdk/provider';
-import type { Embedder, EmbedOptions } from '@treeagent/core';
+import type { Embedder, EmbedOptions } from '@treeagent/core/adapter';
 import { embedMany } from 'ai';
 
 export interface AiSdkEmbedderOptions {

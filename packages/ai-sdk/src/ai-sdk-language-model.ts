@@ -1,12 +1,12 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { FileMetadata } from '@treeagent/core';
 import type {
-  FileMetadata,
   LanguageModel,
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
   ModelToolCall,
-} from '@treeagent/core';
+} from '@treeagent/core/adapter';
 import {
   generateText,
   jsonSchema,

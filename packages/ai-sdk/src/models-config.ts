@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type LanguageModel, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { LanguageModel } from '@treeagent/core/adapter';
 import type { AiSdkModelOptions } from './ai-sdk-language-model.js';
 import { createModel, type ModelConfig, PROVIDERS, type ProviderName } from './providers.js';
 

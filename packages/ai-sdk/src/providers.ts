@@ -2,7 +2,8 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { type LanguageModel, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { LanguageModel } from '@treeagent/core/adapter';
 import { type AiSdkModelOptions, aiSdkModel } from './ai-sdk-language-model.js';
 import type { ModelParamSupport } from './model-params.js';
 

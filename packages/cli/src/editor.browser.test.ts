@@ -136,7 +136,7 @@ afterAll(async () => {
 });
 
 async function openEditor(): Promise<void> {
-  await page.goto(`${dev.url}/editor`);
+  await page.goto(`${dev.url}/staff/editor`);
   await page.waitForSelector('body.is-ready');
   await waitChecked();
 }
@@ -419,7 +419,7 @@ describe('the tree editor', () => {
     );
     const server = await startDev(file, { port: '0', data: join(dir, 'data') }, quiet);
     try {
-      await page.goto(`${server.url}/editor`);
+      await page.goto(`${server.url}/staff/editor`);
       await page.waitForSelector('body.is-ready');
       await waitChecked();
       // The component used by name is drawn: its group, its node (read-only, dashed).

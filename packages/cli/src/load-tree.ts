@@ -4,18 +4,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
 import {
   defineTree,
-  documentToDefinition,
-  type Embedder,
-  type ExtraChunks,
   type FitMode,
-  type LanguageModel,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
-  type TreeDocument,
-  withExtraChunks,
 } from '@treeagent/core';
+import type { Embedder, LanguageModel } from '@treeagent/core/adapter';
+import { documentToDefinition, type TreeDocument } from '@treeagent/core/document';
+import { type ExtraChunks, withExtraChunks } from '@treeagent/core/evaluation';
 import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type LabelledUtterance, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { LabelledUtterance } from '@treeagent/core/evaluation';
 
 /**
  * Reads labelled utterances: JSON (an array of `[text, expected]`), JSON Lines (one such array per

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseTreeDocument, type TreeDocument } from '@treeagent/core';
+import { parseTreeDocument, type TreeDocument } from '@treeagent/core/document';
 
 /** A JSON tree file as read: the document and its exact text (the editor's version of it). */
 export interface TreeDocumentFile {

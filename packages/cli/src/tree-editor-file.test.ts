@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatTreeDocument, type TreeDocument } from '@treeagent/core';
+import { formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
 import { TreeEditConflict } from '@treeagent/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileTreeEditor } from './tree-editor-file.js';

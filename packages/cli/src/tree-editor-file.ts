@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
+import { defineTree, TreeAgentError } from '@treeagent/core';
 import {
-  defineTree,
   definitionToDocument,
   documentToDefinition,
   formatTreeDocument,
-  type LabelledUtterance,
   parseTreeDocument,
-  TreeAgentError,
   type TreeDocument,
-} from '@treeagent/core';
+} from '@treeagent/core/document';
+import type { LabelledUtterance } from '@treeagent/core/evaluation';
 import {
   TreeEditConflict,
   type TreeEditorFile,

@@ -9,8 +9,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatTreeDocument, type TreeDocument } from '@treeagent/core';
 import { InMemoryAuditLog } from '@treeagent/core/adapter';
+import { formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
 import { operatorDirectory } from '@treeagent/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../server/src/test-support/fixtures.js';

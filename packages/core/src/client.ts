@@ -11,7 +11,7 @@ export type {
   StoredTurnFact,
   UnmatchedMessage,
 } from './analytics/analytics-store.js';
-export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/message-content.js';
+export { type ContentPart, placeholdersIn, splitDynamicContent } from './engine/turn/message-content.js';
 export type { TreeAgentErrorCode } from './errors/tree-agent-error.js';
 export type { ChunkId } from './protocol/chunk-id.js';
 export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataType, PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
-import { type Embedder, type EmbedOptions, TreeAgentError } from '@treeagent/core';
-import { normalize } from '@treeagent/core/adapter';
+import { TreeAgentError } from '@treeagent/core';
+import { type Embedder, type EmbedOptions, normalize } from '@treeagent/core/adapter';
 
 /** Weight precisions transformers.js can load; each one reads its own ONNX file (see `onnxFileFor`). */
 export type TransformersDtype = Exclude<DataType, 'auto'>;

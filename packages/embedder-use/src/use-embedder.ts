@@ -1,4 +1,5 @@
-import { type Embedder, type EmbedOptions, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { Embedder, EmbedOptions } from '@treeagent/core/adapter';
 import { CallingThreadEmbedding } from './calling-thread-embedding.js';
 import { WorkerEmbedding } from './worker-embedding.js';
 

@@ -1,4 +1,4 @@
-import type { Embedder } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
 import { embedTexts } from '@treeagent/core/adapter';
 import type { FitOptions } from './fit-settings.js';
 import { type SparseRow, toSparse } from './linear-algebra.js';

@@ -1,14 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  countEnglish,
-  type Embedder,
-  HashedEmbedder,
-  InMemoryEmbeddingCache,
-  isEnglishTree,
-  TreeAgent,
-} from '@treeagent/core';
+import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { countEnglish, type Embedder, isEnglishTree } from '@treeagent/core/adapter';
 import { afterEach, describe, expect, test } from 'vitest';
 import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
 import type { TransformersImporter } from './multilingual-base.js';

@@ -1,4 +1,5 @@
-import { ConcatEmbedder, type Embedder, isEnglishTree, type Tree } from '@treeagent/core';
+import { ConcatEmbedder, type Tree } from '@treeagent/core';
+import { type Embedder, isEnglishTree } from '@treeagent/core/adapter';
 import { type MultilingualSource, multilingualEmbedder } from './multilingual-base.js';
 
 /**

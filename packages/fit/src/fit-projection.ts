@@ -1,4 +1,5 @@
-import type { Embedder, Tree } from '@treeagent/core';
+import type { Tree } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
 import { baseVectors, EMBEDDING_BATCH } from './base-vectors.js';
 import { fitKey, type TrainingSet, trainingSet } from './fit-classes.js';
 import { type FitOptions, type FitProgress, type FitSettings, fitSettings } from './fit-settings.js';

@@ -1,4 +1,5 @@
-import { type EmbeddingCache, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { EmbeddingCache } from '@treeagent/core/adapter';
 
 /**
  * Up to this many training chunks the PCA is exact (`exactPca`) rather than randomised: the n×n

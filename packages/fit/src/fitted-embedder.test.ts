@@ -1,14 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  defineTree,
-  type Embedder,
-  HashedEmbedder,
-  InMemoryEmbeddingCache,
-  TreeAgent,
-} from '@treeagent/core';
-import { cosineSimilarity } from '@treeagent/core/adapter';
+import { defineTree, HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { cosineSimilarity, type Embedder } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';

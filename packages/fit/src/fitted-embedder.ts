@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Embedder, EmbeddingCache, EmbedOptions, LintWarning, Tree } from '@treeagent/core';
+import type { Tree } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
+import type { Embedder, EmbeddingCache, EmbedOptions } from '@treeagent/core/adapter';
 import { concatScaled, embedTexts, norm } from '@treeagent/core/adapter';
+import type { LintWarning } from '@treeagent/core/evaluation';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { fitKey } from './fit-classes.js';
 import { fitProjection } from './fit-projection.js';

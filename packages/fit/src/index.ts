@@ -1,4 +1,4 @@
-export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from '@treeagent/core';
+export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from '@treeagent/core/adapter';
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 export {
   type ChosenBase,

@@ -1,4 +1,5 @@
-import { lintTree, TreeAgent } from '@treeagent/core';
+import { TreeAgent } from '@treeagent/core';
+import { lintTree } from '@treeagent/core/evaluation';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { FittedEmbedder } from './fitted-embedder.js';

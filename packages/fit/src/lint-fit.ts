@@ -1,4 +1,5 @@
-import type { LintWarning, Tree } from '@treeagent/core';
+import type { Tree } from '@treeagent/core';
+import type { LintWarning } from '@treeagent/core/evaluation';
 import { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 import { chunkClasses, fitKey } from './fit-classes.js';
 import type { Projection } from './projection.js';

@@ -1,4 +1,4 @@
-import type { Embedder } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
 import { pulledModels } from './pulled-models.js';
 
 /** The package whose `TransformersEmbedder` runs a pulled model. */

@@ -1,13 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ConcatEmbedder,
-  HashedEmbedder,
-  InMemoryEmbeddingCache,
-  TreeAgent,
-  withThresholds,
-} from '@treeagent/core';
+import { ConcatEmbedder, HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
+import { withThresholds } from '@treeagent/core/evaluation';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { FittedEmbedder } from './fitted-embedder.js';
 import { spaceFitter } from './space-fitter.js';

@@ -1,5 +1,11 @@
 import { dirname, join } from 'node:path';
-import type { Embedder, EmbeddingCache, FittedSpace, SpaceFitRequest, SpaceFitter } from '@treeagent/core';
+import type {
+  Embedder,
+  EmbeddingCache,
+  FittedSpace,
+  SpaceFitRequest,
+  SpaceFitter,
+} from '@treeagent/core/adapter';
 import { type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';

@@ -1,4 +1,5 @@
-import type { FileMetadata, ModelMessage, ModelRequest, ModelToolResultPart } from '@treeagent/core';
+import type { FileMetadata } from '@treeagent/core';
+import type { ModelMessage, ModelRequest, ModelToolResultPart } from '@treeagent/core/adapter';
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from 'node-llama-cpp';
 
 /** MIME types whose bytes are read as UTF-8 text and put inline in the prompt. */

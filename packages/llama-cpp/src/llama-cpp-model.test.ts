@@ -7,10 +7,9 @@ import {
   type JsonSchema,
   type LlmAfterSpecial,
   MessageType,
-  type ModelRequest,
-  type ModelStreamPart,
   TreeAgent,
 } from '@treeagent/core';
+import type { ModelRequest, ModelStreamPart } from '@treeagent/core/adapter';
 import { describeLanguageModel } from '@treeagent/core/conformance';
 import { ExactEmbedder, rejectionReason } from '@treeagent/core/test';
 import { getLlama, readGgufFileInfo } from 'node-llama-cpp';

@@ -2,15 +2,15 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
+import type { JsonSchema } from '@treeagent/core';
 import type {
-  JsonSchema,
   LanguageModel,
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
   ModelToolCall,
   ModelUsage,
-} from '@treeagent/core';
+} from '@treeagent/core/adapter';
 import {
   type ChatModelFunctions,
   type ChatWrapper,

@@ -1,14 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type AgentEvent,
-  defineTree,
-  MessageType,
-  type ModelRequest,
-  type ModelStreamPart,
-  TreeAgent,
-} from '@treeagent/core';
+import { type AgentEvent, defineTree, MessageType, TreeAgent } from '@treeagent/core';
+import type { ModelRequest, ModelStreamPart } from '@treeagent/core/adapter';
 import { ExactEmbedder } from '@treeagent/core/test';
 import { ChatMLChatWrapper } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { type SessionStore, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { SessionStore } from '@treeagent/core/adapter';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
 import { PostgresSessionStore } from './index.js';

@@ -1,13 +1,5 @@
-import {
-  type ChunkId,
-  defineTree,
-  HashedEmbedder,
-  type NodeDefinition,
-  TreeAgent,
-  type VectorRecord,
-  type VectorScrollRequest,
-  type VectorStore,
-} from '@treeagent/core';
+import { defineTree, HashedEmbedder, type NodeDefinition, TreeAgent } from '@treeagent/core';
+import type { ChunkId, VectorRecord, VectorScrollRequest, VectorStore } from '@treeagent/core/adapter';
 import { rejection } from '@treeagent/core/test';
 import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-import type { Condition, Filter, PointId } from '@treeagent/core';
 import { compileFilter } from '@treeagent/core/adapter';
+import type { Condition, Filter, PointId } from '@treeagent/core/filter';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

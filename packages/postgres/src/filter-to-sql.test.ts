@@ -1,4 +1,5 @@
-import { type Filter, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { Filter } from '@treeagent/core/filter';
 import { describe, expect, it } from 'vitest';
 import { filterToSql, normalizeId } from './filter-to-sql.js';
 

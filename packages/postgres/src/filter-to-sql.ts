@@ -1,3 +1,11 @@
+import { TreeAgentError } from '@treeagent/core';
+import {
+  EARTH_RADIUS_METERS,
+  type PathStep,
+  parsePath,
+  toRadians,
+  whitespaceWords,
+} from '@treeagent/core/adapter';
 import {
   type Condition,
   type Conditions,
@@ -10,17 +18,9 @@ import {
   type Match,
   type PointId,
   type Range,
-  TreeAgentError,
   type ValuesCount,
   validateFilter,
-} from '@treeagent/core';
-import {
-  EARTH_RADIUS_METERS,
-  type PathStep,
-  parsePath,
-  toRadians,
-  whitespaceWords,
-} from '@treeagent/core/adapter';
+} from '@treeagent/core/filter';
 
 /**
  * Translates Tree Agent's Qdrant-style filters (docs/concepts.md §6) into one SQL boolean expression over a

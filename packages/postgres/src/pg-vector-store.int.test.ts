@@ -1,10 +1,5 @@
-import {
-  type ChunkId,
-  InMemoryVectorStore,
-  type RetrievedChunk,
-  type VectorRecord,
-  type VectorScrollRequest,
-} from '@treeagent/core';
+import { InMemoryVectorStore, type RetrievedChunk } from '@treeagent/core';
+import type { ChunkId, VectorRecord, VectorScrollRequest } from '@treeagent/core/adapter';
 import { describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
 import { rejection } from '@treeagent/core/test';
 import fc from 'fast-check';

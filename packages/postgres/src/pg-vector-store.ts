@@ -1,14 +1,14 @@
+import { type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import {
   type ChunkId,
-  type RetrievedChunk,
-  TreeAgentError,
+  decodeOffset,
+  encodeOffset,
   type VectorRecord,
   type VectorScrollPage,
   type VectorScrollRequest,
   type VectorSearchRequest,
   type VectorStore,
-} from '@treeagent/core';
-import { decodeOffset, encodeOffset } from '@treeagent/core/adapter';
+} from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { filterToSql } from './filter-to-sql.js';
 import { isCreationRace, lockSchemaForMigration, MIGRATION_ATTEMPTS } from './migration.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { type FileMetadata, type FileOrigin, TreeAgentError } from '@treeagent/core';
 import {
-  type FileMetadata,
-  type FileOrigin,
   type FileStore,
   type NewFile,
   type NewFileStream,
-  TreeAgentError,
-} from '@treeagent/core';
-import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
+  singlePart,
+  storedFileMetadata,
+  writeInChunks,
+} from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
 import { identifier, quoteIdent, retriedOnce, type StorePool, storeError, storePool, vacuum } from './sql.js';

@@ -1,4 +1,6 @@
 import {
+  describeChannelStore,
+  describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorStores,
@@ -6,6 +8,7 @@ import {
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
+import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -29,6 +32,26 @@ async function onSchema<T extends { close(): Promise<void> }>(label: string, mak
 }
 
 const connection = TEST_DATABASE_URL;
+
+describeEventBus('PostgresEventBus', async () => {
+  await requireDatabase();
+  // A channel of its own per fixture: other tests' notifications never reach it.
+  const channel = `treeagent_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const opened: PostgresEventBus[] = [];
+  const open = async () => {
+    const bus = new PostgresEventBus({ connection, channel });
+    opened.push(bus);
+    await bus.ready();
+    return bus;
+  };
+  return {
+    bus: await open(),
+    reopen: open,
+    dispose: async () => {
+      for (const bus of opened) await bus.close();
+    },
+  };
+});
 
 describeHandoffQueue('PostgresHandoffQueue', async () => {
   const { open, dispose } = await onSchema(
@@ -94,4 +117,12 @@ it('PostgresSessionStore writes a commit’s handoff events in the commit: a ref
   } finally {
     await dispose();
   }
+});
+
+describeChannelStore('PostgresChannelStore (sessionStore.channelStore())', async () => {
+  const { open, dispose } = await onSchema(
+    'channels',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return { store: open().channelStore(), reopen: async () => open().channelStore(), dispose };
 });

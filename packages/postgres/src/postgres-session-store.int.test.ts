@@ -1,5 +1,5 @@
-import { type HistoryEntry, type SessionRecord, TreeAgentError } from '@treeagent/core';
-import { emptySessionRecord } from '@treeagent/core/adapter';
+import { type HistoryEntry, TreeAgentError } from '@treeagent/core';
+import { emptySessionRecord, type SessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';

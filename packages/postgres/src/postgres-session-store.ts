@@ -1,17 +1,22 @@
+import { type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
-  type HistoryEntry,
+  duplicateDelivery,
   type HistoryQuery,
+  type InboundReceipt,
   type ReleaseLock,
   type SessionCommit,
   type SessionRecord,
   type SessionStore,
-  TreeAgentError,
-  type TurnFact,
-} from '@treeagent/core';
-import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
+  type SqlRunner,
+  TURN_FACT_COLUMNS,
+  TurnFactsSql,
+  turnFactValues,
+} from '@treeagent/core/adapter';
+import type { TurnFact } from '@treeagent/core/analytics';
 import type pg from 'pg';
 import { runMigration } from './migration.js';
+import { PostgresChannelStore } from './postgres-channel-store.js';
 import { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 import {
   createPool,
@@ -74,7 +79,7 @@ const QUERY_CANCELED = '57014';
  */
 export class PostgresSessionStore implements SessionStore {
   /** Quoted, schema-qualified table names. */
-  readonly tables: { sessions: string; history: string; turnFacts: string };
+  readonly tables: { sessions: string; history: string; turnFacts: string; receipts: string };
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #lockConfig: pg.PoolConfig;
@@ -88,6 +93,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #migrateOnce = retriedOnce(() => this.migrate());
   #closed = false;
   #outbox: PostgresHandoffOutbox | null = null;
+  #channels: PostgresChannelStore | null = null;
 
   constructor(options: PostgresSessionStoreOptions) {
     this.#schema = options.schema ?? 'public';
@@ -97,6 +103,7 @@ export class PostgresSessionStore implements SessionStore {
       sessions: `${schema}.${identifier(`${this.#prefix}sessions`, 'sessions table', 'SESSION_STORE')}`,
       history: `${schema}.${identifier(`${this.#prefix}history`, 'history table', 'SESSION_STORE')}`,
       turnFacts: `${schema}.${identifier(`${this.#prefix}turn_facts`, 'turn facts table', 'SESSION_STORE')}`,
+      receipts: `${schema}.${identifier(`${this.#prefix}channel_receipts`, 'channel receipts table', 'SESSION_STORE')}`,
     };
     const { pool, ownsPool, config, endpoint } = storePool(options, 'SESSION_STORE', 'PostgresSessionStore');
     this.#pool = pool;
@@ -180,6 +187,16 @@ export class PostgresSessionStore implements SessionStore {
         )`,
         `CREATE INDEX IF NOT EXISTS ${index('by_day')} ON ${this.tables.turnFacts} (day, tree_version)`,
         `CREATE INDEX IF NOT EXISTS ${index('labelled')} ON ${this.tables.turnFacts} (labelled_at) WHERE label IS NOT NULL`,
+        // The platform message ids of messaging channels, written in the turn's commit (docs/channels.md).
+        `
+        CREATE TABLE IF NOT EXISTS ${this.tables.receipts} (
+          channel    text NOT NULL,
+          message_id text NOT NULL,
+          session_id text NOT NULL,
+          at         timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (channel, message_id)
+        )`,
+        `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${this.#prefix}channel_receipts_by_session`)} ON ${this.tables.receipts} (session_id)`,
       ],
     });
   }
@@ -260,10 +277,39 @@ export class PostgresSessionStore implements SessionStore {
     return this.#outbox;
   }
 
+  /**
+   * The messaging channels' identities and outbox (`<prefix>channel_identities`, `<prefix>channel_outbox`,
+   * on this store's pool), shared by every process (docs/channels.md).
+   */
+  channelStore(): PostgresChannelStore {
+    this.#channels ??= new PostgresChannelStore({
+      pool: this.#pool,
+      schema: this.#schema,
+      tablePrefix: this.#prefix,
+      autoMigrate: this.#autoMigrate,
+    });
+    return this.#channels;
+  }
+
+  async hasReceipt(receipt: InboundReceipt): Promise<boolean> {
+    return this.#run(`look up update ${receipt.messageId} of channel "${receipt.channel}"`, async () => {
+      const { rowCount } = await this.#pool.query(
+        `SELECT 1 FROM ${this.tables.receipts} WHERE channel = $1 AND message_id = $2`,
+        [receipt.channel, receipt.messageId],
+      );
+      return rowCount === 1;
+    });
+  }
+
   /** `VACUUM` of its tables (sessions, history, turn facts) after a deletion (see `vacuum` in sql.ts; docs/privacy.md). */
   async purgeDeleted(): Promise<void> {
     await this.#run('vacuum the session tables', () =>
-      vacuum(this.#pool, [this.tables.sessions, this.tables.history, this.tables.turnFacts]),
+      vacuum(this.#pool, [
+        this.tables.sessions,
+        this.tables.history,
+        this.tables.turnFacts,
+        this.tables.receipts,
+      ]),
     );
   }
 
@@ -295,6 +341,7 @@ export class PostgresSessionStore implements SessionStore {
     expectedVersion,
     facts = [],
     handoffEvents = [],
+    inbound,
   }: SessionCommit): Promise<void> {
     const id = record.id;
     const recordJson = JSON.stringify(record);
@@ -303,6 +350,16 @@ export class PostgresSessionStore implements SessionStore {
     if (outbox) await outbox.ready();
     await this.#run(`commit session "${id}"`, () =>
       transaction(this.#pool, async (client) => {
+        // The update's receipt first: a redelivery is refused before anything is written (exactly
+        // once); a concurrent insert of the same receipt waits for this transaction, then finds it.
+        if (inbound) {
+          const receipt = await client.query(
+            `INSERT INTO ${this.tables.receipts} (channel, message_id, session_id) VALUES ($1, $2, $3)
+             ON CONFLICT (channel, message_id) DO NOTHING`,
+            [inbound.channel, inbound.messageId, id],
+          );
+          if (receipt.rowCount !== 1) throw duplicateDelivery(id, inbound);
+        }
         // The version check and the write are one statement: a concurrent commit waits for the row
         // lock, then sees the new version and matches nothing.
         const updated = await client.query<{ start: number }>(
@@ -359,6 +416,7 @@ export class PostgresSessionStore implements SessionStore {
       await transaction(this.#pool, async (client) => {
         await client.query(`DELETE FROM ${this.tables.sessions} WHERE id = $1`, [sessionId]);
         await client.query(`DELETE FROM ${this.tables.turnFacts} WHERE session_id = $1`, [sessionId]);
+        await client.query(`DELETE FROM ${this.tables.receipts} WHERE session_id = $1`, [sessionId]);
       });
     });
   }
@@ -371,6 +429,7 @@ export class PostgresSessionStore implements SessionStore {
         const ids = [...sessionIds];
         await client.query(`DELETE FROM ${this.tables.sessions} WHERE id = ANY($1::text[])`, [ids]);
         await client.query(`DELETE FROM ${this.tables.turnFacts} WHERE session_id = ANY($1::text[])`, [ids]);
+        await client.query(`DELETE FROM ${this.tables.receipts} WHERE session_id = ANY($1::text[])`, [ids]);
       }),
     );
   }

@@ -5,8 +5,8 @@ import {
   MessageType,
   type QueryAfterSpecial,
   TreeAgent,
-  type VectorStore,
 } from '@treeagent/core';
+import type { VectorStore } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { type Filter, validateFilter } from '@treeagent/core';
 import { CORPUS_CASES, corpusOutcome } from '@treeagent/core/conformance';
+import { type Filter, validateFilter } from '@treeagent/core/filter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // The differential fuzzing's generators (evaluator vs SQL) serve here too: one source of random filters.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChunkId } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
+import type { ChunkId } from '@treeagent/core/adapter';
 
 /** A Qdrant point id: an unsigned integer or a UUID string (lowercase, hyphenated). */
 export type QdrantPointId = number | string;

@@ -1,5 +1,6 @@
-import type { ChunkId, Condition, Conditions, Filter } from '@treeagent/core';
-import { validateFilter } from '@treeagent/core';
+import type { ChunkId } from '@treeagent/core/adapter';
+import type { Condition, Conditions, Filter } from '@treeagent/core/filter';
+import { validateFilter } from '@treeagent/core/filter';
 import { toQdrantPointId } from './point-id.js';
 
 /** Qdrant's REST filter JSON: Tree Agent filters are already in this shape, ids aside. */

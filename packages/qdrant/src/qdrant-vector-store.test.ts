@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { VectorRecord } from '@treeagent/core';
+import type { VectorRecord } from '@treeagent/core/adapter';
 import { rejection } from '@treeagent/core/test';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { QdrantVectorStore, type QdrantVectorStoreOptions } from './qdrant-vector-store.js';

@@ -1,14 +1,14 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import type { RetrievedChunk } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
 import type {
   ChunkId,
-  RetrievedChunk,
   VectorRecord,
   VectorScrollPage,
   VectorScrollRequest,
   VectorSearchRequest,
   VectorStore,
-} from '@treeagent/core';
-import { TreeAgentError } from '@treeagent/core';
+} from '@treeagent/core/adapter';
 import { compareIds, decodeOffset, encodeOffset } from '@treeagent/core/adapter';
 import { checkPrefix, DEFAULT_COLLECTION_PREFIX, qdrantCollectionName } from './collection-name.js';
 import { isExistingCollection, isMissingCollection, vectorStoreError } from './errors.js';

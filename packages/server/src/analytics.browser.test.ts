@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TreeAgent, withExtraChunks } from '@treeagent/core';
+import { TreeAgent } from '@treeagent/core';
+import { withExtraChunks } from '@treeagent/core/evaluation';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +107,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }
 
   it('asks for an operator login; shows the report, charts, ambiguous siblings and unmatched clusters', async () => {
-    const { page, errors } = await loggedIn('/analytics');
+    const { page, errors } = await loggedIn('/staff/analytics');
     await page.waitForSelector('.report-card[data-figure="conversations"] dd');
     await page.waitForSelector('body.is-ready');
     const expected = await sessionStore.analytics().report();
@@ -145,7 +146,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }, 120_000);
 
   it('compares two tree versions side by side', async () => {
-    const { page, errors } = await loggedIn(`/analytics?version=${versions[0]}&compare=${versions[1]}`);
+    const { page, errors } = await loggedIn(`/staff/analytics?version=${versions[0]}&compare=${versions[1]}`);
     await page.waitForSelector('.report-compare');
     await page.waitForSelector('body.is-ready');
     const [a, b] = await Promise.all(
@@ -158,7 +159,7 @@ describe('Analytics and Review pages (Chromium)', () => {
   }, 120_000);
 
   it('review: search, read a transcript with its decisions, label a turn', async () => {
-    const { page, errors } = await loggedIn('/review');
+    const { page, errors } = await loggedIn('/staff/review');
     await page.waitForSelector('#conversation-list li');
     // The same filter bar as the Analytics page: range and version, then the page's own fields.
     for (const name of ['from', 'to', 'version', 'text', 'status', 'node'])

@@ -2,9 +2,12 @@ import type { Tracer } from '@opentelemetry/api';
 import type { TreeAgent } from '@treeagent/core';
 import type { cors } from 'hono/cors';
 import type { AnalyticsOptions } from './analytics/analytics-options.js';
+import type { RouteArea } from './areas/route-area.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
+import type { ChannelsOptions } from './channels/channels-options.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
+import type { WidgetServerOptions } from './embed/widget-options.js';
 import type { ServerLogger } from './errors/error-response.js';
 import type { HandoffOptions } from './handoff/handoff-service.js';
 import type { TrustProxyOptions } from './http/client-address.js';
@@ -12,8 +15,8 @@ import type { StreamLimitOptions } from './http/event-streams.js';
 import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
-import type { WebOptions } from './routes/web-routes.js';
 import type { SourcesOptions } from './sources/sources-options.js';
+import type { WebOptions } from './web-app/web-routes.js';
 
 /** Limits on what clients may send. */
 export interface ServerLimits {
@@ -122,6 +125,11 @@ export interface CreateAppOptions {
    */
   web?: WebOptions;
   /**
+   * The embeddable widget (docs/widget.md): `/widget.js` and `/widget.mjs`, CORS on the session
+   * routes for `origins` (any other origin refused), and signed user ids (`identitySecret`).
+   */
+  widget?: WidgetServerOptions;
+  /**
    * The people who take conversations over and administer the server: who they are
    * (`directory`), where their logins and the audit log live. Without it the operator routes answer
    * 404. See docs/security.md (operators) and docs/handoff.md.
@@ -134,6 +142,11 @@ export interface CreateAppOptions {
    * `operators`.
    */
   handoff?: HandoffOptions;
+  /**
+   * Messaging channels (Telegram, Meta, Slack, Teams, …): each answers its platform's webhook at
+   * `/channels/<name>/webhook` and sends through a durable outbox (docs/channels.md).
+   */
+  channels?: ChannelsOptions;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /**
@@ -145,6 +158,14 @@ export interface CreateAppOptions {
   editor?: TreeEditorSource;
   /** How long `GET /ready` waits for the tree and the session store. Default 2000 ms. */
   readyTimeoutMs?: number;
+  /**
+   * Route areas of your own (a messaging channel's webhook, a custom endpoint), declared with
+   * `routeArea({ prefix, access, routes })`: mounted after the server's own, each behind the guard of
+   * its access rule and the server's guards of its path (outside `/api` and `/v1`: the limits and
+   * body limits, not the API key). Their routes get the agent and `turns`, which runs a customer's
+   * message like the message route. See the README, "Route areas and channels".
+   */
+  routes?: readonly RouteArea[];
 }
 
 /** Default `sessions.createLimit`: 30 new sessions per client address per minute. */

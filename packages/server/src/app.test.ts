@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WEB_CONTENT_SECURITY_POLICY } from './routes/web-routes.js';
 import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+import { WEB_CONTENT_SECURITY_POLICY } from './web-app/web-routes.js';
 
 const KEY = 'sk-test-1';
 
@@ -180,6 +180,23 @@ describe('web page hook', () => {
 
     const open = testApp({ web: { directory, contentSecurityPolicy: false } }).app;
     expect((await open.request('/', html)).headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('tells the page its view: customer without debug (serve), developer in debug mode (dev), or as set', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'treeagent-web-'));
+    const view = async (app: ReturnType<typeof testApp>['app']) => {
+      const response = await app.request('/web-settings.json');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      return ((await response.json()) as { view: string }).view;
+    };
+    expect(await view(testApp({ web: { directory } }).app)).toBe('customer');
+    expect(await view(testApp({ web: { directory }, debug: true }).app)).toBe('developer');
+    expect(await view(testApp({ web: { directory, view: 'developer' } }).app)).toBe('developer');
+    expect(await view(testApp({ web: { directory, view: 'customer' }, debug: true }).app)).toBe('customer');
   });
 
   it('says how to build the web app when its directory has no index.html', async () => {

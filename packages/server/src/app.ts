@@ -1,53 +1,26 @@
-import type { AnalyticsStore } from '@treeagent/core';
 import { scheduleRefreshes } from '@treeagent/sources';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { analyticsRoutes } from './analytics/analytics-routes.js';
-import { purgeExpiredFacts } from './analytics/fact-retention.js';
-import { personalDataRoutes } from './analytics/personal-data-routes.js';
-import {
-  type CreateAppOptions,
-  DEFAULT_AUTH_FAILURE_LIMIT,
-  DEFAULT_SESSION_CREATE_LIMIT,
-  resolveLimits,
-} from './app-options.js';
+import { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT } from './app-options.js';
+import { coreAreas } from './areas/core-areas.js';
+import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
-import { checkSessionAccess, SESSION_TOKEN_HEADER } from './auth/session-access.js';
-import { isExpired, resolveExpiry, sweepExpired } from './auth/session-expiry.js';
-import { InMemorySessionTokens } from './auth/session-tokens.js';
-import { TreeEditorService } from './editor/tree-editor-service.js';
-import { ApiError, notFound } from './errors/api-error.js';
+import { startSessionSweeper } from './auth/session-sweeper.js';
+import { mountChannels } from './channels/mount-channels.js';
+import { widgetAccess } from './embed/widget-access.js';
+import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
+import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
-import { redactingLogger } from './errors/redacting-logger.js';
-import { HandoffService } from './handoff/handoff-service.js';
 import { allowHosts } from './http/allowed-hosts.js';
 import { bodyLimits } from './http/body-limits.js';
 import { trustClientAddress } from './http/client-address.js';
 import { closeAfterEarlyAnswers } from './http/early-answers.js';
-import { EventStreams } from './http/event-streams.js';
-import { FixedWindows } from './http/fixed-windows.js';
-import { MessageLimits } from './http/message-limits.js';
 import { limitAuthFailures, rateLimit } from './http/rate-limit.js';
-import { TurnMetrics } from './metrics/turn-metrics.js';
-import { openAiRoutes } from './openai/openai-routes.js';
-import { OperatorAuth } from './operators/operator-auth.js';
-import { editorRoutes } from './routes/editor-routes.js';
-import { fileRoutes } from './routes/file-routes.js';
-import { handoffRoutes } from './routes/handoff-routes.js';
-import { healthRoutes } from './routes/health-routes.js';
-import { messageRoutes } from './routes/message-routes.js';
-import { metricsRoutes } from './routes/metrics-routes.js';
-import { operatorRoutes } from './routes/operator-routes.js';
-import { sessionEventRoutes } from './routes/session-event-routes.js';
-import { sessionRoutes } from './routes/session-routes.js';
-import { treeRoutes } from './routes/tree-routes.js';
-import { webPage } from './routes/web-routes.js';
-import { webhookRoutes } from './routes/webhook-routes.js';
-import type { Services } from './services.js';
-import { sourcesContext, sourcesRoutes } from './sources/sources-routes.js';
-import { TurnTracing } from './telemetry/turn-tracing.js';
-import { TurnRunner } from './turns/turn-runner.js';
-import { type DrainResult, TurnTracker } from './turns/turn-tracker.js';
+import { createServices } from './services.js';
+import { sourcesContext } from './sources/sources-routes.js';
+import type { CustomerTurns } from './turns/customer-turns.js';
+import type { DrainResult } from './turns/turn-tracker.js';
+import { webPage } from './web-app/web-routes.js';
 
 /** Options of a graceful shutdown. */
 export interface ShutdownOptions {
@@ -72,14 +45,22 @@ export type TreeAgentApp = Hono & {
    * resolves to how many sessions were deleted. `now` defaults to the clock.
    */
   sweepExpiredSessions(now?: Date): Promise<number>;
+  /**
+   * Runs customers' messages as turns of their sessions, exactly as `POST /api/v1/sessions/:id/messages`
+   * does (limits, queue, redaction, persistence): what a channel outside the routes (a long poller) calls.
+   */
+  readonly turns: CustomerTurns;
 };
 
 const UPLOAD_PATH = /^\/api\/v1\/(?:(?:sessions|operator\/handoffs)\/[^/]+\/files|sources\/files)\/?$/;
+/** The URL spaces of the API: behind the API key (when configured) and every limit. */
+const API_PATHS = ['/api', '/v1'];
 
 /**
  * The HTTP API of a tree agent as a Hono app: the JSON API under `/api/v1`, the OpenAI-compatible
  * API under `/v1`, `/health`, `/ready`, `/metrics`, and optionally the web page under `/`.
- * Run it with `serve()`, or mount it in any Hono-compatible runtime.
+ * Run it with `serve()`, or mount it in any Hono-compatible runtime. `routes` adds route areas of
+ * your own (a channel's webhook) behind the same guards.
  *
  * @example
  * const app = createApp({ agent: new TreeAgent({ tree }), apiKeys: ['sk-local'] });
@@ -87,66 +68,27 @@ const UPLOAD_PATH = /^\/api\/v1\/(?:(?:sessions|operator\/handoffs)\/[^/]+\/file
  * const { sessionId, token } = await response.json();
  */
 export function createApp(options: CreateAppOptions): TreeAgentApp {
-  const debug = options.debug ?? false;
-  // Nothing personal in logs or traces: the agent's redaction applies to them too (docs/privacy.md).
-  const redactor = options.agent.redactor;
-  const logger = redactor
-    ? redactingLogger(options.logger ?? console, redactor)
-    : (options.logger ?? console);
-  const tracker = new TurnTracker();
-  const metrics = new TurnMetrics(() => tracker.inFlight);
-  const streams = new EventStreams(options.streams);
-  const operatorAuth = new OperatorAuth(options.operators, logger, undefined, streams);
-  const handoffs = new HandoffService({
-    agent: options.agent,
-    options: options.handoff,
-    registry: metrics.registry,
-    auth: operatorAuth,
-    logger,
-  });
-  const services: Services = {
-    agent: options.agent,
-    debug,
-    apiKeysConfigured: (options.apiKeys?.length ?? 0) > 0,
-    tokens: options.sessionTokens ?? new InMemorySessionTokens(),
-    tracker,
-    metrics,
-    runner: new TurnRunner({
-      agent: options.agent,
-      tracker,
-      metrics,
-      tracing: new TurnTracing(options.tracer, redactor ? (text) => redactor.redactText(text) : undefined),
-      logger,
-      debug,
-      observers: (sessionId) => [handoffs.observeTurn(sessionId)],
-    }),
-    limits: resolveLimits(options.limits),
-    expiry: resolveExpiry(options.sessions),
-    sessionCreation:
-      options.sessions?.createLimit === false
-        ? null
-        : new FixedWindows(options.sessions?.createLimit ?? DEFAULT_SESSION_CREATE_LIMIT),
-    messageLimits: new MessageLimits(options.messageLimit),
-    streams,
-    logger,
-    operatorAuth,
-    handoffs,
-    readyTimeoutMs: options.readyTimeoutMs ?? 2000,
-    startedAt: new Date(),
-  };
-
+  const services = createServices(options);
+  const { debug, logger } = services;
   const app = new Hono();
   app.onError((error, c) => errorResponse(c, error, { debug, logger }));
   app.notFound((c) =>
     errorResponse(c, notFound(`There is no ${c.req.method} ${c.req.path}.`), { debug, logger }),
   );
 
+  // Guards of every request.
   app.use('*', closeAfterEarlyAnswers());
   if (options.trustProxy) {
     const trust = options.trustProxy;
     app.use('*', trustClientAddress('addresses' in trust ? trust : { addresses: trust }));
   }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
+  if (options.widget) {
+    app.use('/api/v1/sessions', widgetAccess(options.widget));
+    app.use('/api/v1/sessions/*', widgetAccess(options.widget));
+    const script = widgetScript();
+    for (const path of WIDGET_PATHS) app.get(path, script);
+  }
   if (options.cors) {
     app.use(
       '*',
@@ -163,107 +105,33 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
       }),
     );
   }
-  // One instance of each, shared by both APIs (one rate-limit window per client, not per API).
+  if (options.editor && !services.operatorAuth.configured && !debug)
+    throw new TypeError(
+      'The tree editor (option "editor") needs admin logins ("operators") or debug mode: without either, anyone who reaches the server could rewrite the tree.',
+    );
+  // Guards of the API, one instance of each shared by every area (one rate-limit window per client,
+  // not per area); areas of a program's own outside the API get them all but the API key.
   const authFailures = options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT;
-  const guards = [
-    ...(authFailures ? [limitAuthFailures(authFailures)] : []),
-    ...(options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : []),
-    ...(options.rateLimit ? [rateLimit(options.rateLimit)] : []),
-    bodyLimits({
-      jsonBytes: services.limits.maxBodyBytes,
-      uploadBytes: services.limits.maxUploadBytes,
-      isUpload: (path, method) => method === 'POST' && UPLOAD_PATH.test(path),
-    }),
-  ];
-  for (const prefix of ['/api/*', '/v1/*']) app.use(prefix, ...guards);
+  const failures = authFailures ? [limitAuthFailures(authFailures)] : [];
+  const perClient = options.rateLimit ? [rateLimit(options.rateLimit)] : [];
+  const body = bodyLimits({
+    jsonBytes: services.limits.maxBodyBytes,
+    uploadBytes: services.limits.maxUploadBytes,
+    isUpload: (path, method) => method === 'POST' && UPLOAD_PATH.test(path),
+  });
+  const apiKey = options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : [];
+  const apiGuards: MiddlewareHandler[] = [...failures, ...apiKey, ...perClient, body];
+  for (const prefix of API_PATHS) app.use(`${prefix}/*`, ...apiGuards);
 
-  const api = new Hono();
-  const sessionAccess: MiddlewareHandler = async (c, next) => {
-    const sessionId = c.req.param('id')!;
-    await checkSessionAccess(services.tokens, sessionId, c.req.header(SESSION_TOKEN_HEADER), () =>
-      isExpired(services.tokens, sessionId, services.expiry, new Date()),
-    );
-    await next();
-  };
-  api.use('/sessions/:id', sessionAccess);
-  api.use('/sessions/:id/*', sessionAccess);
-  api.route('/sessions', sessionRoutes(services));
-  api.route('/sessions', messageRoutes(services));
-  api.route('/sessions', fileRoutes(services));
-  api.route('/sessions', sessionEventRoutes(services));
-  api.route('/', treeRoutes(services));
-  if (options.editor) {
-    // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
-    if (!services.operatorAuth.configured && !debug)
-      throw new TypeError(
-        'The tree editor (option "editor") needs admin logins ("operators") or debug mode: without either, anyone who reaches the server could rewrite the tree.',
-      );
-    const guard: MiddlewareHandler[] = services.operatorAuth.configured
-      ? [services.operatorAuth.require('admin')]
-      : [];
-    api.use('/editor', ...guard);
-    api.use('/editor/*', ...guard);
-    api.route('/editor', editorRoutes(services, new TreeEditorService(options.editor)));
-  }
-  // Operator functions behind the operator login (an admin may too), personal data behind the admin
-  // role; never a session token or an API key (docs/analytics.md, docs/security.md).
-  api.use('/analytics/*', services.operatorAuth.require('operator'));
-  api.use('/personal-data/*', services.operatorAuth.require('admin'));
-  api.route('/analytics', analyticsRoutes(services, options.analytics ?? {}));
-  api.route('/personal-data', personalDataRoutes(services, options.analytics ?? {}));
-  // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).
-  api.use('/sources', services.operatorAuth.require('operator'));
-  api.use('/sources/*', services.operatorAuth.require('operator'));
-  if (options.sources) api.route('/sources', sourcesRoutes(services, options.sources));
-  else
-    api.all('/sources/*', () => {
-      throw new ApiError(
-        501,
-        'NOT_CONFIGURED',
-        'Knowledge sources need the server option sources.store (treeagent dev and serve set it).',
-      );
-    });
-  api.route('/operator', operatorRoutes(services));
-  api.route('/operator', handoffRoutes(services, options.analytics?.store));
-  api.route('/operator', webhookRoutes(services));
-  app.route('/api/v1', api);
-  app.route('/v1', openAiRoutes(services));
-  app.route('/', healthRoutes(services));
-  if (options.metrics ?? true) app.route('/', metricsRoutes(services));
-  if (options.web) app.use('*', webPage(options.web));
+  // The route areas: the server's own, then the program's.
+  for (const area of coreAreas(options, services)) mountArea(app, area, services);
+  for (const area of options.routes ?? [])
+    mountArea(app, area, services, isUnder(area.prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
+  // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
+  if (options.channels) services.channels = mountChannels(app, services, options.channels);
+  if (options.web) app.use('*', webPage({ view: debug ? 'developer' : 'customer', ...options.web }));
 
-  // One sweep, one retention (sessions.absoluteTimeoutMs): expired sessions with their history, files,
-  // turn facts and handoff queue entry, then the turn facts older than the retention that no session holds (docs/privacy.md).
-  const facts =
-    options.analytics?.store ??
-    (services.agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.() ??
-    null;
-  const sweep = async (now: Date = new Date()) => {
-    const deleted = await sweepExpired(
-      services.tokens,
-      async (id) => {
-        await services.agent.deleteSession(id);
-        await services.handoffs.forget(id);
-        streams.endSession(id, 'session expired');
-      },
-      services.expiry,
-      now,
-    );
-    await purgeExpiredFacts(facts, services.expiry, now);
-    return deleted;
-  };
-  let sweeping: Promise<unknown> | null = null;
-  const sweeper =
-    services.expiry.sweepIntervalMs > 0 && (services.tokens.claimExpired || facts)
-      ? setInterval(() => {
-          sweeping ??= sweep()
-            .catch((error) => logger.error('Deleting expired sessions failed; the next sweep retries', error))
-            .finally(() => {
-              sweeping = null;
-            });
-        }, services.expiry.sweepIntervalMs)
-      : null;
-  sweeper?.unref?.();
+  const sweeper = startSessionSweeper(services, options.analytics?.store);
   const sourceSchedule =
     options.sources && (options.sources.scheduleIntervalMs ?? 60_000) > 0
       ? scheduleRefreshes(sourcesContext(services, options.sources), {
@@ -276,17 +144,31 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   return Object.defineProperties(app as TreeAgentApp, {
     shutdown: {
       value: (shutdown: ShutdownOptions = {}) => {
-        if (sweeper) clearInterval(sweeper);
+        sweeper.stop();
         void sourceSchedule?.stop();
-        handoffs.webhook?.stop();
-        streams.endAll('shutting down');
-        return tracker.drain({
+        services.handoffs.webhook?.stop();
+        services.channels?.stop();
+        services.streams.endAll('shutting down');
+        const drained = services.tracker.drain({
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,
         });
+        // Channel sends in progress finish (or fail) here, so no message stays leased by this process.
+        return services.channels
+          ? drained.then(async (result) => {
+              await services.channels?.settle();
+              return result;
+            })
+          : drained;
       },
     },
-    sweepExpiredSessions: { value: sweep },
-    turnsInFlight: { get: () => tracker.inFlight },
+    sweepExpiredSessions: { value: sweeper.sweep },
+    turnsInFlight: { get: () => services.tracker.inFlight },
+    turns: { value: services.turns },
   });
+}
+
+/** Whether `path` is one of `prefixes` or below one. */
+function isUnder(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

@@ -64,7 +64,7 @@ describe('human handoff in the browser (Chromium)', () => {
   async function scenario(userUrl: string, operatorUrl: string, screenshots: boolean, liveMs: number) {
     const user = await openPage(browser, `${userUrl}/`);
     // A help desk's laptop: 1280 px wide (the tablet width is checked below).
-    const desk = await openPage(browser, `${operatorUrl}/console`, { width: 1280, height: 860 });
+    const desk = await openPage(browser, `${operatorUrl}/staff/console`, { width: 1280, height: 860 });
     cleanups.push(() => user.context.close());
     cleanups.push(() => desk.context.close());
     const { page } = user;
@@ -91,7 +91,7 @@ describe('human handoff in the browser (Chromium)', () => {
     await item.click();
 
     // A second operator watches the same queue: Bruno's claim reaches Carla's console live.
-    const colleague = await openPage(browser, `${operatorUrl}/console`);
+    const colleague = await openPage(browser, `${operatorUrl}/staff/console`);
     cleanups.push(() => colleague.context.close());
     const carla = colleague.page;
     await carla.locator('#operator-login-name').fill('carla');

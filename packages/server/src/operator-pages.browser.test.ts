@@ -39,7 +39,7 @@ describe('operator pages (Chromium)', () => {
   }
 
   it('asks for a login, refuses a wrong password, keeps the audit log from operators, shows it to admins', async () => {
-    const { page, context, errors } = await openPage(browser, `${server.url}/audit`);
+    const { page, context, errors } = await openPage(browser, `${server.url}/staff/audit`);
     try {
       await page.locator('#operator-login').waitFor();
       await logIn(page, 'bruno', 'wrong-password-1');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TreeDocument } from '@treeagent/core';
+import type { TreeDocument } from '@treeagent/core/document';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,12 +58,12 @@ const EDITED: TreeDocument = {
 /** Each page and what shows it is drawn (beyond `body.is-ready`). */
 const PAGES = [
   { path: '/', shown: '#message-input' },
-  { path: '/tree', shown: '#tree-page' },
-  { path: '/editor', shown: '#editor-page .editor-file' },
-  { path: '/console', shown: '#console-page .console-queue' },
-  { path: '/analytics', shown: '#analytics-page .report-card' },
-  { path: '/review', shown: '#review-page' },
-  { path: '/audit', shown: '#audit-page .audit-row' },
+  { path: '/staff/tree', shown: '#tree-page' },
+  { path: '/staff/editor', shown: '#editor-page .editor-file' },
+  { path: '/staff/console', shown: '#console-page .console-queue' },
+  { path: '/staff/analytics', shown: '#analytics-page .report-card' },
+  { path: '/staff/review', shown: '#review-page' },
+  { path: '/staff/audit', shown: '#audit-page .audit-row' },
 ] as const;
 
 const NONE = { overflow: [], topBar: [], controls: [] };
@@ -140,7 +140,7 @@ describe.each(SMALL_SCREENS)(
       page.setDefaultTimeout(15_000);
       page.on('pageerror', (error) => errors.push(String(error)));
       // The login form is a page too: it fits before anyone has logged in.
-      await page.goto(`${server.url}/console`);
+      await page.goto(`${server.url}/staff/console`);
       await page.locator('#operator-login').waitFor();
       expect(await overflowing(page)).toEqual([]);
       expect(await unreachable(page)).toEqual([]);
@@ -165,8 +165,8 @@ describe.each(SMALL_SCREENS)(
       },
     );
 
-    it('/console: an admin sees the webhook event the helpdesk refused, and Retry delivers it', async () => {
-      await page.goto(`${server.url}/console`);
+    it('/staff/console: an admin sees the webhook event the helpdesk refused, and Retry delivers it', async () => {
+      await page.goto(`${server.url}/staff/console`);
       const section = page.locator('#webhook-dead-letters');
       await section.waitFor();
       expect(await layoutProblems(page)).toEqual(NONE);
@@ -185,8 +185,8 @@ describe.each(SMALL_SCREENS)(
       expect(await section.locator('.dead-letter').count()).toBe(0);
     });
 
-    it('/console: a waiting session opens with its transcript and reply box inside the screen', async () => {
-      await page.goto(`${server.url}/console`);
+    it('/staff/console: a waiting session opens with its transcript and reply box inside the screen', async () => {
+      await page.goto(`${server.url}/staff/console`);
       await page.locator('#queue-list button, #queue-list a').first().tap();
       await page.locator('#reply-form').waitFor();
       expect(await layoutProblems(page)).toEqual(NONE);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionStore } from '@treeagent/core';
+import type { SessionStore } from '@treeagent/core/adapter';
 import { PostgresSessionStore } from '@treeagent/postgres';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import Database from 'better-sqlite3';

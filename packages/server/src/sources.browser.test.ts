@@ -71,7 +71,7 @@ describe('Sources page (Chromium)', () => {
     page.setDefaultTimeout(20_000);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
-    await page.goto(`${server.url}/sources`);
+    await page.goto(`${server.url}/staff/sources`);
     await page.waitForSelector('#operator-login');
     await page.fill('input[name=login]', who);
     await page.fill('input[name=password]', OPERATOR_PASSWORDS[who]);

@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import {
-  defineTree,
-  type ModelRequest,
-  type ModelStreamPart,
-  type NodeDefinition,
-  TreeAgent,
-} from '@treeagent/core';
+import { defineTree, type NodeDefinition, TreeAgent } from '@treeagent/core';
+import type { ModelRequest, ModelStreamPart } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -452,7 +447,8 @@ describe('web chat page (Chromium)', () => {
 
   it('uploads files, shows dynamic attachments in place and download links; no-match, errors, no debug UI', async () => {
     const { page, errors } = await open(lab.url);
-    expect(await page.locator('#tree-name').textContent()).toBe('lab');
+    // Without debug, the customer's chat page: the assistant's name, no staff pages.
+    expect(await page.locator('#assistant-name').textContent()).toBe('lab');
     expect(await page.locator('#debug-badge').isHidden()).toBe(true);
     expect(await page.locator('#toggle-debug').isHidden()).toBe(true);
 
@@ -532,10 +528,10 @@ describe('web chat page (Chromium)', () => {
     );
 
     // A reload keeps the session (sessionStorage) and shows the history (a failed turn saved nothing).
-    const session = await page.locator('#session-label').textContent();
+    const session = await storedSession(page);
     await page.reload();
     await page.waitForSelector('body.is-ready');
-    expect(await page.locator('#session-label').textContent()).toBe(session);
+    expect(await storedSession(page)).toBe(session);
     expect(await texts(page, '.msg--user .content')).toEqual([
       'receipt',
       'order status',
@@ -546,7 +542,7 @@ describe('web chat page (Chromium)', () => {
 
     // A new chat starts an empty session.
     await page.locator('#new-chat').click();
-    await expect.poll(() => page.locator('#session-label').textContent()).not.toBe(session);
+    await expect.poll(() => storedSession(page)).not.toBe(session);
     expect(await page.locator('.turn').count()).toBe(0);
     expect(await page.locator('#empty-state').isVisible()).toBe(true);
     expect(errors).toEqual([]);
@@ -577,7 +573,7 @@ describe('web chat page (Chromium)', () => {
   }, 120_000);
 
   it('pages: the tree page loads from its own URL, the top bar moves between pages without a reload, an unknown path says so', async () => {
-    const { page, errors } = await open(`${bikeShop.url}/tree`);
+    const { page, errors } = await open(`${bikeShop.url}/staff/tree`);
     expect(await page.locator('.page-link[aria-current="page"]').textContent()).toBe('Tree');
     expect(await page.locator('#tree-page .tree-item').count()).toBe(25);
     await page.locator('#tree-page .tree-item[data-node-id="202"] > .tree-row').click();
@@ -628,7 +624,7 @@ describe('web chat page (Chromium)', () => {
       await page.locator('#api-key-input').fill('sk-web');
       await page.locator('#api-key-dialog button[value="save"]').click();
       await page.waitForSelector('body.is-ready');
-      expect(await page.locator('#tree-name').textContent()).toBe('lab');
+      expect(await page.locator('#assistant-name').textContent()).toBe('lab');
       await say(page, 'order status');
       expect(await page.locator('.msg--agent .content').textContent()).toBe('What is your order number?');
       expect(await page.evaluate("sessionStorage.getItem('treeagent.apiKey')")).toBe('sk-web');
@@ -637,3 +633,8 @@ describe('web chat page (Chromium)', () => {
     }
   }, 120_000);
 });
+
+/** The session the page keeps in the tab's storage (the customer's page does not show it). */
+function storedSession(page: Page): Promise<unknown> {
+  return page.evaluate("sessionStorage.getItem('treeagent.session')");
+}

@@ -27,6 +27,10 @@ export default defineConfig({
     // changeOrigin: the server checks the Host header against its allow-list.
     proxy: {
       '/api': { target: process.env.TREEAGENT_SERVER ?? 'http://127.0.0.1:3000', changeOrigin: true },
+      '/web-settings.json': {
+        target: process.env.TREEAGENT_SERVER ?? 'http://127.0.0.1:3000',
+        changeOrigin: true,
+      },
     },
   },
 });

@@ -6,6 +6,7 @@ export {
 } from './open-sqlite.js';
 export type { SessionLockOptions } from './session-locks.js';
 export { AUDIT_SCHEMA, SqliteAuditLog } from './sqlite-audit-log.js';
+export { CHANNEL_SCHEMA, SqliteChannelStore } from './sqlite-channel-store.js';
 export {
   type SchemaMigrations,
   SqliteDatabase,

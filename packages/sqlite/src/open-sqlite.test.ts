@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChunkId, defineTree, MessageType, TreeAgent, TreeAgentError } from '@treeagent/core';
+import { defineTree, MessageType, TreeAgent, TreeAgentError } from '@treeagent/core';
+import type { ChunkId } from '@treeagent/core/adapter';
 import { ExactEmbedder } from '@treeagent/core/test';
 import { describe, expect, test } from 'vitest';
 import { cleanupsAfterEach } from '../../core/src/test-support/cleanups-after-each.js';
@@ -127,6 +128,7 @@ describe('openSqlite', () => {
     expect(stores.database.isOpen).toBe(false);
     expect(Object.keys(dumpTables(stores.file))).toEqual([
       'audit_log',
+      'channel_receipts',
       'embeddings',
       'file_chunks',
       'files',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type ReleaseLock, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { ReleaseLock } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { guard } from './sqlite-errors.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { EmbeddingCache } from '@treeagent/core';
+import type { EmbeddingCache } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { type FileMetadata, type FileOrigin, TreeAgentError } from '@treeagent/core';
 import {
-  type FileMetadata,
-  type FileOrigin,
   type FileStore,
   type NewFile,
   type NewFileStream,
-  TreeAgentError,
-} from '@treeagent/core';
-import { singlePart, storedFileMetadata, writeInChunks } from '@treeagent/core/adapter';
+  singlePart,
+  storedFileMetadata,
+  writeInChunks,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorStores,
@@ -69,4 +70,13 @@ describe('SqliteSessionStore with its handoff outbox', () => {
       await data.dispose();
     }
   });
+});
+
+describeChannelStore('SqliteChannelStore (sessionStore.channelStore())', async () => {
+  const data = dataDirectory('channels');
+  return {
+    store: data.open().sessionStore.channelStore(),
+    reopen: async () => data.open().sessionStore.channelStore(),
+    dispose: data.dispose,
+  };
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HistoryEntry, SessionRecord } from '@treeagent/core';
+import type { HistoryEntry } from '@treeagent/core';
+import type { SessionRecord } from '@treeagent/core/adapter';
 import { emptySessionRecord } from '@treeagent/core/adapter';
 import { describeSessionStore } from '@treeagent/core/conformance';
 import { rejection } from '@treeagent/core/test';

@@ -1,17 +1,22 @@
+import { type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
-  type HistoryEntry,
+  duplicateDelivery,
   type HistoryQuery,
+  type InboundReceipt,
   type ReleaseLock,
   type SessionCommit,
   type SessionRecord,
   type SessionStore,
-  TreeAgentError,
-  type TurnFact,
-} from '@treeagent/core';
-import { type SqlRunner, TURN_FACT_COLUMNS, TurnFactsSql, turnFactValues } from '@treeagent/core/adapter';
+  type SqlRunner,
+  TURN_FACT_COLUMNS,
+  TurnFactsSql,
+  turnFactValues,
+} from '@treeagent/core/adapter';
+import type { TurnFact } from '@treeagent/core/analytics';
 import type Database from 'better-sqlite3';
 import { type SessionLockOptions, SessionLocks } from './session-locks.js';
+import { SqliteChannelStore } from './sqlite-channel-store.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { guard } from './sqlite-errors.js';
 import { SqliteHandoffOutbox } from './sqlite-handoff-outbox.js';
@@ -86,6 +91,15 @@ export const SESSION_SCHEMA: SchemaMigrations = {
        day, tree_version, session_id, turn, at, status, node_id, agent_id, latency_ms, min_margin,
        low_node_id, low_child_id, low_runner_up_id, input_tokens, output_tokens
      );`,
+    // The platform message ids of messaging channels, written in the turn's commit (docs/channels.md).
+    `CREATE TABLE channel_receipts (
+       channel TEXT NOT NULL,
+       message_id TEXT NOT NULL,
+       session_id TEXT NOT NULL,
+       at TEXT NOT NULL,
+       PRIMARY KEY (channel, message_id)
+     ) WITHOUT ROWID;
+     CREATE INDEX channel_receipts_by_session ON channel_receipts (session_id);`,
   ],
 };
 
@@ -121,6 +135,8 @@ export class SqliteSessionStore implements SessionStore {
   readonly #reads: SqliteReadWorker | null;
   #analytics: TurnFactsSql | null = null;
   #outbox: SqliteHandoffOutbox | null = null;
+  #channels: SqliteChannelStore | null = null;
+  readonly #hasReceipt: Database.Statement;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteSessionStoreOptions = {}) {
@@ -142,6 +158,9 @@ export class SqliteSessionStore implements SessionStore {
         deleteHistory,
         insertFact,
         deleteFacts,
+        insertReceipt,
+        hasReceipt,
+        deleteReceipts,
       ] = guard(
         'SESSION_STORE',
         this.#handle.where,
@@ -162,14 +181,28 @@ export class SqliteSessionStore implements SessionStore {
           db.prepare('DELETE FROM session_history WHERE session_id = ?'),
           db.prepare(INSERT_FACT),
           db.prepare('DELETE FROM turn_facts WHERE session_id = ?'),
+          db.prepare(
+            `INSERT INTO channel_receipts (channel, message_id, session_id, at) VALUES (?, ?, ?, ?)
+               ON CONFLICT (channel, message_id) DO NOTHING`,
+          ),
+          db.prepare('SELECT 1 FROM channel_receipts WHERE channel = ? AND message_id = ?'),
+          db.prepare('DELETE FROM channel_receipts WHERE session_id = ?'),
         ],
       );
       this.#load = load;
       this.#historyAll = historyAll;
       this.#historyLast = historyLast;
+      this.#hasReceipt = hasReceipt;
       const commit = db.transaction(
         (
-          { record, expectedVersion, endsInteraction, facts = [], handoffEvents = [] }: SessionCommit,
+          {
+            record,
+            expectedVersion,
+            endsInteraction,
+            facts = [],
+            handoffEvents = [],
+            inbound,
+          }: SessionCommit,
           json: string,
           entries: string[],
         ) => {
@@ -180,6 +213,12 @@ export class SqliteSessionStore implements SessionStore {
               `Session "${record.id}" changed during the interaction (version ${current}, expected ${expectedVersion}).`,
               { details: { sessionId: record.id } },
             );
+          }
+          // The update's receipt first: a redelivery is refused before anything is written (exactly once).
+          if (inbound) {
+            const at = new Date().toISOString();
+            if (insertReceipt.run(inbound.channel, inbound.messageId, record.id, at).changes === 0)
+              throw duplicateDelivery(record.id, inbound);
           }
           upsert.run(record.id, record.version, json, record.updatedAt);
           let seq = (lastSeq.get(record.id) as { seq: number | null }).seq ?? 0;
@@ -202,6 +241,7 @@ export class SqliteSessionStore implements SessionStore {
         deleteRecord.run(sessionId);
         deleteHistory.run(sessionId);
         deleteFacts.run(sessionId);
+        deleteReceipts.run(sessionId);
       });
       const insertFacts = db.transaction((facts: readonly TurnFact[]) => {
         for (const fact of facts) insertFact.run(turnFactValues(fact));
@@ -286,6 +326,21 @@ export class SqliteSessionStore implements SessionStore {
     return this.#outbox;
   }
 
+  /**
+   * The messaging channels' identities and outbox in this file (docs/channels.md), shared by every
+   * process on the file.
+   */
+  channelStore(): SqliteChannelStore {
+    this.#channels ??= this.#run('open the channel store', () => new SqliteChannelStore(this.#database));
+    return this.#channels;
+  }
+
+  async hasReceipt(receipt: InboundReceipt): Promise<boolean> {
+    return this.#run(`look up update ${receipt.messageId} of channel "${receipt.channel}"`, () =>
+      Boolean(this.#hasReceipt.get(receipt.channel, receipt.messageId)),
+    );
+  }
+
   async recordFacts(facts: TurnFact[]): Promise<void> {
     if (facts.length === 0) return;
     this.#run('record turn facts', () => this.#insertFacts(facts));
@@ -349,6 +404,7 @@ export class SqliteSessionStore implements SessionStore {
   /** Releases the locks this store holds and closes the file (when no other store shares it). */
   async close(): Promise<void> {
     await this.#outbox?.close();
+    await this.#channels?.close();
     await this.#reads?.close();
     this.#handle.close(() => this.#locks.releaseAll());
   }

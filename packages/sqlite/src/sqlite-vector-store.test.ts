@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { InMemoryVectorStore, TreeAgentError, type VectorRecord } from '@treeagent/core';
+import { InMemoryVectorStore, TreeAgentError } from '@treeagent/core';
+import type { VectorRecord } from '@treeagent/core/adapter';
 import { CONFORMANCE_RECORDS, describeQdrantCorpus, describeVectorStore } from '@treeagent/core/conformance';
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';

@@ -1,14 +1,15 @@
+import { type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import {
   type ChunkId,
-  type RetrievedChunk,
-  TreeAgentError,
+  compareIds,
+  compileFilter,
+  scrollPage,
   type VectorRecord,
   type VectorScrollPage,
   type VectorScrollRequest,
   type VectorSearchRequest,
   type VectorStore,
-} from '@treeagent/core';
-import { compareIds, compileFilter, scrollPage } from '@treeagent/core/adapter';
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   type ErrorSummary,
   type FileMetadata,
-  type LanguageModel,
   summarizeError,
   TreeAgent,
   TreeAgentError,
   type TreeAgentOptions,
 } from '@treeagent/core';
+import type { LanguageModel } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { checkTurn, type Mismatch } from './check-turn.js';
 import type { Conversation, ConversationFile, ConversationTurn, Fixtures } from './conversation.js';

@@ -4,6 +4,7 @@ import { openDataDirectory } from '../data-directory.js';
 import { type LoadedTree, loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { fitOptions } from '../space.js';
+import { defineCommand } from './command-definition.js';
 
 export interface ChatOptions {
   config?: string;
@@ -124,3 +125,21 @@ function printDebug(event: AgentEvent, out: Output): void {
       `  [fallback] agent ${event.agentId}: ${formatErrorSummary(event.error)} → node ${event.nodeTarget}`,
     );
 }
+
+/** `treeagent chat`: its help, arguments and options (the command table, `command-table.ts`). */
+export const chatDefinition = defineCommand({
+  name: 'chat',
+  description: "Chat with the agent in the terminal. Type an option's number or text to pick it.",
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    { flags: '--session <id>', description: 'session id (sessions persist in the data directory)' },
+    {
+      flags: '--data <directory>',
+      description: 'data directory (SQLite: sessions, ingested documents, embedding cache)',
+      default: '.treeagent',
+    },
+    { flags: '--debug', description: 'show each explore decision, step and fallback' },
+  ],
+  run: ([tree], options, out) => chatCommand(tree, options, out),
+});

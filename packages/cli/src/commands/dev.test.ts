@@ -133,6 +133,9 @@ describe('treeagent dev', () => {
       try {
         const url = dev.url.replace('0.0.0.0', '127.0.0.1');
         expect((await route(url)).status, JSON.stringify(options)).toBe(status);
+        // The developer's chat page, with debug or without (treeagent serve's is the customer's).
+        const settings = await fetch(`${url}/web-settings.json`);
+        expect(await settings.json(), JSON.stringify(options)).toEqual({ view: 'developer' });
         if (!options.host) {
           const port = new URL(url).port;
           const hostStatus = (host: string) =>

@@ -1,12 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import {
-  formatTreeDocument,
-  TREE_DOCUMENT_FORMAT,
-  TREE_DOCUMENT_VERSION,
-  TreeAgent,
-  TreeAgentError,
-} from '@treeagent/core';
+import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from '@treeagent/core/document';
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
@@ -15,8 +10,9 @@ import type { Output } from '../output.js';
 import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
-import { portInUseError } from '../user-errors.js';
+import { parsePort, portInUseError } from '../user-errors.js';
 import { watchFiles } from '../watch-file.js';
+import { defineCommand } from './command-definition.js';
 
 export interface DevOptions {
   config?: string;
@@ -42,7 +38,7 @@ export interface DevOptions {
   utterances?: string;
   /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
   redact?: boolean;
-  /** The tree editor (`/editor`): default on in debug mode or with operators (then for admins only). */
+  /** The tree editor (`/staff/editor`): default on in debug mode or with operators (then for admins only). */
   editor?: boolean;
 }
 
@@ -86,7 +82,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const editor = options.editor !== false && (debug || operators !== null);
   const server = await serve({
     agent,
-    web: { directory: WEB_DIRECTORY },
+    // The developer's chat page (pages' links, the session, the inspector), debug mode or not.
+    web: { directory: WEB_DIRECTORY, view: 'developer' },
     debug,
     port,
     hostname,
@@ -137,10 +134,11 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
-  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (operators)
+    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (editor)
     out.log(
-      `Tree editor: ${server.url}/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
+      `Tree editor: ${server.url}/staff/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
     );
   if (debug && !isLoopback(hostname))
     out.error(
@@ -247,3 +245,50 @@ export async function devCommand(treePath: string, options: DevOptions, out: Out
   });
   return 0;
 }
+
+/** `treeagent dev`: its help, arguments and options (the command table, `command-table.ts`). */
+export const devDefinition = defineCommand({
+  name: 'dev',
+  description:
+    'Run the server with the chat page and the debug view; reload the tree when its files change, keeping sessions.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--data <directory>',
+      description: 'data directory (SQLite: sessions, ingested documents, embedding cache)',
+      default: '.treeagent',
+    },
+    { flags: '--port <port>', description: 'port (0 picks a free one)', parse: parsePort, default: '3000' },
+    { flags: '--host <host>', description: 'interface to listen on', default: '127.0.0.1' },
+    { flags: '--api-key <key...>', description: 'require this API key on the API' },
+    {
+      flags: '--operators <file>',
+      description:
+        'operators file ({ "operators": [{ id, name, role, passwordHash }] }): turns on the operator console and human handoff',
+    },
+    {
+      flags: '--utterances <file>',
+      description:
+        "labelled utterances (TSV): the Analytics page adds unmatched messages to them, the editor's threshold suggestions come from them (default for the editor: utterances.tsv beside the tree)",
+    },
+    {
+      flags: '--redact',
+      description:
+        'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
+    },
+    { flags: '--no-watch', description: 'do not reload on changes' },
+    {
+      flags: '--debug',
+      description: 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)',
+    },
+    { flags: '--no-debug', description: 'no debug mode (the default on a non-loopback --host)' },
+    {
+      flags: '--allowed-host <name...>',
+      description:
+        'host names the server answers to (default on a loopback --host: localhost, 127.0.0.1, [::1], *.localhost)',
+    },
+    { flags: '--no-editor', description: 'no tree editor (/staff/editor)' },
+  ],
+  run: ([tree], options, out) => devCommand(tree, options, out),
+});

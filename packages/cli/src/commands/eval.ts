@@ -1,18 +1,17 @@
+import { type ThresholdSource, type Tree, TreeAgent } from '@treeagent/core';
 import {
   evaluateRouting,
   type LabelledUtterance,
   type RoutingEvaluation,
   type RoutingOutcome,
-  type ThresholdSource,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+} from '@treeagent/core/evaluation';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
 import { describeSpace, fitOptions } from '../space.js';
+import { defineCommand } from './command-definition.js';
 
 export interface EvalOptions {
   config?: string;
@@ -151,3 +150,40 @@ function describeSource(source: ThresholdSource): string {
       return 'library default';
   }
 }
+
+/** `treeagent eval`: its help, arguments and options (the command table, `command-table.ts`). */
+export const evalDefinition = defineCommand({
+  name: 'eval',
+  description:
+    'Routing evaluation: route each labelled utterance as a first message would (the explore step and its climbs) and report in-scope accuracy, out-of-scope recall, per-node scores, confusions, an operating-point threshold and suggested thresholds per node.',
+  arguments: [
+    { name: '<tree>', description: 'tree file (.ts, .js or .json)' },
+    {
+      name: '<utterances>',
+      description:
+        'labelled utterances: .json [[text, expected], …], .jsonl, .tsv or .csv; expected is a node name or "none"',
+    },
+  ],
+  options: [
+    {
+      flags: '--config <file>',
+      description: 'model configuration (default: treeagent.config.json next to the tree)',
+    },
+    {
+      flags: '--keep <share>',
+      description: 'share of in-scope utterances the operating point keeps',
+      default: '0.9',
+    },
+    { flags: '--data <directory>', description: 'data directory (embedding cache)', default: '.treeagent' },
+    {
+      flags: '--min-accuracy <value>',
+      description: 'exit with code 1 when the in-scope accuracy is below this value',
+    },
+    {
+      flags: '--min-oos-recall <value>',
+      description: 'exit with code 1 when the out-of-scope recall is below this value',
+    },
+    { flags: '--json', description: 'print the whole report as JSON' },
+  ],
+  run: ([tree, utterances], options, out) => evalCommand(tree, utterances, options, out),
+});

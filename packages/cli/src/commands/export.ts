@@ -1,8 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
-import { definitionToDocument, formatTreeDocument, TreeAgentError, type TreeDocument } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import { definitionToDocument, formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { defineCommand } from './command-definition.js';
 
 export interface ExportOptions {
   config?: string;
@@ -130,7 +132,7 @@ function callbackModule(
     '// Callbacks that were inline functions are still taken from the tree module by node id: move their code here over time.',
   ];
   if (generated.length) {
-    lines.push("import { treeCallback } from '@treeagent/core';");
+    lines.push("import { treeCallback } from '@treeagent/core/document';");
     lines.push(
       sourceExport === 'default'
         ? `import source from '${specifier}';`
@@ -176,3 +178,18 @@ function uniqueName(name: string, taken: Set<string>): string {
   taken.add(candidate);
   return candidate;
 }
+
+/** `treeagent export`: its help, arguments and options (the command table, `command-table.ts`). */
+export const exportDefinition = defineCommand({
+  name: 'export',
+  description:
+    'Convert a TypeScript or JavaScript tree once to the JSON form (docs/tree-format.md): the tree as data in <tree>.json, its callbacks by name in <tree>.callbacks.ts beside it.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts or .js)' }],
+  options: [
+    { flags: '--json', description: 'write the JSON tree document (the only format, and the default)' },
+    { flags: '--out <file>', description: 'where to write the document (default: the tree path with .json)' },
+    { flags: '--force', description: 'overwrite existing files' },
+    { flags: '--config <file>', description: 'model configuration' },
+  ],
+  run: ([tree], options, out) => exportCommand(tree, options, out),
+});

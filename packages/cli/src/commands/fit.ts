@@ -1,13 +1,7 @@
 import { resolve } from 'node:path';
-import {
-  defaultEmbedderFor,
-  type Embedder,
-  evaluateRouting,
-  type LabelledUtterance,
-  type RoutingEvaluation,
-  type Tree,
-  TreeAgent,
-} from '@treeagent/core';
+import { type Tree, TreeAgent } from '@treeagent/core';
+import { defaultEmbedderFor, type Embedder } from '@treeagent/core/adapter';
+import { evaluateRouting, type LabelledUtterance, type RoutingEvaluation } from '@treeagent/core/evaluation';
 import { type FittedEmbedder, spaceFitter } from '@treeagent/fit';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
@@ -15,6 +9,7 @@ import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
 import { fitsDirectory, shippedFitFile } from '../space.js';
+import { defineCommand } from './command-definition.js';
 
 export interface FitCommandOptions {
   config?: string;
@@ -130,3 +125,48 @@ function summary(label: string, report: RoutingEvaluation): string {
     ? `${head}; no operating point (too few in-scope utterances)`
     : `${head}; at the operating point (threshold ${point.threshold.toFixed(3)}, ${percent(point.keep)} kept): in-scope right ${percent(point.inScopeAccuracy)}, out-of-scope recall ${percent(point.outOfScopeRecall)}`;
 }
+
+/** `treeagent fit`: its help, arguments and options (the command table, `command-table.ts`). */
+export const fitDefinition = defineCommand({
+  name: 'fit',
+  description:
+    "Fit the embedding space to the tree ahead, as the agent would at load (same base and settings): kept in the data directory's fits/ and written next to the tree (<tree>.fit.json, to ship with the project), where dev, serve, chat and eval find it and route fitted from the first message; with --utterances, routing unfitted vs fitted.",
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    {
+      flags: '--utterances <file>',
+      description: 'held-out labelled utterances to compare unfitted and fitted routing',
+    },
+    {
+      flags: '--out <file>',
+      description:
+        'where to write the shipped copy (default: <tree>.fit.json next to the tree, where the commands look)',
+    },
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--data <directory>',
+      description: 'data directory (embedding cache, fits/)',
+      default: '.treeagent',
+    },
+    {
+      flags: '--depth <n>',
+      description: 'classes are the nodes at this depth (default: the node holding each chunk)',
+    },
+    {
+      flags: '--min-chunks <n>',
+      description: 'classes with fewer chunks are left out of the fit (default 2)',
+    },
+    { flags: '--shrinkage <value>', description: 'shrinkage of the within-class scatter, 0…1' },
+    {
+      flags: '--base-weight <value>',
+      description:
+        'weight of the base space kept beside the fitted one (nodes left out of the fit fall back to it); 0 = fitted space only',
+    },
+    {
+      flags: '--keep <share>',
+      description: 'share of in-scope utterances the operating point keeps',
+      default: '0.9',
+    },
+  ],
+  run: ([tree], options, out) => fitCommand(tree, options, out),
+});

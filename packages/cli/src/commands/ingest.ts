@@ -1,9 +1,12 @@
-import { defaultEmbedderFor, ingestDocuments, type Tree, TreeAgentError } from '@treeagent/core';
+import { type Tree, TreeAgentError } from '@treeagent/core';
+import { defaultEmbedderFor } from '@treeagent/core/adapter';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { readDocuments } from '@treeagent/sources';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
+import { defineCommand } from './command-definition.js';
 
 export interface IngestCommandOptions {
   config?: string;
@@ -65,3 +68,22 @@ export function findQueryNode(tree: Tree, reference: string) {
     );
   return node;
 }
+
+/** `treeagent ingest`: its help, arguments and options (the command table, `command-table.ts`). */
+export const ingestDefinition = defineCommand({
+  name: 'ingest',
+  description:
+    "Load text, Markdown, PDF, HTML and Word (.docx) documents into a query node's collection (SQLite in the data directory); re-runs write only what changed.",
+  arguments: [
+    { name: '<tree>', description: 'tree file (.ts, .js or .json)' },
+    { name: '<node>', description: 'id or name of the query node' },
+    { name: '<paths...>', description: 'files or folders (.txt, .md, .pdf, .html, .docx)' },
+  ],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    { flags: '--data <directory>', description: 'data directory', default: '.treeagent' },
+    { flags: '--max-chars <n>', description: 'longest chunk in characters', default: '800' },
+    { flags: '--overlap <n>', description: 'characters repeated between consecutive chunks', default: '100' },
+  ],
+  run: ([tree, node, paths], options, out) => ingestCommand(tree, node, paths, options, out),
+});

@@ -3,6 +3,7 @@ import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { describeThreshold, thresholdsById } from '../thresholds.js';
+import { defineCommand } from './command-definition.js';
 
 /** `treeagent inspect <tree>`: the effective tree (components flattened) with ids, types, thresholds (as the agent runs them, with where they come from) and chunks. */
 export async function inspectCommand(
@@ -74,3 +75,15 @@ function describeTree(tree: Tree, thresholds: Map<number, RoutingThreshold>) {
     })),
   };
 }
+
+/** `treeagent inspect`: its help, arguments and options (the command table, `command-table.ts`). */
+export const inspectDefinition = defineCommand({
+  name: 'inspect',
+  description: 'Show the effective tree (components flattened) with ids, types, thresholds and chunk counts.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    { flags: '--json', description: 'print as JSON' },
+  ],
+  run: ([tree], options, out) => inspectCommand(tree, options, out),
+});

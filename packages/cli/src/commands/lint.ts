@@ -1,22 +1,25 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  calibrationReads,
-  defaultEmbedderFor,
   formatProblem,
-  type LintThreshold,
-  type LintWarning,
-  lintReport,
-  lintTree,
   type SpaceStatus,
   TreeAgent,
   TreeAgentError,
   type TreeValidationError,
 } from '@treeagent/core';
+import { defaultEmbedderFor } from '@treeagent/core/adapter';
+import {
+  calibrationReads,
+  type LintThreshold,
+  type LintWarning,
+  lintReport,
+  lintTree,
+} from '@treeagent/core/evaluation';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions, shippedFitFile } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
+import { defineCommand } from './command-definition.js';
 
 /**
  * `treeagent lint <tree>`: validation errors (exit 1) and warnings: unreachable nodes, ambiguous
@@ -130,3 +133,29 @@ function printThresholds(thresholds: readonly LintThreshold[], out: Output): voi
         `info    node ${threshold.nodeId}${threshold.name ? ` ("${threshold.name}")` : ''}: similarityThreshold ${describeThreshold(threshold)}. Set similarityThreshold on the node (or the root's defaultSimilarityThreshold) to choose it yourself.`,
       );
 }
+
+/** `treeagent lint`: its help, arguments and options (the command table, `command-table.ts`). */
+export const lintDefinition = defineCommand({
+  name: 'lint',
+  description:
+    'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors; with a fitted embedder, nodes with too few chunks to fit and a stale fit.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--ambiguity <similarity>',
+      description: 'chunk pairs of sibling subtrees at or above this similarity are ambiguous',
+      default: '0.9',
+    },
+    { flags: '--strict', description: 'exit with code 1 on warnings too' },
+    {
+      flags: '--fit',
+      description: `fit the embedding space and show the thresholds in it even above ${LINT_FIT_MAX_CHUNKS} exploration chunks (slow on large trees)`,
+    },
+    {
+      flags: '--thresholds',
+      description: `compute the routing thresholds even when their calibration would read more than ${LINT_CALIBRATION_MAX_READS_PER_CHUNK} similarities per chunk (deep trees above ${LINT_FIT_MAX_CHUNKS} exploration chunks; slow)`,
+    },
+  ],
+  run: ([tree], options, out) => lintCommand(tree, options, out),
+});

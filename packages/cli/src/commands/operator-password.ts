@@ -1,6 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import { hashOperatorPassword } from '@treeagent/server';
 import type { Output } from '../output.js';
+import { defineCommand } from './command-definition.js';
 
 /** Reads all of standard input as text. */
 async function readStdin(input: NodeJS.ReadableStream): Promise<string> {
@@ -29,3 +30,11 @@ export async function operatorPasswordCommand(
   out.log(await hashOperatorPassword(password));
   return 0;
 }
+
+/** `treeagent operator-password`: its help, arguments and options (the command table, `command-table.ts`). */
+export const operatorPasswordDefinition = defineCommand({
+  name: 'operator-password',
+  description:
+    'Print the hash of an operator password read from standard input: the passwordHash of an entry of the operators file.',
+  run: (_arguments, _options, out) => operatorPasswordCommand(out),
+});

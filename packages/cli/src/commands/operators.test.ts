@@ -46,7 +46,7 @@ describe('treeagent operator-password and dev --operators', () => {
       lines,
     );
     try {
-      expect(lines.lines.join('\n')).toContain(`Operator console: ${dev.url}/console`);
+      expect(lines.lines.join('\n')).toContain(`Operator console: ${dev.url}/staff/console`);
       const login = await fetch(`${dev.url}/api/v1/operator/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

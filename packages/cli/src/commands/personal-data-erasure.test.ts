@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionRecord } from '@treeagent/core';
+import type { SessionRecord } from '@treeagent/core/adapter';
 import { emptySessionRecord } from '@treeagent/core/adapter';
 import { ANALYTICS_FIXTURE } from '@treeagent/core/conformance';
 import { PersonalData } from '@treeagent/server';

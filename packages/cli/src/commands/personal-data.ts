@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { type FileStore, type SessionStore, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { AuditLog, FileStore, HandoffOutbox, HandoffQueue, SessionStore } from '@treeagent/core/adapter';
 import {
-  type AuditLog,
-  type HandoffOutbox,
-  type HandoffQueue,
   PersonalData,
   type PersonalDataStores,
   type PersonalDataSubject,
@@ -14,6 +12,7 @@ import {
 import { openDataDirectory } from '../data-directory.js';
 import type { Output } from '../output.js';
 import { importPostgresAdapter } from '../postgres-adapter.js';
+import { defineCommand } from './command-definition.js';
 
 export interface PersonalDataOptions {
   data?: string;
@@ -143,3 +142,30 @@ async function openStores(
     close: () => data.close(),
   };
 }
+
+/** `treeagent personal-data`: its help, arguments and options (the command table, `command-table.ts`). */
+export const personalDataDefinition = defineCommand({
+  name: 'personal-data',
+  description:
+    "One user's data on request (docs/privacy.md): export writes every session created for the user (their userId) as JSON — record, history, turn facts, files, handoff notes, audit entries; delete removes all of it (one transaction per store) and their tokens. Audited as cli:<os user>.",
+  arguments: [{ name: '<action>', description: 'export or delete' }],
+  options: [
+    { flags: '--user <id>', description: 'the user: the userId given when their sessions were created' },
+    { flags: '--session <ids...>', description: 'sessions by id, besides or instead of the user' },
+    { flags: '--data <directory>', description: 'data directory (SQLite)', default: '.treeagent' },
+    {
+      flags: '--database-url <url>',
+      description: 'PostgreSQL instead (postgres://…; needs @treeagent/postgres)',
+    },
+    { flags: '--schema <name>', description: 'PostgreSQL schema of the tables (default public)' },
+    {
+      flags: '--out <file>',
+      description: 'export: write the JSON to this file (mode 0600) instead of standard output',
+    },
+    {
+      flags: '--yes',
+      description: 'delete: really delete (without it, says what would be deleted and exits 1)',
+    },
+  ],
+  run: ([action], options, out) => personalDataCommand(action, options, out),
+});

@@ -1,11 +1,14 @@
 import { writeFileSync } from 'node:fs';
-import { type AnalyticsStore, type ReportFilter, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
+import type { ReportFilter } from '@treeagent/core/analytics';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { importPostgresAdapter } from '../postgres-adapter.js';
 import { formatComparison, formatReport, type NodeNames } from '../report/format-report.js';
 import { reportHtml } from '../report/report-html.js';
+import { defineCommand } from './command-definition.js';
 
 export interface ReportOptions {
   data?: string;
@@ -108,3 +111,35 @@ async function openAnalytics(
   const store = data.options.sessionStore as unknown as { analytics(): AnalyticsStore };
   return { analytics: store.analytics(), close: () => data.close() };
 }
+
+/** `treeagent report`: its help, arguments and options (the command table, `command-table.ts`). */
+export const reportDefinition = defineCommand({
+  name: 'report',
+  description:
+    'Analytics over the stored turns: conversations and turns per day, containment, no-match and fallback rates, traffic per node and agent, ambiguous siblings, latency percentiles; --html writes charts, --compare two tree versions, --labels exports review labels for eval and fit.',
+  options: [
+    { flags: '--data <directory>', description: 'data directory (SQLite)', default: '.treeagent' },
+    {
+      flags: '--database-url <url>',
+      description: 'read PostgreSQL instead (postgres://…; needs @treeagent/postgres)',
+    },
+    { flags: '--schema <name>', description: 'PostgreSQL schema of the tables (default public)' },
+    { flags: '--from <day>', description: 'first day, YYYY-MM-DD (UTC; default 30 days before --to)' },
+    { flags: '--to <day>', description: 'last day, YYYY-MM-DD (UTC; default today)' },
+    { flags: '--version <hash>', description: 'only turns answered by this tree version (content hash)' },
+    { flags: '--compare <versions...>', description: 'compare two tree versions: --compare <a> <b>' },
+    {
+      flags: '--low-margin <value>',
+      description: 'a decision by less than this is ambiguous',
+      default: '0.05',
+    },
+    { flags: '--tree <file>', description: 'the tree, to show node names' },
+    { flags: '--json', description: 'print the report as JSON' },
+    { flags: '--html <file>', description: 'write the report with charts as one HTML file' },
+    {
+      flags: '--labels <file>',
+      description: 'write the labelled turns of review as utterances (TSV) for eval and fit',
+    },
+  ],
+  run: (_arguments, options, out) => reportCommand(options, out),
+});

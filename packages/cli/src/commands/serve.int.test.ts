@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatTreeDocument } from '@treeagent/core';
+import { formatTreeDocument } from '@treeagent/core/document';
 import { hashOperatorPassword } from '@treeagent/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -166,6 +166,8 @@ describe('treeagent serve', () => {
     expect(await chat.say('opening hours')).toBe('Open from 9 to 18 (from the callback module).');
     // Never debug mode: no routing endpoint.
     expect((await fetch(`${server.url}/api/v1/route`, { method: 'POST', headers: bearer })).status).toBe(404);
+    // The customer's chat page at /: no staff links, ids, timings or debug (the staff's under /staff/).
+    expect(await (await fetch(`${server.url}/web-settings.json`)).json()).toEqual({ view: 'customer' });
 
     // The editor: not with the API key alone, nor a session token; an admin's login opens it.
     expect((await fetch(`${server.url}/api/v1/editor`, { headers: bearer })).status).toBe(401);

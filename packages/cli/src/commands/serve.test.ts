@@ -61,6 +61,36 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(result.errors).toContain(`chmod 600 ${keys}`);
   });
 
+  it('a channels file with a world-readable or missing secret', async () => {
+    const secret = join(scratch, 'telegram.secret');
+    writeFileSync(secret, 'hook_secret');
+    chmodSync(secret, 0o644);
+    const channels = join(scratch, 'channels.json');
+    writeFileSync(
+      channels,
+      JSON.stringify({
+        channels: [
+          {
+            platform: 'telegram',
+            token: { env: 'TREEAGENT_TEST_TG_TOKEN' },
+            secretToken: { file: 'telegram.secret' },
+          },
+        ],
+      }),
+    );
+    let result = await serveWith('--channels', channels);
+    expect(result.code).toBe(2);
+    expect(result.errors).toMatch(/TREEAGENT_TEST_TG_TOKEN is not set/);
+    process.env.TREEAGENT_TEST_TG_TOKEN = '123456:abc';
+    try {
+      result = await serveWith('--channels', channels);
+      expect(result.code).toBe(2);
+      expect(result.errors).toContain(`chmod 600 ${secret}`);
+    } finally {
+      delete process.env.TREEAGENT_TEST_TG_TOKEN;
+    }
+  });
+
   it('short API keys, an editor nobody may use, a database URL that is not PostgreSQL', async () => {
     expect((await serveWith('--api-key', 'secret')).errors).toMatch(/at least 16 random/);
 
@@ -94,6 +124,13 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     expect(streams.errors).toMatch(
       /--stream-limits: "tabs=2" is not one of session, operator, address, process, idle-ms/,
     );
+
+    const origin = await serveWith('--widget-origin', 'https://shop.example.com/page');
+    expect(origin.code).toBe(2);
+    expect(origin.errors).toMatch(/--widget-origin https:\/\/shop.example.com\/page is not an origin/);
+    const secretAlone = await serveWith('--widget-secret-file', join(scratch, 'widget-secret'));
+    expect(secretAlone.code).toBe(2);
+    expect(secretAlone.errors).toMatch(/--widget-secret-file needs --widget-origin/);
 
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
@@ -14,15 +15,18 @@ import {
   trustedProxies,
   type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
+  type WidgetServerOptions,
 } from '@treeagent/server';
+import { loadChannels } from '../channels-adapter.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
 import { openServerStores } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
-import { portInUseError } from '../user-errors.js';
+import { parsePort, portInUseError } from '../user-errors.js';
 import { watchFiles } from '../watch-file.js';
+import { defineCommand } from './command-definition.js';
 
 /** Options of `treeagent serve` (the flags; docs/deployment.md). */
 export interface ServeCommandOptions {
@@ -39,15 +43,21 @@ export interface ServeCommandOptions {
   apiKey?: string[];
   /** A file of API keys, one per line, readable by the server's account only. */
   apiKeyFile?: string;
+  /** Messaging channels (docs/channels.md): a channels.json whose secrets come from the environment or 0600 files. */
+  channels?: string;
   /** Serve on a non-loopback address without API keys (a public chat page): the explicit choice. */
   public?: boolean;
   /** Operators file: operator login, the console, handoff, and the admins who may edit. */
   operators?: string;
-  /** The tree editor at `/editor`, for admins (needs `operators`). */
+  /** The tree editor at `/staff/editor`, for admins (needs `operators`). */
   editor?: boolean;
   /** Reload the tree when its files change, keeping sessions (default off). */
   watch?: boolean;
   allowedHost?: string[];
+  /** Origins of the sites that embed the widget (`/widget.js`): CORS on the session routes, any other origin refused. */
+  widgetOrigin?: string[];
+  /** A file (chmod 600) with the secret sites sign user ids with for the widget's `identify()`. */
+  widgetSecretFile?: string;
   /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
   trustProxy?: string[];
   /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
@@ -204,6 +214,7 @@ export async function startServe(
       `treeagent serve on ${hostname} without an API key would let anyone who reaches it use the API. Give keys with --api-key-file <file> (one per line, chmod 600) or TREEAGENT_API_KEYS, or pass --public to serve the chat page to anyone (sessions are still private to their token; docs/security.md).`,
     );
   if (options.operators) checkPrivateFile(options.operators, '--operators');
+  const widget = widgetOptions(options);
   if (options.editor && !options.operators)
     throw usage(
       '--editor needs --operators <file>: on a server, only admins may edit the tree (docs/editor.md). Add an operator with role "admin" to the file (treeagent operator-password makes the hash).',
@@ -285,13 +296,17 @@ export async function startServe(
         },
       };
     }
+    // Refused before the server starts: a missing or world-readable secret names its fix.
+    const channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
+      ...(channels ? { channels: { channels: channels.channels } } : {}),
       web: { directory: WEB_DIRECTORY },
       debug: false,
       port,
       hostname,
       ...(options.allowedHost?.length ? { allowedHosts: options.allowedHost } : {}),
+      ...(widget ? { widget } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...messageLimits,
       ...(streams ? { streams } : {}),
@@ -331,10 +346,15 @@ export async function startServe(
   out.log(
     `API keys: ${apiKeys.length ? `${apiKeys.length} configured` : 'none (anyone who reaches the server may create sessions)'}. Hot reload: ${options.watch ? 'on (--watch)' : 'off'}.`,
   );
-  if (operators) out.log(`Operator console: ${server.url}/console (operators from ${options.operators}).`);
+  if (widget)
+    out.log(
+      `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
+    );
+  if (operators)
+    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
   if (options.editor)
     out.log(
-      `Tree editor: ${server.url}/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
+      `Tree editor: ${server.url}/staff/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
     );
   out.log(`Listening on ${server.url}`);
   let closing: Promise<void> | null = null;
@@ -417,4 +437,134 @@ export async function serveCommand(
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
+}
+
+/** `treeagent serve`: its help, arguments and options (the command table, `command-table.ts`). */
+export const serveDefinition = defineCommand({
+  name: 'serve',
+  description:
+    'Run the production server: the API, the chat page, the operator console; sessions in SQLite (--data) or PostgreSQL (--database-url). No debug mode, no hot reload unless --watch, the editor only for admins (--editor --operators). Stops gracefully on SIGTERM.',
+  arguments: [{ name: '<tree>', description: 'tree file (.ts, .js, or .json with its callback module)' }],
+  options: [
+    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--data <directory>',
+      description:
+        'data directory (SQLite: sessions, uploads, vectors, embeddings; with --database-url only the embedding cache and fits)',
+      default: '.treeagent',
+    },
+    {
+      flags: '--database-url <url>',
+      description:
+        'PostgreSQL for every shared store, so several processes can serve (postgres://…; default: TREEAGENT_DATABASE_URL; needs @treeagent/postgres)',
+    },
+    { flags: '--schema <name>', description: 'PostgreSQL schema of the tables (default public)' },
+    { flags: '--port <port>', description: 'port (0 picks a free one)', parse: parsePort, default: '3000' },
+    {
+      flags: '--host <host>',
+      description: 'interface to listen on (0.0.0.0: every interface)',
+      default: '127.0.0.1',
+    },
+    {
+      flags: '--api-key-file <file>',
+      description: 'API keys, one per line (chmod 600); or TREEAGENT_API_KEYS=key1,key2',
+    },
+    {
+      flags: '--api-key <key...>',
+      description: 'an API key (visible in the process list: prefer --api-key-file)',
+    },
+    {
+      flags: '--channels <file>',
+      description:
+        'messaging channels (docs/channels.md): channels.json, secrets from the environment or chmod 600 files; needs @treeagent/channels',
+    },
+    {
+      flags: '--public',
+      description: 'serve on a non-loopback --host without API keys (a chat page open to anyone)',
+    },
+    {
+      flags: '--operators <file>',
+      description:
+        'operators file (chmod 600): operator login, the console, handoff; admins may use --editor',
+    },
+    {
+      flags: '--editor',
+      description: 'the tree editor at /staff/editor, for admins only (needs --operators)',
+    },
+    { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
+    {
+      flags: '--allowed-host <name...>',
+      description: 'host names the server answers to (set your public names)',
+    },
+    {
+      flags: '--widget-origin <origin...>',
+      description:
+        'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
+    },
+    {
+      flags: '--widget-secret-file <file>',
+      description:
+        "file (chmod 600) with the secret your backend signs user ids with for the widget's identify()",
+    },
+    {
+      flags: '--trust-proxy <addresses...>',
+      description:
+        'addresses or CIDR ranges of your reverse proxies (e.g. 127.0.0.1 10.0.0.0/8): per-client limits then count the address they forward; from other peers the header is ignored',
+    },
+    {
+      flags: '--trust-proxy-header <name>',
+      description: 'the header those proxies write: x-forwarded-for (default) or forwarded (RFC 7239)',
+    },
+    {
+      flags: '--message-limit <n>',
+      description: 'user messages per session per minute (default 30; 0: no limit)',
+    },
+    {
+      flags: '--address-message-limit <n>',
+      description:
+        'user messages per client address per minute, all its sessions together (default 120; 0: no limit)',
+    },
+    {
+      flags: '--max-message-length <chars>',
+      description: 'longest user message, in characters (default 10000)',
+    },
+    {
+      flags: '--stream-limits <list>',
+      description:
+        'event streams: caps per session, operator, client address and process, and the idle timeout (default session=4,operator=10,address=20,process=1000,idle-ms=900000; give any of them)',
+    },
+    {
+      flags: '--utterances <file>',
+      description: 'labelled utterances (Analytics "add to utterances", editor suggestions)',
+    },
+    { flags: '--redact', description: 'redact personal data before anything is stored' },
+    {
+      flags: '--shutdown-timeout <ms>',
+      description: 'on SIGTERM, how long turns in flight may finish',
+      default: '10000',
+    },
+  ],
+  run: ([tree], options, out) => serveCommand(tree, options, out),
+});
+/** `--widget-origin` and `--widget-secret-file` as the server's `widget` option, or a usage error naming the flag. */
+function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null {
+  const origins = options.widgetOrigin ?? [];
+  if (!origins.length) {
+    if (options.widgetSecretFile)
+      throw usage('--widget-secret-file needs --widget-origin <origin...>: the sites that embed the widget.');
+    return null;
+  }
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || parsed.origin !== origin.replace(/\/$/, ''))
+      throw usage(
+        `--widget-origin ${origin} is not an origin: write the scheme, the host and the port only, e.g. https://shop.example.com.`,
+      );
+  }
+  if (!options.widgetSecretFile) return { origins };
+  checkPrivateFile(options.widgetSecretFile, '--widget-secret-file');
+  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim() };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { defaultEmbedderFor, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource } from '@treeagent/core/adapter';
+import { defaultEmbedderFor } from '@treeagent/core/adapter';
 import {
   addSource,
   type RefreshReport,
@@ -13,6 +14,7 @@ import {
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { defineCommand } from './command-definition.js';
 import { findQueryNode } from './ingest.js';
 
 export interface SourcesCommandOptions {
@@ -199,3 +201,96 @@ function integer(value: string, flag: string): number {
     throw new TreeAgentError('INVALID_INPUT', `${flag} is "${value}": give a whole number.`);
   return number;
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const TREE = { name: '<tree>', description: 'tree file (.ts, .js or .json)' };
+const DATA = { flags: '--data <directory>', description: 'data directory', default: '.treeagent' };
+/** The options of every subcommand that reads the tree or fetches. */
+const COMMON_OPTIONS = [
+  { flags: '--config <file>', description: 'model configuration' },
+  DATA,
+  {
+    flags: '--allow-host <host>',
+    description: 'a host that may be internal (repeatable; also TREEAGENT_SOURCES_ALLOW_HOSTS)',
+    parse: collect,
+  },
+  { flags: '--contact <url>', description: "contact page or mailto: in the crawler's user agent" },
+];
+
+/** `treeagent sources` and its subcommands (the command table, `command-table.ts`). */
+export const sourcesDefinition = defineCommand({
+  name: 'sources',
+  description:
+    'Knowledge sources of query nodes: websites (crawled or by sitemap) and files, refreshed when they change (docs/knowledge.md).',
+  subcommands: [
+    defineCommand({
+      name: 'add',
+      description: 'Add a website (start URL), a sitemap (.xml or --sitemap) or a file, then read it.',
+      arguments: [
+        TREE,
+        { name: '<node>', description: 'id or name of the query node' },
+        { name: '<location>', description: 'start URL, sitemap URL or file path' },
+      ],
+      options: [
+        { flags: '--sitemap', description: 'the URL is a sitemap' },
+        {
+          flags: '--every <minutes>',
+          description: 'refresh on a schedule (with `sources refresh --due` or the server)',
+        },
+        { flags: '--max-pages <n>', description: 'pages stored at most (default 200)' },
+        { flags: '--max-depth <n>', description: 'links followed at most this deep (default 5)' },
+        {
+          flags: '--include <pattern>',
+          description: 'store only pages whose path matches (repeatable; * matches anything)',
+          parse: collect,
+        },
+        {
+          flags: '--exclude <pattern>',
+          description: 'neither store nor follow pages whose path matches (repeatable)',
+          parse: collect,
+        },
+        { flags: '--delay <ms>', description: 'milliseconds between two requests to the site (default 250)' },
+        { flags: '--no-refresh', description: 'add it without reading it now' },
+        ...COMMON_OPTIONS,
+      ],
+      run: ([tree, node, location], options, out) => sourcesAddCommand(tree, node, location, options, out),
+    }),
+    defineCommand({
+      name: 'list',
+      description: 'Every source: status, last refresh, pages, chunks, error.',
+      options: [DATA],
+      run: (_arguments, options, out) => sourcesListCommand(options, out),
+    }),
+    defineCommand({
+      name: 'refresh',
+      description: 'Read a source again (all of them without an id): only what changed is re-embedded.',
+      arguments: [TREE, { name: '[id]', description: 'source id (from `sources list`)' }],
+      options: [
+        { flags: '--due', description: 'only the scheduled sources that are due (for cron)' },
+        ...COMMON_OPTIONS,
+      ],
+      run: ([tree, id], options, out) => sourcesRefreshCommand(tree, id, options, out),
+    }),
+    defineCommand({
+      name: 'remove',
+      description: 'Delete a source and its chunks.',
+      arguments: [TREE, { name: '<id>', description: 'source id (from `sources list`)' }],
+      options: COMMON_OPTIONS,
+      run: ([tree, id], options, out) => sourcesRemoveCommand(tree, id, options, out),
+    }),
+    defineCommand({
+      name: 'search',
+      description: 'What a query node would retrieve for a message, with titles and URLs.',
+      arguments: [
+        TREE,
+        { name: '<node>', description: 'id or name of the query node' },
+        { name: '<message>', description: 'the user message' },
+      ],
+      options: [
+        { flags: '--limit <n>', description: "chunks shown (default: the node's chunkQty, else 3)" },
+        ...COMMON_OPTIONS,
+      ],
+      run: ([tree, node, message], options, out) => sourcesSearchCommand(tree, node, message, options, out),
+    }),
+  ],
+});

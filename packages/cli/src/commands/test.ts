@@ -9,6 +9,7 @@ import {
 } from '@treeagent/testing';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
+import { defineCommand } from './command-definition.js';
 
 /** `treeagent test <tree> <conversations…>`: plays YAML conversation tests; exit 1 when one fails. */
 export async function testCommand(
@@ -44,3 +45,16 @@ export async function testCommand(
   out.log(formatSummary(results, { failures: failures ? 'omit' : 'list' }));
   return results.every((result) => result.passed) ? 0 : 1;
 }
+
+/** `treeagent test`: its help, arguments and options (the command table, `command-table.ts`). */
+export const testDefinition = defineCommand({
+  name: 'test',
+  description:
+    'Play YAML conversation tests against the tree and show what differs; exit code 1 when one fails.',
+  arguments: [
+    { name: '<tree>', description: 'tree file (.ts, .js or .json)' },
+    { name: '<conversations...>', description: 'conversation files (.yaml)' },
+  ],
+  options: [{ flags: '--config <file>', description: 'model configuration' }],
+  run: ([tree, files], options, out) => testCommand(tree, files, options, out),
+});

@@ -1,4 +1,4 @@
-import type { AnalyticsReport } from '@treeagent/core';
+import type { AnalyticsReport } from '@treeagent/core/analytics';
 
 /** Names of nodes by id, when the tree was given (`--tree`). */
 export type NodeNames = ReadonlyMap<number, string | undefined>;

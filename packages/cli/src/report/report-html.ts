@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { AnalyticsReport } from '@treeagent/core';
+import type { AnalyticsReport } from '@treeagent/core/analytics';
 import { type NodeNames, nodeLabel } from './format-report.js';
 
 /** Chart.js's UMD build, inlined so the report opens offline (no CDN). */

@@ -1,8 +1,11 @@
 /**
- * `@treeagent/core/adapter`: what the authors of adapters (session stores, vector stores, embedders,
- * model bindings) need beyond the contracts, which live at the root with the rest of the tree
- * author's API (docs/reference.md, "For adapter authors").
+ * `@treeagent/core/adapter`: what the authors of adapters (session stores, vector stores, file
+ * stores, embedders, model bindings, space fitters, analytics and handoff backends) implement — the
+ * contracts — and the helpers beside them (docs/reference.md, "For adapter authors"). The ready
+ * in-memory implementations a tree author passes to `TreeAgent` are at the root.
  */
+
+export type { AnalyticsStore } from '../analytics/analytics-store.js';
 
 // Turn facts: the analytics SQL the SQLite and PostgreSQL stores share (docs/analytics.md).
 export {
@@ -12,8 +15,39 @@ export {
   TurnFactsSql,
   turnFactValues,
 } from '../analytics/turn-facts-sql.js';
+// Embedders and embedding caches: the contracts, and vector math shared by embedders and vector stores.
+// Messaging channels (docs/channels.md): the contract of a platform on the server's channel seam and
+// of the store of channel identities and the outbox, with its in-memory reference.
+export {
+  type Channel,
+  type ChannelCapabilities,
+  type ChannelRequest,
+  type ChannelSend,
+  ChannelSendError,
+  type InboundAttachment,
+  type InboundMessage,
+  optionOfAnswer,
+  optionsFor,
+  splitText,
+} from '../channel/channel.js';
+export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
+export { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 // Vector math shared by embedders and vector stores.
+export { defaultEmbedderFor } from '../embedding/default-embedder.js';
 export { embedTexts } from '../embedding/embed-texts.js';
+export type { Embedder, EmbeddingVector, EmbedOptions } from '../embedding/embedder.js';
+export type { EmbeddingCache } from '../embedding/embedding-cache.js';
+export { RECENT_EMBEDDINGS_DEFAULT, RecentEmbeddingCache } from '../embedding/recent-embedding-cache.js';
+export {
+  countEnglish,
+  countLanguages,
+  detectTreeLanguage,
+  ENGLISH_TREE_SHARE,
+  isEnglishTree,
+  type LanguageCount,
+  type TreeChunks,
+  type TreeLanguage,
+} from '../embedding/tree-language.js';
 export {
   concatScaled,
   cosineSimilarity,
@@ -23,8 +57,24 @@ export {
   normalize,
   normalizeInPlace,
 } from '../embedding/vector-math.js';
+export {
+  ANALYSED_LANGUAGES,
+  type AnalysedLanguage,
+  analyseWords,
+  isAnalysedLanguage,
+} from '../embedding/word-analysis.js';
+export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/agent/handoff-actions.js';
+// The space fitter (`TreeAgentOptions.spaceFitter`; `@treeagent/fit` implements it).
+export {
+  AUTO_FIT_MIN_CHUNKS,
+  type FittedSpace,
+  type SpaceFitRequest,
+  type SpaceFitter,
+} from '../engine/runtime/space-fitter.js';
+export { describeHandoff } from '../engine/turn/handoff-rows.js';
 // File stores that keep a file as numbered chunks (SQLite, PostgreSQL): one way to cut and count.
 export { singlePart, storedFileMetadata, writeInChunks } from '../files/chunked-upload.js';
+export type { FileStore, NewFile, NewFileStream } from '../files/file-store.js';
 // Qdrant filters: one evaluator, so every store answers a filter the same way.
 export { compileFilter, evaluateFilter, whitespaceWords } from '../filter/evaluate-filter.js';
 export { EARTH_RADIUS_METERS, toRadians } from '../filter/geo.js';
@@ -57,6 +107,12 @@ export {
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
+export {
+  type ExpiryCutoff,
+  InMemorySessionTokens,
+  type SessionTokenInfo,
+  type SessionTokens,
+} from '../handoff/session-tokens.js';
 // Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
 // its in-memory reference; SQLite and PostgreSQL implement it in their packages.
 export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
@@ -67,11 +123,50 @@ export type {
   KnowledgeSourceStatus,
   SourceStore,
 } from '../knowledge/source-store.js';
+// Language models: the contract a model binding implements.
+export type {
+  LanguageModel,
+  ModelContentPart,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelTool,
+  ModelToolCall,
+  ModelToolCallPart,
+  ModelToolResultPart,
+  ModelUsage,
+} from '../model/language-model.js';
+export type {
+  ChannelConversation,
+  ChannelDelivery,
+  ChannelIdentity,
+  ChannelPayload,
+  InboundReceipt,
+} from '../protocol/channel.js';
+export type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
+export type { ChunkId } from '../protocol/chunk-id.js';
+export type { BlacklistData, ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 export type { FilterPoint, FilterPredicate } from '../protocol/filter.js';
-export type { HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
+export type { HandBackTarget, HandoffOutcome, OperatorRef } from '../protocol/handoff.js';
 export type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '../protocol/handoff-outbox.js';
 // Session stores: one turn at a time per session, and the record of a session never seen.
+export { duplicateDelivery, receiptKey } from '../session/duplicate-delivery.js';
 export { KeyedMutex } from '../session/keyed-mutex.js';
-export { emptySessionRecord } from '../session/session-store.js';
-// Vector stores: the id order and the opaque scroll cursor every store uses.
+export {
+  emptySessionRecord,
+  type HistoryQuery,
+  type ReleaseLock,
+  type SessionCommit,
+  type SessionRecord,
+  type SessionStore,
+} from '../session/session-store.js';
+// Vector stores: the contract, and the id order and the opaque scroll cursor every store uses.
 export { compareIds, decodeOffset, encodeOffset, scrollPage } from '../vector/in-memory-vector-store.js';
+export type {
+  VectorRecord,
+  VectorScrollPage,
+  VectorScrollRequest,
+  VectorSearchRequest,
+  VectorStore,
+} from '../vector/vector-store.js';

@@ -1,8 +1,10 @@
+import { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
+import { describeChannelStore } from './channel-store-conformance.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
 import { describeQdrantCorpus } from './qdrant-corpus-conformance.js';
@@ -44,4 +46,9 @@ describeSourceStore(
       },
     ],
   },
+);
+describeChannelStore(
+  'InMemoryChannelStore',
+  async () => ({ store: new InMemoryChannelStore(), dispose: async () => {} }),
+  { skip: [{ reason: IN_PROCESS, tests: ['a pending message survives a restart'] }] },
 );

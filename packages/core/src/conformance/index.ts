@@ -9,12 +9,15 @@ export {
   type FixtureConversation,
 } from './analytics-fixture.js';
 export { type AnalyticsStoreFactory, describeAnalyticsStore } from './analytics-store-conformance.js';
+export { type ChannelFixture, describeChannel, type FakePlatformSend } from './channel-conformance.js';
+export { type ChannelStoreFixture, describeChannelStore } from './channel-store-conformance.js';
 export {
   describeEmbedder,
   type EmbedderConformanceOptions,
   type EmbedderFactory,
 } from './embedder-conformance.js';
 export { describeEmbeddingCache, type EmbeddingCacheFactory } from './embedding-cache-conformance.js';
+export { describeEventBus, type EventBusFixture } from './event-bus-conformance.js';
 export { describeFileStore, type FileStoreFactory } from './file-store-conformance.js';
 export {
   describeHandoffOutbox,
@@ -52,8 +55,10 @@ export {
   runCorpusRequest,
 } from './qdrant-corpus-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
+export { describeSessionTokens, type SessionTokensFixture } from './session-tokens-conformance.js';
 export { type ConformanceOptions, type ConformanceSkip, conformanceCases } from './skip-list.js';
 export { describeSourceStore, type SourceStoreFixture } from './source-store-conformance.js';
+export { describeSpaceFitter, type SpaceFitterFixture } from './space-fitter-conformance.js';
 export {
   CONFORMANCE_FILTERS,
   CONFORMANCE_RECORDS,

@@ -193,6 +193,78 @@ export function describeSessionStore(
     );
   });
 
+  describe(`SessionStore conformance (inbound receipts): ${name}`, () => {
+    const receipt = { channel: 'telegram', messageId: 'update-41' };
+    cases.test(
+      'a commit records its inbound receipt; a second commit with it fails with DUPLICATE_DELIVERY and writes nothing',
+      withStore(async (store) => {
+        if (!store.hasReceipt) throw new Error(`${name} has no hasReceipt(): skip this test with a reason.`);
+        expect(await store.hasReceipt(receipt)).toBe(false);
+        const first = nextRecord(emptySessionRecord('r1', '2026-01-01T00:00:00.000Z'), { state: { n: 1 } });
+        await store.commit({
+          record: first,
+          history: [entry('user', 'ciao', 1)],
+          expectedVersion: 0,
+          inbound: receipt,
+        });
+        expect(await store.hasReceipt(receipt)).toBe(true);
+        expect(await store.hasReceipt({ channel: 'slack', messageId: 'update-41' })).toBe(false);
+        const again = nextRecord(first, { state: { n: 2 } });
+        const error = await store
+          .commit({
+            record: again,
+            history: [entry('user', 'ciao', 2)],
+            expectedVersion: 1,
+            inbound: receipt,
+          })
+          .catch((e: unknown) => e);
+        expect(TreeAgentError.hasCode(error, 'DUPLICATE_DELIVERY')).toBe(true);
+        expect(await store.load('r1')).toEqual(first);
+        expect((await store.history('r1')).map((item) => item.content)).toEqual(['ciao']);
+        // Another update of the same conversation runs.
+        await store.commit({
+          record: again,
+          history: [entry('user', 'again', 2)],
+          expectedVersion: 1,
+          inbound: { channel: 'telegram', messageId: 'update-42' },
+        });
+        expect((await store.load('r1'))?.version).toBe(2);
+      }),
+    );
+
+    cases.test(
+      'of two commits racing with the same receipt on two sessions, exactly one wins',
+      withStore(async (store) => {
+        if (!store.hasReceipt) throw new Error(`${name} has no hasReceipt(): skip this test with a reason.`);
+        const results = await Promise.allSettled(
+          ['r2', 'r3'].map((id) =>
+            store.commit({
+              record: nextRecord(emptySessionRecord(id, '2026-01-01T00:00:00.000Z'), {}),
+              history: [entry('user', id, 1)],
+              expectedVersion: 0,
+              inbound: receipt,
+            }),
+          ),
+        );
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        const loser = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+        expect(TreeAgentError.hasCode(loser.reason, 'DUPLICATE_DELIVERY')).toBe(true);
+      }),
+    );
+
+    cases.test(
+      'deleting a session deletes its receipts',
+      withStore(async (store) => {
+        if (!store.hasReceipt) throw new Error(`${name} has no hasReceipt(): skip this test with a reason.`);
+        const first = nextRecord(emptySessionRecord('r4', '2026-01-01T00:00:00.000Z'), {});
+        await store.commit({ record: first, history: [], expectedVersion: 0, inbound: receipt });
+        if (store.deleteSessions) await store.deleteSessions(['r4']);
+        else await store.delete('r4');
+        expect(await store.hasReceipt(receipt)).toBe(false);
+      }),
+    );
+  });
+
   describe(`SessionStore conformance (locks): ${name}`, () => {
     cases.test(
       'lock, when the store has one, serialises holders of the same session and not of others',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { defineTree } from '../tree/define-tree.js';
 import { defaultEmbedderFor } from './default-embedder.js';
 import { HashedEmbedder } from './hashed-embedder.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { describeEmbeddingCache } from '../conformance/embedding-cache-conformance.js';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import { FileEmbeddingCache } from './file-embedding-cache.js';

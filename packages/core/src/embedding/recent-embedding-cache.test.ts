@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { defineTree } from '../tree/define-tree.js';
 import { InMemoryEmbeddingCache } from './embedding-cache.js';
 import { HashedEmbedder } from './hashed-embedder.js';

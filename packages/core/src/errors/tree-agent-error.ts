@@ -24,7 +24,8 @@ export type TreeAgentErrorCode =
   | 'INVALID_INPUT'
   | 'ABORTED'
   | 'TIMEOUT'
-  | 'HANDOFF';
+  | 'HANDOFF'
+  | 'DUPLICATE_DELIVERY';
 
 /** Details of a failure of a store or backend: the common fields, plus what the backend adds (`sqliteCode`, `pgCode`, `status`, …). */
 export type BackendErrorDetails = {
@@ -88,6 +89,11 @@ export type TreeAgentErrorDetailsByCode = {
     state: 'not-handed-off' | 'claimed' | 'not-claimed';
     operatorId?: string;
   }>;
+  /**
+   * A commit carried an inbound receipt (a platform's message id) the store already holds: the update
+   * was redelivered and its turn already ran (docs/channels.md, "Exactly once"). Nothing was written.
+   */
+  DUPLICATE_DELIVERY: Open<{ sessionId: string; channel: string; messageId: string }>;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import { evaluateRouting } from './evaluate-routing.js';

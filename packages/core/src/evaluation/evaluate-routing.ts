@@ -1,4 +1,4 @@
-import type { RouteResult } from '../engine/route.js';
+import type { RouteResult } from '../engine/agent/route.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Tree } from '../tree/tree.js';
 import {

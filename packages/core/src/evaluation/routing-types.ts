@@ -1,4 +1,4 @@
-import type { RouteResult, ThresholdOverride } from '../engine/route.js';
+import type { RouteResult, ThresholdOverride } from '../engine/agent/route.js';
 import type { ThresholdSource } from '../protocol/events.js';
 
 /** A test utterance and the name of the node it should reach, or `'none'` when nothing should fit. */

@@ -1,23 +1,13 @@
-import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingCache } from '../embedding/embedding-cache.js';
-import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { ChunkId } from '../protocol/chunk-id.js';
 import type { Tree } from '../tree/tree.js';
-import { createRowKernel, type RowKernel } from './dot-kernel.js';
-import { approximateRows, candidatesNear, type QuantizedRows } from './quantized-rows.js';
-import { createSignKernel, type SignKernel } from './sign-kernel.js';
-
-/**
- * A dimension is dense when at least half the chunks (sampled) have a non-zero coordinate there.
- * Dense dimensions are stored row by row in WebAssembly memory and scored by a SIMD kernel
- * (`dot-kernel.ts`): one sequential read per direction, at about the speed of memory.
- */
-const DENSE_FRACTION = 0.5;
-/** Chunks sampled (evenly spaced) to decide which dimensions are dense. */
-const DENSE_SAMPLES = 256;
-/** Chunks embedded and packed at a time while building. */
-const BUILD_BATCH = 4096;
+import { buildChunkStorage } from './chunk-index/build-chunk-storage.js';
+import { type BestAmongScratch, ChunkScan } from './chunk-index/chunk-scan.js';
+import { type ChunkLayout, ChunkStorage } from './chunk-index/chunk-storage.js';
+import { FileRows, type RowReader } from './chunk-index/file-rows.js';
+import { MemoryRows } from './chunk-index/memory-rows.js';
+import type { QuantizedRows } from './quantized-rows.js';
 
 /**
  * From this many chunks on (`scan: 'auto'`), a tree of dense vectors also keeps one sign bit per
@@ -60,20 +50,6 @@ export type ExploreThreads = 'auto' | 1 | 2;
  */
 export type ExploreScan = 'auto' | 'exact' | 'sign-bits';
 
-/**
- * Float32 rows kept outside memory (a packed index file, `packed-index-file.ts`): `rows` rows from row
- * `from` read into `into` (`rows × stride × 4` bytes).
- */
-export interface RowReader {
-  read(into: Uint8Array, from: number, rows: number): void;
-  /** Where the rows are, for messages (a file path). */
-  readonly description: string;
-  close(): void;
-}
-
-/** Rows read (and scored) at a time when the float32 rows are in a file: 4,096 × 1.5 KB at 384-d. */
-const FILE_BLOCK_ROWS = 4096;
-
 /** What `ChunkIndex.fromPacked` restores: the layout, and each block's content or a way to read it. */
 export interface PackedChunkIndexParts {
   dimensions: number;
@@ -96,104 +72,64 @@ export interface ChunkIndexOptions {
 }
 
 /**
- * The vectors of every chunk of a tree, unit length, split by dimension into two blocks. Dense
- * dimensions (most chunks non-zero there: a neural embedding, a fitted projection) are stored row by
- * row, zero-padded to a multiple of 16 floats, and scored with a WebAssembly SIMD dot product.
- * Sparse dimensions (such as the hashed n-grams) are stored dimension by dimension (column `j` holds
- * that coordinate of every chunk, in the tree's depth-first chunk order), so a pass reads only the
- * columns where the direction is not zero. A vector that concatenates both kinds (a fitted vector
- * with its base part) uses both blocks. Either way one pass gives the similarity of a direction to
- * every chunk; each exploration hop then reads only the resulting array.
+ * The vectors of every chunk of a tree, unit length, split by dimension into two blocks
+ * (`ChunkStorage`). Dense dimensions (most chunks non-zero there: a neural embedding, a fitted
+ * projection) are stored row by row, zero-padded to a multiple of 16 floats, and scored with a
+ * WebAssembly SIMD dot product; their rows live in memory or in a packed index file (a `RowSource`).
+ * Sparse dimensions (such as the hashed n-grams) are stored dimension by dimension, so a pass reads
+ * only the columns where the direction is not zero. A vector that concatenates both kinds (a fitted
+ * vector with its base part) uses both blocks. Either way one pass (`ChunkScan`) gives the similarity
+ * of a direction to every chunk; each exploration hop then reads only the resulting array.
+ *
+ * This class is the face of its three parts: the storage (`chunk-index/chunk-storage.ts` and the row
+ * sources), the build (`chunk-index/build-chunk-storage.ts`) and the scan (`chunk-index/chunk-scan.ts`,
+ * which owns the sign-bit pass and its worker thread).
  */
 export class ChunkIndex {
   readonly tree: Tree;
-  readonly dimensions: number;
-  /** `rows`: every dimension dense; `columns`: every dimension sparse; `mixed`: some of each. */
-  readonly layout: 'columns' | 'rows' | 'mixed';
-  /** The dense dimensions, ascending. */
-  readonly denseDimensions: Int32Array;
-  /** The sparse dimensions, ascending. */
-  readonly sparseDimensions: Int32Array;
-  /** `sparseDimensions.length × chunks` coordinates, dimension-major. */
-  readonly columns: Float32Array;
-  readonly stride: number;
-  /** `chunks × stride` coordinates of the dense dimensions, row-major; `null` when they are in a file. */
-  #rows: Float32Array | null;
-  /** On `#rows`, or on a block of `FILE_BLOCK_ROWS` rows read from `#reader`. */
-  #kernel: RowKernel | null;
-  /** Where the float32 rows are when they are not in memory. */
-  #reader: RowReader | null = null;
-  /** Int8 copies of the rows, kept with `#reader`: they choose which rows to read. */
-  #quantized: QuantizedRows | null = null;
-  /** For each dimension, its column among the sparse ones, or -1. */
-  readonly #sparseSlot: Int32Array;
-  /** The direction's dense coordinates, gathered (mixed layout). */
-  readonly #denseDirection: Float32Array;
+  readonly #storage: ChunkStorage;
+  readonly #scan: ChunkScan;
+  /** How the index was asked to read the vectors (`rowsInFileWhenPacked` depends on it). */
+  readonly #scanOption: ExploreScan;
   /** Built on first use (a blacklisted chunk): a million string keys cost about 100 MB. */
   #positionById: Map<string, number> | null = null;
-  /** One sign bit per dense dimension of each chunk (`scan` chose sign bits), else `null`. */
-  readonly #signs: SignKernel | null;
-  /** The direction's code (scratch). */
-  readonly #queryCode: Uint8Array;
-  /** How the index was asked to read the vectors (`rowsInFileWhenPacked` depends on it). */
-  readonly #scan: ExploreScan;
 
-  private constructor(
-    tree: Tree,
-    dimensions: number,
-    dense: Int32Array,
-    sparse: Int32Array,
-    scan: ExploreScan,
-    storage: { columns?: Float32Array; rowsInFile?: boolean } = {},
-  ) {
+  private constructor(tree: Tree, storage: ChunkStorage, scan: ExploreScan) {
     this.tree = tree;
-    this.dimensions = dimensions;
-    this.denseDimensions = dense;
-    this.sparseDimensions = sparse;
-    this.layout = sparse.length === 0 ? 'rows' : dense.length === 0 ? 'columns' : 'mixed';
-    this.#scan = scan;
-    const count = tree.chunks.length;
-
-    this.#kernel = dense.length
-      ? createRowKernel(storage.rowsInFile ? Math.min(count, FILE_BLOCK_ROWS) : count, dense.length)
-      : null;
-    if (storage.rowsInFile && !this.#kernel)
-      throw new Error('ChunkIndex: rows in a file need the WebAssembly kernel (no SIMD here)');
-    this.stride = this.#kernel ? this.#kernel.stride : dense.length;
-    this.#rows = storage.rowsInFile
-      ? null
-      : this.#kernel
-        ? this.#kernel.rows
-        : new Float32Array(count * this.stride);
-    this.#denseDirection = new Float32Array(dense.length);
-
-    this.columns = storage.columns ?? new Float32Array(count * sparse.length);
-    this.#sparseSlot = new Int32Array(dimensions).fill(-1);
-    sparse.forEach((j, slot) => {
-      this.#sparseSlot[j] = slot;
+    this.#storage = storage;
+    this.#scanOption = scan;
+    this.#scan = new ChunkScan(storage, {
+      signBits: scan === 'sign-bits' || (scan === 'auto' && storage.count >= SIGN_SCAN_FROM),
     });
-
-    this.#signs =
-      this.layout === 'rows' &&
-      this.#kernel !== null &&
-      (scan === 'sign-bits' || (scan === 'auto' && count >= SIGN_SCAN_FROM))
-        ? createSignKernel(count, this.stride, { shared: true })
-        : null;
-    this.#queryCode = new Uint8Array(this.#signs?.codeBytes ?? 0);
   }
 
-  /** Packs the unit vector of the chunk at `row`: its dense coordinates, its sparse ones, its sign bits. */
-  #fill(row: number, vector: ArrayLike<number>): void {
-    const dense = this.denseDimensions;
-    const sparse = this.sparseDimensions;
-    const count = this.tree.chunks.length;
-    const base = row * this.stride;
-    const rows = this.rows;
-    for (let k = 0; k < dense.length; k++) rows[base + k] = vector[dense[k]!]!;
-    for (let slot = 0; slot < sparse.length; slot++)
-      this.columns[slot * count + row] = vector[sparse[slot]!]!;
-    const signs = this.#signs;
-    if (signs) packSigns(rows, base, this.stride, signs.codes, row * signs.codeBytes);
+  get dimensions(): number {
+    return this.#storage.dimensions;
+  }
+
+  /** `rows`: every dimension dense; `columns`: every dimension sparse; `mixed`: some of each. */
+  get layout(): ChunkLayout {
+    return this.#storage.layout;
+  }
+
+  /** The dense dimensions, ascending. */
+  get denseDimensions(): Int32Array {
+    return this.#storage.denseDimensions;
+  }
+
+  /** The sparse dimensions, ascending. */
+  get sparseDimensions(): Int32Array {
+    return this.#storage.sparseDimensions;
+  }
+
+  /** `sparseDimensions.length × chunks` coordinates, dimension-major. */
+  get columns(): Float32Array {
+    return this.#storage.columns;
+  }
+
+  /** Floats per row of the dense dimensions (zero-padded for the WebAssembly kernel). */
+  get stride(): number {
+    return this.#storage.stride;
   }
 
   /**
@@ -201,9 +137,10 @@ export class ChunkIndex {
    * file stores). Only while they are in memory (`rowsInMemory`).
    */
   get rows(): Float32Array {
-    if (!this.#rows)
-      throw new Error(`ChunkIndex.rows: the float32 rows are in ${this.#reader?.description}, not in memory`);
-    return this.#rows;
+    const rows = this.#storage.rows;
+    if (!rows.memory)
+      throw new Error(`ChunkIndex.rows: the float32 rows are in ${rows.description}, not in memory`);
+    return rows.memory;
   }
 
   /**
@@ -214,24 +151,24 @@ export class ChunkIndex {
   get rowsInFileWhenPacked(): boolean {
     return (
       this.layout === 'rows' &&
-      this.#signs !== null &&
-      (this.#scan === 'sign-bits' || this.tree.chunks.length >= ROWS_IN_FILE_FROM)
+      this.#scan.signBits &&
+      (this.#scanOption === 'sign-bits' || this.tree.chunks.length >= ROWS_IN_FILE_FROM)
     );
   }
 
   /** False once the float32 rows live in a packed index file (read a few at a time, see `useRowFile`). */
   get rowsInMemory(): boolean {
-    return this.#rows !== null;
+    return this.#storage.rows.memory !== null;
   }
 
   /** The sign codes (`chunks × codeBytes`), when the index keeps sign bits. */
   get signCodes(): Uint8Array | null {
-    return this.#signs?.codes ?? null;
+    return this.#scan.signCodes;
   }
 
   /** The int8 rows kept while the float32 ones are in a file, else `null`. */
   get quantized(): QuantizedRows | null {
-    return this.#quantized;
+    return this.#storage.rows.quantized;
   }
 
   /**
@@ -240,23 +177,17 @@ export class ChunkIndex {
    * an index of dense rows with sign bits; returns false (nothing changed) otherwise.
    */
   useRowFile(reader: RowReader, quantized: QuantizedRows): boolean {
-    if (this.layout !== 'rows' || !this.#signs || !this.#rows) return false;
-    const kernel = createRowKernel(
-      Math.min(this.tree.chunks.length, FILE_BLOCK_ROWS),
-      this.denseDimensions.length,
-    );
-    if (!kernel) return false;
-    this.#kernel = kernel;
-    this.#rows = null;
-    this.#reader = reader;
-    this.#quantized = quantized;
+    if (this.layout !== 'rows' || !this.#scan.signBits || !this.rowsInMemory) return false;
+    const rows = FileRows.open(reader, quantized, this.tree.chunks.length, this.denseDimensions.length);
+    if (!rows) return false;
+    this.#storage.moveRows(rows);
     return true;
   }
 
   /** Closes the file the rows are read from and stops the sign pass's worker thread, if any (the index is not used after this). */
   close(): void {
-    this.#reader?.close();
-    this.#signs?.close();
+    this.#storage.rows.close();
+    this.#scan.close();
   }
 
   /**
@@ -267,54 +198,12 @@ export class ChunkIndex {
    * pass or no worker thread can run here.
    */
   useSignWorker(warn: (message: string) => void): boolean {
-    const signs = this.#signs;
-    if (!signs?.startWorker(warn)) return false;
-    stopWhenCollected.register(this, signs);
-    return true;
+    return this.#scan.useSignWorker(warn);
   }
 
   /** Threads of the sign-bit pass now: 2 with a worker thread (`useSignWorker`), else 1. */
   get signThreads(): 1 | 2 {
-    return this.#signs?.threads ?? 1;
-  }
-
-  /**
-   * Scores rows `[from, to)` read from the row file, a block at a time, into `out[0..to - from)`:
-   * the same kernel as on rows in memory, so the same values bit for bit.
-   */
-  #fileRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
-    const kernel = this.#kernel!;
-    const bytes = new Uint8Array(kernel.rows.buffer, kernel.rows.byteOffset, kernel.rows.byteLength);
-    for (let start = from; start < to; start += FILE_BLOCK_ROWS) {
-      const rows = Math.min(FILE_BLOCK_ROWS, to - start);
-      this.#reader!.read(bytes, start, rows);
-      kernel.dotsRange(direction, 0, rows, out.subarray(start - from, start - from + rows));
-    }
-  }
-
-  /** `similaritiesAt` on the row file: runs of consecutive positions read in one call. */
-  #fileAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void {
-    const kernel = this.#kernel!;
-    const rowBytes = this.stride * 4;
-    const block = kernel.rows.length / this.stride;
-    let k = 0;
-    while (k < length) {
-      const first = k;
-      let filled = 0;
-      while (k < length && filled < block) {
-        let run = 1;
-        while (k + run < length && filled + run < block && positions[k + run] === positions[k]! + run) run++;
-        const into = new Uint8Array(
-          kernel.rows.buffer,
-          kernel.rows.byteOffset + filled * rowBytes,
-          run * rowBytes,
-        );
-        this.#reader!.read(into, positions[k]!, run);
-        filled += run;
-        k += run;
-      }
-      kernel.dotsRange(direction, 0, filled, out.subarray(first, first + filled));
-    }
+    return this.#scan.signThreads;
   }
 
   /**
@@ -328,24 +217,9 @@ export class ChunkIndex {
     direction: Float32Array,
     positions: Int32Array,
     length: number,
-    scratch: { scores: Float32Array; approximate: Float64Array; bounds: Float64Array },
+    scratch: BestAmongScratch,
   ): { position: number; similarity: number } | null {
-    if (length === 0) return null;
-    let kept = length;
-    if (this.#quantized && direction.length === this.dimensions)
-      kept = candidatesNear(
-        this.#quantized,
-        direction,
-        this.dimensions,
-        positions,
-        length,
-        scratch.approximate,
-        scratch.bounds,
-      );
-    this.similaritiesAt(direction, positions, kept, scratch.scores);
-    let best = 0;
-    for (let k = 1; k < kept; k++) if (scratch.scores[k]! > scratch.scores[best]!) best = k;
-    return { position: positions[best]!, similarity: scratch.scores[best]! };
+    return this.#scan.bestAmong(direction, positions, length, scratch);
   }
 
   /**
@@ -361,19 +235,17 @@ export class ChunkIndex {
     approximate: Float64Array,
     bounds: Float64Array,
   ): boolean {
-    if (!this.#quantized || direction.length !== this.dimensions) return false;
-    approximateRows(this.#quantized, direction, this.dimensions, positions, length, approximate, bounds);
-    return true;
+    return this.#scan.approximateAt(direction, positions, length, approximate, bounds);
   }
 
   /** Whether exploration ranks chunks by sign bits and rescores the nearest exactly (see `ExploreScan`). */
   get signBits(): boolean {
-    return this.#signs !== null;
+    return this.#scan.signBits;
   }
 
   /** Bits per chunk code (the row length in floats), the largest possible Hamming distance. */
   get codeBits(): number {
-    return this.#signs ? this.#signs.codeBytes * 8 : 0;
+    return this.#scan.codeBits;
   }
 
   /**
@@ -382,12 +254,7 @@ export class ChunkIndex {
    * (`codeBits + 1` slots). Only with sign bits (`signBits`).
    */
   hammingDistances(direction: Float32Array, out: Uint16Array, histogram: Int32Array): void {
-    const signs = this.#signs;
-    if (!signs)
-      throw new Error('ChunkIndex.hammingDistances: this index keeps no sign bits (signBits is false)');
-    this.#queryCode.fill(0);
-    packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
-    signs.distances(this.#queryCode, out, histogram);
+    this.#scan.hammingDistances(direction, out, histogram);
   }
 
   /**
@@ -397,17 +264,12 @@ export class ChunkIndex {
    * Only with sign bits (`signBits`).
    */
   signPass(direction: Float32Array, histogram: Int32Array): { distances: Uint16Array; pass: number } {
-    const signs = this.#signs;
-    if (!signs) throw new Error('ChunkIndex.signPass: this index keeps no sign bits (signBits is false)');
-    this.#queryCode.fill(0);
-    packSigns(direction, 0, Math.min(direction.length, this.stride), this.#queryCode, 0);
-    const distances = signs.run(this.#queryCode, histogram);
-    return { distances, pass: signs.pass };
+    return this.#scan.signPass(direction, histogram);
   }
 
   /** Whether the distances of sign pass `pass` (`signPass`) are still the ones in memory. */
   signPassValid(pass: number): boolean {
-    return this.#signs !== null && this.#signs.pass === pass;
+    return this.#scan.signPassValid(pass);
   }
 
   /**
@@ -422,10 +284,7 @@ export class ChunkIndex {
     cut: number,
     positions: Int32Array,
   ): number {
-    const signs = this.#signs;
-    if (!signs)
-      throw new Error('ChunkIndex.positionsWithin: this index keeps no sign bits (signBits is false)');
-    return signs.within(distances, from, to, cut, positions);
+    return this.#scan.positionsWithin(distances, from, to, cut, positions);
   }
 
   /**
@@ -434,15 +293,7 @@ export class ChunkIndex {
    * those chunks (the same kernel on each row).
    */
   similaritiesAt(direction: Float32Array, positions: Int32Array, length: number, out: Float32Array): void {
-    if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
-      if (this.#reader) this.#fileAt(direction, positions, length, out);
-      else this.#kernel.dotsAt(direction, positions, length, out);
-      return;
-    }
-    for (let k = 0; k < length; k++) {
-      const position = positions[k]!;
-      out[k] = this.similarities(direction, position, position + 1)[position]!;
-    }
+    this.#scan.similaritiesAt(direction, positions, length, out);
   }
 
   /**
@@ -451,29 +302,33 @@ export class ChunkIndex {
    * it (the caller falls back to `build`).
    */
   static fromPacked(tree: Tree, parts: PackedChunkIndexParts): ChunkIndex {
-    const inFile = 'reader' in parts.rows;
-    const index = new ChunkIndex(
-      tree,
-      parts.dimensions,
-      parts.denseDimensions,
-      parts.sparseDimensions,
-      parts.scan,
-      {
-        columns: parts.columns,
-        rowsInFile: inFile,
-      },
-    );
-    if (index.#signs) {
+    const count = tree.chunks.length;
+    const dense = parts.denseDimensions.length;
+    let rows: MemoryRows | FileRows;
+    if ('reader' in parts.rows) {
+      const fileRows = FileRows.open(parts.rows.reader, parts.rows.quantized, count, dense);
+      if (!fileRows) throw new Error('ChunkIndex: rows in a file need the WebAssembly kernel (no SIMD here)');
+      rows = fileRows;
+    } else rows = new MemoryRows(count, dense);
+    const storage = new ChunkStorage({
+      count,
+      dimensions: parts.dimensions,
+      denseDimensions: parts.denseDimensions,
+      sparseDimensions: parts.sparseDimensions,
+      columns: parts.columns,
+      rows,
+    });
+    const index = new ChunkIndex(tree, storage, parts.scan);
+    const codes = index.#scan.signCodes;
+    if (codes) {
       if (!parts.readCodes)
         throw new Error('ChunkIndex.fromPacked: the file has no sign codes for a sign-bit index');
-      parts.readCodes(index.#signs.codes);
+      parts.readCodes(codes);
     }
     if ('reader' in parts.rows) {
-      if (index.layout !== 'rows' || !index.#signs)
+      if (index.layout !== 'rows' || !codes)
         throw new Error('ChunkIndex.fromPacked: rows in a file need dense rows with sign bits');
-      index.#reader = parts.rows.reader;
-      index.#quantized = parts.rows.quantized;
-    } else if (index.#rows) parts.rows.readRows(index.#rows);
+    } else if (rows.memory) parts.rows.readRows(rows.memory);
     return index;
   }
 
@@ -488,56 +343,9 @@ export class ChunkIndex {
     cache?: EmbeddingCache,
     options: ChunkIndexOptions = {},
   ): Promise<ChunkIndex> {
-    const { layout, scan = 'auto' } = options;
-    const texts = tree.chunks.map((chunk) => chunk.text);
-    const count = texts.length;
-    // The layout from up to 256 evenly spaced chunks, embedded first; then the rest, a batch at a
-    // time, packed as they come: no array of a vector per chunk is ever held.
-    const step = Math.max(1, Math.floor(count / DENSE_SAMPLES));
-    const samplePositions: number[] = [];
-    for (let row = 0; row < count; row += step) samplePositions.push(row);
-    const sample = count
-      ? await embedTexts(
-          embedder,
-          samplePositions.map((row) => texts[row]!),
-          cache,
-        )
-      : [];
-    const dimensions = sample[0]?.length ?? embedder.dimensions ?? 0;
-    const denseFlags =
-      layout === 'rows'
-        ? new Array<boolean>(dimensions).fill(true)
-        : layout === 'columns'
-          ? new Array<boolean>(dimensions).fill(false)
-          : denseDimensionFlags(sample, dimensions);
-    const dense: number[] = [];
-    const sparse: number[] = [];
-    denseFlags.forEach((isDense, j) => {
-      (isDense ? dense : sparse).push(j);
-    });
-    const index = new ChunkIndex(tree, dimensions, Int32Array.from(dense), Int32Array.from(sparse), scan);
-    sample.forEach((vector, k) => {
-      index.#fill(samplePositions[k]!, vector);
-    });
-    for (let start = 0; start < count; start += BUILD_BATCH) {
-      const rows: number[] = [];
-      for (let row = start; row < Math.min(count, start + BUILD_BATCH); row++)
-        if (row % step !== 0) rows.push(row);
-      if (!rows.length) continue;
-      const vectors = await embedTexts(
-        embedder,
-        rows.map((row) => texts[row]!),
-        cache,
-      );
-      vectors.forEach((vector, k) => {
-        if (vector.length !== dimensions)
-          throw new TreeAgentError(
-            'EMBEDDER',
-            `Embedder "${embedder.id}" returned vectors of different lengths (${dimensions} and ${vector.length}).`,
-          );
-        index.#fill(rows[k]!, vector);
-      });
-    }
+    const storage = await buildChunkStorage(tree, embedder, cache, options.layout);
+    const index = new ChunkIndex(tree, storage, options.scan ?? 'auto');
+    index.#scan.packSigns();
     return index;
   }
 
@@ -552,46 +360,7 @@ export class ChunkIndex {
     to = this.tree.chunks.length,
     into?: Float32Array,
   ): Float32Array {
-    const count = this.tree.chunks.length;
-    if (into && into.length !== count)
-      throw new Error(`ChunkIndex.similarities: into has ${into.length} slots, the index ${count} chunks`);
-    const out = into ? into.fill(0) : new Float32Array(count);
-    const whole = from === 0 && to === count;
-    if (direction.length !== this.dimensions) return out;
-    const dense = this.denseDimensions;
-    if (dense.length) {
-      // All dense: the direction as is; mixed: its dense coordinates gathered.
-      let denseDirection = direction;
-      if (this.layout === 'mixed') {
-        denseDirection = this.#denseDirection;
-        for (let k = 0; k < dense.length; k++) denseDirection[k] = direction[dense[k]!]!;
-      }
-      if (this.#reader) this.#fileRange(denseDirection, from, to, out.subarray(from, to));
-      else if (this.#kernel && whole) this.#kernel.dots(denseDirection, out);
-      // A range (threshold calibration at load): the same kernel on those rows, the same values.
-      else if (this.#kernel) this.#kernel.dotsRange(denseDirection, from, to, out.subarray(from, to));
-      else
-        rowSimilarities(
-          this.rows.subarray(from * this.stride),
-          this.stride,
-          dense.length,
-          denseDirection,
-          out.subarray(from, to),
-        );
-    }
-    if (this.sparseDimensions.length) {
-      const slots: number[] = [];
-      const weights: number[] = [];
-      for (let j = 0; j < this.dimensions; j++) {
-        const slot = this.#sparseSlot[j]!;
-        if (slot >= 0 && direction[j] !== 0) {
-          slots.push(slot);
-          weights.push(direction[j]!);
-        }
-      }
-      columnSimilarities(this.columns, count, slots, weights, out, from, to);
-    }
-    return out;
+    return this.#scan.similarities(direction, from, to, into);
   }
 
   /**
@@ -600,37 +369,12 @@ export class ChunkIndex {
    * `similarities` gives them.
    */
   similaritiesRange(direction: Float32Array, from: number, to: number, out: Float32Array): void {
-    if (this.#kernel && this.layout === 'rows' && direction.length === this.dimensions) {
-      if (this.#reader) this.#fileRange(direction, from, to, out);
-      else this.#kernel.dotsRange(direction, from, to, out);
-      return;
-    }
-    out.set(this.similarities(direction, from, to).subarray(from, to));
+    this.#scan.similaritiesRange(direction, from, to, out);
   }
 
   /** The unit vector of the chunk at `position` (a copy). */
   vector(position: number): Float32Array {
-    const count = this.tree.chunks.length;
-    const out = new Float32Array(this.dimensions);
-    let rows = this.#rows;
-    let base = position * this.stride;
-    if (!rows) {
-      const kernel = this.#kernel!;
-      this.#reader!.read(
-        new Uint8Array(kernel.rows.buffer, kernel.rows.byteOffset, this.stride * 4),
-        position,
-        1,
-      );
-      rows = kernel.rows;
-      base = 0;
-    }
-    this.denseDimensions.forEach((j, k) => {
-      out[j] = rows[base + k]!;
-    });
-    this.sparseDimensions.forEach((j, slot) => {
-      out[j] = this.columns[slot * count + position]!;
-    });
-    return out;
+    return this.#storage.vector(position);
   }
 
   /** Position of a chunk id in the tree's chunk order, or `undefined`. */
@@ -638,89 +382,6 @@ export class ChunkIndex {
     if (!this.#positionById)
       this.#positionById = new Map(this.tree.chunks.map((chunk, position) => [chunkKey(chunk.id), position]));
     return this.#positionById.get(chunkKey(id));
-  }
-}
-
-/** Stops the worker thread of an index's sign-bit pass when the index is collected (an agent dropped). */
-const stopWhenCollected = new FinalizationRegistry<SignKernel>((signs) => signs.close());
-
-/** Sets bit `k` of `codes` (from byte `at`) for each `values[from + k] > 0`, `k < length`. */
-function packSigns(values: Float32Array, from: number, length: number, codes: Uint8Array, at: number): void {
-  for (let k = 0; k < length; k += 8) {
-    let byte = 0;
-    const end = Math.min(8, length - k);
-    for (let b = 0; b < end; b++) if (values[from + k + b]! > 0) byte |= 1 << b;
-    codes[at + (k >> 3)] = byte;
-  }
-}
-
-/** For each dimension, whether at least half the sampled vectors are non-zero there. */
-function denseDimensionFlags(sample: ArrayLike<number>[], dimensions: number): boolean[] {
-  const nonZero = new Int32Array(dimensions);
-  if (!sample.length) return new Array<boolean>(dimensions).fill(false);
-  for (const vector of sample) for (let j = 0; j < dimensions; j++) if (vector[j] !== 0) nonZero[j]!++;
-  return Array.from(nonZero, (count) => count >= DENSE_FRACTION * sample.length);
-}
-
-/**
- * Dimension-major pass, added to `out` at rows `[from, to)`: column `slots[k]` weighted by
- * `weights[k]`, four columns per sweep over the output array.
- */
-function columnSimilarities(
-  columns: Float32Array,
-  count: number,
-  slots: readonly number[],
-  weights: readonly number[],
-  out: Float32Array,
-  from: number,
-  to: number,
-): void {
-  let k = 0;
-  for (; k + 4 <= slots.length; k += 4) {
-    const w0 = weights[k]!;
-    const w1 = weights[k + 1]!;
-    const w2 = weights[k + 2]!;
-    const w3 = weights[k + 3]!;
-    const b0 = slots[k]! * count;
-    const b1 = slots[k + 1]! * count;
-    const b2 = slots[k + 2]! * count;
-    const b3 = slots[k + 3]! * count;
-    for (let row = from; row < to; row++) {
-      out[row]! +=
-        w0 * columns[b0 + row]! + w1 * columns[b1 + row]! + w2 * columns[b2 + row]! + w3 * columns[b3 + row]!;
-    }
-  }
-  for (; k < slots.length; k++) {
-    const weight = weights[k]!;
-    const base = slots[k]! * count;
-    for (let row = from; row < to; row++) out[row]! += weight * columns[base + row]!;
-  }
-}
-
-/** Row-major pass without WebAssembly: one dot product per row, four coordinates per step. */
-function rowSimilarities(
-  rows: Float32Array,
-  stride: number,
-  dimensions: number,
-  direction: Float32Array,
-  out: Float32Array,
-): void {
-  const count = out.length;
-  const end4 = dimensions - (dimensions % 4);
-  for (let row = 0, base = 0; row < count; row++, base += stride) {
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let j = 0;
-    for (; j < end4; j += 4) {
-      s0 += rows[base + j]! * direction[j]!;
-      s1 += rows[base + j + 1]! * direction[j + 1]!;
-      s2 += rows[base + j + 2]! * direction[j + 2]!;
-      s3 += rows[base + j + 3]! * direction[j + 3]!;
-    }
-    for (; j < dimensions; j++) s0 += rows[base + j]! * direction[j]!;
-    out[row] = s0 + s1 + (s2 + s3);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import type { AgentEvent, AgentOutput, ExploreAction } from '../protocol/events.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import type { ChunkDefinition } from '../tree/chunk.js';

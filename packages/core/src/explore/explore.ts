@@ -15,19 +15,50 @@ export interface ExploreRequest {
   moved: boolean;
   /** Last executed node: climbing happens only while exploration is still on it. */
   lastExecutedId: number | null;
-  /** Blacklist and filter; a climb adds the node it leaves to the blacklist. */
+  /**
+   * Blacklist and filter; a climb adds the node it leaves to the blacklist at once (the searches
+   * that follow must not find it again).
+   */
   constraints: ExploreConstraints;
-  /** Called for each climb that counts as a failure. */
-  onFail: (nodeId: number, reason: 'leaf' | 'below-threshold') => void;
-  emit: (event: AgentEvent) => void;
+  /**
+   * Nodes that already climbed in this turn: a climb from one of them is a loop, so exploration
+   * stops there and returns it for the caller to apply (the step loop raises `LOOP`). Default: none.
+   */
+  climbed?: ReadonlySet<number>;
+}
+
+/** A climb that counts as a failure of the node it leaves (fail counter +1; twice from one node in a turn is `LOOP`). */
+export interface ExploreClimb {
+  type: 'climb';
+  nodeId: number;
+  reason: 'leaf' | 'below-threshold';
+}
+
+/** What exploration did, in order: the events it reports and the climbs the caller applies. */
+export type ExploreEffect = { type: 'event'; event: AgentEvent } | ExploreClimb;
+
+/** Where exploration stopped, and its effects for the caller to apply in order. */
+export interface ExploreOutcome {
+  /** The node the before step runs on; an agent node means nothing in that agent fits. */
+  node: TreeNode;
+  effects: ExploreEffect[];
 }
 
 /**
  * The explore step (docs/concepts.md §5), exactly as the pseudo-code says. Returns the node the before
- * step runs on; an agent node means nothing in that agent fits (the caller raises NO_MATCH).
+ * step runs on — an agent node means nothing in that agent fits (the caller raises NO_MATCH) — and
+ * its effects as data: the `explore-decision` and `blacklist-add` events and the climbs, in the
+ * order they happened, which the caller applies (the step loop emits them and counts the climbs).
  */
-export async function explore(request: ExploreRequest): Promise<TreeNode> {
-  const { tree, search, constraints, emit } = request;
+export async function explore(request: ExploreRequest): Promise<ExploreOutcome> {
+  const { tree, search, constraints } = request;
+  const effects: ExploreEffect[] = [];
+  const emit = (event: AgentEvent) => effects.push({ type: 'event', event });
+  /** Records a climb; `true` when it repeats one of the turn's, and exploration stops. */
+  const fail = (nodeId: number, reason: ExploreClimb['reason']) => {
+    effects.push({ type: 'climb', nodeId, reason });
+    return request.climbed?.has(nodeId) === true;
+  };
   let node = tree.node(request.start);
   let moved = request.moved;
   const decide = (
@@ -51,15 +82,15 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
   for (;;) {
     if (moved && node.isBlocking) {
       decide('blocking', null, node, null);
-      return node;
+      return { node, effects };
     }
     const isLastExecuted = !moved && node.id === request.lastExecutedId;
     if (node.children.length === 0) {
       if (!isLastExecuted) {
         decide('leaf', null, node, null);
-        return node;
+        return { node, effects };
       }
-      request.onFail(node.id, 'leaf');
+      if (fail(node.id, 'leaf')) return { node, effects };
       const anchor = climb();
       decide('leaf-climb', null, anchor, null);
       node = anchor;
@@ -76,9 +107,9 @@ export async function explore(request: ExploreRequest): Promise<TreeNode> {
     }
     if (!isLastExecuted) {
       decide('below-threshold', best, node, node.similarityThreshold);
-      return node;
+      return { node, effects };
     }
-    request.onFail(node.id, 'below-threshold');
+    if (fail(node.id, 'below-threshold')) return { node, effects };
     constraints.blacklist.add(node.id, 'node');
     emit({ type: 'blacklist-add', kind: 'node', ids: [node.id], reason: 'climb' });
     const anchor = climb();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ExploreConstraints } from '../context/explore-strategy.js';
 import { FileEmbeddingCache } from '../embedding/file-embedding-cache.js';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';

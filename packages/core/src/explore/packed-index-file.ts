@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type { Tree } from '../tree/tree.js';
 import type { ThresholdCalibration } from './calibrate-thresholds.js';
-import { ChunkIndex, type ExploreScan, type RowReader, SIGN_SCAN_FROM } from './chunk-index.js';
+import type { RowReader } from './chunk-index/file-rows.js';
+import { ChunkIndex, type ExploreScan, SIGN_SCAN_FROM } from './chunk-index.js';
 import {
   allocateInt8Values,
   allocateQuantizedRows,

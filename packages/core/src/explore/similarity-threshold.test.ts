@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';

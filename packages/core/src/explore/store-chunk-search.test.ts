@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';

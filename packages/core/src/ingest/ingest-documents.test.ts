@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
-import { sourcesFromChunks } from '../engine/message-content.js';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
+import { sourcesFromChunks } from '../engine/turn/message-content.js';
 import { ExactEmbedder } from '../test/exact-embedder.js';
 import { defineTree } from '../tree/define-tree.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';

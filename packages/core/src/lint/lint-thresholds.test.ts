@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { HashedEmbedder } from '../embedding/hashed-embedder.js';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
 import { defineTree } from '../tree/define-tree.js';
 import type { NodeDefinition } from '../tree/node-definition.js';

@@ -1,3 +1,4 @@
+import { beforeOf, fallbackOf } from '../tree/node-callbacks.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { LintWarning } from './lint-warning.js';
@@ -13,10 +14,9 @@ import type { LintWarning } from './lint-warning.js';
 export function structureWarnings(tree: Tree, label: (node: TreeNode) => string): LintWarning[] {
   const warnings: LintWarning[] = [];
   for (const node of tree.nodes.values()) {
-    const definition = node.definition as { before?: unknown; fallback?: unknown };
     if (
       (node.type === 'switch' || node.type === 'empty') &&
-      typeof definition.before === 'function' &&
+      typeof beforeOf(node) === 'function' &&
       !node.isBlocking &&
       node.chunkEnd > node.ownChunkEnd
     ) {
@@ -27,7 +27,7 @@ export function structureWarnings(tree: Tree, label: (node: TreeNode) => string)
         fix: `Set isBlocking: true on node ${node.id} so that exploration always stops there and its before runs${node.type === 'switch' ? ' (a switch then explores on from itself)' : ''}, or move the logic to the children's before.`,
       });
     }
-    if (node.type === 'agent' && typeof definition.fallback !== 'function') {
+    if (node.type === 'agent' && typeof fallbackOf(node) !== 'function') {
       warnings.push({
         code: 'agent-without-fallback',
         nodeId: node.id,

@@ -1,7 +1,11 @@
+import { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { InMemoryHandoffOutbox } from '../handoff/in-memory-handoff-outbox.js';
+import type { InboundReceipt } from '../protocol/channel.js';
+import type { ChannelStore } from '../protocol/channel-store.js';
 import type { HandoffOutbox } from '../protocol/handoff-outbox.js';
 import type { HistoryEntry } from '../protocol/history-entry.js';
+import { duplicateDelivery, receiptKey } from './duplicate-delivery.js';
 import type { HistoryQuery, SessionCommit, SessionRecord, SessionStore } from './session-store.js';
 
 /**
@@ -11,7 +15,20 @@ import type { HistoryQuery, SessionCommit, SessionRecord, SessionStore } from '.
 export class InMemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #histories = new Map<string, HistoryEntry[]>();
+  /** Inbound receipts (platform message ids) by key, with their session. */
+  readonly #receipts = new Map<string, string>();
   #outbox: InMemoryHandoffOutbox | null = null;
+  #channels: InMemoryChannelStore | null = null;
+
+  /** The channel identities and outbox in memory. */
+  channelStore(): ChannelStore {
+    this.#channels ??= new InMemoryChannelStore();
+    return this.#channels;
+  }
+
+  async hasReceipt(receipt: InboundReceipt): Promise<boolean> {
+    return this.#receipts.has(receiptKey(receipt));
+  }
 
   /** The webhook's outbox in memory; from this call on, commits add their handoff events to it. */
   handoffOutbox(): HandoffOutbox {
@@ -30,7 +47,7 @@ export class InMemorySessionStore implements SessionStore {
     return structuredClone(entries.slice(from));
   }
 
-  async commit({ record, history, expectedVersion, handoffEvents }: SessionCommit): Promise<void> {
+  async commit({ record, history, expectedVersion, handoffEvents, inbound }: SessionCommit): Promise<void> {
     const current = this.#records.get(record.id)?.version ?? 0;
     if (current !== expectedVersion) {
       throw new TreeAgentError(
@@ -39,6 +56,8 @@ export class InMemorySessionStore implements SessionStore {
         { details: { sessionId: record.id } },
       );
     }
+    if (inbound && this.#receipts.has(receiptKey(inbound))) throw duplicateDelivery(record.id, inbound);
+    if (inbound) this.#receipts.set(receiptKey(inbound), record.id);
     const copy = structuredClone({ record, history });
     this.#records.set(record.id, copy.record);
     const entries = this.#histories.get(record.id) ?? [];
@@ -51,6 +70,7 @@ export class InMemorySessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     this.#records.delete(sessionId);
     this.#histories.delete(sessionId);
+    for (const [key, owner] of this.#receipts) if (owner === sessionId) this.#receipts.delete(key);
   }
 
   async deleteSessions(sessionIds: readonly string[]): Promise<void> {

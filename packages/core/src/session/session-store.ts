@@ -1,3 +1,5 @@
+import type { InboundReceipt } from '../protocol/channel.js';
+import type { ChannelStore } from '../protocol/channel-store.js';
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HandBackTarget, HandoffState } from '../protocol/handoff.js';
@@ -61,6 +63,12 @@ export interface SessionCommit {
    * transition is never committed without its webhook delivery; others ignore them.
    */
   handoffEvents?: HandoffEvent[];
+  /**
+   * The platform's id of the update that ran this interaction (docs/channels.md, "Exactly once").
+   * The store records it in the same transaction and refuses the commit with `DUPLICATE_DELIVERY`
+   * (writing nothing) when it already holds it, so a redelivered update never runs a turn twice.
+   */
+  inbound?: InboundReceipt;
 }
 
 export interface HistoryQuery {
@@ -106,6 +114,17 @@ export interface SessionStore {
    * without a transactional outbox omit it; the server then adds the events right after the commit.
    */
   handoffOutbox?(): HandoffOutbox;
+  /**
+   * Whether a commit with this inbound receipt was made (the server skips a redelivered update before
+   * running it; the commit's own check is what makes it exactly once). Stores that record receipts
+   * have it; `deleteSessions` and `delete` remove a session's receipts.
+   */
+  hasReceipt?(receipt: InboundReceipt): Promise<boolean>;
+  /**
+   * The store of the server's messaging channels in the same storage (docs/channels.md): channel
+   * identities and the outbox. SQLite, PostgreSQL and memory have one.
+   */
+  channelStore?(): ChannelStore;
   /**
    * After a deletion (one user's data on request, docs/privacy.md), removes what deleted rows leave in
    * the storage where the store can: SQLite empties its WAL (freed pages are already zeroed),

@@ -1,9 +1,9 @@
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
-import { loadRuntime } from '../engine/load-runtime.js';
-import type { TurnLimits } from '../engine/runtime.js';
-import { TreeAgent, type TreeAgentOptions } from '../engine/tree-agent.js';
-import { Turn } from '../engine/turn.js';
-import type { TurnInput } from '../engine/turn-input.js';
+import { TreeAgent, type TreeAgentOptions } from '../engine/agent/tree-agent.js';
+import { loadRuntime } from '../engine/runtime/load-runtime.js';
+import type { TurnLimits } from '../engine/runtime/runtime.js';
+import { Turn } from '../engine/turn/turn.js';
+import type { TurnInput } from '../engine/turn/turn-input.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { MessageType } from '../protocol/constants.js';

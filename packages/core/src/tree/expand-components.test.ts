@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TreeAgent } from '../engine/tree-agent.js';
+import { TreeAgent } from '../engine/agent/tree-agent.js';
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import { defineComponent } from './define-component.js';
 import { defineTree } from './define-tree.js';

@@ -1,5 +1,5 @@
-import { defineTree, type Embedder, type NodeDefinition, type Tree } from '@treeagent/core';
-import { cosineSimilarity } from '@treeagent/core/adapter';
+import { defineTree, type NodeDefinition, type Tree } from '@treeagent/core';
+import { cosineSimilarity, type Embedder } from '@treeagent/core/adapter';
 import { gaussian } from '../linear-algebra.js';
 
 /**

@@ -1,4 +1,5 @@
-import { type BeforeCallback, defineTree, MessageType, type SessionStore, TreeAgent } from '@treeagent/core';
+import { type BeforeCallback, defineTree, MessageType, TreeAgent } from '@treeagent/core';
+import type { SessionStore } from '@treeagent/core/adapter';
 import { ExactEmbedder } from '@treeagent/core/test';
 
 /** What one interaction did, as seen from inside it. */

@@ -1,5 +1,5 @@
-import type { Condition, Filter, PointId } from '@treeagent/core';
 import { CORPUS_CASES, CORPUS_COLLECTIONS, corpusOutcome } from '@treeagent/core/conformance';
+import type { Condition, Filter, PointId } from '@treeagent/core/filter';
 import fc from 'fast-check';
 
 /**

@@ -15,9 +15,10 @@
  * and review the diff. Tests never run this file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { ChunkId, Filter, VectorRecord } from '@treeagent/core';
+import type { ChunkId, VectorRecord } from '@treeagent/core/adapter';
 import { compareIds, evaluateFilter } from '@treeagent/core/adapter';
 import { CONFORMANCE_FILTERS, CONFORMANCE_RECORDS } from '@treeagent/core/conformance';
+import type { Filter } from '@treeagent/core/filter';
 import { recordingFileName } from './recording-name.js';
 import type { RecordedExchange, Recording } from './replay-server.js';
 

@@ -13,7 +13,7 @@
  * and review the diff. Tests never run this file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { VectorRecord } from '@treeagent/core';
+import type { VectorRecord } from '@treeagent/core/adapter';
 import {
   CORPUS_CASES,
   CORPUS_COLLECTION,

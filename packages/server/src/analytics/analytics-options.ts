@@ -1,4 +1,4 @@
-import type { AnalyticsStore } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
 
 /** Options of the analytics, review and personal data functions (`CreateAppOptions.analytics`). */
 export interface AnalyticsOptions {

@@ -1,4 +1,5 @@
-import type { AnalyticsStore, ReportFilter } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
+import type { ReportFilter } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnalyticsStore, TurnFact } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
+import type { TurnFact } from '@treeagent/core/analytics';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import { describe, expect, it } from 'vitest';
 import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';

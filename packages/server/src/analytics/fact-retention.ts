@@ -1,4 +1,4 @@
-import type { AnalyticsStore } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
 import type { ResolvedExpiry } from '../auth/session-expiry.js';
 
 /** Facts deleted per statement by the retention sweep, so no write waits long for it. */

@@ -1,3 +1,4 @@
+import type { ChannelStore } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../http/read-json.js';
@@ -43,6 +44,11 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
         fileStore: services.agent.fileStore,
         // Without a webhook now, the deliveries an earlier configuration left are still the user's.
         outbox: services.handoffs.outbox,
+        // Without channels now, the identities an earlier configuration left are still the user's.
+        channels:
+          services.channels?.store ??
+          (services.agent.sessionStore as { channelStore?: () => ChannelStore }).channelStore?.() ??
+          null,
         deleteSessions: async (sessionIds) => {
           await services.agent.deleteSessions(sessionIds);
           for (const id of sessionIds) services.streams.endSession(id, 'session deleted');

@@ -1,22 +1,21 @@
-import {
-  type AnalyticsStore,
-  type FileMetadata,
-  type FileStore,
-  type HistoryEntry,
-  type SessionRecord,
-  type SessionStore,
-  type StoredTurnFact,
-  TreeAgentError,
-} from '@treeagent/core';
+import { type FileMetadata, type HistoryEntry, TreeAgentError } from '@treeagent/core';
 import type {
+  AnalyticsStore,
   AuditEntry,
   AuditLog,
   AuditRecord,
+  ChannelDelivery,
+  ChannelIdentity,
+  ChannelStore,
+  FileStore,
   HandoffOutbox,
   HandoffQueue,
   OutboxDelivery,
   QueueEntry,
+  SessionRecord,
+  SessionStore,
 } from '@treeagent/core/adapter';
+import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 
@@ -55,6 +54,10 @@ export interface ExportedSession {
   audit: AuditRecord[];
   /** The handoff webhook's deliveries about the session still in its outbox: pending and dead. */
   webhookDeliveries: OutboxDelivery[];
+  /** The messaging channel conversation the session belongs to (docs/channels.md), or `null`. */
+  channelIdentity: ChannelIdentity | null;
+  /** Messages to the user's channel still in the channel outbox: pending and dead. */
+  channelDeliveries: ChannelDelivery[];
 }
 
 /** `POST /api/v1/personal-data/export`, `treeagent personal-data export`. */
@@ -87,6 +90,11 @@ export interface PersonalDataStores {
    * deletion removes them, so none is sent or retried after the erasure. `null` or absent: no webhook.
    */
   outbox?: HandoffOutbox | null;
+  /**
+   * The messaging channels' store: the export lists the sessions' channel identities and undelivered
+   * messages, the deletion removes them. `null` or absent: no channels.
+   */
+  channels?: ChannelStore | null;
   /**
    * Deletes the sessions (default: `sessionStore.deleteSessions`, then each one's files). The server
    * passes `TreeAgent.deleteSessions`, which also waits for the sessions' turns in progress.
@@ -132,6 +140,9 @@ export class PersonalData {
     const { sessionStore, fileStore, outbox, tokens, auditLog, handoffQueue } = this.#stores;
     const analytics = this.#analytics();
     const deliveries = outbox ? await outbox.sessionDeliveries(sessionIds) : [];
+    const channelData = this.#stores.channels
+      ? await this.#stores.channels.sessionData(sessionIds)
+      : { identities: [], deliveries: [] };
     const sessions: ExportedSession[] = [];
     for (const sessionId of sessionIds) {
       const [record, history, facts, info, handoff, audit, stored] = await Promise.all([
@@ -145,7 +156,11 @@ export class PersonalData {
       ]);
       sessions.push({
         sessionId,
-        found: record !== null || history.length > 0 || facts.length > 0,
+        found:
+          record !== null ||
+          history.length > 0 ||
+          facts.length > 0 ||
+          channelData.identities.some((identity) => identity.sessionId === sessionId),
         createdAt: info?.createdAt.toISOString() ?? null,
         lastUsedAt: info?.lastUsedAt.toISOString() ?? null,
         record,
@@ -155,6 +170,8 @@ export class PersonalData {
         handoff,
         audit,
         webhookDeliveries: deliveries.filter((delivery) => delivery.event.sessionId === sessionId),
+        channelIdentity: channelData.identities.find((identity) => identity.sessionId === sessionId) ?? null,
+        channelDeliveries: channelData.deliveries.filter((delivery) => delivery.sessionId === sessionId),
       });
     }
     return { exportedAt: this.#now().toISOString(), userId: subject.userId ?? null, sessions };
@@ -186,6 +203,7 @@ export class PersonalData {
     await this.#deleteSessions(sessionIds);
     for (const sessionId of sessionIds) await handoffQueue.delete(sessionId);
     await this.#stores.outbox?.deleteSessions(sessionIds);
+    await this.#stores.channels?.deleteSessions(sessionIds);
     if (subject.userId !== undefined && tokens.deleteUser) await tokens.deleteUser(subject.userId);
     for (const sessionId of subject.sessionIds ?? []) await tokens.delete(sessionId);
     await this.#purgeDeleted();
@@ -201,6 +219,7 @@ export class PersonalData {
       handoffQueue,
       outbox,
       tokens,
+      this.#stores.channels as { purgeDeleted?(): Promise<void> } | null | undefined,
     ]);
     for (const store of stores) await store?.purgeDeleted?.();
   }

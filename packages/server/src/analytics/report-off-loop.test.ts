@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TurnFact } from '@treeagent/core';
+import type { TurnFact } from '@treeagent/core/analytics';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorDirectory } from '../operators/operator-accounts.js';

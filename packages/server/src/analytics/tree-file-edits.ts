@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type ExtraChunks, formatTreeDocument, type TreeDocument } from '@treeagent/core';
+import { formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
+import type { ExtraChunks } from '@treeagent/core/evaluation';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { writeFileAtomic } from '../files/write-file-atomic.js';
 

@@ -1,10 +1,6 @@
-import {
-  type AnalyticsStore,
-  clusterMessages,
-  type ReportFilter,
-  resolveReportFilter,
-  type TreeAgent,
-} from '@treeagent/core';
+import type { TreeAgent } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
+import { clusterMessages, type ReportFilter, resolveReportFilter } from '@treeagent/core/analytics';
 import type { EffectResponse, NodeSimilarity, UnmatchedCluster } from '../api-types.js';
 
 /** At most this many of a cluster's messages (the most frequent) make its centroid. */

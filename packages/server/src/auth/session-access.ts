@@ -1,5 +1,7 @@
+import type { MiddlewareHandler } from 'hono';
 import { ApiError, notFound } from '../errors/api-error.js';
 import { secretMatches } from './secrets.js';
+import { isExpired, type ResolvedExpiry } from './session-expiry.js';
 import type { SessionTokens } from './session-tokens.js';
 
 /** Header that carries a session's token. */
@@ -42,4 +44,21 @@ export function checkSessionToken(hash: string, token: string | undefined): void
   if (!secretMatches(token, hash)) {
     throw new ApiError(403, 'FORBIDDEN', 'The session token does not belong to this session.');
   }
+}
+
+/**
+ * The guard of a `session` route area: the request's session (route parameter `id`) exists, has not
+ * expired, and the request carries its token.
+ */
+export function requireSessionToken(services: {
+  tokens: SessionTokens;
+  expiry: ResolvedExpiry;
+}): MiddlewareHandler {
+  return async (c, next) => {
+    const sessionId = c.req.param('id')!;
+    await checkSessionAccess(services.tokens, sessionId, c.req.header(SESSION_TOKEN_HEADER), () =>
+      isExpired(services.tokens, sessionId, services.expiry, new Date()),
+    );
+    await next();
+  };
 }

@@ -1,5 +1,5 @@
+import { describeSessionTokens } from '@treeagent/core/conformance';
 import { PostgresSessionTokens } from '@treeagent/postgres';
-import { describeSessionTokens } from '../test-support/describe-session-tokens.js';
 import { requirePostgres, TEST_DATABASE_URL, testSchema } from '../test-support/server-process.js';
 
 describeSessionTokens('PostgresSessionTokens', async () => {

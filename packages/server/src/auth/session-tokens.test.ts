@@ -1,25 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeSessionTokens } from '@treeagent/core/conformance';
 import { SqliteSessionTokens } from '@treeagent/sqlite';
-import { describeSessionTokens } from '../test-support/describe-session-tokens.js';
-import { InMemorySessionTokens } from './session-tokens.js';
 
-describeSessionTokens(
-  'InMemorySessionTokens',
-  async () => ({ tokens: new InMemorySessionTokens(), dispose: async () => {} }),
-  {
-    skip: [
-      {
-        reason: 'kept in process memory: nothing outlives the object',
-        tests: [
-          'a persistent store is seen by another instance on the same storage (restart, second process)',
-        ],
-      },
-    ],
-  },
-);
-
+// InMemorySessionTokens runs the suite in core (handoff/in-memory-handoff-stores.test.ts).
 describeSessionTokens('SqliteSessionTokens', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'treeagent-tokens-'));
   const file = join(directory, 'treeagent.db');

@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
-  type Embedder,
-  evaluateRouting,
-  formatTreeDocument,
   HashedEmbedder,
-  lintTree,
   type Tree,
   TreeAgent,
   TreeAgentError,
-  type TreeDocument,
   type TreeValidationError,
-  validateTreeDocument,
 } from '@treeagent/core';
+import type { Embedder } from '@treeagent/core/adapter';
+import { formatTreeDocument, type TreeDocument, validateTreeDocument } from '@treeagent/core/document';
+import { evaluateRouting, lintTree } from '@treeagent/core/evaluation';
 import type {
   EditorAmbiguityResponse,
   EditorCheckResponse,

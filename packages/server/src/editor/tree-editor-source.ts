@@ -1,4 +1,6 @@
-import type { LabelledUtterance, Tree, TreeAgentOptions, TreeDocument } from '@treeagent/core';
+import type { Tree, TreeAgentOptions } from '@treeagent/core';
+import type { TreeDocument } from '@treeagent/core/document';
+import type { LabelledUtterance } from '@treeagent/core/evaluation';
 
 /** A tree file as the editor reads it. */
 export interface TreeEditorFile {

@@ -2,9 +2,13 @@ import { ApiError } from './api-error.js';
 
 /** An engine error as it travels in an `error` event: code, message, and where it happened. */
 export interface EngineErrorSummary {
+  /** The `TreeAgentError` code (`CALLBACK_ERROR`, `ABORTED`, …). */
   code: string;
+  /** What went wrong and how to fix it. */
   message: string;
+  /** The node it happened at, if any. */
   nodeId?: number;
+  /** The callback it happened in, if any. */
   callback?: string;
 }
 
@@ -15,6 +19,7 @@ export interface EngineErrorSummary {
 const STATUS_BY_CODE: Record<string, number> = {
   INVALID_INPUT: 400,
   SESSION_CONFLICT: 409,
+  DUPLICATE_DELIVERY: 409,
   HANDOFF: 409,
   ABORTED: 499,
   SESSION_STORE: 503,

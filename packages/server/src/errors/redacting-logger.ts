@@ -1,4 +1,4 @@
-import type { Redactor } from '@treeagent/core';
+import type { Redactor } from '@treeagent/core/privacy';
 import type { ServerLogger } from './error-response.js';
 
 /**

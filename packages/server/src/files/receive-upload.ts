@@ -1,6 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { FileMetadata, FileStore, NewFileStream } from '@treeagent/core';
+import type { FileMetadata } from '@treeagent/core';
+import type { FileStore, NewFileStream } from '@treeagent/core/adapter';
 import busboy from 'busboy';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 

@@ -1,4 +1,5 @@
-import type { FileMetadata, FileStore } from '@treeagent/core';
+import type { FileMetadata } from '@treeagent/core';
+import type { FileStore } from '@treeagent/core/adapter';
 import { z } from 'zod';
 import { notFound } from '../errors/api-error.js';
 

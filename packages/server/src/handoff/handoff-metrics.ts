@@ -1,5 +1,4 @@
-import type { HandoffOutcome } from '@treeagent/core';
-import type { QueueEntry } from '@treeagent/core/adapter';
+import type { HandoffOutcome, QueueEntry } from '@treeagent/core/adapter';
 import { Counter, Histogram, LabeledGauge, type MetricsRegistry } from '../metrics/prometheus.js';
 
 /** Seconds a session waited for its first operator: 10 s to 4 h. */

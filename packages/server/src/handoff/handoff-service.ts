@@ -1,23 +1,23 @@
 import {
   type AgentEvent,
   type AgentOutput,
-  type HandoffAction,
   type HandoffState,
-  type HandoffUpdate,
-  type OperatorRef,
   type TreeAgent,
   TreeAgentError,
 } from '@treeagent/core';
 import {
   type AuditValue,
   type EventBus,
+  type HandoffAction,
   type HandoffEvent,
   type HandoffOutbox,
   type HandoffQueue,
+  type HandoffUpdate,
   handoffEventId,
   InMemoryEventBus,
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
+  type OperatorRef,
   type QueueEntry,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
@@ -86,6 +86,7 @@ export class HandoffService {
   readonly #outbox: HandoffOutbox | null;
   /** True when the outbox is not written by the session store's commits: the server adds the events. */
   #addsEvents = false;
+  readonly #actionListeners: ((sessionId: string, update: HandoffUpdate) => Promise<void>)[] = [];
 
   constructor(init: {
     agent: TreeAgent;
@@ -234,6 +235,7 @@ export class HandoffService {
       throw error;
     }
     if (update.entries.length === 0) return update;
+    for (const listener of this.#actionListeners) await listener(sessionId, update);
     try {
       const previous = await this.queue.get(sessionId);
       if (update.handoff) {
@@ -251,6 +253,11 @@ export class HandoffService {
       );
     }
     return update;
+  }
+
+  /** Follows every operator action that changed a session (a messaging channel sends what the user should see). */
+  onAction(listener: (sessionId: string, update: HandoffUpdate) => Promise<void>): void {
+    this.#actionListeners.push(listener);
   }
 
   /** Tells the user's stream that an operator is typing (never stored). */

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { HandoffEvent, HandoffOutbox, OutboxDelivery } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
+import { DrainLoop } from '../outbox/drain-loop.js';
 import type { HandoffMetrics } from './handoff-metrics.js';
 
 /** Where the server tells a helpdesk about handoffs (option `handoff.webhook` of `createApp`). */
@@ -50,10 +51,7 @@ export class HandoffWebhook {
   readonly #options: Required<Omit<HandoffWebhookOptions, 'fetch'>> & { fetch: typeof fetch };
   readonly #logger: ServerLogger;
   readonly #metrics: HandoffMetrics;
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #stopped = false;
+  readonly #loop: DrainLoop;
 
   constructor(
     options: HandoffWebhookOptions,
@@ -81,50 +79,35 @@ export class HandoffWebhook {
     };
     this.#logger = logger;
     this.#metrics = metrics;
+    this.#loop = new DrainLoop(() => this.#drain(), this.#options.pollMs);
   }
 
   /** Starts the delivery loop (and delivers what the outbox already holds, e.g. after a restart). */
   start(): void {
-    if (this.#stopped || this.#timer) return;
-    this.#timer = setInterval(() => this.poke(), this.#options.pollMs);
-    this.#timer.unref?.();
-    this.poke();
+    this.#loop.start();
   }
 
   /** Looks for due events now (after a commit added some). */
   poke(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drain().finally(() => {
-      this.#running = null;
-      if (this.#again && !this.#stopped) {
-        this.#again = false;
-        this.poke();
-      }
-    });
+    this.#loop.poke();
   }
 
   /** Ends the loop at once (shutdown): attempts in progress finish or, cut short, are retried after their lease by a process that runs the loop. */
   stop(): void {
-    this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
+    this.#loop.stop();
   }
 
   /** Waits for the attempts in progress (tests, shutdown); `stop` also ends the loop (pending events stay in the outbox). */
   async settle(options: { stop?: boolean } = {}): Promise<void> {
     if (options.stop) this.stop();
-    while (this.#running) await this.#running;
+    await this.#loop.settle();
   }
 
   async #drain(): Promise<void> {
     try {
       for (;;) {
         const leased = await this.outbox.lease(new Date(), BATCH, this.#options.timeoutMs + 5000);
-        if (leased.length === 0 || this.#stopped) return;
+        if (leased.length === 0 || this.#loop.stopped) return;
         await Promise.all(leased.map((delivery) => this.#attempt(delivery)));
         if (leased.length < BATCH) return;
       }

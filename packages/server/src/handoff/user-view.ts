@@ -1,10 +1,5 @@
-import type {
-  AgentOutput,
-  HandoffState,
-  HandoffTransition,
-  HistoryEntry,
-  OperatorRef,
-} from '@treeagent/core';
+import type { AgentOutput, HandoffState, HandoffTransition, HistoryEntry } from '@treeagent/core';
+import type { OperatorRef } from '@treeagent/core/adapter';
 import type { SessionEventHandoff } from '../api-types.js';
 
 /**

@@ -35,11 +35,14 @@ export class MessageLimits {
     this.#address = make(options.perAddress ?? DEFAULT_ADDRESS_MESSAGE_LIMIT);
   }
 
-  /** Counts a message from the request's client address; throws 429 when it is over its limit. */
-  countAddress(c: Context): void {
+  /**
+   * Counts a message from the request's client address (or from `address`, a channel's key for its
+   * user); throws 429 when it is over its limit.
+   */
+  countAddress(from: Context | string): void {
     if (!this.#address) return;
     const { windows, max, windowMs } = this.#address;
-    const retryAfter = windows.add(clientAddress(c));
+    const retryAfter = windows.add(typeof from === 'string' ? from : clientAddress(from));
     if (retryAfter !== null)
       throw rateLimited(
         `Too many messages from this client address: at most ${max} per ${describeWindow(windowMs)}.`,

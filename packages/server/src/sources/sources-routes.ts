@@ -179,3 +179,14 @@ export function sourcesRoutes(services: Services, options: SourcesOptions): Hono
   });
   return routes;
 }
+
+/** `/api/v1/sources` without the option `sources`: 501 `NOT_CONFIGURED` for every request. */
+export function notConfiguredRoutes(): Hono {
+  return new Hono().all('*', () => {
+    throw new ApiError(
+      501,
+      'NOT_CONFIGURED',
+      'Knowledge sources need the server option sources.store (treeagent dev and serve set it).',
+    );
+  });
+}

@@ -1,5 +1,11 @@
-import type { AnalyticsStore, FileStore, SessionStore } from '@treeagent/core';
-import type { AuditLog, HandoffEvent, HandoffQueue } from '@treeagent/core/adapter';
+import type {
+  AnalyticsStore,
+  AuditLog,
+  FileStore,
+  HandoffEvent,
+  HandoffQueue,
+  SessionStore,
+} from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { userReference } from '../analytics/personal-data.js';
 import type { SessionTokens } from '../auth/session-tokens.js';

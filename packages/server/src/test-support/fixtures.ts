@@ -1,10 +1,5 @@
-import {
-  defineTree,
-  type ModelRequest,
-  type NodeDefinition,
-  TreeAgent,
-  type TreeAgentOptions,
-} from '@treeagent/core';
+import { defineTree, type NodeDefinition, TreeAgent, type TreeAgentOptions } from '@treeagent/core';
+import type { ModelRequest } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { createApp } from '../app.js';
 import type { CreateAppOptions } from '../app-options.js';

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  defineTree,
-  documentToDefinition,
-  formatTreeDocument,
-  type LabelledUtterance,
-  type TreeDocument,
-} from '@treeagent/core';
+import { defineTree } from '@treeagent/core';
+import { documentToDefinition, formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
+import type { LabelledUtterance } from '@treeagent/core/evaluation';
 import { TreeEditConflict, type TreeEditorSource } from '../editor/tree-editor-source.js';
 
 /** A `TreeEditorSource` over a text held in memory (the CLI's is over a file): for the server's tests. */

@@ -22,14 +22,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  type BeforeCallback,
-  defineTree,
-  type FileStore,
-  MessageType,
-  type SessionStore,
-  TreeAgent,
-} from '@treeagent/core';
+import { type BeforeCallback, defineTree, MessageType, TreeAgent } from '@treeagent/core';
+import type { FileStore, SessionStore } from '@treeagent/core/adapter';
 import { ExactEmbedder } from '@treeagent/core/test';
 import { PostgresFileStore, PostgresSessionStore, PostgresSessionTokens } from '@treeagent/postgres';
 import { openSqlite } from '@treeagent/sqlite';

@@ -1,5 +1,6 @@
 import { context } from '@opentelemetry/api';
 import type { AgentEvent, AgentOutput, FileMetadata, TreeAgent } from '@treeagent/core';
+import type { InboundReceipt } from '@treeagent/core/adapter';
 import { type ApiError, shuttingDown } from '../errors/api-error.js';
 import { apiErrorFromEngine, type EngineErrorSummary, statusOfEngineCode } from '../errors/engine-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
@@ -17,6 +18,8 @@ export interface TurnRequest {
   clientMetadata?: Record<string, unknown>;
   /** Cancels the turn, for example when the client disconnects. Nothing is saved then. */
   signal?: AbortSignal;
+  /** The platform's id of the update (a messaging channel): recorded in the turn's commit, exactly once. */
+  inbound?: InboundReceipt;
 }
 
 /** A turn started by the runner. */
@@ -85,6 +88,7 @@ export class TurnRunner {
         attachments: request.attachments ?? [],
         clientMetadata: request.clientMetadata ?? {},
         signal: AbortSignal.any(signals),
+        ...(request.inbound ? { inbound: request.inbound } : {}),
       }),
     );
     return {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type IngestDocument, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { IngestDocument } from '@treeagent/core/ingest';
 import { readHtml } from '../documents/read-html.js';
 import {
   type FetchedResponse,

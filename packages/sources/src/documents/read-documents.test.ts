@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTree, HashedEmbedder, InMemoryVectorStore, ingestDocuments } from '@treeagent/core';
+import { defineTree, HashedEmbedder, InMemoryVectorStore } from '@treeagent/core';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { describe, expect, test } from 'vitest';
 import { makeDocx } from '../test-support/make-docx.js';
 import { readDocument, readDocuments } from './read-documents.js';

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
-import { type IngestDocument, TreeAgentError } from '@treeagent/core';
+import { TreeAgentError } from '@treeagent/core';
+import type { IngestDocument } from '@treeagent/core/ingest';
 import { readDocx } from './read-docx.js';
 import { readHtml } from './read-html.js';
 import { readPdfText } from './read-pdf.js';

@@ -1,5 +1,5 @@
-import type { IngestDocument } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
+import type { IngestDocument } from '@treeagent/core/ingest';
 import { parseHTML } from 'linkedom';
 import mammoth from 'mammoth';
 import { htmlToText } from './html-to-text.js';

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import type { IngestDocument } from '@treeagent/core';
+import type { IngestDocument } from '@treeagent/core/ingest';
 import { parseHTML } from 'linkedom';
 import { htmlToText } from './html-to-text.js';
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ingestDocuments, type RetrievedChunk, TreeAgentError } from '@treeagent/core';
+import { type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource, KnowledgeSourceKind } from '@treeagent/core/adapter';
 import { embedTexts } from '@treeagent/core/adapter';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { checkAddress } from '../crawl/address-guard.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 
@@ -132,7 +133,7 @@ export async function searchSources(
       'INVALID_INPUT',
       `Node ${nodeId} is not a query node of the tree "${context.tree.name}": search a query node's collection.`,
     );
-  const query = (node.definition as { query?: unknown }).query;
+  const query = node.definition.type === 'query' ? node.definition.query : undefined;
   const fixed =
     query && typeof query === 'object' ? (query as { chunkQty?: number; threshold?: number }) : {};
   const [vector] = await embedTexts(context.embedder, [message], context.embeddingCache);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { type IngestDocument, ingestDocuments } from '@treeagent/core';
 import type { KnowledgePage, KnowledgeSource } from '@treeagent/core/adapter';
+import { type IngestDocument, ingestDocuments } from '@treeagent/core/ingest';
 import { type CrawledPage, crawlSite } from '../crawl/crawl-site.js';
 import { readDocument } from '../documents/read-documents.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';

@@ -1,11 +1,5 @@
-import {
-  type Embedder,
-  type EmbeddingCache,
-  type Tree,
-  TreeAgentError,
-  type VectorStore,
-} from '@treeagent/core';
-import type { SourceStore } from '@treeagent/core/adapter';
+import { type Tree, TreeAgentError } from '@treeagent/core';
+import type { Embedder, EmbeddingCache, SourceStore, VectorStore } from '@treeagent/core/adapter';
 import type { AddressPolicy } from '../crawl/address-guard.js';
 
 /** What refreshing (and adding, removing, searching) sources needs: the stores, the embedder, the tree. */

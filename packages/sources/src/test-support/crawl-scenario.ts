@@ -1,5 +1,5 @@
-import { defineTree, HashedEmbedder, type VectorStore } from '@treeagent/core';
-import type { SourceStore } from '@treeagent/core/adapter';
+import { defineTree, HashedEmbedder } from '@treeagent/core';
+import type { SourceStore, VectorStore } from '@treeagent/core/adapter';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addSource, removeSource, searchSources } from '../knowledge/manage-sources.js';
 import { refreshSource } from '../knowledge/refresh-source.js';

@@ -3,7 +3,7 @@
  * SQLite file, printing `ack <turn>` after each commit returned (and `vector <turn>` after each upsert). Run with `node --import tsx`.
  * Usage: commit-loop.ts <file> <sessionId> <leaseMs>
  */
-import type { SessionRecord } from '@treeagent/core';
+import type { SessionRecord } from '@treeagent/core/adapter';
 import { emptySessionRecord } from '@treeagent/core/adapter';
 import { SqliteSessionStore } from '../sqlite-session-store.js';
 import { SqliteVectorStore } from '../sqlite-vector-store.js';

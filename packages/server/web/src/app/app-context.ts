@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ApiClient } from '../api/api-client';
+import type { WebSettings } from '../api/web-settings';
 import type { TreeIndex } from '../tree/tree-index';
 
 /** How far loading the tree got. */
@@ -14,6 +15,11 @@ export interface AppServices {
   /** Why the tree could not be loaded. */
   treeError: string | null;
   reloadTree(): Promise<void>;
+  /**
+   * What the chat page at `/` is: the customer's (`treeagent serve`: no staff links, ids, timings
+   * or debug) or the developer's (`treeagent dev`); `null` until the server said.
+   */
+  view: WebSettings['view'] | null;
   /** The server runs with `debug: true` (seen from the tree's chunks or from debug events). */
   debug: boolean;
   markDebug(): void;

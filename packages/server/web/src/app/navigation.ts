@@ -1,20 +1,21 @@
 import type { IconName } from '../components/icon';
 
 /**
- * The pages of the app, in the order of the top bar's navigation. A new page (an operator
+ * The pages of the app, in the order of the top bar's navigation. The chat is `/`, what a
+ * deployment's users see; the staff's pages live under `/staff/`, each behind the operator login. A new page (an operator
  * console, analytics, the tree editor) is one entry here, its component in `src/pages/` and one
  * line in `pages.ts`; the server answers `index.html` for any path that is not a file or an API,
  * so every path here loads directly too.
  */
 export const NAVIGATION = [
   { path: '/', label: 'Chat', icon: 'chat' },
-  { path: '/tree', label: 'Tree', icon: 'route' },
-  { path: '/editor', label: 'Editor', icon: 'plus' },
-  { path: '/console', label: 'Console', icon: 'chat' },
-  { path: '/analytics', label: 'Analytics', icon: 'chart' },
-  { path: '/review', label: 'Review', icon: 'book' },
-  { path: '/sources', label: 'Sources', icon: 'file' },
-  { path: '/audit', label: 'Audit', icon: 'key' },
+  { path: '/staff/tree', label: 'Tree', icon: 'route' },
+  { path: '/staff/editor', label: 'Editor', icon: 'plus' },
+  { path: '/staff/console', label: 'Console', icon: 'chat' },
+  { path: '/staff/analytics', label: 'Analytics', icon: 'chart' },
+  { path: '/staff/review', label: 'Review', icon: 'book' },
+  { path: '/staff/sources', label: 'Sources', icon: 'file' },
+  { path: '/staff/audit', label: 'Audit', icon: 'key' },
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 
 /** The path of a page of the app. */

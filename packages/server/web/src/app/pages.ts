@@ -13,13 +13,13 @@ import type { PagePath } from './navigation';
 /** The component of each page of `NAVIGATION` (a page missing here is a type error). */
 export const PAGES: Readonly<Record<PagePath, ComponentType>> = {
   '/': ChatPage,
-  '/tree': TreePage,
-  '/editor': EditorPage,
-  '/console': ConsolePage,
-  '/analytics': AnalyticsPage,
-  '/review': ReviewPage,
-  '/sources': SourcesPage,
-  '/audit': AuditPage,
+  '/staff/tree': TreePage,
+  '/staff/editor': EditorPage,
+  '/staff/console': ConsolePage,
+  '/staff/analytics': AnalyticsPage,
+  '/staff/review': ReviewPage,
+  '/staff/sources': SourcesPage,
+  '/staff/audit': AuditPage,
 };
 
 /** What any other path shows. */

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { type ApiClient, messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
 import { treeApi } from '../api/tree-api';
+import { loadWebSettings, type WebSettings } from '../api/web-settings';
 import { TreeIndex } from '../tree/tree-index';
 import type { ApiKeyPrompt } from './api-key-dialog';
 import type { AppServices, TreeStatus } from './app-context';
@@ -18,6 +19,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
   const [treeStatus, setTreeStatus] = useState<TreeStatus>('loading');
   const [treeError, setTreeError] = useState<string | null>(null);
   const [debug, setDebug] = useState(false);
+  const [view, setView] = useState<WebSettings['view'] | null>(null);
   const [usesApiKey, setUsesApiKey] = useState(false);
   /** One prompt at a time: concurrent requests wait for the same answer. */
   const asking = useRef<Promise<string | null> | null>(null);
@@ -81,6 +83,10 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
   }, [reloadTree]);
 
   useEffect(() => {
+    void loadWebSettings().then((settings) => setView(settings.view));
+  }, []);
+
+  useEffect(() => {
     document.body.classList.toggle('is-debug', debug);
   }, [debug]);
 
@@ -91,6 +97,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
       treeStatus,
       treeError,
       reloadTree,
+      view,
       debug,
       markDebug: () => setDebug(true),
       nodeLabel: (id) => (tree ? tree.nodeLabel(id) : `#${id}`),
@@ -99,7 +106,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
       usesApiKey,
       setReady,
     }),
-    [api, tree, treeStatus, treeError, reloadTree, debug, withApiKey, askApiKey, usesApiKey],
+    [api, tree, treeStatus, treeError, reloadTree, view, debug, withApiKey, askApiKey, usesApiKey],
   );
   return { services, prompt };
 }

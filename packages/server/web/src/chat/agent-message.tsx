@@ -11,6 +11,8 @@ export interface OptionsState {
   /** Options of older messages are used up. */
   enabled: boolean;
   chosen: string | null;
+  /** An option not to show here (the handoff bar's "back to the assistant" while people answer). */
+  hidden?: string;
   onChoose(option: string): void;
 }
 
@@ -24,6 +26,7 @@ export function AgentMessage({ data, options }: { data: AgentMessageData; option
   if (message && !hasContent(message)) return null;
   const label = data.nodeId !== null && tree ? tree.nodeLabel(data.nodeId) : null;
   const warning = message?.isWarning ?? false;
+  const shownOptions = message?.options.filter((option) => option !== options.hidden) ?? [];
   const classes = ['msg', 'msg--agent'];
   if (data.streaming) classes.push('is-streaming');
   if (warning) classes.push('msg--warning');
@@ -62,10 +65,10 @@ export function AgentMessage({ data, options }: { data: AgentMessageData; option
           {message ? <FileList files={message.attachments} label="Files" /> : null}
           {message?.sources.length ? <Sources sources={message.sources} /> : null}
         </div>
-        {message?.options.length ? (
+        {shownOptions.length ? (
           // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form's fieldset.
           <div class={`options${options.enabled ? '' : ' is-used'}`} role="group" aria-label="Answer options">
-            {message.options.map((option) => (
+            {shownOptions.map((option) => (
               <button
                 key={option}
                 type="button"

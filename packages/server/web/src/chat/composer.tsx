@@ -1,5 +1,6 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { SessionEventHandoff } from '../../../src/api-types';
 import { formatBytes } from '../components/format';
 import { Icon } from '../components/icon';
 import type { PendingFile, Uploads } from './use-uploads';
@@ -9,6 +10,8 @@ export function Composer(props: {
   busy: boolean;
   /** The agent's last message waits for the user's answer. */
   waiting: boolean;
+  /** People have the session (waiting for one, or one answers): the hint says so, not that the agent waits. */
+  handoff?: SessionEventHandoff | null;
   uploads: Uploads;
   /** Files are dragged over the chat. */
   dropping: boolean;
@@ -124,6 +127,12 @@ export function Composer(props: {
       <p id="composer-hint" class="composer-hint" aria-live="polite">
         {flash ? (
           <span class="hint-alert">{flash}</span>
+        ) : props.handoff ? (
+          <span class="hint-handoff">
+            {props.handoff.status === 'waiting'
+              ? 'An operator will read your message.'
+              : `${props.handoff.operatorName ?? 'The operator'} reads your messages.`}
+          </span>
         ) : props.waiting ? (
           <>
             <span class="waiting-dot" aria-hidden="true" />
@@ -139,8 +148,13 @@ export function Composer(props: {
   );
 }
 
-function composerClass(props: { busy: boolean; waiting: boolean }): string {
-  return ['composer', props.busy && 'is-busy', props.waiting && 'is-waiting'].filter(Boolean).join(' ');
+function composerClass(props: {
+  busy: boolean;
+  waiting: boolean;
+  handoff?: SessionEventHandoff | null;
+}): string {
+  const waiting = props.waiting && !props.handoff;
+  return ['composer', props.busy && 'is-busy', waiting && 'is-waiting'].filter(Boolean).join(' ');
 }
 
 function PendingFileItem({ entry, onRemove }: { entry: PendingFile; onRemove(): void }) {

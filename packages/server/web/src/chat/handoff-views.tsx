@@ -39,7 +39,13 @@ export function Followup({
           // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form's fieldset.
           <div class="options" role="group" aria-label="Answer options">
             {entry.options.map((option) => (
-              <button key={option} type="button" disabled={!optionsEnabled} onClick={() => onOption(option)}>
+              <button
+                key={option}
+                type="button"
+                class="option"
+                disabled={!optionsEnabled}
+                onClick={() => onOption(option)}
+              >
                 {option}
               </button>
             ))}

@@ -25,6 +25,7 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
       },
       null,
       0,
+      user?.at ?? null,
     );
     const answers = entries.filter((entry) => entry.role === 'assistant' && !isFollowup(entry));
     const messages = answers.map(

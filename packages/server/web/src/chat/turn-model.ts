@@ -53,6 +53,8 @@ export interface Turn {
   error: TurnError | null;
   noMatch: boolean;
   startedAt: number;
+  /** When the user sent it (ISO 8601): what the customer's chat shows under the turn; `null` when unknown. */
+  sentAt: string | null;
   /** The option the user chose among this turn's messages' options. */
   chosenOption: string | null;
   /** The tools running now (a `tool-call` without its `tool-result` yet), by call id. */
@@ -72,6 +74,7 @@ export function startTurn(
   user: UserMessage,
   request: MessageRequest | null,
   startedAt: number,
+  sentAt: string | null = null,
 ): Turn {
   return {
     key: nextKey++,
@@ -86,6 +89,7 @@ export function startTurn(
     error: null,
     noMatch: false,
     startedAt,
+    sentAt,
     chosenOption: null,
     runningTools: [],
     followups: [],

@@ -1,6 +1,6 @@
 import { useApp } from '../app/app-context';
 import { FileList } from '../components/file-chip';
-import { formatMs } from '../components/format';
+import { formatMs, formatTime } from '../components/format';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 import { AgentMessage } from './agent-message';
@@ -22,6 +22,10 @@ export function TurnView(props: {
   isLast: boolean;
   inspected: boolean;
   busy: boolean;
+  /** The customer's chat: no turn numbers, timings or nodes, the time the message was sent. */
+  customer: boolean;
+  /** An option not to show (the handoff bar has it). */
+  hiddenOption?: string;
   actions: TurnActions;
 }) {
   const { turn, actions } = props;
@@ -30,16 +34,19 @@ export function TurnView(props: {
   const options = {
     enabled: props.isLast,
     chosen: turn.chosenOption,
+    ...(props.hiddenOption ? { hidden: props.hiddenOption } : {}),
     onChoose: (option: string) => {
       if (!props.busy) actions.onOption(turn, option);
     },
   };
   const ended = turn.output !== null || turn.error !== null || turn.restored;
-  const meta = [`Turn ${turn.number}`];
-  if (turn.restored) meta.push('restored from history');
-  else if (turn.durationMs !== null) meta.push(formatMs(turn.durationMs));
-  const endNode = turn.output?.nodeId;
-  if (endNode !== null && endNode !== undefined && debug) meta.push(`ended at ${nodeLabel(endNode)}`);
+  const meta = props.customer ? customerMeta(turn) : [`Turn ${turn.number}`];
+  if (!props.customer) {
+    if (turn.restored) meta.push('restored from history');
+    else if (turn.durationMs !== null) meta.push(formatMs(turn.durationMs));
+    const endNode = turn.output?.nodeId;
+    if (endNode !== null && endNode !== undefined && debug) meta.push(`ended at ${nodeLabel(endNode)}`);
+  }
   return (
     <div class={`turn${props.inspected ? ' is-inspected' : ''}`} data-turn={String(turn.number)}>
       <div class="turn-body">
@@ -106,7 +113,7 @@ export function TurnView(props: {
       {ended ? (
         <div class="turn-meta">
           <span>{meta.join(' · ')}</span>
-          {debug && !turn.restored ? (
+          {debug && !props.customer && !turn.restored ? (
             <button
               type="button"
               class="link-button inspect"
@@ -121,4 +128,10 @@ export function TurnView(props: {
       ) : null}
     </div>
   );
+}
+
+/** The customer's line under a turn: the time the message was sent, in the page's language. */
+function customerMeta(turn: Turn): string[] {
+  if (!turn.sentAt) return [];
+  return [formatTime(turn.sentAt)];
 }

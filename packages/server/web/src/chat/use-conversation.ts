@@ -110,7 +110,7 @@ export function useConversation(): Conversation {
       running.current = true;
       setBusy(true);
       count.current += 1;
-      let turn = startTurn(count.current, user, request, performance.now());
+      let turn = startTurn(count.current, user, request, performance.now(), new Date().toISOString());
       setTurns((list) => [...list, turn]);
       const abort = new AbortController();
       controller.current = abort;

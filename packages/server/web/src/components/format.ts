@@ -23,3 +23,13 @@ export function formatSimilarity(value: number | null | undefined): string {
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** The time of day of an ISO date, in the page's language (`14:05` in Italian, `2:05 PM` in US English). */
+export function formatTime(
+  iso: string,
+  locale: string | undefined = document.documentElement.lang || undefined,
+): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
+}

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { HashedEmbedder, type SpaceFitter, TreeAgent } from '@treeagent/core';
+import { HashedEmbedder, TreeAgent } from '@treeagent/core';
+import type { SpaceFitter } from '@treeagent/core/adapter';
 import { ScriptedLanguageModel } from '@treeagent/core/test';
 import { act } from 'preact/test-utils';
 import { describe, expect, it } from 'vitest';

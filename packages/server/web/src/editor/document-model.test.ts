@@ -1,5 +1,6 @@
-import { defineTree, documentToDefinition } from '@treeagent/core';
+import { defineTree } from '@treeagent/core';
 import type { TreeDocument } from '@treeagent/core/client';
+import { documentToDefinition } from '@treeagent/core/document';
 import { describe, expect, it } from 'vitest';
 import {
   addChild,

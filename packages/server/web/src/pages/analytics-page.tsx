@@ -71,7 +71,7 @@ function AnalyticsView() {
     const query = new URLSearchParams(
       Object.entries(filter).filter(([, value]) => value) as [string, string][],
     );
-    history.replaceState(null, '', `/analytics?${query}`);
+    history.replaceState(null, '', `/staff/analytics?${query}`);
     return () => {
       live = false;
     };

@@ -1,9 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
 import { useApp } from '../app/app-context';
-import { TopBar } from '../app/top-bar';
 import { Composer } from '../chat/composer';
 import { conversationTest, type RecorderTree } from '../chat/conversation-test';
+import { CustomerHeader } from '../chat/customer-header';
+import { DeveloperBar } from '../chat/developer-bar';
 import { HandoffBar } from '../chat/handoff-views';
 import { Inspector } from '../chat/inspector';
 import { isFollowup, type Turn, type UserMessage, waitsForUser } from '../chat/turn-model';
@@ -16,10 +17,14 @@ import { useUploads } from '../chat/use-uploads';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
 
-/** The chat page: the conversation, the message box, and the inspector (turn debug and tree). */
+/**
+ * The chat page: the conversation and the message box; in the developer's view (`treeagent dev`)
+ * also the pages' links, the session, "Save as test" and the inspector (turn debug and tree).
+ */
 export function ChatPage() {
   const app = useApp();
-  const { api, debug, tree, treeStatus } = app;
+  const { api, debug, tree, treeStatus, view } = app;
+  const customer = view !== 'developer';
   const conversation = useConversation();
   const { turns, busy } = conversation;
   const uploads = useUploads(conversation.ensureSession);
@@ -40,13 +45,13 @@ export function ChatPage() {
   // Start (or resume) the session once the tree has loaded: one API-key prompt, not two.
   const started = useRef(false);
   useEffect(() => {
-    if (treeStatus === 'loading' || started.current) return;
+    if (treeStatus === 'loading' || view === null || started.current) return;
     started.current = true;
     void conversation.startSession().then(() => {
       app.setReady(true);
       input.current?.focus();
     });
-  }, [treeStatus, conversation.startSession, app.setReady]);
+  }, [treeStatus, view, conversation.startSession, app.setReady]);
   useEffect(() => () => app.setReady(false), [app.setReady]);
 
   useLayoutEffect(() => {
@@ -90,71 +95,18 @@ export function ChatPage() {
 
   return (
     <>
-      <TopBar>
-        <span id="session-label" class="session-label" title={sessionId ? `Session ${sessionId}` : ''}>
-          {sessionId ? `session ${sessionId.slice(0, 8)}` : ''}
-        </span>
-        {app.usesApiKey ? (
-          <button
-            id="api-key-button"
-            type="button"
-            class="ghost-button"
-            onClick={async () => {
-              if (await app.askApiKey(null)) await app.reloadTree();
-            }}
-          >
-            <Icon name="key" />
-            <span>API key</span>
-          </button>
-        ) : null}
-        <button
-          id="new-chat"
-          type="button"
-          class="ghost-button"
-          title="Start a new session"
-          onClick={() => void newChat()}
-        >
-          <Icon name="plus" />
-          <span>New chat</span>
-        </button>
-        <button
-          id="save-test"
-          type="button"
-          class="ghost-button"
-          title="Download this conversation as a YAML conversation test (treeagent test)"
-          disabled={!turns.length || busy}
-          onClick={() => downloadConversationTest(turns, tree)}
-        >
-          <Icon name="file" />
-          <span>Save as test</span>
-        </button>
-        {debug ? (
-          <button
-            id="toggle-debug"
-            type="button"
-            class="ghost-button"
-            title="Debug view of the turns"
-            aria-controls="side"
-            aria-pressed={inspector.tab === 'debug' ? 'true' : 'false'}
-            onClick={() => inspector.toggle('debug')}
-          >
-            <Icon name="bug" />
-            <span>Debug</span>
-          </button>
-        ) : null}
-        <button
-          id="toggle-tree"
-          type="button"
-          class="ghost-button"
-          title="The agent's tree"
-          aria-controls="side"
-          aria-pressed={inspector.tab === 'tree' ? 'true' : 'false'}
-          onClick={() => inspector.toggle('tree')}
-        >
-          <Icon name="route" />
-          <span>Tree</span>
-        </button>
-      </TopBar>
+      {customer ? (
+        <CustomerHeader onNewChat={() => void newChat()} />
+      ) : (
+        <DeveloperBar
+          sessionId={sessionId}
+          canSave={turns.length > 0 && !busy}
+          inspectorTab={inspector.tab}
+          onNewChat={() => void newChat()}
+          onSave={() => downloadConversationTest(turns, tree)}
+          onToggle={inspector.toggle}
+        />
+      )}
       <a class="skip-link" href="#message-input">
         Skip to the message box
       </a>
@@ -194,6 +146,10 @@ export function ChatPage() {
                 isLast={index === turns.length - 1}
                 inspected={inspector.tab !== null && turn.key === inspector.inspected?.key}
                 busy={busy}
+                customer={customer}
+                {...(liveSession.handoff?.returnOption
+                  ? { hiddenOption: liveSession.handoff.returnOption }
+                  : {})}
                 actions={{
                   onOption: (chosen, option) => {
                     conversation.chooseOption(chosen.key, option);
@@ -223,8 +179,12 @@ export function ChatPage() {
           </div>
           <div id="empty-state" class="empty-state" hidden={!empty}>
             <Icon name="agent" class="empty-logo" />
-            <h1 id="empty-title">{tree ? `Talk to ${tree.tree.name}` : 'Talk to your agent'}</h1>
-            <p>Every message is routed through the tree by similarity to its chunks.</p>
+            <h1 id="empty-title">{tree ? `Talk to ${tree.tree.name}` : 'Talk to the assistant'}</h1>
+            <p>
+              {customer
+                ? 'Write your question below.'
+                : 'Every message is routed through the tree by similarity to its chunks.'}
+            </p>
             <p id="empty-debug" class="empty-debug" hidden={!debug}>
               Debug mode is on: open <strong>Debug</strong> on any turn to see the path, the callbacks and the
               timings, and <strong>Tree</strong> to see where it went.
@@ -238,6 +198,7 @@ export function ChatPage() {
           <Composer
             busy={busy}
             waiting={waiting}
+            handoff={liveSession.handoff}
             uploads={uploads}
             dropping={dropping}
             input={input}
@@ -246,24 +207,26 @@ export function ChatPage() {
             onTyping={typingSignal}
           />
         </main>
-        <Inspector
-          tab={inspector.tab}
-          panel={panel}
-          turns={turns}
-          inspected={inspector.inspected}
-          highlight={inspector.highlight}
-          pathLegend={inspector.pathLegend}
-          selection={inspector.selection}
-          onTab={inspector.open}
-          onClose={inspector.close}
-          onInspect={inspector.inspect}
-          onNode={(id) => {
-            inspector.open('tree');
-            inspector.selectNode(id);
-          }}
-          onSelect={inspector.selectNode}
-          onRoute={inspector.routed}
-        />
+        {customer ? null : (
+          <Inspector
+            tab={inspector.tab}
+            panel={panel}
+            turns={turns}
+            inspected={inspector.inspected}
+            highlight={inspector.highlight}
+            pathLegend={inspector.pathLegend}
+            selection={inspector.selection}
+            onTab={inspector.open}
+            onClose={inspector.close}
+            onInspect={inspector.inspect}
+            onNode={(id) => {
+              inspector.open('tree');
+              inspector.selectNode(id);
+            }}
+            onSelect={inspector.selectNode}
+            onRoute={inspector.routed}
+          />
+        )}
       </div>
     </>
   );

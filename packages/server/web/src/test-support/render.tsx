@@ -21,6 +21,7 @@ export async function renderInApp(
     treeStatus: tree ? 'ready' : 'loading',
     treeError: null,
     reloadTree: async () => {},
+    view: 'developer',
     debug: options.debug ?? true,
     markDebug: () => {},
     nodeLabel: (id) => (tree ? tree.nodeLabel(id) : `#${id}`),

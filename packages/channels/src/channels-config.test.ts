@@ -1,0 +1,64 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadChannelsConfig } from './channels-config.js';
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function configFile(config: unknown, secrets: Record<string, { value: string; mode: number }> = {}) {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-channels-'));
+  directories.push(directory);
+  for (const [name, { value, mode }] of Object.entries(secrets)) {
+    writeFileSync(join(directory, name), value);
+    chmodSync(join(directory, name), mode);
+  }
+  const file = join(directory, 'channels.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+const telegram = (secretToken: unknown) => ({
+  publicUrl: 'https://help.example.com/',
+  channels: [{ platform: 'telegram', token: { env: 'TG_TOKEN' }, secretToken }],
+});
+
+describe('loadChannelsConfig', () => {
+  it('builds the channels from the environment and 0600 files and names their webhook URLs', () => {
+    const file = configFile(telegram({ file: 'telegram.secret' }), {
+      'telegram.secret': { value: 'hook_secret-1\n', mode: 0o600 },
+    });
+    const loaded = loadChannelsConfig(file, { TG_TOKEN: '123:abc' });
+    expect(loaded.channels.map((channel) => channel.name)).toEqual(['telegram']);
+    expect(loaded.webhooks).toEqual([
+      { name: 'telegram', platform: 'telegram', url: 'https://help.example.com/channels/telegram/webhook' },
+    ]);
+  });
+
+  it('refuses a world-readable secret file, naming chmod 600', () => {
+    const file = configFile(telegram({ file: 'telegram.secret' }), {
+      'telegram.secret': { value: 'hook_secret-1', mode: 0o644 },
+    });
+    expect(() => loadChannelsConfig(file, { TG_TOKEN: '123:abc' })).toThrow(
+      /can be read by other users.*chmod 600/,
+    );
+  });
+
+  it('refuses a missing variable, a missing file and a secret written inline, naming the fix', () => {
+    expect(() =>
+      loadChannelsConfig(configFile(telegram({ env: 'TG_SECRET' })), { TG_TOKEN: '123:abc' }),
+    ).toThrow(/TG_SECRET is not set/);
+    expect(() => loadChannelsConfig(configFile(telegram({ file: 'none' })), { TG_TOKEN: '123:abc' })).toThrow(
+      /does not exist/,
+    );
+    expect(() => loadChannelsConfig(configFile(telegram('inline-secret')), { TG_TOKEN: '123:abc' })).toThrow(
+      /written in the file itself.*"env"/,
+    );
+    expect(() => loadChannelsConfig(configFile({ channels: [{ platform: 'fax' }] }))).toThrow(
+      /unknown platform "fax"/,
+    );
+  });
+});

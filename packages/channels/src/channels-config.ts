@@ -1,0 +1,124 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Channel } from '@treeagent/core/adapter';
+import { WhatsAppChannel } from './meta/whatsapp-channel.js';
+import { TelegramChannel } from './telegram/telegram-channel.js';
+
+/** A secret in the configuration: the name of an environment variable, or a file readable by its owner only. */
+export type SecretSource = { env: string } | { file: string };
+
+/** What `treeagent serve --channels <file>` reads (docs/channels.md, "Configuration"). */
+export interface ChannelsConfig {
+  /** The server's public HTTPS origin, for the webhook URLs to register (`treeagent channels check`). */
+  publicUrl?: string;
+  channels: (
+    | { platform: 'telegram'; name?: string; token: SecretSource; secretToken: SecretSource }
+    | {
+        platform: 'whatsapp';
+        name?: string;
+        phoneNumberId: string;
+        accessToken: SecretSource;
+        appSecret: SecretSource;
+        verifyToken: SecretSource;
+        template?: { name: string; language: string };
+      }
+  )[];
+}
+
+/** The channels of a configuration file, and the webhook URL of each. */
+export interface LoadedChannels {
+  channels: Channel[];
+  webhooks: { name: string; platform: string; url: string }[];
+}
+
+/** Thrown for a configuration that cannot be used; the message names the entry and the fix. */
+export class ChannelsConfigError extends Error {
+  override readonly name = 'ChannelsConfigError';
+}
+
+/**
+ * Reads a channels configuration file: every secret from the environment or a file that only its
+ * owner can read (a missing variable, a missing file or one other users can read is refused, naming
+ * the fix), then builds the channels. `env` defaults to `process.env`.
+ */
+export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedChannels {
+  let config: ChannelsConfig;
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8')) as ChannelsConfig;
+  } catch (error) {
+    throw new ChannelsConfigError(
+      `--channels ${file}: cannot read it as JSON (${(error as Error).message}).`,
+    );
+  }
+  if (!Array.isArray(config?.channels) || config.channels.length === 0)
+    throw new ChannelsConfigError(
+      `--channels ${file}: "channels" must be a non-empty array (docs/channels.md, "Configuration").`,
+    );
+  const base = dirname(resolve(file));
+  const channels = config.channels.map((entry, index): Channel => {
+    const where = `--channels ${file}, channels[${index}]`;
+    const secret = (key: string, source: unknown) => readSecret(`${where}.${key}`, source, base, env);
+    switch (entry.platform) {
+      case 'telegram':
+        return new TelegramChannel({
+          ...(entry.name ? { name: entry.name } : {}),
+          token: secret('token', entry.token),
+          secretToken: secret('secretToken', entry.secretToken),
+        });
+      case 'whatsapp':
+        return new WhatsAppChannel({
+          ...(entry.name ? { name: entry.name } : {}),
+          phoneNumberId: entry.phoneNumberId,
+          accessToken: secret('accessToken', entry.accessToken),
+          appSecret: secret('appSecret', entry.appSecret),
+          verifyToken: secret('verifyToken', entry.verifyToken),
+          ...(entry.template ? { template: entry.template } : {}),
+        });
+      default:
+        throw new ChannelsConfigError(
+          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram" and "whatsapp".`,
+        );
+    }
+  });
+  const origin = (config.publicUrl ?? 'https://<your-host>').replace(/\/$/, '');
+  return {
+    channels,
+    webhooks: channels.map((channel) => ({
+      name: channel.name,
+      platform: channel.platform,
+      url: `${origin}/channels/${channel.name}/webhook`,
+    })),
+  };
+}
+
+function readSecret(where: string, source: unknown, base: string, env: NodeJS.ProcessEnv): string {
+  if (typeof source === 'string')
+    throw new ChannelsConfigError(
+      `${where} is written in the file itself: secrets come from the environment or a private file. Write { "env": "VARIABLE" } or { "file": "path" } (chmod 600).`,
+    );
+  if (source && typeof source === 'object' && 'env' in source && typeof source.env === 'string') {
+    const value = env[source.env];
+    if (!value)
+      throw new ChannelsConfigError(
+        `${where}: the environment variable ${source.env} is not set; export it before starting the server.`,
+      );
+    return value.trim();
+  }
+  if (source && typeof source === 'object' && 'file' in source && typeof source.file === 'string') {
+    const path = resolve(base, source.file);
+    let mode: number;
+    try {
+      mode = statSync(path).mode;
+    } catch {
+      throw new ChannelsConfigError(`${where}: the secret file ${path} does not exist.`);
+    }
+    if (process.platform !== 'win32' && (mode & 0o077) !== 0)
+      throw new ChannelsConfigError(
+        `${where}: the secret file ${path} can be read by other users of this machine (mode ${(mode & 0o777).toString(8)}). Run: chmod 600 ${path}`,
+      );
+    const value = readFileSync(path, 'utf8').trim();
+    if (!value) throw new ChannelsConfigError(`${where}: the secret file ${path} is empty.`);
+    return value;
+  }
+  throw new ChannelsConfigError(`${where} is missing: give { "env": "VARIABLE" } or { "file": "path" }.`);
+}

@@ -1,0 +1,84 @@
+import { InMemorySessionStore } from '@treeagent/core';
+import { createApp } from '@treeagent/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { handoffAgent } from '../../../server/src/test-support/handoff.js';
+import { FakeWhatsApp } from '../test-support/fake-whatsapp.js';
+import { WhatsAppChannel } from './whatsapp-channel.js';
+
+// The server's webhook → a turn → the outbox → a local fake of the Graph API on loopback. The tree
+// is the server tests' shop (mock embedder and model, labelled in its fixture).
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup() {
+  const fake = await FakeWhatsApp.start();
+  const sessionStore = new InMemorySessionStore();
+  const app = createApp({
+    agent: handoffAgent({ sessionStore }),
+    logger: { error: () => {} },
+    channels: {
+      channels: [
+        new WhatsAppChannel({
+          phoneNumberId: fake.phoneNumberId,
+          accessToken: fake.accessToken,
+          appSecret: fake.appSecret,
+          verifyToken: fake.verifyToken,
+          graphRoot: fake.root,
+        }),
+      ],
+      retryDelayMs: 20,
+      pollMs: 50,
+    },
+  });
+  cleanups.push(async () => {
+    await app.shutdown();
+    await fake.close();
+  });
+  return { fake, app, sessionStore };
+}
+
+const hello = { from: '393331234567', message: { type: 'text', text: { body: 'hello' } } };
+
+describe('WhatsApp through the server', () => {
+  it('a bad signature is 401 with nothing stored; a redelivered message runs one turn, answered once with reply buttons', async () => {
+    const { fake, app, sessionStore } = await setup();
+    expect((await app.request(fake.webhook({ ...hello, id: 'wamid.A' }, 'sha256=bad'))).status).toBe(401);
+    expect((await app.request(fake.webhook({ ...hello, id: 'wamid.A' }, null))).status).toBe(401);
+    expect(await sessionStore.channelStore().counts()).toEqual([]);
+    for (let i = 0; i < 2; i++)
+      expect((await app.request(fake.webhook({ ...hello, id: 'wamid.B' }))).status).toBe(200);
+    fake.failNext(429, 1);
+    await expect.poll(() => fake.received.length, { timeout: 5000 }).toBe(1);
+    expect(fake.received[0]).toMatchObject({
+      conversationId: '393331234567',
+      text: 'Hi! How can I help?',
+      buttons: ['Orders', 'Returns'],
+    });
+    const reply = await app.request(
+      fake.webhook({
+        from: '393331234567',
+        id: 'wamid.C',
+        message: {
+          type: 'interactive',
+          interactive: { type: 'button_reply', button_reply: { id: 'o0', title: 'Orders' } },
+        },
+      }),
+    );
+    expect(reply.status).toBe(200);
+    const session = await sessionStore
+      .channelStore()
+      .sessionOf(
+        { channel: 'whatsapp', conversationId: '393331234567', userId: '393331234567' },
+        'unused',
+        new Date(),
+      );
+    const users = (await sessionStore.history(session)).filter((entry) => entry.role === 'user');
+    expect(users.map((entry) => [entry.content, entry.selectedOption ?? null])).toEqual([
+      ['hello', null],
+      ['Orders', 'Orders'],
+    ]);
+  });
+});

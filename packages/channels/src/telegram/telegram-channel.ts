@@ -1,0 +1,201 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ChannelConversation } from '@treeagent/core/adapter';
+import {
+  type Channel,
+  type ChannelCapabilities,
+  type ChannelRequest,
+  type ChannelSend,
+  ChannelSendError,
+  type InboundAttachment,
+  type InboundMessage,
+  optionsFor,
+  splitText,
+} from '@treeagent/core/adapter';
+import { Api, GrammyError, HttpError, InputFile } from 'grammy';
+import type { TelegramUpdate } from './telegram-update.js';
+
+/** The header Telegram sends with the webhook's secret token (`setWebhook`'s `secret_token`). */
+export const TELEGRAM_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+/** Options of a Telegram channel (docs/channels.md, "Telegram"). */
+export interface TelegramChannelOptions {
+  /** The channel's name in the configuration: the webhook is `/channels/<name>/webhook`. Default `telegram`. */
+  name?: string;
+  /** The bot's token from @BotFather. */
+  token: string;
+  /**
+   * The webhook's secret token (1–256 of `A-Z a-z 0-9 _ -`), given to `setWebhook` as `secret_token`:
+   * Telegram sends it in every request; a request without it is refused.
+   */
+  secretToken: string;
+  /** The Bot API's root. Default `https://api.telegram.org` (tests: a local fake). */
+  apiRoot?: string;
+}
+
+/** The longest `callback_data` Telegram accepts, in bytes. */
+const CALLBACK_DATA_BYTES = 64;
+
+/**
+ * Telegram through grammY's Bot API client: the webhook with the secret-token header, messages,
+ * documents and photos from the user, options as an inline keyboard (a numbered list when they do not
+ * fit), documents to the user, typing.
+ */
+export class TelegramChannel implements Channel {
+  readonly name: string;
+  readonly platform = 'telegram';
+  readonly capabilities: ChannelCapabilities = {
+    buttons: { max: 8, labelLength: 32 },
+    textLength: 4096,
+    files: { receive: true, send: true },
+    typing: true,
+  };
+  readonly api: Api;
+  readonly #secret: Buffer;
+  readonly #fileRoot: string;
+
+  constructor(options: TelegramChannelOptions) {
+    this.name = options.name ?? 'telegram';
+    if (!/^[A-Za-z0-9_-]{1,256}$/.test(options.secretToken ?? ''))
+      throw new TypeError(
+        `Telegram channel "${this.name}": secretToken must be 1–256 characters of A-Z, a-z, 0-9, "_" and "-" (Telegram's rule for setWebhook's secret_token); generate one with \`openssl rand -hex 32\`.`,
+      );
+    if (!/^\d+:[A-Za-z0-9_-]+$/.test(options.token ?? ''))
+      throw new TypeError(
+        `Telegram channel "${this.name}": token does not look like a bot token ("123456:ABC…" from @BotFather).`,
+      );
+    const apiRoot = (options.apiRoot ?? 'https://api.telegram.org').replace(/\/$/, '');
+    this.api = new Api(options.token, { apiRoot });
+    this.#secret = Buffer.from(options.secretToken);
+    this.#fileRoot = `${apiRoot}/file/bot${options.token}`;
+  }
+
+  async receive(request: Request): Promise<ChannelRequest> {
+    if (request.method !== 'POST')
+      return { kind: 'rejected', reason: `Telegram posts updates; got ${request.method}` };
+    const given = Buffer.from(request.headers.get(TELEGRAM_SECRET_HEADER) ?? '');
+    if (given.length !== this.#secret.length || !timingSafeEqual(given, this.#secret))
+      return { kind: 'rejected', reason: `missing or wrong ${TELEGRAM_SECRET_HEADER} header` };
+    let update: TelegramUpdate;
+    try {
+      update = (await request.json()) as TelegramUpdate;
+    } catch {
+      return { kind: 'rejected', reason: 'the body is not JSON' };
+    }
+    const message = this.#message(update);
+    return { kind: 'messages', messages: message ? [message] : [] };
+  }
+
+  #message(update: TelegramUpdate): InboundMessage | null {
+    const messageId = String(update.update_id);
+    const callback = update.callback_query;
+    if (callback?.message && callback.data !== undefined) {
+      // Stops the button's spinner; only a courtesy.
+      void this.api.answerCallbackQuery(callback.id).catch(() => {});
+      return {
+        messageId,
+        conversation: this.#conversation(callback.message.chat.id, callback.from.id),
+        text: '',
+        selectedOption: callback.data,
+        attachments: [],
+      };
+    }
+    const message = update.message;
+    if (!message?.from) return null;
+    const attachments: InboundAttachment[] = [];
+    if (message.document)
+      attachments.push(
+        this.#attachment(
+          message.document.file_id,
+          message.document.file_name ?? 'document',
+          message.document.mime_type ?? 'application/octet-stream',
+        ),
+      );
+    const photo = message.photo?.at(-1);
+    if (photo)
+      attachments.push(this.#attachment(photo.file_id, `photo-${message.message_id}.jpg`, 'image/jpeg'));
+    return {
+      messageId,
+      conversation: this.#conversation(message.chat.id, message.from.id),
+      text: message.text ?? message.caption ?? '',
+      selectedOption: null,
+      attachments,
+    };
+  }
+
+  #conversation(chatId: number, userId: number): ChannelConversation {
+    return { channel: this.name, conversationId: String(chatId), userId: String(userId) };
+  }
+
+  #attachment(fileId: string, name: string, mimeType: string): InboundAttachment {
+    return {
+      name,
+      mimeType,
+      download: async () => {
+        const file = await this.api.getFile(fileId);
+        if (!file.file_path) throw new Error(`Telegram gave no path for file ${fileId}.`);
+        const response = await fetch(`${this.#fileRoot}/${file.file_path}`);
+        if (!response.ok) throw new Error(`Telegram answered HTTP ${response.status} for file ${fileId}.`);
+        return new Uint8Array(await response.arrayBuffer());
+      },
+    };
+  }
+
+  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+    const chatId = conversation.conversationId;
+    try {
+      switch (message.type) {
+        case 'typing':
+          await this.api.sendChatAction(chatId, 'typing');
+          return;
+        case 'file':
+          await this.api.sendDocument(chatId, new InputFile(message.data, message.file.name), {
+            ...(message.caption ? { caption: message.caption } : {}),
+          });
+          return;
+        case 'notice':
+          await this.api.sendMessage(chatId, message.text);
+          return;
+        case 'text': {
+          const fits = message.options.every((option) => Buffer.byteLength(option) <= CALLBACK_DATA_BYTES);
+          const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
+          const { text, buttons } = fits
+            ? optionsFor(this.capabilities, body, message.options)
+            : optionsFor({ ...this.capabilities, buttons: null }, body, message.options);
+          const pieces = splitText(text, this.capabilities.textLength);
+          for (const [index, piece] of pieces.entries()) {
+            const last = index === pieces.length - 1;
+            await this.api.sendMessage(chatId, piece, {
+              ...(last && buttons.length
+                ? {
+                    reply_markup: {
+                      inline_keyboard: buttons.map((option) => [{ text: option, callback_data: option }]),
+                    },
+                  }
+                : {}),
+            });
+          }
+          return;
+        }
+      }
+    } catch (error) {
+      throw sendError(error);
+    }
+  }
+}
+
+/** grammY's errors as the outbox reads them: 429 (with `retry_after`) and 5xx retried, network errors retried, the rest final. */
+function sendError(error: unknown): ChannelSendError {
+  if (error instanceof GrammyError)
+    return ChannelSendError.ofStatus(
+      'Telegram',
+      error.error_code,
+      error.parameters.retry_after,
+      error.description,
+    );
+  if (error instanceof HttpError)
+    return new ChannelSendError(`Telegram could not be reached: ${error.message}`, {
+      retryable: true,
+      cause: error,
+    });
+  return new ChannelSendError((error as Error)?.message ?? String(error), { retryable: true, cause: error });
+}

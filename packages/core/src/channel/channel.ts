@@ -1,0 +1,147 @@
+import type { ChannelConversation, ChannelPayload } from '../protocol/channel.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
+
+/** What a platform can show, declared by its channel (never guessed by the server). */
+export interface ChannelCapabilities {
+  /** Native buttons for options: how many per message and the longest label; `null`: a numbered text list. */
+  buttons: { max: number; labelLength: number } | null;
+  /** Longest text of one message (longer texts are cut into several messages). */
+  textLength: number;
+  /** Whether the platform takes files from the user and from the agent. */
+  files: { receive: boolean; send: boolean };
+  /** Whether a "typing…" indicator can be shown. */
+  typing: boolean;
+}
+
+/** A file the user sent, fetched from the platform when the server stores it. */
+export interface InboundAttachment {
+  name: string;
+  mimeType: string;
+  download(): Promise<Uint8Array>;
+}
+
+/** One message of a user, read from a verified webhook request. */
+export interface InboundMessage {
+  /** The platform's id of the update: the same on every redelivery (the exactly-once receipt). */
+  messageId: string;
+  conversation: ChannelConversation;
+  text: string;
+  /** The option the user chose with a button, or `null`. */
+  selectedOption: string | null;
+  attachments: InboundAttachment[];
+}
+
+/** What a webhook request was. */
+export type ChannelRequest =
+  /** Not from the platform (bad or missing signature or secret): answered 401, nothing stored. */
+  | { kind: 'rejected'; reason: string }
+  /** A handshake or a ping the channel answers itself (Meta's verify token): nothing to run. */
+  | { kind: 'answer'; response: Response }
+  /** Verified: the user messages it carries (none for a status update). */
+  | { kind: 'messages'; messages: InboundMessage[] };
+
+/** What `Channel.send` gets: the outbox's payload, with a file's bytes read from the file store. */
+export type ChannelSend =
+  | Exclude<ChannelPayload, { type: 'file' }>
+  | { type: 'file'; file: FileMetadata; data: Uint8Array; caption?: string | null }
+  | { type: 'typing' };
+
+/**
+ * A messaging platform on the server's channel seam (docs/channels.md). A channel verifies and reads
+ * the platform's webhook requests and sends on the platform; the server does the rest (sessions,
+ * exactly once, the outbox, retries, rate limits, handoff). Every channel runs `describeChannel`
+ * (`@treeagent/core/conformance`).
+ */
+export interface Channel {
+  /** The name in the configuration; the webhook is `/channels/<name>/webhook`. */
+  readonly name: string;
+  /** The platform (`telegram`, `meta`, `slack`, `teams`, …). */
+  readonly platform: string;
+  readonly capabilities: ChannelCapabilities;
+  /**
+   * Verifies a webhook request (signature, secret token) from its raw body and reads it. Never
+   * throws for a request that is not the platform's: returns `rejected`.
+   */
+  receive(request: Request): Promise<ChannelRequest>;
+  /**
+   * Sends one thing to a conversation; resolves when the platform accepted it. A failure throws a
+   * `ChannelSendError` that says whether to retry and when.
+   */
+  send(conversation: ChannelConversation, message: ChannelSend): Promise<void>;
+}
+
+/** A send the platform refused: retried (`retryable`, after `retryAfterMs` when the platform said) or dead-lettered. */
+export class ChannelSendError extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | null;
+  readonly status: number | null;
+
+  constructor(
+    message: string,
+    options: { retryable: boolean; retryAfterMs?: number | null; status?: number | null; cause?: unknown },
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ChannelSendError';
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs ?? null;
+    this.status = options.status ?? null;
+  }
+
+  /** The error of an HTTP answer: 429 and 5xx are retried (429 after its `Retry-After`), other statuses are final. */
+  static ofStatus(
+    platform: string,
+    status: number,
+    retryAfter: string | number | null | undefined,
+    detail = '',
+  ): ChannelSendError {
+    const seconds = retryAfter === null || retryAfter === undefined ? Number.NaN : Number(retryAfter);
+    return new ChannelSendError(`${platform} answered HTTP ${status}${detail ? `: ${detail}` : ''}`, {
+      retryable: status === 429 || status >= 500,
+      retryAfterMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null,
+      status,
+    });
+  }
+}
+
+/**
+ * Options as the channel can show them: native buttons when they fit the platform's limits,
+ * otherwise the text with a numbered list appended (the user answers with the number or the text).
+ */
+export function optionsFor(
+  capabilities: ChannelCapabilities,
+  text: string,
+  options: readonly string[],
+): { text: string; buttons: string[] } {
+  if (options.length === 0) return { text, buttons: [] };
+  const limits = capabilities.buttons;
+  if (
+    limits &&
+    options.length <= limits.max &&
+    options.every((option) => option.length <= limits.labelLength)
+  )
+    return { text, buttons: [...options] };
+  const list = options.map((option, index) => `${index + 1}. ${option}`).join('\n');
+  return { text: text ? `${text}\n\n${list}` : list, buttons: [] };
+}
+
+/** The chosen option of a text answer to a numbered list ("2" → the second option), else `null`. */
+export function optionOfAnswer(text: string, options: readonly string[]): string | null {
+  const trimmed = text.trim();
+  if (/^\d{1,2}$/.test(trimmed)) return options[Number(trimmed) - 1] ?? null;
+  return options.find((option) => option.toLowerCase() === trimmed.toLowerCase()) ?? null;
+}
+
+/** Cuts a text into pieces of at most `length` characters, at a line or word break where there is one. */
+export function splitText(text: string, length: number): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > length) {
+    let cut = rest.lastIndexOf('\n', length);
+    if (cut < length / 2) cut = rest.lastIndexOf(' ', length);
+    if (cut < length / 2) cut = length;
+    pieces.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest || pieces.length === 0) pieces.push(rest);
+  return pieces;
+}

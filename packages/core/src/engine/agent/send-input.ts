@@ -1,0 +1,59 @@
+import { TreeAgentError } from '../../errors/tree-agent-error.js';
+import type { TurnInput } from '../turn/turn-input.js';
+
+/** Longest session id accepted. */
+export const MAX_SESSION_ID_LENGTH = 256;
+
+/** Checks what the caller passed to `send`/`stream`, with an `INVALID_INPUT` error saying what is wrong. */
+export function checkSendInput(
+  sessionId: unknown,
+  message: unknown,
+  options: {
+    attachments?: unknown;
+    clientMetadata?: unknown;
+    selectedOption?: unknown;
+    signal?: AbortSignal;
+    inbound?: unknown;
+  },
+): TurnInput {
+  if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw invalid(
+      `the session id must be a non-empty string of at most ${MAX_SESSION_ID_LENGTH} characters, got ${JSON.stringify(sessionId)}.`,
+    );
+  }
+  if (typeof message !== 'string') throw invalid(`the message must be a string, got ${typeof message}.`);
+  const attachments = options.attachments ?? [];
+  if (!Array.isArray(attachments)) throw invalid('attachments must be an array of FileMetadata.');
+  const clientMetadata = options.clientMetadata ?? {};
+  if (typeof clientMetadata !== 'object' || clientMetadata === null || Array.isArray(clientMetadata)) {
+    throw invalid('clientMetadata must be an object.');
+  }
+  const selectedOption = options.selectedOption ?? null;
+  if (selectedOption !== null && typeof selectedOption !== 'string')
+    throw invalid('selectedOption must be a string.');
+  const inbound = options.inbound as { channel?: unknown; messageId?: unknown } | undefined;
+  if (
+    inbound !== undefined &&
+    (typeof inbound !== 'object' ||
+      inbound === null ||
+      typeof inbound.channel !== 'string' ||
+      inbound.channel === '' ||
+      typeof inbound.messageId !== 'string' ||
+      inbound.messageId === '')
+  )
+    throw invalid('inbound must be { channel, messageId } with two non-empty strings.');
+  return {
+    message: selectedOption !== null && message === '' ? selectedOption : message,
+    attachments,
+    clientMetadata: clientMetadata as Record<string, unknown>,
+    selectedOption,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(inbound
+      ? { inbound: { channel: inbound.channel as string, messageId: inbound.messageId as string } }
+      : {}),
+  };
+}
+
+function invalid(problem: string): TreeAgentError {
+  return new TreeAgentError('INVALID_INPUT', `Invalid message: ${problem}`);
+}

@@ -1,0 +1,199 @@
+import { describe, expect, test, vi } from 'vitest';
+import type { Embedder } from '../../embedding/embedder.js';
+import { HashedEmbedder } from '../../embedding/hashed-embedder.js';
+import type { AgentEvent } from '../../protocol/events.js';
+import { defineTree } from '../../tree/define-tree.js';
+import type { NodeDefinition } from '../../tree/node-definition.js';
+import { AUTO_FIT_MIN_CHUNKS, type FittedSpace, type SpaceFitter } from '../runtime/space-fitter.js';
+import { TreeAgent } from './tree-agent.js';
+
+// A scripted fitter (a mock, for the agent's mechanics; @treeagent/fit's space-fitter.test.ts runs
+// the real fit in its worker thread). Its "fitted space" maps every text to one vector, so that a
+// route in it is recognisable: similarity 1 to every chunk.
+const ONE_VECTOR: Embedder = { id: 'one-vector', dimensions: 2, embed: (texts) => texts.map(() => [1, 0]) };
+
+function scriptedFitter(script: {
+  cached?: FittedSpace | null;
+  fit?: () => Promise<FittedSpace>;
+}): SpaceFitter & { fits: number } {
+  const fitter = {
+    id: 'scripted',
+    fits: 0,
+    cached: async () => script.cached ?? null,
+    fit: () => {
+      fitter.fits++;
+      return script.fit ? script.fit() : Promise.resolve(fitted());
+    },
+  };
+  return fitter;
+}
+
+function fitted(cached = false): FittedSpace {
+  return { embedder: ONE_VECTOR, cached, fitMilliseconds: 5 };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+/** agent → 2 topics, `perTopic` chunks each; thresholds calibrated (none set by hand). */
+function topicsTree(perTopic = 60, root: Partial<NodeDefinition> = {}) {
+  const topic = (id: number, name: string, word: string): NodeDefinition => ({
+    id,
+    type: 'emit',
+    parent: 2,
+    name,
+    chunks: Array.from({ length: perTopic }, (_, i) => `${word} question number ${i} about ${word}s`),
+    emit: { message: { type: 'static', content: name } },
+  });
+  return defineTree({
+    name: 'topics',
+    nodes: [
+      { id: 1, type: 'root', ...root } as NodeDefinition,
+      { id: 2, type: 'agent', parent: 1, isPrimary: true, name: 'agent' },
+      topic(3, 'bikes', 'bike'),
+      topic(4, 'helmets', 'helmet'),
+    ],
+  });
+}
+
+async function turnStart(agent: TreeAgent, session: string): Promise<AgentEvent | undefined> {
+  for await (const event of agent.stream(session, 'bike question number 3 about bikes'))
+    if (event.type === 'turn-start') return event;
+  return undefined;
+}
+
+async function bestSimilarity(agent: TreeAgent, text: string): Promise<number | undefined> {
+  return (await agent.route(text)).decisions.find((decision) => decision.best)?.best?.similarity;
+}
+
+describe('TreeAgent fits its embedding space at load', () => {
+  test('serves in the unfitted space while fitting, then switches atomically and calibrates again', async () => {
+    const fit = deferred<FittedSpace>();
+    const lines: string[] = [];
+    const agent = new TreeAgent({
+      tree: topicsTree(),
+      spaceFitter: scriptedFitter({ fit: () => fit.promise }),
+      log: (level, message) => lines.push(`${level} ${message}`),
+    });
+    await agent.ready();
+    expect(agent.space()).toMatchObject({ state: 'fitting', fitter: 'scripted' });
+    expect(await bestSimilarity(agent, 'a bike question')).toBeLessThan(0.99);
+    const before = await agent.thresholds();
+    const output = await agent.send('s1', 'bike question number 3 about bikes');
+    expect(output.messages[0]?.content).toBe('bikes');
+    expect(await turnStart(agent, 's2')).not.toHaveProperty('fittedSpace');
+
+    fit.resolve(fitted());
+    expect(await agent.whenFitted()).toMatchObject({
+      state: 'fitted',
+      embedderId: 'one-vector',
+      cached: false,
+    });
+    expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
+    // The trace says which space the turn routed in (debug view, OpenTelemetry).
+    expect(await turnStart(agent, 's3')).toMatchObject({ fittedSpace: 'one-vector' });
+    // Thresholds calibrated again in the fitted space (every similarity is 1 there).
+    const after = await agent.thresholds();
+    expect(after[0]!.source).toBe('calibrated');
+    expect(after[0]!.threshold).not.toBe(before[0]!.threshold);
+    expect(lines.join('\n')).toMatch(/info Tree Agent: routing tree "topics" in the fitted space/);
+  });
+
+  test('a cached fit is used from the first message: nothing is fitted', async () => {
+    const fitter = scriptedFitter({ cached: fitted(true) });
+    const agent = new TreeAgent({ tree: topicsTree(), spaceFitter: fitter });
+    await agent.ready();
+    expect(agent.space()).toMatchObject({ state: 'fitted', cached: true });
+    expect(fitter.fits).toBe(0);
+    expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
+  });
+
+  test('a failed fit leaves the unfitted space serving, with a log line that says so', async () => {
+    const lines: string[] = [];
+    const agent = new TreeAgent({
+      tree: topicsTree(),
+      spaceFitter: scriptedFitter({ fit: () => Promise.reject(new Error('out of memory')) }),
+      log: (level, message) => lines.push(`${level} ${message}`),
+    });
+    await agent.ready();
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({
+      state: 'failed',
+      embedderId: new HashedEmbedder().id,
+      error: 'out of memory',
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^warn Tree Agent: fitting the embedding space to tree "topics" failed \(out of memory\); still routing in the unfitted space \(hashed/,
+      ),
+    ]);
+    expect((await agent.send('s1', 'bike question number 3 about bikes')).messages[0]?.content).toBe('bikes');
+    expect(await bestSimilarity(agent, 'a bike question')).toBeLessThan(0.99);
+  });
+
+  test('setTree during a fit: the old fit is dropped, the new tree is fitted', async () => {
+    // The stale fit's space is recognisable: its own embedder id, and it records that the agent
+    // built a runtime in it (the last thing the stale fit does before it must give up).
+    let staleEmbeds = 0;
+    const stale: Embedder = {
+      id: 'stale-vector',
+      dimensions: 2,
+      embed: (texts) => {
+        staleEmbeds++;
+        return texts.map(() => [0, 1]);
+      },
+    };
+    const first = deferred<FittedSpace>();
+    let calls = 0;
+    const fitter = scriptedFitter({ fit: () => (++calls === 1 ? first.promise : Promise.resolve(fitted())) });
+    const agent = new TreeAgent({ tree: topicsTree(), spaceFitter: fitter });
+    await agent.ready();
+    await agent.setTree(topicsTree(70));
+    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    first.resolve({ embedder: stale, cached: false, fitMilliseconds: 5 });
+    await vi.waitFor(() => expect(staleEmbeds).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The stale fit installs nothing: not its runtime (the old tree, its space), not its status.
+    expect(agent.tree.chunks).toHaveLength(140);
+    expect(agent.space()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'one-vector' });
+    expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
+    expect(fitter.fits).toBe(2);
+  });
+
+  test('no spaceFitter: the agent stays unfitted, whatever is installed, and says how to fit', async () => {
+    // @treeagent/fit is installed in this repository (and resolvable from core's tests): core must
+    // still not find it by itself.
+    const agent = new TreeAgent({ tree: topicsTree() });
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({ state: 'unfitted', embedderId: new HashedEmbedder().id });
+    expect(status.state === 'unfitted' ? status.reason : '').toMatch(
+      /no spaceFitter is given \(pass spaceFitter: spaceFitter\(\) from @treeagent\/fit/,
+    );
+  });
+
+  test("'auto' fits only the default embedder, in memory, a tree of enough chunks", async () => {
+    const reason = async (options: ConstructorParameters<typeof TreeAgent>[0]) => {
+      const agent = new TreeAgent({ spaceFitter: scriptedFitter({}), ...options });
+      const status = await agent.whenFitted();
+      return status.state === 'unfitted' ? status.reason : status.state;
+    };
+    expect(await reason({ tree: topicsTree() })).toBe('fitted');
+    expect(await reason({ tree: topicsTree(), fit: false })).toBe('fit: false');
+    expect(await reason({ tree: topicsTree(), embedder: new HashedEmbedder() })).toMatch(
+      /an embedder is given/,
+    );
+    expect(await reason({ tree: topicsTree(), embedder: new HashedEmbedder(), fit: true })).toBe('fitted');
+    expect(await reason({ tree: topicsTree(AUTO_FIT_MIN_CHUNKS / 2 - 1) })).toMatch(/fewer than 100/);
+    // A threshold set by hand applies in the fitted space (eval measures and suggests it there).
+    expect(await reason({ tree: topicsTree(60, { defaultSimilarityThreshold: 0.3 }) })).toBe('fitted');
+    expect(await reason({ tree: topicsTree(), exploreIn: 'vector-store' })).toMatch(/vector-store/);
+  });
+});

@@ -1,0 +1,102 @@
+import type { Embedder } from '../../embedding/embedder.js';
+import type { EmbeddingCache } from '../../embedding/embedding-cache.js';
+import type { CalibrationOptions } from '../../explore/calibrate-thresholds.js';
+import type { Tree } from '../../tree/tree.js';
+
+/**
+ * Fits the embedding space to a tree: an embedder over `base` whose similarities separate the tree's
+ * nodes better (`@treeagent/fit`'s `spaceFitter` is the implementation). `TreeAgent` calls it at
+ * load, in the background, and routes with the fitted embedder once it is ready (docs/routing.md,
+ * "Fitting at load").
+ */
+export interface SpaceFitter {
+  /** Names the fitter (and its settings) in logs. */
+  readonly id: string;
+  /** Why this tree and base embedder should not be fitted (too few nodes with chunks, an embedder already fitted); `null`: fit them. */
+  skip?(tree: Tree, base: Embedder): string | null;
+  /** The fitted space from the fitter's cache, without fitting; `null` when none matches the tree (`fitKey`), base and settings. */
+  cached(request: SpaceFitRequest): Promise<FittedSpace | null>;
+  /** Fits now (off the calling thread where it can), caches the fit, and returns it; rejects when the fit fails. */
+  fit(request: SpaceFitRequest): Promise<FittedSpace>;
+}
+
+/** What a fitter is asked to fit. */
+export interface SpaceFitRequest {
+  tree: Tree;
+  /** The agent's `embedder`: the space fitted, unless the fitter chooses another base (`FittedSpace.baseId`). */
+  base: Embedder;
+  /**
+   * `base` is the library's default embedder (no `embedder` option): a fitter may fit over a better
+   * base for the tree instead (`@treeagent/fit`: USE-lite + hashed for English trees).
+   */
+  baseIsDefault?: boolean;
+  /** The agent's embedding cache: the base vectors of the chunks are already in it after load. */
+  embeddingCache: EmbeddingCache;
+  /** Aborted when the tree is replaced (`setTree`) before the fit is done. */
+  signal: AbortSignal;
+}
+
+/** A fitted space, ready to route with. */
+export interface FittedSpace {
+  /** Embeds exploration's chunks and the user's messages (query nodes keep the base embedder). */
+  embedder: Embedder;
+  /** Read from the fitter's cache rather than fitted now. */
+  cached: boolean;
+  /** Time the fit took when it was made (not the time to read it from the cache). */
+  fitMilliseconds: number;
+  /** The cache file, when the fitter keeps one. */
+  file?: string;
+  /**
+   * What the fitter chose for this tree, in a few words (e.g. `exact PCA, 64 dimensions → 15
+   * dimensions, 16 classes`): shown by `agent.space()`, the log line at the switch and the CLI.
+   */
+  detail?: string;
+  /**
+   * How to calibrate thresholds in this space. A space fitted on the tree's chunks brings them closer
+   * together than new messages will be, so the calibration, which samples those chunks, should keep a
+   * larger share of them. What `TreeAgentOptions.calibrateThresholds` sets wins.
+   */
+  calibration?: CalibrationOptions;
+  /** The id of the embedder the fit was made over, when it is not the agent's (default: the agent's). */
+  baseId?: string;
+  /** Why the fitter chose that base, in a few words (e.g. `USE-lite + hashed n-grams 2:1 (English tree: 97% of 14,620 chunks)`). */
+  baseReason?: string;
+}
+
+/**
+ * Where the agent's embedding space stands (`TreeAgent.space()`):
+ * - `unfitted`: routing in the base space, and no fit is coming (`reason` says why);
+ * - `fitting`: routing in the base space while a fit runs in the background;
+ * - `fitted`: routing in the fitted space (its thresholds calibrated in it);
+ * - `failed`: the fit failed; routing stays in the base space (`error` says why).
+ */
+export type SpaceStatus =
+  | { state: 'unfitted'; embedderId: string; reason: string }
+  | { state: 'fitting'; embedderId: string; fitter: string }
+  | {
+      state: 'fitted';
+      embedderId: string;
+      baseId: string;
+      fitter: string;
+      cached: boolean;
+      fitMilliseconds: number;
+      file?: string;
+      /** See `FittedSpace.detail`. */
+      detail?: string;
+      /** See `FittedSpace.baseReason`. */
+      base?: string;
+    }
+  | { state: 'failed'; embedderId: string; fitter: string; error: string };
+
+/**
+ * When the automatic fit applies (`TreeAgentOptions.fit`): `'auto'` (default) fits only the default
+ * embedder, on a tree with at least `AUTO_FIT_MIN_CHUNKS` exploration chunks; `true` fits whatever
+ * the embedder and the tree's size; `false` never fits.
+ */
+export type FitMode = 'auto' | boolean;
+
+/**
+ * Fewer exploration chunks than this: `'auto'` does not fit. A fit learns how each node's chunks vary;
+ * with a handful per node there is little to learn (docs/routing.md).
+ */
+export const AUTO_FIT_MIN_CHUNKS = 100;

@@ -1,0 +1,73 @@
+import { analyticsRoutes } from '../analytics/analytics-routes.js';
+import { personalDataRoutes } from '../analytics/personal-data-routes.js';
+import type { CreateAppOptions } from '../app-options.js';
+import { editorRoutes } from '../editor/editor-routes.js';
+import { TreeEditorService } from '../editor/tree-editor-service.js';
+import { fileRoutes } from '../files/file-routes.js';
+import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
+import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
+import { handoffRoutes } from '../handoff/handoff-routes.js';
+import { webhookRoutes } from '../handoff/webhook-routes.js';
+import { healthRoutes } from '../health/health-routes.js';
+import { metricsRoutes } from '../metrics/metrics-routes.js';
+import { openAiRoutes } from '../openai/openai-routes.js';
+import { operatorRoutes } from '../operators/operator-routes.js';
+import type { Services } from '../services.js';
+import { messageRoutes } from '../sessions/message-routes.js';
+import { sessionEventRoutes } from '../sessions/session-event-routes.js';
+import { sessionRoutes } from '../sessions/session-routes.js';
+import { notConfiguredRoutes, sourcesRoutes } from '../sources/sources-routes.js';
+import { treeRoutes } from '../tree/tree-routes.js';
+import { joinRoutes } from './join-routes.js';
+import type { RouteArea } from './route-area.js';
+
+/**
+ * The server's own route areas, in the order they are mounted: where each lives, who may call it,
+ * its routes. Every area under `/api` and `/v1` is behind the server's guards (API key, limits)
+ * besides its own access rule (docs/security.md).
+ */
+export function coreAreas(options: CreateAppOptions, services: Services): RouteArea<Services>[] {
+  const analytics = options.analytics ?? {};
+  return [
+    // A session's routes need its token; creating one (POST /api/v1/sessions) does not.
+    area('/api/v1/sessions', 'session', (s) =>
+      joinRoutes(sessionRoutes(s), messageRoutes(s), fileRoutes(s), sessionEventRoutes(s)),
+    ),
+    area('/api/v1', 'public', treeRoutes),
+    // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
+    ...(options.editor
+      ? [
+          area('/api/v1/editor', services.operatorAuth.configured ? 'admin' : 'public', (s) =>
+            editorRoutes(s, new TreeEditorService(options.editor!)),
+          ),
+        ]
+      : []),
+    // Operator functions behind the operator login (an admin may too), personal data behind the
+    // admin role; never a session token or an API key (docs/analytics.md, docs/security.md).
+    area('/api/v1/analytics', 'operator', (s) => analyticsRoutes(s, analytics)),
+    area('/api/v1/personal-data', 'admin', (s) => personalDataRoutes(s, analytics)),
+    // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).
+    area('/api/v1/sources', 'operator', (s) =>
+      options.sources ? sourcesRoutes(s, options.sources) : notConfiguredRoutes(),
+    ),
+    // Login is open; logout, me and the audit log check their role themselves.
+    area('/api/v1/operator', 'public', operatorRoutes),
+    // The operator console: the queue, one handoff, the live stream (docs/handoff.md).
+    area('/api/v1/operator/handoffs', 'operator', (s) =>
+      joinRoutes(handoffQueueRoutes(s), handoffRoutes(s, analytics.store)),
+    ),
+    area('/api/v1/operator/events', 'operator', handoffEventRoutes),
+    area('/api/v1/operator/webhook', 'admin', webhookRoutes),
+    area('/v1', 'public', openAiRoutes),
+    area('/', 'public', healthRoutes),
+    ...((options.metrics ?? true) ? [area('/', 'public', metricsRoutes)] : []),
+  ];
+}
+
+function area(
+  prefix: string,
+  access: RouteArea['access'],
+  routes: RouteArea<Services>['routes'],
+): RouteArea<Services> {
+  return { prefix, access, routes };
+}

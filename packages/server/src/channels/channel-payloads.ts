@@ -1,0 +1,57 @@
+import type { AgentOutput, HistoryEntry } from '@treeagent/core';
+import type { ChannelPayload } from '@treeagent/core/adapter';
+
+/** What a turn sends on a channel: each message's text with its options, then its files. */
+export function payloadsOfOutput(output: Pick<AgentOutput, 'messages'>): ChannelPayload[] {
+  return output.messages.flatMap((message): ChannelPayload[] => {
+    const payloads: ChannelPayload[] = [];
+    if (message.content || message.options.length)
+      payloads.push({ type: 'text', text: message.content ?? '', options: [...message.options] });
+    for (const file of message.attachments) payloads.push({ type: 'file', file });
+    return payloads;
+  });
+}
+
+/**
+ * What an operator's action sends on a channel: the operator's messages (with their name, options and
+ * files), and a notice when an operator joins or gives the conversation back. The operator's login id
+ * never leaves the server.
+ */
+export function payloadsOfHandoffEntries(entries: readonly HistoryEntry[]): ChannelPayload[] {
+  return entries.flatMap((entry): ChannelPayload[] => {
+    if (entry.role === 'assistant' && entry.operator) {
+      const operatorName = entry.operator.name;
+      const payloads: ChannelPayload[] = [];
+      if (entry.content || entry.options?.length)
+        payloads.push({
+          type: 'text',
+          text: entry.content ?? '',
+          options: [...(entry.options ?? [])],
+          operatorName,
+        });
+      for (const file of entry.attachments ?? []) payloads.push({ type: 'file', file });
+      return payloads;
+    }
+    const transition = entry.handoff;
+    if (entry.role !== 'system' || !transition || !entry.content) return [];
+    if (transition.type === 'claim')
+      return [
+        {
+          type: 'notice',
+          notice: 'operator-joined',
+          operatorName: transition.operator.name,
+          text: entry.content,
+        },
+      ];
+    if (transition.type === 'end' && transition.outcome !== 'user-returned')
+      return [
+        {
+          type: 'notice',
+          notice: 'handed-back',
+          operatorName: transition.operator?.name ?? null,
+          text: entry.content,
+        },
+      ];
+    return [];
+  });
+}

@@ -1,0 +1,60 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError, notFound } from '../errors/api-error.js';
+import type { ChannelService } from './channel-service.js';
+
+/**
+ * `/channels/<name>/webhook`: where each platform delivers (no API key: the channel verifies the
+ * platform's signature or secret). `GET` too, for Meta's verify-token handshake.
+ */
+export function mountChannelWebhooks(app: Hono, channels: ChannelService): void {
+  const limit = bodyLimit({
+    maxSize: channels.maxBodyBytes,
+    onError: () => {
+      throw new ApiError(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `A webhook body is at most ${channels.maxBodyBytes} bytes.`,
+      );
+    },
+  });
+  app.on(['GET', 'POST'], '/channels/:name/webhook', limit, async (c) => {
+    const channel = channels.channels.get(c.req.param('name'));
+    if (!channel) throw notFound(`There is no channel "${c.req.param('name')}" on this server.`);
+    return channels.receive(channel, c.req.raw);
+  });
+}
+
+/**
+ * The admin's view of the channels under `/api/v1/channels` (behind `guard`): the channels with
+ * their capabilities and outbox counts, the dead letters, and putting one back in line.
+ */
+export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: MiddlewareHandler): void {
+  app.use('/api/v1/channels', guard);
+  app.use('/api/v1/channels/*', guard);
+  app.get('/api/v1/channels', async (c) => {
+    const counts = await channels.store.counts();
+    return c.json({
+      channels: [...channels.channels.values()].map((channel) => ({
+        name: channel.name,
+        platform: channel.platform,
+        webhook: `/channels/${channel.name}/webhook`,
+        capabilities: channel.capabilities,
+        outbox: counts.find((count) => count.channel === channel.name) ?? { pending: 0, dead: 0 },
+      })),
+    });
+  });
+  app.get('/api/v1/channels/dead-letters', async (c) => {
+    const limit = Number(c.req.query('limit') ?? 100);
+    return c.json({ deadLetters: await channels.store.deadLetters(Number.isFinite(limit) ? limit : 100) });
+  });
+  app.post('/api/v1/channels/dead-letters/:id/retry', async (c) => {
+    const id = c.req.param('id');
+    if (!(await channels.store.retry(id, new Date())))
+      throw notFound(
+        `There is no dead-lettered channel message "${id}" (GET /api/v1/channels/dead-letters lists them).`,
+      );
+    channels.delivery.poke();
+    return c.json({ retried: id });
+  });
+}

@@ -1,0 +1,136 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testApp } from '../test-support/fixtures.js';
+import { signUserId, verifyUserSignature } from './widget-identity.js';
+import { widgetScript } from './widget-script.js';
+
+const SITE = 'https://shop.example.com';
+const SECRET = 'a-widget-secret-of-at-least-32-characters';
+
+function widgetApp() {
+  return testApp({ widget: { origins: [SITE], identitySecret: SECRET } }).app;
+}
+
+describe('the widget on the session routes', () => {
+  it('answers the preflight and the requests of an allowed origin with CORS', async () => {
+    const app = widgetApp();
+    const preflight = await app.request('/api/v1/sessions', {
+      method: 'OPTIONS',
+      headers: { Origin: SITE, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Session-Token');
+    const created = await app.request('/api/v1/sessions', { method: 'POST', headers: { Origin: SITE } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('access-control-allow-origin')).toBe(SITE);
+    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+    const history = await app.request(`/api/v1/sessions/${sessionId}/history`, {
+      headers: { Origin: SITE, 'X-Session-Token': token },
+    });
+    expect(history.status).toBe(200);
+    expect(history.headers.get('access-control-allow-origin')).toBe(SITE);
+    // An error of the route is readable by the site too.
+    const refused = await app.request(`/api/v1/sessions/${sessionId}/history`, { headers: { Origin: SITE } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(SITE);
+  });
+
+  it('refuses any other origin, saying how to allow it; same-origin and server-to-server requests pass', async () => {
+    const app = widgetApp();
+    const refused = await app.request('/api/v1/sessions', {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example' },
+    });
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect(body.error.message).toContain('--widget-origin https://evil.example');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await app.request('/api/v1/sessions', { method: 'POST' })).status).toBe(201);
+    const own = await app.request('http://localhost/api/v1/sessions', {
+      method: 'POST',
+      headers: { Origin: 'http://localhost' },
+    });
+    expect(own.status).toBe(201);
+  });
+
+  it('creates a session for a user id only with its signature; a forged one is refused with the fix', async () => {
+    const app = widgetApp();
+    const create = (userId: string, signature: string | null) =>
+      app.request('/api/v1/sessions', {
+        method: 'POST',
+        headers: {
+          Origin: SITE,
+          'Content-Type': 'application/json',
+          ...(signature === null ? {} : { 'X-User-Signature': signature }),
+        },
+        body: JSON.stringify({ userId }),
+      });
+    expect((await create('user-42', signUserId('user-42', SECRET))).status).toBe(201);
+    for (const forged of [
+      signUserId('user-42', 'another-secret-of-at-least-32-chars!'),
+      signUserId('user-7', SECRET),
+      'abc',
+      null,
+    ]) {
+      const response = await create('user-42', forged);
+      expect(response.status).toBe(401);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('IDENTITY_REFUSED');
+      expect(error.message).toContain('HMAC-SHA256');
+      expect(response.headers.get('access-control-allow-origin')).toBe(SITE);
+    }
+    // Without a secret, identify() cannot be verified: refused too, saying what to set.
+    const open = testApp({ widget: { origins: [SITE] } }).app;
+    const unsigned = await open.request('/api/v1/sessions', {
+      method: 'POST',
+      headers: { Origin: SITE, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: 'user-42' }),
+    });
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { error: { message: string } }).error.message).toContain(
+      '--widget-secret-file',
+    );
+    expect(() => testApp({ widget: { origins: [SITE], identitySecret: 'short' } })).toThrow(/at least 32/);
+  });
+
+  it('verifies signatures in constant time and only of the right length', () => {
+    const signature = signUserId('u', SECRET);
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyUserSignature('u', signature, SECRET)).toBe(true);
+    expect(verifyUserSignature('u', signature.toUpperCase(), SECRET)).toBe(true);
+    expect(verifyUserSignature('u', signature.slice(2), SECRET)).toBe(false);
+    expect(verifyUserSignature('v', signature, SECRET)).toBe(false);
+  });
+});
+
+describe('the widget script', () => {
+  it('is served to any site, cached for an hour then revalidated by its ETag', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-widget-'));
+    writeFileSync(join(directory, 'widget.js'), 'console.log("widget")');
+    const app = testApp().app;
+    app.get('/widget.js', widgetScript(directory));
+    const response = await app.request('/widget.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600, must-revalidate');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.text()).toBe('console.log("widget")');
+    const etag = response.headers.get('etag')!;
+    const again = await app.request('/widget.js', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    const missing = testApp().app;
+    missing.get('/widget.mjs', widgetScript(directory));
+    const unbuilt = await missing.request('/widget.mjs');
+    expect(unbuilt.status).toBe(503);
+    expect(await unbuilt.text()).toContain('npm run build:widget');
+  });
+
+  it('is on the app with the widget option, and not without it', async () => {
+    expect((await widgetApp().request('/widget.js')).status).not.toBe(404);
+    expect((await testApp().app.request('/widget.js')).status).toBe(404);
+  });
+});

@@ -1,0 +1,15 @@
+/** The embeddable widget of a deployment (docs/widget.md): who may embed it, and the identity secret. */
+export interface WidgetServerOptions {
+  /**
+   * The origins of the sites that embed the widget (`https://shop.example.com`, scheme, host and
+   * port, no path): they get CORS on the session routes (`/api/v1/sessions…`); any other origin is
+   * refused with 403 `ORIGIN_NOT_ALLOWED`. `treeagent serve --widget-origin`.
+   */
+  origins: string[];
+  /**
+   * The secret the sites' backends sign user ids with (HMAC-SHA256, hex), for `identify()`: a
+   * session for a `userId` from another origin needs `X-User-Signature` to match. Without it, the
+   * widget's `identify()` is refused. At least 32 characters. `treeagent serve --widget-secret-file`.
+   */
+  identitySecret?: string;
+}

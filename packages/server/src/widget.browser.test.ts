@@ -1,0 +1,315 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUserId } from './embed/widget-identity.js';
+import { operatorDirectory } from './operators/operator-accounts.js';
+import { type RunningServer, serve } from './serve.js';
+import { axeViolations } from './test-support/axe.js';
+import { launchChromium } from './test-support/browser.js';
+import { memoryLogger } from './test-support/fixtures.js';
+import { handoffAgent } from './test-support/handoff.js';
+import { loginOperator, testOperatorAccounts } from './test-support/operators.js';
+
+/**
+ * The embeddable widget on a site of another origin (a second local server) whose page has a strict
+ * Content-Security-Policy (no inline script or style, no eval; scripts and connections only from
+ * the site and the agent), in Debian's Chromium: the launcher and the panel in a shadow root, a
+ * conversation with options and a streamed answer, a reload that keeps it, identify() with a valid
+ * and a forged signature, Esc and focus. Mocks (labelled): the test shop's exact embedder and
+ * scripted model.
+ */
+
+const SECRET = 'the-deployment-widget-secret-0123456789';
+// docs/screenshots/widget-*.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
+
+// The page's globals, for the functions run in it: the type check of the repository has no DOM lib.
+declare const window: {
+  TreeAgentWidget: { identify(identity: object): Promise<void>; open(): void };
+  __violations: string[];
+};
+
+/** A site on its own origin: one page that embeds the widget, under a strict CSP. */
+async function startSite(agentUrlOf: () => string): Promise<{ url: string; server: Server }> {
+  const policyOf = (agentUrl: string) =>
+    [
+      "default-src 'none'",
+      `script-src 'self' ${agentUrl}`,
+      `connect-src ${agentUrl}`,
+      "style-src 'self'",
+      "img-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+  const server = createServer((request, response) => {
+    const agentUrl = agentUrlOf();
+    const policy = policyOf(agentUrl);
+    if (request.url === '/site.js') {
+      // The site's own script: records CSP violations, so the test can see none happened.
+      response.writeHead(200, { 'Content-Type': 'text/javascript' });
+      response.end(
+        "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+      );
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': policy,
+    });
+    response.end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ciclofficina Rossi</title>
+<script src="/site.js"></script></head>
+<body><main><h1>Ciclofficina Rossi</h1><p>Bikes repaired in a day.</p><a href="#top">Top</a></main>
+<script src="${agentUrl}/widget.js" data-name="Ciclofficina" data-accent="#7a1f5c"></script>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('the embeddable widget on another origin under a strict CSP (Chromium)', () => {
+  let browser: Browser;
+  let agent: RunningServer;
+  let site: { url: string; server: Server };
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    // The site first (its origin goes into the agent's allow-list); its page names the agent's URL.
+    site = await startSite(() => agent.url);
+    agent = await serve({
+      agent: handoffAgent(),
+      hostname: '127.0.0.1',
+      port: 0,
+      logger: memoryLogger(),
+      operators: { directory: operatorDirectory(await testOperatorAccounts()) },
+      widget: { origins: [site.url], identitySecret: SECRET },
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('status of 401'))
+        errors.push(message.text());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await agent?.close({ timeoutMs: 1000 });
+    await new Promise((resolve) => site?.server.close(resolve));
+  });
+
+  const launcher = () => page.locator('treeagent-widget .launcher');
+  const panel = () => page.locator('treeagent-widget .panel');
+
+  async function say(text: string): Promise<void> {
+    const answers = await page.locator('treeagent-widget .msg--assistant').count();
+    await page.locator('treeagent-widget textarea').fill(text);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('treeagent-widget .msg--assistant').count())
+      .toBeGreaterThan(answers);
+    await expect.poll(() => page.locator('treeagent-widget form button').isDisabled()).toBe(false);
+  }
+
+  it('mounts a launcher in a shadow root; the panel opens, converses (options, streaming) and closes with Esc', async () => {
+    await page.goto(site.url);
+    await launcher().waitFor();
+    expect(await page.evaluate('!!document.querySelector("treeagent-widget").shadowRoot')).toBe(true);
+    expect(await panel().isHidden()).toBe(true);
+    expect(await launcher().getAttribute('aria-expanded')).toBe('false');
+    expect(await axeViolations(page)).toEqual([]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}widget-closed.png` });
+    // The theme from the tag's data-accent.
+    expect(
+      await launcher().evaluate((button) => (globalThis as any).getComputedStyle(button).backgroundColor),
+    ).toBe('rgb(122, 31, 92)');
+
+    await launcher().click();
+    expect(await panel().isVisible()).toBe(true);
+    expect(await launcher().getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('treeagent-widget header h2').textContent()).toBe('Ciclofficina');
+    // Focus moves into the panel, to the message box.
+    expect(
+      await page.evaluate('document.querySelector("treeagent-widget").shadowRoot.activeElement?.tagName'),
+    ).toBe('TEXTAREA');
+    await say('hello');
+    expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
+      'Hi! How can I help?',
+    );
+    const options = page.locator('treeagent-widget .option');
+    expect(await options.allTextContents()).toEqual(['Orders', 'Returns']);
+    // Open, with a conversation: axe-core finds no WCAG 2.1 AA violation (contrast included).
+    expect(await axeViolations(page)).toEqual([]);
+    // New messages are announced politely; the panel's animation stops under reduced motion.
+    expect(await page.locator('treeagent-widget .log').getAttribute('aria-live')).toBe('polite');
+    const animation = () =>
+      panel().evaluate((element) => (globalThis as any).getComputedStyle(element).animationName as string);
+    expect(await animation()).toBe('rise');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).toBe('none');
+    await page.emulateMedia({ reducedMotion: null });
+    await say('story');
+    expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
+      'Once upon a time, a bike.',
+    );
+    // Older options are used up.
+    expect(await options.first().isDisabled()).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}widget-open.png` });
+
+    // Tab stays inside the open panel; Esc closes it and gives the focus back to the launcher.
+    for (let index = 0; index < 8; index++) {
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(
+          'document.querySelector("treeagent-widget").shadowRoot.querySelector(".panel").contains(document.querySelector("treeagent-widget").shadowRoot.activeElement)',
+        ),
+      ).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    expect(await panel().isHidden()).toBe(true);
+    expect(
+      await page.evaluate('document.querySelector("treeagent-widget").shadowRoot.activeElement?.className'),
+    ).toBe('launcher');
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the conversation across a reload and in another tab; "New conversation" starts afresh', async () => {
+    await page.reload();
+    await launcher().click();
+    await expect
+      .poll(() => page.locator('treeagent-widget .msg .text').allTextContents())
+      .toEqual(['hello', 'Hi! How can I help?', 'story', 'Once upon a time, a bike.']);
+    const other = await context.newPage();
+    try {
+      await other.goto(site.url);
+      await other.locator('treeagent-widget .launcher').click();
+      await expect
+        .poll(() => other.locator('treeagent-widget .msg--user .text').allTextContents())
+        .toEqual(['hello', 'story']);
+    } finally {
+      await other.close();
+    }
+    await page.locator('treeagent-widget .new').click();
+    expect(await page.locator('treeagent-widget .msg').count()).toBe(0);
+    await say('hello');
+    await page.reload();
+    await launcher().click();
+    await expect
+      .poll(() => page.locator('treeagent-widget .msg--user .text').allTextContents())
+      .toEqual(['hello']);
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('identify(): a signature from the site backend is accepted, a forged one refused with the reason', async () => {
+    const forged = await page.evaluate(
+      (identity) =>
+        window.TreeAgentWidget.identify(identity).then(
+          () => 'accepted',
+          (error: Error) => error.message,
+        ),
+      { userId: 'user-42', signature: signUserId('user-42', 'not-the-deployment-secret-0123456789') },
+    );
+    expect(forged).toContain('does not match');
+    const valid = await page.evaluate(
+      (identity) =>
+        window.TreeAgentWidget.identify(identity).then(
+          () => 'accepted',
+          (error: Error) => error.message,
+        ),
+      { userId: 'user-42', signature: signUserId('user-42', SECRET) },
+    );
+    expect(valid).toBe('accepted');
+    // The user's own conversation: the session the widget now holds is for user-42.
+    const stored = await page.evaluate(
+      (key) => JSON.parse(String((globalThis as any).localStorage.getItem(key))) as { userId: string | null },
+      `treeagent.widget:${agent.url}`,
+    );
+    expect(stored.userId).toBe('user-42');
+    await say('hello');
+    expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
+      'Hi! How can I help?',
+    );
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
+  it('a handoff: waiting, the operator by name, their typing and their reply with options, live', async () => {
+    await say('a human please');
+    await expect
+      .poll(() => page.locator('treeagent-widget .handoff').textContent())
+      .toBe('Waiting for an operator…');
+    const { sessionId } = await page.evaluate(
+      (key) => JSON.parse(String((globalThis as any).localStorage.getItem(key))) as { sessionId: string },
+      `treeagent.widget:${agent.url}`,
+    );
+    const token = await loginOperator(agent.app, 'bruno');
+    const operator = (path: string, body: unknown) =>
+      fetch(`${agent.url}/api/v1/operator/handoffs/${sessionId}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Operator-Token': token },
+        body: JSON.stringify(body),
+      });
+    expect((await operator('/claim', {})).status).toBe(200);
+    await expect
+      .poll(() => page.locator('treeagent-widget .handoff').textContent())
+      .toBe('Bruno Bianchi is answering you.');
+    expect((await operator('/typing', { typing: true })).status).toBe(204);
+    await expect
+      .poll(() => page.locator('treeagent-widget .typing').textContent())
+      .toBe('Bruno Bianchi is typing…');
+    expect(
+      (await operator('/messages', { content: 'Ciao, quale ordine?', options: ['#1001', '#1002'] })).status,
+    ).toBe(201);
+    const reply = page.locator('treeagent-widget .msg--operator');
+    await reply.waitFor();
+    expect(await reply.locator('.author').textContent()).toBe('Bruno Bianchi');
+    expect(await reply.locator('.text').textContent()).toBe('Ciao, quale ordine?');
+    expect(await page.locator('treeagent-widget .option:not([disabled])').allTextContents()).toEqual([
+      '#1001',
+      '#1002',
+    ]);
+    expect(await page.locator('treeagent-widget .typing').isHidden()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
+  it('on a phone the open panel fills the screen, nothing outside it', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+    });
+    try {
+      const small = await phone.newPage();
+      await small.goto(site.url);
+      await small.locator('treeagent-widget .launcher').tap();
+      await small.locator('treeagent-widget textarea').fill('hello');
+      await small.locator('treeagent-widget form button').tap();
+      await small.locator('treeagent-widget .msg--assistant').waitFor();
+      const box = (await small.locator('treeagent-widget .panel').boundingBox())!;
+      expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 390, 844]);
+      expect(await small.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
+      await small.screenshot({ path: `${SCREENSHOTS}widget-phone.png` });
+    } finally {
+      await phone.close();
+    }
+  });
+});

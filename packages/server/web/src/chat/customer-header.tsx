@@ -1,0 +1,29 @@
+import { useApp } from '../app/app-context';
+import { Icon } from '../components/icon';
+import { ApiKeyButton } from './developer-bar';
+import './customer.css';
+
+/**
+ * The customer's header over the chat (`treeagent serve`): the assistant's name and "New
+ * conversation"; no staff links, session id or debug.
+ */
+export function CustomerHeader({ onNewChat }: { onNewChat(): void }) {
+  const { tree } = useApp();
+  return (
+    <header class="topbar topbar--customer">
+      <div class="brand">
+        <Icon name="agent" class="brand-logo" />
+        <span id="assistant-name" class="brand-name">
+          {tree?.tree.name ?? 'Assistant'}
+        </span>
+      </div>
+      <div class="topbar-actions">
+        <ApiKeyButton />
+        <button id="new-chat" type="button" class="ghost-button" onClick={onNewChat}>
+          <Icon name="plus" />
+          <span>New conversation</span>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,240 @@
+/** The user the site's backend vouches for: `signature` is HMAC-SHA256(deployment secret, userId), hex. */
+export interface WidgetIdentity {
+  userId: string;
+  name?: string;
+  signature: string;
+}
+
+/** A message of the agent or an operator, as the widget shows it. */
+export interface WidgetMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'operator' | 'system';
+  text: string;
+  options: string[];
+  author?: string;
+}
+
+/** A session the widget holds: kept in `localStorage`, so the conversation goes on across reloads and tabs. */
+interface StoredSession {
+  sessionId: string;
+  token: string;
+  userId: string | null;
+}
+
+/** An error of the server, with its code and message (what the widget shows, and its `error` event carries). */
+export class WidgetError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'WidgetError';
+  }
+}
+
+/** The events of one turn the widget uses. */
+export type TurnEvent =
+  | { type: 'text-delta'; messageId: string; delta: string }
+  | { type: 'message'; message: { id: string; content: string | null; options: string[] } }
+  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'turn-end' };
+
+/** Talks to a Tree Agent server from another origin: sessions, messages (streamed), history. */
+export class WidgetClient {
+  #session: StoredSession | null;
+  readonly #key: string;
+
+  constructor(readonly server: string) {
+    this.#key = `treeagent.widget:${server}`;
+    this.#session = readStored(this.#key);
+  }
+
+  get session(): StoredSession | null {
+    return this.#session;
+  }
+
+  /** Starts a new session (for `identity` when given: the server checks its signature). */
+  async start(identity: WidgetIdentity | null): Promise<void> {
+    const response = await this.#fetch('/api/v1/sessions', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        ...(identity ? { 'X-User-Signature': identity.signature } : {}),
+      },
+      body: JSON.stringify(identity ? { userId: identity.userId } : {}),
+    });
+    const created = (await response.json()) as { sessionId: string; token: string };
+    this.#session = { sessionId: created.sessionId, token: created.token, userId: identity?.userId ?? null };
+    writeStored(this.#key, this.#session);
+  }
+
+  /** Forgets the session (a new conversation starts with the next message). */
+  forget(): void {
+    this.#session = null;
+    writeStored(this.#key, null);
+  }
+
+  /**
+   * Follows the session's news while `signal` is not aborted: operators' messages and handoff rows
+   * (`entry`, only those: the widget's own turns arrive with their answers), the handoff's state and
+   * the operator's typing. Reconnects after a pause when the stream ends, resuming after the last row.
+   */
+  async follow(signal: AbortSignal, onEvent: (event: LiveEvent) => void): Promise<void> {
+    let after: number | null = null;
+    while (!signal.aborted && this.#session) {
+      try {
+        const query = after === null ? '' : `?after=${after}`;
+        const response = await this.#fetch(this.#path(`/events${query}`), {
+          headers: { Accept: 'text/event-stream' },
+          signal,
+        });
+        for await (const event of readEvents(response)) {
+          const data = event as LiveEvent & { index?: number };
+          if (data.type === 'entry' && typeof data.index === 'number') after = data.index;
+          onEvent(data);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof WidgetError && error.status >= 400 && error.status < 500 && error.status !== 429)
+          return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  /** Takes up the session another tab started or changed. */
+  reload(): void {
+    this.#session = readStored(this.#key);
+  }
+
+  /** The conversation so far; `null` when the session is gone (expired, deleted). */
+  async history(): Promise<WidgetMessage[] | null> {
+    if (!this.#session) return [];
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#path('/history'), {});
+    } catch (error) {
+      if (error instanceof WidgetError && (error.status === 404 || error.status === 401)) return null;
+      throw error;
+    }
+    const { history } = (await response.json()) as {
+      history: {
+        role: string;
+        content: string | null;
+        options?: string[];
+        operator?: { name: string };
+        turn: number;
+      }[];
+    };
+    return history
+      .filter((entry) => entry.content !== null)
+      .map((entry, index) => ({
+        id: `h${index}`,
+        role:
+          entry.role === 'user'
+            ? 'user'
+            : entry.role === 'system'
+              ? 'system'
+              : entry.operator
+                ? 'operator'
+                : 'assistant',
+        text: entry.content ?? '',
+        options: entry.options ?? [],
+        ...(entry.operator ? { author: entry.operator.name } : {}),
+      }));
+  }
+
+  /** Sends a message and yields the turn's events as they stream. */
+  async *send(message: string, selectedOption?: string): AsyncGenerator<TurnEvent> {
+    const response = await this.#fetch(this.#path('/messages'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({ message, ...(selectedOption ? { selectedOption } : {}) }),
+    });
+    yield* readEvents(response) as AsyncGenerator<TurnEvent>;
+  }
+
+  #path(suffix: string): string {
+    if (!this.#session) throw new WidgetError('NO_SESSION', 'There is no conversation yet.', 0);
+    return `/api/v1/sessions/${encodeURIComponent(this.#session.sessionId)}${suffix}`;
+  }
+
+  async #fetch(path: string, init: RequestInit): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.#session) headers.set('X-Session-Token', this.#session.token);
+    const response = await fetch(this.server + path, { ...init, headers, credentials: 'omit' });
+    if (response.ok) return response;
+    let code = 'HTTP_ERROR';
+    let message = `The server answered ${response.status}.`;
+    try {
+      const body = (await response.json()) as { error?: { code?: string; message?: string } };
+      code = body.error?.code ?? code;
+      message = body.error?.message ?? message;
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    throw new WidgetError(code, message, response.status);
+  }
+}
+
+/** What the session's live stream brings. */
+export type LiveEvent =
+  | {
+      type: 'entry';
+      entry: { role: string; content: string | null; options?: string[]; operator?: { name: string } };
+    }
+  | { type: 'handoff'; handoff: { status: 'waiting' | 'claimed'; operatorName: string | null } | null }
+  | { type: 'typing'; operatorName: string; typing: boolean };
+
+/** The server-sent events of a response, as `{ ...data, type: event }`. */
+async function* readEvents(response: Response): AsyncGenerator<{ type: string }> {
+  if (!response.body) return;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end = buffer.search(/\r?\n\r?\n/);
+    while (end >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      if (event) yield event;
+      end = buffer.search(/\r?\n\r?\n/);
+    }
+  }
+}
+
+function parseEvent(block: string): { type: string } | null {
+  let type = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith('event:')) type = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  if (!data.length) return null;
+  try {
+    return { ...(JSON.parse(data.join('\n')) as object), type };
+  } catch {
+    return null;
+  }
+}
+
+function readStored(key: string): StoredSession | null {
+  try {
+    const value = JSON.parse(localStorage.getItem(key) ?? 'null') as StoredSession | null;
+    return value && typeof value.sessionId === 'string' && typeof value.token === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(key: string, session: StoredSession | null): void {
+  try {
+    if (session) localStorage.setItem(key, JSON.stringify(session));
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage disabled (privacy modes): the conversation lasts as long as the page.
+  }
+}
