@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,8 @@ import { type RunningServer, serve } from './serve.js';
 import { axeViolations } from './test-support/axe.js';
 import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
-import { handoffAgent } from './test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from './test-support/operators.js';
+import { GUIDE_SOURCES, RECEIPT_TEXT, widgetAgent } from './test-support/widget-agent.js';
 
 /**
  * The embeddable widget on a site of another origin (a second local server) whose page has a strict
@@ -88,7 +88,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     // The site first (its origin goes into the agent's allow-list); its page names the agent's URL.
     site = await startSite(() => agent.url);
     agent = await serve({
-      agent: handoffAgent(),
+      agent: widgetAgent(),
       hostname: '127.0.0.1',
       port: 0,
       logger: memoryLogger(),
@@ -122,7 +122,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     await expect
       .poll(() => page.locator('treeagent-widget .msg--assistant').count())
       .toBeGreaterThan(answers);
-    await expect.poll(() => page.locator('treeagent-widget form button').isDisabled()).toBe(false);
+    await expect.poll(() => page.locator('treeagent-widget .send').isDisabled()).toBe(false);
   }
 
   it('mounts a launcher in a shadow root; the panel opens, converses (options, streaming) and closes with Esc', async () => {
@@ -217,6 +217,102 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(errors).toEqual([]);
   });
 
+  const texts = (selector: string) => page.locator(`treeagent-widget ${selector}`).allTextContents();
+  const lastAnswer = () => page.locator('treeagent-widget .msg--assistant .text').last().textContent();
+
+  it('a form: its questions, a refused e-mail asked again with the reason, the summary with Yes/No buttons', async () => {
+    await page.locator('treeagent-widget .new').click();
+    await say('book a repair');
+    expect(await lastAnswer()).toBe("Sure, let's book the workshop. What kind of bike?");
+    await say('mountain bike');
+    expect(await lastAnswer()).toBe('Your e-mail address?');
+    await say('bob@');
+    expect(await lastAnswer()).toBe('That e-mail address does not look valid. Your e-mail address?');
+    await say('bob@example.com');
+    // The summary keeps its lines; its answers are buttons, reachable from the keyboard.
+    expect(await lastAnswer()).toBe('Summary:\n- bike: mtb\n- email: bob@example.com\nIs that right?');
+    expect(
+      await page
+        .locator('treeagent-widget .msg--assistant .text')
+        .last()
+        .evaluate((node) => (globalThis as any).getComputedStyle(node.parentElement).whiteSpace),
+    ).toBe('pre-wrap');
+    const yes = page.locator('treeagent-widget .option:not([disabled])', { hasText: 'Yes' });
+    expect(await texts('.option:not([disabled])')).toEqual(['Yes', 'No']);
+    const answers = await page.locator('treeagent-widget .msg--assistant').count();
+    await yes.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('treeagent-widget .msg--assistant').count())
+      .toBeGreaterThan(answers);
+    expect(await lastAnswer()).toBe('Booked: your mtb bike, we write to bob@example.com.');
+    expect(await page.locator('treeagent-widget .msg--user .text').last().textContent()).toBe('Yes');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('files both ways: the user attaches a file, the agent names it and attaches one that downloads', async () => {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.locator('treeagent-widget .attach').click(),
+    ]);
+    await chooser.setFiles({
+      name: 'photo-note.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('a flat tyre'),
+    });
+    await expect
+      .poll(() => page.locator('treeagent-widget .pending li').getAttribute('data-status'))
+      .toBe('ready');
+    expect(await texts('.pending .name')).toEqual(['photo-note.txt']);
+    // Files alone are not a message: the widget says what to add.
+    await page.locator('treeagent-widget .send').click();
+    await expect
+      .poll(() => page.locator('treeagent-widget .hint').textContent())
+      .toBe('Add a message to send with the files.');
+    await say('receipt');
+    expect(await page.locator('treeagent-widget .msg--user .file').last().textContent()).toBe(
+      'photo-note.txt',
+    );
+    expect(await page.locator('treeagent-widget .pending li').count()).toBe(0);
+    expect(await lastAnswer()).toBe('Received: photo-note.txt. Your receipt is attached.');
+    const file = page.locator('treeagent-widget .msg--assistant .file').last();
+    expect(await file.textContent()).toBe('receipt-1001.txt');
+    expect(await file.getAttribute('aria-label')).toBe(
+      `receipt-1001.txt, ${RECEIPT_TEXT.length} byte, download`,
+    );
+    const [download] = await Promise.all([page.waitForEvent('download'), file.click()]);
+    expect(download.suggestedFilename()).toBe('receipt-1001.txt');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(RECEIPT_TEXT);
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
+  it('sources under an answer (links when they have an address); an error offers Retry, which sends again', async () => {
+    await say('guide');
+    const answer = page.locator('treeagent-widget .msg--assistant').last();
+    expect(await answer.locator('.text strong').textContent()).toBe('6–8 bar');
+    expect(await answer.locator('.sources summary').textContent()).toBe('Sources (2)');
+    await answer.locator('.sources summary').click();
+    const link = answer.locator('.sources a');
+    expect(await link.textContent()).toBe(GUIDE_SOURCES[0]!.title);
+    expect(await link.getAttribute('href')).toBe(GUIDE_SOURCES[0]!.url);
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await texts('.sources .source-content')).toEqual(GUIDE_SOURCES.map((source) => source.content));
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.locator('treeagent-widget textarea').fill('flaky');
+    await page.keyboard.press('Enter');
+    const error = page.locator('treeagent-widget .error');
+    await error.waitFor();
+    expect(await error.getAttribute('role')).toBe('alert');
+    const retry = error.locator('button');
+    expect(await retry.textContent()).toBe('Retry');
+    await retry.click();
+    await expect.poll(lastAnswer).toBe('In stock: 3 bikes.');
+    expect(await error.count()).toBe(0);
+    expect((await texts('.msg--user .text')).filter((text) => text === 'flaky')).toHaveLength(1);
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+  });
+
   it('identify(): a signature from the site backend is accepted, a forged one refused with the reason', async () => {
     const forged = await page.evaluate(
       (identity) =>
@@ -273,13 +369,32 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     await expect
       .poll(() => page.locator('treeagent-widget .typing').textContent())
       .toBe('Bruno Bianchi is typing…');
+    // The operator attaches a file to the reply.
+    const upload = new FormData();
+    upload.append('file', new Blob(['Order #1001: shipped'], { type: 'text/plain' }), 'order-1001.txt');
+    const uploaded = await fetch(`${agent.url}/api/v1/operator/handoffs/${sessionId}/files`, {
+      method: 'POST',
+      headers: { 'X-Operator-Token': token },
+      body: upload,
+    });
+    expect(uploaded.status).toBe(201);
+    const { id: fileId } = (await uploaded.json()) as { id: string };
     expect(
-      (await operator('/messages', { content: 'Ciao, quale ordine?', options: ['#1001', '#1002'] })).status,
+      (
+        await operator('/messages', {
+          content: 'Ciao, quale ordine?',
+          options: ['#1001', '#1002'],
+          attachments: [fileId],
+        })
+      ).status,
     ).toBe(201);
     const reply = page.locator('treeagent-widget .msg--operator');
     await reply.waitFor();
     expect(await reply.locator('.author').textContent()).toBe('Bruno Bianchi');
     expect(await reply.locator('.text').textContent()).toBe('Ciao, quale ordine?');
+    const [download] = await Promise.all([page.waitForEvent('download'), reply.locator('.file').click()]);
+    expect(download.suggestedFilename()).toBe('order-1001.txt');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe('Order #1001: shipped');
     expect(await page.locator('treeagent-widget .option:not([disabled])').allTextContents()).toEqual([
       '#1001',
       '#1002',
@@ -302,7 +417,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
       await small.goto(site.url);
       await small.locator('treeagent-widget .launcher').tap();
       await small.locator('treeagent-widget textarea').fill('hello');
-      await small.locator('treeagent-widget form button').tap();
+      await small.locator('treeagent-widget .send').tap();
       await small.locator('treeagent-widget .msg--assistant').waitFor();
       const box = (await small.locator('treeagent-widget .panel').boundingBox())!;
       expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 390, 844]);
