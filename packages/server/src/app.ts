@@ -86,7 +86,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   if (options.widget) {
     app.use('/api/v1/sessions', widgetAccess(options.widget));
     app.use('/api/v1/sessions/*', widgetAccess(options.widget));
-    const script = widgetScript();
+    const script = widgetScript(undefined, options.widget.locale);
     for (const path of WIDGET_PATHS) app.get(path, script);
   }
   if (options.cors) {

@@ -1,6 +1,4 @@
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +12,7 @@ import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { loginOperator, testOperatorAccounts } from './test-support/operators.js';
 import { GUIDE_SOURCES, RECEIPT_TEXT, widgetAgent } from './test-support/widget-agent.js';
+import { startWidgetSite, type WidgetSite } from './test-support/widget-site.js';
 
 /**
  * The embeddable widget on a site of another origin (a second local server) whose page has a strict
@@ -37,56 +36,17 @@ declare const window: {
   __violations: string[];
 };
 
-/** A site on its own origin: one page that embeds the widget, under a strict CSP. */
-async function startSite(agentUrlOf: () => string): Promise<{ url: string; server: Server }> {
-  const policyOf = (agentUrl: string) =>
-    [
-      "default-src 'none'",
-      `script-src 'self' ${agentUrl}`,
-      `connect-src ${agentUrl}`,
-      "style-src 'self'",
-      "img-src 'self'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ');
-  const server = createServer((request, response) => {
-    const agentUrl = agentUrlOf();
-    const policy = policyOf(agentUrl);
-    if (request.url === '/site.js') {
-      // The site's own script: records CSP violations, so the test can see none happened.
-      response.writeHead(200, { 'Content-Type': 'text/javascript' });
-      response.end(
-        "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
-      );
-      return;
-    }
-    response.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': policy,
-    });
-    response.end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ciclofficina Rossi</title>
-<script src="/site.js"></script></head>
-<body><main><h1>Ciclofficina Rossi</h1><p>Bikes repaired in a day.</p><a href="#top">Top</a></main>
-<script src="${agentUrl}/widget.js" data-name="Ciclofficina" data-accent="#7a1f5c"></script>
-</body></html>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('the embeddable widget on another origin under a strict CSP (Chromium)', () => {
   let browser: Browser;
   let agent: RunningServer;
-  let site: { url: string; server: Server };
+  let site: WidgetSite;
   let context: BrowserContext;
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
     // The site first (its origin goes into the agent's allow-list); its page names the agent's URL.
-    site = await startSite(() => agent.url);
+    site = await startWidgetSite(() => agent.url);
     agent = await serve({
       agent: widgetAgent(),
       hostname: '127.0.0.1',
@@ -109,7 +69,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
   afterAll(async () => {
     await browser?.close();
     await agent?.close({ timeoutMs: 1000 });
-    await new Promise((resolve) => site?.server.close(resolve));
+    await site?.close();
   });
 
   const launcher = () => page.locator('treeagent-widget .launcher');

@@ -58,6 +58,8 @@ export interface ServeCommandOptions {
   widgetOrigin?: string[];
   /** A file (chmod 600) with the secret sites sign user ids with for the widget's `identify()`. */
   widgetSecretFile?: string;
+  /** The widget's language on sites that do not choose one (BCP 47). */
+  widgetLocale?: string;
   /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
   trustProxy?: string[];
   /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
@@ -502,6 +504,10 @@ export const serveDefinition = defineCommand({
         'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
     },
     {
+      flags: '--widget-locale <locale>',
+      description: "the widget's language on every site that does not choose one (e.g. it, en, es)",
+    },
+    {
       flags: '--widget-secret-file <file>',
       description:
         "file (chmod 600) with the secret your backend signs user ids with for the widget's identify()",
@@ -550,8 +556,10 @@ export const serveDefinition = defineCommand({
 function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null {
   const origins = options.widgetOrigin ?? [];
   if (!origins.length) {
-    if (options.widgetSecretFile)
-      throw usage('--widget-secret-file needs --widget-origin <origin...>: the sites that embed the widget.');
+    if (options.widgetSecretFile || options.widgetLocale)
+      throw usage(
+        `${options.widgetSecretFile ? '--widget-secret-file' : '--widget-locale'} needs --widget-origin <origin...>: the sites that embed the widget.`,
+      );
     return null;
   }
   for (const origin of origins) {
@@ -564,7 +572,8 @@ function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null
         `--widget-origin ${origin} is not an origin: write the scheme, the host and the port only, e.g. https://shop.example.com.`,
       );
   }
-  if (!options.widgetSecretFile) return { origins };
+  const locale = options.widgetLocale ? { locale: options.widgetLocale } : {};
+  if (!options.widgetSecretFile) return { origins, ...locale };
   checkPrivateFile(options.widgetSecretFile, '--widget-secret-file');
-  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim() };
+  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim(), ...locale };
 }

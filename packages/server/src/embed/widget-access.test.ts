@@ -129,6 +129,23 @@ describe('the widget script', () => {
     expect(await unbuilt.text()).toContain('npm run build:widget');
   });
 
+  it("carries the deployment's locale, and refuses a locale that is not a language tag", async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-widget-'));
+    writeFileSync(join(directory, 'widget.js'), 'const l=`__TREEAGENT_DEPLOYMENT_LOCALE__`;');
+    const italian = testApp().app;
+    italian.get('/widget.js', widgetScript(directory, 'it-IT'));
+    expect(await (await italian.request('/widget.js')).text()).toBe('const l=`it-IT`;');
+    const plain = testApp().app;
+    plain.get('/widget.js', widgetScript(directory));
+    expect(await (await plain.request('/widget.js')).text()).toBe(
+      'const l=`__TREEAGENT_DEPLOYMENT_LOCALE__`;',
+    );
+    for (const bad of ['italian`;alert(1)//', 'it_IT', ''])
+      expect(() => widgetScript(directory, bad)).toThrow(/not a language tag.*--widget-locale/);
+    const served = testApp({ widget: { origins: [SITE], locale: 'it' } }).app;
+    expect((await served.request('/widget.js')).status).not.toBe(404);
+  });
+
   it('is on the app with the widget option, and not without it', async () => {
     expect((await widgetApp().request('/widget.js')).status).not.toBe(404);
     expect((await testApp().app.request('/widget.js')).status).toBe(404);

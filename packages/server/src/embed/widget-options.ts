@@ -12,4 +12,10 @@ export interface WidgetServerOptions {
    * widget's `identify()` is refused. At least 32 characters. `treeagent serve --widget-secret-file`.
    */
   identitySecret?: string;
+  /**
+   * The language of the widget's texts on every site (BCP 47, e.g. `it` or `it-IT`), unless a site
+   * chooses one (`data-locale`, `setLocale`); without it, the page's and then the browser's.
+   * `treeagent serve --widget-locale`.
+   */
+  locale?: string;
 }

@@ -1,4 +1,6 @@
 import en from '../../locales/en/widget.json';
+import es from '../../locales/es/widget.json';
+import it from '../../locales/it/widget.json';
 
 /** A text of the widget: a key of its catalogs (`packages/server/locales/<lng>/widget.json`). */
 export type WidgetKey = keyof typeof en;
@@ -8,7 +10,22 @@ export type WidgetKey = keyof typeof en;
  * `{{name}}` interpolation, that the server's i18next reads. A lookup of a few lines instead of
  * i18next itself keeps the script small (docs/widget.md, "Languages").
  */
-const CATALOGS: Record<string, Partial<Record<WidgetKey, string>>> = { en };
+const CATALOGS: Record<string, Record<WidgetKey, string>> = { en, it, es };
+
+/**
+ * The deployment's language (the server's `widget.locale`, `treeagent serve --widget-locale`): the
+ * server writes it over this placeholder when it serves the script, so it costs no request.
+ */
+const DEPLOYMENT_LOCALE: string = '__TREEAGENT_DEPLOYMENT_LOCALE__';
+
+/**
+ * The widget's locale: the site's choice (`data-locale`, the `locale` option; later `setLocale`),
+ * then the deployment's setting, then the browser's language.
+ */
+export function initialLocale(site: string | undefined): string {
+  const deployment = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(DEPLOYMENT_LOCALE) ? DEPLOYMENT_LOCALE : '';
+  return site || deployment || navigator.language || 'en';
+}
 
 /** The catalog's language for a BCP 47 locale: `it-IT` → `it`; English when there is none. */
 export function languageOf(locale: string): string {

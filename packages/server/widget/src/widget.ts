@@ -7,7 +7,7 @@ import {
   type WidgetMessage,
 } from './widget-client';
 import { CHAT_ICON, CLIP_ICON, element, icon } from './widget-dom';
-import { WidgetTexts } from './widget-i18n';
+import { initialLocale, WidgetTexts } from './widget-i18n';
 import { renderMessage } from './widget-message';
 import { WIDGET_CSS } from './widget-styles';
 import { PendingUploads } from './widget-uploads';
@@ -24,7 +24,10 @@ export interface WidgetOptions {
   position?: 'left' | 'right';
   /** Theme: the accent colour, its text colour, the font, the panel's corner radius (CSS values). */
   theme?: { accent?: string; accentText?: string; font?: string; radius?: string };
-  /** The language of the widget's texts and dates (BCP 47, e.g. `it-IT`). Default: the page's, then the browser's. */
+  /**
+   * The language of the widget's texts, times and sizes (BCP 47, e.g. `it-IT`). Default: the
+   * deployment's (`--widget-locale`), then the browser's.
+   */
   locale?: string;
   /** Where to mount (default `document.body`). */
   container?: HTMLElement;
@@ -52,7 +55,7 @@ export interface WidgetApi {
 /** Mounts the launcher and the chat panel in a shadow root, and returns the widget's API. */
 export function mountWidget(options: WidgetOptions): WidgetApi {
   const client = new WidgetClient(options.server.replace(/\/+$/, ''));
-  const texts = new WidgetTexts(options.locale || document.documentElement.lang || navigator.language);
+  const texts = new WidgetTexts(initialLocale(options.locale));
   const t = texts.t.bind(texts);
   const host = document.createElement('treeagent-widget');
   const shadow = host.attachShadow({ mode: 'open' });
