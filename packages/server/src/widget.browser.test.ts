@@ -274,23 +274,23 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
   });
 
   it('identify(): a signature from the site backend is accepted, a forged one refused with the reason', async () => {
-    const forged = await page.evaluate(
-      (identity) =>
-        window.TreeAgentWidget.identify(identity).then(
-          () => 'accepted',
-          (error: Error) => error.message,
-        ),
-      { userId: 'user-42', signature: signUserId('user-42', 'not-the-deployment-secret-0123456789') },
-    );
-    expect(forged).toContain('does not match');
-    const valid = await page.evaluate(
-      (identity) =>
-        window.TreeAgentWidget.identify(identity).then(
-          () => 'accepted',
-          (error: Error) => error.message,
-        ),
-      { userId: 'user-42', signature: signUserId('user-42', SECRET) },
-    );
+    // identify() in the page: 'accepted', or the message it was refused with.
+    const identify = (userId: string, signature: string) =>
+      page.evaluate(
+        (identity) =>
+          window.TreeAgentWidget.identify(identity).then(
+            () => 'accepted',
+            (error: Error) => error.message,
+          ),
+        { userId, signature },
+      );
+    const forged = await identify('user-42', signUserId('user-42', 'not-the-deployment-secret-0123456789'));
+    expect(forged).toContain('The signature of user id "user-42" does not match');
+    expect(forged).toContain('HMAC-SHA256');
+    // A real signature, but of another user: no use for user-42.
+    const borrowed = await identify('user-42', signUserId('user-7', SECRET));
+    expect(borrowed).toContain('The signature of user id "user-42" does not match');
+    const valid = await identify('user-42', signUserId('user-42', SECRET));
     expect(valid).toBe('accepted');
     // The user's own conversation: the session the widget now holds is for user-42.
     const stored = await page.evaluate(

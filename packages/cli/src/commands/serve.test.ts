@@ -134,6 +134,9 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     const localeAlone = await serveWith('--widget-locale', 'it');
     expect(localeAlone.code).toBe(2);
     expect(localeAlone.errors).toMatch(/--widget-locale needs --widget-origin/);
+    const keylessAlone = await serveWith('--widget-without-api-key');
+    expect(keylessAlone.code).toBe(2);
+    expect(keylessAlone.errors).toMatch(/--widget-without-api-key needs --widget-origin/);
 
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);

@@ -18,4 +18,11 @@ export interface WidgetServerOptions {
    * `treeagent serve --widget-locale`.
    */
   locale?: string;
+  /**
+   * On a server that requires API keys, let the widget create and use sessions without a key (a key
+   * in a web page would be public). Without it such a server refuses the widget with 403
+   * `WIDGET_NOT_ALLOWED`. The other API routes keep requiring a key; a session stays private to its
+   * token. `treeagent serve --widget-without-api-key`.
+   */
+  allowWithoutApiKey?: boolean;
 }
