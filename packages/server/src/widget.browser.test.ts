@@ -101,6 +101,21 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
 
     await launcher().click();
     expect(await panel().isVisible()).toBe(true);
+    // First paint, measured by the widget's performance marks: the launcher from the page's start,
+    // the open panel from the click. A loaded CI machine is slow: only a generous bound.
+    const paint = (name: string) =>
+      page.evaluate(
+        (entry) => (globalThis as any).performance.getEntriesByName(entry)[0]?.duration as number | undefined,
+        name,
+      );
+    await expect.poll(() => paint('treeagent-widget-open-paint')).toBeGreaterThan(0);
+    const openPaint = (await paint('treeagent-widget-open-paint'))!;
+    const launcherPaint = (await paint('treeagent-widget-launcher-paint'))!;
+    console.log(
+      `widget first paint: launcher ${launcherPaint.toFixed(0)} ms after the page's start, open panel ${openPaint.toFixed(0)} ms after the click`,
+    );
+    expect(openPaint).toBeLessThan(1000);
+    expect(launcherPaint).toBeLessThan(5000);
     expect(await launcher().getAttribute('aria-expanded')).toBe('true');
     expect(await page.locator('treeagent-widget header h2').textContent()).toBe('Ciclofficina');
     // Focus moves into the panel, to the message box.

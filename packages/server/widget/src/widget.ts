@@ -115,6 +115,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   shadow.append(root);
   (options.container ?? document.body).append(host);
   host.lang = texts.locale;
+  // From the page's start to the launcher on screen (docs/widget.md, "First paint").
+  afterPaint(() => performance.measure('treeagent-widget-launcher-paint'));
 
   const listeners = new Map<WidgetEventName, Set<(detail: unknown) => void>>();
   const emit = (event: WidgetEventName, detail: unknown = null) => {
@@ -338,6 +340,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
 
   const open = () => {
     if (!panel.hidden) return;
+    performance.mark('treeagent-widget-open');
+    afterPaint(() => performance.measure('treeagent-widget-open-paint', 'treeagent-widget-open'));
     panel.hidden = false;
     root.classList.add('is-open');
     launcher.setAttribute('aria-expanded', 'true');
@@ -461,4 +465,9 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       host.remove();
     },
   };
+}
+
+/** Runs `then` once the next frame has been painted (the second animation frame after now). */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
 }
