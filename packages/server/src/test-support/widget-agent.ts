@@ -1,5 +1,5 @@
 import { form } from '@treeagent/components';
-import { defineTree, type NodeDefinition, TreeAgent } from '@treeagent/core';
+import { defineTree, type NodeDefinition, TreeAgent, type TreeAgentOptions } from '@treeagent/core';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { VECTORS } from './fixtures.js';
 import { handoffNodes, RETURN_OPTION } from './handoff.js';
@@ -23,7 +23,7 @@ export const RECEIPT_TEXT = 'Receipt 1001\nTotal: 42 EUR\n';
  * `guide` (an answer with sources) and `flaky` (fails once per session, then answers: for Retry).
  * Mocks (labelled): an exact embedder and a scripted model.
  */
-export function widgetAgent(): TreeAgent {
+export function widgetAgent(options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
   const dimensions = Object.keys(VECTORS).length + EXTRA.length;
   const axis = (index: number) => Array.from({ length: dimensions }, (_, at) => (at === index ? 1 : 0));
   const vectors: Record<string, number[]> = {};
@@ -105,5 +105,6 @@ export function widgetAgent(): TreeAgent {
     tree: defineTree({ name: 'widget-shop', nodes }),
     embedder: new ExactEmbedder({ vectors }),
     models: new ScriptedLanguageModel({ answers: 'Once upon a time, a bike.' }),
+    ...options,
   });
 }

@@ -292,6 +292,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     if (files === undefined && !selectedOption) uploads.clear();
     busy = true;
     send.disabled = true;
+    // A chosen option's button is disabled with the others: the focus goes on to the message box.
+    if (selectedOption && shadow.activeElement?.classList.contains('option')) input.focus();
     disableOptions();
     setWaiting(false);
     addMessage(
