@@ -1,7 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUserId } from './embed/widget-identity.js';
@@ -10,8 +7,9 @@ import { type RunningServer, serve } from './serve.js';
 import { axeViolations } from './test-support/axe.js';
 import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
-import { loginOperator, testOperatorAccounts } from './test-support/operators.js';
+import { testOperatorAccounts } from './test-support/operators.js';
 import { GUIDE_SOURCES, RECEIPT_TEXT, widgetAgent } from './test-support/widget-agent.js';
+import { operatorOn, widgetSession } from './test-support/widget-operator.js';
 import { startWidgetSite, type WidgetSite } from './test-support/widget-site.js';
 
 /**
@@ -24,11 +22,6 @@ import { startWidgetSite, type WidgetSite } from './test-support/widget-site.js'
  */
 
 const SECRET = 'the-deployment-widget-secret-0123456789';
-// docs/screenshots/widget-*.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
-const SCREENSHOTS =
-  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : `${mkdtempSync(join(tmpdir(), 'treeagent-screenshots-'))}/`;
 
 // The page's globals, for the functions run in it: the type check of the repository has no DOM lib.
 declare const window: {
@@ -92,8 +85,6 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     expect(await panel().isHidden()).toBe(true);
     expect(await launcher().getAttribute('aria-expanded')).toBe('false');
     expect(await axeViolations(page)).toEqual([]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: `${SCREENSHOTS}widget-closed.png` });
     // The theme from the tag's data-accent.
     expect(
       await launcher().evaluate((button) => (globalThis as any).getComputedStyle(button).backgroundColor),
@@ -144,7 +135,6 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     );
     // Older options are used up.
     expect(await options.first().isDisabled()).toBe(true);
-    await page.screenshot({ path: `${SCREENSHOTS}widget-open.png` });
 
     // Tab stays inside the open panel; Esc closes it and gives the focus back to the launcher.
     for (let index = 0; index < 8; index++) {
@@ -308,10 +298,7 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     const valid = await identify('user-42', signUserId('user-42', SECRET));
     expect(valid).toBe('accepted');
     // The user's own conversation: the session the widget now holds is for user-42.
-    const stored = await page.evaluate(
-      (key) => JSON.parse(String((globalThis as any).localStorage.getItem(key))) as { userId: string | null },
-      `treeagent.widget:${agent.url}`,
-    );
+    const stored = await widgetSession(page, agent);
     expect(stored.userId).toBe('user-42');
     await say('hello');
     expect(await page.locator('treeagent-widget .msg--assistant .text').last().textContent()).toBe(
@@ -325,43 +312,21 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     await expect
       .poll(() => page.locator('treeagent-widget .handoff').textContent())
       .toBe('Waiting for an operator…');
-    const { sessionId } = await page.evaluate(
-      (key) => JSON.parse(String((globalThis as any).localStorage.getItem(key))) as { sessionId: string },
-      `treeagent.widget:${agent.url}`,
-    );
-    const token = await loginOperator(agent.app, 'bruno');
-    const operator = (path: string, body: unknown) =>
-      fetch(`${agent.url}/api/v1/operator/handoffs/${sessionId}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Operator-Token': token },
-        body: JSON.stringify(body),
-      });
-    expect((await operator('/claim', {})).status).toBe(200);
+    const { sessionId } = await widgetSession(page, agent);
+    const operator = await operatorOn(agent, sessionId);
+    expect((await operator.claim()).status).toBe(200);
     await expect
       .poll(() => page.locator('treeagent-widget .handoff').textContent())
       .toBe('Bruno Bianchi is answering you.');
-    expect((await operator('/typing', { typing: true })).status).toBe(204);
+    expect((await operator.typing(true)).status).toBe(204);
     await expect
       .poll(() => page.locator('treeagent-widget .typing').textContent())
       .toBe('Bruno Bianchi is typing…');
     // The operator attaches a file to the reply.
-    const upload = new FormData();
-    upload.append('file', new Blob(['Order #1001: shipped'], { type: 'text/plain' }), 'order-1001.txt');
-    const uploaded = await fetch(`${agent.url}/api/v1/operator/handoffs/${sessionId}/files`, {
-      method: 'POST',
-      headers: { 'X-Operator-Token': token },
-      body: upload,
-    });
-    expect(uploaded.status).toBe(201);
-    const { id: fileId } = (await uploaded.json()) as { id: string };
+    const fileId = await operator.upload('order-1001.txt', 'Order #1001: shipped');
     expect(
-      (
-        await operator('/messages', {
-          content: 'Ciao, quale ordine?',
-          options: ['#1001', '#1002'],
-          attachments: [fileId],
-        })
-      ).status,
+      (await operator.reply('Ciao, quale ordine?', { options: ['#1001', '#1002'], attachments: [fileId] }))
+        .status,
     ).toBe(201);
     const reply = page.locator('treeagent-widget .msg--operator');
     await reply.waitFor();
@@ -397,7 +362,6 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
       const box = (await small.locator('treeagent-widget .panel').boundingBox())!;
       expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 390, 844]);
       expect(await small.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
-      await small.screenshot({ path: `${SCREENSHOTS}widget-phone.png` });
     } finally {
       await phone.close();
     }

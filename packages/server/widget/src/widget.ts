@@ -290,6 +290,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     }
     const attached = files ?? (selectedOption ? [] : uploads.ready());
     if (files === undefined && !selectedOption) uploads.clear();
+    clearTimeout(hintTimer);
+    texts.bind(hint, null, () => '');
     busy = true;
     send.disabled = true;
     // A chosen option's button is disabled with the others: the focus goes on to the message box.
