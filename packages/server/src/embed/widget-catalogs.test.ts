@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const LANGUAGES = ['en', 'it', 'es'];
+const LOCALES = new URL('../../locales/', import.meta.url);
+/** Every language with a widget catalog (the widget bundles them all). */
+const LANGUAGES = readdirSync(LOCALES).filter((language) =>
+  existsSync(new URL(`${language}/widget.json`, LOCALES)),
+);
 
 function catalog(language: string): Record<string, unknown> {
   return JSON.parse(
@@ -14,6 +18,7 @@ const placeholders = (text: string) =>
 
 describe("the widget's catalogs (locales/<lng>/widget.json)", () => {
   it('are flat, and every language has every key, with the same {{placeholders}}', () => {
+    expect(LANGUAGES).toEqual(expect.arrayContaining(['en', 'it', 'es']));
     const english = catalog('en');
     for (const language of LANGUAGES) {
       const texts = catalog(language);

@@ -1,16 +1,22 @@
 import en from '../../locales/en/widget.json';
-import es from '../../locales/es/widget.json';
-import it from '../../locales/it/widget.json';
 
 /** A text of the widget: a key of its catalogs (`packages/server/locales/<lng>/widget.json`). */
 export type WidgetKey = keyof typeof en;
 
 /**
- * The widget's catalogs, bundled into the script: the same flat JSON files, with i18next's
- * `{{name}}` interpolation, that the server's i18next reads. A lookup of a few lines instead of
- * i18next itself keeps the script small (docs/widget.md, "Languages").
+ * The widget's catalogs, bundled into the script: every `locales/<lng>/widget.json` (a language is
+ * added by adding its file), the same flat JSON files, with i18next's `{{name}}` interpolation, that
+ * the server's i18next reads. A lookup of a few lines instead of i18next itself keeps the script
+ * small (docs/widget.md, "Languages").
  */
-const CATALOGS: Record<string, Record<WidgetKey, string>> = { en, it, es };
+const CATALOGS: Record<string, Partial<Record<WidgetKey, string>>> = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<Record<WidgetKey, string>>('../../locales/*/widget.json', {
+      eager: true,
+      import: 'default',
+    }),
+  ).map(([path, texts]) => [path.split('/').at(-2)!.toLowerCase(), texts]),
+);
 
 /**
  * The deployment's language (the server's `widget.locale`, `treeagent serve --widget-locale`): the
