@@ -7,7 +7,8 @@ const BUILT = join(ROOT, 'packages/server/dist/web/index.html');
 /** What the web app's bundle is made of: its sources, and the core modules it imports. */
 const SOURCES = [join(ROOT, 'packages/server/web'), join(ROOT, 'packages/core/src')];
 const WIDGET_BUILT = join(ROOT, 'packages/server/dist/widget/widget.js');
-const WIDGET_SOURCES = join(ROOT, 'packages/server/widget');
+/** The widget's sources, and its catalogs (packages/server/locales/<lng>/widget.json), bundled into it. */
+const WIDGET_SOURCES = [join(ROOT, 'packages/server/widget'), join(ROOT, 'packages/server/locales')];
 
 function newest(path: string): number {
   const stat = statSync(path);
@@ -30,7 +31,9 @@ export default async function buildWebIfStale(): Promise<void> {
     });
   }
   // The embeddable widget (packages/server/widget → dist/widget), served at /widget.js.
-  if (!(existsSync(WIDGET_BUILT) && statSync(WIDGET_BUILT).mtimeMs >= newest(WIDGET_SOURCES))) {
+  if (
+    !(existsSync(WIDGET_BUILT) && statSync(WIDGET_BUILT).mtimeMs >= Math.max(...WIDGET_SOURCES.map(newest)))
+  ) {
     await build({
       configFile: join(ROOT, 'packages/server/widget/vite.config.ts'),
       mode: 'production',

@@ -7,7 +7,7 @@ import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { startSessionSweeper } from './auth/session-sweeper.js';
 import { mountChannels } from './channels/mount-channels.js';
-import { widgetAccess } from './embed/widget-access.js';
+import { widgetAccess, widgetSkipsApiKey } from './embed/widget-access.js';
 import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
 import { notFound } from './errors/api-error.js';
 import { errorResponse } from './errors/error-response.js';
@@ -84,9 +84,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
   if (options.widget) {
-    app.use('/api/v1/sessions', widgetAccess(options.widget));
-    app.use('/api/v1/sessions/*', widgetAccess(options.widget));
-    const script = widgetScript();
+    const access = widgetAccess(options.widget, (options.apiKeys?.length ?? 0) > 0);
+    app.use('/api/v1/sessions', access);
+    app.use('/api/v1/sessions/*', access);
+    const script = widgetScript(undefined, options.widget.locale);
     for (const path of WIDGET_PATHS) app.get(path, script);
   }
   if (options.cors) {
@@ -119,7 +120,9 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     uploadBytes: services.limits.maxUploadBytes,
     isUpload: (path, method) => method === 'POST' && UPLOAD_PATH.test(path),
   });
-  const apiKey = options.apiKeys?.length ? [requireApiKey(options.apiKeys)] : [];
+  const apiKey = options.apiKeys?.length
+    ? [requireApiKey(options.apiKeys, widgetSkipsApiKey(options.widget))]
+    : [];
   const apiGuards: MiddlewareHandler[] = [...failures, ...apiKey, ...perClient, body];
   for (const prefix of API_PATHS) app.use(`${prefix}/*`, ...apiGuards);
 

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TreeDocument } from '@treeagent/core/document';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import {
 } from './test-support/layout.js';
 import { memoryTreeEditor } from './test-support/memory-tree-editor.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { EDITED_TREE, seedConversations } from './test-support/staff-pages.js';
 import { webhookReceiver } from './test-support/webhook-receiver.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
@@ -28,32 +28,6 @@ import { WEB_DIRECTORY } from './web-directory.js';
  * never scrolls sideways, the top bar shows every page link and action whole (no strip to scroll),
  * and every control of the page can be reached and is not covered by something else.
  */
-
-const EDITED: TreeDocument = {
-  format: 'treeagent-tree',
-  version: 1,
-  name: 'my-agent',
-  nodes: [
-    { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
-    { id: 2, parent: 1, type: 'agent', isPrimary: true },
-    {
-      id: 3,
-      parent: 2,
-      type: 'emit',
-      name: 'shipping',
-      chunks: ['how much does shipping cost', 'shipping price and delivery time'],
-      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
-    },
-    {
-      id: 4,
-      parent: 2,
-      type: 'emit',
-      name: 'returns',
-      chunks: ['how do I return a product', 'send back an item for a refund'],
-      emit: { message: { type: 'static', content: 'You have 30 days.' } },
-    },
-  ],
-};
 
 /** Each page and what shows it is drawn (beyond `body.is-ready`). */
 const PAGES = [
@@ -96,24 +70,17 @@ beforeAll(async () => {
     logger: memoryLogger(),
     operators: { directory: operatorDirectory(await testOperatorAccounts()) },
     analytics: { treeFile: join(dir, 'tree.ts'), utterancesFile: join(dir, 'utterances.tsv') },
-    editor: memoryTreeEditor(EDITED),
+    editor: memoryTreeEditor(EDITED_TREE),
     handoff: {
       webhook: { url: receiver.url, secret: 'a-shared-webhook-secret', retryDelayMs: 10, pollMs: 50 },
     },
   });
   // Conversations for the analytics, one waiting for an operator in the console's queue.
-  for (const messages of [['hello', 'tell me a story'], ['hello', 'a human please'], ['what is this?']]) {
-    const created = await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' });
-    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-    for (const message of messages) {
-      const response = await fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
-        body: JSON.stringify({ message }),
-      });
-      expect(response.status).toBe(200);
-    }
-  }
+  await seedConversations(server.url, [
+    ['hello', 'tell me a story'],
+    ['hello', 'a human please'],
+    ['what is this?'],
+  ]);
   for (let waited = 0; receiver.received.length === 0 && waited < 10_000; waited += 50)
     await new Promise((resolve) => setTimeout(resolve, 50));
   browser = await launchChromium();

@@ -131,6 +131,12 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     const secretAlone = await serveWith('--widget-secret-file', join(scratch, 'widget-secret'));
     expect(secretAlone.code).toBe(2);
     expect(secretAlone.errors).toMatch(/--widget-secret-file needs --widget-origin/);
+    const localeAlone = await serveWith('--widget-locale', 'it');
+    expect(localeAlone.code).toBe(2);
+    expect(localeAlone.errors).toMatch(/--widget-locale needs --widget-origin/);
+    const keylessAlone = await serveWith('--widget-without-api-key');
+    expect(keylessAlone.code).toBe(2);
+    expect(keylessAlone.errors).toMatch(/--widget-without-api-key needs --widget-origin/);
 
     const mysql = await serveWith('--database-url', 'mysql://db/shop');
     expect(mysql.code).toBe(2);

@@ -58,6 +58,10 @@ export interface ServeCommandOptions {
   widgetOrigin?: string[];
   /** A file (chmod 600) with the secret sites sign user ids with for the widget's `identify()`. */
   widgetSecretFile?: string;
+  /** The widget's language on sites that do not choose one (BCP 47). */
+  widgetLocale?: string;
+  /** With API keys: the widget may still create and use sessions (it has no key). */
+  widgetWithoutApiKey?: boolean;
   /** Addresses or CIDR ranges of the reverse proxies whose client-address header is believed. */
   trustProxy?: string[];
   /** The header those proxies write: `x-forwarded-for` (default) or `forwarded`. */
@@ -502,6 +506,15 @@ export const serveDefinition = defineCommand({
         'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
     },
     {
+      flags: '--widget-locale <locale>',
+      description: "the widget's language on every site that does not choose one (e.g. it, en, es)",
+    },
+    {
+      flags: '--widget-without-api-key',
+      description:
+        'with --api-key-file: let the widget create and use sessions without a key (other API routes keep requiring one)',
+    },
+    {
       flags: '--widget-secret-file <file>',
       description:
         "file (chmod 600) with the secret your backend signs user ids with for the widget's identify()",
@@ -546,12 +559,18 @@ export const serveDefinition = defineCommand({
   ],
   run: ([tree], options, out) => serveCommand(tree, options, out),
 });
-/** `--widget-origin` and `--widget-secret-file` as the server's `widget` option, or a usage error naming the flag. */
+/** `--widget-origin`, `--widget-secret-file`, `--widget-locale` and `--widget-without-api-key` as the server's `widget` option, or a usage error naming the flag. */
 function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null {
   const origins = options.widgetOrigin ?? [];
   if (!origins.length) {
-    if (options.widgetSecretFile)
-      throw usage('--widget-secret-file needs --widget-origin <origin...>: the sites that embed the widget.');
+    const flag = options.widgetSecretFile
+      ? '--widget-secret-file'
+      : options.widgetLocale
+        ? '--widget-locale'
+        : options.widgetWithoutApiKey
+          ? '--widget-without-api-key'
+          : null;
+    if (flag) throw usage(`${flag} needs --widget-origin <origin...>: the sites that embed the widget.`);
     return null;
   }
   for (const origin of origins) {
@@ -564,7 +583,11 @@ function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null
         `--widget-origin ${origin} is not an origin: write the scheme, the host and the port only, e.g. https://shop.example.com.`,
       );
   }
-  if (!options.widgetSecretFile) return { origins };
+  const settings = {
+    ...(options.widgetLocale ? { locale: options.widgetLocale } : {}),
+    ...(options.widgetWithoutApiKey ? { allowWithoutApiKey: true } : {}),
+  };
+  if (!options.widgetSecretFile) return { origins, ...settings };
   checkPrivateFile(options.widgetSecretFile, '--widget-secret-file');
-  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim() };
+  return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim(), ...settings };
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors/api-error.js';
 import { hashSecret, secretMatches } from './secrets.js';
 
@@ -11,10 +11,15 @@ export function bearerToken(header: string | undefined): string | null {
 /**
  * Requires `Authorization: Bearer <key>` with one of `keys`. Keys are kept hashed and every key
  * is compared (in constant time), so the response time does not reveal which key came close.
+ * A request `exempt` says needs no key passes (the widget's, when the deployment allows it).
  */
-export function requireApiKey(keys: readonly string[]): MiddlewareHandler {
+export function requireApiKey(
+  keys: readonly string[],
+  exempt: (c: Context) => boolean = () => false,
+): MiddlewareHandler {
   const hashes = keys.map(hashSecret);
   return async (c, next) => {
+    if (exempt(c)) return next();
     const presented = bearerToken(c.req.header('authorization'));
     if (presented === null) {
       throw new ApiError(

@@ -97,6 +97,51 @@ describe('the widget on the session routes', () => {
     expect(() => testApp({ widget: { origins: [SITE], identitySecret: 'short' } })).toThrow(/at least 32/);
   });
 
+  it('on a deployment with API keys: refuses the widget, naming the option, unless the widget is allowed', async () => {
+    const KEY = 'sk-widget-test-key-0000';
+    const keyed = testApp({ apiKeys: [KEY], widget: { origins: [SITE] } }).app;
+    const refused = await keyed.request('/api/v1/sessions', { method: 'POST', headers: { Origin: SITE } });
+    expect(refused.status).toBe(403);
+    const { error } = (await refused.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('WIDGET_NOT_ALLOWED');
+    expect(error.message).toContain('--widget-without-api-key');
+    expect(error.message).toContain('widget.allowWithoutApiKey');
+    // The site can read why (CORS on the refusal), after a preflight that passes.
+    expect(refused.headers.get('access-control-allow-origin')).toBe(SITE);
+    const preflight = await keyed.request('/api/v1/sessions', {
+      method: 'OPTIONS',
+      headers: { Origin: SITE, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    // The backend with its key is not affected; without a key, the usual 401.
+    const backend = await keyed.request('/api/v1/sessions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
+    expect(backend.status).toBe(201);
+    expect((await keyed.request('/api/v1/sessions', { method: 'POST' })).status).toBe(401);
+
+    const allowed = testApp({ apiKeys: [KEY], widget: { origins: [SITE], allowWithoutApiKey: true } }).app;
+    const created = await allowed.request('/api/v1/sessions', { method: 'POST', headers: { Origin: SITE } });
+    expect(created.status).toBe(201);
+    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+    const history = await allowed.request(`/api/v1/sessions/${sessionId}/history`, {
+      headers: { Origin: SITE, 'X-Session-Token': token },
+    });
+    expect(history.status).toBe(200);
+    // Only the session routes, only from the listed sites: the rest of the API keeps its key.
+    expect((await allowed.request('/api/v1/tree', { headers: { Origin: SITE } })).status).toBe(401);
+    expect(
+      (
+        await allowed.request('/api/v1/sessions', {
+          method: 'POST',
+          headers: { Origin: 'https://evil.example' },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await allowed.request('/api/v1/sessions', { method: 'POST' })).status).toBe(401);
+  });
+
   it('verifies signatures in constant time and only of the right length', () => {
     const signature = signUserId('u', SECRET);
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
@@ -127,6 +172,23 @@ describe('the widget script', () => {
     const unbuilt = await missing.request('/widget.mjs');
     expect(unbuilt.status).toBe(503);
     expect(await unbuilt.text()).toContain('npm run build:widget');
+  });
+
+  it("carries the deployment's locale, and refuses a locale that is not a language tag", async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-widget-'));
+    writeFileSync(join(directory, 'widget.js'), 'const l=`__TREEAGENT_DEPLOYMENT_LOCALE__`;');
+    const italian = testApp().app;
+    italian.get('/widget.js', widgetScript(directory, 'it-IT'));
+    expect(await (await italian.request('/widget.js')).text()).toBe('const l=`it-IT`;');
+    const plain = testApp().app;
+    plain.get('/widget.js', widgetScript(directory));
+    expect(await (await plain.request('/widget.js')).text()).toBe(
+      'const l=`__TREEAGENT_DEPLOYMENT_LOCALE__`;',
+    );
+    for (const bad of ['italian`;alert(1)//', 'it_IT', ''])
+      expect(() => widgetScript(directory, bad)).toThrow(/not a language tag.*--widget-locale/);
+    const served = testApp({ widget: { origins: [SITE], locale: 'it' } }).app;
+    expect((await served.request('/widget.js')).status).not.toBe(404);
   });
 
   it('is on the app with the widget option, and not without it', async () => {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors/api-error.js';
 import { verifyUserSignature } from './widget-identity.js';
 import type { WidgetServerOptions } from './widget-options.js';
@@ -13,17 +13,19 @@ const ALLOWED_HEADERS = ['Content-Type', 'Accept', 'X-Session-Token', USER_SIGNA
  * The widget's access to the session routes from the sites of `origins`: CORS (preflight
  * included) for them, 403 `ORIGIN_NOT_ALLOWED` for any other origin; and for a session created from
  * another origin for a `userId`, the user's signature checked (401 `IDENTITY_REFUSED` when it does
- * not match). Requests without `Origin`, or from the server's own origin, pass unchanged.
+ * not match). Requests without `Origin`, or from the server's own origin, pass unchanged. On a server
+ * with `apiKeys`, the widget's requests (which carry no key) are refused with 403
+ * `WIDGET_NOT_ALLOWED` unless `allowWithoutApiKey` (then `widgetSkipsApiKey` exempts them).
  */
-export function widgetAccess(options: WidgetServerOptions): MiddlewareHandler {
+export function widgetAccess(options: WidgetServerOptions, apiKeys = false): MiddlewareHandler {
   if (options.identitySecret !== undefined && options.identitySecret.length < 32)
     throw new TypeError(
       `The widget's identity secret has ${options.identitySecret.length} characters: use at least 32 random ones (openssl rand -hex 32).`,
     );
   const origins = new Set(options.origins.map(normalizeOrigin));
   return async (c, next) => {
-    const origin = c.req.header('origin');
-    if (!origin || !SESSION_PATH.test(c.req.path) || origin === new URL(c.req.url).origin) return next();
+    const origin = crossOrigin(c);
+    if (!origin) return next();
     if (!origins.has(normalizeOrigin(origin))) {
       throw new ApiError(
         403,
@@ -44,6 +46,14 @@ export function widgetAccess(options: WidgetServerOptions): MiddlewareHandler {
         'Access-Control-Max-Age': '600',
       });
     }
+    if (apiKeys && !options.allowWithoutApiKey && !c.req.header('authorization')) {
+      throw new ApiError(
+        403,
+        'WIDGET_NOT_ALLOWED',
+        `This deployment requires API keys, and the widget on ${origin} has none (a key in a web page would be public): allow the widget to create and use sessions without a key with treeagent serve --widget-without-api-key (or the server option widget.allowWithoutApiKey). Its sessions stay private to their token; the other API routes still need a key.`,
+        { headers: cors },
+      );
+    }
     if (c.req.method === 'POST' && c.req.path.replace(/\/$/, '') === '/api/v1/sessions') {
       await checkIdentity(c.req.raw, options.identitySecret, cors);
     }
@@ -53,6 +63,26 @@ export function widgetAccess(options: WidgetServerOptions): MiddlewareHandler {
       for (const [name, value] of Object.entries(cors)) c.res.headers.set(name, value);
     }
   };
+}
+
+/**
+ * Whether the API key guard lets `c` pass without a key: a request of the widget (from one of the
+ * listed origins, to the session routes) on a deployment that allows it (`allowWithoutApiKey`).
+ */
+export function widgetSkipsApiKey(options: WidgetServerOptions | undefined): (c: Context) => boolean {
+  if (!options?.allowWithoutApiKey) return () => false;
+  const origins = new Set(options.origins.map(normalizeOrigin));
+  return (c) => {
+    const origin = crossOrigin(c);
+    return origin !== null && origins.has(normalizeOrigin(origin));
+  };
+}
+
+/** The `Origin` of a request to the session routes from another site, or `null`. */
+function crossOrigin(c: Context): string | null {
+  const origin = c.req.header('origin');
+  if (!origin || !SESSION_PATH.test(c.req.path) || origin === new URL(c.req.url).origin) return null;
+  return origin;
 }
 
 async function checkIdentity(

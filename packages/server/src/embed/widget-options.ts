@@ -12,4 +12,17 @@ export interface WidgetServerOptions {
    * widget's `identify()` is refused. At least 32 characters. `treeagent serve --widget-secret-file`.
    */
   identitySecret?: string;
+  /**
+   * The language of the widget's texts on every site (BCP 47, e.g. `it` or `it-IT`), unless a site
+   * chooses one (`data-locale`, `setLocale`); without it, the page's and then the browser's.
+   * `treeagent serve --widget-locale`.
+   */
+  locale?: string;
+  /**
+   * On a server that requires API keys, let the widget create and use sessions without a key (a key
+   * in a web page would be public). Without it such a server refuses the widget with 403
+   * `WIDGET_NOT_ALLOWED`. The other API routes keep requiring a key; a session stays private to its
+   * token. `treeagent serve --widget-without-api-key`.
+   */
+  allowWithoutApiKey?: boolean;
 }

@@ -5,13 +5,40 @@ export interface WidgetIdentity {
   signature: string;
 }
 
-/** A message of the agent or an operator, as the widget shows it. */
+/** A file of the conversation: one the user uploaded, or one the agent or an operator attached. */
+export interface WidgetFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  size?: number;
+  /** Where the server serves it (a path of the session's routes), when it does. */
+  url?: string;
+  sessionId?: string;
+}
+
+/** A source an answer is based on: a link when it has a web address. */
+export interface WidgetSource {
+  title?: string;
+  url?: string;
+  content: string;
+}
+
+/** A message of the conversation, as the widget shows it. */
 export interface WidgetMessage {
   id: string;
   role: 'user' | 'assistant' | 'operator' | 'system';
   text: string;
   options: string[];
   author?: string;
+  /** Files attached to the message. */
+  files?: WidgetFile[];
+  /** Files shown where the text says `{{name.ext}}`. */
+  inlineFiles?: WidgetFile[];
+  sources?: WidgetSource[];
+  /** When it was sent (ISO 8601). */
+  at?: string;
+  /** The agent waits for the user's answer. */
+  waiting?: boolean;
 }
 
 /** A session the widget holds: kept in `localStorage`, so the conversation goes on across reloads and tabs. */
@@ -36,7 +63,18 @@ export class WidgetError extends Error {
 /** The events of one turn the widget uses. */
 export type TurnEvent =
   | { type: 'text-delta'; messageId: string; delta: string }
-  | { type: 'message'; message: { id: string; content: string | null; options: string[] } }
+  | {
+      type: 'message';
+      message: {
+        id: string;
+        content: string | null;
+        options: string[];
+        attachments: WidgetFile[];
+        dynamicAttachments: WidgetFile[];
+        sources: WidgetSource[];
+        waitInteraction: boolean;
+      };
+    }
   | { type: 'error'; error: { code: string; message: string } }
   | { type: 'turn-end' };
 
@@ -118,41 +156,44 @@ export class WidgetClient {
       if (error instanceof WidgetError && (error.status === 404 || error.status === 401)) return null;
       throw error;
     }
-    const { history } = (await response.json()) as {
-      history: {
-        role: string;
-        content: string | null;
-        options?: string[];
-        operator?: { name: string };
-        turn: number;
-      }[];
-    };
+    const { history } = (await response.json()) as { history: HistoryRow[] };
     return history
       .filter((entry) => entry.content !== null)
-      .map((entry, index) => ({
-        id: `h${index}`,
-        role:
-          entry.role === 'user'
-            ? 'user'
-            : entry.role === 'system'
-              ? 'system'
-              : entry.operator
-                ? 'operator'
-                : 'assistant',
-        text: entry.content ?? '',
-        options: entry.options ?? [],
-        ...(entry.operator ? { author: entry.operator.name } : {}),
-      }));
+      .map((entry, index) => messageOf(entry, `h${index}`));
   }
 
-  /** Sends a message and yields the turn's events as they stream. */
-  async *send(message: string, selectedOption?: string): AsyncGenerator<TurnEvent> {
+  /** Sends a message (with the ids of uploaded files) and yields the turn's events as they stream. */
+  async *send(
+    message: string,
+    selectedOption?: string,
+    attachments: string[] = [],
+  ): AsyncGenerator<TurnEvent> {
     const response = await this.#fetch(this.#path('/messages'), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      body: JSON.stringify({ message, ...(selectedOption ? { selectedOption } : {}) }),
+      body: JSON.stringify({
+        message,
+        ...(selectedOption ? { selectedOption } : {}),
+        ...(attachments.length ? { attachments } : {}),
+      }),
     });
     yield* readEvents(response) as AsyncGenerator<TurnEvent>;
+  }
+
+  /** Uploads one file to the session (multipart, field `file`): its metadata, to send with a message. */
+  async upload(file: File): Promise<WidgetFile> {
+    const body = new FormData();
+    body.append('file', file, file.name);
+    const response = await this.#fetch(this.#path('/files'), { method: 'POST', body });
+    return (await response.json()) as WidgetFile;
+  }
+
+  /**
+   * The bytes of a file of the conversation, the user's, the agent's or an operator's (the session
+   * serves them all, with its token: so no plain link).
+   */
+  async download(file: WidgetFile): Promise<Blob> {
+    return (await this.#fetch(this.#path(`/files/${encodeURIComponent(file.id)}`), {})).blob();
   }
 
   #path(suffix: string): string {
@@ -180,12 +221,39 @@ export class WidgetClient {
 
 /** What the session's live stream brings. */
 export type LiveEvent =
-  | {
-      type: 'entry';
-      entry: { role: string; content: string | null; options?: string[]; operator?: { name: string } };
-    }
+  | { type: 'entry'; entry: HistoryRow }
   | { type: 'handoff'; handoff: { status: 'waiting' | 'claimed'; operatorName: string | null } | null }
   | { type: 'typing'; operatorName: string; typing: boolean };
+
+/** A row of the session's history (`GET …/history`, the live stream's `entry`). */
+export interface HistoryRow {
+  role: string;
+  content: string | null;
+  options?: string[];
+  attachments?: WidgetFile[];
+  operator?: { name: string };
+  at?: string;
+}
+
+/** A history row as the widget shows it. */
+export function messageOf(entry: HistoryRow, id: string): WidgetMessage {
+  return {
+    id,
+    role:
+      entry.role === 'user'
+        ? 'user'
+        : entry.role === 'system'
+          ? 'system'
+          : entry.operator
+            ? 'operator'
+            : 'assistant',
+    text: entry.content ?? '',
+    options: entry.options ?? [],
+    files: entry.attachments ?? [],
+    ...(entry.at ? { at: entry.at } : {}),
+    ...(entry.operator ? { author: entry.operator.name } : {}),
+  };
+}
 
 /** The server-sent events of a response, as `{ ...data, type: event }`. */
 async function* readEvents(response: Response): AsyncGenerator<{ type: string }> {

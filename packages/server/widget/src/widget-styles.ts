@@ -21,7 +21,7 @@ export const WIDGET_CSS = `
 .root[data-position="left"] { right: auto; left: 20px; }
 .launcher { position: relative; display: grid; place-items: center; width: 56px; height: 56px; border: 0; border-radius: 50%; background: var(--treeagent-accent); color: var(--treeagent-accent-text); cursor: pointer; box-shadow: 0 4px 14px rgb(0 0 0 / 0.25); }
 .launcher svg { width: 26px; height: 26px; }
-.launcher:focus-visible, button:focus-visible, textarea:focus-visible { outline: 3px solid #1a1d21; outline-offset: 2px; }
+.launcher:focus-visible, button:focus-visible, textarea:focus-visible, a:focus-visible, summary:focus-visible { outline: 3px solid #1a1d21; outline-offset: 2px; }
 .badge { position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px; border-radius: 11px; background: #b3261e; color: #fff; font-size: 12px; font-weight: 700; line-height: 22px; text-align: center; }
 .panel { position: absolute; bottom: 70px; right: 0; display: flex; flex-direction: column; width: min(380px, calc(100vw - 40px)); height: min(600px, calc(100vh - 110px)); border: 1px solid var(--treeagent-border); border-radius: var(--treeagent-radius); background: var(--treeagent-surface); box-shadow: 0 12px 40px rgb(0 0 0 / 0.22); overflow: hidden; animation: rise 0.18s ease-out; }
 .root[data-position="left"] .panel { right: auto; left: 0; }
@@ -53,7 +53,27 @@ header button { min-width: 36px; height: 36px; padding: 0 10px; border: 1px soli
 .handoff { margin: 0; padding: 6px 12px; border-top: 1px solid var(--treeagent-border); background: #eef1f4; color: var(--treeagent-text); font-size: 13px; }
 .typing[hidden], .handoff[hidden] { display: none; }
 form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid var(--treeagent-border); }
+.msg a { color: inherit; }
+.msg code { font-family: ui-monospace, monospace; font-size: 13px; }
+.msg time { display: block; margin-top: 2px; font-size: 11px; opacity: 0.8; text-align: right; }
+.files { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0 0; padding: 0; list-style: none; }
+.file { min-height: 32px; padding: 4px 10px; border: 1px solid var(--treeagent-border); border-radius: 8px; background: var(--treeagent-surface); color: var(--treeagent-text); font: inherit; font-size: 13px; cursor: pointer; white-space: normal; text-align: left; }
+.text .file { margin: 2px 0; }
+.sources { margin-top: 6px; font-size: 13px; }
+.sources summary { cursor: pointer; color: var(--treeagent-muted); }
+.sources ol { margin: 4px 0 0; padding-left: 18px; }
+.source-content { display: block; color: var(--treeagent-muted); }
+.pending { display: flex; flex-direction: column; gap: 4px; margin: 0; padding: 6px 12px 0; list-style: none; font-size: 13px; }
+.pending:empty { display: none; }
+.pending li { display: flex; align-items: center; gap: 8px; }
+.pending .name { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.pending [data-status="failed"] .status { color: #8c1d18; }
+.pending .remove { min-width: 32px; min-height: 32px; border: 1px solid var(--treeagent-border); border-radius: 8px; background: none; color: inherit; font: inherit; cursor: pointer; }
+.hint { margin: 0; padding: 0 12px; color: #8c1d18; font-size: 13px; }
+.hint:empty { display: none; }
+.attach { display: grid; place-items: center; width: 40px; border: 1px solid var(--treeagent-border); border-radius: 10px; background: var(--treeagent-surface); color: var(--treeagent-muted); cursor: pointer; }
+.attach svg { width: 20px; height: 20px; }
 textarea { flex: 1; min-height: 40px; max-height: 120px; padding: 9px 10px; border: 1px solid var(--treeagent-border); border-radius: 10px; color: var(--treeagent-text); background: var(--treeagent-surface); font: inherit; font-size: 16px; resize: none; }
-form button { min-width: 64px; border: 0; border-radius: 10px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); font: inherit; font-weight: 600; cursor: pointer; }
+form .send { min-width: 64px; border: 0; border-radius: 10px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); font: inherit; font-weight: 600; cursor: pointer; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -1,11 +1,22 @@
-import { WidgetClient, WidgetError, type WidgetIdentity, type WidgetMessage } from './widget-client';
+import {
+  messageOf,
+  WidgetClient,
+  WidgetError,
+  type WidgetFile,
+  type WidgetIdentity,
+  type WidgetMessage,
+} from './widget-client';
+import { CHAT_ICON, CLIP_ICON, element, icon } from './widget-dom';
+import { initialLocale, WidgetTexts } from './widget-i18n';
+import { renderMessage } from './widget-message';
 import { WIDGET_CSS } from './widget-styles';
+import { PendingUploads } from './widget-uploads';
 
 /** How a site mounts the widget (the script tag's `data-*` attributes give the same). */
 export interface WidgetOptions {
   /** The Tree Agent server, e.g. `https://agent.example.com` (default: where the script came from). */
   server: string;
-  /** The assistant's name in the panel's header. Default `Assistant`. */
+  /** The assistant's name in the panel's header. Default `Assistant` (in the widget's language). */
   name?: string;
   /** An image URL shown beside the name. */
   avatar?: string;
@@ -13,7 +24,10 @@ export interface WidgetOptions {
   position?: 'left' | 'right';
   /** Theme: the accent colour, its text colour, the font, the panel's corner radius (CSS values). */
   theme?: { accent?: string; accentText?: string; font?: string; radius?: string };
-  /** The language of the widget's texts and dates (BCP 47, e.g. `it-IT`). Default: the page's, then the browser's. */
+  /**
+   * The language of the widget's texts, times and sizes (BCP 47, e.g. `it-IT`). Default: the
+   * deployment's (`--widget-locale`), then the browser's.
+   */
   locale?: string;
   /** Where to mount (default `document.body`). */
   container?: HTMLElement;
@@ -29,6 +43,7 @@ export interface WidgetApi {
   toggle(): void;
   /** Who the user is, vouched for by the site's backend (HMAC signature); starts their own conversation. */
   identify(identity: WidgetIdentity): Promise<void>;
+  /** The language of the widget's texts, times and sizes (BCP 47); the widget is rewritten in it at once. */
   setLocale(locale: string): void;
   /** Starts a new conversation. */
   newConversation(): void;
@@ -37,11 +52,11 @@ export interface WidgetApi {
   destroy(): void;
 }
 
-const ICON_PATH = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z';
-
 /** Mounts the launcher and the chat panel in a shadow root, and returns the widget's API. */
 export function mountWidget(options: WidgetOptions): WidgetApi {
   const client = new WidgetClient(options.server.replace(/\/+$/, ''));
+  const texts = new WidgetTexts(initialLocale(options.locale));
+  const t = texts.t.bind(texts);
   const host = document.createElement('treeagent-widget');
   const shadow = host.attachShadow({ mode: 'open' });
   const sheet = new CSSStyleSheet();
@@ -56,61 +71,52 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   }))
     if (value) host.style.setProperty(name, value);
 
-  const name = options.name ?? 'Assistant';
+  const name = () => options.name ?? t('assistantName');
   const root = element('div', { class: 'root', 'data-position': options.position ?? 'right' });
+  // Built node by node, not from HTML: a site that requires Trusted Types refuses innerHTML.
   const launcher = element('button', {
     type: 'button',
     class: 'launcher',
-    'aria-label': `Open the chat with ${name}`,
     'aria-expanded': 'false',
     'aria-controls': 'treeagent-panel',
   });
-  // Built node by node, not from HTML: a site that requires Trusted Types refuses innerHTML.
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-  path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', ICON_PATH);
-  svg.append(path);
-  launcher.append(svg);
   const badge = element('span', { class: 'badge', hidden: '' });
-  launcher.append(badge);
-  const panel = element('section', {
-    id: 'treeagent-panel',
-    class: 'panel',
-    role: 'dialog',
-    'aria-label': `Chat with ${name}`,
-    hidden: '',
-  });
+  launcher.append(icon(CHAT_ICON), badge);
+  const panel = element('section', { id: 'treeagent-panel', class: 'panel', role: 'dialog', hidden: '' });
+  texts.bind(panel, 'aria-label', () => t('chatWith', { name: name() }));
   const header = element('header');
   if (options.avatar) header.append(element('img', { class: 'avatar', src: options.avatar, alt: '' }));
-  const title = element('h2', {}, name);
-  const newButton = element('button', { type: 'button', class: 'new' }, 'New conversation');
-  const closeButton = element(
-    'button',
-    { type: 'button', class: 'close', 'aria-label': 'Close the chat' },
-    '×',
-  );
+  const title = element('h2');
+  texts.bind(title, null, name);
+  const newButton = element('button', { type: 'button', class: 'new' });
+  texts.bind(newButton, null, () => t('newConversation'));
+  const closeButton = element('button', { type: 'button', class: 'close' }, '×');
+  texts.bind(closeButton, 'aria-label', () => t('closeChat'));
   header.append(title, newButton, closeButton);
-  const log = element('div', {
-    class: 'log',
-    role: 'log',
-    'aria-live': 'polite',
-    'aria-label': 'Conversation',
-  });
+  // Focusable, so keyboard users can scroll the conversation.
+  const log = element('div', { class: 'log', role: 'log', 'aria-live': 'polite', tabindex: '0' });
+  texts.bind(log, 'aria-label', () => t('conversation'));
   const status = element('p', { class: 'handoff', role: 'status', hidden: '' });
   const typing = element('p', { class: 'typing', hidden: '' });
   const form = element('form', { class: 'composer' });
-  const label = element('label', { class: 'sr-only', for: 'treeagent-input' }, 'Your message');
-  const input = element('textarea', { id: 'treeagent-input', rows: '1', placeholder: 'Write a message…' });
-  const send = element('button', { type: 'submit' }, 'Send');
-  form.append(label, input, send);
-  panel.append(header, log, typing, status, form);
+  const label = element('label', { class: 'sr-only', for: 'treeagent-input' });
+  texts.bind(label, null, () => t('messageLabel'));
+  const input = element('textarea', { id: 'treeagent-input', rows: '1' });
+  const fileInput = element('input', { type: 'file', multiple: '', hidden: '', tabindex: '-1' });
+  const attach = element('button', { type: 'button', class: 'attach' });
+  attach.append(icon(CLIP_ICON));
+  texts.bind(attach, 'aria-label', () => t('attachFiles'));
+  const send = element('button', { type: 'submit', class: 'send' });
+  texts.bind(send, null, () => t('send'));
+  const hint = element('p', { class: 'hint', role: 'status' });
+  form.append(label, fileInput, attach, input, send);
+  panel.append(header, log, typing, status);
   root.append(panel, launcher);
   shadow.append(root);
   (options.container ?? document.body).append(host);
-  host.lang = options.locale ?? document.documentElement.lang ?? navigator.language;
+  host.lang = texts.locale;
+  // From the page's start to the launcher on screen (docs/widget.md, "First paint").
+  afterPaint(() => performance.measure('treeagent-widget-launcher-paint'));
 
   const listeners = new Map<WidgetEventName, Set<(detail: unknown) => void>>();
   const emit = (event: WidgetEventName, detail: unknown = null) => {
@@ -120,32 +126,72 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   let unread = 0;
   let busy = false;
   let loaded = false;
+  let waiting = false;
+  let handoff: { status: 'waiting' | 'claimed'; operatorName: string | null } | null = null;
+  let typist: string | null = null;
+
+  const ensureSession = async () => {
+    if (client.session) return;
+    await client.start(identity);
+    follow();
+  };
+  const uploads = new PendingUploads(texts, async (file) => {
+    await ensureSession();
+    return client.upload(file);
+  });
+  panel.append(uploads.list, form, hint);
+
+  const showPlaceholder = texts.bind(input, 'placeholder', () =>
+    t(waiting ? 'answerPlaceholder' : 'messagePlaceholder'),
+  );
+  const showLauncherLabel = texts.bind(launcher, 'aria-label', () =>
+    unread ? t('openChatUnread', { name: name(), count: unread }) : t('openChat', { name: name() }),
+  );
+  const showHandoff = texts.bind(status, null, () =>
+    handoff === null
+      ? ''
+      : handoff.status === 'waiting'
+        ? t('waitingForOperator')
+        : t('operatorAnswering', { name: handoff.operatorName ?? t('anOperator') }),
+  );
+  const showTyping = texts.bind(typing, null, () => (typist ? t('operatorTyping', { name: typist }) : ''));
+  let hintTimer: ReturnType<typeof setTimeout> | undefined;
+  const flash = (key: 'waitForUploads' | 'addTextToFiles') => {
+    texts.bind(hint, null, () => t(key));
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => texts.bind(hint, null, () => ''), 4000);
+  };
 
   const showUnread = () => {
     badge.hidden = unread === 0;
     badge.textContent = String(unread);
-    launcher.setAttribute(
-      'aria-label',
-      unread ? `Open the chat with ${name} (${unread} new)` : `Open the chat with ${name}`,
-    );
+    showLauncherLabel();
+  };
+  const download = async (file: WidgetFile) => {
+    try {
+      const url = URL.createObjectURL(await client.download(file));
+      const anchor = element('a', { href: url, download: file.name, hidden: '' });
+      shadow.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      showError(
+        new WidgetError('DOWNLOAD_FAILED', t('downloadFailed', { name: file.name, reason }), 0),
+        null,
+      );
+    }
+  };
+  const actions = {
+    texts,
+    onOption: (option: string) => void say(option, option),
+    onFile: (file: WidgetFile) => void download(file),
   };
   const addMessage = (message: WidgetMessage, enabledOptions: boolean): HTMLElement => {
-    const bubble = element('div', { class: `msg msg--${message.role}` });
-    if (message.role === 'operator')
-      bubble.append(element('span', { class: 'author' }, message.author ?? 'Operator'));
-    const text = element('span', { class: 'text' }, message.text);
-    bubble.append(text);
+    const { bubble, options: group } = renderMessage(message, actions, enabledOptions);
     log.append(bubble);
-    if (message.options.length) {
-      const group = element('div', { class: 'options', role: 'group', 'aria-label': 'Answer options' });
-      for (const option of message.options) {
-        const button = element('button', { type: 'button', class: 'option' }, option);
-        button.disabled = !enabledOptions;
-        button.addEventListener('click', () => void say(option, option));
-        group.append(button);
-      }
-      log.append(group);
-    }
+    if (group) log.append(group);
     log.scrollTop = log.scrollHeight;
     if (message.role !== 'user' && panel.hidden) {
       unread += 1;
@@ -153,17 +199,19 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     }
     return bubble;
   };
+  const setWaiting = (value: boolean) => {
+    waiting = value;
+    showPlaceholder();
+  };
   const disableOptions = () => {
     for (const button of log.querySelectorAll<HTMLButtonElement>('.option')) button.disabled = true;
   };
   const showError = (error: unknown, retry: (() => void) | null) => {
-    const problem =
-      error instanceof WidgetError
-        ? error
-        : new WidgetError('NETWORK', 'The assistant cannot be reached.', 0);
+    const problem = error instanceof WidgetError ? error : new WidgetError('NETWORK', t('unreachable'), 0);
     const row = element('div', { class: 'error', role: 'alert' }, problem.message);
     if (retry) {
-      const again = element('button', { type: 'button' }, 'Retry');
+      const again = element('button', { type: 'button' });
+      texts.bind(again, null, () => t('retry'));
       again.addEventListener('click', () => {
         row.remove();
         retry();
@@ -187,29 +235,21 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
           const entry = event.entry;
           if (entry.content === null || (!entry.operator && entry.role !== 'system')) return;
           disableOptions();
-          const message: WidgetMessage = {
-            id: '',
-            role: entry.operator ? 'operator' : 'system',
-            text: entry.content,
-            options: entry.options ?? [],
-            ...(entry.operator ? { author: entry.operator.name } : {}),
-          };
+          const message = messageOf(entry, '');
+          typist = null;
           typing.hidden = true;
+          showTyping();
           addMessage(message, true);
           emit('message', message);
         } else if (event.type === 'handoff') {
-          const handoff = event.handoff;
+          handoff = event.handoff;
           status.hidden = handoff === null;
-          status.textContent =
-            handoff === null
-              ? ''
-              : handoff.status === 'waiting'
-                ? 'Waiting for an operator…'
-                : `${handoff.operatorName ?? 'An operator'} is answering you.`;
-          emit('handoff', handoff);
+          showHandoff();
+          emit('handoff', event.handoff);
         } else if (event.type === 'typing') {
-          typing.hidden = !event.typing;
-          typing.textContent = event.typing ? `${event.operatorName} is typing…` : '';
+          typist = event.typing ? event.operatorName : null;
+          typing.hidden = typist === null;
+          showTyping();
         }
       })
       .finally(() => {
@@ -219,6 +259,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const stopFollowing = () => {
     following?.abort();
     following = null;
+    handoff = null;
+    typist = null;
     status.hidden = true;
     typing.hidden = true;
   };
@@ -240,40 +282,60 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     }
   };
 
-  const say = async (text: string, selectedOption?: string) => {
-    if (busy || !text.trim()) return;
+  const say = async (text: string, selectedOption?: string, files?: WidgetFile[]) => {
+    if (busy) return;
+    if (files === undefined && !selectedOption) {
+      if (uploads.uploading) return flash('waitForUploads');
+      if (!text.trim()) return uploads.ready().length ? flash('addTextToFiles') : undefined;
+    }
+    const attached = files ?? (selectedOption ? [] : uploads.ready());
+    if (files === undefined && !selectedOption) uploads.clear();
+    clearTimeout(hintTimer);
+    texts.bind(hint, null, () => '');
     busy = true;
     send.disabled = true;
+    // A chosen option's button is disabled with the others: the focus goes on to the message box.
+    if (selectedOption && shadow.activeElement?.classList.contains('option')) input.focus();
     disableOptions();
-    addMessage({ id: '', role: 'user', text, options: [] }, false);
+    setWaiting(false);
+    addMessage(
+      { id: '', role: 'user', text, options: [], files: attached, at: new Date().toISOString() },
+      false,
+    );
     let answer: HTMLElement | null = null;
     try {
-      if (!client.session) {
-        await client.start(identity);
-        follow();
-      }
-      for await (const event of client.send(text, selectedOption)) {
+      await ensureSession();
+      const ids = attached.map((file) => file.id);
+      for await (const event of client.send(text, selectedOption, ids)) {
         if (event.type === 'text-delta') {
           answer ??= addMessage({ id: event.messageId, role: 'assistant', text: '', options: [] }, true);
           answer.querySelector('.text')!.textContent += event.delta;
         } else if (event.type === 'message' && event.message.content !== null) {
+          const sent = event.message;
           const message: WidgetMessage = {
-            id: event.message.id,
+            id: sent.id,
             role: 'assistant',
-            text: event.message.content,
-            options: event.message.options,
+            text: sent.content ?? '',
+            options: sent.options,
+            files: sent.attachments ?? [],
+            inlineFiles: sent.dynamicAttachments ?? [],
+            sources: sent.sources ?? [],
+            at: new Date().toISOString(),
+            waiting: sent.waitInteraction,
           };
           if (answer) answer.remove();
           answer = null;
           addMessage(message, true);
+          setWaiting(Boolean(sent.waitInteraction));
           emit('message', message);
         } else if (event.type === 'error') {
           throw new WidgetError(event.error.code, event.error.message, 500);
         }
       }
     } catch (error) {
+      answer?.remove();
       log.lastElementChild?.classList.contains('msg--user') && log.lastElementChild.remove();
-      showError(error, () => void say(text, selectedOption));
+      showError(error, () => void say(text, selectedOption, attached));
     } finally {
       busy = false;
       send.disabled = false;
@@ -282,6 +344,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
 
   const open = () => {
     if (!panel.hidden) return;
+    performance.mark('treeagent-widget-open');
+    afterPaint(() => performance.measure('treeagent-widget-open-paint', 'treeagent-widget-open'));
     panel.hidden = false;
     root.classList.add('is-open');
     launcher.setAttribute('aria-expanded', 'true');
@@ -302,6 +366,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const newConversation = () => {
     stopFollowing();
     client.forget();
+    uploads.clear();
+    setWaiting(false);
     log.replaceChildren();
     input.focus();
   };
@@ -309,9 +375,16 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
   closeButton.addEventListener('click', close);
   newButton.addEventListener('click', newConversation);
+  attach.addEventListener('click', () => fileInput.click());
+  fileInput.addEventListener('change', () => {
+    uploads.add([...(fileInput.files ?? [])]);
+    fileInput.value = '';
+    input.focus();
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value;
+    if (busy || uploads.uploading || !text.trim()) return void say(text);
     input.value = '';
     void say(text);
   });
@@ -329,7 +402,9 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       return;
     }
     if (event.key !== 'Tab') return;
-    const focusable = [...panel.querySelectorAll<HTMLElement>('button:not([disabled]), textarea')];
+    const focusable = [
+      ...panel.querySelectorAll<HTMLElement>('button:not([disabled]), textarea, a[href], summary'),
+    ].filter((candidate) => candidate.getClientRects().length > 0);
     const first = focusable[0];
     const last = focusable.at(-1);
     const active = shadow.activeElement;
@@ -379,6 +454,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     },
     setLocale(locale) {
       host.lang = locale;
+      texts.setLocale(locale);
     },
     newConversation,
     on(event, listener) {
@@ -395,13 +471,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   };
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
+/** Runs `then` once the next frame has been painted (the second animation frame after now). */
+function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
 }

@@ -86,6 +86,7 @@ export function ReplyForm({
         />
         <input
           id="reply-file"
+          aria-label="Attach files"
           type="file"
           multiple
           disabled={!mine}
