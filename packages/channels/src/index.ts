@@ -18,6 +18,10 @@ export {
   type WhatsAppTemplate,
 } from './meta/whatsapp-channel.js';
 export {
+  SlackChannel,
+  type SlackChannelOptions,
+} from './slack/slack-channel.js';
+export {
   TELEGRAM_SECRET_HEADER,
   TelegramChannel,
   type TelegramChannelOptions,
