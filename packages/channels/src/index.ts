@@ -22,6 +22,11 @@ export {
   type SlackChannelOptions,
 } from './slack/slack-channel.js';
 export {
+  TeamsChannel,
+  type TeamsChannelOptions,
+  type TeamsTokenProvider,
+} from './teams/teams-channel.js';
+export {
   TELEGRAM_SECRET_HEADER,
   TelegramChannel,
   type TelegramChannelOptions,

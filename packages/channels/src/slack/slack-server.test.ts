@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '@treeagent/server';
-import { openSqlite, type SqliteStores } from '@treeagent/sqlite';
+import type { SqliteStores } from '@treeagent/sqlite';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type OperatorAccount, operatorDirectory } from '../../../server/src/operators/operator-accounts.js';
-import { HANDOFF_NOTICE, handoffAgent } from '../../../server/src/test-support/handoff.js';
-import { loginOperator, testOperatorAccounts } from '../../../server/src/test-support/operators.js';
+import type { OperatorAccount } from '../../../server/src/operators/operator-accounts.js';
+import { HANDOFF_NOTICE } from '../../../server/src/test-support/handoff.js';
+import { testOperatorAccounts } from '../../../server/src/test-support/operators.js';
 import {
   appMention,
   buttonPress,
@@ -15,6 +11,7 @@ import {
   FakeSlack,
   slackRequest,
 } from '../test-support/fake-slack.js';
+import { operatorReplies, sqliteChannelApp } from '../test-support/sqlite-channel-app.js';
 import { SlackChannel } from './slack-channel.js';
 
 // The whole path: the server's webhook → a turn on a real SQLite file → the outbox → Bolt's Web API
@@ -33,39 +30,18 @@ afterEach(async () => {
 
 async function setup() {
   const fake = await FakeSlack.start();
-  const directory = mkdtempSync(join(tmpdir(), 'treeagent-slack-'));
+  const server = sqliteChannelApp(
+    () =>
+      new SlackChannel({ botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl }),
+    accounts,
+  );
   cleanups.push(async () => {
+    await server.cleanup();
     await fake.close();
-    rmSync(directory, { recursive: true, force: true });
   });
-  const start = () => {
-    const stores: SqliteStores = openSqlite(directory);
-    const app = createApp({
-      agent: handoffAgent({ sessionStore: stores.sessionStore, fileStore: stores.fileStore }),
-      logger: { error: () => {} },
-      operators: { directory: operatorDirectory(accounts), auditLog: stores.auditLog },
-      handoff: { queue: stores.handoffQueue },
-      channels: {
-        channels: [
-          new SlackChannel({
-            botToken: fake.botToken,
-            signingSecret: fake.signingSecret,
-            apiUrl: fake.apiUrl,
-          }),
-        ],
-        retryDelayMs: 20,
-        pollMs: 50,
-      },
-    });
-    const stop = async () => {
-      await app.shutdown();
-      await stores.close();
-    };
-    cleanups.push(stop);
-    return { app, stores, stop };
-  };
+  const start = server.start;
   const post = (
-    app: ReturnType<typeof createApp>,
+    app: { request(request: Request): Response | Promise<Response> },
     body: string,
     options: { secret?: string | null; form?: boolean; retryNum?: number } = {},
   ) =>
@@ -79,16 +55,12 @@ async function setup() {
   const texts = () => fake.posts.map((item) => item.text);
   // The stored conversation is rewritten by each call: give it the thread the channel gives it.
   const sessionOf = (stores: SqliteStores, conversationId: string) =>
-    stores.sessionStore.channelStore().sessionOf(
-      {
-        channel: 'slack',
-        conversationId,
-        userId: 'U77',
-        threadId: conversationId.includes(':') ? conversationId.split(':')[1]! : null,
-      },
-      'unused',
-      new Date(),
-    );
+    server.sessionOf(stores, {
+      channel: 'slack',
+      conversationId,
+      userId: 'U77',
+      threadId: conversationId.includes(':') ? conversationId.split(':')[1]! : null,
+    });
   return { fake, start, post, texts, sessionOf };
 }
 
@@ -262,23 +234,11 @@ describe('Slack through the server', () => {
     )[0]!;
     expect(file).toMatchObject({ name: 'scontrino.pdf', mimeType: 'application/pdf' });
     expect(await stores.fileStore.read(file.id)).toEqual(receipt);
-    const bruno = await loginOperator(app, 'bruno');
-    const headers = { 'X-Operator-Token': bruno, 'Content-Type': 'application/json' };
-    const list = (await (await app.request('/api/v1/operator/handoffs', { headers })).json()) as {
-      handoffs: { sessionId: string }[];
-    };
-    expect(list.handoffs.map((handoff) => handoff.sessionId)).toContain(sessionId);
-    await app.request(`/api/v1/operator/handoffs/${sessionId}/claim`, {
-      method: 'POST',
-      headers,
-      body: '{}',
+    const reply = await operatorReplies(app, sessionId, {
+      content: 'Ecco la sua ricevuta.',
+      attachments: [file.id],
     });
-    const reply = await app.request(`/api/v1/operator/handoffs/${sessionId}/messages`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ content: 'Ecco la sua ricevuta.', attachments: [file.id] }),
-    });
-    expect(reply.status).toBe(201);
+    expect(reply).toEqual({ queued: [sessionId], status: 201 });
     await expect.poll(() => fake.received.filter((item) => item.kind === 'file').length).toBe(1);
     expect(fake.received.find((item) => item.kind === 'file')).toMatchObject({
       fileName: 'scontrino.pdf',

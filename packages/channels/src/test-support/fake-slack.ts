@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { FakePlatformSend } from '@treeagent/core/conformance';
+import { type FakeAnswer, type LoopbackServer, startLoopbackServer } from './loopback-server.js';
 
 /** One call of `chat.postMessage` as the fake received it. */
 export interface SlackPost {
@@ -27,33 +27,16 @@ export class FakeSlack {
   readonly files = new Map<string, Uint8Array>();
   readonly #uploads = new Map<string, { name: string; data?: Uint8Array }>();
   readonly #failures: { status: number; retryAfter?: number }[] = [];
-  readonly #server: Server;
+  #server!: LoopbackServer;
   origin = '';
   #ids = 0;
 
-  private constructor() {
-    this.#server = createServer((request, response) => {
-      this.#handle(request)
-        .then(({ status, body, headers }) => {
-          if (body instanceof Uint8Array) {
-            response.writeHead(status, { 'Content-Type': 'application/octet-stream' });
-            response.end(body);
-          } else {
-            response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-            response.end(JSON.stringify(body));
-          }
-        })
-        .catch((error) => {
-          response.writeHead(500, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify({ ok: false, error: String(error) }));
-        });
-    });
-  }
+  private constructor() {}
 
   static async start(): Promise<FakeSlack> {
     const fake = new FakeSlack();
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
-    fake.origin = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
+    fake.#server = await startLoopbackServer((request, body) => fake.#handle(request, body));
+    fake.origin = fake.#server.origin;
     return fake;
   }
 
@@ -72,14 +55,11 @@ export class FakeSlack {
     return { id, name, mimetype: mimeType, url_private_download: `${this.origin}/files-pri/${id}/${name}` };
   }
 
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  close(): Promise<void> {
+    return this.#server.close();
   }
 
-  async #handle(
-    request: IncomingMessage,
-  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  async #handle(request: IncomingMessage, body: Buffer): Promise<FakeAnswer> {
     const url = new URL(request.url ?? '/', this.origin);
     const authorized = request.headers.authorization === `Bearer ${this.botToken}`;
     if (url.pathname.startsWith('/files-pri/')) {
@@ -87,9 +67,7 @@ export class FakeSlack {
       if (!authorized) return { status: 302, body: { ok: false, error: 'login page' } };
       return data ? { status: 200, body: data } : { status: 404, body: { ok: false } };
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
+    const raw = body;
     if (url.pathname.startsWith('/upload/')) {
       const id = url.pathname.slice('/upload/'.length);
       const upload = this.#uploads.get(id);
