@@ -236,6 +236,7 @@ export async function startServe(
     ...(options.schema ? { schema: options.schema } : {}),
   });
   let server: RunningServer;
+  let channels: Awaited<ReturnType<typeof loadChannels>> | null = null;
   let agent: TreeAgent;
   let reloads = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -297,7 +298,7 @@ export async function startServe(
       };
     }
     // Refused before the server starts: a missing or world-readable secret names its fix.
-    const channels = options.channels ? await loadChannels(options.channels) : null;
+    channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
       ...(channels ? { channels: { channels: channels.channels } } : {}),
@@ -349,6 +350,10 @@ export async function startServe(
   if (widget)
     out.log(
       `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
+    );
+  for (const webhook of channels?.webhooks ?? [])
+    out.log(
+      `Channel ${webhook.name} (${webhook.platform}): ${server.url}/channels/${webhook.name}/webhook here; register ${webhook.url}${webhook.where ? ` as ${webhook.where}` : ''}.`,
     );
   if (operators)
     out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
