@@ -127,7 +127,6 @@ describe('SlackChannel requests', () => {
       ts: '100.5',
     });
     expect(mention).toMatchObject({
-      messageId: 'C9:100.5',
       text: 'where is my order?',
       conversation: { conversationId: 'C9:100.5', threadId: '100.5', userId: 'U1' },
     });
@@ -139,6 +138,33 @@ describe('SlackChannel requests', () => {
       ts: '101.0',
       thread_ts: '100.5',
     });
+    // The app_mention and the message.im twin of one message, and a retry, share the receipt.
+    const [direct] = await read({
+      type: 'message',
+      channel: 'D1',
+      channel_type: 'im',
+      user: 'U1',
+      text: '<@UBOT> hi',
+      ts: '7.7',
+    });
+    const [directMention] = await read({
+      type: 'app_mention',
+      channel: 'D1',
+      user: 'U1',
+      text: '<@UBOT> hi',
+      ts: '7.7',
+    });
+    expect(directMention!.messageId).toBe(direct!.messageId);
+    const [again] = await read({
+      type: 'app_mention',
+      channel: 'C9',
+      user: 'U1',
+      text: '<@UBOT> again',
+      ts: '100.5',
+    });
+    expect(again!.messageId).toBe(mention!.messageId);
+    expect(mention!.messageId).not.toContain('C9');
+    expect(inThread!.messageId).not.toBe(mention!.messageId);
     expect(inThread!.conversation).toMatchObject({
       conversationId: 'C9:100.5',
       threadId: '100.5',

@@ -11,6 +11,7 @@ import {
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
+import { receiptId } from '../receipt-id.js';
 import {
   isDirectMessage,
   type SlackBlockActions,
@@ -136,7 +137,7 @@ export class SlackChannel implements Channel {
     const conversationId = slackConversationId(event.channel, direct ? null : threadTs);
     return {
       // The same for a retry and for the `message` and `app_mention` events of one message.
-      messageId: `${event.channel}:${event.ts}`,
+      messageId: receiptId(event.channel, event.ts),
       conversation: { channel: this.name, conversationId, userId: event.user, threadId: threadTs },
       text: (event.text ?? '').replace(/^\s*<@[A-Z0-9]+>\s*/, ''),
       selectedOption: null,
@@ -155,7 +156,7 @@ export class SlackChannel implements Channel {
       payload.container?.thread_ts ??
       (direct ? null : (payload.message?.ts ?? null));
     return {
-      messageId: `${channelId}:action:${action.action_ts}`,
+      messageId: receiptId(channelId, 'action', action.action_ts),
       conversation: {
         channel: this.name,
         conversationId: slackConversationId(channelId, direct ? null : threadTs),

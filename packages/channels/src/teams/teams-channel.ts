@@ -18,6 +18,7 @@ import {
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
+import { receiptId } from '../receipt-id.js';
 import { optionOf, optionsCard, type TeamsActivity, type TeamsAttachment, textOf } from './teams-activity.js';
 
 /** What the channel needs of a token provider: the Agents SDK's `MsalTokenProvider` is one. */
@@ -144,7 +145,7 @@ export class TeamsChannel implements Channel {
     if (!activity.serviceUrl) return null;
     const selectedOption = optionOf(activity.value);
     return {
-      messageId: `${activity.conversation.id}|${activity.id}`,
+      messageId: receiptId(activity.conversation.id, activity.id),
       conversation: {
         channel: this.name,
         // A channel thread has its own id (`…;messageid=…`): each thread is a conversation.
