@@ -120,6 +120,23 @@ describe('Slack through the server', () => {
     expect(commits).toBe(1);
   });
 
+  it('a turn that fails after the answer is counted as failed, and the next message of the conversation still runs', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    let failures = 1;
+    stores.sessionStore.commit = async (value) => {
+      if (failures-- > 0) throw new Error('the disk is full');
+      return commit(value);
+    };
+    expect((await post(app, dm('hello', '15.1'))).status).toBe(200);
+    expect((await post(app, dm('hello', '15.2'))).status).toBe(200);
+    await expect.poll(() => texts()).toEqual(['Hi! How can I help?']);
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="failed"} 1');
+    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="turn"} 1');
+  });
+
   it('a retried event (X-Slack-Retry-Num) runs one turn, answered in the mention’s thread; options go out as buttons and come back as a press', async () => {
     const { start, post, texts, fake, sessionOf } = await setup();
     const { app, stores } = start();
