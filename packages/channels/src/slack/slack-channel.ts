@@ -115,6 +115,7 @@ export class SlackChannel implements Channel {
       const payload = parseJson<SlackBlockActions>(new URLSearchParams(body).get('payload'));
       if (!payload) return { kind: 'rejected', reason: 'the interactivity request has no JSON payload' };
       const choice = this.#choice(payload);
+      if (choice) this.#settleButtons(payload, choice.selectedOption!);
       return { kind: 'messages', messages: choice ? [choice] : [], acknowledgeWith };
     }
     const events = parseJson<SlackEventsBody>(body);
@@ -167,6 +168,31 @@ export class SlackChannel implements Channel {
       selectedOption: action.value,
       attachments: [],
     };
+  }
+
+  /**
+   * Replaces the pressed message's buttons with the choice, so an old button cannot be pressed
+   * again. Only a courtesy: the choice runs whether or not Slack takes the update.
+   */
+  #settleButtons(payload: SlackBlockActions, option: string): void {
+    const channel = payload.channel?.id;
+    const ts = payload.message?.ts;
+    if (!channel || !ts) return;
+    const text = payload.message?.text ?? '';
+    void this.client.chat
+      .update({
+        channel,
+        ts,
+        text,
+        blocks: [
+          ...(text ? [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }] : []),
+          {
+            type: 'context' as const,
+            elements: [{ type: 'mrkdwn' as const, text: `→ ${escapeText(option)}` }],
+          },
+        ],
+      })
+      .catch(() => {});
   }
 
   #attachment(file: SlackFile): InboundAttachment {

@@ -41,7 +41,7 @@ export interface SlackBlockActions {
   user: { id: string };
   channel?: { id: string; name?: string };
   container?: { message_ts?: string; thread_ts?: string };
-  message?: { ts: string; thread_ts?: string };
+  message?: { ts: string; thread_ts?: string; text?: string };
   actions?: { action_id: string; value?: string; action_ts: string }[];
 }
 

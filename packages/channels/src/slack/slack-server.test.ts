@@ -163,6 +163,19 @@ describe('Slack through the server', () => {
       threadTs: '20.5',
     });
     expect((await post(app, press, { form: true })).status).toBe(200);
+    // The pressed message's buttons give way to the choice.
+    await expect
+      .poll(() => fake.updates)
+      .toEqual([
+        {
+          channel: 'C42',
+          ts: '20.7',
+          blocks: [
+            expect.objectContaining({ type: 'section' }),
+            expect.objectContaining({ type: 'context' }),
+          ],
+        },
+      ]);
     const session = await sessionOf(stores, 'C42:20.5');
     await expect
       .poll(

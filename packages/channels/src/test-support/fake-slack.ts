@@ -23,6 +23,8 @@ export class FakeSlack {
   readonly signingSecret = '8f742231b10e8888abcd99yyyzzz85a5';
   readonly received: FakePlatformSend[] = [];
   readonly posts: SlackPost[] = [];
+  /** Calls of `chat.update` (the buttons of a pressed message replaced by the choice). */
+  readonly updates: { channel: string; ts: string; blocks: { type: string }[] }[] = [];
   /** Files a user shared, by id. */
   readonly files = new Map<string, Uint8Array>();
   readonly #uploads = new Map<string, { name: string; data?: Uint8Array }>();
@@ -121,6 +123,14 @@ export class FakeSlack {
         ...(buttons.length ? { buttons: buttons.map((button) => button.label) } : {}),
       });
       return { status: 200, body: { ok: true, channel: post.channel, ts: `${Date.now() / 1000}` } };
+    }
+    if (method === 'chat.update') {
+      this.updates.push({
+        channel: String(fields.channel),
+        ts: String(fields.ts),
+        blocks: JSON.parse(fields.blocks ?? '[]') as { type: string }[],
+      });
+      return { status: 200, body: { ok: true, channel: fields.channel, ts: fields.ts } };
     }
     if (method === 'files.completeUploadExternal') {
       const files = JSON.parse(fields.files ?? '[]') as { id: string; title?: string }[];
@@ -246,7 +256,11 @@ export function buttonPress(input: {
     api_app_id: 'A0001',
     channel: { id: input.channel, name: input.channel.startsWith('D') ? 'directmessage' : 'support' },
     container: { type: 'message', message_ts: input.messageTs ?? '1.0', channel_id: input.channel },
-    message: { ts: input.messageTs ?? '1.0', ...(input.threadTs ? { thread_ts: input.threadTs } : {}) },
+    message: {
+      ts: input.messageTs ?? '1.0',
+      text: 'Hi! How can I help?',
+      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+    },
     actions: [
       {
         type: 'button',
