@@ -2,6 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Channel } from '@treeagent/core/adapter';
 import { WhatsAppChannel } from './meta/whatsapp-channel.js';
+import { SlackChannel } from './slack/slack-channel.js';
+import { TeamsChannel } from './teams/teams-channel.js';
 import { TelegramChannel } from './telegram/telegram-channel.js';
 
 /** A secret in the configuration: the name of an environment variable, or a file readable by its owner only. */
@@ -22,13 +24,16 @@ export interface ChannelsConfig {
         verifyToken: SecretSource;
         template?: { name: string; language: string };
       }
+    | { platform: 'slack'; name?: string; botToken: SecretSource; signingSecret: SecretSource }
+    | { platform: 'teams'; name?: string; appId: string; tenantId: string; appPassword: SecretSource }
   )[];
 }
 
 /** The channels of a configuration file, and the webhook URL of each. */
 export interface LoadedChannels {
   channels: Channel[];
-  webhooks: { name: string; platform: string; url: string }[];
+  /** `where`: the setting on the platform's side the URL goes in, when it is not plain. */
+  webhooks: { name: string; platform: string; url: string; where?: string }[];
 }
 
 /** Thrown for a configuration that cannot be used; the message names the entry and the fix. */
@@ -74,9 +79,27 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           verifyToken: secret('verifyToken', entry.verifyToken),
           ...(entry.template ? { template: entry.template } : {}),
         });
+      case 'slack':
+        return new SlackChannel({
+          ...(entry.name ? { name: entry.name } : {}),
+          botToken: secret('botToken', entry.botToken),
+          signingSecret: secret('signingSecret', entry.signingSecret),
+        });
+      case 'teams':
+        for (const key of ['appId', 'tenantId'] as const)
+          if (typeof entry[key] !== 'string' || !entry[key])
+            throw new ChannelsConfigError(
+              `${where}.${key} is missing: copy it from the Azure Bot's Configuration page (${key === 'appId' ? 'Microsoft App ID' : 'App Tenant ID'}); it is not a secret.`,
+            );
+        return new TeamsChannel({
+          ...(entry.name ? { name: entry.name } : {}),
+          appId: entry.appId,
+          tenantId: entry.tenantId,
+          appPassword: secret('appPassword', entry.appPassword),
+        });
       default:
         throw new ChannelsConfigError(
-          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram" and "whatsapp".`,
+          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram", "whatsapp", "slack" and "teams".`,
         );
     }
   });
@@ -87,9 +110,16 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
       name: channel.name,
       platform: channel.platform,
       url: `${origin}/channels/${channel.name}/webhook`,
+      ...(WHERE[channel.platform] ? { where: WHERE[channel.platform] } : {}),
     })),
   };
 }
+
+/** Where the webhook URL goes on the platforms whose setting is not plainly "the webhook" (docs/channels.md). */
+const WHERE: Record<string, string> = {
+  slack: 'the Request URL of Event Subscriptions and of Interactivity & Shortcuts',
+  teams: 'the messaging endpoint of the Azure Bot (Settings → Configuration)',
+};
 
 function readSecret(where: string, source: unknown, base: string, env: NodeJS.ProcessEnv): string {
   if (typeof source === 'string')

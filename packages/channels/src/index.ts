@@ -18,6 +18,15 @@ export {
   type WhatsAppTemplate,
 } from './meta/whatsapp-channel.js';
 export {
+  SlackChannel,
+  type SlackChannelOptions,
+} from './slack/slack-channel.js';
+export {
+  TeamsChannel,
+  type TeamsChannelOptions,
+  type TeamsTokenProvider,
+} from './teams/teams-channel.js';
+export {
   TELEGRAM_SECRET_HEADER,
   TelegramChannel,
   type TelegramChannelOptions,

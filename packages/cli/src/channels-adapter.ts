@@ -8,7 +8,7 @@ export const CHANNELS_PACKAGE = '@treeagent/channels';
 export interface ChannelsModule {
   loadChannelsConfig(file: string): {
     channels: import('@treeagent/core/adapter').Channel[];
-    webhooks: { name: string; platform: string; url: string }[];
+    webhooks: { name: string; platform: string; url: string; where?: string }[];
   };
 }
 

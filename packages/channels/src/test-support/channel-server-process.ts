@@ -2,7 +2,8 @@
  * A server with a Telegram channel in a child process, for the PostgreSQL int test (two processes on
  * one schema): the server tests' handoff tree, operators from `TREEAGENT_TEST_OPERATORS`, every store
  * on PostgreSQL with the bus on LISTEN/NOTIFY, and the Telegram channel of `TREEAGENT_TEST_TELEGRAM`
- * (`{ token, secretToken, apiRoot }`, a local fake). Prints `{ url }` when it listens; SIGTERM closes it.
+ * (`{ token, secretToken, apiRoot }`, a local fake), or the Slack channel of `TREEAGENT_TEST_SLACK`
+ * (`{ botToken, signingSecret, apiUrl }`) when it is set. Prints `{ url }` when it listens; SIGTERM closes it.
  *
  * Usage: channel-server-process.ts <postgres url> <schema>
  */
@@ -19,6 +20,7 @@ import {
 import { serve } from '@treeagent/server';
 import { operatorDirectory, parseOperatorAccounts } from '../../../server/src/operators/operator-accounts.js';
 import { handoffAgent } from '../../../server/src/test-support/handoff.js';
+import { SlackChannel } from '../slack/slack-channel.js';
 import { TelegramChannel } from '../telegram/telegram-channel.js';
 
 async function main(): Promise<void> {
@@ -44,7 +46,13 @@ async function main(): Promise<void> {
     sessionTokens,
     operators: { directory: operatorDirectory(accounts), sessions, auditLog },
     handoff: { queue, bus, streamPollMs: 60_000 },
-    channels: { channels: [new TelegramChannel(telegram)], retryDelayMs: 50, pollMs: 100 },
+    channels: {
+      channels: process.env.TREEAGENT_TEST_SLACK
+        ? [new SlackChannel(JSON.parse(process.env.TREEAGENT_TEST_SLACK))]
+        : [new TelegramChannel(telegram)],
+      retryDelayMs: 50,
+      pollMs: 100,
+    },
     port: 0,
     hostname: '127.0.0.1',
     logger: { error: (message: string, details?: unknown) => console.error(message, details) },

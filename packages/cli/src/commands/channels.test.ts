@@ -49,4 +49,26 @@ describe('treeagent channels check', () => {
     expect(TreeAgentError.hasCode(error, 'INVALID_INPUT')).toBe(true);
     expect((error as Error).message).toMatch(/chmod 600/);
   });
+
+  it('says where a Slack or Teams URL goes on the platform’s side', async () => {
+    const { file, lines, out } = setup(0o600);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        publicUrl: 'https://help.example.com',
+        channels: [
+          { platform: 'slack', botToken: { env: 'CLI_TEST_SLACK_TOKEN' }, signingSecret: { file: 'secret' } },
+        ],
+      }),
+    );
+    process.env.CLI_TEST_SLACK_TOKEN = 'xoxb-1-2-abc';
+    try {
+      expect(await channelsCheckCommand(file, out)).toBe(0);
+    } finally {
+      delete process.env.CLI_TEST_SLACK_TOKEN;
+    }
+    expect(lines).toContain(
+      'slack (slack): register https://help.example.com/channels/slack/webhook as the Request URL of Event Subscriptions and of Interactivity & Shortcuts',
+    );
+  });
 });

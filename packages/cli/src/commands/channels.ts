@@ -11,7 +11,9 @@ export async function channelsCheckCommand(file: string, out: Output): Promise<n
   const loaded = await loadChannels(file);
   out.log(`${file}: ${loaded.channels.length} channel(s), every secret readable.`);
   for (const webhook of loaded.webhooks)
-    out.log(`${webhook.name} (${webhook.platform}): register ${webhook.url}`);
+    out.log(
+      `${webhook.name} (${webhook.platform}): register ${webhook.url}${webhook.where ? ` as ${webhook.where}` : ''}`,
+    );
   return 0;
 }
 

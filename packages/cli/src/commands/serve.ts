@@ -240,6 +240,7 @@ export async function startServe(
     ...(options.schema ? { schema: options.schema } : {}),
   });
   let server: RunningServer;
+  let channels: Awaited<ReturnType<typeof loadChannels>> | null = null;
   let agent: TreeAgent;
   let reloads = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -301,7 +302,7 @@ export async function startServe(
       };
     }
     // Refused before the server starts: a missing or world-readable secret names its fix.
-    const channels = options.channels ? await loadChannels(options.channels) : null;
+    channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
       ...(channels ? { channels: { channels: channels.channels } } : {}),
@@ -353,6 +354,10 @@ export async function startServe(
   if (widget)
     out.log(
       `Widget: ${server.url}/widget.js for ${widget.origins.join(', ')}${widget.identitySecret ? ', signed user ids' : ''}.`,
+    );
+  for (const webhook of channels?.webhooks ?? [])
+    out.log(
+      `Channel ${webhook.name} (${webhook.platform}): ${server.url}/channels/${webhook.name}/webhook here; register ${webhook.url}${webhook.where ? ` as ${webhook.where}` : ''}.`,
     );
   if (operators)
     out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);

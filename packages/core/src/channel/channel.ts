@@ -38,7 +38,16 @@ export type ChannelRequest =
   /** A handshake or a ping the channel answers itself (Meta's verify token): nothing to run. */
   | { kind: 'answer'; response: Response }
   /** Verified: the user messages it carries (none for a status update). */
-  | { kind: 'messages'; messages: InboundMessage[] };
+  | {
+      kind: 'messages';
+      messages: InboundMessage[];
+      /**
+       * Answer the platform with this at once and run the turns after (a platform that wants its
+       * acknowledgement within seconds, like Slack's 3). Without it the server answers 200 once every
+       * turn is committed, so a failure makes the platform deliver again.
+       */
+      acknowledgeWith?: Response;
+    };
 
 /** What `Channel.send` gets: the outbox's payload, with a file's bytes read from the file store. */
 export type ChannelSend =

@@ -13,6 +13,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { TurnRunner } from '../turns/turn-runner.js';
+import { AcknowledgedTurns } from './acknowledged-turns.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries, payloadsOfOutput } from './channel-payloads.js';
@@ -37,6 +38,7 @@ export class ChannelService {
   readonly #runner: TurnRunner;
   readonly #logger: ServerLogger;
   readonly #tokens: SessionTokens;
+  readonly #acknowledged = new AcknowledgedTurns();
 
   constructor(init: {
     agent: TreeAgent;
@@ -101,6 +103,19 @@ export class ChannelService {
       );
     }
     if (result.kind === 'answer') return result.response;
+    if (result.acknowledgeWith) {
+      for (const message of result.messages)
+        this.#acknowledged.run(
+          `${channel.name}\u0000${message.conversation.conversationId}`,
+          () => this.#handle(channel, message),
+          (error) => {
+            // Answered already: the platform will not deliver it again (docs/channels.md, "Slack").
+            this.metrics.received.inc({ channel: channel.name, result: 'failed' });
+            this.#logger.error(`Channel "${channel.name}": update ${message.messageId} failed`, error);
+          },
+        );
+      return result.acknowledgeWith;
+    }
     for (const message of result.messages) {
       try {
         await this.#handle(channel, message);
@@ -252,7 +267,8 @@ export class ChannelService {
   }
 
   /** Waits for the sends in progress, so none stays leased by a process that is going away. */
-  settle(): Promise<void> {
-    return this.delivery.settle();
+  async settle(): Promise<void> {
+    await this.#acknowledged.settle();
+    await this.delivery.settle();
   }
 }

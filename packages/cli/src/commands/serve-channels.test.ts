@@ -1,0 +1,93 @@
+import { createHmac } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { capture } from '../test-support/capture.js';
+import { startServe } from './serve.js';
+
+// `treeagent serve --channels` with the Slack and Teams entries of channels.json: the channels are
+// served at their webhooks, and the URLs to register are printed with where they go.
+
+const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('treeagent serve --channels (Slack and Teams)', () => {
+  it('serves both webhooks and prints the URL to register on each platform', async () => {
+    const tree = join(scratch, 'tree.json');
+    writeFileSync(
+      tree,
+      JSON.stringify({
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, parent: 1, type: 'agent', isPrimary: true },
+        ],
+      }),
+    );
+    const secret = join(scratch, 'slack.secret');
+    writeFileSync(secret, 'slack-signing-secret\n');
+    chmodSync(secret, 0o600);
+    const channels = join(scratch, 'channels.json');
+    writeFileSync(
+      channels,
+      JSON.stringify({
+        publicUrl: 'https://help.example.com',
+        channels: [
+          {
+            platform: 'slack',
+            botToken: { env: 'SERVE_TEST_SLACK_TOKEN' },
+            signingSecret: { file: 'slack.secret' },
+          },
+          {
+            platform: 'teams',
+            appId: '00000000-0000-4000-8000-00000000b07a',
+            tenantId: '11111111-2222-4333-8444-555555555555',
+            appPassword: { env: 'SERVE_TEST_TEAMS_PASSWORD' },
+          },
+        ],
+      }),
+    );
+    process.env.SERVE_TEST_SLACK_TOKEN = 'xoxb-1-2-abc';
+    process.env.SERVE_TEST_TEAMS_PASSWORD = 'client~secret';
+    const out = capture();
+    const server = await startServe(tree, { port: '0', data: join(scratch, 'data'), channels }, out).finally(
+      () => {
+        delete process.env.SERVE_TEST_SLACK_TOKEN;
+        delete process.env.SERVE_TEST_TEAMS_PASSWORD;
+      },
+    );
+    try {
+      expect(out.out).toContain(
+        `Channel slack (slack): ${server.url}/channels/slack/webhook here; register https://help.example.com/channels/slack/webhook as the Request URL of Event Subscriptions and of Interactivity & Shortcuts.`,
+      );
+      expect(out.out).toContain(
+        `Channel teams (teams): ${server.url}/channels/teams/webhook here; register https://help.example.com/channels/teams/webhook as the messaging endpoint of the Azure Bot (Settings → Configuration).`,
+      );
+      // Slack's handshake, signed with the secret from the 0600 file, is answered; an unsigned one is 401.
+      const body = JSON.stringify({ type: 'url_verification', challenge: 'c-123' });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = `v0=${createHmac('sha256', 'slack-signing-secret').update(`v0:${timestamp}:${body}`).digest('hex')}`;
+      const handshake = await fetch(`${server.url}/channels/slack/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-slack-request-timestamp': String(timestamp),
+          'x-slack-signature': signature,
+        },
+        body,
+      });
+      expect(await handshake.json()).toEqual({ challenge: 'c-123' });
+      const unsigned = await fetch(`${server.url}/channels/slack/webhook`, { method: 'POST', body });
+      expect(unsigned.status).toBe(401);
+      // Teams without a bearer token: 401.
+      const teams = await fetch(`${server.url}/channels/teams/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'message', text: 'hi' }),
+      });
+      expect(teams.status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
