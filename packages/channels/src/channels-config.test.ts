@@ -61,4 +61,26 @@ describe('loadChannelsConfig', () => {
       /unknown platform "fax"/,
     );
   });
+
+  it('builds Messenger and Instagram channels from the same Meta app secrets', () => {
+    const meta = {
+      pageAccessToken: { env: 'PAGE_TOKEN' },
+      appSecret: { env: 'APP_SECRET' },
+      verifyToken: { env: 'VERIFY' },
+    };
+    const file = configFile({
+      channels: [
+        { platform: 'messenger', ...meta },
+        { platform: 'instagram', name: 'ig-shop', ...meta },
+      ],
+    });
+    const loaded = loadChannelsConfig(file, { PAGE_TOKEN: 'EAAG', APP_SECRET: 's', VERIFY: 'v' });
+    expect(loaded.webhooks.map((hook) => [hook.name, hook.platform])).toEqual([
+      ['messenger', 'messenger'],
+      ['ig-shop', 'instagram'],
+    ]);
+    expect(() => loadChannelsConfig(file, { APP_SECRET: 's', VERIFY: 'v' })).toThrow(
+      /channels\[0\]\.pageAccessToken: the environment variable PAGE_TOKEN is not set/,
+    );
+  });
 });

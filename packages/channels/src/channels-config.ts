@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Channel } from '@treeagent/core/adapter';
+import { InstagramChannel } from './meta/instagram-channel.js';
+import { MessengerChannel } from './meta/messenger-channel.js';
 import { WhatsAppChannel } from './meta/whatsapp-channel.js';
 import { TelegramChannel } from './telegram/telegram-channel.js';
 
@@ -21,6 +23,13 @@ export interface ChannelsConfig {
         appSecret: SecretSource;
         verifyToken: SecretSource;
         template?: { name: string; language: string };
+      }
+    | {
+        platform: 'messenger' | 'instagram';
+        name?: string;
+        pageAccessToken: SecretSource;
+        appSecret: SecretSource;
+        verifyToken: SecretSource;
       }
   )[];
 }
@@ -74,9 +83,19 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           verifyToken: secret('verifyToken', entry.verifyToken),
           ...(entry.template ? { template: entry.template } : {}),
         });
+      case 'messenger':
+      case 'instagram': {
+        const options = {
+          ...(entry.name ? { name: entry.name } : {}),
+          pageAccessToken: secret('pageAccessToken', entry.pageAccessToken),
+          appSecret: secret('appSecret', entry.appSecret),
+          verifyToken: secret('verifyToken', entry.verifyToken),
+        };
+        return entry.platform === 'messenger' ? new MessengerChannel(options) : new InstagramChannel(options);
+      }
       default:
         throw new ChannelsConfigError(
-          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram" and "whatsapp".`,
+          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram", "whatsapp", "messenger" and "instagram".`,
         );
     }
   });

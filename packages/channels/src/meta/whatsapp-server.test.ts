@@ -51,8 +51,13 @@ describe('WhatsApp through the server', () => {
     for (let i = 0; i < 2; i++)
       expect((await app.request(fake.webhook({ ...hello, id: 'wamid.B' }))).status).toBe(200);
     fake.failNext(429, 1);
-    await expect.poll(() => fake.received.length, { timeout: 5000 }).toBe(1);
-    expect(fake.received[0]).toMatchObject({
+    const texts = () => fake.received.filter((item) => item.kind === 'text');
+    await expect.poll(() => texts().length, { timeout: 5000 }).toBe(1);
+    // Read and "typing…" while the turn ran: the receipt of the user's message.
+    await expect
+      .poll(() => fake.received.filter((item) => item.kind === 'typing').map((item) => item.text))
+      .toEqual(['read:wamid.B']);
+    expect(texts()[0]).toMatchObject({
       conversationId: '393331234567',
       text: 'Hi! How can I help?',
       buttons: ['Orders', 'Returns'],
