@@ -83,4 +83,28 @@ describe('loadChannelsConfig', () => {
       /channels\[0\]\.pageAccessToken: the environment variable PAGE_TOKEN is not set/,
     );
   });
+
+  it('reads the WhatsApp template for the closed 24-hour window, and refuses one it cannot send, naming the shape', () => {
+    const whatsapp = (template: unknown) =>
+      configFile({
+        channels: [
+          {
+            platform: 'whatsapp',
+            phoneNumberId: '1098765',
+            accessToken: { env: 'WA_TOKEN' },
+            appSecret: { env: 'APP_SECRET' },
+            verifyToken: { env: 'VERIFY' },
+            template,
+          },
+        ],
+      });
+    const env = { WA_TOKEN: 't', APP_SECRET: 's', VERIFY: 'v' };
+    expect(
+      loadChannelsConfig(whatsapp({ name: 'ripresa_conversazione', language: 'it' }), env).channels,
+    ).toHaveLength(1);
+    for (const bad of ['ripresa', { name: 'Ripresa Conversazione', language: 'it' }, { name: 'ripresa' }])
+      expect(() => loadChannelsConfig(whatsapp(bad), env)).toThrow(
+        /channels\[0\]\.template must be \{ "name": .*approved in WhatsApp Manager/,
+      );
+  });
 });

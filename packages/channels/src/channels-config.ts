@@ -81,7 +81,7 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           accessToken: secret('accessToken', entry.accessToken),
           appSecret: secret('appSecret', entry.appSecret),
           verifyToken: secret('verifyToken', entry.verifyToken),
-          ...(entry.template ? { template: entry.template } : {}),
+          ...(entry.template === undefined ? {} : { template: whatsAppTemplate(where, entry.template) }),
         });
       case 'messenger':
       case 'instagram': {
@@ -108,6 +108,21 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
       url: `${origin}/channels/${channel.name}/webhook`,
     })),
   };
+}
+
+/** A WhatsApp template entry: an approved template's name and language code. */
+function whatsAppTemplate(where: string, template: unknown): { name: string; language: string } {
+  const { name, language } = (template ?? {}) as { name?: unknown; language?: unknown };
+  if (
+    typeof name !== 'string' ||
+    !/^[a-z0-9_]{1,512}$/.test(name) ||
+    typeof language !== 'string' ||
+    !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)
+  )
+    throw new ChannelsConfigError(
+      `${where}.template must be { "name": "<template name>", "language": "<code>" }: the name of a template approved in WhatsApp Manager (lowercase letters, digits and "_") and its language code ("it", "en_US"); got ${JSON.stringify(template)}.`,
+    );
+  return { name, language };
 }
 
 function readSecret(where: string, source: unknown, base: string, env: NodeJS.ProcessEnv): string {
