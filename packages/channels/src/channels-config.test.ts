@@ -108,3 +108,22 @@ describe('loadChannelsConfig', () => {
       );
   });
 });
+
+describe('loadChannelsConfig: Telegram polling', () => {
+  it('builds a polling channel without a secret token and no webhook to register; refuses polling with a secret token', () => {
+    const polling = configFile({
+      channels: [{ platform: 'telegram', token: { env: 'TG_TOKEN' }, mode: 'polling' }],
+    });
+    const loaded = loadChannelsConfig(polling, { TG_TOKEN: '123:abc' });
+    expect(loaded.channels[0]!.listen).toBeTypeOf('function');
+    expect(loaded.webhooks).toEqual([]);
+    const both = configFile({
+      channels: [
+        { platform: 'telegram', token: { env: 'TG_TOKEN' }, secretToken: { env: 'S' }, mode: 'polling' },
+      ],
+    });
+    expect(() => loadChannelsConfig(both, { TG_TOKEN: '123:abc', S: 'x' })).toThrow(
+      /"mode": "polling" and a webhook "secretToken" together.*Remove "secretToken"/,
+    );
+  });
+});

@@ -14,7 +14,15 @@ export interface ChannelsConfig {
   /** The server's public HTTPS origin, for the webhook URLs to register (`treeagent channels check`). */
   publicUrl?: string;
   channels: (
-    | { platform: 'telegram'; name?: string; token: SecretSource; secretToken: SecretSource }
+    | {
+        platform: 'telegram';
+        name?: string;
+        token: SecretSource;
+        /** The webhook's secret token; absent (and refused) with `mode: "polling"`. */
+        secretToken?: SecretSource;
+        /** `polling` fetches updates with long polling (development); default the webhook. */
+        mode?: 'webhook' | 'polling';
+      }
     | {
         platform: 'whatsapp';
         name?: string;
@@ -68,12 +76,28 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
     const where = `--channels ${file}, channels[${index}]`;
     const secret = (key: string, source: unknown) => readSecret(`${where}.${key}`, source, base, env);
     switch (entry.platform) {
-      case 'telegram':
+      case 'telegram': {
+        if (entry.mode !== undefined && entry.mode !== 'webhook' && entry.mode !== 'polling')
+          throw new ChannelsConfigError(
+            `${where}.mode must be "webhook" or "polling"; got ${JSON.stringify(entry.mode)}.`,
+          );
+        if (entry.mode === 'polling') {
+          if (entry.secretToken !== undefined)
+            throw new ChannelsConfigError(
+              `${where}: "mode": "polling" and a webhook "secretToken" together — Telegram gives updates to a webhook or to polling, not both. Remove "secretToken" to poll (development), or remove "mode" to use the webhook.`,
+            );
+          return new TelegramChannel({
+            ...(entry.name ? { name: entry.name } : {}),
+            token: secret('token', entry.token),
+            mode: 'polling',
+          });
+        }
         return new TelegramChannel({
           ...(entry.name ? { name: entry.name } : {}),
           token: secret('token', entry.token),
           secretToken: secret('secretToken', entry.secretToken),
         });
+      }
       case 'whatsapp':
         return new WhatsAppChannel({
           ...(entry.name ? { name: entry.name } : {}),
@@ -102,11 +126,14 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
   const origin = (config.publicUrl ?? 'https://<your-host>').replace(/\/$/, '');
   return {
     channels,
-    webhooks: channels.map((channel) => ({
-      name: channel.name,
-      platform: channel.platform,
-      url: `${origin}/channels/${channel.name}/webhook`,
-    })),
+    // A polling channel has no webhook to register.
+    webhooks: channels
+      .filter((channel) => !channel.listen)
+      .map((channel) => ({
+        name: channel.name,
+        platform: channel.platform,
+        url: `${origin}/channels/${channel.name}/webhook`,
+      })),
   };
 }
 

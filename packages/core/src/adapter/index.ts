@@ -21,6 +21,7 @@ export {
 export {
   type Channel,
   type ChannelCapabilities,
+  type ChannelListener,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,

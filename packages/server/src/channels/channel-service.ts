@@ -6,7 +6,12 @@ import type {
   ChannelStore,
   HandoffUpdate,
 } from '@treeagent/core/adapter';
-import { type Channel, type InboundMessage, optionOfAnswer } from '@treeagent/core/adapter';
+import {
+  type Channel,
+  type ChannelListener,
+  type InboundMessage,
+  optionOfAnswer,
+} from '@treeagent/core/adapter';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,6 +42,8 @@ export class ChannelService {
   readonly #runner: TurnRunner;
   readonly #logger: ServerLogger;
   readonly #tokens: SessionTokens;
+  readonly #listeners: ChannelListener[] = [];
+  #stopping: Promise<void> = Promise.resolve();
 
   constructor(init: {
     agent: TreeAgent;
@@ -81,6 +88,35 @@ export class ChannelService {
       options,
     });
     this.delivery.start();
+    for (const channel of channels.values()) this.#listen(channel);
+  }
+
+  /** A channel that fetches its own updates (Telegram's long polling): its messages run as a webhook's do. */
+  #listen(channel: Channel): void {
+    const listener = channel.listen?.((messages) => this.#handleAll(channel, messages));
+    if (!listener) return;
+    this.#listeners.push(listener);
+    listener.stopped.catch((error: unknown) =>
+      this.#logger.error(
+        `Channel "${channel.name}" stopped fetching updates: ${(error as Error)?.message ?? error}`,
+      ),
+    );
+  }
+
+  /** Runs each message's turn in order; throws at the first that failed (counted and logged). */
+  async #handleAll(channel: Channel, messages: readonly InboundMessage[]): Promise<void> {
+    for (const message of messages) {
+      try {
+        await this.#handle(channel, message);
+      } catch (error) {
+        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
+        this.#logger.error(
+          `Channel "${channel.name}": update ${message.messageId} failed; the platform will send it again`,
+          error,
+        );
+        throw error;
+      }
+    }
   }
 
   /**
@@ -101,22 +137,15 @@ export class ChannelService {
       );
     }
     if (result.kind === 'answer') return result.response;
-    for (const message of result.messages) {
-      try {
-        await this.#handle(channel, message);
-      } catch (error) {
-        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
-        this.#logger.error(
-          `Channel "${channel.name}": update ${message.messageId} failed; the platform will send it again`,
-          error,
-        );
-        return Response.json(
-          {
-            error: { code: 'INTERNAL', message: 'The message could not be processed now; deliver it again.' },
-          },
-          { status: 500 },
-        );
-      }
+    try {
+      await this.#handleAll(channel, result.messages);
+    } catch {
+      return Response.json(
+        {
+          error: { code: 'INTERNAL', message: 'The message could not be processed now; deliver it again.' },
+        },
+        { status: 500 },
+      );
     }
     return Response.json({ ok: true });
   }
@@ -249,10 +278,20 @@ export class ChannelService {
   /** Stops the delivery loop (shutdown). */
   stop(): void {
     this.delivery.stop();
+    this.#stopping = Promise.all(
+      this.#listeners
+        .splice(0)
+        .map((listener) =>
+          listener
+            .stop()
+            .catch((error) => this.#logger.error('Stopping a channel that fetches updates failed', error)),
+        ),
+    ).then(() => {});
   }
 
-  /** Waits for the sends in progress, so none stays leased by a process that is going away. */
-  settle(): Promise<void> {
-    return this.delivery.settle();
+  /** Waits for the sends in progress and the polling channels' last update, so none is left half-done. */
+  async settle(): Promise<void> {
+    await this.#stopping;
+    await this.delivery.settle();
   }
 }
