@@ -77,6 +77,7 @@ export class SqliteChannelStore implements ChannelStore {
   readonly #sessionOf: (conversation: ChannelConversation, newSessionId: string, now: string) => string;
   readonly #conversationOf: Database.Statement;
   readonly #enqueue: (deliveries: readonly ChannelDeliveryInput[], now: string) => void;
+  readonly #insertInTransaction: (deliveries: readonly ChannelDeliveryInput[], now: string) => void;
   readonly #lease: (now: string, limit: number, until: string) => Row[];
   readonly #delete: Database.Statement;
   readonly #failed: Database.Statement;
@@ -140,6 +141,7 @@ export class SqliteChannelStore implements ChannelStore {
       }
     });
     this.#enqueue = (deliveries, now) => enqueue.immediate(deliveries, now);
+    this.#insertInTransaction = (deliveries, now) => enqueue(deliveries, now);
     // The head of each conversation (its oldest pending message), when it is due.
     const due = db.prepare(
       `SELECT o.seq FROM channel_outbox o
@@ -197,6 +199,11 @@ export class SqliteChannelStore implements ChannelStore {
       const row = this.#conversationOf.get(sessionId) as { conversation: string } | undefined;
       return row ? (JSON.parse(row.conversation) as ChannelConversation) : null;
     });
+  }
+
+  /** Adds `deliveries` in the caller's transaction (a session store's commit); ids already there are skipped. */
+  insertInTransaction(deliveries: readonly ChannelDeliveryInput[], now: Date): void {
+    this.#insertInTransaction(deliveries, now.toISOString());
   }
 
   async enqueue(deliveries: readonly ChannelDeliveryInput[], now: Date): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type ChannelListener,
   type InboundMessage,
   optionOfAnswer,
+  payloadsOfOutput,
 } from '@treeagent/core/adapter';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
@@ -20,7 +21,7 @@ import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { TurnRunner } from '../turns/turn-runner.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
-import { payloadsOfHandoffEntries, payloadsOfOutput } from './channel-payloads.js';
+import { payloadsOfHandoffEntries } from './channel-payloads.js';
 import type { ChannelsOptions } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
@@ -43,6 +44,7 @@ export class ChannelService {
   readonly #logger: ServerLogger;
   readonly #tokens: SessionTokens;
   readonly #listeners: ChannelListener[] = [];
+  readonly #answersInCommit: boolean;
   #stopping: Promise<void> = Promise.resolve();
 
   constructor(init: {
@@ -73,6 +75,8 @@ export class ChannelService {
         'The session store keeps no channel store (it has no channelStore()): give the option channels.store, or use the SQLite or PostgreSQL session store.',
       );
     this.store = store;
+    // The session store's own channel store: the turn's commit writes the answer to its outbox.
+    this.#answersInCommit = !options.store || options.store === storeOf?.call(agent.sessionStore);
     this.metrics = new ChannelMetrics(init.registry);
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.#agent = agent;
@@ -172,6 +176,8 @@ export class ChannelService {
       attachments,
       clientMetadata: { channel: channel.name, platform: channel.platform },
       inbound: receipt,
+      // The answer joins the outbox in the turn's own commit: a crash right after it cannot lose it.
+      ...(this.#answersInCommit ? { replyTo: conversation } : {}),
     });
     let output: AgentOutput;
     try {
@@ -184,6 +190,11 @@ export class ChannelService {
       throw error;
     }
     this.metrics.received.inc({ channel: channel.name, result: 'turn' });
+    if (this.#answersInCommit) {
+      this.delivery.poke();
+      return;
+    }
+    // A channel store apart from the session store (option channels.store): queued after the commit.
     await this.enqueue(
       sessionId,
       conversation,
