@@ -217,6 +217,17 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
     });
   }
 
+  async sessionsOfUser(channel: string, userId: string): Promise<string[]> {
+    return this.run(`find the channel sessions of a user of "${channel}"`, async (pool) => {
+      const { rows } = await pool.query<{ session_id: string }>(
+        `SELECT session_id FROM ${this.identities}
+          WHERE channel = $1 AND conversation->>'userId' = $2 ORDER BY created_at, session_id`,
+        [channel, userId],
+      );
+      return rows.map((row) => row.session_id);
+    });
+  }
+
   async sessionData(
     sessionIds: readonly string[],
   ): Promise<{ identities: ChannelIdentity[]; deliveries: ChannelDelivery[] }> {

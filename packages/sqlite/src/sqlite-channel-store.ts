@@ -85,6 +85,7 @@ export class SqliteChannelStore implements ChannelStore {
   readonly #dead: Database.Statement;
   readonly #retry: Database.Statement;
   readonly #identities: Database.Statement;
+  readonly #sessionsOfUser: Database.Statement;
   readonly #deliveries: Database.Statement;
   readonly #deleteSessions: (sessionIds: readonly string[]) => number;
 
@@ -173,6 +174,10 @@ export class SqliteChannelStore implements ChannelStore {
       `UPDATE channel_outbox SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE id = ? AND status = 'dead'`,
     );
     const inSessions = 'session_id IN (SELECT value FROM json_each(?))';
+    this.#sessionsOfUser = db.prepare(
+      `SELECT session_id FROM channel_identities
+        WHERE channel = ? AND json_extract(conversation, '$.userId') = ? ORDER BY created_at, session_id`,
+    );
     this.#identities = db.prepare(
       `SELECT session_id, conversation, created_at FROM channel_identities WHERE ${inSessions} ORDER BY created_at, session_id`,
     );
@@ -259,6 +264,12 @@ export class SqliteChannelStore implements ChannelStore {
       if (changed) this.#database.wrote();
       return changed;
     });
+  }
+
+  async sessionsOfUser(channel: string, userId: string): Promise<string[]> {
+    return this.#handle.run(`find the channel sessions of a user of "${channel}"`, () =>
+      (this.#sessionsOfUser.all(channel, userId) as { session_id: string }[]).map((row) => row.session_id),
+    );
   }
 
   async sessionData(
