@@ -272,6 +272,21 @@ export class ChannelService {
     }
   }
 
+  /**
+   * An operator is typing to a session: when it came from a channel that shows typing, the platform's
+   * indicator is sent now (a hint, not queued: one that does not arrive is not retried).
+   */
+  async operatorTyping(sessionId: string): Promise<void> {
+    try {
+      const conversation = await this.store.conversationOf(sessionId);
+      const channel = conversation && this.channels.get(conversation.channel);
+      if (!conversation || !channel?.capabilities.typing) return;
+      await channel.send(conversation, { type: 'typing' });
+    } catch {
+      // Only a hint.
+    }
+  }
+
   /** Forgets a deleted or expired session's channel identity and undelivered messages. */
   async forget(sessionIds: readonly string[]): Promise<void> {
     await this.store.deleteSessions(sessionIds);
