@@ -144,6 +144,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'privacy',
       'analytics',
       'handoff',
+      'channel',
       'engine/runtime',
     ],
   },

@@ -61,4 +61,69 @@ describe('loadChannelsConfig', () => {
       /unknown platform "fax"/,
     );
   });
+
+  it('builds Messenger and Instagram channels from the same Meta app secrets', () => {
+    const meta = {
+      pageAccessToken: { env: 'PAGE_TOKEN' },
+      appSecret: { env: 'APP_SECRET' },
+      verifyToken: { env: 'VERIFY' },
+    };
+    const file = configFile({
+      channels: [
+        { platform: 'messenger', ...meta },
+        { platform: 'instagram', name: 'ig-shop', ...meta },
+      ],
+    });
+    const loaded = loadChannelsConfig(file, { PAGE_TOKEN: 'EAAG', APP_SECRET: 's', VERIFY: 'v' });
+    expect(loaded.webhooks.map((hook) => [hook.name, hook.platform])).toEqual([
+      ['messenger', 'messenger'],
+      ['ig-shop', 'instagram'],
+    ]);
+    expect(() => loadChannelsConfig(file, { APP_SECRET: 's', VERIFY: 'v' })).toThrow(
+      /channels\[0\]\.pageAccessToken: the environment variable PAGE_TOKEN is not set/,
+    );
+  });
+
+  it('reads the WhatsApp template for the closed 24-hour window, and refuses one it cannot send, naming the shape', () => {
+    const whatsapp = (template: unknown) =>
+      configFile({
+        channels: [
+          {
+            platform: 'whatsapp',
+            phoneNumberId: '1098765',
+            accessToken: { env: 'WA_TOKEN' },
+            appSecret: { env: 'APP_SECRET' },
+            verifyToken: { env: 'VERIFY' },
+            template,
+          },
+        ],
+      });
+    const env = { WA_TOKEN: 't', APP_SECRET: 's', VERIFY: 'v' };
+    expect(
+      loadChannelsConfig(whatsapp({ name: 'ripresa_conversazione', language: 'it' }), env).channels,
+    ).toHaveLength(1);
+    for (const bad of ['ripresa', { name: 'Ripresa Conversazione', language: 'it' }, { name: 'ripresa' }])
+      expect(() => loadChannelsConfig(whatsapp(bad), env)).toThrow(
+        /channels\[0\]\.template must be \{ "name": .*approved in WhatsApp Manager/,
+      );
+  });
+});
+
+describe('loadChannelsConfig: Telegram polling', () => {
+  it('builds a polling channel without a secret token and no webhook to register; refuses polling with a secret token', () => {
+    const polling = configFile({
+      channels: [{ platform: 'telegram', token: { env: 'TG_TOKEN' }, mode: 'polling' }],
+    });
+    const loaded = loadChannelsConfig(polling, { TG_TOKEN: '123:abc' });
+    expect(loaded.channels[0]!.listen).toBeTypeOf('function');
+    expect(loaded.webhooks).toEqual([]);
+    const both = configFile({
+      channels: [
+        { platform: 'telegram', token: { env: 'TG_TOKEN' }, secretToken: { env: 'S' }, mode: 'polling' },
+      ],
+    });
+    expect(() => loadChannelsConfig(both, { TG_TOKEN: '123:abc', S: 'x' })).toThrow(
+      /"mode": "polling" and a webhook "secretToken" together.*Remove "secretToken"/,
+    );
+  });
 });

@@ -1,6 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Channel } from '@treeagent/core/adapter';
+import { InstagramChannel } from './meta/instagram-channel.js';
+import { MessengerChannel } from './meta/messenger-channel.js';
 import { WhatsAppChannel } from './meta/whatsapp-channel.js';
 import { SlackChannel } from './slack/slack-channel.js';
 import { TeamsChannel } from './teams/teams-channel.js';
@@ -14,7 +16,15 @@ export interface ChannelsConfig {
   /** The server's public HTTPS origin, for the webhook URLs to register (`treeagent channels check`). */
   publicUrl?: string;
   channels: (
-    | { platform: 'telegram'; name?: string; token: SecretSource; secretToken: SecretSource }
+    | {
+        platform: 'telegram';
+        name?: string;
+        token: SecretSource;
+        /** The webhook's secret token; absent (and refused) with `mode: "polling"`. */
+        secretToken?: SecretSource;
+        /** `polling` fetches updates with long polling (development); default the webhook. */
+        mode?: 'webhook' | 'polling';
+      }
     | {
         platform: 'whatsapp';
         name?: string;
@@ -26,6 +36,13 @@ export interface ChannelsConfig {
       }
     | { platform: 'slack'; name?: string; botToken: SecretSource; signingSecret: SecretSource }
     | { platform: 'teams'; name?: string; appId: string; tenantId: string; appPassword: SecretSource }
+    | {
+        platform: 'messenger' | 'instagram';
+        name?: string;
+        pageAccessToken: SecretSource;
+        appSecret: SecretSource;
+        verifyToken: SecretSource;
+      }
   )[];
 }
 
@@ -64,12 +81,28 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
     const where = `--channels ${file}, channels[${index}]`;
     const secret = (key: string, source: unknown) => readSecret(`${where}.${key}`, source, base, env);
     switch (entry.platform) {
-      case 'telegram':
+      case 'telegram': {
+        if (entry.mode !== undefined && entry.mode !== 'webhook' && entry.mode !== 'polling')
+          throw new ChannelsConfigError(
+            `${where}.mode must be "webhook" or "polling"; got ${JSON.stringify(entry.mode)}.`,
+          );
+        if (entry.mode === 'polling') {
+          if (entry.secretToken !== undefined)
+            throw new ChannelsConfigError(
+              `${where}: "mode": "polling" and a webhook "secretToken" together — Telegram gives updates to a webhook or to polling, not both. Remove "secretToken" to poll (development), or remove "mode" to use the webhook.`,
+            );
+          return new TelegramChannel({
+            ...(entry.name ? { name: entry.name } : {}),
+            token: secret('token', entry.token),
+            mode: 'polling',
+          });
+        }
         return new TelegramChannel({
           ...(entry.name ? { name: entry.name } : {}),
           token: secret('token', entry.token),
           secretToken: secret('secretToken', entry.secretToken),
         });
+      }
       case 'whatsapp':
         return new WhatsAppChannel({
           ...(entry.name ? { name: entry.name } : {}),
@@ -77,7 +110,7 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           accessToken: secret('accessToken', entry.accessToken),
           appSecret: secret('appSecret', entry.appSecret),
           verifyToken: secret('verifyToken', entry.verifyToken),
-          ...(entry.template ? { template: entry.template } : {}),
+          ...(entry.template === undefined ? {} : { template: whatsAppTemplate(where, entry.template) }),
         });
       case 'slack':
         return new SlackChannel({
@@ -97,21 +130,34 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           tenantId: entry.tenantId,
           appPassword: secret('appPassword', entry.appPassword),
         });
+      case 'messenger':
+      case 'instagram': {
+        const options = {
+          ...(entry.name ? { name: entry.name } : {}),
+          pageAccessToken: secret('pageAccessToken', entry.pageAccessToken),
+          appSecret: secret('appSecret', entry.appSecret),
+          verifyToken: secret('verifyToken', entry.verifyToken),
+        };
+        return entry.platform === 'messenger' ? new MessengerChannel(options) : new InstagramChannel(options);
+      }
       default:
         throw new ChannelsConfigError(
-          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram", "whatsapp", "slack" and "teams".`,
+          `${where}: unknown platform ${JSON.stringify((entry as { platform?: unknown }).platform)}; this version knows "telegram", "whatsapp", "messenger", "instagram", "slack" and "teams".`,
         );
     }
   });
   const origin = (config.publicUrl ?? 'https://<your-host>').replace(/\/$/, '');
   return {
     channels,
-    webhooks: channels.map((channel) => ({
-      name: channel.name,
-      platform: channel.platform,
-      url: `${origin}/channels/${channel.name}/webhook`,
-      ...(WHERE[channel.platform] ? { where: WHERE[channel.platform] } : {}),
-    })),
+    // A polling channel has no webhook to register.
+    webhooks: channels
+      .filter((channel) => !channel.listen)
+      .map((channel) => ({
+        name: channel.name,
+        platform: channel.platform,
+        url: `${origin}/channels/${channel.name}/webhook`,
+        ...(WHERE[channel.platform] ? { where: WHERE[channel.platform] } : {}),
+      })),
   };
 }
 
@@ -120,6 +166,21 @@ const WHERE: Record<string, string> = {
   slack: 'the Request URL of Event Subscriptions and of Interactivity & Shortcuts',
   teams: 'the messaging endpoint of the Azure Bot (Settings → Configuration)',
 };
+
+/** A WhatsApp template entry: an approved template's name and language code. */
+function whatsAppTemplate(where: string, template: unknown): { name: string; language: string } {
+  const { name, language } = (template ?? {}) as { name?: unknown; language?: unknown };
+  if (
+    typeof name !== 'string' ||
+    !/^[a-z0-9_]{1,512}$/.test(name) ||
+    typeof language !== 'string' ||
+    !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)
+  )
+    throw new ChannelsConfigError(
+      `${where}.template must be { "name": "<template name>", "language": "<code>" }: the name of a template approved in WhatsApp Manager (lowercase letters, digits and "_") and its language code ("it", "en_US"); got ${JSON.stringify(template)}.`,
+    );
+  return { name, language };
+}
 
 function readSecret(where: string, source: unknown, base: string, env: NodeJS.ProcessEnv): string {
   if (typeof source === 'string')

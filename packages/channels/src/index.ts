@@ -11,6 +11,13 @@ export {
   loadChannelsConfig,
   type SecretSource,
 } from './channels-config.js';
+export { InstagramChannel } from './meta/instagram-channel.js';
+export { MessengerChannel } from './meta/messenger-channel.js';
+export {
+  type MessengerChannelOptions,
+  type MessengerPlatform,
+  MessengerPlatformChannel,
+} from './meta/messenger-platform-channel.js';
 export { META_SIGNATURE_HEADER, signMetaBody } from './meta/meta-signature.js';
 export {
   WhatsAppChannel,

@@ -115,19 +115,32 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
     });
   }
 
+  /** Makes the tables (a session store calls it before a commit that adds to the outbox). */
+  async ready(): Promise<void> {
+    await this.run('create the channel tables', async () => {});
+  }
+
+  /** Adds `deliveries` with `client` (a session store's commit transaction); ids already there are skipped. */
+  async insertWith(
+    client: pg.ClientBase | pg.Pool,
+    deliveries: readonly ChannelDeliveryInput[],
+    now: Date,
+  ): Promise<void> {
+    if (deliveries.length === 0) return;
+    await client.query(
+      `INSERT INTO ${this.table}
+         (id, channel, conversation_id, session_id, conversation, payload, status, attempts, next_attempt_at)
+       SELECT d->>'id', d->'conversation'->>'channel', d->'conversation'->>'conversationId', d->>'sessionId',
+              d->'conversation', d->'payload', 'pending', 0, $2
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS input(d, ord) ORDER BY ord
+       ON CONFLICT (id) DO NOTHING`,
+      [JSON.stringify(deliveries), now],
+    );
+  }
+
   async enqueue(deliveries: readonly ChannelDeliveryInput[], now: Date): Promise<void> {
     if (deliveries.length === 0) return;
-    await this.run('add messages to the channel outbox', (pool) =>
-      pool.query(
-        `INSERT INTO ${this.table}
-           (id, channel, conversation_id, session_id, conversation, payload, status, attempts, next_attempt_at)
-         SELECT d->>'id', d->'conversation'->>'channel', d->'conversation'->>'conversationId', d->>'sessionId',
-                d->'conversation', d->'payload', 'pending', 0, $2
-           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS input(d, ord) ORDER BY ord
-         ON CONFLICT (id) DO NOTHING`,
-        [JSON.stringify(deliveries), now],
-      ),
-    );
+    await this.run('add messages to the channel outbox', (pool) => this.insertWith(pool, deliveries, now));
   }
 
   async lease(now: Date, limit: number, leaseMs: number): Promise<ChannelDelivery[]> {
@@ -201,6 +214,17 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
         [id, now],
       );
       return result.rowCount === 1;
+    });
+  }
+
+  async sessionsOfUser(channel: string, userId: string): Promise<string[]> {
+    return this.run(`find the channel sessions of a user of "${channel}"`, async (pool) => {
+      const { rows } = await pool.query<{ session_id: string }>(
+        `SELECT session_id FROM ${this.identities}
+          WHERE channel = $1 AND conversation->>'userId' = $2 ORDER BY created_at, session_id`,
+        [channel, userId],
+      );
+      return rows.map((row) => row.session_id);
     });
   }
 

@@ -342,12 +342,15 @@ export class PostgresSessionStore implements SessionStore {
     facts = [],
     handoffEvents = [],
     inbound,
+    outbound = [],
   }: SessionCommit): Promise<void> {
     const id = record.id;
     const recordJson = JSON.stringify(record);
     const entries = history.map((entry) => JSON.stringify(entry));
     const outbox = handoffEvents.length ? this.#outbox : null;
     if (outbox) await outbox.ready();
+    const channels = outbound.length ? this.channelStore() : null;
+    if (channels) await channels.ready();
     await this.#run(`commit session "${id}"`, () =>
       transaction(this.#pool, async (client) => {
         // The update's receipt first: a redelivery is refused before anything is written (exactly
@@ -406,6 +409,8 @@ export class PostgresSessionStore implements SessionStore {
         if (facts.length > 0) await this.#insertFacts(client, facts);
         // The handoff's webhook events, in the same transaction: no transition without its delivery.
         if (outbox) await outbox.insertWith(client, handoffEvents, new Date());
+        // The answer to the channel, in the same transaction: no answer committed without its delivery.
+        if (channels) await channels.insertWith(client, outbound, new Date());
       }),
     );
   }

@@ -393,6 +393,8 @@ export interface HandoffSummary {
   /** The user's last messages (at most 3), oldest first. */
   lastMessages: string[];
   noteCount: number;
+  /** The messaging channel the user writes from (its name in channels.json), or `null` (web chat, API). */
+  channel: string | null;
 }
 
 /** `GET /api/v1/operator/handoffs?status=open|closed&queue=`. */

@@ -77,6 +77,7 @@ export class SqliteChannelStore implements ChannelStore {
   readonly #sessionOf: (conversation: ChannelConversation, newSessionId: string, now: string) => string;
   readonly #conversationOf: Database.Statement;
   readonly #enqueue: (deliveries: readonly ChannelDeliveryInput[], now: string) => void;
+  readonly #insertInTransaction: (deliveries: readonly ChannelDeliveryInput[], now: string) => void;
   readonly #lease: (now: string, limit: number, until: string) => Row[];
   readonly #delete: Database.Statement;
   readonly #failed: Database.Statement;
@@ -84,6 +85,7 @@ export class SqliteChannelStore implements ChannelStore {
   readonly #dead: Database.Statement;
   readonly #retry: Database.Statement;
   readonly #identities: Database.Statement;
+  readonly #sessionsOfUser: Database.Statement;
   readonly #deliveries: Database.Statement;
   readonly #deleteSessions: (sessionIds: readonly string[]) => number;
 
@@ -140,6 +142,7 @@ export class SqliteChannelStore implements ChannelStore {
       }
     });
     this.#enqueue = (deliveries, now) => enqueue.immediate(deliveries, now);
+    this.#insertInTransaction = (deliveries, now) => enqueue(deliveries, now);
     // The head of each conversation (its oldest pending message), when it is due.
     const due = db.prepare(
       `SELECT o.seq FROM channel_outbox o
@@ -171,6 +174,10 @@ export class SqliteChannelStore implements ChannelStore {
       `UPDATE channel_outbox SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE id = ? AND status = 'dead'`,
     );
     const inSessions = 'session_id IN (SELECT value FROM json_each(?))';
+    this.#sessionsOfUser = db.prepare(
+      `SELECT session_id FROM channel_identities
+        WHERE channel = ? AND json_extract(conversation, '$.userId') = ? ORDER BY created_at, session_id`,
+    );
     this.#identities = db.prepare(
       `SELECT session_id, conversation, created_at FROM channel_identities WHERE ${inSessions} ORDER BY created_at, session_id`,
     );
@@ -197,6 +204,11 @@ export class SqliteChannelStore implements ChannelStore {
       const row = this.#conversationOf.get(sessionId) as { conversation: string } | undefined;
       return row ? (JSON.parse(row.conversation) as ChannelConversation) : null;
     });
+  }
+
+  /** Adds `deliveries` in the caller's transaction (a session store's commit); ids already there are skipped. */
+  insertInTransaction(deliveries: readonly ChannelDeliveryInput[], now: Date): void {
+    this.#insertInTransaction(deliveries, now.toISOString());
   }
 
   async enqueue(deliveries: readonly ChannelDeliveryInput[], now: Date): Promise<void> {
@@ -252,6 +264,12 @@ export class SqliteChannelStore implements ChannelStore {
       if (changed) this.#database.wrote();
       return changed;
     });
+  }
+
+  async sessionsOfUser(channel: string, userId: string): Promise<string[]> {
+    return this.#handle.run(`find the channel sessions of a user of "${channel}"`, () =>
+      (this.#sessionsOfUser.all(channel, userId) as { session_id: string }[]).map((row) => row.session_id),
+    );
   }
 
   async sessionData(

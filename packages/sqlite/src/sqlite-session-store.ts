@@ -202,6 +202,7 @@ export class SqliteSessionStore implements SessionStore {
             facts = [],
             handoffEvents = [],
             inbound,
+            outbound = [],
           }: SessionCommit,
           json: string,
           entries: string[],
@@ -228,6 +229,8 @@ export class SqliteSessionStore implements SessionStore {
           // The handoff's webhook events, in the same transaction: no transition without its delivery.
           if (this.#outbox && handoffEvents.length)
             this.#outbox.insertInTransaction(handoffEvents, new Date());
+          // The answer to the channel, in the same transaction: no answer committed without its delivery.
+          if (outbound.length) this.#channels!.insertInTransaction(outbound, new Date());
           // The commit ends the interaction: its lock row goes in the same write.
           return endsInteraction ? this.#locks.deleteInCommit(record.id) : null;
         },
@@ -369,6 +372,8 @@ export class SqliteSessionStore implements SessionStore {
 
   async commit(commit: SessionCommit): Promise<void> {
     const { record, history } = commit;
+    // Opened before the transaction (its tables are made on first use).
+    if (commit.outbound?.length) this.channelStore();
     this.#run(`commit session "${record.id}"`, () => {
       // Serialised before the transaction, so the write lock is held only for the writes.
       const json = JSON.stringify(record);

@@ -123,3 +123,33 @@ describe('WhatsApp specifics', () => {
     }
   });
 });
+
+describe('WhatsApp read receipts', () => {
+  it('"typing" marks the user’s last message read with the typing indicator; without its id nothing is sent', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const channel = channelOn(fake);
+      const read = await channel.receive(
+        fake.webhook({
+          from: '393331234567',
+          id: 'wamid.T1',
+          message: { type: 'text', text: { body: 'ciao' } },
+        }),
+      );
+      const conversation = (read as { messages: { conversation: any }[] }).messages[0]!.conversation;
+      await channel.send(conversation, { type: 'typing' });
+      expect(fake.received.map((item) => item.raw)).toEqual([
+        {
+          messaging_product: 'whatsapp',
+          status: 'read',
+          message_id: 'wamid.T1',
+          typing_indicator: { type: 'text' },
+        },
+      ]);
+      await channel.send({ ...conversation, reply: {} }, { type: 'typing' });
+      expect(fake.received).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});

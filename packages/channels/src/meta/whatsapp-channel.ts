@@ -10,7 +10,8 @@ import {
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
-import { META_SIGNATURE_HEADER, metaSignatureMatches } from './meta-signature.js';
+import { GraphApiClient } from './graph-api-client.js';
+import { type MetaWebhookSecrets, readMetaWebhook, requireMetaOptions } from './meta-webhook.js';
 
 /** A template approved in WhatsApp Manager, sent when the 24-hour customer-service window is closed. */
 export interface WhatsAppTemplate {
@@ -20,17 +21,13 @@ export interface WhatsAppTemplate {
 }
 
 /** Options of a WhatsApp Cloud API channel (docs/channels.md, "WhatsApp"). */
-export interface WhatsAppChannelOptions {
+export interface WhatsAppChannelOptions extends MetaWebhookSecrets {
   /** Default `whatsapp`. */
   name?: string;
   /** The business phone number's id (WhatsApp Manager → API setup). */
   phoneNumberId: string;
   /** A system user's access token with `whatsapp_business_messaging`. */
   accessToken: string;
-  /** The Meta app's secret: every webhook request is signed with it (`X-Hub-Signature-256`). */
-  appSecret: string;
-  /** The verify token you type in the app's webhook settings (the subscription handshake). */
-  verifyToken: string;
   /**
    * Sent instead of a message when the user last wrote more than 24 hours ago (only approved
    * templates may be sent then). Without it such a message is dead-lettered with an error that says so.
@@ -73,46 +70,36 @@ export class WhatsAppChannel implements Channel {
     buttons: { max: 10, labelLength: 24 },
     textLength: 4096,
     files: { receive: true, send: true },
-    typing: false,
+    typing: true,
   };
   readonly #options: WhatsAppChannelOptions;
-  readonly #graph: string;
+  readonly #graph: GraphApiClient;
   readonly #now: () => Date;
 
   constructor(options: WhatsAppChannelOptions) {
     this.name = options.name ?? 'whatsapp';
-    for (const key of ['phoneNumberId', 'accessToken', 'appSecret', 'verifyToken'] as const) {
-      if (!options[key])
-        throw new TypeError(
-          `WhatsApp channel "${this.name}": ${key} is missing (docs/channels.md, "WhatsApp").`,
-        );
-    }
+    requireMetaOptions('WhatsApp', this.name, { ...options }, [
+      'phoneNumberId',
+      'accessToken',
+      'appSecret',
+      'verifyToken',
+    ]);
     this.#options = options;
-    this.#graph = `${(options.graphRoot ?? 'https://graph.facebook.com').replace(/\/$/, '')}/${options.graphVersion ?? 'v21.0'}`;
+    this.#graph = new GraphApiClient({
+      platform: 'WhatsApp',
+      accessToken: options.accessToken,
+      ...(options.graphRoot ? { root: options.graphRoot } : {}),
+      ...(options.graphVersion ? { version: options.graphVersion } : {}),
+    });
     this.#now = options.now ?? (() => new Date());
   }
 
   async receive(request: Request): Promise<ChannelRequest> {
-    if (request.method === 'GET') {
-      const query = new URL(request.url).searchParams;
-      if (
-        query.get('hub.mode') === 'subscribe' &&
-        query.get('hub.verify_token') === this.#options.verifyToken
-      )
-        return { kind: 'answer', response: new Response(query.get('hub.challenge') ?? '', { status: 200 }) };
-      return { kind: 'rejected', reason: 'the verify token of the subscription handshake does not match' };
-    }
-    const body = await request.text();
-    if (!metaSignatureMatches(this.#options.appSecret, body, request.headers.get(META_SIGNATURE_HEADER)))
-      return { kind: 'rejected', reason: `missing or wrong ${META_SIGNATURE_HEADER} header` };
-    let payload: {
+    const read = await readMetaWebhook(request, this.#options);
+    if (read.kind !== 'payload') return read;
+    const payload = read.payload as {
       entry?: { changes?: { value?: { messages?: WhatsAppMessage[] } }[] }[];
     };
-    try {
-      payload = JSON.parse(body);
-    } catch {
-      return { kind: 'rejected', reason: 'the body is not JSON' };
-    }
     const messages = (payload.entry ?? [])
       .flatMap((entry) => entry.changes ?? [])
       .flatMap((change) => change.value?.messages ?? [])
@@ -143,7 +130,7 @@ export class WhatsAppChannel implements Channel {
         channel: this.name,
         conversationId: message.from,
         userId: message.from,
-        reply: { lastUserMessageAt: at.toISOString() },
+        reply: { lastUserMessageAt: at.toISOString(), lastMessageId: message.id },
       },
       text:
         message.text?.body ??
@@ -161,18 +148,25 @@ export class WhatsAppChannel implements Channel {
       name,
       mimeType,
       download: async () => {
-        const media = (await this.#call('GET', `/${mediaId}`)) as { url: string };
-        const response = await fetch(media.url, {
-          headers: { Authorization: `Bearer ${this.#options.accessToken}` },
-        });
-        if (!response.ok) throw new Error(`WhatsApp answered HTTP ${response.status} for media ${mediaId}.`);
-        return new Uint8Array(await response.arrayBuffer());
+        const media = (await this.#graph.call('GET', `/${mediaId}`)) as { url: string };
+        return this.#graph.download(media.url, `media ${mediaId}`);
       },
     };
   }
 
   async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
-    if (message.type === 'typing') return;
+    if (message.type === 'typing') {
+      // WhatsApp's typing indicator rides on the read receipt of the user's last message.
+      const messageId = conversation.reply?.lastMessageId;
+      if (messageId)
+        await this.#graph.call('POST', `/${this.#options.phoneNumberId}/messages`, {
+          messaging_product: 'whatsapp',
+          status: 'read',
+          message_id: messageId,
+          typing_indicator: { type: 'text' },
+        });
+      return;
+    }
     const to = conversation.conversationId;
     const last = conversation.reply?.lastUserMessageAt
       ? Date.parse(conversation.reply.lastUserMessageAt)
@@ -195,7 +189,7 @@ export class WhatsAppChannel implements Channel {
       form.set('messaging_product', 'whatsapp');
       form.set('type', message.file.mimeType);
       form.set('file', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
-      const uploaded = (await this.#call('POST', `/${this.#options.phoneNumberId}/media`, form)) as {
+      const uploaded = (await this.#graph.call('POST', `/${this.#options.phoneNumberId}/media`, form)) as {
         id: string;
       };
       await this.#send(to, {
@@ -245,39 +239,11 @@ export class WhatsAppChannel implements Channel {
   }
 
   #send(to: string, message: Record<string, unknown>): Promise<unknown> {
-    return this.#call('POST', `/${this.#options.phoneNumberId}/messages`, {
+    return this.#graph.call('POST', `/${this.#options.phoneNumberId}/messages`, {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to,
       ...message,
     });
-  }
-
-  async #call(method: string, path: string, body?: unknown): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.#graph}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${this.#options.accessToken}`,
-          ...(body && !(body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}),
-        },
-        ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ChannelSendError(`WhatsApp could not be reached: ${(error as Error).message}`, {
-        retryable: true,
-        cause: error,
-      });
-    }
-    const answer = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-    if (!response.ok)
-      throw ChannelSendError.ofStatus(
-        'WhatsApp',
-        response.status,
-        response.headers.get('retry-after'),
-        answer.error?.message ?? '',
-      );
-    return answer;
   }
 }

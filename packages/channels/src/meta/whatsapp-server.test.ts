@@ -13,7 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup() {
+async function setup(template?: { name: string; language: string }) {
   const fake = await FakeWhatsApp.start();
   const sessionStore = new InMemorySessionStore();
   const app = createApp({
@@ -27,6 +27,7 @@ async function setup() {
           appSecret: fake.appSecret,
           verifyToken: fake.verifyToken,
           graphRoot: fake.root,
+          ...(template ? { template } : {}),
         }),
       ],
       retryDelayMs: 20,
@@ -51,8 +52,13 @@ describe('WhatsApp through the server', () => {
     for (let i = 0; i < 2; i++)
       expect((await app.request(fake.webhook({ ...hello, id: 'wamid.B' }))).status).toBe(200);
     fake.failNext(429, 1);
-    await expect.poll(() => fake.received.length, { timeout: 5000 }).toBe(1);
-    expect(fake.received[0]).toMatchObject({
+    const texts = () => fake.received.filter((item) => item.kind === 'text');
+    await expect.poll(() => texts().length, { timeout: 5000 }).toBe(1);
+    // Read and "typing…" while the turn ran: the receipt of the user's message.
+    await expect
+      .poll(() => fake.received.filter((item) => item.kind === 'typing').map((item) => item.text))
+      .toEqual(['read:wamid.B']);
+    expect(texts()[0]).toMatchObject({
       conversationId: '393331234567',
       text: 'Hi! How can I help?',
       buttons: ['Orders', 'Returns'],
@@ -80,5 +86,27 @@ describe('WhatsApp through the server', () => {
       ['hello', null],
       ['Orders', 'Orders'],
     ]);
+  });
+
+  it('outside the 24-hour window the answer is dead-lettered with the fix (never dropped); with a template configured, the template goes', async () => {
+    const old = new Date(Date.now() - 25 * 3600 * 1000);
+    const { fake, app, sessionStore } = await setup();
+    expect((await app.request(fake.webhook({ ...hello, id: 'wamid.OLD', at: old }))).status).toBe(200);
+    const store = sessionStore.channelStore();
+    await expect.poll(() => store.deadLetters(), { timeout: 5000 }).toHaveLength(1);
+    const [dead] = await store.deadLetters();
+    expect(dead).toMatchObject({
+      status: 'dead',
+      attempts: 1,
+      payload: { type: 'text', text: 'Hi! How can I help?' },
+      lastError: expect.stringContaining('configure a template'),
+    });
+    expect(fake.received.filter((item) => item.kind === 'text')).toEqual([]);
+
+    const withTemplate = await setup({ name: 'ripresa_conversazione', language: 'it' });
+    await withTemplate.app.request(withTemplate.fake.webhook({ ...hello, id: 'wamid.OLD', at: old }));
+    await expect
+      .poll(() => withTemplate.fake.received.filter((item) => item.kind === 'text').map((item) => item.text))
+      .toEqual(['template:ripresa_conversazione']);
   });
 });

@@ -3,6 +3,7 @@ import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
   type Channel,
   type ChannelCapabilities,
+  type ChannelListener,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
@@ -12,6 +13,7 @@ import {
   splitText,
 } from '@treeagent/core/adapter';
 import { Api, GrammyError, HttpError, InputFile } from 'grammy';
+import { pollTelegram } from './telegram-polling.js';
 import type { TelegramUpdate } from './telegram-update.js';
 
 /** The header Telegram sends with the webhook's secret token (`setWebhook`'s `secret_token`). */
@@ -25,9 +27,17 @@ export interface TelegramChannelOptions {
   token: string;
   /**
    * The webhook's secret token (1–256 of `A-Z a-z 0-9 _ -`), given to `setWebhook` as `secret_token`:
-   * Telegram sends it in every request; a request without it is refused.
+   * Telegram sends it in every request; a request without it is refused. Required for the webhook;
+   * refused with `mode: 'polling'`.
    */
-  secretToken: string;
+  secretToken?: string;
+  /**
+   * `webhook` (default): Telegram posts updates to `/channels/<name>/webhook`. `polling`: the server
+   * fetches them with long polling (development: no public URL needed); not both.
+   */
+  mode?: 'webhook' | 'polling';
+  /** Polling: `getUpdates`' long-poll timeout in seconds. Default 30. */
+  pollingTimeoutSeconds?: number;
   /** The Bot API's root. Default `https://api.telegram.org` (tests: a local fake). */
   apiRoot?: string;
 }
@@ -50,12 +60,23 @@ export class TelegramChannel implements Channel {
     typing: true,
   };
   readonly api: Api;
-  readonly #secret: Buffer;
+  /** Set in polling mode: the server starts it (`Channel.listen`). */
+  readonly listen?: (handle: (messages: InboundMessage[]) => Promise<void>) => ChannelListener;
+  readonly #secret: Buffer | null;
   readonly #fileRoot: string;
 
   constructor(options: TelegramChannelOptions) {
     this.name = options.name ?? 'telegram';
-    if (!/^[A-Za-z0-9_-]{1,256}$/.test(options.secretToken ?? ''))
+    const polling = options.mode === 'polling';
+    if (options.mode !== undefined && options.mode !== 'webhook' && !polling)
+      throw new TypeError(
+        `Telegram channel "${this.name}": mode must be "webhook" or "polling"; got ${JSON.stringify(options.mode)}.`,
+      );
+    if (polling && options.secretToken !== undefined)
+      throw new TypeError(
+        `Telegram channel "${this.name}": mode "polling" and a webhook secretToken together — Telegram gives updates to a webhook or to polling, not both. Remove secretToken to poll (development), or remove mode to use the webhook.`,
+      );
+    if (!polling && !/^[A-Za-z0-9_-]{1,256}$/.test(options.secretToken ?? ''))
       throw new TypeError(
         `Telegram channel "${this.name}": secretToken must be 1–256 characters of A-Z, a-z, 0-9, "_" and "-" (Telegram's rule for setWebhook's secret_token); generate one with \`openssl rand -hex 32\`.`,
       );
@@ -65,11 +86,26 @@ export class TelegramChannel implements Channel {
       );
     const apiRoot = (options.apiRoot ?? 'https://api.telegram.org').replace(/\/$/, '');
     this.api = new Api(options.token, { apiRoot });
-    this.#secret = Buffer.from(options.secretToken);
+    this.#secret = polling ? null : Buffer.from(options.secretToken!);
     this.#fileRoot = `${apiRoot}/file/bot${options.token}`;
+    if (polling)
+      this.listen = (handle) =>
+        pollTelegram({
+          name: this.name,
+          token: options.token,
+          apiRoot,
+          timeoutSeconds: options.pollingTimeoutSeconds ?? 30,
+          read: (update) => this.#message(update),
+          handle,
+        });
   }
 
   async receive(request: Request): Promise<ChannelRequest> {
+    if (!this.#secret)
+      return {
+        kind: 'rejected',
+        reason: 'this channel polls for updates (mode "polling"); it takes no webhook',
+      };
     if (request.method !== 'POST')
       return { kind: 'rejected', reason: `Telegram posts updates; got ${request.method}` };
     const given = Buffer.from(request.headers.get(TELEGRAM_SECRET_HEADER) ?? '');

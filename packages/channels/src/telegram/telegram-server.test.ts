@@ -163,6 +163,8 @@ describe('Telegram through the server', () => {
     const headers = { 'X-Operator-Token': bruno, 'Content-Type': 'application/json' };
     const list = (await (await app.request('/api/v1/operator/handoffs', { headers })).json()) as any;
     const sessionId = list.handoffs[0].sessionId as string;
+    // The console shows where the user writes from.
+    expect(list.handoffs[0].channel).toBe('telegram');
     const history = await stores.sessionStore.history(sessionId);
     const file = history.flatMap((entry) => entry.attachments ?? [])[0]!;
     expect(file).toMatchObject({ name: 'scontrino.pdf', mimeType: 'application/pdf' });
@@ -172,6 +174,16 @@ describe('Telegram through the server', () => {
       headers,
       body: '{}',
     });
+    // The operator typing shows on Telegram ("typing…").
+    const typings = () => fake.received.filter((item) => item.kind === 'typing').length;
+    const before = typings();
+    const typing = await app.request(`/api/v1/operator/handoffs/${sessionId}/typing`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ typing: true }),
+    });
+    expect(typing.status).toBe(204);
+    await expect.poll(typings).toBe(before + 1);
     const reply = await app.request(`/api/v1/operator/handoffs/${sessionId}/messages`, {
       method: 'POST',
       headers,

@@ -52,7 +52,63 @@ export class FakeTelegram {
     this.files.set(fileId, { path: `documents/${fileId}.bin`, data });
   }
 
+  /** Updates waiting for `getUpdates` (long polling), oldest first. */
+  readonly #updates: Record<string, unknown>[] = [];
+  #waiters: (() => void)[] = [];
+  /** The webhook URL the bot has (`getWebhookInfo`); empty: none, so polling may start. */
+  webhookUrl = '';
+  /** The offset of the last `getUpdates`: updates below it were confirmed. */
+  confirmedOffset = 0;
+
+  /** An update for the poller (`getUpdates`), as Telegram keeps them until confirmed. */
+  queueUpdate(update: Record<string, unknown>): void {
+    this.#updates.push(update);
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
+  async #polling(
+    method: string,
+    fields: Record<string, unknown>,
+  ): Promise<{ status: number; body: unknown } | null> {
+    if (method === 'getMe')
+      return {
+        status: 200,
+        body: { ok: true, result: { id: 123456, is_bot: true, first_name: 'Shop', username: 'shop_bot' } },
+      };
+    if (method === 'getWebhookInfo')
+      return { status: 200, body: { ok: true, result: { url: this.webhookUrl, pending_update_count: 0 } } };
+    if (method === 'deleteWebhook') {
+      this.webhookUrl = '';
+      return { status: 200, body: { ok: true, result: true } };
+    }
+    if (method !== 'getUpdates') return null;
+    if (this.webhookUrl)
+      return {
+        status: 409,
+        body: {
+          ok: false,
+          error_code: 409,
+          description: "Conflict: can't use getUpdates method while webhook is active",
+        },
+      };
+    const offset = Number(fields.offset ?? 0);
+    this.confirmedOffset = Math.max(this.confirmedOffset, offset);
+    const due = () => this.#updates.filter((update) => Number(update.update_id) >= offset);
+    // Long polling: wait for an update up to the timeout (capped for tests).
+    if (due().length === 0 && Number(fields.timeout ?? 0) > 0)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(Number(fields.timeout) * 1000, 2000));
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    const limit = Number(fields.limit ?? 100);
+    return { status: 200, body: { ok: true, result: due().slice(0, limit) } };
+  }
+
   async close(): Promise<void> {
+    for (const wake of this.#waiters.splice(0)) wake();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -91,6 +147,8 @@ export class FakeTelegram {
         : { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: file not found' } };
     }
     if (method === 'answerCallbackQuery') return { status: 200, body: { ok: true, result: true } };
+    const polling = await this.#polling(method, fields);
+    if (polling) return polling;
     const failure = method === 'sendChatAction' ? undefined : this.#failures.shift();
     if (failure)
       return {

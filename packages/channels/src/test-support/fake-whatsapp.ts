@@ -1,107 +1,50 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FakePlatformSend } from '@treeagent/core/conformance';
+import type { IncomingMessage } from 'node:http';
 import { signMetaBody } from '../meta/meta-signature.js';
+import { type FakeAnswer, FakeGraphApi } from './fake-graph-api.js';
 
 /**
  * A local fake of WhatsApp's Cloud API (Graph API) on loopback, for tests (never a product path):
- * `/<phone>/messages`, `/<phone>/media` uploads, media lookups and downloads; what it received is
- * kept, and the next message sends can be made to fail with a status (and `Retry-After`).
+ * `/<phone>/messages` (with read receipts and the typing indicator), `/<phone>/media` uploads, media
+ * lookups and downloads (`FakeGraphApi`: what it received, failures on demand).
  */
-export class FakeWhatsApp {
+export class FakeWhatsApp extends FakeGraphApi {
   readonly phoneNumberId = '1098765';
-  readonly accessToken = 'EAAG-test-token';
-  readonly appSecret = 'meta-app-secret';
-  readonly verifyToken = 'verify-me';
-  readonly received: (FakePlatformSend & { raw: Record<string, unknown> })[] = [];
-  readonly media = new Map<string, { data: Uint8Array; name: string; mimeType: string }>();
-  readonly #failures: { status: number; retryAfter?: number }[] = [];
-  readonly #server: Server;
-  root = '';
-
-  private constructor() {
-    this.#server = createServer((request, response) => {
-      this.#handle(request)
-        .then(({ status, body, headers = {} }) => {
-          const binary = body instanceof Uint8Array;
-          response.writeHead(status, {
-            'Content-Type': binary ? 'application/octet-stream' : 'application/json',
-            ...headers,
-          });
-          response.end(binary ? body : JSON.stringify(body));
-        })
-        .catch((error) => {
-          response.writeHead(500, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify({ error: { message: String(error) } }));
-        });
-    });
-  }
 
   static async start(): Promise<FakeWhatsApp> {
     const fake = new FakeWhatsApp();
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
-    fake.root = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
+    await fake.listen();
     return fake;
   }
 
-  failNext(status: number, retryAfter?: number): void {
-    this.#failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #handle(
-    request: IncomingMessage,
-  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-    if (request.headers.authorization !== `Bearer ${this.accessToken}`)
-      return { status: 401, body: { error: { message: 'Invalid OAuth access token' } } };
-    const url = new URL(request.url ?? '/', this.root);
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const bytes = /^\/media-bytes\/(.+)$/.exec(url.pathname);
-    if (bytes) {
-      const media = this.media.get(bytes[1]!);
-      return media ? { status: 200, body: media.data } : { status: 404, body: {} };
-    }
-    const path = url.pathname.replace(/^\/v[\d.]+/, '');
+  protected async route(request: IncomingMessage, path: string, body: Buffer): Promise<FakeAnswer> {
     if (request.method === 'GET') {
       const id = path.slice(1);
       return this.media.has(id)
         ? { status: 200, body: { id, url: `${this.root}/media-bytes/${id}` } }
         : { status: 404, body: { error: { message: 'Unknown media' } } };
     }
-    if (path === `/${this.phoneNumberId}/media`) {
-      const form = await new Request('http://fake/', {
-        method: 'POST',
-        headers: { 'content-type': request.headers['content-type']! },
-        body,
-      }).formData();
-      const file = form.get('file') as File;
-      const id = `up-${this.media.size + 1}`;
-      this.media.set(id, {
-        data: new Uint8Array(await file.arrayBuffer()),
-        name: file.name,
-        mimeType: file.type,
-      });
-      return { status: 200, body: { id } };
-    }
+    if (path === `/${this.phoneNumberId}/media`)
+      return {
+        status: 200,
+        body: { id: await this.keep((await this.form(request, body)).get('file') as File) },
+      };
     if (path !== `/${this.phoneNumberId}/messages`)
       return { status: 404, body: { error: { message: `no ${path}` } } };
-    const failure = this.#failures.shift();
-    if (failure)
-      return {
-        status: failure.status,
-        body: { error: { message: `Error ${failure.status}`, code: failure.status === 429 ? 130429 : 1 } },
-        ...(failure.retryAfter === undefined
-          ? {}
-          : { headers: { 'Retry-After': String(failure.retryAfter) } }),
-      };
     const message = JSON.parse(body.toString()) as Record<string, any>;
     const conversationId = String(message.to);
+    // A read receipt (with the typing indicator) names the user's message, not the number; it is
+    // recorded, never failed.
+    if (message.status === 'read') {
+      this.received.push({
+        conversationId: '',
+        kind: 'typing',
+        text: `read:${message.message_id}`,
+        raw: message,
+      });
+      return { status: 200, body: { success: true } };
+    }
+    const failure = this.failure();
+    if (failure) return failure;
     if (message.type === 'text')
       this.received.push({ conversationId, kind: 'text', text: message.text.body, raw: message });
     else if (message.type === 'interactive') {

@@ -100,4 +100,64 @@ describe('treeagent personal-data', () => {
     const action = capture();
     expect(await main(['personal-data', 'purge', '--user', 'x', '--data', data], action)).toBe(2);
   });
+
+  test("--channel-user exports and deletes a messaging channel user's sessions, identities and outbox rows", async () => {
+    const data = await dataDirectory();
+    const stores = openSqlite(data);
+    const conversation = { channel: 'telegram', conversationId: '555', userId: '77' };
+    const channels = stores.sessionStore.channelStore();
+    const sessionId = await channels.sessionOf(conversation, 'ch-1', new Date());
+    await stores.sessionStore.commit({
+      record: { ...emptySessionRecord(sessionId, '2026-12-01T10:00:00.000Z'), version: 1, turn: 1 },
+      history: [{ role: 'user', content: 'ciao', turn: 1, at: '2026-12-01T10:00:00.000Z' }],
+      expectedVersion: 0,
+      inbound: { channel: 'telegram', messageId: 'u1' },
+      outbound: [
+        {
+          id: 'telegram:u1:0',
+          sessionId,
+          conversation,
+          payload: { type: 'text', text: 'Ciao!', options: [] },
+        },
+      ],
+    });
+    await stores.close();
+    const exported = capture();
+    expect(
+      await main(['personal-data', 'export', '--channel-user', 'telegram:77', '--data', data], exported),
+    ).toBe(0);
+    const json = JSON.parse(exported.out.join('\n')) as {
+      sessions: {
+        sessionId: string;
+        channelIdentity: { conversation: unknown };
+        channelDeliveries: { id: string }[];
+      }[];
+    };
+    expect(json.sessions.map((session) => [session.sessionId, session.channelIdentity.conversation])).toEqual(
+      [['ch-1', conversation]],
+    );
+    expect(json.sessions[0]!.channelDeliveries.map((delivery) => delivery.id)).toEqual(['telegram:u1:0']);
+    const deleted = capture();
+    expect(
+      await main(
+        ['personal-data', 'delete', '--channel-user', 'telegram:77', '--data', data, '--yes'],
+        deleted,
+      ),
+    ).toBe(0);
+    expect(deleted.out).toEqual(['Deleted 1 sessions: ch-1.']);
+    const after = openSqlite(data);
+    try {
+      expect(await after.sessionStore.channelStore().sessionsOfUser('telegram', '77')).toEqual([]);
+      expect(await after.sessionStore.channelStore().sessionData(['ch-1'])).toEqual({
+        identities: [],
+        deliveries: [],
+      });
+      expect(await after.sessionStore.load('ch-1')).toBeNull();
+    } finally {
+      await after.close();
+    }
+    const bad = capture();
+    expect(await main(['personal-data', 'export', '--channel-user', '77', '--data', data], bad)).toBe(2);
+    expect(bad.err.join('\n')).toMatch(/--channel-user must be <channel>:<user id>/);
+  });
 });

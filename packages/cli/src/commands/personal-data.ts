@@ -1,7 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { TreeAgentError } from '@treeagent/core';
-import type { AuditLog, FileStore, HandoffOutbox, HandoffQueue, SessionStore } from '@treeagent/core/adapter';
+import type {
+  AuditLog,
+  ChannelStore,
+  FileStore,
+  HandoffOutbox,
+  HandoffQueue,
+  SessionStore,
+} from '@treeagent/core/adapter';
 import {
   PersonalData,
   type PersonalDataStores,
@@ -23,6 +30,8 @@ export interface PersonalDataOptions {
   user?: string;
   /** Sessions by id, besides or instead of the user's. */
   session?: string[];
+  /** A messaging channel's user, `<channel>:<platform user id>` (docs/channels.md, "Privacy"). */
+  channelUser?: string;
   /** `export`: where to write the JSON (default: standard output). */
   out?: string;
   /** `delete`: confirms the deletion (without it, the command only says what it would delete). */
@@ -42,12 +51,13 @@ export async function personalDataCommand(
   if (action !== 'export' && action !== 'delete') {
     throw new TreeAgentError('INVALID_INPUT', `personal-data takes "export" or "delete"; got "${action}".`);
   }
-  if (options.user === undefined && !options.session?.length) {
+  if (options.user === undefined && !options.session?.length && options.channelUser === undefined) {
     throw new TreeAgentError(
       'INVALID_INPUT',
-      'Name the user (--user <id>, the userId given when their sessions were created) or sessions (--session <id>…).',
+      'Name the user (--user <id>, the userId given when their sessions were created), a channel user (--channel-user <channel>:<user id>) or sessions (--session <id>…).',
     );
   }
+  const channelUser = options.channelUser === undefined ? undefined : channelUserOf(options.channelUser);
   if (options.user !== undefined && !USER_ID_PATTERN.test(options.user)) {
     throw new TreeAgentError(
       'INVALID_INPUT',
@@ -57,6 +67,7 @@ export async function personalDataCommand(
   const subject: PersonalDataSubject = {
     ...(options.user === undefined ? {} : { userId: options.user }),
     ...(options.session?.length ? { sessionIds: options.session } : {}),
+    ...(channelUser ? { channelUser } : {}),
   };
   const actor = { id: `cli:${userInfo().username}`, role: 'admin' };
   const { stores, close } = await openStores(options);
@@ -76,7 +87,7 @@ export async function personalDataCommand(
         (session) => session.found,
       );
       out.log(
-        `Would delete ${sessions.length} sessions (${sessions.map((session) => session.sessionId).join(', ') || 'none'}) with their history, turn facts, files, handoff notes, webhook deliveries and tokens. Run again with --yes to delete them.`,
+        `Would delete ${sessions.length} sessions (${sessions.map((session) => session.sessionId).join(', ') || 'none'}) with their history, turn facts, files, handoff notes, webhook deliveries, channel identities and messages, and tokens. Run again with --yes to delete them.`,
       );
       return 1;
     }
@@ -88,12 +99,27 @@ export async function personalDataCommand(
   }
 }
 
+/** `telegram:77` → the channel `telegram`'s user `77` (the user id may hold colons: a Slack team). */
+function channelUserOf(value: string): { channel: string; userId: string } {
+  const at = value.indexOf(':');
+  const channel = value.slice(0, at);
+  const userId = value.slice(at + 1);
+  if (at < 1 || !/^[a-z0-9][a-z0-9_-]{0,62}$/.test(channel) || userId === '')
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `--channel-user must be <channel>:<user id>, the channel's name in channels.json and the platform's id of the user (e.g. telegram:5550123); got ${JSON.stringify(value)}.`,
+    );
+  return { channel, userId };
+}
+
 type Closable<T> = T & { close(): Promise<void> };
 type Opens<T> = new (options: { connection: string; schema?: string }) => Closable<T>;
 
 /** What the CLI uses of `@treeagent/postgres` (an optional adapter, loaded at run time). */
 interface PostgresModule {
-  PostgresSessionStore: Opens<SessionStore & { handoffOutbox(): HandoffOutbox }>;
+  PostgresSessionStore: Opens<
+    SessionStore & { handoffOutbox(): HandoffOutbox; channelStore(): ChannelStore }
+  >;
   PostgresSessionTokens: Opens<SessionTokens>;
   PostgresAuditLog: Opens<AuditLog>;
   PostgresHandoffQueue: Opens<HandoffQueue>;
@@ -116,7 +142,15 @@ async function openStores(
     const fileStore = new postgres.PostgresFileStore(where);
     const outbox = sessionStore.handoffOutbox();
     return {
-      stores: { sessionStore, tokens, auditLog, handoffQueue, fileStore, outbox },
+      stores: {
+        sessionStore,
+        tokens,
+        auditLog,
+        handoffQueue,
+        fileStore,
+        outbox,
+        channels: sessionStore.channelStore(),
+      },
       close: async () => {
         await Promise.all([
           sessionStore.close(),
@@ -137,6 +171,8 @@ async function openStores(
       handoffQueue: data.handoffQueue,
       // The webhook's outbox in the same file (this process commits nothing, so opening it changes nothing).
       outbox: data.options.sessionStore!.handoffOutbox!(),
+      // The messaging channels' identities and outbox in the same file.
+      channels: data.options.sessionStore!.channelStore?.() ?? null,
       ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
     },
     close: () => data.close(),
@@ -152,6 +188,11 @@ export const personalDataDefinition = defineCommand({
   options: [
     { flags: '--user <id>', description: 'the user: the userId given when their sessions were created' },
     { flags: '--session <ids...>', description: 'sessions by id, besides or instead of the user' },
+    {
+      flags: '--channel-user <channel:id>',
+      description:
+        "a messaging channel's user: the channel's name and the platform's user id (e.g. telegram:5550123), every conversation they wrote in",
+    },
     { flags: '--data <directory>', description: 'data directory (SQLite)', default: '.treeagent' },
     {
       flags: '--database-url <url>',

@@ -21,6 +21,7 @@ export {
 export {
   type Channel,
   type ChannelCapabilities,
+  type ChannelListener,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
@@ -31,6 +32,7 @@ export {
   splitText,
 } from '../channel/channel.js';
 export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
+export { outboundOfTurn, payloadsOfOutput } from '../channel/channel-outbound.js';
 export { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 // Vector math shared by embedders and vector stores.
 export { defaultEmbedderFor } from '../embedding/default-embedder.js';

@@ -77,6 +77,22 @@ export interface Channel {
    * `ChannelSendError` that says whether to retry and when.
    */
   send(conversation: ChannelConversation, message: ChannelSend): Promise<void>;
+  /**
+   * For a channel that fetches its updates itself instead of receiving webhooks (Telegram's long
+   * polling, for development): the server calls it once at start. `handle` runs the verified messages'
+   * turns and throws when it could not (the channel then offers them again, never skips them).
+   * `stopped` settles when the channel stops, rejected with the reason when it could not start;
+   * `stop` ends it (shutdown).
+   */
+  listen?(handle: (messages: InboundMessage[]) => Promise<void>): ChannelListener;
+}
+
+/** A channel fetching its own updates (`Channel.listen`). */
+export interface ChannelListener {
+  /** Settles when the channel stops; rejected with the reason when it could not start or went wrong. */
+  stopped: Promise<void>;
+  /** Stops fetching; resolves when the update in hand ran and the platform was told. */
+  stop(): Promise<void>;
 }
 
 /** A send the platform refused: retried (`retryable`, after `retryAfterMs` when the platform said) or dead-lettered. */

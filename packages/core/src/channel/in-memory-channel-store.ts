@@ -104,6 +104,14 @@ export class InMemoryChannelStore implements ChannelStore {
     return true;
   }
 
+  async sessionsOfUser(channel: string, userId: string): Promise<string[]> {
+    return [...this.#identities.values()]
+      .filter(
+        (identity) => identity.conversation.channel === channel && identity.conversation.userId === userId,
+      )
+      .map((identity) => identity.sessionId);
+  }
+
   async sessionData(
     sessionIds: readonly string[],
   ): Promise<{ identities: ChannelIdentity[]; deliveries: ChannelDelivery[] }> {

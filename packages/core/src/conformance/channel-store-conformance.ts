@@ -155,6 +155,38 @@ export function describeChannelStore(
       }
     });
 
+    cases.test('finds the sessions of a platform user on one channel, and only theirs', async () => {
+      const { store, dispose } = await open();
+      try {
+        // One user in two conversations (a direct chat and a group), another user, another channel.
+        await store.sessionOf(
+          { channel: 'telegram', conversationId: '10', userId: '77' },
+          'session-1',
+          at(0),
+        );
+        await store.sessionOf(
+          { channel: 'telegram', conversationId: '-20', userId: '77' },
+          'session-2',
+          at(1),
+        );
+        await store.sessionOf(
+          { channel: 'telegram', conversationId: '30', userId: '78' },
+          'session-3',
+          at(2),
+        );
+        await store.sessionOf(
+          { channel: 'whatsapp', conversationId: '77', userId: '77' },
+          'session-4',
+          at(3),
+        );
+        expect(await store.sessionsOfUser('telegram', '77')).toEqual(['session-1', 'session-2']);
+        expect(await store.sessionsOfUser('whatsapp', '77')).toEqual(['session-4']);
+        expect(await store.sessionsOfUser('telegram', 'nobody')).toEqual([]);
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.done();
   });
 }

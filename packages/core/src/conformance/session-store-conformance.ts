@@ -253,6 +253,49 @@ export function describeSessionStore(
     );
 
     cases.test(
+      'a commit adds its outbound channel messages to the channel store’s outbox in the same write; a refused commit adds none',
+      withStore(async (store) => {
+        if (!store.channelStore || !store.hasReceipt)
+          throw new Error(`${name} has no channelStore(): skip this test with a reason.`);
+        const conversation = { channel: 'telegram', conversationId: '555', userId: '77' };
+        const outbound = (id: string, text: string) => [
+          {
+            id,
+            sessionId: 'r5',
+            conversation,
+            payload: { type: 'text' as const, text, options: [] },
+          },
+        ];
+        const first = nextRecord(emptySessionRecord('r5', '2026-01-01T00:00:00.000Z'), {});
+        await store.commit({
+          record: first,
+          history: [entry('user', 'ciao', 1)],
+          expectedVersion: 0,
+          inbound: { channel: 'telegram', messageId: 'update-51' },
+          outbound: outbound('telegram:update-51:0', 'Ciao!'),
+        });
+        const channels = store.channelStore();
+        const leased = await channels.lease(new Date(), 10, 60_000);
+        expect(leased.map((item) => [item.id, item.sessionId, item.payload])).toEqual([
+          ['telegram:update-51:0', 'r5', { type: 'text', text: 'Ciao!', options: [] }],
+        ]);
+        await channels.delivered('telegram:update-51:0');
+        // The same update again: refused, and its answer is not queued a second time.
+        const error = await store
+          .commit({
+            record: nextRecord(first, {}),
+            history: [],
+            expectedVersion: 1,
+            inbound: { channel: 'telegram', messageId: 'update-51' },
+            outbound: outbound('telegram:update-51:1', 'again'),
+          })
+          .catch((e: unknown) => e);
+        expect(TreeAgentError.hasCode(error, 'DUPLICATE_DELIVERY')).toBe(true);
+        expect(await channels.lease(new Date(Date.now() + 120_000), 10, 60_000)).toEqual([]);
+      }),
+    );
+
+    cases.test(
       'deleting a session deletes its receipts',
       withStore(async (store) => {
         if (!store.hasReceipt) throw new Error(`${name} has no hasReceipt(): skip this test with a reason.`);

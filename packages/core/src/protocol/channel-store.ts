@@ -42,6 +42,11 @@ export interface ChannelStore {
   deadLetters(limit?: number): Promise<ChannelDelivery[]>;
   /** Puts a dead-lettered message back in line; false when there is none with this id. */
   retry(id: string, now: Date): Promise<boolean>;
+  /**
+   * The sessions of a platform user on a channel (every conversation they wrote in), oldest first:
+   * how a personal data request finds a channel user's data (docs/privacy.md).
+   */
+  sessionsOfUser(channel: string, userId: string): Promise<string[]>;
   /** The identities and undelivered messages of `sessionIds` (one user's data on request). */
   sessionData(
     sessionIds: readonly string[],

@@ -47,7 +47,14 @@ export class InMemorySessionStore implements SessionStore {
     return structuredClone(entries.slice(from));
   }
 
-  async commit({ record, history, expectedVersion, handoffEvents, inbound }: SessionCommit): Promise<void> {
+  async commit({
+    record,
+    history,
+    expectedVersion,
+    handoffEvents,
+    inbound,
+    outbound,
+  }: SessionCommit): Promise<void> {
     const current = this.#records.get(record.id)?.version ?? 0;
     if (current !== expectedVersion) {
       throw new TreeAgentError(
@@ -65,6 +72,8 @@ export class InMemorySessionStore implements SessionStore {
     this.#histories.set(record.id, entries);
     // Synchronously with the record (the in-memory add does not wait): nothing runs in between.
     if (this.#outbox && handoffEvents?.length) void this.#outbox.add(handoffEvents, new Date());
+    // The answer to the channel, likewise (the in-memory enqueue does not wait either).
+    if (outbound?.length) void this.channelStore().enqueue(outbound, new Date());
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { InboundReceipt } from '../protocol/channel.js';
-import type { ChannelStore } from '../protocol/channel-store.js';
+import type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
 import type { ExploreConstraintsData } from '../protocol/explore-constraints-data.js';
 import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { HandBackTarget, HandoffState } from '../protocol/handoff.js';
@@ -69,6 +69,13 @@ export interface SessionCommit {
    * (writing nothing) when it already holds it, so a redelivered update never runs a turn twice.
    */
   inbound?: InboundReceipt;
+  /**
+   * The turn's answer to the messaging channel it came from (docs/channels.md, "Outbound delivery"):
+   * a store with a channel store (`channelStore()`) adds these rows to its outbox in the same
+   * transaction, so an answer is never committed without its delivery (a crash right after the
+   * commit still sends it). An id the outbox holds is kept once.
+   */
+  outbound?: ChannelDeliveryInput[];
 }
 
 export interface HistoryQuery {

@@ -17,15 +17,25 @@ export const PersonalDataRequest = z
         '1–128 letters, digits and . _ : @ + - (the userId given when creating sessions)',
       )
       .optional(),
+    channelUser: z
+      .strictObject({
+        channel: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "a channel's name in the configuration"),
+        userId: z.string().min(1).max(256),
+      })
+      .optional(),
     sessionIds: z
       .array(z.string().regex(/^[A-Za-z0-9_:-]{1,200}$/, 'a session id'))
       .min(1)
       .max(100)
       .optional(),
   })
-  .refine((body) => body.userId !== undefined || body.sessionIds !== undefined, {
-    message: 'name the user ("userId") or the sessions ("sessionIds")',
-  });
+  .refine(
+    (body) => body.userId !== undefined || body.channelUser !== undefined || body.sessionIds !== undefined,
+    {
+      message:
+        'name the user ("userId"), a messaging channel\'s user ("channelUser": { "channel", "userId" }) or the sessions ("sessionIds")',
+    },
+  );
 
 /**
  * `/api/v1/personal-data/*` (docs/privacy.md), behind the admin role: one user's data on request.

@@ -25,9 +25,15 @@ import type { SessionTokens } from '../auth/session-tokens.js';
  */
 export const USER_ID_PATTERN = /^[A-Za-z0-9._:@+-]{1,128}$/;
 
-/** What a personal data request may name: a user (their sessions) and/or sessions by id. */
+/** What a personal data request may name: a user (their sessions), a messaging channel's user, and/or sessions by id. */
 export interface PersonalDataSubject {
   userId?: string;
+  /**
+   * A user of a messaging channel (docs/channels.md, "Privacy"): the channel's name and the platform's
+   * id of the user (Telegram's user id, a WhatsApp number, a Messenger PSID); every conversation
+   * they wrote in.
+   */
+  channelUser?: { channel: string; userId: string };
   sessionIds?: readonly string[];
 }
 
@@ -235,6 +241,15 @@ export class PersonalData {
       }
       for (const id of await this.#stores.tokens.userSessions(subject.userId)) ids.add(id);
     }
+    if (subject.channelUser) {
+      const { channel, userId } = subject.channelUser;
+      if (!this.#stores.channels)
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          'This server keeps no channel identities (no channel store): name the sessions by id instead of channelUser.',
+        );
+      for (const id of await this.#stores.channels.sessionsOfUser(channel, userId)) ids.add(id);
+    }
     for (const id of subject.sessionIds ?? []) ids.add(id);
     return [...ids];
   }
@@ -261,6 +276,10 @@ export class PersonalData {
   ): Promise<void> {
     const at = this.#now();
     const user = subject.userId === undefined ? null : userReference(subject.userId);
+    // A channel user is audited by reference too, never by the platform's id.
+    const channelUser = subject.channelUser
+      ? `${subject.channelUser.channel}:${userReference(subject.channelUser.userId)}`
+      : null;
     const append = this.#stores.audit ?? ((entry: AuditEntry) => this.#stores.auditLog.append(entry));
     await append({
       at,
@@ -268,7 +287,7 @@ export class PersonalData {
       actorRole: actor.role,
       action,
       sessionId: null,
-      detail: { user, sessions: sessionIds.length },
+      detail: { user, ...(channelUser ? { channelUser } : {}), sessions: sessionIds.length },
     });
     for (const sessionId of sessionIds) {
       await append({ at, actorId: actor.id, actorRole: actor.role, action, sessionId, detail: { user } });

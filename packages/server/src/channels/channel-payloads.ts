@@ -1,16 +1,5 @@
-import type { AgentOutput, HistoryEntry } from '@treeagent/core';
+import type { HistoryEntry } from '@treeagent/core';
 import type { ChannelPayload } from '@treeagent/core/adapter';
-
-/** What a turn sends on a channel: each message's text with its options, then its files. */
-export function payloadsOfOutput(output: Pick<AgentOutput, 'messages'>): ChannelPayload[] {
-  return output.messages.flatMap((message): ChannelPayload[] => {
-    const payloads: ChannelPayload[] = [];
-    if (message.content || message.options.length)
-      payloads.push({ type: 'text', text: message.content ?? '', options: [...message.options] });
-    for (const file of message.attachments) payloads.push({ type: 'file', file });
-    return payloads;
-  });
-}
 
 /**
  * What an operator's action sends on a channel: the operator's messages (with their name, options and

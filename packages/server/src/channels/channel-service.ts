@@ -6,7 +6,13 @@ import type {
   ChannelStore,
   HandoffUpdate,
 } from '@treeagent/core/adapter';
-import { type Channel, type InboundMessage, optionOfAnswer } from '@treeagent/core/adapter';
+import {
+  type Channel,
+  type ChannelListener,
+  type InboundMessage,
+  optionOfAnswer,
+  payloadsOfOutput,
+} from '@treeagent/core/adapter';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import { ApiError } from '../errors/api-error.js';
@@ -16,7 +22,7 @@ import { TurnRunner } from '../turns/turn-runner.js';
 import { AcknowledgedTurns } from './acknowledged-turns.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
-import { payloadsOfHandoffEntries, payloadsOfOutput } from './channel-payloads.js';
+import { payloadsOfHandoffEntries } from './channel-payloads.js';
 import type { ChannelsOptions } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
@@ -39,6 +45,9 @@ export class ChannelService {
   readonly #logger: ServerLogger;
   readonly #tokens: SessionTokens;
   readonly #acknowledged = new AcknowledgedTurns();
+  readonly #listeners: ChannelListener[] = [];
+  readonly #answersInCommit: boolean;
+  #stopping: Promise<void> = Promise.resolve();
 
   constructor(init: {
     agent: TreeAgent;
@@ -68,6 +77,8 @@ export class ChannelService {
         'The session store keeps no channel store (it has no channelStore()): give the option channels.store, or use the SQLite or PostgreSQL session store.',
       );
     this.store = store;
+    // The session store's own channel store: the turn's commit writes the answer to its outbox.
+    this.#answersInCommit = !options.store || options.store === storeOf?.call(agent.sessionStore);
     this.metrics = new ChannelMetrics(init.registry);
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.#agent = agent;
@@ -83,6 +94,35 @@ export class ChannelService {
       options,
     });
     this.delivery.start();
+    for (const channel of channels.values()) this.#listen(channel);
+  }
+
+  /** A channel that fetches its own updates (Telegram's long polling): its messages run as a webhook's do. */
+  #listen(channel: Channel): void {
+    const listener = channel.listen?.((messages) => this.#handleAll(channel, messages));
+    if (!listener) return;
+    this.#listeners.push(listener);
+    listener.stopped.catch((error: unknown) =>
+      this.#logger.error(
+        `Channel "${channel.name}" stopped fetching updates: ${(error as Error)?.message ?? error}`,
+      ),
+    );
+  }
+
+  /** Runs each message's turn in order; throws at the first that failed (counted and logged). */
+  async #handleAll(channel: Channel, messages: readonly InboundMessage[]): Promise<void> {
+    for (const message of messages) {
+      try {
+        await this.#handle(channel, message);
+      } catch (error) {
+        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
+        this.#logger.error(
+          `Channel "${channel.name}": update ${message.messageId} failed; the platform will send it again`,
+          error,
+        );
+        throw error;
+      }
+    }
   }
 
   /**
@@ -116,22 +156,15 @@ export class ChannelService {
         );
       return result.acknowledgeWith;
     }
-    for (const message of result.messages) {
-      try {
-        await this.#handle(channel, message);
-      } catch (error) {
-        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
-        this.#logger.error(
-          `Channel "${channel.name}": update ${message.messageId} failed; the platform will send it again`,
-          error,
-        );
-        return Response.json(
-          {
-            error: { code: 'INTERNAL', message: 'The message could not be processed now; deliver it again.' },
-          },
-          { status: 500 },
-        );
-      }
+    try {
+      await this.#handleAll(channel, result.messages);
+    } catch {
+      return Response.json(
+        {
+          error: { code: 'INTERNAL', message: 'The message could not be processed now; deliver it again.' },
+        },
+        { status: 500 },
+      );
     }
     return Response.json({ ok: true });
   }
@@ -158,6 +191,8 @@ export class ChannelService {
       attachments,
       clientMetadata: { channel: channel.name, platform: channel.platform },
       inbound: receipt,
+      // The answer joins the outbox in the turn's own commit: a crash right after it cannot lose it.
+      ...(this.#answersInCommit ? { replyTo: conversation } : {}),
     });
     let output: AgentOutput;
     try {
@@ -170,6 +205,11 @@ export class ChannelService {
       throw error;
     }
     this.metrics.received.inc({ channel: channel.name, result: 'turn' });
+    if (this.#answersInCommit) {
+      this.delivery.poke();
+      return;
+    }
+    // A channel store apart from the session store (option channels.store): queued after the commit.
     await this.enqueue(
       sessionId,
       conversation,
@@ -247,6 +287,21 @@ export class ChannelService {
     }
   }
 
+  /**
+   * An operator is typing to a session: when it came from a channel that shows typing, the platform's
+   * indicator is sent now (a hint, not queued: one that does not arrive is not retried).
+   */
+  async operatorTyping(sessionId: string): Promise<void> {
+    try {
+      const conversation = await this.store.conversationOf(sessionId);
+      const channel = conversation && this.channels.get(conversation.channel);
+      if (!conversation || !channel?.capabilities.typing) return;
+      await channel.send(conversation, { type: 'typing' });
+    } catch {
+      // Only a hint.
+    }
+  }
+
   /** Forgets a deleted or expired session's channel identity and undelivered messages. */
   async forget(sessionIds: readonly string[]): Promise<void> {
     await this.store.deleteSessions(sessionIds);
@@ -264,10 +319,20 @@ export class ChannelService {
   /** Stops the delivery loop (shutdown). */
   stop(): void {
     this.delivery.stop();
+    this.#stopping = Promise.all(
+      this.#listeners
+        .splice(0)
+        .map((listener) =>
+          listener
+            .stop()
+            .catch((error) => this.#logger.error('Stopping a channel that fetches updates failed', error)),
+        ),
+    ).then(() => {});
   }
 
-  /** Waits for the sends in progress, so none stays leased by a process that is going away. */
+  /** Waits for the sends in progress and the polling channels' last update, so none is left half-done. */
   async settle(): Promise<void> {
+    await this.#stopping;
     await this.#acknowledged.settle();
     await this.delivery.settle();
   }

@@ -21,5 +21,6 @@ export function mountChannels(app: Hono, services: Services, options: ChannelsOp
   mountChannelWebhooks(app, channels);
   mountChannelAdmin(app, channels, services.operatorAuth.require('admin'));
   services.handoffs.onAction((sessionId, update) => channels.afterHandoffAction(sessionId, update));
+  services.handoffs.onTyping((sessionId) => channels.operatorTyping(sessionId));
   return channels;
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { HandoffListResponse } from '../api-types.js';
+import { channelOfSession } from '../channels/channel-of-session.js';
 import { validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
 import { summaryOf } from './handoff-summary.js';
@@ -25,7 +26,12 @@ export function handoffQueueRoutes(services: Services): Hono {
     const now = Date.now();
     const list = await Promise.all(
       entries.map(async (entry) =>
-        summaryOf(entry, await agent.history(entry.sessionId, { limit: 20 }), now),
+        summaryOf(
+          entry,
+          await agent.history(entry.sessionId, { limit: 20 }),
+          now,
+          await channelOfSession(agent, entry.sessionId),
+        ),
       ),
     );
     const open = query.status === 'closed' ? await handoffs.queue.list({ status: 'open' }) : entries;

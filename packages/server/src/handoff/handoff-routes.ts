@@ -3,6 +3,7 @@ import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { HandoffDetail, UploadedFile } from '../api-types.js';
+import { channelOfSession } from '../channels/channel-of-session.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { serveSessionFile, uploadAllowance } from '../files/file-routes.js';
 import { receiveUpload } from '../files/receive-upload.js';
@@ -72,7 +73,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
       turnFacts(sessionId),
     ]);
     const detail: HandoffDetail = {
-      handoff: summaryOf(entry, history, Date.now()),
+      handoff: summaryOf(entry, history, Date.now(), await channelOfSession(agent, sessionId)),
       state: record?.handoff ?? null,
       history,
       notes: entry.notes,

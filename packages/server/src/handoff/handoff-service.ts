@@ -87,6 +87,7 @@ export class HandoffService {
   /** True when the outbox is not written by the session store's commits: the server adds the events. */
   #addsEvents = false;
   readonly #actionListeners: ((sessionId: string, update: HandoffUpdate) => Promise<void>)[] = [];
+  readonly #typingListeners: ((sessionId: string) => void)[] = [];
 
   constructor(init: {
     agent: TreeAgent;
@@ -263,6 +264,12 @@ export class HandoffService {
   /** Tells the user's stream that an operator is typing (never stored). */
   async typing(operator: OperatorIdentity, sessionId: string, typing: boolean): Promise<void> {
     await this.bus.publish({ kind: 'typing', sessionId, operator: ref(operator), typing });
+    if (typing) for (const listener of this.#typingListeners) listener(sessionId);
+  }
+
+  /** Calls `listener` in this process when an operator starts typing to a session (a messaging channel shows it). */
+  onTyping(listener: (sessionId: string) => void): void {
+    this.#typingListeners.push(listener);
   }
 
   /**

@@ -3,7 +3,12 @@ import type { QueueEntry } from '@treeagent/core/adapter';
 import type { HandoffSummary } from '../api-types.js';
 
 /** A queue entry as the console lists it: waiting time, the user's last messages, counts. */
-export function summaryOf(entry: QueueEntry, history: HistoryEntry[], now: number): HandoffSummary {
+export function summaryOf(
+  entry: QueueEntry,
+  history: HistoryEntry[],
+  now: number,
+  channel: string | null = null,
+): HandoffSummary {
   const lastMessages = history
     .filter((item) => item.role === 'user' && item.content)
     .slice(-3)
@@ -23,5 +28,6 @@ export function summaryOf(entry: QueueEntry, history: HistoryEntry[], now: numbe
     outcome: entry.outcome,
     lastMessages,
     noteCount: entry.notes.length,
+    channel,
   };
 }

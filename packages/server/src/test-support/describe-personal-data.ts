@@ -257,6 +257,90 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
       }
     });
 
+    it("a messaging channel's user: their channel identities, messages, outbox rows and receipts are exported and deleted, audited by reference", async () => {
+      const stores = await open();
+      const { agent, app } = await appOver(stores);
+      try {
+        const channels = agent.sessionStore.channelStore!();
+        const direct = { channel: 'telegram', conversationId: '555', userId: '77' };
+        const group = { channel: 'telegram', conversationId: '-900', userId: '77' };
+        const someoneElse = { channel: 'telegram', conversationId: '556', userId: '78' };
+        const sessions: string[] = [];
+        for (const [index, conversation] of [direct, group, someoneElse].entries()) {
+          const sessionId = await channels.sessionOf(conversation, `ch-privacy-${index}`, new Date());
+          sessions.push(sessionId);
+          await agent.send(sessionId, 'hello', {
+            inbound: { channel: 'telegram', messageId: `update-${index}` },
+            replyTo: conversation,
+          });
+        }
+        const admin = {
+          'X-Operator-Token': await loginOperator(app, 'anna'),
+          'Content-Type': 'application/json',
+        };
+        const post = (path: 'export' | 'delete', body: unknown) =>
+          app.request(`/api/v1/personal-data/${path}`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify(body),
+          });
+        expect((await post('export', { channelUser: { channel: 'Telegram!', userId: '77' } })).status).toBe(
+          400,
+        );
+        const response = await post('export', { channelUser: { channel: 'telegram', userId: '77' } });
+        expect(response.status, await response.clone().text()).toBe(200);
+        const exported = (await response.json()) as {
+          sessions: {
+            sessionId: string;
+            found: boolean;
+            history: { role: string; content: string }[];
+            channelIdentity: { conversation: unknown } | null;
+            channelDeliveries: { id: string; payload: { text?: string } }[];
+          }[];
+        };
+        expect(exported.sessions.map((session) => session.sessionId)).toEqual([sessions[0], sessions[1]]);
+        const [first] = exported.sessions;
+        expect(first!.found).toBe(true);
+        expect(first!.channelIdentity?.conversation).toEqual(direct);
+        expect(first!.history.filter((entry) => entry.role === 'user').map((entry) => entry.content)).toEqual(
+          ['hello'],
+        );
+        // The answer still in the outbox (nothing sends in this test) is the user's data too.
+        expect(first!.channelDeliveries.map((delivery) => delivery.id)).toEqual(['telegram:update-0:0']);
+
+        const deletion = await post('delete', { channelUser: { channel: 'telegram', userId: '77' } });
+        expect(deletion.status, await deletion.clone().text()).toBe(200);
+        expect(((await deletion.json()) as { deleted: string[] }).deleted).toEqual([
+          sessions[0],
+          sessions[1],
+        ]);
+        expect(await channels.sessionsOfUser('telegram', '77')).toEqual([]);
+        expect(await channels.sessionData([sessions[0]!, sessions[1]!])).toEqual({
+          identities: [],
+          deliveries: [],
+        });
+        expect(await agent.sessionStore.load(sessions[0]!)).toBeNull();
+        expect(await agent.sessionStore.hasReceipt!({ channel: 'telegram', messageId: 'update-0' })).toBe(
+          false,
+        );
+        // The other user's conversation is untouched.
+        expect(await channels.sessionsOfUser('telegram', '78')).toEqual([sessions[2]]);
+        expect((await channels.sessionData([sessions[2]!])).deliveries).toHaveLength(1);
+        // Audited by the user's reference, never the platform's id.
+        const audit = await stores.auditLog.list({ limit: 10 });
+        const request = audit.find(
+          (entry) => entry.action === 'personal-data.delete' && entry.sessionId === null,
+        );
+        expect(request?.detail).toMatchObject({
+          channelUser: `telegram:${userReference('77')}`,
+          sessions: 2,
+        });
+      } finally {
+        await app.shutdown();
+        await stores.dispose();
+      }
+    });
+
     it('exports every upload and webhook delivery of the user; after the deletion an admin retry sends nothing of theirs', async () => {
       const stores = await open();
       // The helpdesk refuses every delivery (a final 404): each becomes a dead letter.

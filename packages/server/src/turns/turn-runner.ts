@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import type { AgentEvent, AgentOutput, FileMetadata, TreeAgent } from '@treeagent/core';
-import type { InboundReceipt } from '@treeagent/core/adapter';
+import type { ChannelConversation, InboundReceipt } from '@treeagent/core/adapter';
 import { type ApiError, shuttingDown } from '../errors/api-error.js';
 import { apiErrorFromEngine, type EngineErrorSummary, statusOfEngineCode } from '../errors/engine-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
@@ -20,6 +20,8 @@ export interface TurnRequest {
   signal?: AbortSignal;
   /** The platform's id of the update (a messaging channel): recorded in the turn's commit, exactly once. */
   inbound?: InboundReceipt;
+  /** The channel conversation to answer on: the answer joins the channel outbox in the turn's commit. */
+  replyTo?: ChannelConversation;
 }
 
 /** A turn started by the runner. */
@@ -89,6 +91,7 @@ export class TurnRunner {
         clientMetadata: request.clientMetadata ?? {},
         signal: AbortSignal.any(signals),
         ...(request.inbound ? { inbound: request.inbound } : {}),
+        ...(request.replyTo ? { replyTo: request.replyTo } : {}),
       }),
     );
     return {

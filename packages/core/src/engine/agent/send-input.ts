@@ -1,4 +1,5 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
+import type { ChannelConversation } from '../../protocol/channel.js';
 import type { TurnInput } from '../turn/turn-input.js';
 
 /** Longest session id accepted. */
@@ -14,6 +15,7 @@ export function checkSendInput(
     selectedOption?: unknown;
     signal?: AbortSignal;
     inbound?: unknown;
+    replyTo?: unknown;
   },
 ): TurnInput {
   if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
@@ -42,6 +44,23 @@ export function checkSendInput(
       inbound.messageId === '')
   )
     throw invalid('inbound must be { channel, messageId } with two non-empty strings.');
+  const replyTo = options.replyTo as Record<string, unknown> | undefined;
+  if (replyTo !== undefined) {
+    if (
+      typeof replyTo !== 'object' ||
+      replyTo === null ||
+      !['channel', 'conversationId', 'userId'].every(
+        (key) => typeof replyTo[key] === 'string' && replyTo[key] !== '',
+      )
+    )
+      throw invalid(
+        'replyTo must be a channel conversation { channel, conversationId, userId } of non-empty strings.',
+      );
+    if (!inbound || inbound.channel !== replyTo.channel)
+      throw invalid(
+        'replyTo needs inbound from the same channel: the answer is queued under the id of the update it answers.',
+      );
+  }
   return {
     message: selectedOption !== null && message === '' ? selectedOption : message,
     attachments,
@@ -51,6 +70,7 @@ export function checkSendInput(
     ...(inbound
       ? { inbound: { channel: inbound.channel as string, messageId: inbound.messageId as string } }
       : {}),
+    ...(replyTo ? { replyTo: structuredClone(replyTo) as unknown as ChannelConversation } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { ExploreScan, ExploreThreads } from '../../explore/chunk-index.js';
 import type { FileStore } from '../../files/file-store.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { RedactionOptions, Redactor } from '../../privacy/redactor.js';
-import type { InboundReceipt } from '../../protocol/channel.js';
+import type { ChannelConversation, InboundReceipt } from '../../protocol/channel.js';
 import type { FileMetadata } from '../../protocol/file-metadata.js';
 import type { SessionStore } from '../../session/session-store.js';
 import type { Tree } from '../../tree/tree.js';
@@ -159,4 +159,11 @@ export interface SendOptions {
    * `DUPLICATE_DELIVERY` and runs nothing, so a redelivered update never runs a turn twice.
    */
   inbound?: InboundReceipt;
+  /**
+   * The messaging channel conversation the message came from (with `inbound`): the turn's answer is
+   * added to the channel outbox in the same commit as the turn (`SessionCommit.outbound`), so it is
+   * sent even when the process dies right after the commit. The store's own channel store
+   * (`sessionStore.channelStore()`) receives it.
+   */
+  replyTo?: ChannelConversation;
 }

@@ -1,4 +1,5 @@
 import { turnFactOf } from '../../analytics/turn-fact-of.js';
+import { outboundOfTurn } from '../../channel/channel-outbound.js';
 import { redactCommit } from '../../privacy/redact-commit.js';
 import type { Redactor } from '../../privacy/redactor.js';
 import type { AgentOutput } from '../../protocol/events.js';
@@ -32,8 +33,14 @@ export function turnCommit(
   if (recording.facts) commit.facts = [turnFact(turn, recording, output.status, null)];
   const handoffEvents = turn.handoff.eventsOf(turn.sessionId, commit);
   if (handoffEvents.length) commit.handoffEvents = handoffEvents;
-  // The platform's id of the update, in the same commit (exactly once, docs/channels.md).
-  if (turn.input.inbound) commit.inbound = turn.input.inbound;
+  // The platform's id of the update, in the same commit (exactly once, docs/channels.md), and the
+  // answer's outbox rows with it: a crash after the commit cannot lose the answer.
+  const { inbound, replyTo } = turn.input;
+  if (inbound) commit.inbound = inbound;
+  if (inbound && replyTo) {
+    const outbound = outboundOfTurn(turn.sessionId, inbound, replyTo, output);
+    if (outbound.length) commit.outbound = outbound;
+  }
   return holdsLock ? { ...commit, endsInteraction: true } : commit;
 }
 

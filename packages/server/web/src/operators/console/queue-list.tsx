@@ -63,6 +63,7 @@ export function QueueList(props: {
             >
               <span class="queue-item-top">
                 <span class="queue-chip">{item.queue}</span>
+                {item.channel ? <span class="queue-chip queue-channel">{item.channel}</span> : null}
                 <span class="queue-wait" title={`since ${new Date(item.since).toLocaleString()}`}>
                   {item.status === 'closed' ? item.outcome : formatWait(props.now - Date.parse(item.since))}
                 </span>

@@ -1,0 +1,165 @@
+import { describeChannel } from '@treeagent/core/conformance';
+import { describe, expect, it } from 'vitest';
+import { FakeMessenger } from '../test-support/fake-messenger.js';
+import { InstagramChannel } from './instagram-channel.js';
+import { MessengerChannel } from './messenger-channel.js';
+import type { MessengerPlatformChannel } from './messenger-platform-channel.js';
+
+type Make = (fake: FakeMessenger) => MessengerPlatformChannel;
+const options = (fake: FakeMessenger) => ({
+  pageAccessToken: fake.accessToken,
+  appSecret: fake.appSecret,
+  verifyToken: fake.verifyToken,
+  graphRoot: fake.root,
+});
+const messenger: Make = (fake) => new MessengerChannel(options(fake));
+const instagram: Make = (fake) => new InstagramChannel(options(fake));
+
+for (const [label, object, make] of [
+  ['MessengerChannel', 'page', messenger],
+  ['InstagramChannel', 'instagram', instagram],
+] as const) {
+  describeChannel(
+    `${label} (Send API against a local fake Graph API)`,
+    async () => {
+      const fake = await FakeMessenger.start(object);
+      const rewrite = async (request: Request, signature: string | null) =>
+        new Request(request.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            ...(signature ? { 'X-Hub-Signature-256': signature } : {}),
+          },
+          body: await request.text(),
+        });
+      return {
+        channel: make(fake),
+        userMessage: async (input) =>
+          fake.webhook({
+            sender: input.conversationId,
+            event: { message: { mid: `m_${input.messageId}`, text: input.text } },
+          }),
+        optionChoice: async (input) =>
+          fake.webhook({
+            sender: input.conversationId,
+            event: { postback: { mid: `m_${input.messageId}`, title: input.option, payload: input.option } },
+          }),
+        userFile: async (input) =>
+          fake.webhook({
+            sender: input.conversationId,
+            event: {
+              message: {
+                mid: `m_${input.messageId}`,
+                attachments: [{ type: 'file', payload: { url: fake.upload(input.messageId, input) } }],
+              },
+            },
+          }),
+        unsigned: (request) => rewrite(request, null),
+        forged: (request) => rewrite(request, 'sha256=00ff'),
+        sent: () => fake.received,
+        failNextSend: (status, retryAfter) => fake.failNext(status, retryAfter),
+        dispose: () => fake.close(),
+      };
+    },
+    object === 'instagram'
+      ? {
+          skip: [
+            {
+              reason:
+                'Instagram takes media to send only by public URL; the channel refuses a file with a final error (tested below)',
+              tests: ['sends a file with its name and bytes'],
+            },
+          ],
+        }
+      : {},
+  );
+}
+
+describe('Messenger and Instagram specifics', () => {
+  it('answers the verify-token handshake, refuses a wrong token and the other platform’s webhook', async () => {
+    const fake = await FakeMessenger.start('page');
+    try {
+      const channel = messenger(fake);
+      const ok = await channel.receive(
+        new Request(
+          `http://server/channels/messenger/webhook?hub.mode=subscribe&hub.verify_token=${fake.verifyToken}&hub.challenge=8812`,
+        ),
+      );
+      expect(ok.kind).toBe('answer');
+      expect(await (ok as { response: Response }).response.text()).toBe('8812');
+      const wrong = await channel.receive(
+        new Request(
+          'http://server/channels/messenger/webhook?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1',
+        ),
+      );
+      expect(wrong.kind).toBe('rejected');
+      const other = await channel.receive(
+        fake.webhook({ sender: '1', event: { message: { mid: 'm1', text: 'hi' } } }, undefined, 'instagram'),
+      );
+      expect(other).toMatchObject({
+        kind: 'rejected',
+        reason: expect.stringContaining('subscribe this URL'),
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('reads a quick reply as the chosen option, skips echoes; sends up to 3 options as postback buttons on Messenger, quick replies beyond and on Instagram', async () => {
+    const fake = await FakeMessenger.start('page');
+    const igFake = await FakeMessenger.start('instagram');
+    try {
+      const channel = messenger(fake);
+      const read = await channel.receive(
+        fake.webhook({
+          sender: '31',
+          event: { message: { mid: 'm_q', text: 'Resi', quick_reply: { payload: 'Resi' } } },
+        }),
+      );
+      expect(read).toMatchObject({
+        kind: 'messages',
+        messages: [{ messageId: 'm_q', selectedOption: 'Resi' }],
+      });
+      const echo = await channel.receive(
+        fake.webhook({ sender: fake.pageId, event: { message: { mid: 'm_e', text: 'x', is_echo: true } } }),
+      );
+      expect(echo).toEqual({ kind: 'messages', messages: [] });
+      const to = { channel: 'messenger', conversationId: '31', userId: '31' };
+      await channel.send(to, { type: 'text', text: 'Scegli', options: ['Ordini', 'Resi'] });
+      await channel.send(to, { type: 'text', text: 'Tutte', options: ['A', 'B', 'C', 'D'] });
+      const [buttons, quick] = fake.received.map((item) => item.raw as any);
+      expect(buttons.message.attachment.payload.buttons).toEqual([
+        { type: 'postback', title: 'Ordini', payload: 'Ordini' },
+        { type: 'postback', title: 'Resi', payload: 'Resi' },
+      ]);
+      expect(quick.message.quick_replies.map((reply: any) => reply.payload)).toEqual(['A', 'B', 'C', 'D']);
+
+      await instagram(igFake).send(to, { type: 'text', text: 'Scegli', options: ['Ordini', 'Resi'] });
+      expect((igFake.received[0]!.raw as any).message.quick_replies).toHaveLength(2);
+      const refused = await instagram(igFake)
+        .send(to, {
+          type: 'file',
+          file: { id: 'f', name: 'fattura.pdf', mimeType: 'application/pdf', origin: 'generated' },
+          data: new Uint8Array([1]),
+        })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('fattura.pdf') });
+    } finally {
+      await fake.close();
+      await igFake.close();
+    }
+  });
+
+  it('typing sends mark_seen then typing_on', async () => {
+    const fake = await FakeMessenger.start('page');
+    try {
+      await messenger(fake).send(
+        { channel: 'messenger', conversationId: '31', userId: '31' },
+        { type: 'typing' },
+      );
+      expect(fake.received).toMatchObject([{ kind: 'typing', conversationId: '31' }]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

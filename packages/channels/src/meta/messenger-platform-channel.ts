@@ -1,0 +1,221 @@
+import {
+  type Channel,
+  type ChannelCapabilities,
+  type ChannelConversation,
+  type ChannelRequest,
+  type ChannelSend,
+  ChannelSendError,
+  type InboundAttachment,
+  type InboundMessage,
+  optionsFor,
+  splitText,
+} from '@treeagent/core/adapter';
+import { GraphApiClient } from './graph-api-client.js';
+import { type MetaWebhookSecrets, readMetaWebhook, requireMetaOptions } from './meta-webhook.js';
+
+/** Options of a Messenger or Instagram channel (docs/channels.md, "Messenger and Instagram"). */
+export interface MessengerChannelOptions extends MetaWebhookSecrets {
+  /** The channel's name in the configuration. Default `messenger` or `instagram`. */
+  name?: string;
+  /**
+   * The Page access token (Messenger: the Page's; Instagram: the token of the Facebook Page linked
+   * to the Instagram professional account), with `pages_messaging` / `instagram_manage_messages`.
+   */
+  pageAccessToken: string;
+  /** The Graph API root. Default `https://graph.facebook.com` (tests: a local fake). */
+  graphRoot?: string;
+  /** Default `v21.0`. */
+  graphVersion?: string;
+}
+
+/** One event of Messenger's `messaging` array (Instagram's has the same shape). */
+interface MessagingEvent {
+  sender?: { id: string };
+  timestamp?: number;
+  message?: {
+    mid: string;
+    text?: string;
+    is_echo?: boolean;
+    quick_reply?: { payload: string };
+    attachments?: { type: string; payload?: { url?: string } }[];
+  };
+  postback?: { mid?: string; title?: string; payload: string };
+}
+
+/** What sets Messenger and Instagram apart on the one Send API. */
+export interface MessengerPlatform {
+  /** `messenger` or `instagram`. */
+  platform: string;
+  /** The name in errors and docs. */
+  label: string;
+  /** The webhook's `object`. */
+  object: string;
+  capabilities: ChannelCapabilities;
+  /** Whether up to 3 short options go out as a button template (postback buttons) rather than quick replies. */
+  buttonTemplate: boolean;
+}
+
+/** File types the platforms give no MIME type for: read from the name in the attachment's URL. */
+const MIME_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  mp4: 'video/mp4',
+  mp3: 'audio/mpeg',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mpeg' };
+
+/**
+ * Messenger and Instagram through the Messenger Platform's Send API and Meta's webhook (shared with
+ * WhatsApp: the verify-token handshake, `X-Hub-Signature-256`, one Graph API client): text, quick
+ * replies and postbacks read as the chosen option, attachments from the user; options as postback
+ * buttons (Messenger, up to 3) or quick replies (up to 13, 20 characters), a numbered list beyond;
+ * files to the user (Messenger); `mark_seen` and `typing_on` when a message is being answered.
+ */
+export class MessengerPlatformChannel implements Channel {
+  readonly name: string;
+  readonly platform: string;
+  readonly capabilities: ChannelCapabilities;
+  readonly #options: MessengerChannelOptions;
+  readonly #kind: MessengerPlatform;
+  readonly #graph: GraphApiClient;
+
+  constructor(kind: MessengerPlatform, options: MessengerChannelOptions) {
+    this.name = options.name ?? kind.platform;
+    this.platform = kind.platform;
+    this.capabilities = kind.capabilities;
+    requireMetaOptions(kind.label, this.name, { ...options }, [
+      'pageAccessToken',
+      'appSecret',
+      'verifyToken',
+    ]);
+    this.#options = options;
+    this.#kind = kind;
+    this.#graph = new GraphApiClient({
+      platform: kind.label,
+      accessToken: options.pageAccessToken,
+      ...(options.graphRoot ? { root: options.graphRoot } : {}),
+      ...(options.graphVersion ? { version: options.graphVersion } : {}),
+    });
+  }
+
+  async receive(request: Request): Promise<ChannelRequest> {
+    const read = await readMetaWebhook(request, this.#options);
+    if (read.kind !== 'payload') return read;
+    const payload = read.payload as { object?: string; entry?: { messaging?: MessagingEvent[] }[] };
+    if (payload.object !== this.#kind.object)
+      return {
+        kind: 'rejected',
+        reason: `a webhook of "${payload.object}" reached the ${this.#kind.label} channel; subscribe this URL to the ${this.#kind.object} object only`,
+      };
+    const messages = (payload.entry ?? [])
+      .flatMap((entry) => entry.messaging ?? [])
+      .map((event) => this.#message(event))
+      .filter((message): message is InboundMessage => message !== null);
+    return { kind: 'messages', messages };
+  }
+
+  #message(event: MessagingEvent): InboundMessage | null {
+    const sender = event.sender?.id;
+    if (!sender) return null;
+    const conversation: ChannelConversation = { channel: this.name, conversationId: sender, userId: sender };
+    if (event.postback)
+      return {
+        messageId: event.postback.mid ?? `postback:${sender}:${event.timestamp ?? ''}`,
+        conversation,
+        text: event.postback.title ?? event.postback.payload,
+        selectedOption: event.postback.payload,
+        attachments: [],
+      };
+    const message = event.message;
+    // Echoes are the page's own messages; reads and deliveries carry no message.
+    if (!message || message.is_echo) return null;
+    return {
+      messageId: message.mid,
+      conversation,
+      text: message.text ?? '',
+      selectedOption: message.quick_reply?.payload ?? null,
+      attachments: (message.attachments ?? []).flatMap((attachment, index) =>
+        attachment.payload?.url ? [this.#attachment(attachment.type, attachment.payload.url, index)] : [],
+      ),
+    };
+  }
+
+  #attachment(type: string, url: string, index: number): InboundAttachment {
+    const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+    const extension = /\.([A-Za-z0-9]{1,5})$/.exec(last)?.[1]?.toLowerCase();
+    const name = extension ? last : `${type}-${index + 1}`;
+    return {
+      name,
+      mimeType: (extension && MIME_TYPES[extension]) || DEFAULT_MIME[type] || 'application/octet-stream',
+      download: () => this.#graph.download(url, `the ${type} attachment`),
+    };
+  }
+
+  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+    const recipient = { id: conversation.conversationId };
+    switch (message.type) {
+      case 'typing':
+        // Seen, then "typing…": the user knows the message arrived and an answer is coming.
+        await this.#post({ recipient, sender_action: 'mark_seen' });
+        await this.#post({ recipient, sender_action: 'typing_on' });
+        return;
+      case 'file': {
+        if (!this.capabilities.files.send)
+          throw new ChannelSendError(
+            `${this.#kind.label} takes files to send only by a public URL, which this server does not publish: file "${message.file.name}" cannot be sent (send a link in the text instead)`,
+            { retryable: false },
+          );
+        const form = new FormData();
+        const type = message.file.mimeType.startsWith('image/') ? 'image' : 'file';
+        form.set('recipient', JSON.stringify(recipient));
+        form.set('message', JSON.stringify({ attachment: { type, payload: { is_reusable: false } } }));
+        form.set('filedata', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
+        await this.#graph.call('POST', '/me/messages', form);
+        if (message.caption) await this.#text(recipient, message.caption, []);
+        return;
+      }
+      case 'notice':
+        await this.#text(recipient, message.text, []);
+        return;
+      case 'text': {
+        const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
+        const { text, buttons } = optionsFor(this.capabilities, body, message.options);
+        await this.#text(recipient, text, buttons);
+      }
+    }
+  }
+
+  /** A text in as many messages as its length needs; the options go with the last. */
+  async #text(recipient: { id: string }, text: string, buttons: string[]): Promise<void> {
+    const template = this.#kind.buttonTemplate && buttons.length > 0 && buttons.length <= 3;
+    const pieces = splitText(text || ' ', template ? 640 : this.capabilities.textLength);
+    for (const [index, piece] of pieces.entries()) {
+      const last = index === pieces.length - 1;
+      let content: Record<string, unknown> = { text: piece };
+      if (last && template)
+        content = {
+          attachment: {
+            type: 'template',
+            payload: {
+              template_type: 'button',
+              text: piece,
+              buttons: buttons.map((title) => ({ type: 'postback', title, payload: title })),
+            },
+          },
+        };
+      else if (last && buttons.length)
+        content.quick_replies = buttons.map((title) => ({ content_type: 'text', title, payload: title }));
+      await this.#post({ recipient, messaging_type: 'RESPONSE', message: content });
+    }
+  }
+
+  #post(body: Record<string, unknown>): Promise<unknown> {
+    return this.#graph.call('POST', '/me/messages', body);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * A server with a Telegram channel on a SQLite data directory in a child process, for the outbox
+ * crash test: the server tests' shop, the Telegram channel of `TREEAGENT_TEST_TELEGRAM`
+ * (`{ token, secretToken, apiRoot }`, a local fake). With `TREEAGENT_TEST_KILL_AFTER_COMMIT=1` the
+ * process kills itself (SIGKILL, nothing flushed or settled) as soon as a turn's commit returns —
+ * between the commit and anything after it, the delivery included. Prints `{ url }` when it listens.
+ *
+ * Usage: channel-crash-process.ts <data directory>
+ */
+import { pathToFileURL } from 'node:url';
+import type { SessionCommit } from '@treeagent/core/adapter';
+import { serve } from '@treeagent/server';
+import { openSqlite } from '@treeagent/sqlite';
+import { handoffAgent } from '../../../server/src/test-support/handoff.js';
+import { TelegramChannel } from '../telegram/telegram-channel.js';
+
+async function main(): Promise<void> {
+  const [directory] = process.argv.slice(2);
+  if (!directory) throw new Error('usage: channel-crash-process.ts <data directory>');
+  const stores = openSqlite(directory);
+  if (process.env.TREEAGENT_TEST_KILL_AFTER_COMMIT === '1') {
+    const store = stores.sessionStore;
+    const commit = store.commit.bind(store);
+    store.commit = async (value: SessionCommit) => {
+      await commit(value);
+      if (value.inbound) process.kill(process.pid, 'SIGKILL');
+    };
+  }
+  const agent = handoffAgent({ sessionStore: stores.sessionStore, fileStore: stores.fileStore });
+  await agent.ready();
+  const server = await serve({
+    agent,
+    channels: {
+      channels: [new TelegramChannel(JSON.parse(process.env.TREEAGENT_TEST_TELEGRAM ?? '{}'))],
+      retryDelayMs: 50,
+      pollMs: 100,
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+    logger: { error: (message: string, details?: unknown) => console.error(message, details) },
+  });
+  process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
+  process.once('SIGTERM', () => {
+    void (async () => {
+      await server.close({ timeoutMs: 2000, abortGraceMs: 500 });
+      await stores.close();
+      process.exit(0);
+    })();
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
