@@ -5,6 +5,7 @@ import { emptySessionRecord, type SessionRecord, type SessionStore } from '../..
 import { rootDefinitionOf } from '../../tree/node-callbacks.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import { extendMessage } from './extend-message.js';
+import { sessionLanguage } from './session-language.js';
 import { runSteps } from './step-loop.js';
 import { Turn } from './turn.js';
 import { type TurnRecording, turnCommit, turnFact } from './turn-commit.js';
@@ -42,6 +43,8 @@ export async function runTurn(
     record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
+    const language = await sessionLanguage(runtime, record, input.message);
+    if (language !== (record.language ?? null)) record = { ...record, language };
     const loadHistory = (limit: number | undefined) =>
       storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
     turn = new Turn(runtime, record, input, loadHistory, sink);
