@@ -106,25 +106,50 @@ describe('a tree that speaks several languages', () => {
     // "alpha" shows no language: the default (Italian) answers and the next message tries again.
     expect((await agent.send('s1', 'alpha')).messages[0]!.content).toBe('Ciao! Come posso aiutarti?');
     expect((await store.load('s1'))!.language ?? null).toBeNull();
-    expect((await agent.send('s1', 'alpha hello')).messages[0]!.content).toBe('Hi! How can I help?');
+    expect((await agent.send('s1', 'alpha hello there')).messages[0]!.content).toBe('Hi! How can I help?');
     expect((await store.load('s1'))!.language).toBe('en');
     // Fixed: an Italian message later does not change it, and the detector is not asked again.
-    expect((await agent.send('s1', 'alpha ciao')).messages[0]!.content).toBe('Hi! How can I help?');
-    expect(detector.calls).toEqual(['alpha', 'alpha hello']);
+    expect((await agent.send('s1', 'alpha ciao a tutti')).messages[0]!.content).toBe('Hi! How can I help?');
+    expect(detector.calls).toEqual(['alpha', 'alpha hello there']);
+  });
+
+  it('a message of fewer than three words answers in its language but fixes nothing', async () => {
+    const detector = mockDetector();
+    const store = new InMemorySessionStore();
+    const agent = agentOf({}, { languageDetector: detector, sessionStore: store });
+    expect((await agent.send('s1', 'alpha hello')).messages[0]!.content).toBe('Hi! How can I help?');
+    expect((await store.load('s1'))!.language ?? null).toBeNull();
+    expect((await agent.send('s1', 'alpha ciao a tutti')).messages[0]!.content).toBe(
+      'Ciao! Come posso aiutarti?',
+    );
+    expect((await store.load('s1'))!.language).toBe('it');
+  });
+
+  it('a tree without languages stores no language in the session', async () => {
+    const store = new InMemorySessionStore();
+    const agent = new TreeAgent({
+      tree: defineTree({ nodes: NODES.slice(0, 3) }),
+      embedder: embedder(),
+      sessionStore: store,
+    });
+    await agent.send('s1', 'alpha, hello there');
+    expect(await store.load('s1')).not.toHaveProperty('language');
   });
 
   it('a locale fixed at the start wins over what the first message looks like', async () => {
     const detector = mockDetector();
     const agent = agentOf({}, { languageDetector: detector });
     expect(await agent.setSessionLanguage('s1', 'it-IT')).toBe('it');
-    expect((await agent.send('s1', 'alpha hello')).messages[0]!.content).toBe('Ciao! Come posso aiutarti?');
+    expect((await agent.send('s1', 'alpha hello there')).messages[0]!.content).toBe(
+      'Ciao! Come posso aiutarti?',
+    );
     expect(detector.calls).toEqual([]);
   });
 
   it('a locale the tree does not speak fixes nothing: the first message decides', async () => {
     const agent = agentOf({}, { languageDetector: mockDetector() });
     expect(await agent.setSessionLanguage('s1', 'de-DE')).toBeNull();
-    expect((await agent.send('s1', 'alpha hello')).messages[0]!.content).toBe('Hi! How can I help?');
+    expect((await agent.send('s1', 'alpha hello there')).messages[0]!.content).toBe('Hi! How can I help?');
   });
 
   it('refuses a malformed locale with INVALID_INPUT saying what to give', async () => {
