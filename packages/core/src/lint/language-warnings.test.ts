@@ -23,7 +23,7 @@ describe('lint: the languages of a tree', () => {
   it('lists every text missing in a declared language, by node, field and language', async () => {
     const warnings = await languageLint(
       [
-        { ...base[0]!, conversationGoal: { it: 'vendere bici' } },
+        { id: 1, type: 'root', conversationGoal: { it: 'vendere bici' } },
         base[1]!,
         {
           id: 3,
