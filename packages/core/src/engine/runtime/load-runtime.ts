@@ -242,7 +242,11 @@ function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): v
     needs.push({ nodeId: root.id, what: 'smartExtendedMessage', model: root.model ?? 'default' });
   for (const node of tree.nodes.values()) {
     const definition = node.definition;
-    if (definition.type === 'guardrail' && typeof definition.warning !== 'string') {
+    if (
+      definition.type === 'guardrail' &&
+      typeof definition.warning !== 'string' &&
+      definition.warning.type === 'generated'
+    ) {
       needs.push({ nodeId: node.id, what: 'a generated warning', model: definition.model ?? 'default' });
     }
     if (definition.type === 'llm')

@@ -92,6 +92,12 @@ describe('a tree that speaks several languages', () => {
     );
   });
 
+  it('a warning given per language needs no model (it is not a generated one)', async () => {
+    const agent = agentOf({}, { models: {} });
+    await agent.setSessionLanguage('s1', 'it');
+    expect((await agent.send('s1', 'gamma')).messages[0]!.content).toBe('Per favore, niente insulti.');
+  });
+
   it("falls back to the default language for a text missing in the session's language", async () => {
     const agent = agentOf();
     await agent.setSessionLanguage('s1', 'en');
