@@ -29,7 +29,10 @@ describe('README examples', () => {
 });
 
 /** Sections of docs/ that start with a working example: the first TypeScript block after the heading. */
-const sections = [{ file: 'docs/models.md', heading: '## Tools' }];
+const sections = [
+  { file: 'docs/models.md', heading: '## Tools' },
+  { file: 'docs/multilingual-trees.md', heading: '## The API' },
+];
 
 describe('docs section examples', () => {
   test.each(sections)('$file $heading', async ({ file, heading }) => {

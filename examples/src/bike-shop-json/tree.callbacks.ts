@@ -25,6 +25,7 @@ export const riparazioneAskAfter = treeCallback(source, 503, 'after');
 export const riparazioneConfirmEmit = treeCallback(source, 504, 'emit');
 export const riparazioneConfirmAfter = treeCallback(source, 504, 'after');
 export const riparazioneDoneEmit = treeCallback(source, 505, 'emit');
+export const riparazioneCancelledEmit = treeCallback(source, 506, 'emit');
 export const riparazioneResumeAfter = treeCallback(source, 507, 'after');
 export const nonHoCapitoBefore = treeCallback(source, 90, 'before');
 export const passaggioAOperatoreBefore = treeCallback(source, 70, 'before');

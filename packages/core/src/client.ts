@@ -36,6 +36,7 @@ export type {
   OperatorRef,
 } from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
+export type { LocalizedText } from './protocol/localized-text.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
 export { CALLBACKS_BY_TYPE } from './tree/constants.js';

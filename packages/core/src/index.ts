@@ -39,6 +39,8 @@ export { CHUNK_FILE_KEY, FileAgent, type FileAgentInit } from './files/file-agen
 export { InMemoryFileStore } from './files/in-memory-file-store.js';
 export { LocalFileStore } from './files/local-file-store.js';
 export { type HistoryLoader, type HistoryOptions, MemoryAgent } from './memory/memory-agent.js';
+export { eldLanguageDetector } from './model/eld-language-detector.js';
+export type { LanguageDetector } from './model/language-detector.js';
 export { MessageType, NODE_TYPES, type NodeType, Outcome, Step } from './protocol/constants.js';
 export { type ErrorSummary, formatErrorSummary } from './protocol/error-summary.js';
 export type {
@@ -54,6 +56,7 @@ export type { FileMetadata, FileOrigin } from './protocol/file-metadata.js';
 export type { HandoffRequest, HandoffState, HandoffTransition } from './protocol/handoff.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { JsonSchema } from './protocol/json-schema.js';
+export type { LocalizedText } from './protocol/localized-text.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { RetrievedChunk } from './protocol/retrieved-chunk.js';
 export { InMemorySessionStore } from './session/in-memory-session-store.js';
@@ -75,6 +78,7 @@ export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
 export { createLinks, type Links } from './tree/links.js';
+export { textIn } from './tree/localized-text.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';
 export type {
   AfterCallback,

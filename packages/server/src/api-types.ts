@@ -84,12 +84,19 @@ export interface ErrorBody {
  */
 export interface CreateSessionRequest {
   userId?: string;
+  /**
+   * The locale of the page or widget (`it-IT`, `en`): the session speaks the tree's language that
+   * matches it; otherwise its language is detected from the first message (docs/multilingual-trees.md).
+   */
+  locale?: string;
 }
 
 /** `POST /api/v1/sessions` → 201. The token is shown once; send it as `X-Session-Token`. */
 export interface CreatedSession {
   sessionId: string;
   token: string;
+  /** With a `locale`: the tree's language it chose, or `null` when the tree speaks none that matches it. */
+  language?: string | null;
 }
 
 /** `GET /api/v1/sessions/:id/history`. */

@@ -25,7 +25,9 @@ import { defineCommand } from './command-definition.js';
  * `treeagent lint <tree>`: validation errors (exit 1) and warnings: unreachable nodes, ambiguous
  * sibling subtrees, children without chunks, distant anchors, switch/empty nodes whose before
  * exploration passes through, agents without fallback, and the tree's embedder's own
- * warnings (a fitted embedder: nodes with too few chunks to fit, a stale fit). `--strict` makes
+ * warnings (a fitted embedder: nodes with too few chunks to fit, a stale fit), and the languages'
+ * rules (texts missing in a declared language — errors with `--missing-texts error` —, texts per
+ * language in a tree without languages — always an error). `--strict` makes
  * warnings exit 1 too. Then the routing thresholds as served: in the fitted space (an agent is loaded
  * and its fit awaited) — except above `LINT_FIT_MAX_CHUNKS` exploration chunks without `--fit`,
  * where the thresholds of the unfitted space are computed from lint's own embedding of the chunks.
@@ -44,11 +46,27 @@ export const LINT_FIT_MAX_CHUNKS = 5000;
  */
 export const LINT_CALIBRATION_MAX_READS_PER_CHUNK = 500;
 
+export interface LintCommandOptions {
+  config?: string;
+  strict?: boolean;
+  ambiguity?: string;
+  fit?: boolean;
+  thresholds?: boolean;
+  /** `error`: a text missing in one of the tree's languages is an error (default `warning`). */
+  missingTexts?: string;
+}
+
 export async function lintCommand(
   treePath: string,
-  options: { config?: string; strict?: boolean; ambiguity?: string; fit?: boolean; thresholds?: boolean },
+  options: LintCommandOptions,
   out: Output,
 ): Promise<number> {
+  if (options.missingTexts !== undefined && !['warning', 'error'].includes(options.missingTexts)) {
+    out.error(
+      `--missing-texts is "${options.missingTexts}": give "warning" (the default) or "error" (a text missing in one of the tree's languages fails lint).`,
+    );
+    return 2;
+  }
   let loaded: Awaited<ReturnType<typeof loadTree>>;
   try {
     loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
@@ -70,18 +88,17 @@ export async function lintCommand(
     if (reads > LINT_CALIBRATION_MAX_READS_PER_CHUNK * exploring) {
       // A large, deep tree: the warnings alone (linear); the thresholds would cost more than all of them.
       const warnings = await lintTree(loaded.tree, lintOptions);
-      printWarnings(warnings, out);
+      const errors = printWarnings(warnings, out, options);
       out.log(
         `info    thresholds not computed: calibrating this tree's thresholds reads ${reads} similarities (${Math.round(reads / exploring)} per exploration chunk; lint computes them up to ${LINT_CALIBRATION_MAX_READS_PER_CHUNK}), which grows with the square of its long chains of nodes. An agent serving the tree computes them when it loads it; lint --thresholds computes them here.`,
       );
-      out.log(`0 errors, ${warnings.length} warning(s)`);
-      return warnings.length && options.strict ? 1 : 0;
+      return summary(errors, warnings.length - errors, out, options);
     }
   }
   if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit) {
     // A large tree: one embedding of the chunks serves every rule and the thresholds; no agent, no fit.
     const { warnings, thresholds } = await lintReport(loaded.tree, lintOptions);
-    printWarnings(warnings, out);
+    const errors = printWarnings(warnings, out, options);
     const embedderId = (
       loaded.agentOptions.embedder ?? defaultEmbedderFor(loaded.tree, loaded.agentOptions.language)
     ).id;
@@ -89,11 +106,10 @@ export async function lintCommand(
       `info    embedding space: unfitted (${embedderId}): lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks (this one has ${exploring}), so the thresholds below are those of the unfitted space. An agent serving the tree fits it in the background (cached in .treeagent/fits); lint --fit fits it here and shows the thresholds in the fitted space.`,
     );
     printThresholds(thresholds, out);
-    out.log(`0 errors, ${warnings.length} warning(s)`);
-    return warnings.length && options.strict ? 1 : 0;
+    return summary(errors, warnings.length - errors, out, options);
   }
   const warnings = await lintTree(loaded.tree, lintOptions);
-  printWarnings(warnings, out);
+  const errors = printWarnings(warnings, out, options);
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
   const agent = new TreeAgent({
     tree: loaded.tree,
@@ -105,9 +121,25 @@ export async function lintCommand(
   const stale = staleShippedFit(loaded.path, space);
   if (stale) out.log(stale);
   printThresholds(await agent.thresholds(), out);
-  const count = warnings.length + (stale ? 1 : 0);
-  out.log(`0 errors, ${count} warning(s)`);
-  return count && options.strict ? 1 : 0;
+  return summary(errors, warnings.length - errors + (stale ? 1 : 0), out, options);
+}
+
+/** The last line, and the exit code: 1 on an error, or on a warning with `--strict`. */
+function summary(errors: number, warnings: number, out: Output, options: LintCommandOptions): number {
+  out.log(`${errors} error(s), ${warnings} warning(s)`.replace(/^0 error\(s\)/, '0 errors'));
+  return errors || (warnings && options.strict) ? 1 : 0;
+}
+
+/**
+ * Language rules `treeagent lint` reports as errors (docs/multilingual-trees.md, "Lint"): texts given
+ * per language in a tree without languages, always; a text missing in a declared language with
+ * `--missing-texts error`.
+ */
+function isError(warning: LintWarning, options: LintCommandOptions): boolean {
+  return (
+    warning.code === 'undeclared-languages' ||
+    (warning.code === 'missing-text' && options.missingTexts === 'error')
+  );
 }
 
 /**
@@ -120,9 +152,17 @@ function staleShippedFit(treePath: string, space: SpaceStatus): string | null {
   return `warning [stale-fit] ${shipped}: the fit shipped with the tree was made for other chunks, another base or other settings than the tree has now, so every start fits the tree again. Fix: run \`treeagent fit ${treePath}\` again and ship the new file.`;
 }
 
-function printWarnings(warnings: readonly LintWarning[], out: Output): void {
-  for (const warning of warnings)
-    out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
+/** Prints the warnings (those that are errors as `error`); returns how many were errors. */
+function printWarnings(warnings: readonly LintWarning[], out: Output, options: LintCommandOptions): number {
+  let errors = 0;
+  for (const warning of warnings) {
+    const error = isError(warning, options);
+    if (error) errors++;
+    out.log(
+      `${error ? 'error  ' : 'warning'} [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`,
+    );
+  }
+  return errors;
 }
 
 /** The automatic choices: thresholds calibrated at load, and those left at the library default. */
@@ -138,7 +178,7 @@ function printThresholds(thresholds: readonly LintThreshold[], out: Output): voi
 export const lintDefinition = defineCommand({
   name: 'lint',
   description:
-    'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors; with a fitted embedder, nodes with too few chunks to fit and a stale fit.',
+    'Validation errors plus warnings: unreachable nodes, ambiguous sibling subtrees (with the chunk pairs), children without chunks, distant anchors, texts missing in a language the tree declares; with a fitted embedder, nodes with too few chunks to fit and a stale fit.',
   arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
   options: [
     { flags: '--config <file>', description: 'model configuration' },
@@ -148,6 +188,12 @@ export const lintDefinition = defineCommand({
       default: '0.9',
     },
     { flags: '--strict', description: 'exit with code 1 on warnings too' },
+    {
+      flags: '--missing-texts <level>',
+      description:
+        'a text missing in one of the languages the tree declares is a "warning" or an "error" (exit 1)',
+      default: 'warning',
+    },
     {
       flags: '--fit',
       description: `fit the embedding space and show the thresholds in it even above ${LINT_FIT_MAX_CHUNKS} exploration chunks (slow on large trees)`,

@@ -1,4 +1,4 @@
-import type { ChunkDefinition, Context } from '@treeagent/core';
+import type { ChunkDefinition, Context, LocalizedText } from '@treeagent/core';
 import type { FormLanguage, SlotDefinition } from '../slots/slot-definition.js';
 import type { FormMessages } from './messages.js';
 
@@ -25,12 +25,17 @@ export interface FormOptions {
   /** Signposts that lead exploration to the form ("vorrei prenotare una riparazione"). */
   triggers: (string | ChunkDefinition)[];
   slots: SlotDefinition[];
-  /** Language of the default messages. Default `it`. The parsers understand Italian and English either way. */
+  /**
+   * The form's language: of its default messages, and the one its texts given per language
+   * (`question`, `reask`, `label`, `intro`) are shown in. Default: the session's language
+   * (`context.language`) when it is Italian or English — a tree in several languages asks in each
+   * session's language — else `it`. The parsers understand Italian and English either way.
+   */
   language?: FormLanguage;
   /** Replaces default texts. */
   messages?: Partial<FormMessages>;
-  /** Sent once, before the first question, when the form starts. */
-  intro?: string;
+  /** Sent once, before the first question, when the form starts. One text, or one per language. */
+  intro?: LocalizedText;
   /** Ask for confirmation with a summary before completing. Default `true`. */
   confirm?: boolean;
   /**

@@ -1,3 +1,4 @@
+import { type LocalizedText, textIn } from '@treeagent/core';
 import type { FormSlotReport } from '@treeagent/core/client';
 import type { FormLanguage, SlotDefinition } from '../slots/slot-definition.js';
 import type { FormState } from './form-state.js';
@@ -9,10 +10,15 @@ export function askText(
   state: FormState,
   slots: readonly SlotDefinition[],
   messages: FormMessages,
-  intro?: string,
+  language: FormLanguage,
+  intro?: LocalizedText,
 ): string {
   if (state.changing) return messages.whatToChange;
-  const slot = slots.find((item) => item.name === state.awaiting) ?? slots[0]!;
+  const found = slots.find((item) => item.name === state.awaiting) ?? slots[0]!;
+  const slot = {
+    question: textIn(found.question, language, null),
+    reask: found.reask === undefined ? undefined : textIn(found.reask, language, null),
+  };
   const reason = state.reason;
   let text = slot.question;
   if (reason) {
@@ -29,7 +35,7 @@ export function askText(
     else if (reason.message) text = `${reason.message} ${slot.reask ?? slot.question}`;
     else text = slot.reask ?? `${why} ${slot.question}`;
   }
-  return intro ? `${intro} ${text}` : text;
+  return intro ? `${textIn(intro, language, null)} ${text}` : text;
 }
 
 /** The summary and the confirmation question. */
@@ -43,7 +49,7 @@ export function confirmText(
   const lines = slots.map((slot) => {
     const value = state.values[slot.name];
     const shown = value === undefined ? messages.empty : formatValue(slot, value, language, timeZone);
-    return `- ${slot.label ?? slot.name}: ${shown}`;
+    return `- ${slot.label === undefined ? slot.name : textIn(slot.label, language, null)}: ${shown}`;
   });
   const again = state.reason?.error === 'not-understood' ? `${messages.notUnderstood} ` : '';
   return `${again}${messages.summaryIntro}\n${lines.join('\n')}\n${messages.confirmQuestion}`;

@@ -8,6 +8,7 @@ import {
   type LlmAfterSpecial,
 } from '@treeagent/core';
 import type { ParseClock } from '../slots/parse-types.js';
+import type { FormLanguage } from '../slots/slot-definition.js';
 import { checkFormOptions } from './check-form-options.js';
 import { type FormPhase, readMessage } from './form-flow.js';
 import type { FormOptions } from './form-options.js';
@@ -54,8 +55,13 @@ export const FORM_NODE_IDS = {
 export function form(options: FormOptions): ComponentDefinition<FormSelf> {
   checkFormOptions(options);
   const { name, slots } = options;
-  const language = options.language ?? 'it';
-  const messages = formMessages(language, options.messages);
+  const messagesIn = { it: formMessages('it', options.messages), en: formMessages('en', options.messages) };
+  /** The form's language in this session: its own, else the session's (docs/multilingual-trees.md), else Italian. */
+  const languageOf = (context: Context): FormLanguage => {
+    if (options.language) return options.language;
+    const session = context.language?.split('-')[0];
+    return session === 'en' || session === 'it' ? session : 'it';
+  };
   const timeZone = options.timeZone ?? 'Europe/Rome';
   const clock = (): ParseClock => ({ now: options.now?.() ?? new Date(), timeZone });
   const maxReasks = options.maxReasks ?? 2;
@@ -75,7 +81,7 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
   const publish = (context: Context, state: FormState | undefined, status: string) => {
     if (options.debugMetadata === false) return;
     const forms = (context.metadata.serverMetadata.forms ?? {}) as Record<string, unknown>;
-    forms[name] = formDebugSummary(state, status, slots, language, timeZone);
+    forms[name] = formDebugSummary(state, status, slots, languageOf(context), timeZone);
     context.metadata.serverMetadata.forms = forms;
   };
 
@@ -87,6 +93,7 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
     to: Links,
     llmResult?: ReturnType<typeof readExtraction>,
   ): Promise<BaseAfterOutput> => {
+    const messages = messagesIn[languageOf(context)];
     const stored = loadFormState(context, name);
     const expired = stored && context.turn - stored.lastTurn > expireAfterTurns;
     const state = stored && !expired ? stored : newFormState(context.turn);
@@ -168,7 +175,13 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
       emit: (self, context) => ({
         message: {
           type: 'static',
-          content: askText(stateOf(context), slots, messages, self.intro ? options.intro : undefined),
+          content: askText(
+            stateOf(context),
+            slots,
+            messagesIn[languageOf(context)],
+            languageOf(context),
+            self.intro ? options.intro : undefined,
+          ),
         },
       }),
       after: (self, context, _special, to) => advance(self, context, 'reply', to),
@@ -179,13 +192,17 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
       parent: ids.entry,
       name: `${name}: confirm`,
       links,
-      emit: (_self, context) => ({
-        message: {
-          type: 'static',
-          content: confirmText(stateOf(context), slots, messages, language, timeZone),
-        },
-        options: [messages.yes, messages.no],
-      }),
+      emit: (_self, context) => {
+        const language = languageOf(context);
+        const messages = messagesIn[language];
+        return {
+          message: {
+            type: 'static',
+            content: confirmText(stateOf(context), slots, messages, language, timeZone),
+          },
+          options: [messages.yes, messages.no],
+        };
+      },
       after: (self, context, _special, to) => advance(self, context, 'reply', to),
     },
     {
@@ -193,14 +210,21 @@ export function form(options: FormOptions): ComponentDefinition<FormSelf> {
       type: 'emit',
       parent: ids.entry,
       name: `${name}: done`,
-      emit: (self) => ({ message: { type: 'static', content: self.completeMessage ?? messages.completed } }),
+      emit: (self, context) => ({
+        message: {
+          type: 'static',
+          content: self.completeMessage ?? messagesIn[languageOf(context)].completed,
+        },
+      }),
     },
     {
       id: ids.cancelled,
       type: 'emit',
       parent: ids.entry,
       name: `${name}: cancelled`,
-      emit: { message: { type: 'static', content: messages.cancelled } },
+      emit: (_self, context) => ({
+        message: { type: 'static', content: messagesIn[languageOf(context)].cancelled },
+      }),
     },
     {
       id: ids.resume,

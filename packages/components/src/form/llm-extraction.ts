@@ -1,4 +1,5 @@
 import type { BasePromptOutput, BaseResponseFormatOutput, Context, JsonSchema } from '@treeagent/core';
+import { textIn } from '@treeagent/core';
 import { isoDate, isoTime, parseIsoDate, zonedDateTime } from '../slots/calendar.js';
 import { parseEmails } from '../slots/email-parser.js';
 import { parseEnum } from '../slots/enum-parser.js';
@@ -15,7 +16,7 @@ import { fold } from '../slots/text.js';
  */
 
 function propertyOf(slot: SlotDefinition): Record<string, unknown> {
-  const description = slot.description ?? slot.question;
+  const description = slot.description ?? textIn(slot.question, null, null);
   switch (slot.type) {
     case 'integer':
       return { type: ['integer', 'null'], description };
@@ -70,7 +71,9 @@ export function extractionPrompt(
     systemPrompt: `You extract the values of a form's fields from the user's message. Today is ${todayText} (${clock.timeZone}). Answer only with the JSON object: null for every field the message does not give. Never invent a value.`,
     prompt: [
       'Fields:',
-      ...slots.map((slot) => `- ${slot.name} (${slot.type}): ${slot.description ?? slot.question}`),
+      ...slots.map(
+        (slot) => `- ${slot.name} (${slot.type}): ${slot.description ?? textIn(slot.question, null, null)}`,
+      ),
       Object.keys(known).length ? `Already known: ${JSON.stringify(known)}` : '',
       `Message: ${message}`,
     ]

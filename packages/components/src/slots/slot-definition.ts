@@ -1,4 +1,4 @@
-import type { Context } from '@treeagent/core';
+import type { Context, LocalizedText } from '@treeagent/core';
 
 /** The language of a form's default messages. Parsers understand both at once. */
 export type FormLanguage = 'it' | 'en';
@@ -66,15 +66,15 @@ export interface SlotDefinition {
   /** Key of the value in the form's values (and in the LLM's JSON schema). Letters, digits, `_`. */
   name: string;
   type: SlotType;
-  /** The question that asks for it. */
-  question: string;
+  /** The question that asks for it: one text, or one per language (`{ it, en }`, docs/multilingual-trees.md). */
+  question: LocalizedText;
   /**
    * Asked instead of the default re-ask (the reason, then the question) when a reply had no valid
    * value; say why in it. A custom validator's message still comes first.
    */
-  reask?: string;
+  reask?: LocalizedText;
   /** Shown in the confirmation summary (default: the name). */
-  label?: string;
+  label?: LocalizedText;
   /** Default `true`. An optional slot is asked once; "non lo so" / "I don't know" skips it. */
   required?: boolean;
   /** Value of an optional slot left empty (skipped, or never given). */

@@ -1,4 +1,6 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
+import type { LocalizedText } from '../protocol/localized-text.js';
+import { LANGUAGE_CODE_PATTERN } from '../tree/localized-text.js';
 
 /** Collects what is wrong with a callback's output, naming node, callback and field. */
 export class OutputChecker {
@@ -39,6 +41,17 @@ export class OutputChecker {
     if (value === undefined || value === null) return undefined;
     if (typeof value !== 'string') this.fail(field, 'a string', value);
     return value;
+  }
+
+  /** A text for the customer: a string, or an object of language code → string (`{ it, en }`). */
+  optionalText(value: unknown, field: string): LocalizedText | undefined {
+    if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+    if (typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length === 0)
+      this.fail(field, 'a string or one string per language ({ it: "…", en: "…" })', value);
+    for (const [language, text] of Object.entries(value))
+      if (!LANGUAGE_CODE_PATTERN.test(language) || typeof text !== 'string')
+        this.fail(`${field}.${language}`, 'a string keyed by a language code ("it", "en", "pt-BR")', text);
+    return value as LocalizedText;
   }
 
   optionalNodeId(value: unknown, field: string): number | undefined {

@@ -4,6 +4,7 @@ import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { Filter } from '../protocol/filter.js';
 import type { HandoffRequest } from '../protocol/handoff.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
+import type { LocalizedText } from '../protocol/localized-text.js';
 import type { Source } from '../protocol/output-message.js';
 import type {
   BaseEmitOutput,
@@ -46,8 +47,8 @@ export function validateHandoffRequest(
     reason,
     queue: queue ?? 'default',
     summary: check.optionalString(request.summary, `${field}.summary`) ?? null,
-    message: check.optionalString(request.message, `${field}.message`) ?? null,
-    returnOption: check.optionalString(request.returnOption, `${field}.returnOption`) ?? null,
+    message: check.optionalText(request.message, `${field}.message`) ?? null,
+    returnOption: check.optionalText(request.returnOption, `${field}.returnOption`) ?? null,
   };
 }
 
@@ -174,7 +175,7 @@ export function validateEmitOutput(nodeId: number, value: unknown): BaseEmitOutp
     MessageType.NONE,
   ]);
   if (type === undefined) check.fail('message.type', '"static", "generated" or "none"', message.type);
-  const content = check.optionalString(message.content, 'message.content');
+  const content = check.optionalText(message.content, 'message.content');
   if (type === MessageType.GENERATED && content !== undefined) {
     check.fail(
       'message.content',
@@ -184,10 +185,10 @@ export function validateEmitOutput(nodeId: number, value: unknown): BaseEmitOutp
   }
   if (type === MessageType.STATIC && content === undefined)
     check.fail('message.content', 'a string for a STATIC message', content);
-  const options = check.optionalArray(output.options, 'options')?.map((option, index): string => {
-    if (typeof option !== 'string' || option === '')
+  const options = check.optionalArray(output.options, 'options')?.map((option, index): LocalizedText => {
+    if (option === '' || option === null || option === undefined)
       return check.fail(`options[${index}]`, 'a non-empty string', option);
-    return option;
+    return check.optionalText(option, `options[${index}]`)!;
   });
   const sources = check.optionalArray(output.sources, 'sources')?.map((source, index) => {
     const item = check.object(source, `sources[${index}]`);

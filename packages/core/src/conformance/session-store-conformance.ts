@@ -179,6 +179,23 @@ export function describeSessionStore(
     );
 
     cases.test(
+      "keeps the session's language: fixed by a commit without history, then through the turns",
+      withStore(async (store) => {
+        // What `TreeAgent.setSessionLanguage` commits when a session starts with a locale.
+        const started = nextRecord(emptySessionRecord('lang', '2026-01-01T00:00:00.000Z'), {
+          language: 'en',
+        });
+        await store.commit({ record: started, history: [], expectedVersion: 0 });
+        expect((await store.load('lang'))!.language).toBe('en');
+        expect(await store.history('lang')).toEqual([]);
+        const turn = nextRecord(started, { turn: 1, lastNodeId: 3 });
+        await store.commit({ record: turn, history: [entry('user', 'hello', 1)], expectedVersion: 1 });
+        expect(await store.load('lang')).toEqual(turn);
+        expect(turn.language).toBe('en');
+      }),
+    );
+
+    cases.test(
       'values read are copies: changing them does not change the store',
       withStore(async (store) => {
         const record = nextRecord(emptySessionRecord('s5', '2026-01-01T00:00:00.000Z'), {

@@ -46,6 +46,12 @@ export interface Context {
   resetFailCounter(): void;
   /** Interaction number in the session, starting at 1. */
   readonly turn: number;
+  /**
+   * The session's language (docs/multilingual-trees.md): one of the tree's `languages`, fixed from the
+   * client's locale or detected from the first message; the default language until then; `null`
+   * when the tree declares no languages.
+   */
+  readonly language: string | null;
   /** The node whose callback is running (the root for root callbacks). */
   readonly node: CurrentNode;
   /** Chunks retrieved by query nodes in this interaction, by node id, latest last. */

@@ -176,6 +176,7 @@ export function withThresholds(
     contentHash: tree.contentHash,
     rootId: tree.root.id,
     primaryAgentId: tree.primaryAgent.id,
+    languages: tree.languages,
   });
 }
 

@@ -4,6 +4,7 @@ import type { EmbeddingCache } from '../embedding/embedding-cache.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import { type ClosePairOptions, closeSiblingPairs } from './close-pairs.js';
+import { languageWarnings } from './language-warnings.js';
 import { type LintThreshold, lintThresholds } from './lint-thresholds.js';
 import type { LintWarning } from './lint-warning.js';
 import { embedRows, type SparseRows } from './sparse-rows.js';
@@ -106,6 +107,7 @@ async function lintWithVectors(
     for (const warning of more) warnings.push(warning);
   };
   append(structureWarnings(tree, label));
+  append(languageWarnings(tree, label));
   append(ambiguousSiblings(tree, rows, options, label));
   if (options.embedder && typeof (options.embedder as Partial<LintableEmbedder>).lint === 'function')
     append((options.embedder as LintableEmbedder).lint(tree));

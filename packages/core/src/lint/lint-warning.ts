@@ -12,7 +12,15 @@ export interface LintWarning {
     /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
     | 'too-few-chunks-to-fit'
     /** From a fitted embedder: the fit was made for another version of the tree. */
-    | 'stale-fit';
+    | 'stale-fit'
+    /** Texts given per language in a tree that declares no `languages` (see `language-warnings.ts`). */
+    | 'undeclared-languages'
+    /** A per-language text without its text in one of the tree's languages. */
+    | 'missing-text'
+    /** A text or chunks in a language the tree does not declare. */
+    | 'unknown-language'
+    /** A node whose chunks name their languages, with none in one of the tree's languages. */
+    | 'missing-chunks-language';
   nodeId: number;
   message: string;
   fix: string;

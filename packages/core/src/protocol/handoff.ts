@@ -1,3 +1,5 @@
+import type { LocalizedText } from './localized-text.js';
+
 /*
  * Human handoff (docs/concepts.md §11): a callback hands the session to people; while they have it
  * the user's messages are kept for them instead of running the tree; an operator hands it back.
@@ -14,14 +16,14 @@ export interface HandoffRequest {
   /**
    * Sent to the user when the session is handed off ("An operator will answer you shortly."); also the
    * notice that clients without a live stream (the OpenAI-compatible endpoint) answer while people have
-   * the session. Absent: no message.
+   * the session. One text, or one per language (`{ it, en }`: the session's language is sent). Absent: no message.
    */
-  message?: string | null;
+  message?: LocalizedText | null;
   /**
    * An option offered with `message`: while the session waits for people, a user message equal to it
    * (or selecting it) hands the session back to the agent, and that message runs through the tree.
    */
-  returnOption?: string | null;
+  returnOption?: LocalizedText | null;
 }
 
 /** Who did something to a handed-off session: an operator's id and the name users see. */

@@ -33,6 +33,12 @@ export interface SessionRecord {
   files?: FileMetadata[];
   /** While people have the session: the handoff (absent or `null` otherwise). */
   handoff?: HandoffState | null;
+  /**
+   * The session's language, one of the tree's `languages` (docs/multilingual-trees.md): fixed by the
+   * client's locale when the session started, or detected from the first message. Absent or `null`:
+   * not fixed yet (the tree's default language is spoken).
+   */
+  language?: string | null;
   /** Set by a hand-back to a node: where the next interaction starts (then cleared). */
   startAt?: HandBackTarget | null;
   createdAt: string;

@@ -5,6 +5,7 @@ import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { Filter } from '../protocol/filter.js';
 import type { HandoffRequest } from '../protocol/handoff.js';
 import type { JsonSchema } from '../protocol/json-schema.js';
+import type { LocalizedText } from '../protocol/localized-text.js';
 import type { Source } from '../protocol/output-message.js';
 
 /** Steps an `after` or `beforeRun` callback may continue at. */
@@ -74,14 +75,18 @@ export interface BaseResponseFormatOutput {
 /** The message of an emit (`Message`). */
 export interface EmitMessage {
   type: MessageType;
-  /** Text of a STATIC message; must be absent for GENERATED. */
-  content?: string | null;
+  /**
+   * Text of a STATIC message; must be absent for GENERATED. One text, or one per language
+   * (`{ it: 'Ciao!', en: 'Hi!' }`): the session's language is sent (docs/multilingual-trees.md).
+   */
+  content?: LocalizedText | null;
 }
 
 /** Output of `emit` (`BaseEmitOutput`). */
 export interface BaseEmitOutput {
   message: EmitMessage;
-  options?: string[] | null;
+  /** The options the user may pick; each one text or one per language. */
+  options?: LocalizedText[] | null;
   attachments?: FileMetadata[] | null;
   dynamicAttachments?: FileMetadata[] | null;
   sources?: Source[] | null;

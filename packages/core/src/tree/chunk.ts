@@ -10,6 +10,12 @@ export interface ChunkDefinition {
   id?: ChunkId;
   text: string;
   forRag?: boolean;
+  /**
+   * The language the chunk is written in, one of the tree's `languages` (docs/multilingual-trees.md).
+   * Exploration routes by every chunk whatever its language; `treeagent lint` uses it to list nodes
+   * without chunks in a declared language.
+   */
+  language?: string;
   /** Payload of tags that Qdrant-style filters select on. */
   extra?: Record<string, unknown>;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Chunk } from './chunk.js';
 import { expandComponents } from './expand-components.js';
 import { effectiveParent, indexComponents } from './flatten-components.js';
+import { LANGUAGE_CODE_PATTERN } from './localized-text.js';
 import type { NodeDefinition, Self, TreeDefinition } from './node-definition.js';
 import { Tree } from './tree.js';
 import { definitionToJSON } from './tree-json.js';
@@ -49,6 +50,7 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
   const components = indexComponents(index, problems);
   validateLinkTargets(index, problems);
   validateChunkIds(index.byId.values(), problems);
+  validateLanguages(definition.languages, problems);
   if (problems.length || !index.root) throw new TreeValidationError(problems);
 
   const root = index.root;
@@ -160,7 +162,11 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     }
   }
 
-  const expanded: TreeDefinition = { ...(definition.name ? { name: definition.name } : {}), nodes };
+  const expanded: TreeDefinition = {
+    ...(definition.name ? { name: definition.name } : {}),
+    ...(definition.languages ? { languages: [...definition.languages] } : {}),
+    nodes,
+  };
   const contentHash = createHash('sha256')
     .update(canonicalJson(definitionToJSON(expanded)))
     .digest('hex')
@@ -177,7 +183,32 @@ export function defineTree<S extends Self = Self>(definition: TreeDefinition<S>)
     contentHash,
     rootId: root.id,
     primaryAgentId: primary.id,
+    languages: definition.languages ?? [],
   });
+}
+
+/** `languages`, when given: a non-empty list of distinct language codes (the first the default). */
+function validateLanguages(languages: unknown, problems: TreeProblem[]): void {
+  if (languages === undefined) return;
+  const fix = 'Write languages as a list of language codes, the default first: languages: ["it", "en"].';
+  if (!Array.isArray(languages) || languages.length === 0) {
+    problems.push({ message: `"languages" is ${JSON.stringify(languages)}, not a list of languages.`, fix });
+    return;
+  }
+  const seen = new Set<string>();
+  for (const language of languages) {
+    if (typeof language !== 'string' || !LANGUAGE_CODE_PATTERN.test(language))
+      problems.push({
+        message: `"languages" holds ${JSON.stringify(language)}, which is not a language code.`,
+        fix,
+      });
+    else if (seen.has(language.toLowerCase()))
+      problems.push({
+        message: `"languages" lists ${JSON.stringify(language)} twice.`,
+        fix: 'List each language once.',
+      });
+    else seen.add(language.toLowerCase());
+  }
 }
 
 /** Chunk ids, explicit or default (`<nodeId>:<index>`), must be unique in the tree. */

@@ -1,7 +1,7 @@
 import type { TreeDocument } from './tree-document-types.js';
 
 /** Key order of the document: what it is, then where its code is, then its content. */
-const DOCUMENT_KEYS = ['$schema', 'format', 'version', 'name', 'module', 'components', 'nodes'];
+const DOCUMENT_KEYS = ['$schema', 'format', 'version', 'name', 'languages', 'module', 'components', 'nodes'];
 
 /** Key order of a node: identity and place first, then routing, flags, content and code. */
 const NODE_KEYS = [
@@ -33,7 +33,7 @@ const NODE_KEYS = [
   'callbacks',
 ];
 
-const CHUNK_KEYS = ['id', 'text', 'forRag', 'extra'];
+const CHUNK_KEYS = ['id', 'text', 'language', 'forRag', 'extra'];
 
 /**
  * The text of a tree document with a stable layout that diffs well in git: the same document gives

@@ -1,11 +1,22 @@
 import { NODE_TYPES } from '../protocol/constants.js';
 import { CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
+import { LANGUAGE_CODE_PATTERN } from './localized-text.js';
 import { CONSTANT_CALLBACKS, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from './tree-document-types.js';
 
 /** `callbacks["tools.<name>"]`: the function of a tool. */
 const TOOL_CALLBACK_PATTERN = '^tools\\.[A-Za-z0-9_-]{1,64}$';
 const threshold = { type: 'number', minimum: -1, maximum: 1 };
 const text = { type: 'string', minLength: 1 };
+/** A language code, as `languages` and the keys of a per-language text have it (`LANGUAGE_CODE_PATTERN`). */
+const languageCode = { type: 'string', pattern: LANGUAGE_CODE_PATTERN.source };
+/** A customer text per language: `{ "it": "Ciao!", "en": "Hi!" }` (docs/multilingual-trees.md). */
+const perLanguage = {
+  type: 'object',
+  minProperties: 1,
+  propertyNames: languageCode,
+  additionalProperties: { type: 'string' },
+};
+const localizedText = { $ref: '#/$defs/localizedText' };
 const fileMetadata = {
   type: 'object',
   required: ['id', 'name', 'mimeType', 'origin'],
@@ -64,7 +75,7 @@ const NODE_PROPERTIES: Record<string, unknown> = {
   similarityThreshold: threshold,
   model: { type: 'string' },
   smartExtendedMessage: { type: 'boolean' },
-  conversationGoal: { type: 'string' },
+  conversationGoal: localizedText,
   topics: { type: 'array', items: { type: 'string' } },
   defaultSimilarityThreshold: threshold,
   exploreForRagChunks: { type: 'boolean' },
@@ -72,6 +83,7 @@ const NODE_PROPERTIES: Record<string, unknown> = {
   warning: {
     oneOf: [
       text,
+      perLanguage,
       {
         type: 'object',
         required: ['type', 'prompt'],
@@ -102,11 +114,11 @@ const NODE_PROPERTIES: Record<string, unknown> = {
         required: ['type'],
         properties: {
           type: { enum: ['static', 'generated', 'none'] },
-          content: { type: ['string', 'null'] },
+          content: { oneOf: [{ type: ['string', 'null'] }, perLanguage] },
         },
         additionalProperties: false,
       },
-      options: { type: ['array', 'null'], items: { type: 'string' } },
+      options: { type: ['array', 'null'], items: localizedText },
       attachments: files,
       dynamicAttachments: files,
       sources: {
@@ -227,6 +239,14 @@ export const TREE_DOCUMENT_SCHEMA = {
     format: { const: TREE_DOCUMENT_FORMAT },
     version: { const: TREE_DOCUMENT_VERSION },
     name: { type: 'string' },
+    languages: {
+      type: 'array',
+      description:
+        'The languages the tree speaks, the default first: ["it", "en"]. Texts may then be given per language.',
+      minItems: 1,
+      uniqueItems: true,
+      items: languageCode,
+    },
     module: { type: 'string', description: 'Module exporting the callbacks, relative to this file.' },
     components: {
       type: 'object',
@@ -255,10 +275,12 @@ export const TREE_DOCUMENT_SCHEMA = {
         id: { type: ['string', 'integer'] },
         text,
         forRag: { type: 'boolean' },
+        language: { ...languageCode, description: 'The language the chunk is written in (for lint).' },
         extra: { type: 'object', description: 'Tags that Qdrant-style filters select on.' },
       },
       additionalProperties: false,
     },
     fileMetadata,
+    localizedText: { oneOf: [{ type: 'string' }, perLanguage] },
   },
 } as const;

@@ -44,6 +44,8 @@ export interface TreeDocument {
   /** Format version; absent means 1 (the unversioned JSON of earlier releases reads the same). */
   version?: number;
   name?: string;
+  /** The languages the tree speaks (`["it", "en"]`), the first the default (docs/multilingual-trees.md). */
+  languages?: string[];
   /** Path of the module that exports the callbacks, relative to the document. */
   module?: string;
   components?: Record<string, TreeDocumentComponent>;

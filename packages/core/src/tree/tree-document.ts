@@ -124,7 +124,11 @@ export function documentToDefinition(
   }
   const nodes = (document.nodes ?? []).map((node) => convert(node, ''));
   if (problems.length) throw new TreeValidationError(problems);
-  return { ...(document.name ? { name: document.name } : {}), nodes };
+  return {
+    ...(document.name ? { name: document.name } : {}),
+    ...(document.languages ? { languages: document.languages } : {}),
+    nodes,
+  };
 }
 
 /** How `definitionToDocument` names a callback it finds on a node. */
@@ -159,6 +163,7 @@ export function definitionToDocument(
     format: TREE_DOCUMENT_FORMAT,
     version: TREE_DOCUMENT_VERSION,
     ...(definition.name ? { name: definition.name } : {}),
+    ...(definition.languages ? { languages: [...definition.languages] } : {}),
     ...(options.module ? { module: options.module } : {}),
     nodes,
   };

@@ -5,6 +5,7 @@ import { TreeValidationError } from './tree-validation-error.js';
 /** A tree definition without callbacks: what can be stored as JSON. */
 export interface TreeJSON {
   name?: string;
+  languages?: string[];
   nodes: Record<string, unknown>[];
 }
 
@@ -21,6 +22,7 @@ export type CallbackMap = Record<number, Record<string, unknown>>;
 export function definitionToJSON(definition: TreeDefinition): TreeJSON {
   return {
     ...(definition.name ? { name: definition.name } : {}),
+    ...(definition.languages ? { languages: [...definition.languages] } : {}),
     nodes: definition.nodes.map((node) => {
       const plain: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(node)) {
@@ -64,5 +66,9 @@ export function definitionFromJSON(json: TreeJSON, callbacks: CallbackMap = {}):
   const nodes = json.nodes.map(
     (node) => ({ ...node, ...(callbacks[node.id as number] ?? {}) }) as unknown as NodeDefinition,
   );
-  return { ...(json.name ? { name: json.name } : {}), nodes };
+  return {
+    ...(json.name ? { name: json.name } : {}),
+    ...(json.languages ? { languages: json.languages } : {}),
+    nodes,
+  };
 }

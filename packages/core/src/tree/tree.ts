@@ -20,6 +20,8 @@ export class Tree {
   readonly contentHash: string;
   readonly root: TreeNode;
   readonly primaryAgent: TreeNode;
+  /** The languages the tree declares (`languages`), the default first; empty when it declares none. */
+  readonly languages: readonly string[];
 
   constructor(init: {
     name: string;
@@ -30,6 +32,7 @@ export class Tree {
     contentHash: string;
     rootId: number;
     primaryAgentId: number;
+    languages?: readonly string[];
   }) {
     this.name = init.name;
     this.definition = init.definition;
@@ -39,6 +42,12 @@ export class Tree {
     this.contentHash = init.contentHash;
     this.root = init.nodes.get(init.rootId)!;
     this.primaryAgent = init.nodes.get(init.primaryAgentId)!;
+    this.languages = init.languages ?? [];
+  }
+
+  /** The default language: the first declared one, `null` when the tree declares none. */
+  get defaultLanguage(): string | null {
+    return this.languages[0] ?? null;
   }
 
   has(id: number): boolean {

@@ -1,5 +1,6 @@
 import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js';
 import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
+import { isLocalizedObject, LANGUAGE_CODE_PATTERN } from './localized-text.js';
 import type { TreeProblem } from './tree-problem.js';
 import { validateTools } from './validate-tools.js';
 
@@ -122,6 +123,15 @@ function validateChunks(node: Record<string, unknown>, type: NodeType, where: Re
         'forRag chunks live only in query nodes: move it to a query node or drop forRag.',
       );
     }
+    if (
+      chunk.language !== undefined &&
+      (typeof chunk.language !== 'string' || !LANGUAGE_CODE_PATTERN.test(chunk.language))
+    ) {
+      where(
+        `chunk ${index} has language ${JSON.stringify(chunk.language)}, which is not a language code.`,
+        'Give the code of a language of the tree: language: "it".',
+      );
+    }
     if (chunk.id !== undefined && typeof chunk.id !== 'string' && !Number.isInteger(chunk.id)) {
       where(`chunk ${index} has id ${JSON.stringify(chunk.id)}.`, 'Chunk ids are integers or strings.');
     }
@@ -149,25 +159,35 @@ function validateLinksShape(links: unknown, where: Report): void {
 function validateConstants(node: Record<string, unknown>, type: NodeType, where: Report): void {
   if (type === 'guardrail') {
     const warning = node.warning as unknown;
+    const generated =
+      isLocalizedObject(warning) &&
+      (warning as { type?: unknown }).type === 'generated' &&
+      typeof (warning as { prompt?: unknown }).prompt === 'string';
     const ok =
+      generated ||
       (typeof warning === 'string' && warning.trim() !== '') ||
-      (typeof warning === 'object' &&
-        warning !== null &&
-        (warning as { type?: unknown }).type === 'generated' &&
-        typeof (warning as { prompt?: unknown }).prompt === 'string');
+      (isLocalizedObject(warning) && !('type' in warning) && Object.keys(warning).length > 0);
     if (!ok)
       where(
         'a guardrail needs a "warning".',
-        'Set "warning" to a text, or to { type: "generated", prompt }.',
+        'Set "warning" to a text, to one text per language ({ it: "…", en: "…" }), or to { type: "generated", prompt }.',
       );
+    else if (!generated) validateLocalized(warning, 'warning', where);
   }
-  const emit = node.emit as { message?: { type?: unknown; content?: unknown } } | undefined;
+  const emit = node.emit as
+    | { message?: { type?: unknown; content?: unknown }; options?: unknown }
+    | undefined;
   if (type === 'emit' && emit && typeof emit === 'object') {
     const message = emit.message;
     if (message?.type === MessageType.GENERATED && message.content != null) {
       where('a GENERATED message cannot have "content".', 'Drop "content", or use type STATIC.');
     }
+    validateLocalized(message?.content, 'emit.message.content', where);
+    if (Array.isArray(emit.options))
+      for (const [index, option] of emit.options.entries())
+        validateLocalized(option, `emit.options[${index}]`, where);
   }
+  if (type === 'root') validateLocalized(node.conversationGoal, 'conversationGoal', where);
   for (const key of ['smartExtendedMessage', 'exploreForRagChunks']) {
     if (type === 'root' && node[key] !== undefined && typeof node[key] !== 'boolean') {
       where(
@@ -178,6 +198,23 @@ function validateConstants(node: Record<string, unknown>, type: NodeType, where:
   }
   if (type === 'agent' && node.isPrimary !== undefined && typeof node.isPrimary !== 'boolean') {
     where('"isPrimary" must be a boolean.', 'Set isPrimary: true on exactly one agent.');
+  }
+}
+
+/** A per-language text must map language codes to strings; a plain string is checked elsewhere. */
+function validateLocalized(value: unknown, field: string, where: Report): void {
+  if (!isLocalizedObject(value)) return;
+  for (const [language, text] of Object.entries(value)) {
+    if (!LANGUAGE_CODE_PATTERN.test(language))
+      where(
+        `"${field}" has the key ${JSON.stringify(language)}, which is not a language code.`,
+        'Key a text by language codes such as "it", "en" or "pt-BR": { it: "Ciao!", en: "Hi!" }.',
+      );
+    else if (typeof text !== 'string')
+      where(
+        `"${field}" in ${language} is ${JSON.stringify(text)}, not a string.`,
+        `Give the ${language} text as a string.`,
+      );
   }
 }
 

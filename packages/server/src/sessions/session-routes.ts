@@ -20,6 +20,13 @@ const CreateSession = z.strictObject({
       "an opaque user reference: 1–128 letters, digits and . _ : @ + - (your application's user id)",
     )
     .optional(),
+  locale: z
+    .string()
+    .regex(
+      /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/,
+      'a language code such as "it", "en" or "it-IT" (the page\'s locale)',
+    )
+    .optional(),
 });
 
 const HistoryQuery = z.strictObject({
@@ -39,8 +46,9 @@ async function storeCall(services: Services, what: string, call: () => Promise<v
 }
 
 /**
- * `POST /sessions` (body optional: `{ userId }`, the user it is for, kept for personal data requests)
- * → 201 `{ sessionId, token }`; `GET /sessions/:id/history?limit=` →
+ * `POST /sessions` (body optional: `{ userId }`, the user it is for, kept for personal data requests;
+ * `{ locale }`, the page's locale, which fixes the session's language) → 201 `{ sessionId, token }`
+ * (and `language`, the tree's language the locale chose or `null`, when a locale was given); `GET /sessions/:id/history?limit=` →
  * `{ sessionId, history }`; `DELETE /sessions/:id` → 204, the session gone (history, state, files, handoff queue entry,
  * token: its token no longer opens anything, its open event streams end); `POST /sessions/:id/reset` → 204, the conversation
  * started over (history, state and position deleted; token and files kept). The token is shown
@@ -52,12 +60,18 @@ export function sessionRoutes(services: Services): Hono {
   routes.post('/', async (c) => {
     const retryAfter = services.sessionCreation?.add(clientAddress(c)) ?? null;
     if (retryAfter !== null) throw rateLimited('Too many new sessions from this client.', retryAfter);
-    const { userId } = await readJson(c, CreateSession);
+    const { userId, locale } = await readJson(c, CreateSession);
     const sessionId = randomUUID();
     const token = createSecret();
     await services.tokens.save(sessionId, hashSecret(token), userId ?? null);
+    // The page's locale fixes the session's language when the tree speaks it (docs/multilingual-trees.md).
+    let language: string | null = null;
+    if (locale !== undefined)
+      await storeCall(services, `Setting the language of session ${sessionId}`, async () => {
+        language = await services.agent.setSessionLanguage(sessionId, locale);
+      });
     c.header('Cache-Control', 'no-store');
-    const created: CreatedSession = { sessionId, token };
+    const created: CreatedSession = { sessionId, token, ...(locale !== undefined ? { language } : {}) };
     return c.json(created, 201);
   });
 

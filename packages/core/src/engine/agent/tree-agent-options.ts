@@ -4,6 +4,7 @@ import type { EmbeddingCache } from '../../embedding/embedding-cache.js';
 import type { CalibrationOptions } from '../../explore/calibrate-thresholds.js';
 import type { ExploreScan, ExploreThreads } from '../../explore/chunk-index.js';
 import type { FileStore } from '../../files/file-store.js';
+import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { RedactionOptions, Redactor } from '../../privacy/redactor.js';
 import type { ChannelConversation, InboundReceipt } from '../../protocol/channel.js';
@@ -142,6 +143,12 @@ export interface TreeAgentOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
   /** Clock, for deterministic tests. */
   now?: () => Date;
+  /**
+   * Tells a session's language from its first message, when the tree declares several `languages`
+   * and the client gave no locale (docs/multilingual-trees.md). Default: `eldLanguageDetector` (eld,
+   * offline, loaded on first use).
+   */
+  languageDetector?: LanguageDetector;
 }
 
 /** What travels with a user message. */

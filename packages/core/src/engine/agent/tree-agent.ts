@@ -8,13 +8,20 @@ import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import { type RoutingThreshold, routingThresholds } from '../../explore/routing-thresholds.js';
 import type { FileStore } from '../../files/file-store.js';
 import { InMemoryFileStore } from '../../files/in-memory-file-store.js';
+import { eldLanguageDetector } from '../../model/eld-language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import { Redactor } from '../../privacy/redactor.js';
 import type { AgentEvent, AgentOutput } from '../../protocol/events.js';
 import type { HistoryEntry } from '../../protocol/history-entry.js';
 import { InMemorySessionStore } from '../../session/in-memory-session-store.js';
 import { KeyedMutex } from '../../session/keyed-mutex.js';
-import type { HistoryQuery, SessionRecord, SessionStore } from '../../session/session-store.js';
+import {
+  emptySessionRecord,
+  type HistoryQuery,
+  type SessionRecord,
+  type SessionStore,
+} from '../../session/session-store.js';
+import { matchLanguage } from '../../tree/localized-text.js';
 import type { Tree } from '../../tree/tree.js';
 import { InMemoryVectorStore } from '../../vector/in-memory-vector-store.js';
 import type { VectorStore } from '../../vector/vector-store.js';
@@ -102,6 +109,7 @@ export class TreeAgent {
         modelTimeoutMs: options.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
       },
       now: options.now ?? (() => new Date()),
+      languageDetector: options.languageDetector ?? eldLanguageDetector,
       exploreIn: options.exploreIn ?? 'memory',
       exploreScan: options.exploreScan ?? 'auto',
       exploreThreads: options.exploreThreads ?? 'auto',
@@ -269,6 +277,40 @@ export class TreeAgent {
     return this.#mutex.run(sessionId, () => runHandoffAction(this.sessionStore, runtime, sessionId, action));
   }
 
+  /**
+   * Fixes a session's language from the client's locale — the page's or the widget's, `it-IT`
+   * (docs/multilingual-trees.md): the tree's language that matches it (the same code, else the same
+   * primary language) is stored in the session and every text the agent sends is in it. Returns that
+   * language, or `null` when the tree speaks none that matches (or declares no `languages`): nothing
+   * is stored, and the language is detected from the first message. Call it when the session starts;
+   * a later call changes the language of the rest of the conversation.
+   *
+   * @example
+   * await agent.setSessionLanguage('s1', 'en-GB'); // 'en' for a tree with languages: ['it', 'en']
+   */
+  async setSessionLanguage(sessionId: string, locale: string): Promise<string | null> {
+    checkSendInput(sessionId, '', {});
+    if (typeof locale !== 'string' || !LOCALE_PATTERN.test(locale))
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `Invalid locale ${JSON.stringify(locale)}: give a language code such as "it", "en" or "it-IT".`,
+      );
+    const runtime = await this.#host.load();
+    const language = matchLanguage(locale, runtime.tree.languages);
+    if (language === null) return null;
+    await this.#exclusive(sessionId, async () => {
+      const now = runtime.now().toISOString();
+      const record = (await this.sessionStore.load(sessionId)) ?? emptySessionRecord(sessionId, now);
+      if (record.language === language) return;
+      await this.sessionStore.commit({
+        record: { ...record, language, version: record.version + 1, updatedAt: now },
+        history: [],
+        expectedVersion: record.version,
+      });
+    });
+    return language;
+  }
+
   async resetSession(sessionId: string): Promise<void> {
     await this.#exclusive(sessionId, () => this.sessionStore.delete(sessionId));
   }
@@ -341,6 +383,9 @@ export class TreeAgent {
     }
   }
 }
+
+/** A locale as clients send it: `it`, `en-GB`, `pt_BR` (BCP 47, or with an underscore). */
+const LOCALE_PATTERN = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
 function isLanguageModel(value: unknown): value is LanguageModel {
   const model = value as Partial<LanguageModel>;

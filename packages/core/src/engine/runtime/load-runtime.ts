@@ -28,6 +28,8 @@ import {
 import { StoreChunkSearch } from '../../explore/store-chunk-search.js';
 import type { FileStore } from '../../files/file-store.js';
 import { SOURCE_KEY } from '../../ingest/ingest-documents.js';
+import { eldLanguageDetector } from '../../model/eld-language-detector.js';
+import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Chunk } from '../../tree/chunk.js';
 import type { Tree } from '../../tree/tree.js';
@@ -53,6 +55,8 @@ export interface RuntimeParts {
   models: Record<string, LanguageModel>;
   limits: TurnLimits;
   now: () => Date;
+  /** Default: `eldLanguageDetector`. */
+  languageDetector?: LanguageDetector;
   exploreIn: ExploreIn;
   /** How the in-memory index reads the vectors (`ExploreScan`); default `auto`. */
   exploreScan?: ExploreScan;
@@ -163,7 +167,17 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
     log: _log,
     ...rest
   } = parts;
-  return { ...rest, exploreEmbedder, tree, calibrations, chunkSearch, chunkIndex: index, collectionOf };
+  const languageDetector = parts.languageDetector ?? eldLanguageDetector;
+  return {
+    ...rest,
+    languageDetector,
+    exploreEmbedder,
+    tree,
+    calibrations,
+    chunkSearch,
+    chunkIndex: index,
+    collectionOf,
+  };
 }
 
 /** The packed index of `key` in `directory`, or `null` (none, or one that does not match: logged, and ignored). */
@@ -228,7 +242,11 @@ function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): v
     needs.push({ nodeId: root.id, what: 'smartExtendedMessage', model: root.model ?? 'default' });
   for (const node of tree.nodes.values()) {
     const definition = node.definition;
-    if (definition.type === 'guardrail' && typeof definition.warning !== 'string') {
+    if (
+      definition.type === 'guardrail' &&
+      typeof definition.warning !== 'string' &&
+      definition.warning.type === 'generated'
+    ) {
       needs.push({ nodeId: node.id, what: 'a generated warning', model: definition.model ?? 'default' });
     }
     if (definition.type === 'llm')

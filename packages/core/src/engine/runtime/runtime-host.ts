@@ -3,6 +3,7 @@ import type { EmbeddingCache } from '../../embedding/embedding-cache.js';
 import type { CalibrationOptions } from '../../explore/calibrate-thresholds.js';
 import type { ExploreScan, ExploreThreads } from '../../explore/chunk-index.js';
 import type { FileStore } from '../../files/file-store.js';
+import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
@@ -24,6 +25,7 @@ export interface RuntimeHostOptions {
   models: Record<string, LanguageModel>;
   limits: TurnLimits;
   now: () => Date;
+  languageDetector: LanguageDetector;
   exploreIn: ExploreIn;
   exploreScan: ExploreScan;
   exploreThreads: ExploreThreads;
@@ -222,6 +224,7 @@ export class RuntimeHost {
       models: options.models,
       limits: options.limits,
       now: options.now,
+      languageDetector: options.languageDetector,
       exploreIn: options.exploreIn,
       exploreScan: options.exploreScan,
       exploreThreads: options.exploreThreads,

@@ -4,6 +4,7 @@ import type { ThresholdCalibration } from '../../explore/calibrate-thresholds.js
 import type { ChunkIndex } from '../../explore/chunk-index.js';
 import type { ChunkSearch } from '../../explore/chunk-search.js';
 import type { FileStore } from '../../files/file-store.js';
+import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
@@ -46,6 +47,8 @@ export interface AgentRuntime {
   models: Readonly<Record<string, LanguageModel>>;
   limits: TurnLimits;
   now: () => Date;
+  /** Detects a session's language from its first messages when the tree declares several (docs/multilingual-trees.md). */
+  languageDetector: LanguageDetector;
   /** Vector store collection of a query node. */
   collectionOf(nodeId: number): string;
 }

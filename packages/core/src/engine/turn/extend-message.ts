@@ -32,6 +32,7 @@ export async function extendMessage(turn: StepContext): Promise<string | null> {
       definition,
       history.map((entry) => `${entry.role}: ${entry.content ?? ''}`).join('\n'),
       turn.input.message,
+      definition.conversationGoal === undefined ? '' : turn.localize(definition.conversationGoal),
     );
   }
   const model = turn.modelFor(root, 'the smart extended message');
@@ -53,9 +54,10 @@ function defaultPrompt(
   root: RootNodeDefinition,
   transcript: string,
   message: string,
+  goal: string,
 ): { prompt: string; systemPrompt: string } {
   const guide = [
-    root.conversationGoal ? `Goal of the conversation: ${root.conversationGoal}` : '',
+    goal ? `Goal of the conversation: ${goal}` : '',
     root.topics?.length ? `Topics: ${root.topics.join(', ')}` : '',
   ].filter(Boolean);
   return {

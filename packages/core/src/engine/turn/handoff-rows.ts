@@ -1,5 +1,6 @@
 import type { HandoffRequest, HandoffState, HandoffTransition } from '../../protocol/handoff.js';
 import type { HistoryEntry } from '../../protocol/history-entry.js';
+import type { LocalizedText } from '../../protocol/localized-text.js';
 
 /** A one-line description of a handoff transition: the `content` of its history row. */
 export function describeHandoff(transition: HandoffTransition): string {
@@ -29,13 +30,14 @@ export function startedHandoff(
   nodeId: number,
   turn: number,
   at: string,
+  localize: (text: LocalizedText) => string,
 ): HandoffState {
   return {
     reason: request.reason,
     queue: request.queue ?? 'default',
     summary: request.summary ?? null,
-    message: request.message ?? null,
-    returnOption: request.returnOption ?? null,
+    message: request.message == null ? null : localize(request.message) || null,
+    returnOption: request.returnOption == null ? null : localize(request.returnOption) || null,
     since: at,
     turn,
     nodeId,

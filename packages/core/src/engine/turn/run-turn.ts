@@ -5,6 +5,7 @@ import { emptySessionRecord, type SessionRecord, type SessionStore } from '../..
 import { rootDefinitionOf } from '../../tree/node-callbacks.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import { extendMessage } from './extend-message.js';
+import { sessionLanguage } from './session-language.js';
 import { runSteps } from './step-loop.js';
 import { Turn } from './turn.js';
 import { type TurnRecording, turnCommit, turnFact } from './turn-commit.js';
@@ -42,9 +43,12 @@ export async function runTurn(
     record =
       (await storeCall(() => store.load(sessionId), 'load')) ??
       emptySessionRecord(sessionId, runtime.now().toISOString());
+    const stored = record.language ?? null;
+    const language = await sessionLanguage(runtime, record, input.message);
+    const turnRecord = language.language === stored ? record : { ...record, language: language.language };
     const loadHistory = (limit: number | undefined) =>
       storeCall(() => store.history(sessionId, limit === undefined ? {} : { limit }), 'history');
-    turn = new Turn(runtime, record, input, loadHistory, sink);
+    turn = new Turn(runtime, turnRecord, input, loadHistory, sink);
     turn.emit({
       type: 'turn-start',
       sessionId,
@@ -69,6 +73,11 @@ export async function runTurn(
         ]);
     }
     const session = turn.commit();
+    // A language detected from a short message answered this turn; the session does not keep it.
+    if (!language.fixed) {
+      if (record.language === undefined) delete session.record.language;
+      else session.record.language = stored;
+    }
     turn.checkAbort();
     const output = turn.output();
     // Nothing touches the store after this commit: it may free the lock in the same write.

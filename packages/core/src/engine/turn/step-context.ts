@@ -2,6 +2,7 @@ import type { CallbackLimits } from '../../callbacks/invoke-callback.js';
 import type { Context } from '../../context/context.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { AgentEvent } from '../../protocol/events.js';
+import type { LocalizedText } from '../../protocol/localized-text.js';
 import type { Self } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
@@ -43,4 +44,6 @@ export interface StepContext {
   modelFor(node: TreeNode, purpose: string): LanguageModel;
   /** The id of the next message of the turn (`<turn>-<index>`). */
   nextMessageId(): string;
+  /** A customer text in the session's language (docs/multilingual-trees.md). */
+  localize(text: LocalizedText): string;
 }

@@ -15,6 +15,7 @@ export class TurnContext implements Context {
   readonly memoryAgent: MemoryAgent;
   readonly fileAgent: FileAgent;
   readonly turn: number;
+  readonly language: string | null;
   readonly retrieved = new Map<number, readonly RetrievedChunk[]>();
   node: CurrentNode;
   #failCounter: number;
@@ -30,6 +31,7 @@ export class TurnContext implements Context {
     turn: number;
     node: CurrentNode;
     failCounter: number;
+    language: string | null;
     /** `context.handoff(request)`: the turn validates and records the request. */
     onHandoff: (request: unknown) => void;
   }) {
@@ -40,6 +42,7 @@ export class TurnContext implements Context {
     this.memoryAgent = init.memoryAgent;
     this.fileAgent = init.fileAgent;
     this.turn = init.turn;
+    this.language = init.language;
     this.node = init.node;
     this.#failCounter = init.failCounter;
     this.#onHandoff = init.onHandoff;

@@ -8,6 +8,7 @@ import type {
   HandoffTransition,
 } from '../../protocol/handoff.js';
 import type { HandoffEvent } from '../../protocol/handoff-outbox.js';
+import type { LocalizedText } from '../../protocol/localized-text.js';
 import type { SessionCommit, SessionRecord } from '../../session/session-store.js';
 import { isReturnOption, startedHandoff } from './handoff-rows.js';
 
@@ -81,11 +82,15 @@ export class TurnHandoff {
   }
 
   /** At the end of the steps: the requested handoff starts (its state and transition), or `null` when none was asked for. */
-  start(turn: number, at: string): (StartedHandoff & { nodeId: number }) | null {
+  start(
+    turn: number,
+    at: string,
+    localize: (text: LocalizedText) => string,
+  ): (StartedHandoff & { nodeId: number }) | null {
     if (!this.#request) return null;
     const { request, nodeId } = this.#request;
     this.#request = null;
-    const state = startedHandoff(request, nodeId, turn, at);
+    const state = startedHandoff(request, nodeId, turn, at, localize);
     this.#state = state;
     return { state, nodeId, transition: { type: 'start', queue: state.queue, reason: state.reason, nodeId } };
   }

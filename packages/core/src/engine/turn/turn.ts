@@ -10,8 +10,10 @@ import type { LanguageModel } from '../../model/language-model.js';
 import type { AgentEvent, AgentOutput, TurnStatus } from '../../protocol/events.js';
 import type { HandoffTransition } from '../../protocol/handoff.js';
 import type { HistoryEntry } from '../../protocol/history-entry.js';
+import type { LocalizedText } from '../../protocol/localized-text.js';
 import type { OutputMessage } from '../../protocol/output-message.js';
 import type { SessionCommit, SessionRecord } from '../../session/session-store.js';
+import { textIn } from '../../tree/localized-text.js';
 import type { Self } from '../../tree/node-definition.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
@@ -95,6 +97,7 @@ export class Turn implements StepContext {
       turn,
       node: { id: root.id, type: root.type, name: root.name },
       failCounter: record.failCounter,
+      language: record.language ?? runtime.tree.defaultLanguage,
       onHandoff: (request) => handoff.requestFromContext(request, this.context.node.id),
     });
     this.#agentPositions = new Map(
@@ -107,6 +110,16 @@ export class Turn implements StepContext {
 
   get sessionId(): string {
     return this.record.id;
+  }
+
+  /** The session's language (docs/multilingual-trees.md): the session's own, else the tree's default; `null` when the tree declares none. */
+  get language(): string | null {
+    return this.record.language ?? this.runtime.tree.defaultLanguage;
+  }
+
+  /** A customer text in the session's language (then the default language, then any it has). */
+  localize(text: LocalizedText): string {
+    return textIn(text, this.language, this.runtime.tree.defaultLanguage);
   }
 
   /** The node executed last (in this turn or, before the first execution, in the session). */
@@ -319,7 +332,7 @@ export class Turn implements StepContext {
    */
   applyHandoff(): void {
     const at = this.runtime.now().toISOString();
-    const started = this.handoff.start(this.context.turn, at);
+    const started = this.handoff.start(this.context.turn, at, (text) => this.localize(text));
     if (!started) return;
     const { state, nodeId, transition } = started;
     if (state.message) {

@@ -20,9 +20,12 @@ export type LinkedFile = FileMetadata & { url?: string };
  */
 export const sessionApi = {
   /** `POST /api/v1/sessions`; the id and token are kept for the tab. */
-  async create(api: ApiClient): Promise<CreatedSession> {
+  async create(api: ApiClient, locale?: string): Promise<CreatedSession> {
     api.session = null; // the new session is asked for without the old one's token
-    return api.keepSession(await api.json<CreatedSession>('/api/v1/sessions', { method: 'POST' }));
+    const body = locale
+      ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ locale }) }
+      : {};
+    return api.keepSession(await api.json<CreatedSession>('/api/v1/sessions', { method: 'POST', ...body }));
   },
 
   /** `GET /api/v1/sessions/:id/history`, oldest first. */

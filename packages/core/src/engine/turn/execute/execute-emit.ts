@@ -44,7 +44,7 @@ export async function executeEmit(turn: StepContext, node: TreeNode): Promise<Ex
   ]);
   const id = turn.nextMessageId();
   turn.emit({ type: 'message-start', messageId: id, nodeId: node.id, messageType: output.message.type });
-  let content: string | null = output.message.content ?? null;
+  let content: string | null = output.message.content == null ? null : turn.localize(output.message.content);
   if (output.message.type === MessageType.GENERATED) {
     const prompt = await resolvePrompt(turn, node);
     const model = turn.modelFor(node, 'a GENERATED message');
@@ -63,7 +63,7 @@ export async function executeEmit(turn: StepContext, node: TreeNode): Promise<Ex
     nodeId: node.id,
     type: output.message.type,
     content: output.message.type === MessageType.NONE ? null : content,
-    options: output.options ?? [],
+    options: (output.options ?? []).map((option) => turn.localize(option)),
     attachments: output.attachments ?? [],
     dynamicAttachments: output.dynamicAttachments ?? [],
     sources: output.sources ?? [],

@@ -1,16 +1,20 @@
 import type { OutputMessage } from '../../../protocol/output-message.js';
-import type { GuardrailNodeDefinition } from '../../../tree/node-definition.js';
+import type { GuardrailNodeDefinition, GuardrailWarning } from '../../../tree/node-definition.js';
 import type { TreeNode } from '../../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
 import { buildModelRequest } from './model-request.js';
 
+function isGenerated(warning: GuardrailWarning): warning is Extract<GuardrailWarning, { type: 'generated' }> {
+  return typeof warning !== 'string' && warning.type === 'generated';
+}
+
 /** Guardrail: sends its warning (fixed, or generated and streamed); the turn ends unless the node is mute. */
 export async function executeGuardrail(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const { warning } = node.definition as GuardrailNodeDefinition;
   const id = turn.nextMessageId();
-  const generated = typeof warning !== 'string';
+  const generated = isGenerated(warning);
   turn.emit({
     type: 'message-start',
     messageId: id,
@@ -18,7 +22,7 @@ export async function executeGuardrail(turn: StepContext, node: TreeNode): Promi
     messageType: generated ? 'generated' : 'static',
   });
   let content: string;
-  if (typeof warning === 'string') content = warning;
+  if (!isGenerated(warning)) content = turn.localize(warning);
   else {
     const model = turn.modelFor(node, 'a generated guardrail warning');
     // The instruction goes in the system prompt; the user's message is the user turn.
