@@ -6,6 +6,8 @@ import type { LinkedFile } from '../api/session-api';
 export interface TurnError {
   code: string;
   message: string;
+  /** The server's message for the customer, in the page's language, when it sent one. */
+  userMessage?: string;
   /** Where the turn failed, when the engine says (`ErrorSummary`). */
   nodeId?: number;
   callback?: string;

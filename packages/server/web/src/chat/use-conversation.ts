@@ -172,6 +172,7 @@ function errorOf(error: unknown): TurnError {
       message: error.message,
       ...(error.status ? { status: error.status } : {}),
       ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+      ...(error.userMessage ? { userMessage: error.userMessage } : {}),
     };
   }
   return { code: 'CLIENT', message: messageOf(error) };
