@@ -9,6 +9,7 @@ import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
+import { useT } from '../i18n/use-t';
 import { OperatorGate } from '../operators/operator-gate';
 
 /** Reads the filter from the page's query string (`?from=&to=&version=&compare=`), so a view can be linked. */
@@ -29,8 +30,9 @@ function filterFromLocation(): AnalyticsFilter & { compare?: string } {
  * actions. Operators only.
  */
 export function AnalyticsPage() {
+  const t = useT('common');
   return (
-    <OperatorGate title="the analytics">
+    <OperatorGate title={t('gate.analytics')}>
       <TopBar />
       <main id="analytics-page" class="page page-analytics">
         <AnalyticsView />

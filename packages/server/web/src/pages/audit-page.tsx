@@ -4,13 +4,15 @@ import { messageOf } from '../api/api-client';
 import { type AuditFilters, auditLog } from '../api/operator-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { useT } from '../i18n/use-t';
 import { OperatorBadge } from '../operators/operator-badge';
 import { OperatorGate } from '../operators/operator-gate';
 
 /** The audit log page (admins): who did what to which session, newest first, filtered and paged. */
 export function AuditPage() {
+  const t = useT('common');
   return (
-    <OperatorGate requires="admin" title="the audit log">
+    <OperatorGate requires="admin" title={t('gate.audit')}>
       <AuditLogView />
     </OperatorGate>
   );

@@ -8,6 +8,7 @@ import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { TurnFactsView } from '../debug/turn-facts-view';
+import { useT } from '../i18n/use-t';
 import { OperatorGate } from '../operators/operator-gate';
 
 const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
@@ -19,8 +20,9 @@ const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error',
  * through `treeagent report --labels`). Operators only.
  */
 export function ReviewPage() {
+  const t = useT('common');
   return (
-    <OperatorGate title="conversation review">
+    <OperatorGate title={t('gate.review')}>
       <TopBar />
       <main id="review-page" class="page page-review">
         <ReviewView />

@@ -4,13 +4,15 @@ import { type SourceChunkView, type SourceView, sourcesApi } from '../api/source
 import { treeApi } from '../api/tree-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { useT } from '../i18n/use-t';
 import { OperatorBadge } from '../operators/operator-badge';
 import { OperatorGate, useOperator } from '../operators/operator-gate';
 
 /** The Sources page (operators read and search; admins add, refresh and delete): docs/knowledge.md. */
 export function SourcesPage() {
+  const t = useT('common');
   return (
-    <OperatorGate requires="operator" title="the knowledge sources">
+    <OperatorGate requires="operator" title={t('gate.sources')}>
       <SourcesView />
     </OperatorGate>
   );
