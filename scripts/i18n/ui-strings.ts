@@ -18,7 +18,7 @@ export const VISIBLE_ATTRIBUTES = new Set(['title', 'placeholder', 'aria-label',
  * Texts that stay as they are in every language (brand names, units, symbols): a short explicit list.
  * Anything without a letter (punctuation, numbers, `·`, `—`) is never reported.
  */
-export const ALLOWED_TEXTS = new Set(['Tree Agent', 'HTTP', 'JSON', 'ms', 'debug']);
+export const ALLOWED_TEXTS = new Set(['Tree Agent', 'HTTP', 'JSON', 'ms', 'https://help.example.com/']);
 
 const LETTER = /\p{L}/u;
 
@@ -32,7 +32,9 @@ function report(
 ) {
   const trimmed = text.replace(/\s+/g, ' ').trim();
   if (!LETTER.test(trimmed) || ALLOWED_TEXTS.has(trimmed)) return;
-  const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  // JSX text starts with the line break and indentation before it: count from its first letter.
+  const leading = ts.isJsxText(node) ? text.length - text.trimStart().length : 0;
+  const line = source.getLineAndCharacterOfPosition(node.getStart(source) + leading).line + 1;
   found.push({ at: `${path}:${line}`, text: trimmed, where });
 }
 

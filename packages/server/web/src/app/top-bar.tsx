@@ -24,7 +24,7 @@ export function TopBar({ children }: { children?: ComponentChildren }) {
         ) : null}
         {debug ? (
           <span id="debug-badge" class="badge-debug" title={t('topBar.debugTitle')}>
-            debug
+            {t('topBar.debug')}
           </span>
         ) : null}
         <nav class="page-nav" aria-label={t('topBar.pages')}>

@@ -43,6 +43,7 @@ export function AnalyticsPage() {
 
 function AnalyticsView() {
   const { api, nodeLabel, setReady } = useApp();
+  const t = useT('analytics');
   const [filter, setFilter] = useState(filterFromLocation);
   const [draft, setDraft] = useState(filter);
   const [reports, setReports] = useState<{ main: AnalyticsReport; other: AnalyticsReport | null } | null>(
@@ -90,10 +91,10 @@ function AnalyticsView() {
         onDraft={setDraft}
         onSubmit={() => setFilter({ ...draft })}
         versions={versions}
-        submitLabel="Show"
+        submitLabel={t('show')}
         after={
           <label>
-            Compare with
+            {t('compareWith')}
             <select
               name="compare"
               value={draft.compare ?? ''}
@@ -114,8 +115,8 @@ function AnalyticsView() {
         <>
           {reports.other ? (
             <div class="report-compare">
-              <ReportCards report={reports.main} label={`A: ${labels[0]}`} />
-              <ReportCards report={reports.other} label={`B: ${labels[1]}`} />
+              <ReportCards report={reports.main} label={t('seriesA', { label: labels[0] })} />
+              <ReportCards report={reports.other} label={t('seriesB', { label: labels[1] })} />
             </div>
           ) : (
             <ReportCards report={reports.main} />
@@ -126,14 +127,14 @@ function AnalyticsView() {
             nodeLabel={nodeLabel}
           />
           <section>
-            <h2>Ambiguous siblings</h2>
+            <h2>{t('ambiguous.title')}</h2>
             <AmbiguousSiblings report={reports.main} nodeLabel={nodeLabel} />
           </section>
         </>
       ) : null}
       {unmatched ? (
         <section>
-          <h2>Unmatched questions</h2>
+          <h2>{t('unmatched.title')}</h2>
           <UnmatchedSection unmatched={unmatched} />
         </section>
       ) : null}

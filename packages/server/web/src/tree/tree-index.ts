@@ -1,4 +1,5 @@
 import type { TreeView, TreeViewNode } from '../../../src/api-types';
+import { tOf } from '../i18n/use-t';
 
 /** A component instance of the tree: its scope id, a colour index, and a guessed name. */
 export interface ComponentScope {
@@ -49,9 +50,10 @@ export class TreeIndex {
 
   /** `root scope`, or `component <id> · <name>`. */
   scopeLabel(scope: TreeViewNode['scope']): string {
-    if (scope.kind === 'root') return 'root scope';
+    const t = tOf('tree');
+    if (scope.kind === 'root') return t('scope.root');
     const info = this.scopes.get(scope.id);
-    return `component ${scope.id}${info?.name ? ` · ${info.name}` : ''}`;
+    return `${t('scope.component', { id: scope.id })}${info?.name ? ` · ${info.name}` : ''}`;
   }
 
   /** The ids of a node's ancestors, nearest first. */
