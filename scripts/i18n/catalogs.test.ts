@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogProblems } from './catalog-parity';
+import { catalogProblems } from './catalog-parity.js';
 
 const LOCALES = join(import.meta.dirname, '../../packages/server/locales');
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findUiStrings, scanComponents } from './ui-strings';
+import { findUiStrings, scanComponents } from './ui-strings.js';
 
 const WEB = join(import.meta.dirname, '../../packages/server/web/src');
 
