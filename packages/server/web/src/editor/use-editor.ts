@@ -17,6 +17,8 @@ const CHECK_DELAY_MS = 250;
 export interface TreeEditor {
   status: 'loading' | 'ready' | 'failed';
   loadError: string | null;
+  /** The server's code of the load failure (`OPERATOR_LOGIN_REQUIRED`: the page shows the login form). */
+  loadErrorCode: string | null;
   file: EditorState | null;
   document: TreeDocument | null;
   canUndo: boolean;
@@ -45,6 +47,7 @@ export function useEditor(): TreeEditor {
   const { api, withApiKey } = useApp();
   const [status, setStatus] = useState<TreeEditor['status']>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadErrorCode, setLoadErrorCode] = useState<string | null>(null);
   const [file, setFile] = useState<EditorState | null>(null);
   const [history, setHistory] = useState<History<TreeDocument> | null>(null);
   const [saved, setSaved] = useState<TreeDocument | null>(null);
@@ -64,6 +67,7 @@ export function useEditor(): TreeEditor {
       setDiskVersion(state.version);
       setSaveError(null);
       setLoadError(null);
+      setLoadErrorCode(null);
       setStatus('ready');
     } catch (error) {
       setLoadError(
@@ -71,6 +75,7 @@ export function useEditor(): TreeEditor {
           ? 'This server has no tree editor: run "treeagent dev <tree.json>" (the editor is on in debug mode), or log in as an admin where operators are configured.'
           : messageOf(error),
       );
+      setLoadErrorCode(error instanceof ApiError ? error.code : null);
       setStatus('failed');
     }
   }, [api, withApiKey]);
@@ -174,6 +179,7 @@ export function useEditor(): TreeEditor {
   return {
     status,
     loadError,
+    loadErrorCode,
     file,
     document,
     canUndo: (history?.past.length ?? 0) > 0,
