@@ -38,6 +38,7 @@ describe('the formats of the web app', () => {
   it('gives times of day in 24 hours in Italian and in 12 hours in US English', () => {
     const afternoon = new Date(2026, 11, 6, 14, 5);
     expect(formatTime(afternoon, 'it-IT')).toBe('14:05');
+    expect(formatTime(new Date(2026, 11, 6, 9, 5), 'it-IT')).toBe('09:05');
     expect(formatTime(afternoon, 'en-US')).toMatch(/^2:05\sPM$/);
     expect(formatDateTime(afternoon, 'it-IT')).toBe('06/12/26, 14:05');
     expect(formatTime('not a date', 'en')).toBe('');

@@ -67,10 +67,10 @@ function dateOf(value: string | number | Date): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The time of day, in the page's locale (`14:05` in Italian, `2:05 PM` in US English); empty when invalid. */
+/** The time of day, in the page's locale (`09:05`, `14:05` in Italian, `2:05 PM` in US English); empty when invalid. */
 export function formatTime(value: string | number | Date, locale: string = currentLocale()): string {
   const date = dateOf(value);
-  return date ? new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date) : '';
+  return date ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(date) : '';
 }
 
 /** The time of day with seconds (`14:05:09`). */
