@@ -82,7 +82,7 @@ function AnalyticsView() {
   const versions = reports?.main.versions ?? [];
   const labels = reports?.other
     ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
-    : ['all'];
+    : [t('allTurns')];
   return (
     <div class="analytics">
       <FilterBar
