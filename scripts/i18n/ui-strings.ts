@@ -21,6 +21,7 @@ export const VISIBLE_ATTRIBUTES = new Set(['title', 'placeholder', 'aria-label',
 export const ALLOWED_TEXTS = new Set(['Tree Agent', 'HTTP', 'JSON', 'ms', 'https://help.example.com/']);
 
 const LETTER = /\p{L}/u;
+const CODE_ELEMENTS = new Set(['code', 'pre', 'kbd']);
 
 function report(
   found: UiString[],
@@ -67,12 +68,15 @@ function shownLiterals(expression: ts.Expression): { node: ts.Node; text: string
 /**
  * The user-visible strings of one `.tsx` file that do not come from a catalog: JSX text, literals
  * shown as JSX children (`{busy ? 'Sending…' : 'Send'}`), and literals in the attributes users read
- * (`VISIBLE_ATTRIBUTES`). A text that must stay as written goes in `ALLOWED_TEXTS`.
+ * (`VISIBLE_ATTRIBUTES`), outside `<code>`, `<pre>` and `<kbd>`. A text that must stay as written
+ * goes in `ALLOWED_TEXTS`.
  */
 export function findUiStrings(path: string, text: string): UiString[] {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const found: UiString[] = [];
   const visit = (node: ts.Node) => {
+    // Code is the same in every language: nothing inside <code>, <pre> or <kbd> is reported.
+    if (ts.isJsxElement(node) && CODE_ELEMENTS.has(node.openingElement.tagName.getText(source))) return;
     if (ts.isJsxText(node)) report(found, source, path, node, node.text, 'text');
     else if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) {
       for (const literal of shownLiterals(node.expression))
