@@ -4,17 +4,9 @@ import { findUiStrings, scanComponents } from './ui-strings.js';
 
 const WEB = join(import.meta.dirname, '../../packages/server/web/src');
 
-/**
- * Folders whose components still carry English strings, converted one by one; the list may only
- * shrink (a new file in them is scanned like any other once its folder leaves the list).
- */
-const NOT_YET_CATALOGUED = ['editor/', 'pages/editor-page.tsx'];
-
 describe('the web app’s components take every user-visible text from the catalogs', () => {
   it('has no string literal in JSX text or in title, placeholder, aria-label, alt, label (file:line and the text)', () => {
-    const found = scanComponents(WEB).filter(
-      (string) => !NOT_YET_CATALOGUED.some((pending) => string.at.startsWith(pending)),
-    );
+    const found = scanComponents(WEB);
     expect(found.map((string) => `${string.at} ${string.where}: ${JSON.stringify(string.text)}`)).toEqual([]);
   });
 

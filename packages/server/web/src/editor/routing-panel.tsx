@@ -7,10 +7,10 @@ import type {
 } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { editorApi } from '../api/editor-api';
-import { formatSimilarity } from '../components/format';
 import { useApp } from '../app/app-context';
-import { useT } from '../i18n/use-t';
+import { formatSimilarity } from '../components/format';
 import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 
 export interface RoutingPanelProps {
   document: TreeDocument;
@@ -114,9 +114,7 @@ export function RoutingPanel(props: RoutingPanelProps) {
         <div id="route-result" class="route-result">
           <p class="route-end">
             {route.route.noMatch ? (
-              <>
-                {markup(t('routing.noMatch', { node: props.nameOf(route.route.nodeId) }))}
-              </>
+              <>{markup(t('routing.noMatch', { node: props.nameOf(route.route.nodeId) }))}</>
             ) : (
               <>
                 {t('routing.answersFrom')} <strong id="route-node">{props.nameOf(route.route.nodeId)}</strong>

@@ -147,9 +147,7 @@ export function EditorPage() {
                 onSelect={setSelected}
               />
             ) : (
-              <p class="note">
-                Select a node in the graph to edit it. Drag a node onto another to move it there.
-              </p>
+              <p class="note">{t('selectNode')}</p>
             )}
             <ProblemsList check={check} nameOf={nameOf} onSelect={setSelected} />
           </aside>

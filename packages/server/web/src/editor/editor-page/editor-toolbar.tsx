@@ -1,6 +1,6 @@
+import { useT } from '../../i18n/use-t';
 import type { TreeEditor } from '../use-editor';
 import { editorStatusText } from './editor-page-model';
-import { useT } from '../../i18n/use-t';
 
 /** The editor's part of the top bar: the status, undo, redo and save. */
 export function EditorToolbar({

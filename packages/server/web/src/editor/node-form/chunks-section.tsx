@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import {
   type Chunk,
@@ -9,7 +10,6 @@ import {
   parseChunkExtra,
   updateChunkAt,
 } from './node-form-model';
-import { useT } from '../../i18n/use-t';
 
 /** A node's chunks: each one's text (and `forRag` on a query node) and extra, removal, and a paste of many. */
 export function ChunksSection({

@@ -1,8 +1,8 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
+import { markup } from '../../i18n/markup';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import { callbackChoices, inputValue, type Patch, text, withEntry } from './node-form-model';
-import { useT } from '../../i18n/use-t';
-import { markup } from '../../i18n/markup';
 
 /**
  * A component's own settings: the component it uses by name (with the way to write it out here), and
@@ -67,11 +67,7 @@ export function ComponentSection(props: {
               ))}
             </select>
           </label>
-          {!props.hasModule ? (
-            <p class="note">
-              {t('component.noModule')}
-            </p>
-          ) : null}
+          {!props.hasModule ? <p class="note">{t('component.noModule')}</p> : null}
         </>
       ) : (
         <p class="note">{t('component.noHead')}</p>

@@ -1,7 +1,7 @@
+import { useT } from '../../i18n/use-t';
 import { DraftArea } from '../draft-field';
 import { JsonField } from './json-field';
 import { inputValue, linesOf, type Patch } from './node-form-model';
-import { useT } from '../../i18n/use-t';
 
 /** An emit node's `emit` as the document holds it. */
 export type EmitValue = {

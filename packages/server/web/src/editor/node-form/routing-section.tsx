@@ -1,9 +1,9 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
 import type { EditorThresholdSuggestion } from '../../../../src/api-types';
+import { markup } from '../../i18n/markup';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import { checked, numberOrUndefined, type Patch } from './node-form-model';
-import { useT } from '../../i18n/use-t';
-import { markup } from '../../i18n/markup';
 
 const FLAGS = [
   ['isBlocking', 'blocking'],

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
+import { useT } from '../../i18n/use-t';
 import type { NewNodeType } from '../document-model';
 import { inputValue } from './node-form-model';
-import { useT } from '../../i18n/use-t';
 
 const NEW_TYPES: NewNodeType[] = ['emit', 'switch', 'empty', 'query', 'llm', 'guardrail', 'agent'];
 
