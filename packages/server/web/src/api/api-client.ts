@@ -1,5 +1,6 @@
 import type { CreatedSession } from '../../../src/api-types';
 import { currentLocale } from '../i18n/i18n';
+import { tOf } from '../i18n/use-t';
 import { ApiError, errorFrom, isAbort } from './api-error';
 import { tabStorage } from './tab-storage';
 
@@ -41,7 +42,7 @@ export class ApiClient {
       response = await fetch(this.base + path, { ...init, headers });
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new ApiError(0, 'NETWORK', `The server cannot be reached (${messageOf(error)}).`);
+      throw new ApiError(0, 'NETWORK', tOf('common')('error.network', { error: messageOf(error) }));
     }
     if (!response.ok) throw await errorFrom(response);
     return response;

@@ -6,6 +6,7 @@ import { ApiError, isAbort } from '../api/api-error';
 import { editorApi } from '../api/editor-api';
 import { readServerSentEvents } from '../api/server-sent-events';
 import { useApp } from '../app/app-context';
+import { tOf } from '../i18n/use-t';
 import { type History, record, redo, startHistory, undo } from './history';
 
 /** How often the editor asks whether the file changed on disk when it cannot follow the event stream, in milliseconds. */
@@ -72,7 +73,7 @@ export function useEditor(): TreeEditor {
     } catch (error) {
       setLoadError(
         error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND'
-          ? 'This server has no tree editor: run "treeagent dev <tree.json>" (the editor is on in debug mode), or log in as an admin where operators are configured.'
+          ? tOf('editor')('noEditor')
           : messageOf(error),
       );
       setLoadErrorCode(error instanceof ApiError ? error.code : null);
@@ -99,7 +100,7 @@ export function useEditor(): TreeEditor {
           if (!isAbort(error))
             setCheck({
               valid: false,
-              problems: [{ message: messageOf(error), fix: 'Check that the server is running.' }],
+              problems: [{ message: messageOf(error), fix: tOf('editor')('checkServer') }],
               lint: [],
               tree: null,
             });

@@ -9,13 +9,13 @@ export interface ComponentScope {
   size: number;
 }
 
-/** The flags a node may carry, with their label and meaning. */
+/** The flags a node may carry, with their name (the `tree` catalogs' `flags.<name>` give its label and meaning). */
 export const NODE_FLAGS = [
-  ['isPrimary', 'primary', 'Primary agent: first interactions start from it'],
-  ['isAnchor', 'anchor', 'Anchor: exploration climbs back here when the node just executed has nothing'],
-  ['isBlocking', 'blocking', 'Blocking: exploration stops when it reaches it'],
-  ['isMute', 'mute', 'Mute: its message is delivered and the turn goes on'],
-] as const satisfies readonly (readonly [keyof TreeViewNode, string, string])[];
+  ['isPrimary', 'primary'],
+  ['isAnchor', 'anchor'],
+  ['isBlocking', 'blocking'],
+  ['isMute', 'mute'],
+] as const satisfies readonly (readonly [keyof TreeViewNode, string])[];
 
 /** The tree of `GET /api/v1/tree`, indexed for the views: nodes by id, component scopes, labels. */
 export class TreeIndex {

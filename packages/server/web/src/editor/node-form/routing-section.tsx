@@ -86,7 +86,7 @@ export function RoutingSection({
               checked={node[flag] === true}
               onChange={(event) => onChange({ [flag]: checked(event) || undefined })}
             />
-            {label}
+            {t(`flags.${label}.label`, { ns: 'tree' })}
           </label>
         ))}
       </div>
