@@ -114,7 +114,7 @@ export function RoutingPanel(props: RoutingPanelProps) {
         <div id="route-result" class="route-result">
           <p class="route-end">
             {route.route.noMatch ? (
-              <>{markup(t('routing.noMatch', { node: props.nameOf(route.route.nodeId) }))}</>
+              markup(t('routing.noMatch', { node: props.nameOf(route.route.nodeId) }))
             ) : (
               <>
                 {t('routing.answersFrom')} <strong id="route-node">{props.nameOf(route.route.nodeId)}</strong>
