@@ -75,7 +75,17 @@ export type ApiErrorDetails = {
 
 /** The one error body of the JSON API: `{ error: { code, message, details? } }`. */
 export interface ErrorBody {
-  error: { code: string; message: string; details?: ApiErrorDetails };
+  error: {
+    code: string;
+    /** What was wrong and how to fix it, in English, for the developer. */
+    message: string;
+    details?: ApiErrorDetails;
+    /**
+     * What to tell the customer, in the request's language (the deployment's `locale`, else
+     * `Accept-Language`): limits, refusals and server failures a chat shows.
+     */
+    userMessage?: string;
+  };
 }
 
 /**

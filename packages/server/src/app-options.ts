@@ -125,6 +125,12 @@ export interface CreateAppOptions {
    */
   web?: WebOptions;
   /**
+   * The deployment's language (`it`, `en`, `es`: a folder of `packages/server/locales`): the web
+   * app's pages and the customer-visible messages of the server use it whatever the browser asks.
+   * Without it, the page's `?lang=` and the browser choose, then English (docs/languages.md).
+   */
+  locale?: string;
+  /**
    * The embeddable widget (docs/widget.md): `/widget.js` and `/widget.mjs`, CORS on the session
    * routes for `origins` (any other origin refused), and signed user ids (`identitySecret`).
    */

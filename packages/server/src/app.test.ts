@@ -199,6 +199,22 @@ describe('web page hook', () => {
     expect(await view(testApp({ web: { directory, view: 'customer' }, debug: true }).app)).toBe('customer');
   });
 
+  it("gives the web app the deployment's locale in /web-settings.json, and none when unset", async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'treeagent-web-'));
+    const settings = async (app: ReturnType<typeof testApp>['app']) =>
+      (await (await app.request('/web-settings.json')).json()) as { view: string; locale?: string };
+    expect(await settings(testApp({ web: { directory }, locale: 'it' }).app)).toEqual({
+      view: 'customer',
+      locale: 'it',
+    });
+    expect(await settings(testApp({ web: { directory, locale: 'es' } }).app)).toMatchObject({ locale: 'es' });
+    expect(await settings(testApp({ web: { directory } }).app)).toEqual({ view: 'customer' });
+    expect(() => testApp({ web: { directory, locale: 'xx' } })).toThrow(/web\.locale is "xx"/);
+  });
+
   it('says how to build the web app when its directory has no index.html', async () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');

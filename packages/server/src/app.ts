@@ -69,11 +69,11 @@ const API_PATHS = ['/api', '/v1'];
  */
 export function createApp(options: CreateAppOptions): TreeAgentApp {
   const services = createServices(options);
-  const { debug, logger } = services;
+  const { debug, logger, locale } = services;
   const app = new Hono();
-  app.onError((error, c) => errorResponse(c, error, { debug, logger }));
+  app.onError((error, c) => errorResponse(c, error, { debug, logger, locale }));
   app.notFound((c) =>
-    errorResponse(c, notFound(`There is no ${c.req.method} ${c.req.path}.`), { debug, logger }),
+    errorResponse(c, notFound(`There is no ${c.req.method} ${c.req.path}.`), { debug, logger, locale }),
   );
 
   // Guards of every request.
@@ -132,7 +132,11 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
     mountArea(app, area, services, isUnder(area.prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
   // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
   if (options.channels) services.channels = mountChannels(app, services, options.channels);
-  if (options.web) app.use('*', webPage({ view: debug ? 'developer' : 'customer', ...options.web }));
+  if (options.web)
+    app.use(
+      '*',
+      webPage({ view: debug ? 'developer' : 'customer', ...(locale ? { locale } : {}), ...options.web }),
+    );
 
   const sweeper = startSessionSweeper(services, options.analytics?.store);
   const sourceSchedule =

@@ -152,6 +152,17 @@ describe.each(SMALL_SCREENS)(
       expect(await section.locator('.dead-letter').count()).toBe(0);
     });
 
+    it('/staff/review: an opened conversation takes the width of the screen, not a thin column', async () => {
+      await page.goto(`${server.url}/staff/review`);
+      await page.locator('.conversation-item').first().tap();
+      const transcript = page.locator('#transcript');
+      await transcript.waitFor();
+      const box = await transcript.boundingBox();
+      // Beside the list at 390 px, the conversation was a column about 60 px wide.
+      expect(box?.width ?? 0).toBeGreaterThan(Math.min(width, 768) * 0.8 - 48);
+      expect(await layoutProblems(page)).toEqual(NONE);
+    });
+
     it('/staff/console: a waiting session opens with its transcript and reply box inside the screen', async () => {
       await page.goto(`${server.url}/staff/console`);
       await page.locator('#queue-list button, #queue-list a').first().tap();

@@ -144,7 +144,9 @@ describe('security', () => {
     expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
     const body = (await last!.json()) as { error: Record<string, unknown> };
     expect(body.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.any(String) });
-    expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message']);
+    // userMessage: the same refusal for a customer, in the request's language (docs/languages.md).
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message', 'userMessage']);
+    expect(body.error.userMessage).toMatch(/^Too many requests\. Try again in \d+ seconds\.$/);
     const openAi = await app.request('/v1/models');
     expect(openAi.status).toBe(429);
     expect(await openAi.json()).toEqual({

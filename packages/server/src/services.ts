@@ -15,6 +15,7 @@ import { HandoffService } from './handoff/handoff-service.js';
 import { EventStreams } from './http/event-streams.js';
 import { FixedWindows } from './http/fixed-windows.js';
 import { MessageLimits } from './http/message-limits.js';
+import { checkLocale } from './i18n/catalog-files.js';
 import { TurnMetrics } from './metrics/turn-metrics.js';
 import { OperatorAuth } from './operators/operator-auth.js';
 import { TurnTracing } from './telemetry/turn-tracing.js';
@@ -26,6 +27,8 @@ import { TurnTracker } from './turns/turn-tracker.js';
 export interface Services extends RouteAreaContext {
   agent: TreeAgent;
   debug: boolean;
+  /** The deployment's language (option `locale`), or `undefined`: each request's `Accept-Language` decides. */
+  locale: string | undefined;
   /** Whether the server requires API keys (`apiKeys` given). */
   apiKeysConfigured: boolean;
   tokens: SessionTokens;
@@ -87,6 +90,7 @@ export function createServices(options: CreateAppOptions): Services {
   return {
     agent: options.agent,
     debug,
+    locale: options.locale === undefined ? undefined : checkLocale(options.locale, 'The option "locale"'),
     apiKeysConfigured: (options.apiKeys?.length ?? 0) > 0,
     tokens: options.sessionTokens ?? new InMemorySessionTokens(),
     tracker,

@@ -5,6 +5,7 @@ import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from 
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
+import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { sourcesOptions } from '../server-stores.js';
@@ -16,6 +17,8 @@ import { defineCommand } from './command-definition.js';
 
 export interface DevOptions {
   config?: string;
+  /** The deployment's language (`it`, `en`, `es`): the pages and the server's customer messages use it. */
+  locale?: string;
   data?: string;
   port?: string;
   host?: string;
@@ -84,6 +87,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     agent,
     // The developer's chat page (pages' links, the session, the inspector), debug mode or not.
     web: { directory: WEB_DIRECTORY, view: 'developer' },
+    ...localeOption(deploymentLocale(options.locale, loaded.path, options.config)),
     debug,
     port,
     hostname,
@@ -278,6 +282,11 @@ export const devDefinition = defineCommand({
         'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
     },
     { flags: '--no-watch', description: 'do not reload on changes' },
+    {
+      flags: '--locale <language>',
+      description:
+        'the language of the pages and of the customer messages (en, it, es); default: "locale" of treeagent.config.json, else the browser',
+    },
     {
       flags: '--debug',
       description: 'debug mode even on a non-loopback --host (traces, chunk texts, POST /api/v1/route)',

@@ -18,6 +18,7 @@ import {
   type WidgetServerOptions,
 } from '@treeagent/server';
 import { loadChannels } from '../channels-adapter.js';
+import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { checkPrivateFile, readApiKeyFile } from '../secret-files.js';
@@ -31,6 +32,8 @@ import { defineCommand } from './command-definition.js';
 /** Options of `treeagent serve` (the flags; docs/deployment.md). */
 export interface ServeCommandOptions {
   config?: string;
+  /** The deployment's language (`it`, `en`, `es`): the pages and the server's customer messages use it. */
+  locale?: string;
   /** SQLite data directory (default `.treeagent`); with `databaseUrl`, only the embedding cache and fits. */
   data?: string;
   /** PostgreSQL for every shared store (`postgres://…`; else `TREEAGENT_DATABASE_URL`). */
@@ -307,6 +310,7 @@ export async function startServe(
       agent,
       ...(channels ? { channels: { channels: channels.channels } } : {}),
       web: { directory: WEB_DIRECTORY },
+      ...localeOption(deploymentLocale(options.locale, loaded.path, options.config)),
       debug: false,
       port,
       hostname,
@@ -499,6 +503,11 @@ export const serveDefinition = defineCommand({
     {
       flags: '--editor',
       description: 'the tree editor at /staff/editor, for admins only (needs --operators)',
+    },
+    {
+      flags: '--locale <language>',
+      description:
+        'the language of the pages and of the customer messages (en, it, es), whatever the browser asks; default: "locale" of treeagent.config.json, else the browser',
     },
     { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
     {

@@ -1,4 +1,5 @@
 import type { ApiErrorCode, ApiErrorDetails, ErrorBody } from '../api-types.js';
+import { serverMessage } from '../i18n/server-messages.js';
 
 export type { ApiErrorCode, ApiErrorDetails, ErrorBody };
 
@@ -12,12 +13,19 @@ export class ApiError extends Error {
   readonly details: ApiErrorDetails | undefined;
   /** Headers to add to the error response (for example `Retry-After`). */
   readonly headers: Record<string, string>;
+  /** The customer-visible message: a key of the `server` catalogs and its values (`userMessage` of the body). */
+  readonly userMessage: UserMessage | undefined;
 
   constructor(
     status: number,
     code: ApiErrorCode | (string & {}),
     message: string,
-    options: { details?: ApiErrorDetails; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      details?: ApiErrorDetails;
+      headers?: Record<string, string>;
+      cause?: unknown;
+      userMessage?: UserMessage;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
@@ -25,18 +33,30 @@ export class ApiError extends Error {
     this.code = code;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.userMessage = options.userMessage;
   }
 
-  /** The JSON body of this error. */
-  toBody(): ErrorBody {
+  /**
+   * The JSON body of this error, with `userMessage` in `language` when the error has one for
+   * customers (a 5xx error always has: "something went wrong, try again").
+   */
+  toBody(language = 'en'): ErrorBody {
+    const user = this.userMessage ?? (this.status >= 500 ? { key: 'serverError' } : undefined);
     return {
       error: {
         code: this.code,
         message: this.message,
         ...(this.details === undefined ? {} : { details: this.details }),
+        ...(user ? { userMessage: serverMessage(language, user.key, user.values) } : {}),
       },
     };
   }
+}
+
+/** A message for customers: a key of the `server` catalogs (`packages/server/locales/<language>/server.json`) and its values. */
+export interface UserMessage {
+  key: string;
+  values?: Record<string, unknown>;
 }
 
 export function invalidRequest(message: string, details?: ApiErrorDetails): ApiError {
@@ -57,6 +77,6 @@ export function shuttingDown(what: 'refused' | 'cancelled' = 'refused'): ApiErro
     503,
     'SHUTTING_DOWN',
     `${problem}; nothing was saved. Send the message again (to another instance, or after the restart).`,
-    { headers: { 'Retry-After': '5' } },
+    { headers: { 'Retry-After': '5' }, userMessage: { key: 'shuttingDown' } },
   );
 }

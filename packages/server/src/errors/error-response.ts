@@ -2,6 +2,7 @@ import { TreeAgentError } from '@treeagent/core';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { requestLanguage } from '../i18n/request-language.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
 import { apiErrorFromEngine } from './engine-error.js';
 import { openAiErrorBody } from './openai-error.js';
@@ -51,14 +52,16 @@ export function isOpenAiPath(path: string): boolean {
 export function errorResponse(
   c: Context,
   error: unknown,
-  options: { debug: boolean; logger: ServerLogger },
+  options: { debug: boolean; logger: ServerLogger; locale?: string | undefined },
 ): Response {
   const apiError = toApiError(error, options.debug);
   // Errors the server raised on purpose (ApiError) are logged where they arise, if at all.
   if (apiError.status >= 500 && !(error instanceof ApiError)) {
     options.logger.error(`${c.req.method} ${c.req.path} failed with ${apiError.code}`, error);
   }
-  const body = isOpenAiPath(c.req.path) ? openAiErrorBody(apiError) : apiError.toBody();
+  const body = isOpenAiPath(c.req.path)
+    ? openAiErrorBody(apiError)
+    : apiError.toBody(requestLanguage(c, options.locale));
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return c.json(body, apiError.status as ContentfulStatusCode);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, type UserMessage } from '../errors/api-error.js';
 
 /** A per-key count over fixed windows of time: the counter behind the server's rate limits. */
 export class FixedWindows {
@@ -53,9 +53,10 @@ export class FixedWindows {
 }
 
 /** 429 `RATE_LIMITED` with `Retry-After`. */
-export function rateLimited(message: string, retryAfter: number): ApiError {
+export function rateLimited(message: string, retryAfter: number, userMessage?: UserMessage): ApiError {
   return new ApiError(429, 'RATE_LIMITED', `${message} Retry in ${retryAfter} s.`, {
     headers: { 'Retry-After': String(retryAfter) },
     details: { retryAfterSeconds: retryAfter },
+    userMessage: userMessage ?? { key: 'rateLimited', values: { retryAfter } },
   });
 }

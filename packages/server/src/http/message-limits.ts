@@ -47,6 +47,7 @@ export class MessageLimits {
       throw rateLimited(
         `Too many messages from this client address: at most ${max} per ${describeWindow(windowMs)}.`,
         retryAfter,
+        { key: 'tooManyMessages', values: { max, seconds: windowMs / 1000, retryAfter } },
       );
   }
 
@@ -59,6 +60,7 @@ export class MessageLimits {
       throw rateLimited(
         `Too many messages in this session: at most ${max} per ${describeWindow(windowMs)}.`,
         retryAfter,
+        { key: 'tooManyMessages', values: { max, seconds: windowMs / 1000, retryAfter } },
       );
   }
 }

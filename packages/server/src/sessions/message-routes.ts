@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StreamErrorEvent } from '../api-types.js';
 import { FileId } from '../files/session-files.js';
 import { readJson, validate } from '../http/read-json.js';
+import { requestLanguage } from '../i18n/request-language.js';
 import type { Services } from '../services.js';
 import { clientEvent, clientOutput } from '../turns/client-view.js';
 import { eventsAfterStart, TurnRunner } from '../turns/turn-runner.js';
@@ -57,12 +58,13 @@ export function messageRoutes(services: Services): Hono {
       return c.json(clientOutput(await TurnRunner.output(turn), services.debug));
     }
     const events = await eventsAfterStart(turn);
+    const language = requestLanguage(c, services.locale);
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => turn.abort(new Error('the client disconnected')));
       for await (const event of events) {
         if (event.type === 'error') {
           const error = turn.apiError(event.error);
-          const data: StreamErrorEvent = { type: 'error', status: error.status, ...error.toBody() };
+          const data: StreamErrorEvent = { type: 'error', status: error.status, ...error.toBody(language) };
           await stream.writeSSE({ event: 'error', data: JSON.stringify(data) });
           continue;
         }

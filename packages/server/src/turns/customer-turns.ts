@@ -124,7 +124,13 @@ export class CustomerTurnRunner implements CustomerTurns {
         413,
         'PAYLOAD_TOO_LARGE',
         `The message has ${message.message.length} characters; the limit is ${maxMessageLength}.`,
-        { details: { maxMessageLength } },
+        {
+          details: { maxMessageLength },
+          userMessage: {
+            key: 'messageTooLong',
+            values: { length: message.message.length, max: maxMessageLength },
+          },
+        },
       );
     }
     const count = message.attachments?.length ?? 0;

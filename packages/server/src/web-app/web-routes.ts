@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, MiddlewareHandler } from 'hono';
 import { isOpenAiPath } from '../errors/error-response.js';
+import { checkLocale } from '../i18n/catalog-files.js';
 import { WEB_SETTINGS_PATH, type WebView, webSettingsResponse } from './web-settings.js';
 
 /** Options of the web page the server hosts (the web app is built into `dist/web`: `WEB_DIRECTORY`). */
@@ -22,6 +23,8 @@ export interface WebOptions {
    * `treeagent dev`), `customer` otherwise (`treeagent serve`).
    */
   view?: WebView;
+  /** The pages' language whatever the browser asks (default: `createApp`'s `locale`; else `?lang=`, the browser, English). */
+  locale?: string;
 }
 
 /** The default CSP of the web page: everything from this origin only; the app needs nothing else. */
@@ -54,6 +57,7 @@ const IMMUTABLE = /^\/assets\//;
  */
 export function webPage(options: WebOptions): MiddlewareHandler {
   const view = options.view ?? 'customer';
+  const locale = options.locale === undefined ? undefined : checkLocale(options.locale, 'web.locale');
   const root = resolve(options.directory);
   const policy = options.contentSecurityPolicy ?? WEB_CONTENT_SECURITY_POLICY;
   const files = serveStatic({ root, index: 'index.html' });
@@ -71,7 +75,8 @@ export function webPage(options: WebOptions): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path;
     if (path === '/api' || path.startsWith('/api/') || isOpenAiPath(path)) return next();
-    if (path === WEB_SETTINGS_PATH && c.req.method === 'GET') return webSettingsResponse(c, { view });
+    if (path === WEB_SETTINGS_PATH && c.req.method === 'GET')
+      return webSettingsResponse(c, { view, ...(locale ? { locale } : {}) });
     let missing = false;
     const found = await files(c, async () => {
       missing = true;

@@ -10,6 +10,8 @@ export type WebView = 'customer' | 'developer';
 /** The settings the web app reads before it draws anything: `GET /web-settings.json`. */
 export interface WebSettings {
   view: WebView;
+  /** The deployment's language (`locale` of `createApp`, `treeagent serve --locale`): the pages use it whatever the browser asks. */
+  locale?: string;
 }
 
 /** The path of the web app's settings (beside `index.html`, not under `/api`: no API key needed). */

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useT } from '../i18n/use-t';
 
 /** The filter every analytics view shares: a range of UTC days and, optionally, one tree version. */
 export interface RangeFilter {
@@ -39,6 +40,7 @@ export interface FilterBarProps<T extends RangeFilter> {
 export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
   const { draft, onDraft, versions } = props;
   const set = (patch: Partial<RangeFilter>) => onDraft({ ...draft, ...patch });
+  const t = useT('analytics');
   return (
     <form
       id={props.id}
@@ -50,7 +52,7 @@ export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
     >
       {props.before}
       <label>
-        From{' '}
+        {t('filter.from')}{' '}
         <input
           type="date"
           name="from"
@@ -59,7 +61,7 @@ export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
         />
       </label>
       <label>
-        To{' '}
+        {t('filter.to')}{' '}
         <input
           type="date"
           name="to"
@@ -69,26 +71,29 @@ export function FilterBar<T extends RangeFilter>(props: FilterBarProps<T>) {
       </label>
       {versions ? (
         <label>
-          Version{' '}
+          {t('filter.version')}{' '}
           <select
             name="version"
             value={draft.version ?? ''}
             onChange={(event) => set({ version: event.currentTarget.value || (undefined as never) })}
           >
-            <option value="">all versions</option>
+            <option value="">{t('filter.allVersions')}</option>
             {versions.map((version) => (
               <option key={version.treeVersion} value={version.treeVersion}>
-                {version.treeVersion.slice(0, 12)} ({version.turns} turns)
+                {t('filter.versionOption', {
+                  version: version.treeVersion.slice(0, 12),
+                  count: version.turns,
+                })}
               </option>
             ))}
           </select>
         </label>
       ) : (
         <label>
-          Version{' '}
+          {t('filter.version')}{' '}
           <input
             name="version"
-            placeholder="all versions"
+            placeholder={t('filter.allVersions')}
             value={draft.version ?? ''}
             onInput={(event) => set({ version: event.currentTarget.value || (undefined as never) })}
           />

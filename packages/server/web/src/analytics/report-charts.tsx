@@ -2,27 +2,29 @@ import type { AnalyticsReport } from '@treeagent/core/client';
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo } from 'preact/hooks';
 import { ChartView, SERIES_COLORS } from '../components/chart';
-
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+import { formatInteger, formatMs, formatPercent } from '../components/format';
+import { useT } from '../i18n/use-t';
 
 /** The headline figures of a report, as cards. */
 export function ReportCards({ report, label }: { report: AnalyticsReport; label?: string }) {
   const { totals, latency } = report;
+  const t = useT('analytics');
+  const percent = (value: number) => formatPercent(value);
   const cards: [string, string, string][] = [
-    ['conversations', String(totals.conversations), 'conversations'],
-    ['turns', String(totals.turns), 'turns'],
+    ['conversations', formatInteger(totals.conversations), t('cards.conversations')],
+    ['turns', formatInteger(totals.turns), t('cards.turns')],
     [
       'containment',
       percent(totals.containmentRate),
-      `containment (${totals.contained} of ${totals.conversations})`,
+      t('cards.containment', { contained: totals.contained, conversations: totals.conversations }),
     ],
-    ['no-match', percent(totals.noMatchRate), `no match (${totals.noMatch})`],
-    ['fallback', percent(totals.fallbackRate), `fallback (${totals.fallback})`],
-    ['low-margin', percent(totals.lowMarginRate), `low margin (${totals.lowMarginTurns})`],
-    ['p95', `${latency.p95} ms`, `latency p95 (p50 ${latency.p50} ms)`],
+    ['no-match', percent(totals.noMatchRate), t('cards.noMatch', { count: totals.noMatch })],
+    ['fallback', percent(totals.fallbackRate), t('cards.fallback', { count: totals.fallback })],
+    ['low-margin', percent(totals.lowMarginRate), t('cards.lowMargin', { count: totals.lowMarginTurns })],
+    ['p95', formatMs(latency.p95), t('cards.latency', { p50: formatMs(latency.p50) })],
   ];
   return (
-    <section class="report-cards" aria-label={label ?? 'Figures'}>
+    <section class="report-cards" aria-label={label ?? t('cards.figures')}>
       {label ? <h3>{label}</h3> : null}
       <dl>
         {cards.map(([key, value, name]) => (
@@ -46,6 +48,7 @@ export function ReportCharts({
   labels: string[];
   nodeLabel: (id: number) => string;
 }) {
+  const t = useT('analytics');
   const configs = useMemo(() => {
     const days = [...new Set(reports.flatMap((report) => report.perDay.map((day) => day.day)))].sort();
     const byDay = (report: AnalyticsReport, key: 'turns' | 'conversations' | 'noMatch' | 'fallback') =>
@@ -59,13 +62,13 @@ export function ReportCharts({
         labels: days,
         datasets: reports.flatMap((report, index) => [
           {
-            label: `turns ${labels[index]}`,
+            label: t('charts.turnsSeries', { label: labels[index] }),
             data: byDay(report, 'turns'),
             borderColor: SERIES_COLORS[index * 2],
             backgroundColor: SERIES_COLORS[index * 2],
           },
           {
-            label: `conversations ${labels[index]}`,
+            label: t('charts.conversationsSeries', { label: labels[index] }),
             data: byDay(report, 'conversations'),
             borderColor: SERIES_COLORS[index * 2 + 1],
             backgroundColor: SERIES_COLORS[index * 2 + 1],
@@ -79,12 +82,12 @@ export function ReportCharts({
         labels: days,
         datasets: reports.flatMap((report, index) => [
           {
-            label: `no match ${labels[index]}`,
+            label: t('charts.noMatchSeries', { label: labels[index] }),
             data: byDay(report, 'noMatch'),
             backgroundColor: SERIES_COLORS[index * 2],
           },
           {
-            label: `fallback ${labels[index]}`,
+            label: t('charts.fallbackSeries', { label: labels[index] }),
             data: byDay(report, 'fallback'),
             backgroundColor: SERIES_COLORS[index * 2 + 1],
           },
@@ -121,24 +124,24 @@ export function ReportCharts({
       },
     };
     return { perDay, failures, traffic, latency };
-  }, [reports, labels, nodeLabel]);
+  }, [reports, labels, nodeLabel, t]);
   return (
     <div class="report-charts">
       <figure>
-        <figcaption>Conversations and turns per day</figcaption>
-        <ChartView id="chart-per-day" config={configs.perDay} label="Conversations and turns per day" />
+        <figcaption>{t('charts.perDay')}</figcaption>
+        <ChartView id="chart-per-day" config={configs.perDay} label={t('charts.perDay')} />
       </figure>
       <figure>
-        <figcaption>No match and fallback per day</figcaption>
-        <ChartView id="chart-failures" config={configs.failures} label="No match and fallback per day" />
+        <figcaption>{t('charts.failures')}</figcaption>
+        <ChartView id="chart-failures" config={configs.failures} label={t('charts.failures')} />
       </figure>
       <figure>
-        <figcaption>Traffic per node</figcaption>
-        <ChartView id="chart-traffic" config={configs.traffic} label="Turns per node" />
+        <figcaption>{t('charts.traffic')}</figcaption>
+        <ChartView id="chart-traffic" config={configs.traffic} label={t('charts.turnsPerNode')} />
       </figure>
       <figure>
-        <figcaption>Latency (ms)</figcaption>
-        <ChartView id="chart-latency" config={configs.latency} label="Latency percentiles" />
+        <figcaption>{t('charts.latency')}</figcaption>
+        <ChartView id="chart-latency" config={configs.latency} label={t('charts.latencyPercentiles')} />
       </figure>
     </div>
   );
@@ -152,16 +155,17 @@ export function AmbiguousSiblings({
   report: AnalyticsReport;
   nodeLabel: (id: number) => string;
 }) {
+  const t = useT('analytics');
   if (report.lowMargin.length === 0)
-    return <p class="muted">No decision below a margin of {report.filter.lowMargin}.</p>;
+    return <p class="muted">{t('ambiguous.none', { margin: report.filter.lowMargin })}</p>;
   return (
     <table id="ambiguous-siblings" class="data-table">
       <thead>
         <tr>
-          <th>at</th>
-          <th>siblings</th>
-          <th>turns</th>
-          <th>mean margin</th>
+          <th>{t('ambiguous.at')}</th>
+          <th>{t('ambiguous.siblings')}</th>
+          <th>{t('ambiguous.turns')}</th>
+          <th>{t('ambiguous.meanMargin')}</th>
         </tr>
       </thead>
       <tbody>
@@ -169,7 +173,7 @@ export function AmbiguousSiblings({
           <tr key={`${pair.nodeId}-${pair.childIds.join('-')}`}>
             <td>{nodeLabel(pair.nodeId)}</td>
             <td>
-              {nodeLabel(pair.childIds[0])} vs {nodeLabel(pair.childIds[1])}
+              {t('ambiguous.versus', { a: nodeLabel(pair.childIds[0]), b: nodeLabel(pair.childIds[1]) })}
             </td>
             <td>{pair.turns}</td>
             <td>{pair.averageMargin}</td>

@@ -3,16 +3,20 @@ import type { ClusterActionResponse, UnmatchedCluster, UnmatchedResponse } from 
 import { analyticsApi } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
+import { formatDecimal } from '../components/format';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 
 /** The unmatched messages, clustered, each with its nearest nodes and the two actions. */
 export function UnmatchedSection({ unmatched }: { unmatched: UnmatchedResponse }) {
+  const t = useT('analytics');
   if (unmatched.clusters.length === 0) {
-    return <p class="muted">No message ended in a no match or a fallback in this range.</p>;
+    return <p class="muted">{t('unmatched.none')}</p>;
   }
   return (
     <div id="unmatched-clusters" class="clusters">
       <p class="muted">
-        {unmatched.messages} distinct messages in {unmatched.clusters.length} clusters, largest first.
+        {t('unmatched.summary', { messages: unmatched.messages, clusters: unmatched.clusters.length })}
       </p>
       {unmatched.clusters.map((cluster) => (
         <ClusterCard key={cluster.id} cluster={cluster} actions={unmatched.actions} />
@@ -29,6 +33,7 @@ function ClusterCard({
   actions: UnmatchedResponse['actions'];
 }) {
   const { api, tree, nodeLabel } = useApp();
+  const t = useT('analytics');
   const [nodeId, setNodeId] = useState<number | null>(cluster.nearest[0]?.nodeId ?? null);
   const [label, setLabel] = useState('none');
   const [result, setResult] = useState<ClusterActionResponse | null>(null);
@@ -46,7 +51,7 @@ function ClusterCard({
   return (
     <article class="cluster" data-cluster={cluster.id}>
       <header>
-        <strong class="cluster-size">{cluster.size}</strong> messages · {cluster.messages.length} distinct
+        {markup(t('unmatched.clusterHead', { size: cluster.size, distinct: cluster.messages.length }))}
       </header>
       <ul class="cluster-examples">
         {cluster.messages.slice(0, 5).map((message) => (
@@ -56,12 +61,13 @@ function ClusterCard({
         ))}
       </ul>
       <p class="cluster-nearest">
-        Nearest to the centroid:{' '}
-        {cluster.nearest.length
-          ? cluster.nearest
-              .map((node) => `${nodeLabel(node.nodeId)} (${node.similarity.toFixed(2)})`)
-              .join(', ')
-          : 'no node'}
+        {t('unmatched.nearest', {
+          nodes: cluster.nearest.length
+            ? cluster.nearest
+                .map((node) => `${nodeLabel(node.nodeId)} (${formatDecimal(node.similarity, 2)})`)
+                .join(', ')
+            : t('unmatched.noNode'),
+        })}
       </p>
       <div class="cluster-actions">
         {actions.addChunks ? (
@@ -72,7 +78,7 @@ function ClusterCard({
             }}
           >
             <select
-              aria-label="Node to add the chunks to"
+              aria-label={t('unmatched.chunksNode')}
               value={nodeId ?? ''}
               onChange={(e) => setNodeId(Number(e.currentTarget.value))}
             >
@@ -83,7 +89,7 @@ function ClusterCard({
               ))}
             </select>
             <button type="submit" class="ghost-button">
-              Add as chunks
+              {t('unmatched.addChunks')}
             </button>
           </form>
         ) : null}
@@ -95,11 +101,11 @@ function ClusterCard({
             }}
           >
             <select
-              aria-label="Label of the utterances"
+              aria-label={t('unmatched.utterancesLabel')}
               value={label}
               onChange={(e) => setLabel(e.currentTarget.value)}
             >
-              <option value="none">none (out of scope)</option>
+              <option value="none">{t('unmatched.outOfScope')}</option>
               {named.map((node) => (
                 <option key={node.id} value={node.name!}>
                   {node.name}
@@ -107,19 +113,30 @@ function ClusterCard({
               ))}
             </select>
             <button type="submit" class="ghost-button">
-              Add to utterances
+              {t('unmatched.addUtterances')}
             </button>
           </form>
         ) : null}
       </div>
       {result ? (
         <p class="cluster-result" role="status">
-          {result.action === 'add-chunks'
-            ? `Added ${result.added} chunks`
-            : `Added ${result.added} utterances`}{' '}
-          to {result.file}. Now {result.effect.routed} of {result.effect.total} of these messages{' '}
-          {result.action === 'add-utterances' && label === 'none' ? 'end in no match' : 'reach the node'}{' '}
-          (tree {result.effect.treeVersion.slice(0, 8)}).
+          {t(
+            result.action === 'add-utterances' && label === 'none'
+              ? 'unmatched.resultNoMatch'
+              : 'unmatched.resultReach',
+            {
+              added: t(
+                result.action === 'add-chunks' ? 'unmatched.addedChunks' : 'unmatched.addedUtterances',
+                {
+                  count: result.added,
+                },
+              ),
+              file: result.file,
+              routed: result.effect.routed,
+              total: result.effect.total,
+              version: result.effect.treeVersion.slice(0, 8),
+            },
+          )}
         </p>
       ) : null}
       {error ? (

@@ -1,4 +1,6 @@
 import type { CreatedSession } from '../../../src/api-types';
+import { currentLocale } from '../i18n/i18n';
+import { tOf } from '../i18n/use-t';
 import { ApiError, errorFrom, isAbort } from './api-error';
 import { tabStorage } from './tab-storage';
 
@@ -33,12 +35,14 @@ export class ApiClient {
     const headers = new Headers(init.headers);
     if (this.apiKey) headers.set('Authorization', `Bearer ${this.apiKey}`);
     if (this.session) headers.set('X-Session-Token', this.session.token);
+    // The server's messages for the customer (limits, refusals) in the language the page shows.
+    if (!headers.has('Accept-Language')) headers.set('Accept-Language', currentLocale());
     let response: Response;
     try {
       response = await fetch(this.base + path, { ...init, headers });
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new ApiError(0, 'NETWORK', `The server cannot be reached (${messageOf(error)}).`);
+      throw new ApiError(0, 'NETWORK', tOf('common')('error.network', { error: messageOf(error) }));
     }
     if (!response.ok) throw await errorFrom(response);
     return response;

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly details?: ApiErrorDetails,
     /** The `Retry-After` header, in seconds, when the server sent one. */
     readonly retryAfter?: string,
+    /** The server's message for the customer, in the page's language (`userMessage` of the body). */
+    readonly userMessage?: string,
   ) {
     super(message);
   }
@@ -33,6 +35,7 @@ export async function errorFrom(response: Response): Promise<ApiError> {
     error?.message ?? (response.statusText || `The server answered ${response.status}.`),
     error?.details,
     response.headers.get('Retry-After') ?? undefined,
+    error?.userMessage,
   );
 }
 

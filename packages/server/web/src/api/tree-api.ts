@@ -1,4 +1,5 @@
 import type { RouteResponse, TreeView } from '../../../src/api-types';
+import { tOf } from '../i18n/use-t';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 
@@ -22,7 +23,7 @@ export const treeApi = {
       }
       if (next === null) return { ...first, nodes, offset: 0, nextOffset: null };
     }
-    throw new ApiError(0, 'TREE_CHANGED', 'The tree kept changing while it was read: reload the page.');
+    throw new ApiError(0, 'TREE_CHANGED', tOf('tree')('changing'));
   },
 
   /** `POST /api/v1/route` (debug only): where `text` would go on a fresh session. */

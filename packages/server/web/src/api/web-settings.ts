@@ -11,7 +11,10 @@ export async function loadWebSettings(): Promise<WebSettings> {
     const response = await fetch('/web-settings.json', { headers: { Accept: 'application/json' } });
     if (!response.ok) return { view: 'customer' };
     const settings = (await response.json()) as Partial<WebSettings>;
-    return { view: settings.view === 'developer' ? 'developer' : 'customer' };
+    return {
+      view: settings.view === 'developer' ? 'developer' : 'customer',
+      ...(typeof settings.locale === 'string' ? { locale: settings.locale } : {}),
+    };
   } catch {
     return { view: 'customer' };
   }

@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 
 /** A pending request for an API key: the note to show, and where the answer goes. */
 export interface ApiKeyPrompt {
@@ -10,6 +12,7 @@ export interface ApiKeyPrompt {
 export function ApiKeyDialog({ prompt }: { prompt: ApiKeyPrompt | null }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  const t = useT('common');
   useEffect(() => {
     const element = dialog.current;
     if (!prompt || !element || !input.current) return;
@@ -27,23 +30,21 @@ export function ApiKeyDialog({ prompt }: { prompt: ApiKeyPrompt | null }) {
   return (
     <dialog id="api-key-dialog" class="dialog" aria-labelledby="api-key-title" ref={dialog}>
       <form method="dialog" class="dialog-form">
-        <h2 id="api-key-title">API key</h2>
+        <h2 id="api-key-title">{t('apiKey.title')}</h2>
         {prompt?.message ? (
           <p class="dialog-error" role="alert">
             {prompt.message}
           </p>
         ) : null}
-        <p>
-          This server needs an API key (<code>Authorization: Bearer …</code>). It is kept for this tab only.
-        </p>
-        <label for="api-key-input">Key</label>
+        <p>{markup(t('apiKey.text'))}</p>
+        <label for="api-key-input">{t('apiKey.key')}</label>
         <input id="api-key-input" type="password" autocomplete="off" required ref={input} />
         <div class="dialog-actions">
           <button value="cancel" type="submit" formNoValidate class="ghost-button">
-            Cancel
+            {t('cancel')}
           </button>
           <button value="save" type="submit" class="primary-button">
-            Save
+            {t('save')}
           </button>
         </div>
       </form>

@@ -8,14 +8,15 @@ import type { IconName } from '../components/icon';
  * so every path here loads directly too.
  */
 export const NAVIGATION = [
-  { path: '/', label: 'Chat', icon: 'chat' },
-  { path: '/staff/tree', label: 'Tree', icon: 'route' },
-  { path: '/staff/editor', label: 'Editor', icon: 'plus' },
-  { path: '/staff/console', label: 'Console', icon: 'chat' },
-  { path: '/staff/analytics', label: 'Analytics', icon: 'chart' },
-  { path: '/staff/review', label: 'Review', icon: 'book' },
-  { path: '/staff/sources', label: 'Sources', icon: 'file' },
-  { path: '/staff/audit', label: 'Audit', icon: 'key' },
+  { path: '/', label: 'nav.chat', icon: 'chat' },
+  { path: '/staff/tree', label: 'nav.tree', icon: 'route' },
+  { path: '/staff/editor', label: 'nav.editor', icon: 'plus' },
+  { path: '/staff/console', label: 'nav.console', icon: 'chat' },
+  { path: '/staff/analytics', label: 'nav.analytics', icon: 'chart' },
+  { path: '/staff/review', label: 'nav.review', icon: 'book' },
+  { path: '/staff/sources', label: 'nav.sources', icon: 'file' },
+  { path: '/staff/audit', label: 'nav.audit', icon: 'key' },
+  // `label` is a key of the `common` catalogs (`nav.*`).
 ] as const satisfies readonly { path: string; label: string; icon: IconName }[];
 
 /** The path of a page of the app. */

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { Icon } from '../components/icon';
+import { useT } from '../i18n/use-t';
 import { useApp } from './app-context';
 import { NAVIGATION } from './navigation';
 
@@ -8,35 +9,36 @@ import { NAVIGATION } from './navigation';
 export function TopBar({ children }: { children?: ComponentChildren }) {
   const { tree, debug } = useApp();
   const { path } = useLocation();
+  const t = useT('common');
   return (
     <header class="topbar">
       <div class="brand">
-        <a class="brand-link" href="/" aria-label="Tree Agent: the chat">
+        <a class="brand-link" href="/" aria-label={t('topBar.brand')}>
           <Icon name="agent" class="brand-logo" />
           <span class="brand-name">Tree Agent</span>
         </a>
         {tree ? (
-          <span id="tree-name" class="tree-chip" title="The agent's tree">
+          <span id="tree-name" class="tree-chip" title={t('topBar.tree')}>
             {tree.tree.name}
           </span>
         ) : null}
         {debug ? (
-          <span id="debug-badge" class="badge-debug" title="The server runs with debug: true">
-            debug
+          <span id="debug-badge" class="badge-debug" title={t('topBar.debugTitle')}>
+            {t('topBar.debug')}
           </span>
         ) : null}
-        <nav class="page-nav" aria-label="Pages">
+        <nav class="page-nav" aria-label={t('topBar.pages')}>
           {NAVIGATION.map((page) => (
             <a
               key={page.path}
               href={page.path}
               class="page-link"
-              aria-label={page.label}
-              title={page.label}
+              aria-label={t(page.label)}
+              title={t(page.label)}
               {...(page.path === path ? { 'aria-current': 'page' } : {})}
             >
               <Icon name={page.icon} />
-              <span>{page.label}</span>
+              <span>{t(page.label)}</span>
             </a>
           ))}
         </nav>

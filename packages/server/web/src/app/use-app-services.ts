@@ -3,6 +3,7 @@ import { type ApiClient, messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
 import { treeApi } from '../api/tree-api';
 import { loadWebSettings, type WebSettings } from '../api/web-settings';
+import { tOf } from '../i18n/use-t';
 import { TreeIndex } from '../tree/tree-index';
 import type { ApiKeyPrompt } from './api-key-dialog';
 import type { AppServices, TreeStatus } from './app-context';
@@ -56,7 +57,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
             error.code === 'UNAUTHORIZED' &&
             !error.message.includes('X-Session-Token');
           if (!needsKey) throw error;
-          const key = await askApiKey(api.apiKey ? 'The API key was refused: enter another one.' : null);
+          const key = await askApiKey(api.apiKey ? tOf('common')('apiKey.refused') : null);
           if (!key) throw error;
         }
       }

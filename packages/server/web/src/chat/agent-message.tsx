@@ -4,6 +4,7 @@ import { useApp } from '../app/app-context';
 import { FileChip, FileList, ImageFigure, isImage } from '../components/file-chip';
 import { Icon } from '../components/icon';
 import { richText } from '../components/rich-text';
+import { useT } from '../i18n/use-t';
 import { type AgentMessage as AgentMessageData, hasContent } from './turn-model';
 
 /** What the user can do with a message's options. */
@@ -22,6 +23,7 @@ export interface OptionsState {
  */
 export function AgentMessage({ data, options }: { data: AgentMessageData; options: OptionsState }) {
   const { debug, tree } = useApp();
+  const t = useT('chat');
   const message = data.message;
   if (message && !hasContent(message)) return null;
   const label = data.nodeId !== null && tree ? tree.nodeLabel(data.nodeId) : null;
@@ -48,10 +50,10 @@ export function AgentMessage({ data, options }: { data: AgentMessageData; option
             {warning ? (
               <>
                 <Icon name="warning" />
-                Warning
+                {t('message.warning')}
               </>
             ) : (
-              'Agent'
+              t('message.agent')
             )}
           </span>
           {label && debug ? <span class="msg-node">{label}</span> : null}
@@ -62,12 +64,16 @@ export function AgentMessage({ data, options }: { data: AgentMessageData; option
               {message ? contentWithFiles(splitDynamicContent(text, message.dynamicAttachments)) : text}
             </div>
           ) : null}
-          {message ? <FileList files={message.attachments} label="Files" /> : null}
+          {message ? <FileList files={message.attachments} label={t('message.files')} /> : null}
           {message?.sources.length ? <Sources sources={message.sources} /> : null}
         </div>
         {shownOptions.length ? (
           // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form's fieldset.
-          <div class={`options${options.enabled ? '' : ' is-used'}`} role="group" aria-label="Answer options">
+          <div
+            class={`options${options.enabled ? '' : ' is-used'}`}
+            role="group"
+            aria-label={t('message.answerOptions')}
+          >
             {shownOptions.map((option) => (
               <button
                 key={option}
@@ -111,11 +117,12 @@ function contentWithFiles(parts: readonly ContentPart[]): ComponentChild[] {
 
 /** The sources of a message, collapsed under it. */
 function Sources({ sources }: { sources: readonly Source[] }) {
+  const t = useT('chat');
   return (
     <details class="sources">
       <summary>
         <Icon name="book" />
-        {`Sources (${sources.length})`}
+        {t('message.sources', { count: sources.length })}
       </summary>
       <ol>
         {sources.map((source, index) => (
@@ -128,7 +135,9 @@ function Sources({ sources }: { sources: readonly Source[] }) {
               <span class="source-title">{source.title}</span>
             ) : null}
             <span class="source-content">{source.content}</span>
-            {source.chunkId !== undefined ? <span class="source-chunk">chunk {source.chunkId}</span> : null}
+            {source.chunkId !== undefined ? (
+              <span class="source-chunk">{t('message.chunk', { id: source.chunkId })}</span>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -3,6 +3,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { SessionEventHandoff } from '../../../src/api-types';
 import { formatBytes } from '../components/format';
 import { Icon } from '../components/icon';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 import type { PendingFile, Uploads } from './use-uploads';
 
 /** The message box: text, files, send and stop, and a hint line (which says when the agent waits). */
@@ -22,6 +24,7 @@ export function Composer(props: {
   onTyping?(typing: boolean): void;
 }) {
   const { uploads, input } = props;
+  const t = useT('chat');
   const [text, setText] = useState('');
   const [flash, setFlash] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -43,9 +46,9 @@ export function Composer(props: {
   const submit = (event: Event) => {
     event.preventDefault();
     if (props.busy) return;
-    if (uploads.uploading) return flashHint('Wait for the files to finish uploading.');
+    if (uploads.uploading) return flashHint(t('composer.waitForUploads'));
     if (!text.trim()) {
-      flashHint(uploads.ready().length ? 'Add a message to send with the files.' : 'Write a message first.');
+      flashHint(uploads.ready().length ? t('composer.addMessageForFiles') : t('composer.writeFirst'));
       input.current?.focus();
       return;
     }
@@ -57,9 +60,9 @@ export function Composer(props: {
   return (
     <form id="composer" class={composerClass(props)} noValidate onSubmit={submit}>
       <div id="drop-hint" class="drop-hint" hidden={!props.dropping}>
-        Drop files to attach them
+        {t('composer.dropFiles')}
       </div>
-      <ul id="pending-files" class="pending-files" aria-label="Files to send">
+      <ul id="pending-files" class="pending-files" aria-label={t('composer.filesToSend')}>
         {uploads.pending.map((entry) => (
           <PendingFileItem
             key={entry.key}
@@ -83,18 +86,18 @@ export function Composer(props: {
             element.value = '';
           }}
         />
-        <label for="file-input" class="icon-button attach-button" title="Attach files">
+        <label for="file-input" class="icon-button attach-button" title={t('composer.attachFiles')}>
           <Icon name="clip" />
-          <span class="sr-only">Attach files</span>
+          <span class="sr-only">{t('composer.attachFiles')}</span>
         </label>
         <label for="message-input" class="sr-only">
-          Message
+          {t('composer.message')}
         </label>
         <textarea
           id="message-input"
           ref={input}
           rows={1}
-          placeholder={props.waiting ? 'Your answer…' : 'Write a message…'}
+          placeholder={props.waiting ? t('composer.yourAnswer') : t('composer.writeMessage')}
           aria-describedby="composer-hint"
           autocomplete="off"
           value={text}
@@ -111,7 +114,7 @@ export function Composer(props: {
         />
         <button id="send-button" type="submit" class="send-button" hidden={props.busy}>
           <Icon name="send" />
-          <span>Send</span>
+          <span>{t('composer.send')}</span>
         </button>
         <button
           id="stop-button"
@@ -121,7 +124,7 @@ export function Composer(props: {
           onClick={props.onStop}
         >
           <Icon name="stop" />
-          <span>Stop</span>
+          <span>{t('composer.stop')}</span>
         </button>
       </div>
       <p id="composer-hint" class="composer-hint" aria-live="polite">
@@ -130,18 +133,18 @@ export function Composer(props: {
         ) : props.handoff ? (
           <span class="hint-handoff">
             {props.handoff.status === 'waiting'
-              ? 'An operator will read your message.'
-              : `${props.handoff.operatorName ?? 'The operator'} reads your messages.`}
+              ? t('composer.operatorWillRead')
+              : props.handoff.operatorName
+                ? t('composer.operatorReads', { name: props.handoff.operatorName })
+                : t('composer.theOperatorReads')}
           </span>
         ) : props.waiting ? (
           <>
             <span class="waiting-dot" aria-hidden="true" />
-            The agent is waiting for your answer.
+            {t('composer.agentWaits')}
           </>
         ) : (
-          <span class="keys">
-            <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-          </span>
+          <span class="keys">{markup(t('composer.keys'))}</span>
         )}
       </p>
     </form>
@@ -158,11 +161,12 @@ function composerClass(props: {
 }
 
 function PendingFileItem({ entry, onRemove }: { entry: PendingFile; onRemove(): void }) {
+  const t = useT('chat');
   const status =
     entry.status === 'uploading'
-      ? 'uploading…'
+      ? t('composer.uploading')
       : entry.status === 'failed'
-        ? `failed: ${entry.error ?? 'error'}`
+        ? t('composer.uploadFailed', { error: entry.error ?? '' })
         : formatBytes(entry.metadata?.size ?? entry.file.size);
   return (
     <li class={`pending-file is-${entry.status}`} data-status={entry.status}>
@@ -172,11 +176,11 @@ function PendingFileItem({ entry, onRemove }: { entry: PendingFile; onRemove(): 
       <button
         type="button"
         class="icon-button remove-file"
-        title={`Remove ${entry.file.name}`}
+        title={t('composer.remove', { name: entry.file.name })}
         onClick={onRemove}
       >
         <Icon name="close" />
-        <span class="sr-only">Remove {entry.file.name}</span>
+        <span class="sr-only">{t('composer.remove', { name: entry.file.name })}</span>
       </button>
     </li>
   );

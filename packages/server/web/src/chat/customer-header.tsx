@@ -2,6 +2,7 @@ import { useApp } from '../app/app-context';
 import { Icon } from '../components/icon';
 import { ApiKeyButton } from './developer-bar';
 import './customer.css';
+import { useT } from '../i18n/use-t';
 
 /**
  * The customer's header over the chat (`treeagent serve`): the assistant's name and "New
@@ -9,19 +10,20 @@ import './customer.css';
  */
 export function CustomerHeader({ onNewChat }: { onNewChat(): void }) {
   const { tree } = useApp();
+  const t = useT('chat');
   return (
     <header class="topbar topbar--customer">
       <div class="brand">
         <Icon name="agent" class="brand-logo" />
         <span id="assistant-name" class="brand-name">
-          {tree?.tree.name ?? 'Assistant'}
+          {tree?.tree.name ?? t('assistant')}
         </span>
       </div>
       <div class="topbar-actions">
         <ApiKeyButton />
         <button id="new-chat" type="button" class="ghost-button" onClick={onNewChat}>
           <Icon name="plus" />
-          <span>New conversation</span>
+          <span>{t('newConversation')}</span>
         </button>
       </div>
     </header>

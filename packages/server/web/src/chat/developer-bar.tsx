@@ -1,6 +1,7 @@
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { Icon } from '../components/icon';
+import { useT } from '../i18n/use-t';
 
 /** The developer's bar over the chat (`treeagent dev`): the pages, the session, "Save as test", the inspector's tabs. */
 export function DeveloperBar(props: {
@@ -12,59 +13,64 @@ export function DeveloperBar(props: {
   onToggle(tab: 'debug' | 'tree'): void;
 }) {
   const app = useApp();
+  const t = useT('chat');
   const { sessionId } = props;
   return (
     <TopBar>
-      <span id="session-label" class="session-label" title={sessionId ? `Session ${sessionId}` : ''}>
-        {sessionId ? `session ${sessionId.slice(0, 8)}` : ''}
+      <span
+        id="session-label"
+        class="session-label"
+        title={sessionId ? t('developer.sessionTitle', { id: sessionId }) : ''}
+      >
+        {sessionId ? t('developer.session', { id: sessionId.slice(0, 8) }) : ''}
       </span>
       <ApiKeyButton />
       <button
         id="new-chat"
         type="button"
         class="ghost-button"
-        title="Start a new session"
+        title={t('developer.newSessionTitle')}
         onClick={props.onNewChat}
       >
         <Icon name="plus" />
-        <span>New chat</span>
+        <span>{t('newChat')}</span>
       </button>
       <button
         id="save-test"
         type="button"
         class="ghost-button"
-        title="Download this conversation as a YAML conversation test (treeagent test)"
+        title={t('developer.saveTestTitle')}
         disabled={!props.canSave}
         onClick={props.onSave}
       >
         <Icon name="file" />
-        <span>Save as test</span>
+        <span>{t('developer.saveTest')}</span>
       </button>
       {app.debug ? (
         <button
           id="toggle-debug"
           type="button"
           class="ghost-button"
-          title="Debug view of the turns"
+          title={t('developer.debugTitle')}
           aria-controls="side"
           aria-pressed={props.inspectorTab === 'debug' ? 'true' : 'false'}
           onClick={() => props.onToggle('debug')}
         >
           <Icon name="bug" />
-          <span>Debug</span>
+          <span>{t('debug')}</span>
         </button>
       ) : null}
       <button
         id="toggle-tree"
         type="button"
         class="ghost-button"
-        title="The agent's tree"
+        title={t('developer.treeTitle')}
         aria-controls="side"
         aria-pressed={props.inspectorTab === 'tree' ? 'true' : 'false'}
         onClick={() => props.onToggle('tree')}
       >
         <Icon name="route" />
-        <span>Tree</span>
+        <span>{t('developer.tree')}</span>
       </button>
     </TopBar>
   );
@@ -73,6 +79,7 @@ export function DeveloperBar(props: {
 /** "API key", once the server asked for one: to change it. */
 export function ApiKeyButton() {
   const app = useApp();
+  const t = useT('common');
   if (!app.usesApiKey) return null;
   return (
     <button
@@ -84,7 +91,7 @@ export function ApiKeyButton() {
       }}
     >
       <Icon name="key" />
-      <span>API key</span>
+      <span>{t('apiKey.button')}</span>
     </button>
   );
 }

@@ -3,7 +3,9 @@ import type { SessionEventHandoff } from '../../../src/api-types';
 import { FileList } from '../components/file-chip';
 import { Icon } from '../components/icon';
 import { richText } from '../components/rich-text';
+import { handoffText } from './handoff-text';
 import './handoff.css';
+import { useT } from '../i18n/use-t';
 
 /** An operator's message, or a handoff row, after a turn's answer. */
 export function Followup({
@@ -15,10 +17,11 @@ export function Followup({
   optionsEnabled: boolean;
   onOption(option: string): void;
 }) {
+  const t = useT('chat');
   if (entry.role === 'system') {
     return (
       <p class="handoff-row" role="status">
-        {entry.content}
+        {entry.handoff ? handoffText(t, entry.handoff) : entry.content}
       </p>
     );
   }
@@ -29,15 +32,15 @@ export function Followup({
       </div>
       <div class="msg-main">
         <div class="msg-label">
-          <span class="msg-author operator-author">{entry.operator?.name ?? 'Operator'}</span>
+          <span class="msg-author operator-author">{entry.operator?.name ?? t('handoff.operator')}</span>
         </div>
         <div class="bubble">
           {entry.content ? <div class="content">{richText(entry.content)}</div> : null}
-          <FileList files={entry.attachments ?? []} label="Files from the operator" />
+          <FileList files={entry.attachments ?? []} label={t('handoff.filesFromOperator')} />
         </div>
         {entry.options?.length ? (
           // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form's fieldset.
-          <div class="options" role="group" aria-label="Answer options">
+          <div class="options" role="group" aria-label={t('message.answerOptions')}>
             {entry.options.map((option) => (
               <button
                 key={option}
@@ -66,18 +69,21 @@ export function HandoffBar({
   typing: string | null;
   onReturn(option: string): void;
 }) {
+  const t = useT('chat');
   if (!handoff) return null;
   return (
     <div id="handoff-bar" class={`handoff-bar handoff-bar--${handoff.status}`} role="status">
       <Icon name="chat" />
       <span id="handoff-status">
         {handoff.status === 'waiting'
-          ? 'Waiting for an operator…'
-          : `${handoff.operatorName ?? 'An operator'} is answering you.`}
+          ? t('handoff.waiting')
+          : handoff.operatorName
+            ? t('handoff.answering', { name: handoff.operatorName })
+            : t('handoff.anOperatorAnswers')}
       </span>
       {typing ? (
         <span id="operator-typing" class="operator-typing">
-          {typing} is typing…
+          {t('handoff.typing', { name: typing })}
         </span>
       ) : null}
       {handoff.returnOption ? (

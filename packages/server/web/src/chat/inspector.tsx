@@ -3,6 +3,7 @@ import { useApp } from '../app/app-context';
 import { truncate } from '../components/format';
 import { Icon } from '../components/icon';
 import { TurnDebug } from '../debug/turn-debug';
+import { useT } from '../i18n/use-t';
 import { TreePanel } from '../tree/tree-panel';
 import type { NodeSelection, TreeHighlight } from '../tree/tree-view';
 import type { Turn } from './turn-model';
@@ -27,6 +28,7 @@ export function Inspector(props: {
   onRoute(path: number[]): void;
 }) {
   const { debug } = useApp();
+  const t = useT('chat');
   const { tab } = props;
   const tabs: InspectorTab[] = debug ? ['debug', 'tree'] : ['tree'];
   const onKeyDown = (event: KeyboardEvent) => {
@@ -47,12 +49,12 @@ export function Inspector(props: {
     <aside
       id="side"
       class="side"
-      aria-label="Inspector"
+      aria-label={t('inspector.label')}
       hidden={tab === null}
       ref={props.panel}
       onKeyDown={onKeyDown}
     >
-      <div class="side-tabs" role="tablist" aria-label="Inspector views">
+      <div class="side-tabs" role="tablist" aria-label={t('inspector.views')}>
         <button
           id="tab-debug"
           type="button"
@@ -63,7 +65,7 @@ export function Inspector(props: {
           hidden={!debug}
           onClick={() => props.onTab('debug')}
         >
-          Turn debug
+          {t('inspector.turnDebug')}
         </button>
         <button
           id="tab-tree"
@@ -74,17 +76,17 @@ export function Inspector(props: {
           tabIndex={tab === 'tree' ? 0 : -1}
           onClick={() => props.onTab('tree')}
         >
-          Tree
+          {t('developer.tree')}
         </button>
         <button
           id="side-close"
           type="button"
           class="icon-button side-close"
-          title="Close the panel (Esc)"
+          title={t('inspector.closeTitle')}
           onClick={props.onClose}
         >
           <Icon name="close" />
-          <span class="sr-only">Close the panel</span>
+          <span class="sr-only">{t('inspector.close')}</span>
         </button>
       </div>
       {debug ? (
@@ -96,7 +98,7 @@ export function Inspector(props: {
           hidden={tab !== 'debug'}
         >
           <div class="panel-toolbar">
-            <label for="turn-select">Turn</label>
+            <label for="turn-select">{t('inspector.turn')}</label>
             <select
               id="turn-select"
               disabled={selectable.length === 0}
@@ -108,7 +110,7 @@ export function Inspector(props: {
             >
               {selectable.map(({ turn, index }) => (
                 <option key={turn.key} value={String(index)}>
-                  {`Turn ${turn.number} — ${truncate(turn.user.text, 40)}`}
+                  {t('inspector.turnOption', { number: turn.number, text: truncate(turn.user.text, 40) })}
                 </option>
               ))}
             </select>
@@ -117,7 +119,7 @@ export function Inspector(props: {
             {props.inspected ? (
               <TurnDebug turn={props.inspected} onNode={props.onNode} />
             ) : (
-              <p class="empty-note">Send a message: the debug view of each turn appears here.</p>
+              <p class="empty-note">{t('inspector.empty')}</p>
             )}
           </div>
         </section>

@@ -6,6 +6,8 @@ import type { LinkedFile } from '../api/session-api';
 export interface TurnError {
   code: string;
   message: string;
+  /** The server's message for the customer, in the page's language, when it sent one. */
+  userMessage?: string;
   /** Where the turn failed, when the engine says (`ErrorSummary`). */
   nodeId?: number;
   callback?: string;
@@ -237,17 +239,17 @@ export function losesSession(error: TurnError): boolean {
   return error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN' || error.status === 401;
 }
 
-/** What the user can do about an error, by code. */
-export const ERROR_HINTS: Readonly<Record<string, string>> = {
-  NETWORK: 'Check that the server is running, then retry.',
-  UNAUTHORIZED: 'The server needs an API key or the session token.',
-  FORBIDDEN: 'This session belongs to someone else: start a new chat.',
-  NOT_FOUND: 'The session may be gone (the server restarted?): start a new chat.',
-  SESSION_CONFLICT: 'The session changed while the turn ran: retry.',
-  RATE_LIMITED: 'Too many messages: wait a moment, then retry.',
-  SHUTTING_DOWN: 'The server is shutting down: retry once it is back.',
-  SESSION_STORE: 'The session store is not reachable: retry later.',
-  ABORTED: 'The turn was cancelled; nothing was saved.',
-  INVALID_INPUT: 'The agent refused this input.',
-  PAYLOAD_TOO_LARGE: 'The message or file is too large for this server.',
-};
+/** The codes of errors the chat gives a hint for (what the user can do): `chat.json`'s `errorHints.<code>`. */
+export const HINTED_ERRORS: ReadonlySet<string> = new Set([
+  'NETWORK',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'SESSION_CONFLICT',
+  'RATE_LIMITED',
+  'SHUTTING_DOWN',
+  'SESSION_STORE',
+  'ABORTED',
+  'INVALID_INPUT',
+  'PAYLOAD_TOO_LARGE',
+]);

@@ -3,9 +3,10 @@ import { FileList } from '../components/file-chip';
 import { formatMs, formatTime } from '../components/format';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
+import { useT } from '../i18n/use-t';
 import { AgentMessage } from './agent-message';
 import { Followup } from './handoff-views';
-import { ERROR_HINTS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
+import { HINTED_ERRORS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
 
 /** What a turn's buttons do. */
 export interface TurnActions {
@@ -30,6 +31,7 @@ export function TurnView(props: {
 }) {
   const { turn, actions } = props;
   const { debug, nodeLabel } = useApp();
+  const t = useT('chat');
   const user = turn.user;
   const options = {
     enabled: props.isLast,
@@ -40,12 +42,13 @@ export function TurnView(props: {
     },
   };
   const ended = turn.output !== null || turn.error !== null || turn.restored;
-  const meta = props.customer ? customerMeta(turn) : [`Turn ${turn.number}`];
+  const meta = props.customer ? customerMeta(turn) : [t('turn.number', { number: turn.number })];
   if (!props.customer) {
-    if (turn.restored) meta.push('restored from history');
+    if (turn.restored) meta.push(t('turn.restored'));
     else if (turn.durationMs !== null) meta.push(formatMs(turn.durationMs));
     const endNode = turn.output?.nodeId;
-    if (endNode !== null && endNode !== undefined && debug) meta.push(`ended at ${nodeLabel(endNode)}`);
+    if (endNode !== null && endNode !== undefined && debug)
+      meta.push(t('turn.endedAt', { node: nodeLabel(endNode) }));
   }
   return (
     <div class={`turn${props.inspected ? ' is-inspected' : ''}`} data-turn={String(turn.number)}>
@@ -54,11 +57,11 @@ export function TurnView(props: {
           class="msg msg--user"
           {...(user.selectedOption ? { 'data-selected-option': user.selectedOption } : {})}
         >
-          <span class="sr-only">You said:</span>
+          <span class="sr-only">{t('turn.youSaid')}</span>
           <div class="bubble">
-            {user.selectedOption ? <span class="chosen-label">Option</span> : null}
+            {user.selectedOption ? <span class="chosen-label">{t('turn.option')}</span> : null}
             {user.text ? <div class="content">{user.text}</div> : null}
-            <FileList files={user.attachments} label="Attached files" />
+            <FileList files={user.attachments} label={t('turn.attachedFiles')} />
           </div>
         </div>
         {turn.messages.map((message) => (
@@ -67,7 +70,11 @@ export function TurnView(props: {
         {turn.runningTools.length && !turn.output && !turn.error ? (
           <div class="tool-activity" role="status">
             <span class="dot" />
-            <span>{`Running ${[...new Set(turn.runningTools.map((tool) => tool.toolName))].join(', ')}…`}</span>
+            <span>
+              {t('turn.running', {
+                tools: [...new Set(turn.runningTools.map((tool) => tool.toolName))].join(', '),
+              })}
+            </span>
           </div>
         ) : null}
         {turn.followups.map((entry, index) => (
@@ -80,7 +87,7 @@ export function TurnView(props: {
         ))}
         {isTyping(turn) ? (
           <div class="typing" role="status">
-            <span class="sr-only">The agent is answering…</span>
+            <span class="sr-only">{t('turn.answering')}</span>
             <span class="dot" />
             <span class="dot" />
             <span class="dot" />
@@ -90,23 +97,28 @@ export function TurnView(props: {
           <div class="notice notice--nomatch" role="status">
             <Icon name="nomatch" />
             <div class="notice-text">
-              <p class="notice-title">No match</p>
-              <p>Nothing in the agent fits this message, and the agent has no fallback. Try rephrasing it.</p>
+              <p class="notice-title">{t('turn.noMatch')}</p>
+              <p>{t('turn.noMatchText')}</p>
             </div>
           </div>
         ) : null}
         {turn.error ? (
           <ErrorNotice
             code={turn.error.code}
-            message={turn.error.message || 'Something went wrong.'}
+            message={
+              (props.customer ? turn.error.userMessage : undefined) ??
+              (turn.error.message || t('turn.somethingWrong'))
+            }
             status={turn.error.status}
-            hint={ERROR_HINTS[turn.error.code]}
+            hint={HINTED_ERRORS.has(turn.error.code) ? t(`errorHints.${turn.error.code}`) : undefined}
             retryAfter={turn.error.retryAfter}
           >
             {RETRYABLE.has(turn.error.code) && turn.request ? (
-              <NoticeAction label="Retry" onClick={() => actions.onRetry(turn)} />
+              <NoticeAction label={t('retry')} onClick={() => actions.onRetry(turn)} />
             ) : null}
-            {losesSession(turn.error) ? <NoticeAction label="New chat" onClick={actions.onNewChat} /> : null}
+            {losesSession(turn.error) ? (
+              <NoticeAction label={t('newChat')} onClick={actions.onNewChat} />
+            ) : null}
           </ErrorNotice>
         ) : null}
       </div>
@@ -117,11 +129,11 @@ export function TurnView(props: {
             <button
               type="button"
               class="link-button inspect"
-              aria-label={`Debug turn ${turn.number}`}
+              aria-label={t('turn.debugTurn', { number: turn.number })}
               onClick={() => actions.onInspect(turn)}
             >
               <Icon name="bug" />
-              Debug
+              {t('debug')}
             </button>
           ) : null}
         </div>

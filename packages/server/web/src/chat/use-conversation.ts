@@ -6,6 +6,7 @@ import { messageOf } from '../api/api-client';
 import { ApiError, isAbort } from '../api/api-error';
 import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
+import { tOf } from '../i18n/use-t';
 import { lastNodeOf, restoreHistory } from './restore-history';
 import {
   addFollowup,
@@ -124,15 +125,13 @@ export function useConversation(): Conversation {
         if (!turn.output && !turn.error) {
           turn = failTurn(turn, {
             code: 'INCOMPLETE',
-            message: 'The stream ended before the turn did. Nothing was saved.',
+            message: tOf('chat')('turn.incomplete'),
           });
         }
       } catch (error) {
         turn = failTurn(
           turn,
-          isAbort(error)
-            ? { code: 'ABORTED', message: 'You stopped the turn: the agent saved nothing of it.' }
-            : errorOf(error),
+          isAbort(error) ? { code: 'ABORTED', message: tOf('chat')('turn.stopped') } : errorOf(error),
         );
       } finally {
         controller.current = null;
@@ -172,6 +171,7 @@ function errorOf(error: unknown): TurnError {
       message: error.message,
       ...(error.status ? { status: error.status } : {}),
       ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+      ...(error.userMessage ? { userMessage: error.userMessage } : {}),
     };
   }
   return { code: 'CLIENT', message: messageOf(error) };

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api/api-client';
 import { type LinkedFile, sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
+import { useT } from '../i18n/use-t';
 import { formatBytes } from './format';
 import { Icon } from './icon';
 
@@ -16,6 +17,7 @@ export function isImage(file: LinkedFile): boolean {
  */
 export function FileChip({ file, compact = false }: { file: LinkedFile; compact?: boolean }) {
   const { api } = useApp();
+  const t = useT('common');
   const [state, setState] = useState<{ loading: boolean; failed: string | null }>({
     loading: false,
     failed: null,
@@ -50,12 +52,14 @@ export function FileChip({ file, compact = false }: { file: LinkedFile; compact?
       download={file.name}
       title={
         state.failed
-          ? `Download failed: ${state.failed}`
+          ? t('file.downloadFailed', { error: state.failed })
           : path
-            ? `Download ${file.name}`
-            : `${file.name} is not served by this server`
+            ? t('file.download', { name: file.name })
+            : t('file.notServed', { name: file.name })
       }
-      aria-label={`${file.name}${size ? `, ${size}` : ''}${path ? ', download' : ', not downloadable'}`}
+      aria-label={t(path ? 'file.labelDownload' : 'file.labelNotDownloadable', {
+        name: size ? `${file.name}, ${size}` : file.name,
+      })}
       data-file-id={file.id}
       onClick={download}
     >

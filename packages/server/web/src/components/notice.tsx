@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useT } from '../i18n/use-t';
 import { Icon } from './icon';
 
 /** An error shown in the conversation: its code, HTTP status, message, a hint and actions. */
@@ -11,17 +12,22 @@ export function ErrorNotice(props: {
   system?: boolean;
   children?: ComponentChildren;
 }) {
+  const t = useT('common');
   return (
     <div class={`notice notice--error${props.system ? ' notice--system' : ''}`} role="alert">
       <Icon name="error" />
       <div class="notice-text">
         <p class="notice-title">
-          Error <code class="error-code">{props.code}</code>
-          {props.status ? <span class="error-status"> HTTP {props.status}</span> : null}
+          {t('error.title')} <code class="error-code">{props.code}</code>
+          {props.status ? (
+            <span class="error-status"> {t('error.httpStatus', { status: props.status })}</span>
+          ) : null}
         </p>
         <p class="error-message">{props.message}</p>
         {props.hint ? <p class="notice-hint">{props.hint}</p> : null}
-        {props.retryAfter ? <p class="notice-hint">Retry after {props.retryAfter} s.</p> : null}
+        {props.retryAfter ? (
+          <p class="notice-hint">{t('error.retryAfter', { seconds: props.retryAfter })}</p>
+        ) : null}
         <div class="notice-actions">{props.children}</div>
       </div>
     </div>

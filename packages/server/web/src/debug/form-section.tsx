@@ -6,6 +6,7 @@
  */
 
 import type { FormSlotReport } from '@treeagent/core/client';
+import { useT } from '../i18n/use-t';
 
 /** What a form reports after a message. */
 export interface FormView {
@@ -71,6 +72,7 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
 
 /** The slots of each form, what this message gave (by which parser) and what was refused. */
 export function FormSection({ forms }: { forms: FormView[] }) {
+  const t = useT('debug');
   return (
     <div class="form-debug">
       {forms.map((form) => (
@@ -81,20 +83,20 @@ export function FormSection({ forms }: { forms: FormView[] }) {
             {form.awaiting ? (
               <span class="muted">
                 {' '}
-                asking <code>{form.awaiting}</code>
-                {form.attempts ? ` (attempt ${form.attempts + 1})` : ''}
+                {t('form.asking')} <code>{form.awaiting}</code>
+                {form.attempts ? ` ${t('form.attempt', { attempt: form.attempts + 1 })}` : ''}
               </span>
             ) : null}
-            {form.outcome ? <span class="muted"> · next: {form.outcome}</span> : null}
+            {form.outcome ? <span class="muted"> · {t('form.next', { outcome: form.outcome })}</span> : null}
           </p>
           <table class="data-table form-slots-table">
             <thead>
               <tr>
-                <th>Slot</th>
-                <th>Type</th>
-                <th>Value</th>
-                <th>Parser</th>
-                <th>From</th>
+                <th>{t('form.slot')}</th>
+                <th>{t('form.type')}</th>
+                <th>{t('form.value')}</th>
+                <th>{t('form.parser')}</th>
+                <th>{t('form.from')}</th>
               </tr>
             </thead>
             <tbody>
@@ -102,12 +104,16 @@ export function FormSection({ forms }: { forms: FormView[] }) {
                 <tr key={slot.name} class={slot.name === form.awaiting ? 'form-slot-awaited' : undefined}>
                   <td>
                     <code>{slot.name}</code>
-                    {slot.required ? '' : <span class="muted"> (optional)</span>}
+                    {slot.required ? '' : <span class="muted"> {t('form.optional')}</span>}
                   </td>
                   <td>{slot.type}</td>
                   <td>
                     {slot.display ??
-                      (slot.skipped ? <span class="muted">skipped</span> : <span class="muted">—</span>)}
+                      (slot.skipped ? (
+                        <span class="muted">{t('form.skipped')}</span>
+                      ) : (
+                        <span class="muted">—</span>
+                      ))}
                   </td>
                   <td>{slot.parser ? <code>{slot.parser}</code> : <span class="muted">—</span>}</td>
                   <td>{slot.text ? <q>{slot.text}</q> : <span class="muted">—</span>}</td>
@@ -115,25 +121,25 @@ export function FormSection({ forms }: { forms: FormView[] }) {
               ))}
             </tbody>
           </table>
-          <p class="form-debug-subtitle">This message</p>
+          <p class="form-debug-subtitle">{t('form.thisMessage')}</p>
           {form.extracted.length || form.misses.length ? (
             <ul class="form-extractions">
               {form.extracted.map((item, index) => (
                 <li key={`e${index}`} class="form-extracted">
-                  <code>{item.slot}</code> = <strong>{shown(item.value)}</strong> by{' '}
-                  <code>{item.parser}</code> from <q>{item.text}</q>
-                  {item.correction ? <span class="form-correction"> (correction)</span> : null}
+                  <code>{item.slot}</code> = <strong>{shown(item.value)}</strong> {t('form.by')}{' '}
+                  <code>{item.parser}</code> {t('form.fromText')} <q>{item.text}</q>
+                  {item.correction ? <span class="form-correction"> {t('form.correction')}</span> : null}
                 </li>
               ))}
               {form.misses.map((item, index) => (
                 <li key={`m${index}`} class="form-refused">
-                  <code>{item.slot}</code> refused: <code>{item.error}</code>
+                  <code>{item.slot}</code> {t('form.refused')} <code>{item.error}</code>
                   {item.message ? ` — ${item.message}` : ''} (<q>{item.text}</q>)
                 </li>
               ))}
             </ul>
           ) : (
-            <p class="empty-note">No value in this message.</p>
+            <p class="empty-note">{t('form.noValue')}</p>
           )}
         </div>
       ))}

@@ -1,12 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { formatSimilarity } from '../components/format';
 import { NodeRef } from '../components/node-ref';
-import { EXPLORE_ACTIONS, STOP_ACTIONS, type TraceEvent, type TraceEventOf } from './turn-trace';
+import { useT } from '../i18n/use-t';
+import { exploreAction, STOP_ACTIONS, type TraceEvent, type TraceEventOf } from './turn-trace';
 
 type OnNode = (id: number) => void;
 
 /** Explore runs (decisions up to `explore-end`), with the other routing events between them. */
 export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; onNode: OnNode }) {
+  const t = useT('debug');
   const items: ComponentChildren[] = [];
   let decisions = 0;
   trace.forEach((event, index) => {
@@ -14,11 +16,7 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
     switch (event.type) {
       case 'turn-start':
         if (event.fittedSpace)
-          items.push(
-            <Note key={index}>
-              {`routing in the embedding space fitted to the tree at load (${event.fittedSpace}); thresholds calibrated in it`}
-            </Note>,
-          );
+          items.push(<Note key={index}>{t('path.fitted', { space: event.fittedSpace })}</Note>);
         break;
       case 'explore-decision':
         decisions++;
@@ -29,10 +27,10 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
           <li key={index} class="path-item path-end">
             <span class="path-marker" aria-hidden="true" />
             <div>
-              <span class="path-verb">Explore stopped at </span>
+              <span class="path-verb">{t('path.stoppedAt')} </span>
               {ref(event.nodeId)}
               <div class="path-detail">
-                direction: <q>{event.direction}</q>
+                {t('path.direction')} <q>{event.direction}</q>
               </div>
             </div>
           </li>,
@@ -42,14 +40,14 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
         items.push(
           <Note key={index} tone={event.outcome === 'failure' ? 'warn' : undefined}>
             <span>
-              after of {ref(event.nodeId)}
-              {`: outcome ${event.outcome}`}
+              {t('path.afterOf')} {ref(event.nodeId)}
+              {`: ${t('path.outcome', { outcome: event.outcome })}`}
             </span>
             {event.nodeTarget !== null ? (
               <span>
-                {` → ${event.step} of `}
+                {` → ${t('path.stepOf', { step: event.step })} `}
                 {ref(event.nodeTarget)}
-                {event.resume ? ' (resume)' : ''}
+                {event.resume ? ` ${t('path.resume')}` : ''}
               </span>
             ) : null}
           </Note>,
@@ -58,21 +56,24 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
       case 'fail-counter':
         items.push(
           <Note key={index} tone="warn">
-            {`fail counter → ${event.value} (${event.reason} at node ${event.nodeId})`}
+            {t('path.failCounter', { value: event.value, reason: event.reason, node: event.nodeId })}
           </Note>,
         );
         break;
       case 'blacklist-add':
         items.push(
           <Note key={index} tone="warn">
-            {`blacklisted ${event.kind}s ${event.ids.join(', ')}: ${event.reason}`}
+            {t('path.blacklisted', { kind: event.kind, ids: event.ids.join(', '), reason: event.reason })}
           </Note>,
         );
         break;
       case 'fallback':
         items.push(
           <Note key={index} tone="warn">
-            {`fallback of agent ${event.agentId} (${event.error.code}${event.error.callback ? ` in "${event.error.callback}"` : ''}${event.error.nodeId !== undefined ? ` of node ${event.error.nodeId}` : ''})`}
+            {t('path.fallback', { agent: event.agentId, code: event.error.code })}
+            {event.error.callback ? ` ${t('path.inCallback', { callback: event.error.callback })}` : ''}
+            {event.error.nodeId !== undefined ? ` ${t('path.ofNode', { node: event.error.nodeId })}` : ''}
+            {')'}
             <span> → {ref(event.nodeTarget)}</span>
           </Note>,
         );
@@ -80,14 +81,14 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
       case 'no-match':
         items.push(
           <Note key={index} tone="warn">
-            {`no match in agent ${event.agentId}`}
+            {t('path.noMatch', { agent: event.agentId })}
           </Note>,
         );
         break;
       case 'session-reset':
         items.push(
           <Note key={index} tone="warn">
-            {`session reset: ${event.reason}`}
+            {t('path.sessionReset', { reason: event.reason })}
           </Note>,
         );
         break;
@@ -97,9 +98,7 @@ export function PathSection({ trace, onNode }: { trace: readonly TraceEvent[]; o
   });
   return (
     <ol class="path">
-      {decisions ? null : (
-        <li class="path-item path-note">No exploration this turn (a callback chose the node).</li>
-      )}
+      {decisions ? null : <li class="path-item path-note">{t('path.noExploration')}</li>}
       {items}
     </ol>
   );
@@ -115,13 +114,11 @@ function Note({ tone, children }: { tone?: 'warn' | undefined; children: Compone
 }
 
 function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; onNode: OnNode }) {
-  const action = EXPLORE_ACTIONS[event.action] ?? { label: event.action, why: '' };
+  const t = useT('debug');
+  const action = exploreAction(event.action);
   const { best, threshold } = event;
   const above = best && threshold !== null ? best.similarity > threshold : null;
-  const why =
-    !best && event.action === 'below-threshold'
-      ? 'no chunk in its subtree to compare: exploration stops here'
-      : action.why;
+  const why = !best && event.action === 'below-threshold' ? t('path.noChunkInSubtree') : action.why;
   const moves = event.nextNodeId !== event.nodeId;
   return (
     <li
@@ -139,9 +136,9 @@ function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; 
         </div>
         {best ? (
           <div class="decision-chunk">
-            <span class="chunk-label">best chunk</span>
+            <span class="chunk-label">{t('path.bestChunk')}</span>
             <q class="chunk-text">{best.text}</q>
-            <span class="muted"> on node {best.nodeId}</span>
+            <span class="muted"> {t('path.onNode', { node: best.nodeId })}</span>
           </div>
         ) : null}
         {best && threshold !== null ? (
@@ -152,10 +149,10 @@ function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; 
             </span>
             <span class="muted">
               {event.thresholdSource === 'calibrated'
-                ? 'similarity vs threshold (calibrated at load from the tree’s chunks)'
+                ? t('path.calibrated')
                 : event.thresholdSource === 'default'
-                  ? 'similarity vs threshold (library default)'
-                  : 'similarity vs threshold'}
+                  ? t('path.libraryDefault')
+                  : t('path.similarityVsThreshold')}
             </span>
           </div>
         ) : null}
@@ -167,12 +164,16 @@ function Decision({ event, onNode }: { event: TraceEventOf<'explore-decision'>; 
 
 /** A bar for the similarity with a tick at the threshold. */
 function SimilarityMeter({ similarity, threshold }: { similarity: number; threshold: number }) {
+  const t = useT('debug');
   const clamp = (value: number) => Math.max(0, Math.min(1, value));
   return (
     <span
       class={`meter ${similarity > threshold ? 'is-above' : 'is-below'}`}
       role="img"
-      aria-label={`similarity ${formatSimilarity(similarity)}, threshold ${formatSimilarity(threshold)}`}
+      aria-label={t('path.meter', {
+        similarity: formatSimilarity(similarity),
+        threshold: formatSimilarity(threshold),
+      })}
       style={{ '--value': `${clamp(similarity) * 100}%`, '--threshold': `${clamp(threshold) * 100}%` }}
     >
       <span class="meter-fill" />

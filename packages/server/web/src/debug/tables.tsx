@@ -1,6 +1,7 @@
 import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
+import { useT } from '../i18n/use-t';
 import { eventsOf, type TraceEvent } from './turn-trace';
 
 type SectionProps = { trace: readonly TraceEvent[]; onNode: (id: number) => void };
@@ -13,15 +14,16 @@ export function StepsSection({ trace, turnMs, onNode }: SectionProps & { turnMs:
   for (const row of rows) byStep.set(row.step, (byStep.get(row.step) ?? 0) + row.durationMs);
   const models = eventsOf(trace, 'model-call');
   const modelTotal = models.reduce((sum, event) => sum + event.durationMs, 0);
+  const t = useT('debug');
   const totals = (
     <dl class="kv kv-inline timings">
-      <dt>Turn</dt>
+      <dt>{t('tables.turn')}</dt>
       <dd>{formatMs(total)}</dd>
       {[...byStep].map(([step, ms]) => [
         <dt key={`${step}-t`}>{step}</dt>,
         <dd key={`${step}-d`}>{formatMs(ms)}</dd>,
       ])}
-      <dt>model calls</dt>
+      <dt>{t('tables.modelCalls')}</dt>
       <dd>{`${models.length} · ${formatMs(modelTotal)}`}</dd>
     </dl>
   );
@@ -29,7 +31,7 @@ export function StepsSection({ trace, turnMs, onNode }: SectionProps & { turnMs:
     return (
       <div>
         {totals}
-        <p class="empty-note">No step ran.</p>
+        <p class="empty-note">{t('tables.noStep')}</p>
       </div>
     );
   }
@@ -39,9 +41,9 @@ export function StepsSection({ trace, turnMs, onNode }: SectionProps & { turnMs:
       <table class="data-table steps-table">
         <thead>
           <tr>
-            <th>Node</th>
-            <th>Step</th>
-            <th class="num">Duration</th>
+            <th>{t('tables.node')}</th>
+            <th>{t('tables.step')}</th>
+            <th class="num">{t('tables.duration')}</th>
           </tr>
         </thead>
         <tbody>
@@ -76,16 +78,17 @@ export function StepsSection({ trace, turnMs, onNode }: SectionProps & { turnMs:
 export function CallbacksSection({ trace, onNode }: SectionProps) {
   const ends = eventsOf(trace, 'callback-end');
   const open = eventsOf(trace, 'callback-start').length - ends.length;
-  if (!ends.length) return <p class="empty-note">No callback ran.</p>;
+  const t = useT('debug');
+  if (!ends.length) return <p class="empty-note">{t('tables.noCallback')}</p>;
   return (
     <div>
       <table class="data-table callbacks-table">
         <thead>
           <tr>
-            <th>Node</th>
-            <th>Callback</th>
-            <th class="num">Duration</th>
-            <th>Output</th>
+            <th>{t('tables.node')}</th>
+            <th>{t('tables.callback')}</th>
+            <th class="num">{t('tables.duration')}</th>
+            <th>{t('tables.output')}</th>
           </tr>
         </thead>
         <tbody>
@@ -103,7 +106,7 @@ export function CallbacksSection({ trace, onNode }: SectionProps) {
                   <span class="muted">—</span>
                 ) : (
                   <details class="inline-json">
-                    <summary>output</summary>
+                    <summary>{t('tables.outputShort')}</summary>
                     <JsonBlock value={event.output} />
                   </details>
                 )}
@@ -112,7 +115,7 @@ export function CallbacksSection({ trace, onNode }: SectionProps) {
           ))}
         </tbody>
       </table>
-      {open > 0 ? <p class="empty-note">{`${open} callback(s) did not finish.`}</p> : null}
+      {open > 0 ? <p class="empty-note">{t('tables.unfinished', { count: open })}</p> : null}
     </div>
   );
 }
@@ -121,17 +124,18 @@ export function CallbacksSection({ trace, onNode }: SectionProps) {
 export function ModelsSection({ trace, onNode }: SectionProps) {
   const calls = eventsOf(trace, 'model-call');
   const dropped = eventsOf(trace, 'model-param-dropped');
-  if (!calls.length) return <p class="empty-note">No model was called.</p>;
+  const t = useT('debug');
+  if (!calls.length) return <p class="empty-note">{t('tables.noModel')}</p>;
   return (
     <div>
       <table class="data-table models-table">
         <thead>
           <tr>
-            <th>Node</th>
-            <th>Model</th>
-            <th>Purpose</th>
-            <th class="num">Attempt</th>
-            <th class="num">Duration</th>
+            <th>{t('tables.node')}</th>
+            <th>{t('tables.model')}</th>
+            <th>{t('tables.purpose')}</th>
+            <th class="num">{t('tables.attempt')}</th>
+            <th class="num">{t('tables.duration')}</th>
           </tr>
         </thead>
         <tbody>
@@ -152,7 +156,9 @@ export function ModelsSection({ trace, onNode }: SectionProps) {
       </table>
       {dropped.length ? (
         <p class="empty-note">
-          {`Parameters dropped: ${dropped.map((event) => `${event.param} (${event.modelId})`).join(', ')}`}
+          {t('tables.dropped', {
+            params: dropped.map((event) => `${event.param} (${event.modelId})`).join(', '),
+          })}
         </p>
       ) : null}
     </div>

@@ -1,6 +1,7 @@
 import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
+import { useT } from '../i18n/use-t';
 import { eventsOf, type TraceEvent, type TraceEventOf } from './turn-trace';
 
 /** A tool call of the turn with its result, when it came. */
@@ -24,17 +25,18 @@ export function ToolsSection({
   onNode: (id: number) => void;
 }) {
   const rows = toolCallsOf(trace);
-  if (!rows.length) return <p class="empty-note">No tool was called.</p>;
+  const t = useT('debug');
+  if (!rows.length) return <p class="empty-note">{t('tools.none')}</p>;
   return (
     <table class="data-table tools-table">
       <thead>
         <tr>
-          <th>Node</th>
-          <th>Tool</th>
-          <th class="num">Step</th>
-          <th class="num">Duration</th>
-          <th>Arguments</th>
-          <th>Result</th>
+          <th>{t('tables.node')}</th>
+          <th>{t('tools.tool')}</th>
+          <th class="num">{t('tables.step')}</th>
+          <th class="num">{t('tables.duration')}</th>
+          <th>{t('tools.arguments')}</th>
+          <th>{t('tools.result')}</th>
         </tr>
       </thead>
       <tbody>
@@ -47,13 +49,18 @@ export function ToolsSection({
               <code>{call.toolName}</code>
             </td>
             <td class="num">{String(call.step)}</td>
-            <td class="num">{result ? formatMs(result.durationMs) : <span class="muted">running</span>}</td>
+            <td class="num">
+              {result ? formatMs(result.durationMs) : <span class="muted">{t('tools.running')}</span>}
+            </td>
             <td>
-              <Json value={call.input} label="arguments" />
+              <Json value={call.input} label={t('tools.argumentsShort')} />
             </td>
             <td>
               {result?.error ? <span class="status-badge status-error">{result.error}</span> : null}{' '}
-              <Json value={result?.output} label={result?.error ? 'message' : 'result'} />
+              <Json
+                value={result?.output}
+                label={result?.error ? t('tools.message') : t('tools.resultShort')}
+              />
             </td>
           </tr>
         ))}

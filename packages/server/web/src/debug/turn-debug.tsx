@@ -3,6 +3,7 @@ import type { Turn } from '../chat/turn-model';
 import { formatMs } from '../components/format';
 import { JsonBlock } from '../components/json-block';
 import { NodeRef } from '../components/node-ref';
+import { useT } from '../i18n/use-t';
 import { ErrorDetails } from './error-details';
 import { FormSection, formsOf } from './form-section';
 import { PathSection } from './path-section';
@@ -14,49 +15,46 @@ import { eventsOf, type TraceEvent, turnTrace, workSummary } from './turn-trace'
 export function TurnDebug({ turn, onNode }: { turn: Turn; onNode: (id: number) => void }) {
   const trace = turnTrace(turn);
   const forms = formsOf(turn.output?.serverMetadata);
+  const t = useT('debug');
   return (
     <>
       <Summary turn={turn} trace={trace} onNode={onNode} />
       {trace.length ? (
         <>
-          <Section title="Path" name="path">
+          <Section title={t('sections.path')} name="path">
             <PathSection trace={trace} onNode={onNode} />
           </Section>
-          <Section title="Steps and timings" name="steps">
+          <Section title={t('sections.steps')} name="steps">
             <StepsSection trace={trace} turnMs={turn.durationMs} onNode={onNode} />
           </Section>
-          <Section title="Callbacks" name="callbacks">
+          <Section title={t('sections.callbacks')} name="callbacks">
             <CallbacksSection trace={trace} onNode={onNode} />
           </Section>
-          <Section title="Model calls" name="models">
+          <Section title={t('sections.models')} name="models">
             <ModelsSection trace={trace} onNode={onNode} />
           </Section>
           {eventsOf(trace, 'tool-call').length ? (
-            <Section title="Tool calls" name="tools">
+            <Section title={t('sections.tools')} name="tools">
               <ToolsSection trace={trace} onNode={onNode} />
             </Section>
           ) : null}
           {forms.length ? (
-            <Section title="Form" name="form">
+            <Section title={t('sections.form')} name="form">
               <FormSection forms={forms} />
             </Section>
           ) : null}
-          <Section title="Session state" name="state">
+          <Section title={t('sections.state')} name="state">
             <StateSection turn={turn} />
           </Section>
-          <Section title="serverMetadata" name="metadata">
+          <Section title={t('sections.metadata')} name="metadata">
             <MetadataSection turn={turn} />
           </Section>
-          <Section title="All events" name="events" open={false}>
+          <Section title={t('sections.events')} name="events" open={false}>
             <EventList trace={trace} />
           </Section>
         </>
       ) : (
-        <p class="empty-note">
-          {turn.error
-            ? 'The turn failed before the server sent any debug event.'
-            : 'No trace for this turn: the server sends it only in debug mode.'}
-        </p>
+        <p class="empty-note">{turn.error ? t('noTraceFailed') : t('noTrace')}</p>
       )}
     </>
   );
@@ -79,27 +77,36 @@ function Summary({ turn, trace, onNode }: { turn: Turn; trace: TraceEvent[]; onN
   const extended = eventsOf(trace, 'message-extended')[0];
   const fail = eventsOf(trace, 'fail-counter').at(-1);
   const reset = eventsOf(trace, 'session-reset')[0];
+  const t = useT('debug');
   const rows: [string, ComponentChildren][] = [
-    ['Status', <span class={`status-badge status-${status}`}>{status}</span>],
-    ['Duration', formatMs(turn.durationMs)],
-    ['Work', workSummary(trace)],
-    ['Ended at', <NodeRef id={output?.nodeId ?? null} onSelect={onNode} />],
+    [t('summary.status'), <span class={`status-badge status-${status}`}>{status}</span>],
+    [t('summary.duration'), formatMs(turn.durationMs)],
+    [t('summary.work'), workSummary(trace)],
+    [t('summary.endedAt'), <NodeRef id={output?.nodeId ?? null} onSelect={onNode} />],
     [
-      'Message',
+      t('summary.message'),
       <span>
         <q>{turn.user.text || turn.user.selectedOption || ''}</q>
-        {turn.user.selectedOption ? <span class="muted"> (selected option)</span> : null}
+        {turn.user.selectedOption ? <span class="muted"> {t('summary.selectedOption')}</span> : null}
       </span>,
     ],
   ];
   if (extended && extended.extended !== extended.original) {
-    rows.push(['Extended', <q class="extended">{extended.extended}</q>]);
+    rows.push([t('summary.extended'), <q class="extended">{extended.extended}</q>]);
   }
-  if (fail) rows.push(['Fail counter', `${fail.value} (${fail.reason} at node ${fail.nodeId})`]);
-  if (reset) rows.push(['Session reset', `${reset.reason} (node ${reset.lostNodeId} is gone)`]);
+  if (fail)
+    rows.push([
+      t('summary.failCounter'),
+      t('summary.failValue', { value: fail.value, reason: fail.reason, node: fail.nodeId }),
+    ]);
+  if (reset)
+    rows.push([
+      t('summary.sessionReset'),
+      t('summary.resetValue', { reason: reset.reason, node: reset.lostNodeId }),
+    ]);
   for (const fallback of eventsOf(trace, 'fallback')) {
     rows.push([
-      'Fallback',
+      t('summary.fallback'),
       <span>
         <ErrorDetails error={fallback.error} onNode={onNode} />
         {' → '}
@@ -107,10 +114,10 @@ function Summary({ turn, trace, onNode }: { turn: Turn; trace: TraceEvent[]; onN
       </span>,
     ]);
   }
-  if (turn.error) rows.push(['Error', <ErrorDetails error={turn.error} onNode={onNode} />]);
+  if (turn.error) rows.push([t('summary.error'), <ErrorDetails error={turn.error} onNode={onNode} />]);
   return (
     <div class="debug-summary">
-      <h2 class="debug-title">Turn {turn.number}</h2>
+      <h2 class="debug-title">{t('summary.turn', { number: turn.number })}</h2>
       <KeyValues rows={rows} />
     </div>
   );
@@ -127,22 +134,18 @@ export function KeyValues({ rows, class: extra }: { rows: [string, ComponentChil
 
 function StateSection({ turn }: { turn: Turn }) {
   const metadata = turn.output?.serverMetadata;
+  const t = useT('debug');
   if (metadata && Object.hasOwn(metadata, 'sessionState')) {
     return (
       <div>
-        <p class="source-note">
-          From serverMetadata.sessionState: the state the tree put there at the end of the turn.
-        </p>
-        <JsonBlock value={metadata.sessionState} label="Session state" />
+        <p class="source-note">{t('state.from')}</p>
+        <JsonBlock value={metadata.sessionState} label={t('sections.state')} />
       </div>
     );
   }
   return (
     <div class="empty-note">
-      <p>
-        Not available: the session state stays on the server. To see it here, copy it into serverMetadata in
-        the root’s afterRun:
-      </p>
+      <p>{t('state.unavailable')}</p>
       <pre class="code">context.metadata.serverMetadata.sessionState = context.sessionState.serialize();</pre>
     </div>
   );
@@ -150,9 +153,10 @@ function StateSection({ turn }: { turn: Turn }) {
 
 function MetadataSection({ turn }: { turn: Turn }) {
   const metadata = turn.output?.serverMetadata;
-  if (!metadata) return <p class="empty-note">No output for this turn.</p>;
-  if (!Object.keys(metadata).length) return <p class="empty-note">Empty: {'{}'}</p>;
-  return <JsonBlock value={metadata} label="serverMetadata" />;
+  const t = useT('debug');
+  if (!metadata) return <p class="empty-note">{t('metadata.none')}</p>;
+  if (!Object.keys(metadata).length) return <p class="empty-note">{t('metadata.empty')}</p>;
+  return <JsonBlock value={metadata} label={t('sections.metadata')} />;
 }
 
 function EventList({ trace }: { trace: TraceEvent[] }) {

@@ -1,5 +1,7 @@
 import type { TurnFact } from '@treeagent/core/client';
 import type { ComponentChildren } from 'preact';
+import { formatMs, formatSimilarity } from '../components/format';
+import { useT } from '../i18n/use-t';
 
 /**
  * One turn's stored facts (docs/analytics.md): its status, the node it reached, its latency and each
@@ -16,24 +18,25 @@ export function TurnFactsView({
   nodeLabel: (id: number) => string;
   children?: ComponentChildren;
 }) {
-  const score = (value: number | null) => value?.toFixed(3) ?? '—';
+  const t = useT('debug');
+  const score = (value: number | null) => formatSimilarity(value);
   return (
     <div class={`turn-facts status-${fact.status}`} data-turn-facts={String(fact.turn)}>
       <span class="turn-status">{fact.status}</span>
       {fact.errorCode ? <code>{fact.errorCode}</code> : null}
-      <span class="turn-node">{fact.nodeId === null ? 'no node' : nodeLabel(fact.nodeId)}</span>
-      <span class="muted">{Math.round(fact.latencyMs)} ms</span>
+      <span class="turn-node">{fact.nodeId === null ? t('facts.noNode') : nodeLabel(fact.nodeId)}</span>
+      <span class="muted">{formatMs(fact.latencyMs)}</span>
       {fact.decisions.length ? (
         <table class="data-table decisions">
           <thead>
             <tr>
-              <th>at</th>
-              <th>best</th>
-              <th>similarity</th>
-              <th>threshold</th>
-              <th>runner-up</th>
-              <th>margin</th>
-              <th>then</th>
+              <th>{t('facts.at')}</th>
+              <th>{t('facts.best')}</th>
+              <th>{t('facts.similarity')}</th>
+              <th>{t('facts.threshold')}</th>
+              <th>{t('facts.runnerUp')}</th>
+              <th>{t('facts.margin')}</th>
+              <th>{t('facts.then')}</th>
             </tr>
           </thead>
           <tbody>
@@ -45,7 +48,7 @@ export function TurnFactsView({
                 <td>{score(decision.threshold)}</td>
                 <td>{decision.runnerUpId === null ? '—' : nodeLabel(decision.runnerUpId)}</td>
                 <td>{score(decision.margin)}</td>
-                <td>{decision.descended ? 'descend' : 'stop'}</td>
+                <td>{decision.descended ? t('facts.descend') : t('facts.stop')}</td>
               </tr>
             ))}
           </tbody>

@@ -2,6 +2,7 @@ import type { AgentEvent, ExploreAction } from '@treeagent/core/client';
 import type { ClientEvent } from '../../../src/api-types';
 import type { Turn } from '../chat/turn-model';
 import { formatMs } from '../components/format';
+import { tOf } from '../i18n/use-t';
 
 /** An event of a turn's trace (what the debug view reads). */
 export type TraceEvent = ClientEvent | AgentEvent;
@@ -9,21 +10,24 @@ export type TraceEvent = ClientEvent | AgentEvent;
 /** One kind of event of the trace, by its `type`. */
 export type TraceEventOf<Type extends TraceEvent['type']> = Extract<TraceEvent, { type: Type }>;
 
-/** What each exploration action means, in the debug view's words. */
-export const EXPLORE_ACTIONS: Readonly<Record<ExploreAction, { label: string; why: string }>> = {
-  descend: { label: 'descend', why: 'best chunk above the threshold: move to the child that holds it' },
-  'below-threshold': { label: 'stop', why: 'no chunk above the threshold: exploration stops here' },
-  leaf: { label: 'stop · leaf', why: 'the node has no children: exploration stops here' },
-  blocking: { label: 'stop · blocking', why: 'a blocking node was reached: exploration stops here' },
-  'leaf-climb': {
-    label: 'climb',
-    why: 'a leaf that was just executed: climb to the nearest anchor (fail counter +1)',
-  },
-  climb: {
-    label: 'climb',
-    why: 'nothing above the threshold on the node just executed: blacklist it and climb to its anchor (fail counter +1)',
-  },
-};
+/**
+ * What each exploration action means, in the debug view's words (`debug` catalogs:
+ * `actions.<action>.label` and `.why`).
+ */
+export function exploreAction(action: ExploreAction | string): { label: string; why: string } {
+  const t = tOf('debug');
+  if (!EXPLORE_ACTION_NAMES.includes(action as ExploreAction)) return { label: action, why: '' };
+  return { label: t(`actions.${action}.label`), why: t(`actions.${action}.why`) };
+}
+
+const EXPLORE_ACTION_NAMES: readonly ExploreAction[] = [
+  'descend',
+  'below-threshold',
+  'leaf',
+  'blocking',
+  'leaf-climb',
+  'climb',
+];
 
 /** Actions that end an exploration. */
 export const STOP_ACTIONS: ReadonlySet<ExploreAction> = new Set(['below-threshold', 'leaf', 'blocking']);
@@ -63,21 +67,17 @@ export function turnPath(turn: Turn): number[] {
   return pathOf(turnTrace(turn));
 }
 
-/** `n word(s)`. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** One line on the work of a turn: decisions, steps, callbacks, model calls and their time, tool calls. */
 export function workSummary(trace: readonly TraceEvent[]): string {
   const models = eventsOf(trace, 'model-call');
   const modelMs = models.reduce((sum, event) => sum + event.durationMs, 0);
   const tools = eventsOf(trace, 'tool-call').length;
+  const t = tOf('debug');
   return [
-    plural(eventsOf(trace, 'explore-decision').length, 'decision'),
-    plural(eventsOf(trace, 'step-end').length, 'step'),
-    plural(eventsOf(trace, 'callback-end').length, 'callback'),
-    `${plural(models.length, 'model call')}${models.length ? ` (${formatMs(modelMs)})` : ''}`,
-    ...(tools ? [plural(tools, 'tool call')] : []),
+    t('work.decisions', { count: eventsOf(trace, 'explore-decision').length }),
+    t('work.steps', { count: eventsOf(trace, 'step-end').length }),
+    t('work.callbacks', { count: eventsOf(trace, 'callback-end').length }),
+    `${t('work.modelCalls', { count: models.length })}${models.length ? ` (${formatMs(modelMs)})` : ''}`,
+    ...(tools ? [t('work.toolCalls', { count: tools })] : []),
   ].join(' · ');
 }

@@ -1,4 +1,5 @@
 import type { TreeDocument, TreeDocumentNode } from '@treeagent/core/client';
+import { tOf } from '../i18n/use-t';
 
 /**
  * The editor's operations on a tree document, pure: each returns a new document and leaves the old
@@ -122,12 +123,12 @@ export function deleteSubtree(document: TreeDocument, id: number): TreeDocument 
 
 /** Why a node cannot move under `parentId`, or `null` when it can. */
 export function reparentProblem(document: TreeDocument, id: number, parentId: number): string | null {
+  const t = tOf('editor');
   const node = nodeOf(document, id);
-  if (!node) return `There is no node ${id}.`;
-  if (node.parent == null) return 'The root has no parent.';
-  if (subtreeIds(document, id).has(parentId))
-    return `Node ${parentId} is inside the subtree of node ${id}: a node cannot move below itself.`;
-  if (!nodeOf(document, parentId)) return `There is no node ${parentId}.`;
+  if (!node) return t('reparent.noNode', { id });
+  if (node.parent == null) return t('reparent.root');
+  if (subtreeIds(document, id).has(parentId)) return t('reparent.inside', { parent: parentId, id });
+  if (!nodeOf(document, parentId)) return t('reparent.noNode', { id: parentId });
   return null;
 }
 

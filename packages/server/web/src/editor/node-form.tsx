@@ -1,5 +1,7 @@
 import { CALLBACKS_BY_TYPE, type TreeDocument, type TreeDocumentNode } from '@treeagent/core/client';
 import type { EditorLintFinding, EditorProblem, EditorThresholdSuggestion } from '../../../src/api-types';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 import type { NewNodeType } from './document-model';
 import { DraftArea } from './draft-field';
 import { CallbacksSection } from './node-form/callbacks-section';
@@ -51,13 +53,13 @@ export function NodeForm(props: NodeFormProps) {
   const sections = sectionsOf(type);
   const callbacks = (node.callbacks ?? {}) as Record<string, string>;
   const supported = CALLBACKS_BY_TYPE[type] ?? [];
+  const t = useT('editor');
 
   return (
     <form id="node-form" class="node-form" onSubmit={(event) => event.preventDefault()}>
       {props.instance ? (
         <p id="instance-note" class="note">
-          Part of the component “{props.instance.name}”, used by name by component #
-          {props.instance.componentId}: it is defined once in the document's <code>components</code>.{' '}
+          {markup(t('form.instance', { name: props.instance.name, id: props.instance.componentId }))}{' '}
           {props.readOnly ? null : (
             <button
               type="button"
@@ -65,7 +67,7 @@ export function NodeForm(props: NodeFormProps) {
               class="button-small"
               onClick={() => props.onMakeExplicit(props.instance!.componentId)}
             >
-              Make editable here
+              {t('component.makeEditable')}
             </button>
           )}
         </p>
@@ -89,16 +91,14 @@ export function NodeForm(props: NodeFormProps) {
         ) : null}
         {type === 'emit' ? (
           callbacks.emit ? (
-            <p class="note">
-              The message comes from the callback <code>{callbacks.emit}</code>.
-            </p>
+            <p class="note">{markup(t('form.fromCallback', { callback: callbacks.emit }))}</p>
           ) : (
             <MessageSection emit={(node.emit ?? null) as EmitValue} onEmit={(emit) => onChange({ emit })} />
           )
         ) : null}
         {type === 'guardrail' ? (
           <label class="field">
-            <span>Warning</span>
+            <span>{t('form.warning')}</span>
             <DraftArea
               rows={2}
               value={text(node.warning)}

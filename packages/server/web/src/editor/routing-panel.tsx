@@ -8,6 +8,9 @@ import type {
 import { messageOf } from '../api/api-client';
 import { editorApi } from '../api/editor-api';
 import { useApp } from '../app/app-context';
+import { formatSimilarity } from '../components/format';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 
 export interface RoutingPanelProps {
   document: TreeDocument;
@@ -33,6 +36,7 @@ export interface RoutingPanelProps {
  */
 export function RoutingPanel(props: RoutingPanelProps) {
   const { api } = useApp();
+  const t = useT('editor');
   const [text, setText] = useState('');
   const [routed, setRouted] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -73,7 +77,7 @@ export function RoutingPanel(props: RoutingPanelProps) {
 
   const route = props.route;
   return (
-    <section id="routing-panel" class="routing-panel" aria-label="Routing">
+    <section id="routing-panel" class="routing-panel" aria-label={t('routing.label')}>
       <form
         class="route-form"
         onSubmit={(event) => {
@@ -83,13 +87,13 @@ export function RoutingPanel(props: RoutingPanelProps) {
       >
         <input
           id="route-text"
-          placeholder="Type a message to see where it goes…"
-          aria-label="Message to route"
+          placeholder={t('routing.placeholder')}
+          aria-label={t('routing.message')}
           value={text}
           onInput={(event) => setText((event.target as HTMLInputElement).value)}
         />
         <button type="submit" id="route-button" class="button-small" disabled={!valid || !text.trim()}>
-          Route
+          {t('routing.route')}
         </button>
         {route ? (
           <button
@@ -100,33 +104,31 @@ export function RoutingPanel(props: RoutingPanelProps) {
               onRoute(null);
             }}
           >
-            Clear
+            {t('routing.clear')}
           </button>
         ) : null}
       </form>
-      {!valid ? <p class="note">Routing needs a valid tree: fix the problems first.</p> : null}
+      {!valid ? <p class="note">{t('routing.needsValid')}</p> : null}
       {error ? <p class="finding is-error">{error}</p> : null}
       {route ? (
         <div id="route-result" class="route-result">
           <p class="route-end">
             {route.route.noMatch ? (
-              <>
-                <strong>No match</strong>: the turn ends in {props.nameOf(route.route.nodeId)}’s fallback.
-              </>
+              markup(t('routing.noMatch', { node: props.nameOf(route.route.nodeId) }))
             ) : (
               <>
-                Answers from <strong id="route-node">{props.nameOf(route.route.nodeId)}</strong>
+                {t('routing.answersFrom')} <strong id="route-node">{props.nameOf(route.route.nodeId)}</strong>
               </>
             )}
           </p>
           <table class="decisions">
             <thead>
               <tr>
-                <th>at</th>
-                <th>best chunk</th>
-                <th>similarity</th>
-                <th>threshold</th>
-                <th>then</th>
+                <th>{t('routing.at')}</th>
+                <th>{t('routing.bestChunk')}</th>
+                <th>{t('routing.similarity')}</th>
+                <th>{t('routing.threshold')}</th>
+                <th>{t('routing.then')}</th>
               </tr>
             </thead>
             <tbody>
@@ -138,9 +140,9 @@ export function RoutingPanel(props: RoutingPanelProps) {
                     </button>
                   </td>
                   <td>{decision.best ? `“${decision.best.text}”` : '—'}</td>
-                  <td>{decision.best ? decision.best.similarity.toFixed(3) : '—'}</td>
+                  <td>{decision.best ? formatSimilarity(decision.best.similarity) : '—'}</td>
                   <td>
-                    {decision.threshold === null ? '—' : decision.threshold.toFixed(3)}
+                    {decision.threshold === null ? '—' : formatSimilarity(decision.threshold)}
                     {decision.thresholdSource ? <span class="muted"> {decision.thresholdSource}</span> : null}
                   </td>
                   <td>
@@ -155,11 +157,11 @@ export function RoutingPanel(props: RoutingPanelProps) {
 
       {selected !== null && ambiguity?.pairs.length ? (
         <div id="ambiguity" class="ambiguity">
-          <h3>Closest sibling chunks of {props.nameOf(selected)}</h3>
+          <h3>{t('routing.closest', { node: props.nameOf(selected) })}</h3>
           <ul>
             {ambiguity.pairs.map((pair, index) => (
               <li key={index} class={pair.similarity >= 0.9 ? 'is-ambiguous' : ''}>
-                <span class="similarity">{pair.similarity.toFixed(3)}</span> “{pair.chunk}” ↔ “
+                <span class="similarity">{formatSimilarity(pair.similarity)}</span> “{pair.chunk}” ↔ “
                 {pair.otherChunk}” (
                 <button type="button" class="link" onClick={() => props.onSelect(pair.otherNodeId)}>
                   {props.nameOf(pair.otherNodeId)}
@@ -179,8 +181,8 @@ export function RoutingPanel(props: RoutingPanelProps) {
           disabled={!valid || props.utterances === 0 || suggesting}
           title={
             props.utterances
-              ? `From ${props.utterances} labelled utterances`
-              : 'No labelled utterances: start treeagent dev with --utterances <file>'
+              ? t('routing.fromUtterances', { count: props.utterances })
+              : t('routing.noUtterances')
           }
           onClick={async () => {
             setSuggesting(true);
@@ -194,16 +196,18 @@ export function RoutingPanel(props: RoutingPanelProps) {
           }}
         >
           {suggesting
-            ? 'Evaluating…'
-            : `Suggest thresholds${props.utterances ? ` (${props.utterances} utterances)` : ''}`}
+            ? t('routing.evaluating')
+            : props.utterances
+              ? t('routing.suggestWith', { count: props.utterances })
+              : t('routing.suggest')}
         </button>
         {props.suggestions ? (
           <table id="suggestion-table" class="decisions">
             <thead>
               <tr>
-                <th>node</th>
-                <th>now</th>
-                <th>suggested</th>
+                <th>{t('routing.node')}</th>
+                <th>{t('routing.now')}</th>
+                <th>{t('routing.suggested')}</th>
                 <th />
               </tr>
             </thead>
@@ -223,7 +227,7 @@ export function RoutingPanel(props: RoutingPanelProps) {
                         data-node-id={suggestion.nodeId}
                         onClick={() => props.onApplyThreshold(suggestion.nodeId, suggestion.suggested!)}
                       >
-                        Apply
+                        {t('routing.apply')}
                       </button>
                     ) : null}
                   </td>

@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/use-t';
 import type { GraphGroup, GraphNode } from './document-model';
 import { layoutGraph } from './graph-layout';
 import { GraphFoldedGroup, GraphGroupBox } from './tree-graph/graph-group-box';
@@ -31,6 +32,7 @@ export interface TreeGraphProps {
  * the view's arithmetic (`graph-view.ts`, pure), its hook, the toolbar, group and node boxes.
  */
 export function TreeGraph(props: TreeGraphProps) {
+  const t = useT('editor');
   const { nodes, groups, selected, path, heat, findings } = props;
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
   const [collapsedGroups, setCollapsedGroups] = useState<Set<number>>(new Set());
@@ -76,7 +78,7 @@ export function TreeGraph(props: TreeGraphProps) {
         id="tree-graph"
         class={`graph-canvas${pan ? ' is-panning' : ''}`}
         role="img"
-        aria-label="The tree as a graph"
+        aria-label={t('graph.label')}
         onWheel={(event) => {
           event.preventDefault();
           const box = svg.current!.getBoundingClientRect();
@@ -171,10 +173,10 @@ export function TreeGraph(props: TreeGraphProps) {
         </g>
       </svg>
       {heat ? (
-        <div class="graph-legend" title="Heat map: each node's best chunk against the routed message">
-          <span>far</span>
+        <div class="graph-legend" title={t('graph.heatTitle')}>
+          <span>{t('graph.far')}</span>
           <span class="graph-legend-scale" />
-          <span>close to the message</span>
+          <span>{t('graph.close')}</span>
         </div>
       ) : null}
     </div>

@@ -6,6 +6,7 @@ import { ApiError, isAbort } from '../api/api-error';
 import { editorApi } from '../api/editor-api';
 import { readServerSentEvents } from '../api/server-sent-events';
 import { useApp } from '../app/app-context';
+import { tOf } from '../i18n/use-t';
 import { type History, record, redo, startHistory, undo } from './history';
 
 /** How often the editor asks whether the file changed on disk when it cannot follow the event stream, in milliseconds. */
@@ -17,6 +18,8 @@ const CHECK_DELAY_MS = 250;
 export interface TreeEditor {
   status: 'loading' | 'ready' | 'failed';
   loadError: string | null;
+  /** The server's code of the load failure (`OPERATOR_LOGIN_REQUIRED`: the page shows the login form). */
+  loadErrorCode: string | null;
   file: EditorState | null;
   document: TreeDocument | null;
   canUndo: boolean;
@@ -45,6 +48,7 @@ export function useEditor(): TreeEditor {
   const { api, withApiKey } = useApp();
   const [status, setStatus] = useState<TreeEditor['status']>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadErrorCode, setLoadErrorCode] = useState<string | null>(null);
   const [file, setFile] = useState<EditorState | null>(null);
   const [history, setHistory] = useState<History<TreeDocument> | null>(null);
   const [saved, setSaved] = useState<TreeDocument | null>(null);
@@ -64,13 +68,15 @@ export function useEditor(): TreeEditor {
       setDiskVersion(state.version);
       setSaveError(null);
       setLoadError(null);
+      setLoadErrorCode(null);
       setStatus('ready');
     } catch (error) {
       setLoadError(
         error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND'
-          ? 'This server has no tree editor: run "treeagent dev <tree.json>" (the editor is on in debug mode), or log in as an admin where operators are configured.'
+          ? tOf('editor')('noEditor')
           : messageOf(error),
       );
+      setLoadErrorCode(error instanceof ApiError ? error.code : null);
       setStatus('failed');
     }
   }, [api, withApiKey]);
@@ -94,7 +100,7 @@ export function useEditor(): TreeEditor {
           if (!isAbort(error))
             setCheck({
               valid: false,
-              problems: [{ message: messageOf(error), fix: 'Check that the server is running.' }],
+              problems: [{ message: messageOf(error), fix: tOf('editor')('checkServer') }],
               lint: [],
               tree: null,
             });
@@ -174,6 +180,7 @@ export function useEditor(): TreeEditor {
   return {
     status,
     loadError,
+    loadErrorCode,
     file,
     document,
     canUndo: (history?.past.length ?? 0) > 0,

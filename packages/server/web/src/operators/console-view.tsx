@@ -9,6 +9,7 @@ import { SessionPanel } from './console/session-panel';
 import { useUserTyping } from './console/use-user-typing';
 import { OperatorBadge } from './operator-badge';
 import './console.css';
+import { useT } from '../i18n/use-t';
 
 /**
  * The console once logged in: the queue on the left (`console/queue-list.tsx`), the selected session in
@@ -17,6 +18,7 @@ import './console.css';
  */
 export function ConsoleView() {
   const { api, withApiKey, setReady } = useApp();
+  const t = useT('console');
   const [status, setStatus] = useState<'open' | 'closed'>('open');
   const [queueFilter, setQueueFilter] = useState('');
   const [list, setList] = useState<HandoffSummary[]>([]);
@@ -128,7 +130,7 @@ export function ConsoleView() {
           />
         ) : (
           <section class="console-session console-placeholder">
-            <p class="muted">Pick a session in the queue.</p>
+            <p class="muted">{t('pickSession')}</p>
           </section>
         )}
       </main>

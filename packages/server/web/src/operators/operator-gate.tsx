@@ -8,6 +8,7 @@ import { OperatorLoginForm } from './operator-login-form';
 import { roleAllows } from './operator-login-state';
 import { useOperatorLogin } from './use-operator-login';
 import './operators.css';
+import { useT } from '../i18n/use-t';
 
 /** The logged-in operator of a page behind `OperatorGate`, and how to log out. */
 export interface OperatorSession {
@@ -45,6 +46,7 @@ export function OperatorGate({
   children: ComponentChildren;
 }) {
   const { state, login, logout } = useOperatorLogin();
+  const t = useT('common');
   if (state.kind === 'ready' && roleAllows(state.operator.role, requires)) {
     return (
       <OperatorContext.Provider value={{ operator: state.operator, logout }}>
@@ -55,7 +57,7 @@ export function OperatorGate({
   return (
     <>
       <TopBar />
-      {state.kind === 'checking' ? <p class="operator-gate-status muted">Checking your login…</p> : null}
+      {state.kind === 'checking' ? <p class="operator-gate-status muted">{t('gate.checking')}</p> : null}
       {state.kind === 'failed' ? (
         <p class="operator-gate-status tone-error" role="alert">
           {state.error}
@@ -63,11 +65,7 @@ export function OperatorGate({
       ) : null}
       {state.kind === 'no-operators' ? (
         <main class="operator-login-wrap">
-          <ErrorNotice
-            code="NO_OPERATORS"
-            message={state.message}
-            hint="Staff pages are for operators: start the server with operators (treeagent dev --operators operators.json)."
-          />
+          <ErrorNotice code="NO_OPERATORS" message={state.message} hint={t('gate.noOperatorsHint')} />
         </main>
       ) : null}
       {state.kind === 'login' ? (
@@ -79,9 +77,9 @@ export function OperatorGate({
       ) : null}
       {state.kind === 'ready' ? (
         <p class="operator-gate-status tone-error" role="alert">
-          {title} is for admins; {state.operator.name} is an operator.{' '}
+          {t('gate.adminsOnly', { page: title, name: state.operator.name })}{' '}
           <button type="button" class="ghost-button" onClick={() => void logout()}>
-            Log out
+            {t('gate.logOut')}
           </button>
         </p>
       ) : null}

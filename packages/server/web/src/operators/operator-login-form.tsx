@@ -1,4 +1,5 @@
 import { Icon } from '../components/icon';
+import { useT } from '../i18n/use-t';
 
 /** The login form of a staff page: login and password, and the last refusal's message. */
 export function OperatorLoginForm({
@@ -11,6 +12,7 @@ export function OperatorLoginForm({
   error: string | null;
   onLogin: (login: string, password: string) => void;
 }) {
+  const t = useT('common');
   const submit = (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
@@ -20,17 +22,17 @@ export function OperatorLoginForm({
     <main class="operator-login-wrap">
       <form id="operator-login" class="operator-login" onSubmit={submit}>
         <h1>
-          <Icon name="key" /> Operator login
+          <Icon name="key" /> {t('gate.title')}
         </h1>
-        <p class="muted">Log in to open {title}.</p>
+        <p class="muted">{t('gate.logInToOpen', { page: title })}</p>
         {error ? (
           <p id="operator-login-error" class="tone-error" role="alert">
             {error}
           </p>
         ) : null}
-        <label for="operator-login-name">Login</label>
+        <label for="operator-login-name">{t('gate.login')}</label>
         <input id="operator-login-name" name="login" autocomplete="username" required />
-        <label for="operator-password">Password</label>
+        <label for="operator-password">{t('gate.password')}</label>
         <input
           id="operator-password"
           name="password"
@@ -39,7 +41,7 @@ export function OperatorLoginForm({
           required
         />
         <button type="submit" class="primary-button">
-          Log in
+          {t('gate.logIn')}
         </button>
       </form>
     </main>

@@ -1,6 +1,7 @@
 import type { OperatorRoleName, OperatorView } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
+import { tOf } from '../i18n/use-t';
 
 /** Where a staff page's login stands (what `OperatorGate` shows). */
 export type OperatorLoginState =
@@ -26,7 +27,7 @@ export function stateAfterCheckFailed(error: unknown): OperatorLoginState {
 /** What the login form says after a refused login: wrong credentials in plain words, any other error as it is. */
 export function loginErrorMessage(error: unknown): string {
   return error instanceof ApiError && error.code === 'OPERATOR_LOGIN_FAILED'
-    ? 'The login or the password is wrong.'
+    ? tOf('common')('gate.wrongPassword')
     : messageOf(error);
 }
 

@@ -3,6 +3,8 @@ import type { WebhookDeadLettersResponse } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { webhookApi } from '../api/webhook-api';
 import { useApp } from '../app/app-context';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 import { useOperator } from './operator-gate';
 
 /**
@@ -12,6 +14,7 @@ import { useOperator } from './operator-gate';
  */
 export function WebhookDeadLetters() {
   const { api } = useApp();
+  const t = useT('console');
   const { operator } = useOperator();
   const admin = operator.role === 'admin';
   const [state, setState] = useState<WebhookDeadLettersResponse | null>(null);
@@ -40,16 +43,16 @@ export function WebhookDeadLetters() {
     await load();
   };
   return (
-    <section id="webhook-dead-letters" class="console-webhook" aria-label="Handoff webhook">
+    <section id="webhook-dead-letters" class="console-webhook" aria-label={t('webhook.label')}>
       <h2>
-        Webhook{' '}
+        {t('webhook.title')}{' '}
         <button type="button" class="ghost-button" onClick={() => void load()}>
-          Refresh
+          {t('webhook.refresh')}
         </button>
       </h2>
       {state ? (
         <p id="webhook-counts" class="muted">
-          {state.pending} pending · {state.dead} given up
+          {t('webhook.counts', { pending: state.pending, dead: state.dead })}
         </p>
       ) : null}
       {error ? (
@@ -61,13 +64,13 @@ export function WebhookDeadLetters() {
         {(state?.deadLetters ?? []).map((letter) => (
           <li key={letter.id} class="dead-letter">
             <span class="dead-letter-what">
-              <code>{letter.type}</code> · session <code>{letter.sessionId.slice(0, 12)}</code>
+              {markup(t('webhook.letter', { type: letter.type, session: letter.sessionId.slice(0, 12) }))}
             </span>
             <span class="muted">
-              {letter.attempts} attempt{letter.attempts === 1 ? '' : 's'}, last: {letter.lastError ?? '—'}
+              {t('webhook.attempts', { count: letter.attempts, error: letter.lastError ?? '—' })}
             </span>
             <button type="button" class="ghost-button" onClick={() => void retry(letter.id)}>
-              Retry
+              {t('webhook.retry')}
             </button>
           </li>
         ))}

@@ -9,6 +9,7 @@ import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
+import { useT } from '../i18n/use-t';
 import { OperatorGate } from '../operators/operator-gate';
 
 /** Reads the filter from the page's query string (`?from=&to=&version=&compare=`), so a view can be linked. */
@@ -29,8 +30,9 @@ function filterFromLocation(): AnalyticsFilter & { compare?: string } {
  * actions. Operators only.
  */
 export function AnalyticsPage() {
+  const t = useT('common');
   return (
-    <OperatorGate title="the analytics">
+    <OperatorGate title={t('gate.analytics')}>
       <TopBar />
       <main id="analytics-page" class="page page-analytics">
         <AnalyticsView />
@@ -41,6 +43,7 @@ export function AnalyticsPage() {
 
 function AnalyticsView() {
   const { api, nodeLabel, setReady } = useApp();
+  const t = useT('analytics');
   const [filter, setFilter] = useState(filterFromLocation);
   const [draft, setDraft] = useState(filter);
   const [reports, setReports] = useState<{ main: AnalyticsReport; other: AnalyticsReport | null } | null>(
@@ -79,7 +82,7 @@ function AnalyticsView() {
   const versions = reports?.main.versions ?? [];
   const labels = reports?.other
     ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
-    : ['all'];
+    : [t('allTurns')];
   return (
     <div class="analytics">
       <FilterBar
@@ -88,10 +91,10 @@ function AnalyticsView() {
         onDraft={setDraft}
         onSubmit={() => setFilter({ ...draft })}
         versions={versions}
-        submitLabel="Show"
+        submitLabel={t('show')}
         after={
           <label>
-            Compare with
+            {t('compareWith')}
             <select
               name="compare"
               value={draft.compare ?? ''}
@@ -112,8 +115,8 @@ function AnalyticsView() {
         <>
           {reports.other ? (
             <div class="report-compare">
-              <ReportCards report={reports.main} label={`A: ${labels[0]}`} />
-              <ReportCards report={reports.other} label={`B: ${labels[1]}`} />
+              <ReportCards report={reports.main} label={t('seriesA', { label: labels[0] })} />
+              <ReportCards report={reports.other} label={t('seriesB', { label: labels[1] })} />
             </div>
           ) : (
             <ReportCards report={reports.main} />
@@ -124,14 +127,14 @@ function AnalyticsView() {
             nodeLabel={nodeLabel}
           />
           <section>
-            <h2>Ambiguous siblings</h2>
+            <h2>{t('ambiguous.title')}</h2>
             <AmbiguousSiblings report={reports.main} nodeLabel={nodeLabel} />
           </section>
         </>
       ) : null}
       {unmatched ? (
         <section>
-          <h2>Unmatched questions</h2>
+          <h2>{t('unmatched.title')}</h2>
           <UnmatchedSection unmatched={unmatched} />
         </section>
       ) : null}

@@ -4,13 +4,16 @@ import { messageOf } from '../api/api-client';
 import { type AuditFilters, auditLog } from '../api/operator-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { formatDateTime } from '../components/format';
+import { useT } from '../i18n/use-t';
 import { OperatorBadge } from '../operators/operator-badge';
 import { OperatorGate } from '../operators/operator-gate';
 
 /** The audit log page (admins): who did what to which session, newest first, filtered and paged. */
 export function AuditPage() {
+  const t = useT('common');
   return (
-    <OperatorGate requires="admin" title="the audit log">
+    <OperatorGate requires="admin" title={t('gate.audit')}>
       <AuditLogView />
     </OperatorGate>
   );
@@ -18,6 +21,7 @@ export function AuditPage() {
 
 function AuditLogView() {
   const { api, withApiKey, setReady } = useApp();
+  const t = useT('audit');
   const [filters, setFilters] = useState<AuditFilters>({ sessionId: '', actorId: '', action: '' });
   const [entries, setEntries] = useState<AuditEntryView[]>([]);
   const [next, setNext] = useState<number | null>(null);
@@ -63,11 +67,11 @@ function AuditLogView() {
         <OperatorBadge />
       </TopBar>
       <main id="audit-page" class="page audit-page">
-        <h1>Audit log</h1>
+        <h1>{t('title')}</h1>
         <form class="audit-filters" onSubmit={(event) => event.preventDefault()}>
-          {field('sessionId', 'Session')}
-          {field('actorId', 'Operator')}
-          {field('action', 'Action')}
+          {field('sessionId', t('session'))}
+          {field('actorId', t('operator'))}
+          {field('action', t('action'))}
         </form>
         {error ? (
           <p class="tone-error" role="alert">
@@ -77,17 +81,17 @@ function AuditLogView() {
         <table id="audit-table" class="audit-table">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Operator</th>
-              <th scope="col">Action</th>
-              <th scope="col">Session</th>
-              <th scope="col">Detail</th>
+              <th scope="col">{t('when')}</th>
+              <th scope="col">{t('operator')}</th>
+              <th scope="col">{t('action')}</th>
+              <th scope="col">{t('session')}</th>
+              <th scope="col">{t('detail')}</th>
             </tr>
           </thead>
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id} class="audit-row">
-                <td>{new Date(entry.at).toLocaleString()}</td>
+                <td>{formatDateTime(entry.at)}</td>
                 <td>
                   {entry.actorId}
                   {entry.actorRole ? <span class="muted"> ({entry.actorRole})</span> : null}
@@ -105,10 +109,10 @@ function AuditLogView() {
             ))}
           </tbody>
         </table>
-        {entries.length === 0 && !error ? <p class="muted">No entries.</p> : null}
+        {entries.length === 0 && !error ? <p class="muted">{t('none')}</p> : null}
         {next !== null ? (
           <button id="audit-older" type="button" class="ghost-button" onClick={() => void load(next)}>
-            Older entries
+            {t('older')}
           </button>
         ) : null}
       </main>

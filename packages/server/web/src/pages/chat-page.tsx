@@ -16,6 +16,8 @@ import { useTypingSignal } from '../chat/use-typing-signal';
 import { useUploads } from '../chat/use-uploads';
 import { Icon } from '../components/icon';
 import { ErrorNotice, NoticeAction } from '../components/notice';
+import { markup } from '../i18n/markup';
+import { useT } from '../i18n/use-t';
 
 /**
  * The chat page: the conversation and the message box; in the developer's view (`treeagent dev`)
@@ -23,6 +25,7 @@ import { ErrorNotice, NoticeAction } from '../components/notice';
  */
 export function ChatPage() {
   const app = useApp();
+  const t = useT('chat');
   const { api, debug, tree, treeStatus, view } = app;
   const customer = view !== 'developer';
   const conversation = useConversation();
@@ -108,7 +111,7 @@ export function ChatPage() {
         />
       )}
       <a class="skip-link" href="#message-input">
-        Skip to the message box
+        {t('skipToMessageBox')}
       </a>
       <div class="layout">
         <main
@@ -135,7 +138,7 @@ export function ChatPage() {
             role="log"
             aria-live="polite"
             aria-relevant="additions"
-            aria-label="Conversation"
+            aria-label={t('conversation')}
             {...(busy ? { 'aria-busy': 'true' } : {})}
             ref={log}
           >
@@ -171,23 +174,21 @@ export function ChatPage() {
               <ErrorNotice
                 system
                 code={conversation.systemError.error.code}
-                message={conversation.systemError.error.message}
+                message={
+                  (customer ? conversation.systemError.error.userMessage : undefined) ??
+                  conversation.systemError.error.message
+                }
               >
-                <NoticeAction label="Retry" onClick={conversation.systemError.retry} />
+                <NoticeAction label={t('retry')} onClick={conversation.systemError.retry} />
               </ErrorNotice>
             ) : null}
           </div>
           <div id="empty-state" class="empty-state" hidden={!empty}>
             <Icon name="agent" class="empty-logo" />
-            <h1 id="empty-title">{tree ? `Talk to ${tree.tree.name}` : 'Talk to the assistant'}</h1>
-            <p>
-              {customer
-                ? 'Write your question below.'
-                : 'Every message is routed through the tree by similarity to its chunks.'}
-            </p>
+            <h1 id="empty-title">{tree ? t('talkTo', { name: tree.tree.name }) : t('talkToAssistant')}</h1>
+            <p>{customer ? t('writeYourQuestion') : t('everyMessageRouted')}</p>
             <p id="empty-debug" class="empty-debug" hidden={!debug}>
-              Debug mode is on: open <strong>Debug</strong> on any turn to see the path, the callbacks and the
-              timings, and <strong>Tree</strong> to see where it went.
+              {markup(t('debugModeOn'))}
             </p>
           </div>
           <HandoffBar

@@ -5,6 +5,7 @@ import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { effectiveGraph, reparent, reparentProblem, updateNode } from '../editor/document-model';
 import { EditorBanners } from '../editor/editor-page/editor-banners';
+import { EditorLogin, LOGIN_ERRORS } from '../editor/editor-page/editor-login';
 import {
   findingCounts,
   heatOf,
@@ -20,6 +21,7 @@ import { RoutingPanel } from '../editor/routing-panel';
 import { TreeGraph } from '../editor/tree-graph';
 import { useEditor } from '../editor/use-editor';
 import '../editor/editor.css';
+import { useT } from '../i18n/use-t';
 
 /**
  * The tree editor (docs/editor.md): the draft as a graph, the selected node's inspector, routing
@@ -28,6 +30,7 @@ import '../editor/editor.css';
  */
 export function EditorPage() {
   const { setReady } = useApp();
+  const t = useT('editor');
   const editor = useEditor();
   const [selected, setSelected] = useState<number | null>(null);
   const [route, setRoute] = useState<EditorRouteResponse | null>(null);
@@ -57,13 +60,15 @@ export function EditorPage() {
   const path = useMemo(() => routedPath(route), [route]);
   const heat = useMemo(() => heatOf(route), [route]);
 
+  if (editor.status === 'failed' && editor.loadErrorCode && LOGIN_ERRORS.has(editor.loadErrorCode))
+    return <EditorLogin onLogin={editor.reload} />;
   if (editor.status === 'loading' || editor.status === 'failed' || !document || !graph || !editor.file)
     return (
       <>
         <TopBar />
         <main class="page page-editor">
           {editor.status === 'loading' ? (
-            <p class="note">Loading the tree…</p>
+            <p class="note">{t('loading')}</p>
           ) : (
             <p id="editor-error" class="finding is-error">
               {editor.loadError}
@@ -142,9 +147,7 @@ export function EditorPage() {
                 onSelect={setSelected}
               />
             ) : (
-              <p class="note">
-                Select a node in the graph to edit it. Drag a node onto another to move it there.
-              </p>
+              <p class="note">{t('selectNode')}</p>
             )}
             <ProblemsList check={check} nameOf={nameOf} onSelect={setSelected} />
           </aside>

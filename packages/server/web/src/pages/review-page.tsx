@@ -6,8 +6,10 @@ import { analyticsApi, type ReviewQuery } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { formatDateTime } from '../components/format';
 import { ErrorNotice } from '../components/notice';
 import { TurnFactsView } from '../debug/turn-facts-view';
+import { useT } from '../i18n/use-t';
 import { OperatorGate } from '../operators/operator-gate';
 
 const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error', 'handed-off'];
@@ -19,8 +21,9 @@ const STATUSES: TurnFactStatus[] = ['answered', 'no-match', 'fallback', 'error',
  * through `treeagent report --labels`). Operators only.
  */
 export function ReviewPage() {
+  const t = useT('common');
   return (
-    <OperatorGate title="conversation review">
+    <OperatorGate title={t('gate.review')}>
       <TopBar />
       <main id="review-page" class="page page-review">
         <ReviewView />
@@ -31,6 +34,7 @@ export function ReviewPage() {
 
 function ReviewView() {
   const { api, tree, nodeLabel, setReady } = useApp();
+  const t = useT('review');
   const [query, setQuery] = useState<ReviewQuery>(defaultRange);
   const [draft, setDraft] = useState<ReviewQuery>(query);
   const [list, setList] = useState<ConversationSummary[] | null>(null);
@@ -65,11 +69,11 @@ function ReviewView() {
         draft={draft}
         onDraft={setDraft}
         onSubmit={() => setQuery({ ...draft })}
-        submitLabel="Search"
+        submitLabel={t('search')}
         before={
           <>
             <label>
-              Text{' '}
+              {t('text')}{' '}
               <input
                 type="search"
                 name="text"
@@ -78,22 +82,22 @@ function ReviewView() {
               />
             </label>
             <label>
-              Status
+              {t('status')}
               <select
                 name="status"
                 value={draft.status ?? ''}
                 onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as TurnFactStatus })}
               >
-                <option value="">any</option>
+                <option value="">{t('any')}</option>
                 {STATUSES.map((status) => (
                   <option key={status} value={status}>
-                    {status}
+                    {t(`statuses.${status}`)}
                   </option>
                 ))}
               </select>
             </label>
             <label>
-              Node
+              {t('node')}
               <select
                 name="node"
                 value={draft.nodeId ?? ''}
@@ -101,7 +105,7 @@ function ReviewView() {
                   setDraft({ ...draft, nodeId: e.currentTarget.value ? Number(e.currentTarget.value) : null })
                 }
               >
-                <option value="">any</option>
+                <option value="">{t('any')}</option>
                 {named.map((node) => (
                   <option key={node.id} value={node.id}>
                     {nodeLabel(node.id)}
@@ -114,8 +118,8 @@ function ReviewView() {
       />
       {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
       <div class="review-columns">
-        <ul id="conversation-list" class="conversation-list" aria-label="Conversations">
-          {list?.length === 0 ? <li class="muted">No conversation matches.</li> : null}
+        <ul id="conversation-list" class="conversation-list" aria-label={t('conversations')}>
+          {list?.length === 0 ? <li class="muted">{t('noMatches')}</li> : null}
           {list?.map((conversation) => (
             <li key={conversation.sessionId}>
               <button
@@ -123,10 +127,13 @@ function ReviewView() {
                 class={`conversation-item${open?.sessionId === conversation.sessionId ? ' is-open' : ''}`}
                 onClick={() => void show(conversation.sessionId)}
               >
-                <span class="conversation-first">{conversation.firstMessage || '(no text)'}</span>
+                <span class="conversation-first">{conversation.firstMessage || t('noText')}</span>
                 <span class="muted">
-                  {conversation.turns} turns · last {conversation.lastStatus} ·{' '}
-                  {conversation.lastAt.slice(0, 16).replace('T', ' ')}
+                  {t('summary', {
+                    count: conversation.turns,
+                    status: t(`statuses.${conversation.lastStatus}`),
+                    at: formatDateTime(conversation.lastAt),
+                  })}
                 </span>
               </button>
             </li>
@@ -135,7 +142,7 @@ function ReviewView() {
         {open ? (
           <Transcript transcript={open} named={named} nodeLabel={nodeLabel} onLabel={label} />
         ) : (
-          <p class="muted">Choose a conversation to read it.</p>
+          <p class="muted">{t('choose')}</p>
         )}
       </div>
     </div>
@@ -159,16 +166,17 @@ function Transcript({
       ...transcript.facts.map((fact) => fact.turn),
     ]),
   ].sort((a, b) => a - b);
+  const t = useT('review');
   return (
-    <section id="transcript" class="transcript" aria-label={`Conversation ${transcript.sessionId}`}>
-      <h2>Conversation {transcript.sessionId}</h2>
+    <section id="transcript" class="transcript" aria-label={t('conversation', { id: transcript.sessionId })}>
+      <h2>{t('conversation', { id: transcript.sessionId })}</h2>
       {turns.map((turn) => (
         <div key={turn} class="transcript-turn" data-turn={turn}>
           {transcript.history
             .filter((entry) => entry.turn === turn)
             .map((entry, index) => (
               <p key={index} class={`transcript-message transcript-${entry.role}`}>
-                <span class="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>{' '}
+                <span class="transcript-role">{entry.role === 'user' ? t('user') : t('agent')}</span>{' '}
                 {entry.content ?? ''}
               </p>
             ))}
@@ -177,14 +185,14 @@ function Transcript({
             .map((fact) => (
               <TurnFactsView key={fact.at} fact={fact} nodeLabel={nodeLabel}>
                 <label class="turn-label">
-                  Should have reached
+                  {t('shouldHaveReached')}
                   <select
-                    aria-label={`Label of turn ${turn}`}
+                    aria-label={t('labelOfTurn', { turn })}
                     value={fact.label ?? ''}
                     onChange={(e) => onLabel(fact, e.currentTarget.value)}
                   >
-                    <option value="">(no label)</option>
-                    <option value="none">none (out of scope)</option>
+                    <option value="">{t('noLabel')}</option>
+                    <option value="none">{t('outOfScope')}</option>
                     {named.map((node) => (
                       <option key={node.id} value={node.name!}>
                         {node.name}

@@ -4,13 +4,16 @@ import { type SourceChunkView, type SourceView, sourcesApi } from '../api/source
 import { treeApi } from '../api/tree-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { formatDateTime, formatSimilarity } from '../components/format';
+import { useT } from '../i18n/use-t';
 import { OperatorBadge } from '../operators/operator-badge';
 import { OperatorGate, useOperator } from '../operators/operator-gate';
 
 /** The Sources page (operators read and search; admins add, refresh and delete): docs/knowledge.md. */
 export function SourcesPage() {
+  const t = useT('common');
   return (
-    <OperatorGate requires="operator" title="the knowledge sources">
+    <OperatorGate requires="operator" title={t('gate.sources')}>
       <SourcesView />
     </OperatorGate>
   );
@@ -37,6 +40,7 @@ function useQueryNodes(): { id: number; name: string | null }[] {
 
 function SourcesView() {
   const { api, withApiKey, setReady } = useApp();
+  const t = useT('sources');
   const { operator } = useOperator();
   const admin = operator.role === 'admin';
   const nodes = useQueryNodes();
@@ -86,7 +90,7 @@ function SourcesView() {
         <OperatorBadge />
       </TopBar>
       <main id="sources-page" class="page audit-page sources-page">
-        <h1>Knowledge sources</h1>
+        <h1>{t('title')}</h1>
         {error ? (
           <p id="sources-error" class="tone-error" role="alert">
             {error}
@@ -96,13 +100,13 @@ function SourcesView() {
         <table id="sources-table" class="audit-table">
           <thead>
             <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Node</th>
-              <th scope="col">Status</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Chunks</th>
-              <th scope="col">Last refresh</th>
-              {admin ? <th scope="col">Actions</th> : null}
+              <th scope="col">{t('columns.source')}</th>
+              <th scope="col">{t('columns.node')}</th>
+              <th scope="col">{t('columns.status')}</th>
+              <th scope="col">{t('columns.pages')}</th>
+              <th scope="col">{t('columns.chunks')}</th>
+              <th scope="col">{t('columns.lastRefresh')}</th>
+              {admin ? <th scope="col">{t('columns.actions')}</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -122,9 +126,9 @@ function SourcesView() {
                 <td class="source-pages">{source.pages}</td>
                 <td class="source-chunks">{source.chunks}</td>
                 <td>
-                  {source.refreshedAt ? new Date(source.refreshedAt).toLocaleString() : 'never'}
+                  {source.refreshedAt ? formatDateTime(source.refreshedAt) : t('never')}
                   <div class="muted">
-                    {source.refreshMinutes ? `every ${source.refreshMinutes} min` : 'on demand'}
+                    {source.refreshMinutes ? t('every', { minutes: source.refreshMinutes }) : t('onDemand')}
                   </div>
                 </td>
                 {admin ? (
@@ -137,18 +141,22 @@ function SourcesView() {
                         void act(`refresh ${source.id}`, () => sourcesApi.refresh(api, source.id))
                       }
                     >
-                      Refresh
+                      {t('refresh')}
                     </button>{' '}
                     <button
                       type="button"
                       class="button-small source-delete"
                       disabled={busy !== null}
                       onClick={() => {
-                        if (window.confirm(`Delete ${source.location} and its ${source.chunks} chunks?`))
+                        if (
+                          window.confirm(
+                            t('confirmDelete', { location: source.location, count: source.chunks }),
+                          )
+                        )
                           void act(`delete ${source.id}`, () => sourcesApi.remove(api, source.id));
                       }}
                     >
-                      Delete
+                      {t('delete')}
                     </button>
                   </td>
                 ) : null}
@@ -156,7 +164,7 @@ function SourcesView() {
             ))}
           </tbody>
         </table>
-        {sources.length === 0 && !error ? <p class="muted">No sources yet.</p> : null}
+        {sources.length === 0 && !error ? <p class="muted">{t('none')}</p> : null}
         <SearchSources nodes={nodes} />
       </main>
     </>
@@ -174,6 +182,7 @@ function NodeSelect({
   onChange: (id: number) => void;
   id: string;
 }) {
+  const t = useT('sources');
   return (
     <select
       id={id}
@@ -183,7 +192,7 @@ function NodeSelect({
     >
       {nodes.map((node) => (
         <option key={node.id} value={node.id}>
-          {node.name ? `${node.name} (${node.id})` : `node ${node.id}`}
+          {node.name ? `${node.name} (${node.id})` : t('node', { id: node.id })}
         </option>
       ))}
     </select>
@@ -200,6 +209,7 @@ function AddSource({
   act: (what: string, action: () => Promise<unknown>) => Promise<void>;
 }) {
   const { api } = useApp();
+  const t = useT('sources');
   const [location, setLocation] = useState('');
   const [kind, setKind] = useState<'crawl' | 'sitemap'>('crawl');
   const [every, setEvery] = useState('');
@@ -223,7 +233,7 @@ function AddSource({
       }}
     >
       <label class="audit-filter">
-        <span>Website or sitemap URL</span>
+        <span>{t('add.location')}</span>
         <input
           name="location"
           type="url"
@@ -234,7 +244,7 @@ function AddSource({
         />
       </label>
       <label class="audit-filter">
-        <span>Read</span>
+        <span>{t('add.read')}</span>
         <select
           name="kind"
           value={kind}
@@ -242,30 +252,30 @@ function AddSource({
             setKind((event.currentTarget as HTMLSelectElement).value as 'crawl' | 'sitemap')
           }
         >
-          <option value="crawl">by crawling</option>
-          <option value="sitemap">its sitemap</option>
+          <option value="crawl">{t('add.crawl')}</option>
+          <option value="sitemap">{t('add.sitemap')}</option>
         </select>
       </label>
       <label class="audit-filter" htmlFor="source-node">
-        <span>Query node</span>
+        <span>{t('queryNode')}</span>
         <NodeSelect id="source-node" nodes={nodes} value={node} onChange={setNodeId} />
       </label>
       <label class="audit-filter">
-        <span>Refresh every (minutes)</span>
+        <span>{t('add.every')}</span>
         <input
           name="every"
           type="number"
           min="5"
-          placeholder="on demand"
+          placeholder={t('onDemand')}
           value={every}
           onInput={(event) => setEvery((event.currentTarget as HTMLInputElement).value)}
         />
       </label>
       <button type="submit" class="button-primary button-small" disabled={busy || node === null}>
-        Add
+        {t('add.submit')}
       </button>
       <label class="audit-filter">
-        <span>Or upload a file (.txt .md .pdf .html .docx)</span>
+        <span>{t('add.upload')}</span>
         <input
           id="source-file"
           type="file"
@@ -285,6 +295,7 @@ function AddSource({
 
 function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[] }) {
   const { api, withApiKey } = useApp();
+  const t = useT('sources');
   const [message, setMessage] = useState('');
   const [nodeId, setNodeId] = useState<number | null>(null);
   const [chunks, setChunks] = useState<SourceChunkView[] | null>(null);
@@ -292,7 +303,7 @@ function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[]
   const node = nodeId ?? nodes[0]?.id ?? null;
   return (
     <section id="source-search" class="source-search">
-      <h2>What would the node retrieve?</h2>
+      <h2>{t('search.title')}</h2>
       <form
         class="audit-filters"
         onSubmit={(event) => {
@@ -307,7 +318,7 @@ function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[]
         }}
       >
         <label class="audit-filter">
-          <span>A user's message</span>
+          <span>{t('search.message')}</span>
           <input
             name="message"
             value={message}
@@ -315,17 +326,17 @@ function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[]
           />
         </label>
         <label class="audit-filter" htmlFor="search-node">
-          <span>Query node</span>
+          <span>{t('queryNode')}</span>
           <NodeSelect id="search-node" nodes={nodes} value={node} onChange={setNodeId} />
         </label>
         <button type="submit" class="button-small">
-          Search
+          {t('search.submit')}
         </button>
       </form>
       {error ? <p class="tone-error">{error}</p> : null}
       {chunks ? (
         <ol class="source-results">
-          {chunks.length === 0 ? <li class="muted">Nothing is retrieved for this message.</li> : null}
+          {chunks.length === 0 ? <li class="muted">{t('search.nothing')}</li> : null}
           {chunks.map((chunk) => (
             <li key={String(chunk.id)} class="source-result">
               {chunk.url && /^https?:\/\//i.test(chunk.url) ? (
@@ -337,7 +348,7 @@ function SearchSources({ nodes }: { nodes: { id: number; name: string | null }[]
               )}{' '}
               <span class="muted">
                 {chunk.heading ? `${chunk.heading} · ` : ''}
-                {chunk.similarity === null ? '' : chunk.similarity.toFixed(3)}
+                {chunk.similarity === null ? '' : formatSimilarity(chunk.similarity)}
               </span>
               <p class="source-result-text">{chunk.text}</p>
             </li>

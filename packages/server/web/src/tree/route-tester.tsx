@@ -6,6 +6,7 @@ import { treeApi } from '../api/tree-api';
 import { useApp } from '../app/app-context';
 import { NodeRef } from '../components/node-ref';
 import { pathOf } from '../debug/turn-trace';
+import { useT } from '../i18n/use-t';
 
 /**
  * `POST /api/v1/route` (debug only): where a text would go on a fresh session. The path it took
@@ -13,6 +14,7 @@ import { pathOf } from '../debug/turn-trace';
  */
 export function RouteTester(props: { onRoute(path: number[]): void; onSelect(id: number): void }) {
   const { api, withApiKey } = useApp();
+  const t = useT('tree');
   const [text, setText] = useState('');
   const [result, setResult] = useState<
     { kind: 'routing' } | { kind: 'done'; route: RouteResponse } | { kind: 'failed'; error: string } | null
@@ -34,30 +36,34 @@ export function RouteTester(props: { onRoute(path: number[]): void; onSelect(id:
     <>
       <form id="route-form" class="route-form" onSubmit={route}>
         <label for="route-input" class="sr-only">
-          Text to route
+          {t('route.label')}
         </label>
         <input
           id="route-input"
           type="text"
-          placeholder="Where would this message go?"
+          placeholder={t('route.placeholder')}
           autocomplete="off"
           value={text}
           onInput={(event) => setText(event.currentTarget.value)}
         />
         <button type="submit" class="ghost-button">
-          Route
+          {t('route.submit')}
         </button>
       </form>
       {result ? (
         <div id="route-result" class="route-result" aria-live="polite">
-          {result.kind === 'routing' ? <p class="muted">Routing…</p> : null}
+          {result.kind === 'routing' ? <p class="muted">{t('route.routing')}</p> : null}
           {result.kind === 'failed' ? <p class="tone-error">{result.error}</p> : null}
           {result.kind === 'done' ? (
             <p>
-              {result.route.noMatch ? <strong class="tone-warn">No match</strong> : <strong>Goes to </strong>}
-              {result.route.noMatch ? ' — exploration stops on ' : ''}
+              {result.route.noMatch ? (
+                <strong class="tone-warn">{t('route.noMatch')}</strong>
+              ) : (
+                <strong>{t('route.goesTo')} </strong>
+              )}
+              {result.route.noMatch ? ` ${t('route.stopsOn')} ` : ''}
               <NodeRef id={result.route.nodeId} onSelect={props.onSelect} />
-              <span class="muted">{` · ${result.route.decisions.length} decisions · path highlighted`}</span>
+              <span class="muted">{` · ${t('route.decisions', { count: result.route.decisions.length })}`}</span>
             </p>
           ) : null}
         </div>

@@ -1,4 +1,5 @@
 import type { TreeView, TreeViewNode } from '../../../src/api-types';
+import { tOf } from '../i18n/use-t';
 
 /** A component instance of the tree: its scope id, a colour index, and a guessed name. */
 export interface ComponentScope {
@@ -8,13 +9,13 @@ export interface ComponentScope {
   size: number;
 }
 
-/** The flags a node may carry, with their label and meaning. */
+/** The flags a node may carry, with their name (the `tree` catalogs' `flags.<name>` give its label and meaning). */
 export const NODE_FLAGS = [
-  ['isPrimary', 'primary', 'Primary agent: first interactions start from it'],
-  ['isAnchor', 'anchor', 'Anchor: exploration climbs back here when the node just executed has nothing'],
-  ['isBlocking', 'blocking', 'Blocking: exploration stops when it reaches it'],
-  ['isMute', 'mute', 'Mute: its message is delivered and the turn goes on'],
-] as const satisfies readonly (readonly [keyof TreeViewNode, string, string])[];
+  ['isPrimary', 'primary'],
+  ['isAnchor', 'anchor'],
+  ['isBlocking', 'blocking'],
+  ['isMute', 'mute'],
+] as const satisfies readonly (readonly [keyof TreeViewNode, string])[];
 
 /** The tree of `GET /api/v1/tree`, indexed for the views: nodes by id, component scopes, labels. */
 export class TreeIndex {
@@ -49,9 +50,10 @@ export class TreeIndex {
 
   /** `root scope`, or `component <id> · <name>`. */
   scopeLabel(scope: TreeViewNode['scope']): string {
-    if (scope.kind === 'root') return 'root scope';
+    const t = tOf('tree');
+    if (scope.kind === 'root') return t('scope.root');
     const info = this.scopes.get(scope.id);
-    return `component ${scope.id}${info?.name ? ` · ${info.name}` : ''}`;
+    return `${t('scope.component', { id: scope.id })}${info?.name ? ` · ${info.name}` : ''}`;
   }
 
   /** The ids of a node's ancestors, nearest first. */

@@ -1,5 +1,5 @@
 import { useApp } from '../app/app-context';
-import { plural } from '../debug/turn-trace';
+import { useT } from '../i18n/use-t';
 import { NodeDetails } from './node-details';
 import { RouteTester } from './route-tester';
 import { type NodeSelection, type TreeHighlight, TreeView } from './tree-view';
@@ -17,6 +17,7 @@ export function TreePanel(props: {
   onRoute(path: number[]): void;
 }) {
   const { tree, treeError, treeStatus, debug } = useApp();
+  const t = useT('tree');
   return (
     <>
       <div id="tree-header" class="tree-header">
@@ -24,8 +25,8 @@ export function TreePanel(props: {
           <>
             <span class="tree-name">{tree.tree.name}</span>
             <span class="muted">
-              {`${tree.tree.nodes.length} nodes · ${plural(tree.scopes.size, 'component')} · `}
-              <code title="content hash">{tree.tree.contentHash.slice(0, 10)}</code>
+              {`${t('panel.nodes', { count: tree.tree.nodes.length })} · ${t('panel.components', { count: tree.scopes.size })} · `}
+              <code title={t('panel.contentHash')}>{tree.tree.contentHash.slice(0, 10)}</code>
             </span>
           </>
         ) : null}
@@ -38,11 +39,11 @@ export function TreePanel(props: {
         </span>
         <span class="legend-item">
           <span class="legend-swatch swatch-current" />
-          current node
+          {t('panel.currentNode')}
         </span>
         <span class="legend-item">
           <span class="legend-swatch swatch-component" />
-          component
+          {t('panel.component')}
         </span>
       </div>
       <div class="tree-body">
@@ -56,7 +57,7 @@ export function TreePanel(props: {
         ) : (
           <div id="tree-container" class="tree-container">
             <p class="empty-note">
-              {treeStatus === 'failed' ? `The tree could not be loaded: ${treeError}` : 'Loading the tree…'}
+              {treeStatus === 'failed' ? t('panel.failed', { error: treeError }) : t('panel.loading')}
             </p>
           </div>
         )}

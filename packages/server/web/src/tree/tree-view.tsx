@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TreeViewNode } from '../../../src/api-types';
+import { useT } from '../i18n/use-t';
 import { NODE_FLAGS, type TreeIndex } from './tree-index';
 
 /** What the tree highlights: a turn's path and the session's current node. */
@@ -109,6 +110,7 @@ export function TreeView(props: {
   };
 
   const root = index.nodes.get(index.tree.rootId);
+  const t = useT('tree');
   const renderNode = (node: TreeViewNode, level: number) => {
     const parent = node.parentId === null ? null : index.nodes.get(node.parentId);
     const children = index.children(node);
@@ -161,25 +163,23 @@ export function TreeView(props: {
           <NodeFlags node={node} />
           <span class="row-end">
             {node.chunkCount ? (
-              <span class="chunk-count" title={`${node.chunkCount} chunk${node.chunkCount === 1 ? '' : 's'}`}>
-                {`${node.chunkCount} ch`}
+              <span class="chunk-count" title={t('view.chunks', { count: node.chunkCount })}>
+                {t('view.chunksShort', { count: node.chunkCount })}
               </span>
             ) : null}
             <span
               class="path-mark"
               aria-hidden="true"
               title={
-                isCurrent
-                  ? 'Current node: the next message resumes here'
-                  : step !== -1
-                    ? `Step ${step + 1} of the last turn's path`
-                    : ''
+                isCurrent ? t('view.currentTitle') : step !== -1 ? t('view.step', { step: step + 1 }) : ''
               }
             >
-              {isCurrent ? 'current' : step !== -1 ? String(step + 1) : ''}
+              {isCurrent ? t('view.current') : step !== -1 ? String(step + 1) : ''}
             </span>
           </span>
-          {scope ? <span class="sr-only">{`, in ${index.scopeLabel(node.scope)}`}</span> : null}
+          {scope ? (
+            <span class="sr-only">{t('view.inScope', { scope: index.scopeLabel(node.scope) })}</span>
+          ) : null}
         </div>
         {children.length ? (
           // biome-ignore lint/a11y/useSemanticElements: WAI-ARIA tree pattern: the children of a treeitem are a group.
@@ -193,7 +193,7 @@ export function TreeView(props: {
     // biome-ignore lint/a11y/noStaticElementInteractions: one key handler for every treeitem inside (WAI-ARIA tree pattern).
     <div id="tree-container" class="tree-container" ref={container} onKeyDown={onKeyDown}>
       {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: WAI-ARIA tree pattern on a list. */}
-      <ul class="tree" role="tree" aria-label={`Tree ${index.tree.name}`}>
+      <ul class="tree" role="tree" aria-label={t('view.label', { name: index.tree.name })}>
         {root ? renderNode(root, 1) : null}
       </ul>
     </div>
@@ -202,11 +202,12 @@ export function TreeView(props: {
 
 /** The flags of a node as small badges. */
 export function NodeFlags({ node }: { node: TreeViewNode }) {
+  const t = useT('tree');
   return (
     <>
-      {NODE_FLAGS.filter(([key]) => node[key]).map(([key, label, title]) => (
-        <span key={key} class={`flag flag-${label}`} title={title}>
-          {label}
+      {NODE_FLAGS.filter(([key]) => node[key]).map(([key, label]) => (
+        <span key={key} class={`flag flag-${label}`} title={t(`flags.${label}.title`)}>
+          {t(`flags.${label}.label`)}
         </span>
       ))}
     </>

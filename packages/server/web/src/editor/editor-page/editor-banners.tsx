@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import type { TreeEditor } from '../use-editor';
 
 /** Above the editor: the file (and why it is read-only), a change on disk with its choices, a failed save, a notice. */
@@ -14,6 +15,7 @@ export function EditorBanners({
   saveBlocked: boolean;
   notice: string | null;
 }) {
+  const t = useT('editor');
   return (
     <>
       <div class="editor-file">
@@ -22,14 +24,14 @@ export function EditorBanners({
       </div>
       {editor.changedOnDisk ? (
         <div id="disk-conflict" class="banner is-warning" role="alert">
-          The file changed on disk since you opened it.{' '}
+          {t('banners.changedOnDisk')}{' '}
           <button
             type="button"
             id="reload-from-disk"
             class="button-small"
             onClick={() => void editor.reload()}
           >
-            Reload from disk{editor.dirty ? ' (drop my changes)' : ''}
+            {editor.dirty ? t('banners.reloadDropping') : t('banners.reload')}
           </button>
           {editor.dirty ? (
             <button
@@ -39,7 +41,7 @@ export function EditorBanners({
               disabled={saveBlocked}
               onClick={() => void editor.save(true)}
             >
-              Overwrite with mine
+              {t('banners.overwrite')}
             </button>
           ) : null}
         </div>

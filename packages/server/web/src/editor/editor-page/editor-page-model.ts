@@ -1,5 +1,6 @@
 import type { TreeDocument, TreeDocumentNode } from '@treeagent/core/client';
 import type { EditorCheckResponse, EditorRouteResponse } from '../../../../src/api-types';
+import { tOf } from '../../i18n/use-t';
 import { type effectiveGraph, nodeOf } from '../document-model';
 import type { NodeFindings } from '../tree-graph/graph-node-box';
 
@@ -49,9 +50,10 @@ export function nodeDisplayName(
 
 /** What the editor's status says: checking, the problems that stop a save, unsaved changes, or saved. */
 export function editorStatusText(state: { checking: boolean; problems: number; dirty: boolean }): string {
-  if (state.checking) return 'Checking…';
-  if (state.problems) return `${state.problems} problem${state.problems === 1 ? '' : 's'}: cannot save`;
-  return state.dirty ? 'Unsaved changes' : 'Saved';
+  const t = tOf('editor');
+  if (state.checking) return t('status.checking');
+  if (state.problems) return t('status.problems', { count: state.problems });
+  return state.dirty ? t('status.unsaved') : t('status.saved');
 }
 
 /** The selected node and what the form needs about it. */

@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import type { TreeEditor } from '../use-editor';
 import { editorStatusText } from './editor-page-model';
 
@@ -14,6 +15,7 @@ export function EditorToolbar({
   /** An invalid draft (or one being checked) cannot be saved. */
   saveBlocked: boolean;
 }) {
+  const t = useT('editor');
   return (
     <>
       <span
@@ -28,9 +30,9 @@ export function EditorToolbar({
         class="button-small"
         disabled={!editor.canUndo}
         onClick={editor.undo}
-        title="Undo (Ctrl+Z)"
+        title={t('toolbar.undoTitle')}
       >
-        Undo
+        {t('toolbar.undo')}
       </button>
       <button
         type="button"
@@ -38,19 +40,19 @@ export function EditorToolbar({
         class="button-small"
         disabled={!editor.canRedo}
         onClick={editor.redo}
-        title="Redo (Ctrl+Shift+Z)"
+        title={t('toolbar.redoTitle')}
       >
-        Redo
+        {t('toolbar.redo')}
       </button>
       <button
         type="button"
         id="save"
         class="button-primary button-small"
         disabled={readOnly || !editor.dirty || saveBlocked || editor.saving}
-        title={saveBlocked ? 'An invalid tree cannot be saved: fix the problems first' : 'Save (Ctrl+S)'}
+        title={saveBlocked ? t('toolbar.invalid') : t('toolbar.saveTitle')}
         onClick={() => void editor.save()}
       >
-        {editor.saving ? 'Saving…' : 'Save'}
+        {editor.saving ? t('toolbar.saving') : t('toolbar.save')}
       </button>
     </>
   );

@@ -1,4 +1,5 @@
 import type { EditorCheckResponse } from '../../../../src/api-types';
+import { useT } from '../../i18n/use-t';
 
 /** The draft's problems (errors, which stop a save) and lint findings, each naming its node (a click selects it). */
 export function ProblemsList({
@@ -12,13 +13,16 @@ export function ProblemsList({
 }) {
   const problems = check?.problems ?? [];
   const lint = check?.lint ?? [];
+  const t = useT('editor');
   return (
-    <section id="problems" class="problems" aria-label="Problems">
+    <section id="problems" class="problems" aria-label={t('problems.label')}>
       <h3>
-        Problems {problems.length ? `(${problems.length})` : ''} and lint{' '}
-        {lint.length ? `(${lint.length})` : ''}
+        {t('problems.title', {
+          problems: problems.length ? ` (${problems.length})` : '',
+          lint: lint.length ? ` (${lint.length})` : '',
+        })}
       </h3>
-      {!problems.length && !lint.length ? <p class="note">None.</p> : null}
+      {!problems.length && !lint.length ? <p class="note">{t('problems.none')}</p> : null}
       <ul>
         {problems.map((problem, index) => (
           <li key={`p${index}`} class="finding is-error">
@@ -27,9 +31,9 @@ export function ProblemsList({
                 {nameOf(problem.nodeId)}
               </button>
             ) : (
-              'tree'
+              t('problems.tree')
             )}
-            : {problem.message} <span class="finding-fix">Fix: {problem.fix}</span>
+            : {problem.message} <span class="finding-fix">{t('fix', { fix: problem.fix })}</span>
           </li>
         ))}
         {lint.map((finding, index) => (
@@ -37,7 +41,7 @@ export function ProblemsList({
             <button type="button" class="link" onClick={() => onSelect(finding.nodeId)}>
               {nameOf(finding.nodeId)}
             </button>
-            : {finding.message} <span class="finding-fix">Fix: {finding.fix}</span>
+            : {finding.message} <span class="finding-fix">{t('fix', { fix: finding.fix })}</span>
           </li>
         ))}
       </ul>

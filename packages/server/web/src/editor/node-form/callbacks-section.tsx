@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import { callbackChoices, inputValue, withEntry } from './node-form-model';
 
 /** The callbacks a node of its type supports, each picked from the module's exports. */
@@ -15,12 +16,11 @@ export function CallbacksSection({
   hasModule: boolean;
   onCallbacks(next: Record<string, string> | undefined): void;
 }) {
+  const t = useT('editor');
   return (
     <section class="form-section">
-      <h3>Callbacks</h3>
-      {!hasModule ? (
-        <p class="note">The document names no "module": add one to pick callbacks from its exports.</p>
-      ) : null}
+      <h3>{t('callbacks.title')}</h3>
+      {!hasModule ? <p class="note">{t('callbacks.noModule')}</p> : null}
       {supported.map((key) => (
         <label key={key} class="field field-inline">
           <span>{key}</span>
@@ -29,11 +29,11 @@ export function CallbacksSection({
             value={callbacks[key] ?? ''}
             onChange={(event) => onCallbacks(withEntry(callbacks, key, inputValue(event)))}
           >
-            <option value="">— none —</option>
+            <option value="">{t('none')}</option>
             {callbackChoices(exported, callbacks[key]).map((name) => (
               <option key={name} value={name}>
                 {name}
-                {exported.includes(name) ? '' : ' (not exported)'}
+                {exported.includes(name) ? '' : ` ${t('notExported')}`}
               </option>
             ))}
           </select>

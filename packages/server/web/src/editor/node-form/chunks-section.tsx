@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import {
   type Chunk,
@@ -21,23 +22,24 @@ export function ChunksSection({
   onChunks(next: Chunk[]): void;
 }) {
   const [paste, setPaste] = useState('');
+  const t = useT('editor');
   const [jsonError, setJsonError] = useState<string | null>(null);
   const update = (index: number, change: Parameters<typeof updateChunkAt>[2]) =>
     onChunks(updateChunkAt(chunks, index, change));
   return (
     <section class="form-section">
-      <h3>Chunks ({chunks.length})</h3>
+      <h3>{t('chunks.title', { count: chunks.length })}</h3>
       <ol class="chunk-list">
         {chunks.map((chunk, index) => (
           <li key={index} class="chunk-row">
             <DraftInput
               class="chunk-text"
-              aria-label={`Chunk ${index + 1}`}
+              aria-label={t('chunks.chunk', { number: index + 1 })}
               value={chunkText(chunk)}
               onCommit={(typed) => update(index, (object) => ({ ...object, text: typed }))}
             />
             {isQuery ? (
-              <label class="check" title="Retrieved by the query node, not a signpost for exploration">
+              <label class="check" title={t('chunks.forRagTitle')}>
                 <input
                   type="checkbox"
                   checked={typeof chunk === 'object' && chunk.forRag === true}
@@ -50,13 +52,13 @@ export function ChunksSection({
                     })
                   }
                 />
-                forRag
+                {t('chunks.forRag')}
               </label>
             ) : null}
             <DraftInput
               class="chunk-extra"
-              aria-label={`Extra of chunk ${index + 1}`}
-              placeholder='extra {"lang":"en"}'
+              aria-label={t('chunks.extra', { number: index + 1 })}
+              placeholder={t('chunks.extraPlaceholder')}
               value={typeof chunk === 'object' && chunk.extra ? JSON.stringify(chunk.extra) : ''}
               onCommit={(typed) => {
                 const parsed = parseChunkExtra(typed, index);
@@ -76,7 +78,7 @@ export function ChunksSection({
             <button
               type="button"
               class="button-icon"
-              aria-label={`Remove chunk ${index + 1}`}
+              aria-label={t('chunks.remove', { number: index + 1 })}
               onClick={() => onChunks(chunks.filter((_, position) => position !== index))}
             >
               ×
@@ -86,7 +88,7 @@ export function ChunksSection({
       </ol>
       {jsonError ? <p class="finding is-error">{jsonError}</p> : null}
       <label class="field">
-        <span>Add chunks: one per line (paste many)</span>
+        <span>{t('chunks.paste')}</span>
         <textarea id="chunk-paste" rows={3} value={paste} onInput={(event) => setPaste(inputValue(event))} />
       </label>
       <button
@@ -99,7 +101,7 @@ export function ChunksSection({
           setPaste('');
         }}
       >
-        Add chunks
+        {t('chunks.add')}
       </button>
     </section>
   );

@@ -1,4 +1,6 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
+import { markup } from '../../i18n/markup';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import { callbackChoices, inputValue, type Patch, text, withEntry } from './node-form-model';
 
@@ -18,19 +20,19 @@ export function ComponentSection(props: {
   onChangeHead(patch: Patch): void;
 }) {
   const { node, head } = props;
+  const t = useT('editor');
   const headCallbacks = (head?.callbacks ?? {}) as Record<string, string>;
   const init = headCallbacks.init ?? '';
   const headEditable = !props.readOnly && head !== null && typeof node.use !== 'string';
   return (
     <section class="form-section" id="component-section">
-      <h3>Component</h3>
+      <h3>{t('component.title')}</h3>
       {typeof node.use === 'string' ? (
         <p class="note">
-          Uses the component “{node.use}” of the document's <code>components</code>, its nodes numbered from{' '}
-          {String(node.idBase)} (idBase + local id).{' '}
+          {markup(t('component.uses', { name: node.use, base: String(node.idBase) }))}{' '}
           {props.canMakeExplicit ? (
             <button type="button" id="make-explicit" class="button-small" onClick={props.onMakeExplicit}>
-              Make editable here
+              {t('component.makeEditable')}
             </button>
           ) : null}
         </p>
@@ -38,7 +40,7 @@ export function ComponentSection(props: {
       {head ? (
         <>
           <label class="field">
-            <span>Head #{head.id}: name</span>
+            <span>{t('component.headName', { id: head.id })}</span>
             <DraftInput
               id="head-name"
               disabled={!headEditable}
@@ -47,9 +49,7 @@ export function ComponentSection(props: {
             />
           </label>
           <label class="field field-inline">
-            <span title="Initialises the component's self, once per interaction that touches the component">
-              head init
-            </span>
+            <span title={t('component.headInitTitle')}>{t('component.headInit')}</span>
             <select
               id="head-init"
               disabled={!headEditable}
@@ -58,23 +58,19 @@ export function ComponentSection(props: {
                 props.onChangeHead({ callbacks: withEntry(headCallbacks, 'init', inputValue(event)) })
               }
             >
-              <option value="">— none —</option>
+              <option value="">{t('none')}</option>
               {callbackChoices(props.callbacks, init).map((name) => (
                 <option key={name} value={name}>
                   {name}
-                  {props.callbacks.includes(name) ? '' : ' (not exported)'}
+                  {props.callbacks.includes(name) ? '' : ` ${t('notExported')}`}
                 </option>
               ))}
             </select>
           </label>
-          {!props.hasModule ? (
-            <p class="note">
-              The document names no "module": add one to pick the head's init from its exports.
-            </p>
-          ) : null}
+          {!props.hasModule ? <p class="note">{t('component.noModule')}</p> : null}
         </>
       ) : (
-        <p class="note">This component has no head yet: it needs one (its entry) to be valid.</p>
+        <p class="note">{t('component.noHead')}</p>
       )}
     </section>
   );

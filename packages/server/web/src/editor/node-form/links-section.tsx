@@ -1,4 +1,5 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
+import { useT } from '../../i18n/use-t';
 import { inputValue, isLinkName, text, withEntry } from './node-form-model';
 
 /** A node's named links (`links.<name>` in code): each one's target, removal, and a new one by name. */
@@ -12,9 +13,10 @@ export function LinksSection({
   nodes: readonly TreeDocumentNode[];
   onLinks(next: Record<string, number> | undefined): void;
 }) {
+  const t = useT('editor');
   return (
     <section class="form-section">
-      <h3>Links</h3>
+      <h3>{t('links.title')}</h3>
       {Object.entries(links).map(([name, target]) => (
         <div key={name} class="link-row">
           <code>{name}</code> →
@@ -31,7 +33,7 @@ export function LinksSection({
           <button
             type="button"
             class="button-icon"
-            aria-label={`Remove link ${name}`}
+            aria-label={t('links.remove', { name })}
             onClick={() => onLinks(withEntry(links, name, undefined))}
           >
             ×
@@ -40,7 +42,7 @@ export function LinksSection({
       ))}
       <input
         id="new-link"
-        placeholder="new link name, Enter"
+        placeholder={t('links.placeholder')}
         onKeyDown={(event) => {
           const name = inputValue(event).trim();
           if (event.key === 'Enter' && isLinkName(name)) {

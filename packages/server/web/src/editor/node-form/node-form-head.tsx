@@ -1,4 +1,5 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
+import { useT } from '../../i18n/use-t';
 import { DraftArea, DraftInput } from '../draft-field';
 import { CHANGEABLE_TYPES, inputValue, type NodeFinding, type Patch, text } from './node-form-model';
 
@@ -15,6 +16,7 @@ export function NodeFormHead({
   onMakePrimary(): void;
 }) {
   const type = node.type;
+  const t = useT('editor');
   return (
     <>
       <header class="node-form-head">
@@ -25,10 +27,10 @@ export function NodeFormHead({
             type="button"
             id="toggle-primary"
             class={`button-small${node.isPrimary ? ' is-on' : ''}`}
-            title="First interactions start from the primary agent"
+            title={t('head.primaryTitle')}
             onClick={onMakePrimary}
           >
-            {node.isPrimary ? '★ primary' : '☆ make primary'}
+            {node.isPrimary ? t('head.primary') : t('head.makePrimary')}
           </button>
         ) : null}
       </header>
@@ -36,13 +38,14 @@ export function NodeFormHead({
         <ul class="node-findings">
           {findings.map((finding, index) => (
             <li key={index} class={`finding is-${finding.kind}`}>
-              <strong>{finding.message}</strong> <span class="finding-fix">Fix: {finding.fix}</span>
+              <strong>{finding.message}</strong>{' '}
+              <span class="finding-fix">{t('fix', { fix: finding.fix })}</span>
             </li>
           ))}
         </ul>
       ) : null}
       <label class="field">
-        <span>Name</span>
+        <span>{t('head.name')}</span>
         <DraftInput
           id="node-name"
           value={text(node.name)}
@@ -50,7 +53,7 @@ export function NodeFormHead({
         />
       </label>
       <label class="field">
-        <span>Description</span>
+        <span>{t('head.description')}</span>
         <DraftArea
           rows={2}
           value={text(node.description)}
@@ -59,7 +62,7 @@ export function NodeFormHead({
       </label>
       {CHANGEABLE_TYPES.includes(type) ? (
         <label class="field">
-          <span>Type</span>
+          <span>{t('head.type')}</span>
           <select id="node-type" value={type} onChange={(event) => onChange({ type: inputValue(event) })}>
             {CHANGEABLE_TYPES.map((option) => (
               <option key={option} value={option}>

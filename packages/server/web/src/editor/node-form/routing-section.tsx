@@ -1,5 +1,7 @@
 import type { TreeDocumentNode } from '@treeagent/core/client';
 import type { EditorThresholdSuggestion } from '../../../../src/api-types';
+import { markup } from '../../i18n/markup';
+import { useT } from '../../i18n/use-t';
 import { DraftInput } from '../draft-field';
 import { checked, numberOrUndefined, type Patch } from './node-form-model';
 
@@ -19,12 +21,13 @@ export function RoutingSection({
   suggestion: EditorThresholdSuggestion | null;
   onChange(patch: Patch): void;
 }) {
+  const t = useT('editor');
   return (
     <section class="form-section">
-      <h3>Routing</h3>
+      <h3>{t('routing.label')}</h3>
       {node.type === 'root' ? (
         <label class="field">
-          <span>Default similarity threshold</span>
+          <span>{t('form.defaultThreshold')}</span>
           <DraftInput
             id="node-default-threshold"
             type="number"
@@ -39,7 +42,7 @@ export function RoutingSection({
         </label>
       ) : (
         <label class="field">
-          <span>Similarity threshold (blank: inherited or calibrated)</span>
+          <span>{t('form.threshold')}</span>
           <DraftInput
             id="node-threshold"
             type="number"
@@ -53,17 +56,24 @@ export function RoutingSection({
       )}
       {suggestion && suggestion.suggested !== null ? (
         <p class="suggestion">
-          Suggested from labelled utterances: <strong>{suggestion.suggested}</strong> (now{' '}
-          {suggestion.current}, {suggestion.currentSource}; keeps {Math.round(suggestion.descendKept * 100)}%
-          of {suggestion.shouldDescend} that should descend, stops {Math.round(suggestion.stopRecall * 100)}%
-          of {suggestion.shouldStop} that should not){' '}
+          {markup(
+            t('form.suggestion', {
+              suggested: suggestion.suggested,
+              current: suggestion.current,
+              source: suggestion.currentSource,
+              kept: Math.round(suggestion.descendKept * 100),
+              descend: suggestion.shouldDescend,
+              stopped: Math.round(suggestion.stopRecall * 100),
+              stop: suggestion.shouldStop,
+            }),
+          )}{' '}
           <button
             type="button"
             id="apply-suggestion"
             class="button-small"
             onClick={() => onChange({ similarityThreshold: suggestion.suggested })}
           >
-            Apply
+            {t('routing.apply')}
           </button>
         </p>
       ) : null}
@@ -76,7 +86,7 @@ export function RoutingSection({
               checked={node[flag] === true}
               onChange={(event) => onChange({ [flag]: checked(event) || undefined })}
             />
-            {label}
+            {t(`flags.${label}.label`, { ns: 'tree' })}
           </label>
         ))}
       </div>

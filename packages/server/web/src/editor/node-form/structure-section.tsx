@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useT } from '../../i18n/use-t';
 import type { NewNodeType } from '../document-model';
 import { inputValue } from './node-form-model';
 
@@ -20,13 +21,14 @@ export function StructureSection(props: {
 }) {
   const [newType, setNewType] = useState<NewNodeType>('emit');
   const { siblings } = props;
+  const t = useT('editor');
   return (
     <section class="form-section node-actions">
-      <h3>Structure</h3>
+      <h3>{t('structure.title')}</h3>
       <div class="action-row">
         <select
           id="new-child-type"
-          aria-label="Type of the new child"
+          aria-label={t('structure.newType')}
           value={newType}
           onChange={(event) => setNewType(inputValue(event) as NewNodeType)}
         >
@@ -37,17 +39,17 @@ export function StructureSection(props: {
           ))}
         </select>
         <button type="button" id="add-child" class="button-small" onClick={() => props.onAddChild(newType)}>
-          Add child
+          {t('structure.addChild')}
         </button>
         <button type="button" id="add-component" class="button-small" onClick={props.onAddComponent}>
-          Add component
+          {t('structure.addComponent')}
         </button>
       </div>
       {props.components.length ? (
         <div class="action-row">
           {props.components.map((name) => (
             <button key={name} type="button" class="button-small" onClick={() => props.onInstantiate(name)}>
-              Clone component “{name}” here
+              {t('structure.clone', { name })}
             </button>
           ))}
         </div>
@@ -55,37 +57,37 @@ export function StructureSection(props: {
       {props.hasParent && siblings.count > 1 ? (
         <div class="action-row">
           <span class="note" id="sibling-position">
-            {siblings.index + 1} of {siblings.count} siblings
+            {t('structure.position', { index: siblings.index + 1, count: siblings.count })}
           </span>
           <button
             type="button"
             id="move-up"
             class="button-small"
             disabled={siblings.index <= 0}
-            title="Earlier among its siblings: of two equally similar children, exploration takes the first"
+            title={t('structure.moveUpTitle')}
             onClick={() => props.onMove(-1)}
           >
-            ↑ Move up
+            {t('structure.moveUp')}
           </button>
           <button
             type="button"
             id="move-down"
             class="button-small"
             disabled={siblings.index >= siblings.count - 1}
-            title="Later among its siblings"
+            title={t('structure.moveDownTitle')}
             onClick={() => props.onMove(1)}
           >
-            ↓ Move down
+            {t('structure.moveDown')}
           </button>
         </div>
       ) : null}
       {props.hasParent ? (
         <div class="action-row">
           <button type="button" id="duplicate-node" class="button-small" onClick={props.onDuplicate}>
-            Duplicate
+            {t('structure.duplicate')}
           </button>
           <button type="button" id="delete-node" class="button-small is-danger" onClick={props.onDelete}>
-            Delete subtree
+            {t('structure.delete')}
           </button>
         </div>
       ) : null}

@@ -1,4 +1,5 @@
 import { truncate } from '../../components/format';
+import { useT } from '../../i18n/use-t';
 import type { GraphGroup } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedCollapsedGroup, type PlacedGroup } from '../graph-layout';
 import { groupLabel } from './graph-view';
@@ -17,6 +18,7 @@ export function GraphGroupBox({
   onSelect(id: number): void;
   onToggle(id: number): void;
 }) {
+  const t = useT('editor');
   return (
     <g
       class={`graph-group${selected ? ' is-selected' : ''}${component?.instance ? ' is-instance' : ''}`}
@@ -34,7 +36,7 @@ export function GraphGroupBox({
         x={group.x + group.width - 16}
         y={group.y + 14}
         role="button"
-        aria-label={`Collapse component ${group.id}`}
+        aria-label={t('graph.collapseComponent', { id: group.id })}
         onPointerDown={(event) => {
           event.stopPropagation();
           onToggle(group.id);
@@ -60,6 +62,7 @@ export function GraphFoldedGroup({
   onSelect(id: number): void;
   onToggle(id: number): void;
 }) {
+  const t = useT('editor');
   const x = box.x - NODE_WIDTH / 2;
   const y = box.y - NODE_HEIGHT / 2;
   return (
@@ -80,7 +83,7 @@ export function GraphFoldedGroup({
         {truncate(groupLabel(component, box.id), 26)}
       </text>
       <text x={12} y={38} class="graph-node-meta">
-        {box.count} node{box.count === 1 ? '' : 's'} inside
+        {t('graph.inside', { count: box.count })}
       </text>
       {/* biome-ignore lint/a11y/useSemanticElements: SVG has no button element. */}
       <text
@@ -88,7 +91,7 @@ export function GraphFoldedGroup({
         x={NODE_WIDTH - 16}
         y={NODE_HEIGHT - 8}
         role="button"
-        aria-label={`Expand component ${box.id}`}
+        aria-label={t('graph.expandComponent', { id: box.id })}
         onPointerDown={(event) => {
           event.stopPropagation();
           onToggle(box.id);

@@ -1,4 +1,5 @@
-import { truncate } from '../../components/format';
+import { formatDecimal, truncate } from '../../components/format';
+import { useT } from '../../i18n/use-t';
 import type { GraphNode } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from '../graph-layout';
 import { flagMarks, heatColour, nodeTitle } from './graph-view';
@@ -37,6 +38,7 @@ export function GraphNodeBox(props: {
   onPointerDown(event: PointerEvent): void;
   onToggle(): void;
 }) {
+  const t = useT('editor');
   const { node, similarity, findings: found } = props;
   const chunks = Array.isArray(node.node.chunks) ? node.node.chunks.length : 0;
   const x = props.place.x - NODE_WIDTH / 2;
@@ -65,9 +67,9 @@ export function GraphNodeBox(props: {
       </text>
       <text x={14} y={38} class="graph-node-meta">
         {TYPE_MARK[node.type] ?? node.type} #{node.id}
-        {chunks ? ` · ${chunks} chunk${chunks === 1 ? '' : 's'}` : ''}
+        {chunks ? ` · ${t('graph.chunks', { count: chunks })}` : ''}
         {typeof node.node.similarityThreshold === 'number' ? ` · ≥ ${node.node.similarityThreshold}` : ''}
-        {similarity !== undefined ? ` · ${similarity.toFixed(2)}` : ''}
+        {similarity !== undefined ? ` · ${formatDecimal(similarity, 2)}` : ''}
       </text>
       {found && (found.errors || found.warnings) ? (
         <g
@@ -87,7 +89,7 @@ export function GraphNodeBox(props: {
           x={NODE_WIDTH - 16}
           y={NODE_HEIGHT - 8}
           role="button"
-          aria-label={props.fold === 'folded' ? `Expand node ${node.id}` : `Collapse node ${node.id}`}
+          aria-label={t(props.fold === 'folded' ? 'graph.expandNode' : 'graph.collapseNode', { id: node.id })}
           onPointerDown={(event) => {
             event.stopPropagation();
             props.onToggle();

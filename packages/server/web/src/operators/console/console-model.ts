@@ -1,12 +1,14 @@
 import type { HistoryEntry, OperatorRef, StoredTurnFact } from '@treeagent/core/client';
 import type { HandoffSummary, OperatorMessageRequest } from '../../../../src/api-types';
+import { tOf } from '../../i18n/use-t';
 
 /** "3 min", "1 h 05 min": how long a session has waited. */
 export function formatWait(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
-  if (minutes < 1) return `${Math.max(0, Math.floor(ms / 1000))} s`;
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  const t = tOf('console');
+  if (minutes < 1) return t('wait.seconds', { seconds: Math.max(0, Math.floor(ms / 1000)) });
+  if (minutes < 60) return t('wait.minutes', { minutes });
+  return t('wait.hours', { hours: Math.floor(minutes / 60), minutes: String(minutes % 60).padStart(2, '0') });
 }
 
 /** A queue item's state line: waiting, claimed by whom ("you" for the operator looking), or closed at what time. */
@@ -15,16 +17,21 @@ export function queueStatusText(
   operatorId: string,
   timeOf: (iso: string) => string,
 ): string {
-  if (item.status === 'waiting') return 'Waiting';
+  const t = tOf('console');
+  if (item.status === 'waiting') return t('status.waiting');
   if (item.status === 'claimed')
-    return `Claimed by ${item.operator?.id === operatorId ? 'you' : item.operator?.name}`;
-  return `Closed ${item.closedAt ? timeOf(item.closedAt) : ''}`;
+    return item.operator?.id === operatorId
+      ? t('status.claimedByYou')
+      : t('status.claimedBy', { name: item.operator?.name });
+  return item.closedAt ? t('status.closedAt', { time: timeOf(item.closedAt) }) : t('status.closed');
 }
 
 /** Who has an open session, as its header says: nobody (closed: the assistant has it), you, another operator, or nobody yet. */
 export function holderText(open: boolean, holder: OperatorRef | null, mine: boolean): string {
-  if (!open) return 'Closed: the assistant has this session.';
-  return holder ? `Claimed by ${mine ? 'you' : holder.name}` : 'Waiting';
+  const t = tOf('console');
+  if (!open) return t('status.assistantHas');
+  if (!holder) return t('status.waiting');
+  return mine ? t('status.claimedByYou') : t('status.claimedBy', { name: holder.name });
 }
 
 /** An operator's reply as the API takes it: the text trimmed, the comma-separated options, the uploaded files' ids. */
@@ -66,10 +73,11 @@ export function speakerOf(
   entry: HistoryEntry,
   nodeLabel: ((id: number) => string) | null,
 ): { who: string; kind: 'user' | 'operator' | 'agent' } {
-  if (entry.role === 'user') return { who: 'User', kind: 'user' };
+  const t = tOf('console');
+  if (entry.role === 'user') return { who: t('transcript.user'), kind: 'user' };
   if (entry.operator) return { who: entry.operator.name, kind: 'operator' };
   const node = entry.nodeId !== undefined && nodeLabel ? ` · ${nodeLabel(entry.nodeId)}` : '';
-  return { who: `Assistant${node}`, kind: 'agent' };
+  return { who: `${t('transcript.assistant')}${node}`, kind: 'agent' };
 }
 
 /** The set with `sessionId` in or out (the same set when nothing changes, so nothing re-renders). */

@@ -1,4 +1,6 @@
 import type { HandoffSummary } from '../../../../src/api-types';
+import { formatDateTime, formatTimeWithSeconds } from '../../components/format';
+import { useT } from '../../i18n/use-t';
 import { useOperator } from '../operator-gate';
 import { WebhookDeadLetters } from '../webhook-dead-letters';
 import { formatWait, queueStatusText } from './console-model';
@@ -18,10 +20,11 @@ export function QueueList(props: {
   now: number;
 }) {
   const { operator } = useOperator();
+  const t = useT('console');
   const { status, list, queueFilter } = props;
   const shown = list.filter((item) => !queueFilter || item.queue === queueFilter);
   return (
-    <aside class="console-queue" aria-label="Queue">
+    <aside class="console-queue" aria-label={t('queue.label')}>
       <div class="console-tabs" role="tablist">
         {(['open', 'closed'] as const).map((tab) => (
           <button
@@ -33,18 +36,20 @@ export function QueueList(props: {
             class="ghost-button"
             onClick={() => props.onStatus(tab)}
           >
-            {tab === 'open' ? `Queue (${status === 'open' ? list.length : '…'})` : 'Closed'}
+            {tab === 'open'
+              ? t('queue.tab', { count: status === 'open' ? list.length : '…' })
+              : t('status.closed')}
           </button>
         ))}
       </div>
       <label class="console-filter">
-        <span>Queue</span>
+        <span>{t('queue.label')}</span>
         <select
           id="queue-filter"
           value={queueFilter}
           onChange={(event) => props.onQueueFilter((event.currentTarget as HTMLSelectElement).value)}
         >
-          <option value="">All queues</option>
+          <option value="">{t('queue.all')}</option>
           {props.queues.map((queue) => (
             <option key={queue} value={queue}>
               {queue}
@@ -64,15 +69,17 @@ export function QueueList(props: {
               <span class="queue-item-top">
                 <span class="queue-chip">{item.queue}</span>
                 {item.channel ? <span class="queue-chip queue-channel">{item.channel}</span> : null}
-                <span class="queue-wait" title={`since ${new Date(item.since).toLocaleString()}`}>
+                <span class="queue-wait" title={t('queue.since', { time: formatDateTime(item.since) })}>
                   {item.status === 'closed' ? item.outcome : formatWait(props.now - Date.parse(item.since))}
                 </span>
               </span>
               <span class="queue-reason">{item.reason}</span>
               {item.lastMessages.length ? <span class="queue-last">“{item.lastMessages.at(-1)}”</span> : null}
               <span class="queue-status">
-                {props.typing.has(item.sessionId) ? <span class="queue-typing">typing… · </span> : null}
-                {queueStatusText(item, operator.id, (iso) => new Date(iso).toLocaleTimeString())}
+                {props.typing.has(item.sessionId) ? (
+                  <span class="queue-typing">{t('queue.typing')}</span>
+                ) : null}
+                {queueStatusText(item, operator.id, formatTimeWithSeconds)}
               </span>
             </button>
           </li>
@@ -80,7 +87,7 @@ export function QueueList(props: {
       </ul>
       {shown.length === 0 ? (
         <p id="queue-empty" class="muted console-empty">
-          {status === 'open' ? 'Nobody is waiting.' : 'No closed handoffs.'}
+          {status === 'open' ? t('queue.nobody') : t('queue.noClosed')}
         </p>
       ) : null}
       <WebhookDeadLetters />

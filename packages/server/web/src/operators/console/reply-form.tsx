@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { handoffApi } from '../../api/handoff-api';
 import { useApp } from '../../app/app-context';
+import { useT } from '../../i18n/use-t';
 import { replyRequest } from './console-model';
 
 /**
@@ -19,6 +20,7 @@ export function ReplyForm({
   reload: () => Promise<void>;
 }) {
   const { api } = useApp();
+  const t = useT('console');
   const [reply, setReply] = useState('');
   const [options, setOptions] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -60,7 +62,7 @@ export function ReplyForm({
       <textarea
         id="reply-input"
         rows={3}
-        placeholder={mine ? 'Write to the user…' : 'Claim the session to write to the user.'}
+        placeholder={mine ? t('reply.placeholder') : t('reply.claimFirst')}
         disabled={!mine}
         value={reply}
         onInput={(event) => {
@@ -79,7 +81,7 @@ export function ReplyForm({
       <div class="reply-extras">
         <input
           id="reply-options"
-          placeholder="Options, comma-separated"
+          placeholder={t('reply.options')}
           disabled={!mine}
           value={options}
           onInput={(event) => setOptions((event.currentTarget as HTMLInputElement).value)}
@@ -93,7 +95,7 @@ export function ReplyForm({
           onChange={(event) => setFiles([...((event.currentTarget as HTMLInputElement).files ?? [])])}
         />
         <button id="reply-send" type="submit" class="primary-button" disabled={!mine}>
-          Send
+          {t('reply.send')}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { HandoffDetail } from '../../../../src/api-types';
 import { handoffApi } from '../../api/handoff-api';
 import { useApp } from '../../app/app-context';
+import { useT } from '../../i18n/use-t';
 
 /**
  * What the operator can do with an open session: claim it, take it over (admins), release it, hand
@@ -23,6 +24,7 @@ export function SessionActions({
 }) {
   const { api, tree } = useApp();
   const [target, setTarget] = useState('');
+  const t = useT('console');
   const holder = state.operator ?? null;
   const nodes = tree ? tree.tree.nodes.filter((node) => node.type !== 'root') : [];
   return (
@@ -34,7 +36,7 @@ export function SessionActions({
           class="primary-button"
           onClick={() => void act(() => handoffApi.claim(api, sessionId))}
         >
-          Claim
+          {t('actions.claim')}
         </button>
       ) : null}
       {holder && !mine && admin ? (
@@ -44,7 +46,7 @@ export function SessionActions({
           class="ghost-button"
           onClick={() => void act(() => handoffApi.claim(api, sessionId, true))}
         >
-          Take over
+          {t('actions.takeOver')}
         </button>
       ) : null}
       {mine ? (
@@ -54,19 +56,19 @@ export function SessionActions({
           class="ghost-button"
           onClick={() => void act(() => handoffApi.release(api, sessionId))}
         >
-          Release
+          {t('actions.release')}
         </button>
       ) : null}
       {mine || admin ? (
         <>
           <label class="hand-back">
-            <span class="sr-only">Hand back to</span>
+            <span class="sr-only">{t('actions.handBackTo')}</span>
             <select
               id="hand-back-target"
               value={target}
               onChange={(event) => setTarget((event.currentTarget as HTMLSelectElement).value)}
             >
-              <option value="">The assistant's default</option>
+              <option value="">{t('actions.assistantDefault')}</option>
               {nodes.map((node) => (
                 <option key={node.id} value={String(node.id)}>
                   {'  '.repeat(Math.max(0, node.depth - 1))}
@@ -85,7 +87,7 @@ export function SessionActions({
               )
             }
           >
-            Hand back
+            {t('actions.handBack')}
           </button>
           <button
             id="close-handoff"
@@ -93,7 +95,7 @@ export function SessionActions({
             class="ghost-button"
             onClick={() => void act(() => handoffApi.close(api, sessionId, !mine && admin))}
           >
-            Close
+            {t('actions.close')}
           </button>
         </>
       ) : null}

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { HandoffDetail } from '../../../../src/api-types';
+import { markup } from '../../i18n/markup';
+import { useT } from '../../i18n/use-t';
 import { useOperator } from '../operator-gate';
 import { formatWait, holderText } from './console-model';
 import { ReplyForm } from './reply-form';
@@ -30,6 +32,7 @@ export function SessionPanel({
   const mine = holder?.id === operator.id;
   const admin = operator.role === 'admin';
   const transcript = useRef<HTMLOListElement>(null);
+  const t = useT('console');
 
   useEffect(() => {
     if (transcript.current) transcript.current.scrollTop = transcript.current.scrollHeight;
@@ -41,14 +44,18 @@ export function SessionPanel({
 
   return (
     <>
-      <section id="console-session" class="console-session" aria-label="Session">
+      <section id="console-session" class="console-session" aria-label={t('side.session')}>
         <header class="session-head">
           <div>
             <h1 id="session-reason">{detail.handoff.reason}</h1>
             <p class="muted">
-              Queue <strong>{detail.handoff.queue}</strong> · waiting{' '}
-              {formatWait(now - Date.parse(detail.handoff.since))} · session{' '}
-              <code>{sessionId.slice(0, 12)}</code>
+              {markup(
+                t('panel.head', {
+                  queue: detail.handoff.queue,
+                  wait: formatWait(now - Date.parse(detail.handoff.since)),
+                  session: sessionId.slice(0, 12),
+                }),
+              )}
             </p>
             {detail.handoff.summary ? (
               <p id="session-summary" class="session-summary">
@@ -70,7 +77,7 @@ export function SessionPanel({
           listRef={transcript}
         />
         <p id="user-typing" class="user-typing muted" aria-live="polite">
-          {userTyping && state ? 'The user is typing…' : ''}
+          {userTyping && state ? t('panel.userTyping') : ''}
         </p>
         {state ? <ReplyForm sessionId={sessionId} mine={mine} run={run} reload={reload} /> : null}
       </section>

@@ -2,7 +2,10 @@ import type { HistoryEntry, StoredTurnFact } from '@treeagent/core/client';
 import type { RefObject } from 'preact';
 import { handoffApi } from '../../api/handoff-api';
 import { useApp } from '../../app/app-context';
+import { handoffText } from '../../chat/handoff-text';
+import { formatTimeWithSeconds } from '../../components/format';
 import { TurnFactsView } from '../../debug/turn-facts-view';
+import { useT } from '../../i18n/use-t';
 import { speakerOf, transcriptRows } from './console-model';
 
 /** A session's transcript: its rows, and after each turn its debug view (decisions, node reached, status). */
@@ -17,8 +20,9 @@ export function Transcript({
   sessionId: string;
   listRef: RefObject<HTMLOListElement | null>;
 }) {
+  const t = useT('console');
   return (
-    <ol id="transcript" class="transcript" ref={listRef} aria-label="Transcript">
+    <ol id="transcript" class="transcript" ref={listRef} aria-label={t('transcript.label')}>
       {transcriptRows(history, facts).map(({ entry, index, fact }) => [
         <TranscriptEntry key={`${index}-${entry.at}`} entry={entry} sessionId={sessionId} />,
         fact ? <TurnDebugEntry key={`debug-${entry.turn}`} fact={fact} /> : null,
@@ -30,16 +34,16 @@ export function Transcript({
 /** A turn's debug view in the transcript, folded: status and node reached, then the decisions. */
 function TurnDebugEntry({ fact }: { fact: StoredTurnFact }) {
   const { tree } = useApp();
-  const nodeLabel = (id: number) => tree?.nodeLabel(id) ?? `node ${id}`;
+  const t = useT('console');
+  const nodeLabel = (id: number) => tree?.nodeLabel(id) ?? t('transcript.node', { id });
   return (
     <li class="t-debug" data-turn={String(fact.turn)}>
       <details>
         <summary>
-          Debug · turn {fact.turn} · <span class={`t-debug-status status-${fact.status}`}>{fact.status}</span>
+          {t('transcript.debugTurn', { turn: fact.turn })} ·{' '}
+          <span class={`t-debug-status status-${fact.status}`}>{fact.status}</span>
           {fact.nodeId === null ? '' : ` · ${nodeLabel(fact.nodeId)}`}
-          {fact.decisions.length
-            ? ` · ${fact.decisions.length} decision${fact.decisions.length === 1 ? '' : 's'}`
-            : ''}
+          {fact.decisions.length ? ` · ${t('transcript.decisions', { count: fact.decisions.length })}` : ''}
         </summary>
         <TurnFactsView fact={fact} nodeLabel={nodeLabel} />
       </details>
@@ -50,8 +54,11 @@ function TurnDebugEntry({ fact }: { fact: StoredTurnFact }) {
 /** One row of the transcript: who, when, the text, options and files. */
 function TranscriptEntry({ entry, sessionId }: { entry: HistoryEntry; sessionId: string }) {
   const { tree } = useApp();
+  const t = useT('console');
   if (entry.role === 'system') {
-    return <li class="t-entry t-entry--system">{entry.content}</li>;
+    return (
+      <li class="t-entry t-entry--system">{entry.handoff ? handoffText(t, entry.handoff) : entry.content}</li>
+    );
   }
   const { who, kind } = speakerOf(entry, tree ? (id) => tree.nodeLabel(id) : null);
   return (
@@ -59,12 +66,14 @@ function TranscriptEntry({ entry, sessionId }: { entry: HistoryEntry; sessionId:
       <span class="t-who">
         {who}{' '}
         <span class="muted">
-          · turn {entry.turn} · {new Date(entry.at).toLocaleTimeString()}
+          · {t('transcript.turn', { turn: entry.turn })} · {formatTimeWithSeconds(entry.at)}
         </span>
       </span>
       {entry.content ? <span class="t-text">{entry.content}</span> : null}
-      {entry.selectedOption ? <span class="muted"> (option)</span> : null}
-      {entry.options?.length ? <span class="t-options">Options: {entry.options.join(' · ')}</span> : null}
+      {entry.selectedOption ? <span class="muted"> {t('transcript.option')}</span> : null}
+      {entry.options?.length ? (
+        <span class="t-options">{t('transcript.options', { options: entry.options.join(' · ') })}</span>
+      ) : null}
       {entry.attachments?.length ? (
         <span class="t-files">
           {entry.attachments.map((file) => (
