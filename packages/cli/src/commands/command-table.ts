@@ -10,10 +10,13 @@ import { inspectDefinition } from './inspect.js';
 import { lintDefinition } from './lint.js';
 import { operatorPasswordDefinition } from './operator-password.js';
 import { personalDataDefinition } from './personal-data.js';
+import { publishDefinition } from './publish.js';
 import { reportDefinition } from './report.js';
+import { rollbackDefinition } from './rollback.js';
 import { serveDefinition } from './serve.js';
 import { sourcesDefinition } from './sources.js';
 import { testDefinition } from './test.js';
+import { versionsDefinition } from './versions.js';
 
 /**
  * Every `treeagent` command, in the order `treeagent --help` lists them. A new command is a module
@@ -35,4 +38,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   lintDefinition,
   operatorPasswordDefinition,
   testDefinition,
+  versionsDefinition,
+  publishDefinition,
+  rollbackDefinition,
 ];
