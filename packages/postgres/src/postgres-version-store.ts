@@ -7,8 +7,12 @@ import {
   type TreeVersion,
   type VersionStore,
 } from '@treeagent/core/adapter';
+import type pg from 'pg';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 import { sessionTable, transaction } from './sql.js';
+
+/** The `LISTEN`/`NOTIFY` channel of environment moves (payload: the versions table, tree, environment). */
+const VERSIONS_CHANNEL = 'treeagent_versions';
 
 interface VersionRow {
   tree: string;
@@ -52,12 +56,18 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
   /** Quoted, schema-qualified names of the environments and history tables. */
   readonly environmentsTable: string;
   readonly historyTable: string;
+  readonly sessionsTable: string;
 
   constructor(options: PostgresOperatorStoreOptions) {
     super(options, 'tree_versions', 'tree versions table', 'PostgresVersionStore');
     const schema = options.schema ?? 'public';
     const prefix = options.tablePrefix ?? 'treeagent_';
     this.environmentsTable = sessionTable(schema, `${prefix}tree_environments`, 'tree environments table');
+    this.sessionsTable = sessionTable(
+      schema,
+      `${prefix}tree_session_versions`,
+      'tree session versions table',
+    );
     this.historyTable = sessionTable(
       schema,
       `${prefix}tree_environment_history`,
@@ -99,6 +109,12 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
          message text NOT NULL,
          at timestamptz NOT NULL,
          figures jsonb
+       )`,
+      `CREATE TABLE IF NOT EXISTS ${this.sessionsTable} (
+         tree text NOT NULL,
+         session_id text NOT NULL,
+         version_id text NOT NULL,
+         PRIMARY KEY (tree, session_id)
        )`,
       `CREATE INDEX IF NOT EXISTS ${this.index('tree_environment_history_by_environment')} ON ${this.historyTable} (tree, environment, seq)`,
     ];
@@ -213,8 +229,66 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
             change.figures ? JSON.stringify(change.figures) : null,
           ],
         );
+        // Sent at commit: every process serving this environment switches now, not at its next poll.
+        await client.query('SELECT pg_notify($1, $2)', [
+          VERSIONS_CHANNEL,
+          JSON.stringify({ table: this.table, tree, environment: change.environment }),
+        ]);
       }),
     );
+  }
+
+  /**
+   * Calls `listener` when any process moves an environment of this store's tables, by
+   * `LISTEN`/`NOTIFY` on a connection of its own. A notification lost while that connection is
+   * down is not replayed: servers also poll (docs/versions.md).
+   */
+  async onEnvironmentMoved(
+    listener: (tree: string, environment: string) => void,
+  ): Promise<() => Promise<void>> {
+    const client = await this.run('listen for publishes', (pool) => pool.connect());
+    const onNotification = (message: pg.Notification) => {
+      if (message.channel !== VERSIONS_CHANNEL || !message.payload) return;
+      try {
+        const moved = JSON.parse(message.payload) as { table?: string; tree?: string; environment?: string };
+        if (moved.table === this.table && moved.tree && moved.environment)
+          listener(moved.tree, moved.environment);
+      } catch {
+        // Not ours: another program's payload on the channel.
+      }
+    };
+    client.on('notification', onNotification);
+    client.on('error', () => {});
+    await client.query(`LISTEN ${VERSIONS_CHANNEL}`);
+    return async () => {
+      client.off('notification', onNotification);
+      await client.query(`UNLISTEN ${VERSIONS_CHANNEL}`).catch(() => {});
+      client.release();
+    };
+  }
+
+  async pinSession(tree: string, sessionId: string, versionId: string): Promise<string> {
+    return this.run('give a session its tree version', async (pool) => {
+      await pool.query(
+        `INSERT INTO ${this.sessionsTable} (tree, session_id, version_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [tree, sessionId, versionId],
+      );
+      const { rows } = await pool.query<{ version_id: string }>(
+        `SELECT version_id FROM ${this.sessionsTable} WHERE tree = $1 AND session_id = $2`,
+        [tree, sessionId],
+      );
+      return rows[0]!.version_id;
+    });
+  }
+
+  async sessionVersion(tree: string, sessionId: string): Promise<string | null> {
+    return this.run("read a session's tree version", async (pool) => {
+      const { rows } = await pool.query<{ version_id: string }>(
+        `SELECT version_id FROM ${this.sessionsTable} WHERE tree = $1 AND session_id = $2`,
+        [tree, sessionId],
+      );
+      return rows[0]?.version_id ?? null;
+    });
   }
 
   async history(tree: string, environment: string): Promise<EnvironmentChange[]> {

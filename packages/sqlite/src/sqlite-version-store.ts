@@ -49,6 +49,12 @@ export const VERSION_SCHEMA: SchemaMigrations = {
        figures TEXT
      );
      CREATE INDEX tree_environment_history_by_environment ON tree_environment_history (tree, environment, seq);`,
+    `CREATE TABLE tree_session_versions (
+       tree TEXT NOT NULL,
+       session_id TEXT NOT NULL,
+       version_id TEXT NOT NULL,
+       PRIMARY KEY (tree, session_id)
+     );`,
   ],
 };
 
@@ -238,6 +244,29 @@ export class SqliteVersionStore implements VersionStore {
         figures: row.figures ? (JSON.parse(row.figures) as EnvironmentChange['figures']) : null,
       })),
     );
+  }
+
+  async pinSession(tree: string, sessionId: string, versionId: string): Promise<string> {
+    return this.#handle.run('give a session its tree version', () => {
+      const { changes } = this.#connection
+        .prepare(
+          'INSERT INTO tree_session_versions (tree, session_id, version_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        )
+        .run(tree, sessionId, versionId);
+      if (changes) this.#database.wrote();
+      return this.#sessionVersion(tree, sessionId)!;
+    });
+  }
+
+  async sessionVersion(tree: string, sessionId: string): Promise<string | null> {
+    return this.#handle.run("read a session's tree version", () => this.#sessionVersion(tree, sessionId));
+  }
+
+  #sessionVersion(tree: string, sessionId: string): string | null {
+    const row = this.#connection
+      .prepare('SELECT version_id FROM tree_session_versions WHERE tree = ? AND session_id = ?')
+      .get(tree, sessionId) as { version_id: string } | undefined;
+    return row?.version_id ?? null;
   }
 
   /** Closes the file (when no other store shares it). */

@@ -174,6 +174,25 @@ export function describeVersionStore(
       }
     });
 
+    cases.test('a session keeps the first version it is given', async () => {
+      const { store, dispose } = await open();
+      try {
+        expect(await store.sessionVersion('shop', 's1')).toBeNull();
+        expect(await store.pinSession('shop', 's1', 'aaaaaaaaaaaa')).toBe('aaaaaaaaaaaa');
+        expect(await store.pinSession('shop', 's1', 'bbbbbbbbbbbb')).toBe('aaaaaaaaaaaa');
+        expect(await store.pinSession('shop', 's2', 'bbbbbbbbbbbb')).toBe('bbbbbbbbbbbb');
+        expect(await store.pinSession('other', 's1', 'cccccccccccc')).toBe('cccccccccccc');
+        expect(await store.sessionVersion('shop', 's1')).toBe('aaaaaaaaaaaa');
+        const both = await Promise.all([
+          store.pinSession('shop', 'race', '111111111111'),
+          store.pinSession('shop', 'race', '222222222222'),
+        ]);
+        expect(both[0]).toBe(both[1]);
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test(
       'versions and environments outlive the store object: a reopened store reads them',
       async () => {
@@ -186,6 +205,8 @@ export function describeVersionStore(
           expect(await again.listVersions('shop')).toEqual([first]);
           expect((await again.getEnvironment('shop', 'production'))?.versionId).toBe(first.id);
           expect(await again.history('shop', 'production')).toEqual([change(first.id)]);
+          await store.pinSession('shop', 's1', first.id);
+          expect(await (await reopen!()).sessionVersion('shop', 's1')).toBe(first.id);
         } finally {
           await dispose();
         }

@@ -13,6 +13,7 @@ export class InMemoryVersionStore implements VersionStore {
   readonly #versions: TreeVersion[] = [];
   readonly #environments = new Map<string, TreeEnvironment>();
   readonly #history = new Map<string, EnvironmentChange[]>();
+  readonly #sessions = new Map<string, string>();
 
   async addVersion(version: TreeVersion): Promise<{ version: TreeVersion; created: boolean }> {
     const stored = this.#versions.find((each) => each.tree === version.tree && each.id === version.id);
@@ -75,6 +76,17 @@ export class InMemoryVersionStore implements VersionStore {
 
   async history(tree: string, environment: string): Promise<EnvironmentChange[]> {
     return structuredClone(this.#history.get(key(tree, environment)) ?? []);
+  }
+
+  async pinSession(tree: string, sessionId: string, versionId: string): Promise<string> {
+    const pinned = this.#sessions.get(key(tree, sessionId));
+    if (pinned !== undefined) return pinned;
+    this.#sessions.set(key(tree, sessionId), versionId);
+    return versionId;
+  }
+
+  async sessionVersion(tree: string, sessionId: string): Promise<string | null> {
+    return this.#sessions.get(key(tree, sessionId)) ?? null;
   }
 }
 

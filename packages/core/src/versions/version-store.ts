@@ -96,4 +96,17 @@ export interface VersionStore {
   moveEnvironment(tree: string, change: EnvironmentChange): Promise<void>;
   /** An environment's publishes and rollbacks, oldest first. */
   history(tree: string, environment: string): Promise<EnvironmentChange[]>;
+  /**
+   * Gives a session the version it runs on, unless it has one: the first call wins, so a session
+   * keeps the version it started on across publishes and restarts. Resolves to the session's version.
+   */
+  pinSession(tree: string, sessionId: string, versionId: string): Promise<string>;
+  /** The version a session runs on; `null` before its first turn. */
+  sessionVersion(tree: string, sessionId: string): Promise<string | null>;
+  /**
+   * Optional, for a store several processes share: calls `listener` soon after any process moves an
+   * environment (PostgreSQL: `LISTEN`/`NOTIFY`). Resolves to the function that stops listening.
+   * Without it, servers poll `getEnvironment`.
+   */
+  onEnvironmentMoved?(listener: (tree: string, environment: string) => void): Promise<() => Promise<void>>;
 }
