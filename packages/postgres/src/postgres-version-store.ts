@@ -1,6 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import {
   type EnvironmentChange,
+  type EnvironmentExperiment,
   NO_GATE,
   type PublishGate,
   type TreeEnvironment,
@@ -33,6 +34,7 @@ interface EnvironmentRow {
   name: string;
   version_id: string | null;
   gate: PublishGate;
+  experiment: (Omit<EnvironmentExperiment, 'startedAt'> & { startedAt: string }) | null;
 }
 
 interface ChangeRow {
@@ -99,6 +101,7 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
          gate jsonb NOT NULL,
          PRIMARY KEY (tree, name)
        )`,
+      `ALTER TABLE ${this.environmentsTable} ADD COLUMN IF NOT EXISTS experiment jsonb`,
       `CREATE TABLE IF NOT EXISTS ${this.historyTable} (
          seq bigserial PRIMARY KEY,
          tree text NOT NULL,
@@ -186,6 +189,16 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
       );
       return rows.map(environmentOf);
     });
+  }
+
+  async setExperiment(tree: string, name: string, experiment: EnvironmentExperiment | null): Promise<void> {
+    await this.run(`set the experiment of the environment "${name}"`, (pool) =>
+      pool.query(
+        `INSERT INTO ${this.environmentsTable} (tree, name, version_id, gate, experiment) VALUES ($1, $2, NULL, $3, $4)
+         ON CONFLICT (tree, name) DO UPDATE SET experiment = excluded.experiment`,
+        [tree, name, JSON.stringify(NO_GATE), experiment ? JSON.stringify(experiment) : null],
+      ),
+    );
   }
 
   async setGate(tree: string, name: string, gate: PublishGate): Promise<void> {
@@ -328,5 +341,11 @@ function versionOf(row: VersionRow): TreeVersion {
 }
 
 function environmentOf(row: EnvironmentRow): TreeEnvironment {
-  return { tree: row.tree, name: row.name, versionId: row.version_id, gate: row.gate };
+  return {
+    tree: row.tree,
+    name: row.name,
+    versionId: row.version_id,
+    gate: row.gate,
+    experiment: row.experiment ? { ...row.experiment, startedAt: new Date(row.experiment.startedAt) } : null,
+  };
 }

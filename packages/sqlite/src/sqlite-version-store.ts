@@ -1,6 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import {
   type EnvironmentChange,
+  type EnvironmentExperiment,
   NO_GATE,
   type PublishGate,
   type TreeEnvironment,
@@ -55,6 +56,7 @@ export const VERSION_SCHEMA: SchemaMigrations = {
        version_id TEXT NOT NULL,
        PRIMARY KEY (tree, session_id)
      );`,
+    'ALTER TABLE tree_environments ADD COLUMN experiment TEXT;',
   ],
 };
 
@@ -77,6 +79,7 @@ interface EnvironmentRow {
   name: string;
   version_id: string | null;
   gate: string;
+  experiment: string | null;
 }
 
 interface ChangeRow {
@@ -209,6 +212,18 @@ export class SqliteVersionStore implements VersionStore {
     );
   }
 
+  async setExperiment(tree: string, name: string, experiment: EnvironmentExperiment | null): Promise<void> {
+    this.#handle.run(`set the experiment of the environment "${name}"`, () => {
+      this.#connection
+        .prepare(
+          `INSERT INTO tree_environments (tree, name, version_id, gate, experiment) VALUES (?, ?, NULL, ?, ?)
+           ON CONFLICT (tree, name) DO UPDATE SET experiment = excluded.experiment`,
+        )
+        .run(tree, name, JSON.stringify(NO_GATE), experiment ? JSON.stringify(experiment) : null);
+      this.#database.wrote();
+    });
+  }
+
   async setGate(tree: string, name: string, gate: PublishGate): Promise<void> {
     this.#handle.run(`set the gate of the environment "${name}"`, () => {
       this.#connection
@@ -297,5 +312,12 @@ function environmentOf(row: EnvironmentRow): TreeEnvironment {
     name: row.name,
     versionId: row.version_id,
     gate: JSON.parse(row.gate) as PublishGate,
+    experiment: row.experiment ? experimentOf(JSON.parse(row.experiment)) : null,
   };
+}
+
+function experimentOf(
+  value: Omit<EnvironmentExperiment, 'startedAt'> & { startedAt: string },
+): EnvironmentExperiment {
+  return { ...value, startedAt: new Date(value.startedAt) };
 }

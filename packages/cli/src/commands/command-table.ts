@@ -3,6 +3,7 @@ import { chatDefinition } from './chat.js';
 import type { CommandDefinition } from './command-definition.js';
 import { devDefinition } from './dev.js';
 import { evalDefinition } from './eval.js';
+import { experimentDefinition } from './experiment.js';
 import { exportDefinition } from './export.js';
 import { fitDefinition } from './fit.js';
 import { ingestDefinition } from './ingest.js';
@@ -41,4 +42,5 @@ export const COMMANDS: readonly CommandDefinition[] = [
   versionsDefinition,
   publishDefinition,
   rollbackDefinition,
+  experimentDefinition,
 ];

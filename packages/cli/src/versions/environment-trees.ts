@@ -1,5 +1,10 @@
 import { type SessionTrees, type Tree, type TreeAgent, TreeAgentError } from '@treeagent/core';
-import type { TreeVersion, VersionStore } from '@treeagent/core/adapter';
+import {
+  assignVariant,
+  type EnvironmentExperiment,
+  type TreeVersion,
+  type VersionStore,
+} from '@treeagent/core/adapter';
 import { type LoadedTree, loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { checkEnvironment } from './environment-names.js';
@@ -26,6 +31,8 @@ export class EnvironmentTrees implements SessionTrees {
   readonly #config: { config?: string };
   readonly #out: Output;
   #current: { version: TreeVersion; loaded: LoadedTree };
+  /** The environment's running experiment: new sessions are split between its versions. */
+  #experiment: EnvironmentExperiment | null = null;
   readonly #others = new Map<string, Promise<Tree>>();
 
   private constructor(
@@ -64,7 +71,9 @@ export class EnvironmentTrees implements SessionTrees {
         `--env ${environment}: nothing of "${tree}" is published there. Publish a version first: treeagent publish ${environment} ${treePath} -m "first release".`,
       );
     const loaded = await loadVersion(treePath, version, config);
-    return new EnvironmentTrees(store, treePath, environment, tree, { version, loaded }, config, out);
+    const trees = new EnvironmentTrees(store, treePath, environment, tree, { version, loaded }, config, out);
+    trees.#experiment = served?.experiment ?? null;
+    return trees;
   }
 
   /** The current version's loaded tree (what the agent serves to new sessions). */
@@ -77,7 +86,10 @@ export class EnvironmentTrees implements SessionTrees {
   }
 
   async treeFor(sessionId: string): Promise<Tree | null> {
-    const current = this.#current.version.id;
+    // In an experiment a new session gets its variant (sticky: the same session id, the same variant).
+    const current = this.#experiment
+      ? assignVariant(this.#experiment.name, sessionId, this.#experiment.variants).versionId
+      : this.#current.version.id;
     const pinned = await this.#store.pinSession(this.tree, sessionId, current);
     if (pinned === this.#current.version.id) return null;
     try {
@@ -137,6 +149,7 @@ export class EnvironmentTrees implements SessionTrees {
   async refresh(agent: TreeAgent): Promise<boolean> {
     try {
       const served = await this.#store.getEnvironment(this.tree, this.environment);
+      this.#experiment = served?.experiment ?? null;
       if (!served?.versionId || served.versionId === this.#current.version.id) return false;
       const version = await this.#store.getVersion(this.tree, served.versionId);
       if (!version) return false;

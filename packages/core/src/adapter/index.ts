@@ -173,6 +173,7 @@ export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-ver
 export { versionDiff } from '../versions/version-diff.js';
 export {
   type EnvironmentChange,
+  type EnvironmentExperiment,
   NO_GATE,
   type PublishGate,
   type RoutingFigures,

@@ -114,6 +114,7 @@ export function describeVersionStore(
           name: 'production',
           versionId: first.id,
           gate: { minAccuracy: null, minOosRecall: null, maxRecallDrop: null },
+          experiment: null,
         });
         const history = await store.history('shop', 'production');
         expect(history).toEqual([
@@ -158,6 +159,7 @@ export function describeVersionStore(
           name: 'staging',
           versionId: null,
           gate: { minAccuracy: 0.8, minOosRecall: null, maxRecallDrop: 0.05 },
+          experiment: null,
         });
         await store.moveEnvironment('shop', change(first.id, { environment: 'staging' }));
         expect((await store.getEnvironment('shop', 'staging'))?.gate.minAccuracy).toBe(0.8);
@@ -167,8 +169,49 @@ export function describeVersionStore(
           name: 'staging',
           versionId: first.id,
           gate: { minAccuracy: null, minOosRecall: 0.5, maxRecallDrop: null },
+          experiment: null,
         });
         expect(await store.getEnvironment('shop', 'production')).toBeNull();
+      } finally {
+        await dispose();
+      }
+    });
+
+    cases.test('an experiment is started on an environment, kept across publishes, and ended', async () => {
+      const { store, dispose } = await open();
+      try {
+        const first = version('shop', 2, null);
+        const second = version('shop', 3, first, 1);
+        await store.addVersion(first);
+        await store.addVersion(second);
+        await store.moveEnvironment('shop', change(first.id));
+        const experiment = {
+          name: 'shorter answers',
+          variants: [
+            { versionId: first.id, percent: 70 },
+            { versionId: second.id, percent: 30 },
+          ],
+          startedAt: at,
+        };
+        await store.setExperiment('shop', 'production', experiment);
+        expect((await store.getEnvironment('shop', 'production'))?.experiment).toEqual(experiment);
+        await store.setGate('shop', 'production', {
+          minAccuracy: 0.5,
+          minOosRecall: null,
+          maxRecallDrop: null,
+        });
+        await store.moveEnvironment('shop', change(second.id));
+        expect(await store.getEnvironment('shop', 'production')).toEqual({
+          tree: 'shop',
+          name: 'production',
+          versionId: second.id,
+          gate: { minAccuracy: 0.5, minOosRecall: null, maxRecallDrop: null },
+          experiment,
+        });
+        await store.setExperiment('shop', 'production', null);
+        expect((await store.getEnvironment('shop', 'production'))?.experiment).toBeNull();
+        await store.setExperiment('shop', 'staging', experiment);
+        expect((await store.getEnvironment('shop', 'staging'))?.versionId).toBeNull();
       } finally {
         await dispose();
       }

@@ -1,6 +1,7 @@
 import { TreeAgentError } from '../errors/tree-agent-error.js';
 import type {
   EnvironmentChange,
+  EnvironmentExperiment,
   PublishGate,
   TreeEnvironment,
   TreeVersion,
@@ -53,6 +54,18 @@ export class InMemoryVersionStore implements VersionStore {
       name,
       versionId: stored?.versionId ?? null,
       gate: { ...gate },
+      experiment: stored?.experiment ?? null,
+    });
+  }
+
+  async setExperiment(tree: string, name: string, experiment: EnvironmentExperiment | null): Promise<void> {
+    const stored = this.#environments.get(key(tree, name));
+    this.#environments.set(key(tree, name), {
+      tree,
+      name,
+      versionId: stored?.versionId ?? null,
+      gate: stored?.gate ?? { ...NO_GATE },
+      experiment: experiment ? structuredClone(experiment) : null,
     });
   }
 
@@ -68,6 +81,7 @@ export class InMemoryVersionStore implements VersionStore {
       name: change.environment,
       versionId: change.versionId,
       gate: stored?.gate ?? { ...NO_GATE },
+      experiment: stored?.experiment ?? null,
     });
     const history = this.#history.get(key(tree, change.environment)) ?? [];
     history.push(structuredClone(change));
@@ -95,5 +109,9 @@ function key(tree: string, name: string): string {
 }
 
 function copyEnvironment(environment: TreeEnvironment): TreeEnvironment {
-  return { ...environment, gate: { ...environment.gate } };
+  return {
+    ...environment,
+    gate: { ...environment.gate },
+    experiment: structuredClone(environment.experiment),
+  };
 }

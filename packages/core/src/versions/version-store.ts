@@ -64,6 +64,15 @@ export interface TreeEnvironment {
   /** The version served; `null` before the first publish. */
   versionId: string | null;
   gate: PublishGate;
+  /** The experiment splitting its new conversations between versions; `null` when none runs. */
+  experiment: EnvironmentExperiment | null;
+}
+
+/** An experiment of an environment: its name (the split's salt) and the versions with their percents. */
+export interface EnvironmentExperiment {
+  name: string;
+  variants: { versionId: string; percent: number }[];
+  startedAt: Date;
 }
 
 /** The gate of an environment nobody configured: no threshold. */
@@ -87,6 +96,8 @@ export interface VersionStore {
   getEnvironment(tree: string, name: string): Promise<TreeEnvironment | null>;
   /** The tree's environments that were published to or given a gate, by name. */
   listEnvironments(tree: string): Promise<TreeEnvironment[]>;
+  /** Starts (or with `null` ends) an environment's experiment (creating the environment when missing). */
+  setExperiment(tree: string, name: string, experiment: EnvironmentExperiment | null): Promise<void>;
   /** Sets an environment's gate (creating the environment, with no version, when missing). */
   setGate(tree: string, name: string, gate: PublishGate): Promise<void>;
   /**
