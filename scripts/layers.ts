@@ -68,6 +68,11 @@ export const CORE_LAYERS: readonly Layer[] = [
     mayImport: ['errors', 'protocol'],
   },
   {
+    folder: 'versions',
+    what: 'contract `VersionStore` (tree versions, environments, publish history and gates, docs/versions.md), its in-memory reference, version hashes, diffs and the rollback target',
+    mayImport: ['errors', 'protocol'],
+  },
+  {
     folder: 'session',
     what: 'contract `SessionStore`, the in-memory store, `KeyedMutex`',
     mayImport: ['errors', 'protocol', 'handoff', 'channel'],
@@ -203,6 +208,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'tree',
       'engine/runtime',
       'channel',
+      'versions',
     ],
   },
   {
@@ -224,6 +230,7 @@ export const CORE_LAYERS: readonly Layer[] = [
       'engine/turn',
       'engine/agent',
       'channel',
+      'versions',
     ],
   },
 ];
@@ -239,6 +246,7 @@ export const CONTRACTS: readonly string[] = [
   'protocol/handoff-outbox.ts',
   'handoff/handoff-queue.ts',
   'handoff/audit-log.ts',
+  'versions/version-store.ts',
   'handoff/operator-sessions.ts',
   'handoff/event-bus.ts',
   'handoff/session-tokens.ts',

@@ -17,6 +17,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   handoffQueue: SqliteStores['handoffQueue'];
   /** The knowledge sources (`treeagent sources`) in the same file. */
   sourceStore: SqliteStores['sourceStore'];
+  /** The tree's versions and environments (docs/versions.md) in the same file. */
+  versionStore: SqliteStores['versionStore'];
   file: string;
   close(): Promise<void>;
 } {
@@ -34,6 +36,7 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     auditLog: sqlite.auditLog,
     handoffQueue: sqlite.handoffQueue,
     sourceStore: sqlite.sourceStore,
+    versionStore: sqlite.versionStore,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

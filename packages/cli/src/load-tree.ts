@@ -11,7 +11,7 @@ import {
   type TreeDefinition,
 } from '@treeagent/core';
 import type { Embedder, LanguageModel } from '@treeagent/core/adapter';
-import { documentToDefinition, type TreeDocument } from '@treeagent/core/document';
+import { definitionToDocument, documentToDefinition, type TreeDocument } from '@treeagent/core/document';
 import { type ExtraChunks, withExtraChunks } from '@treeagent/core/evaluation';
 import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
@@ -207,4 +207,18 @@ function isTree(value: unknown): value is Tree {
     typeof tree.contentHash === 'string' &&
     Array.isArray(tree.chunks)
   );
+}
+
+/**
+ * The document of a tree defined in code, as `treeagent export --json` writes it: a callback is
+ * named after its export in the module, or `node<id><Key>` when it is not exported.
+ */
+export function codeTreeDocument(loaded: LoadedTree): TreeDocument {
+  const names = new Map<unknown, string>();
+  for (const [name, value] of Object.entries(loaded.exports))
+    if (typeof value === 'function' && name !== 'default') names.set(value, name);
+  return definitionToDocument(loaded.tree.definition, {
+    nameOf: (callback, nodeId, key) =>
+      names.get(callback) ?? `node${nodeId}${key.charAt(0).toUpperCase()}${key.slice(1)}`,
+  });
 }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { TreeAgentOptions } from '@treeagent/core';
 import { TreeAgentError } from '@treeagent/core';
+import type { VersionStore } from '@treeagent/core/adapter';
 import type { ServeOptions } from '@treeagent/server';
 import { DEFAULT_DATA_DIRECTORY, openDataDirectory } from './data-directory.js';
 import { importPostgresAdapter } from './postgres-adapter.js';
@@ -15,6 +16,8 @@ export interface ServerStores {
   operatorStores: Pick<NonNullable<ServeOptions['operators']>, 'sessions' | 'auditLog'>;
   /** The knowledge sources of the Sources page (`/api/v1/sources`). */
   sources: NonNullable<ServeOptions['sources']>;
+  /** The tree's versions and environments (`serve --env`, docs/versions.md). */
+  versions: VersionStore;
   /** One line for the start-up message, without secrets. */
   description: string;
   close(): Promise<void>;
@@ -30,6 +33,7 @@ interface PostgresModule {
   PostgresAuditLog: new (options: { connection: string; schema?: string }) => unknown;
   PostgresHandoffQueue: new (options: { connection: string; schema?: string }) => unknown;
   PostgresSourceStore: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresVersionStore: new (options: { connection: string; schema?: string }) => VersionStore;
   PostgresEventBus: new (options: { connection: string; channel?: string }) => { ready(): Promise<void> };
 }
 
@@ -53,6 +57,7 @@ export async function openServerStores(options: {
       handoff: { queue: data.handoffQueue },
       operatorStores: { sessions: data.operatorSessions, auditLog: data.auditLog },
       sources: sourcesOptions(data.sourceStore, options.data),
+      versions: data.versionStore,
       description: `Sessions, uploads, vectors, embeddings, operator logins and the audit log in ${data.file} (SQLite).`,
       close: () => data.close(),
     };
@@ -88,6 +93,7 @@ export async function openServerStores(options: {
   const auditLog = new pg.PostgresAuditLog(scoped);
   const queue = new pg.PostgresHandoffQueue(scoped);
   const sourceStore = new pg.PostgresSourceStore(scoped);
+  const versionStore = new pg.PostgresVersionStore(scoped);
   const bus = new pg.PostgresEventBus({
     connection,
     ...(options.schema ? { channel: `treeagent_events_${options.schema}` } : {}),
@@ -101,6 +107,7 @@ export async function openServerStores(options: {
     auditLog,
     queue,
     sourceStore,
+    versionStore,
     bus,
   ];
   const closeAll = async () => {
@@ -137,6 +144,7 @@ export async function openServerStores(options: {
       auditLog: auditLog as ServerStores['operatorStores']['auditLog'],
     },
     sources: sourcesOptions(sourceStore as ServerStores['sources']['store'], options.data),
+    versions: versionStore,
     description: `Sessions, uploads, vectors, operator logins, the audit log and the handoff queue in PostgreSQL at ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}; the embedding cache in ${data.file}.`,
     close: closeAll,
   };

@@ -3,7 +3,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { defineTree, TreeAgentError } from '@treeagent/core';
 import {
-  definitionToDocument,
   documentToDefinition,
   formatTreeDocument,
   parseTreeDocument,
@@ -17,7 +16,7 @@ import {
   writeFileAtomic,
 } from '@treeagent/server';
 import { withFileLock } from './file-lock.js';
-import { importTreeModule, loadTree } from './load-tree.js';
+import { codeTreeDocument, importTreeModule, loadTree } from './load-tree.js';
 import { loadUtterances } from './load-utterances.js';
 import { treeModulePath } from './tree-module-path.js';
 import { treeLoadError } from './user-errors.js';
@@ -29,6 +28,8 @@ export interface FileTreeEditorOptions {
   /** Labelled utterances for threshold suggestions. Default: `utterances.{tsv,csv,json,jsonl}` beside the tree, when there is one. */
   utterances?: string;
   agentOptions?: TreeEditorSource['agentOptions'];
+  /** Called after each save with its author (`admin:<id>`, `editor`): `treeagent dev` records a version. */
+  onSaved?: (author: string) => Promise<void>;
 }
 
 const UTTERANCE_FILES = ['utterances.tsv', 'utterances.csv', 'utterances.json', 'utterances.jsonl'];
@@ -68,13 +69,7 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
 
   const readCode = async (): Promise<TreeEditorFile> => {
     const loaded = await loadTree(path, options.config ? { config: options.config } : {});
-    const names = new Map<unknown, string>();
-    for (const [name, value] of Object.entries(loaded.exports))
-      if (typeof value === 'function' && name !== 'default') names.set(value, name);
-    const document = definitionToDocument(loaded.tree.definition, {
-      nameOf: (callback, nodeId, key) =>
-        names.get(callback) ?? `node${nodeId}${key.charAt(0).toUpperCase()}${key.slice(1)}`,
-    });
+    const document = codeTreeDocument(loaded);
     return {
       path,
       version: versionOf(readFileSync(path, 'utf8')),
@@ -125,12 +120,14 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
       const text = formatTreeDocument(document);
       // Compare-and-swap: the version check and the write hold the file's lock (this process and
       // others), and the write replaces the file atomically (temporary file, then rename).
-      return withFileLock(path, () => {
+      const version = await withFileLock(path, () => {
         const current = versionOf(readFileSync(path, 'utf8'));
         if (current !== baseVersion && !writeOptions.force) throw new TreeEditConflict(path, current);
         writeFileAtomic(path, text);
         return versionOf(text);
       });
+      await options.onSaved?.(writeOptions.author ?? 'editor');
+      return version;
     },
     watch(listener) {
       let last: string | null = null;

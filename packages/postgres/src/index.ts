@@ -11,4 +11,5 @@ export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgr
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';
 export { PostgresSourceStore } from './postgres-source-store.js';
+export { PostgresVersionStore } from './postgres-version-store.js';
 export type { Endpoint } from './sql.js';

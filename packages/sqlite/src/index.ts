@@ -30,4 +30,5 @@ export {
 export { SESSION_TOKEN_SCHEMA, SqliteSessionTokens } from './sqlite-session-tokens.js';
 export { SOURCE_SCHEMA, SqliteSourceStore } from './sqlite-source-store.js';
 export { SqliteVectorStore, VECTOR_SCHEMA } from './sqlite-vector-store.js';
+export { SqliteVersionStore, VERSION_SCHEMA } from './sqlite-version-store.js';
 export type { CheckpointOptions, CheckpointReport } from './wal-checkpointer.js';

@@ -9,6 +9,7 @@ import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-ses
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteSourceStore } from './sqlite-source-store.js';
 import { SqliteVectorStore } from './sqlite-vector-store.js';
+import { SqliteVersionStore } from './sqlite-version-store.js';
 
 /** The default database file name in the data directory. */
 export const DEFAULT_DATABASE_FILE = 'treeagent.db';
@@ -38,6 +39,8 @@ export interface SqliteStores {
   handoffQueue: SqliteHandoffQueue;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
+  /** The tree's versions and environments (docs/versions.md). */
+  versionStore: SqliteVersionStore;
   /** Closes the stores and the file. */
   close(): Promise<void>;
 }
@@ -63,6 +66,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const auditLog = new SqliteAuditLog(database);
     const handoffQueue = new SqliteHandoffQueue(database);
     const sourceStore = new SqliteSourceStore(database);
+    const versionStore = new SqliteVersionStore(database);
     return {
       file: database.file,
       database,
@@ -75,6 +79,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       auditLog,
       handoffQueue,
       sourceStore,
+      versionStore,
       async close() {
         await Promise.all([
           sessionStore.close(),
@@ -86,6 +91,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           auditLog.close(),
           handoffQueue.close(),
           sourceStore.close(),
+          versionStore.close(),
         ]);
         database.close();
       },

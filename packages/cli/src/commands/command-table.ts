@@ -3,6 +3,7 @@ import { chatDefinition } from './chat.js';
 import type { CommandDefinition } from './command-definition.js';
 import { devDefinition } from './dev.js';
 import { evalDefinition } from './eval.js';
+import { experimentDefinition } from './experiment.js';
 import { exportDefinition } from './export.js';
 import { fitDefinition } from './fit.js';
 import { ingestDefinition } from './ingest.js';
@@ -11,10 +12,13 @@ import { lintDefinition } from './lint.js';
 import { modelsDefinition } from './models.js';
 import { operatorPasswordDefinition } from './operator-password.js';
 import { personalDataDefinition } from './personal-data.js';
+import { publishDefinition } from './publish.js';
 import { reportDefinition } from './report.js';
+import { rollbackDefinition } from './rollback.js';
 import { serveDefinition } from './serve.js';
 import { sourcesDefinition } from './sources.js';
 import { testDefinition } from './test.js';
+import { versionsDefinition } from './versions.js';
 
 /**
  * Every `treeagent` command, in the order `treeagent --help` lists them. A new command is a module
@@ -37,4 +41,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   modelsDefinition,
   operatorPasswordDefinition,
   testDefinition,
+  versionsDefinition,
+  publishDefinition,
+  rollbackDefinition,
+  experimentDefinition,
 ];

@@ -12,6 +12,7 @@ import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
 import { parsePort, portInUseError } from '../user-errors.js';
+import { versionRecorder } from '../versions/version-recorder.js';
 import { watchFiles } from '../watch-file.js';
 import { defineCommand } from './command-definition.js';
 
@@ -67,6 +68,14 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     out.log(`Created ${created}: an empty tree (a root and its primary agent) to build in the editor.`);
   let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const data = openDataDirectory(options.data);
+  // Every save of the tree is a version (docs/versions.md): at start, in the editor, on a file change.
+  const recordVersion = versionRecorder(
+    data.versionStore,
+    treePath,
+    options.config ? { config: options.config } : {},
+    out,
+  );
+  await recordVersion('cli', 'treeagent dev started');
   const agent = new TreeAgent({
     tree: loaded.tree,
     ...data.options,
@@ -107,6 +116,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
           editor: fileTreeEditor(treePath, {
             ...(options.config ? { config: options.config } : {}),
             ...(options.utterances ? { utterances: options.utterances } : {}),
+            onSaved: (author) => recordVersion(author, 'saved in the editor'),
             agentOptions: {
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).
@@ -165,6 +175,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       await agent.setTree(next.tree);
       loaded = next;
       reloads++;
+      await recordVersion('watch', 'file change picked up by treeagent dev');
       out.log(
         `Reloaded ${next.tree.name} (${next.tree.nodes.size} nodes, content hash ${next.tree.contentHash}); sessions kept.`,
       );

@@ -1,4 +1,4 @@
-import { type ThresholdSource, type Tree, TreeAgent } from '@treeagent/core';
+import { type ThresholdSource, TreeAgent } from '@treeagent/core';
 import {
   evaluateRouting,
   type LabelledUtterance,
@@ -6,7 +6,7 @@ import {
   type RoutingOutcome,
 } from '@treeagent/core/evaluation';
 import { openDataDirectory } from '../data-directory.js';
-import { loadTree } from '../load-tree.js';
+import { type LoadedTree, loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -31,42 +31,17 @@ export async function evalCommand(
 ): Promise<number> {
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const utterances = loadUtterances(utterancesPath);
-  const data = openDataDirectory(options.data);
-  try {
-    return await evaluate(
-      new TreeAgent({
-        tree: loaded.tree,
-        embeddingCache: data.options.embeddingCache!,
-        ...fitOptions(options.data, out, loaded.path),
-        ...loaded.agentOptions,
-      }),
-      loaded.tree,
-      utterances,
-      options,
-      out,
-    );
-  } finally {
-    await data.close();
-  }
-}
-
-async function evaluate(
-  agent: TreeAgent,
-  tree: Tree,
-  utterances: LabelledUtterance[],
-  options: EvalOptions,
-  out: Output,
-): Promise<number> {
-  // What serving gives once the background fit (if any) is in place.
-  const space = await agent.whenFitted();
-  if (!options.json) out.log(describeSpace(space));
-  const bar = progressBar('routing', utterances.length * 4);
   const keep = options.keep === undefined ? 0.9 : Number(options.keep);
-  const report = await evaluateRouting(tree, agent, utterances, {
-    keep,
-    onProgress: (done) => bar.update(done),
-  });
-  bar.stop();
+  const { report, space } = await measureRouting(
+    loaded,
+    utterances,
+    {
+      keep,
+      ...(options.data ? { data: options.data } : {}),
+      describeSpace: !options.json,
+    },
+    out,
+  );
   if (options.json) out.log(JSON.stringify({ ...report, space }, null, 2));
   else printReport(report, out);
   const minimum = options.minAccuracy === undefined ? undefined : Number(options.minAccuracy);
@@ -82,6 +57,39 @@ async function evaluate(
     return 1;
   }
   return 0;
+}
+
+/**
+ * Routes labelled utterances through a loaded tree as a first message would, on the data
+ * directory's embedding cache and fits: what `treeagent eval` reports and the publish gate checks.
+ */
+export async function measureRouting(
+  loaded: LoadedTree,
+  utterances: LabelledUtterance[],
+  options: { data?: string; keep?: number; describeSpace?: boolean },
+  out: Output,
+): Promise<{ report: RoutingEvaluation; space: Awaited<ReturnType<TreeAgent['whenFitted']>> }> {
+  const data = openDataDirectory(options.data);
+  try {
+    const agent = new TreeAgent({
+      tree: loaded.tree,
+      embeddingCache: data.options.embeddingCache!,
+      ...fitOptions(options.data, out, loaded.path),
+      ...loaded.agentOptions,
+    });
+    // What serving gives once the background fit (if any) is in place.
+    const space = await agent.whenFitted();
+    if (options.describeSpace) out.log(describeSpace(space));
+    const bar = progressBar('routing', utterances.length * 4);
+    const report = await evaluateRouting(loaded.tree, agent, utterances, {
+      keep: options.keep ?? 0.9,
+      onProgress: (done) => bar.update(done),
+    });
+    bar.stop();
+    return { report, space };
+  } finally {
+    await data.close();
+  }
 }
 
 function printReport(report: RoutingEvaluation, out: Output): void {

@@ -6,6 +6,7 @@ import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { importPostgresAdapter } from '../postgres-adapter.js';
+import { experimentDesign, experimentLines, variantFigures } from '../report/experiment-report.js';
 import { formatComparison, formatReport, type NodeNames } from '../report/format-report.js';
 import { reportHtml } from '../report/report-html.js';
 import { defineCommand } from './command-definition.js';
@@ -20,6 +21,12 @@ export interface ReportOptions {
   version?: string;
   /** Two tree versions to compare. */
   compare?: string[];
+  /** Two tree versions in an experiment (control first), with the test's design. */
+  experiment?: string[];
+  alpha?: string;
+  power?: string;
+  baseline?: string;
+  minEffect?: string;
   lowMargin?: string;
   json?: boolean;
   html?: string;
@@ -61,6 +68,22 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
       out.log(
         `Wrote ${labels.length} labelled utterances to ${options.labels} (treeagent eval <tree> ${options.labels}).`,
       );
+      return 0;
+    }
+    if (options.experiment) {
+      if (options.experiment.length !== 2)
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          '--experiment takes two tree versions: --experiment <control> <treatment>.',
+        );
+      const design = experimentDesign(options);
+      const [a, b] = await Promise.all(
+        options.experiment.map((version) => analytics.report({ ...filter, treeVersion: version })),
+      );
+      const control = variantFigures(options.experiment[0]!, a!);
+      const treatment = variantFigures(options.experiment[1]!, b!);
+      if (options.json) out.log(JSON.stringify({ control, treatment }, null, 2));
+      else for (const line of experimentLines(control, treatment, design)) out.log(line);
       return 0;
     }
     if (options.compare) {
@@ -128,6 +151,21 @@ export const reportDefinition = defineCommand({
     { flags: '--to <day>', description: 'last day, YYYY-MM-DD (UTC; default today)' },
     { flags: '--version <hash>', description: 'only turns answered by this tree version (content hash)' },
     { flags: '--compare <versions...>', description: 'compare two tree versions: --compare <a> <b>' },
+    {
+      flags: '--experiment <versions...>',
+      description:
+        'an experiment between two tree versions (control first): per-variant figures and the significance test (docs/versions.md)',
+    },
+    { flags: '--alpha <level>', description: 'experiment: significance level (default 0.05)' },
+    { flags: '--power <share>', description: 'experiment: power (default 0.8)' },
+    {
+      flags: '--baseline <share>',
+      description: "experiment: the control's expected containment (default 0.5)",
+    },
+    {
+      flags: '--min-effect <share>',
+      description: 'experiment: smallest containment difference to detect (default 0.05)',
+    },
     {
       flags: '--low-margin <value>',
       description: 'a decision by less than this is ambiguous',

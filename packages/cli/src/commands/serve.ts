@@ -26,6 +26,7 @@ import { openServerStores } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
 import { parsePort, portInUseError } from '../user-errors.js';
+import { EnvironmentTrees, VERSION_POLL_MS } from '../versions/environment-trees.js';
 import { watchFiles } from '../watch-file.js';
 import { defineCommand } from './command-definition.js';
 
@@ -34,6 +35,8 @@ export interface ServeCommandOptions {
   config?: string;
   /** The deployment's language (`it`, `en`, `es`): the pages and the server's customer messages use it. */
   locale?: string;
+  /** Serve the version published to this environment, sessions keeping theirs (docs/versions.md). */
+  env?: string;
   /** SQLite data directory (default `.treeagent`); with `databaseUrl`, only the embedding cache and fits. */
   data?: string;
   /** PostgreSQL for every shared store (`postgres://…`; else `TREEAGENT_DATABASE_URL`). */
@@ -236,12 +239,18 @@ export async function startServe(
   const streams = options.streamLimits === undefined ? null : streamLimitsOf(options.streamLimits);
   const databaseUrl = options.databaseUrl ?? process.env.TREEAGENT_DATABASE_URL;
   const configOption = options.config ? { config: options.config } : {};
+  if (options.env && (options.watch || options.editor))
+    throw usage(
+      `--env ${options.env} serves the published version: it takes no --watch or --editor. Edit with treeagent dev, then treeagent publish ${options.env} (docs/versions.md).`,
+    );
   let loaded = await loadTree(treePath, configOption);
   const stores = await openServerStores({
     ...(options.data ? { data: options.data } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(options.schema ? { schema: options.schema } : {}),
   });
+  let environment: EnvironmentTrees | null = null;
+  let stopFollowing = () => {};
   let server: RunningServer;
   let channels: Awaited<ReturnType<typeof loadChannels>> | null = null;
   let agent: TreeAgent;
@@ -250,7 +259,12 @@ export async function startServe(
   let unwatch = () => {};
   let unwatchOperators = () => {};
   try {
+    if (options.env) {
+      environment = await EnvironmentTrees.open(stores.versions, treePath, options.env, configOption, out);
+      loaded = environment.loaded;
+    }
     agent = new TreeAgent({
+      ...(environment ? { sessionTrees: environment } : {}),
       tree: loaded.tree,
       ...stores.agentOptions,
       ...fitOptions(options.data, out, loaded.path),
@@ -335,6 +349,7 @@ export async function startServe(
       throw portInUseError(error, hostname, port) ?? error;
     });
     if (options.watch) rewatch();
+    if (environment) stopFollowing = environment.follow(agent, versionPollMs());
     if (operators) {
       // Removing or demoting an operator takes effect at once, without a restart.
       const file = resolve(options.operators!);
@@ -342,6 +357,7 @@ export async function startServe(
     }
   } catch (error) {
     clearTimeout(timer);
+    stopFollowing();
     unwatch();
     unwatchOperators();
     await stores.close();
@@ -351,6 +367,10 @@ export async function startServe(
     `Tree Agent server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks; ${loaded.document ? 'JSON tree' : 'tree module'} ${loaded.path}); ${loaded.modelSource}.`,
   );
   out.log(stores.description);
+  if (environment)
+    out.log(
+      `Environment ${environment.environment}: version ${environment.versionId} to new sessions; each session keeps the version it started on.`,
+    );
   out.log(describeSpace(agent.space()));
   out.log(
     `API keys: ${apiKeys.length ? `${apiKeys.length} configured` : 'none (anyone who reaches the server may create sessions)'}. Hot reload: ${options.watch ? 'on (--watch)' : 'off'}.`,
@@ -379,6 +399,7 @@ export async function startServe(
     close: () => {
       closing ??= (async () => {
         clearTimeout(timer);
+        stopFollowing();
         unwatch();
         unwatchOperators();
         const drained = await server.close({ timeoutMs: shutdownTimeoutMs });
@@ -511,6 +532,11 @@ export const serveDefinition = defineCommand({
     },
     { flags: '--watch', description: 'reload the tree when its files change, keeping sessions' },
     {
+      flags: '--env <environment>',
+      description:
+        'serve the version published to this environment (treeagent publish); new sessions get a newly published version within seconds, each session keeps the one it started on',
+    },
+    {
       flags: '--allowed-host <name...>',
       description: 'host names the server answers to (set your public names)',
     },
@@ -604,4 +630,10 @@ function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null
   if (!options.widgetSecretFile) return { origins, ...settings };
   checkPrivateFile(options.widgetSecretFile, '--widget-secret-file');
   return { origins, identitySecret: readFileSync(options.widgetSecretFile, 'utf8').trim(), ...settings };
+}
+
+/** How often `--env` looks for a publish: `TREEAGENT_VERSION_POLL_MS`, default 2 s. */
+function versionPollMs(): number {
+  const value = Number(process.env.TREEAGENT_VERSION_POLL_MS);
+  return Number.isFinite(value) && value > 0 ? value : VERSION_POLL_MS;
 }

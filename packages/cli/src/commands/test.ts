@@ -1,6 +1,7 @@
 import { TreeAgentError } from '@treeagent/core';
 import { spaceFitter } from '@treeagent/fit';
 import {
+  type ConversationResult,
   fixtureModel,
   formatFailures,
   formatSummary,
@@ -20,9 +21,22 @@ export async function testCommand(
 ): Promise<number> {
   if (!files.length)
     throw new TreeAgentError('INVALID_INPUT', 'Give at least one conversation file (.yaml).');
+  const results = await playConversations(treePath, files, options);
+  const failures = formatFailures(results);
+  if (failures) out.log(`${failures}\n`);
+  out.log(formatSummary(results, { failures: failures ? 'omit' : 'list' }));
+  return results.every((result) => result.passed) ? 0 : 1;
+}
+
+/** Plays the conversation files against the tree (what `treeagent test` and the publish gate run). */
+export async function playConversations(
+  treePath: string,
+  files: string[],
+  options: { config?: string },
+): Promise<ConversationResult[]> {
   const config = options.config ? { config: options.config } : {};
   let plain: Awaited<ReturnType<typeof loadTree>> | undefined;
-  const results = [];
+  const results: ConversationResult[] = [];
   for (const path of files) {
     const file = readConversationFile(path);
     // A file with a fixture model (a mock): the tree factory gets it as models.default, so a tree
@@ -40,10 +54,7 @@ export async function testCommand(
       })),
     );
   }
-  const failures = formatFailures(results);
-  if (failures) out.log(`${failures}\n`);
-  out.log(formatSummary(results, { failures: failures ? 'omit' : 'list' }));
-  return results.every((result) => result.passed) ? 0 : 1;
+  return results;
 }
 
 /** `treeagent test`: its help, arguments and options (the command table, `command-table.ts`). */

@@ -172,3 +172,31 @@ export type {
   VectorSearchRequest,
   VectorStore,
 } from '../vector/vector-store.js';
+// Tree versions and environments (docs/versions.md): the contract of their store, its in-memory
+// reference, and the helpers every store and the CLI share.
+export {
+  decideExperiment,
+  EXPERIMENT_METHOD,
+  type ExperimentDecision,
+  type ExperimentDesign,
+  experimentSampleSize,
+  normalCdf,
+  normalQuantile,
+  twoProportionZ,
+  type VariantOutcome,
+} from '../versions/experiment-decision.js';
+export { assignVariant, checkSplit, type ExperimentVariant } from '../versions/experiment-split.js';
+export { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
+export { publishedFigures, rollbackTarget } from '../versions/rollback-target.js';
+export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-version.js';
+export { versionDiff } from '../versions/version-diff.js';
+export {
+  type EnvironmentChange,
+  type EnvironmentExperiment,
+  NO_GATE,
+  type PublishGate,
+  type RoutingFigures,
+  type TreeEnvironment,
+  type TreeVersion,
+  type VersionStore,
+} from '../versions/version-store.js';

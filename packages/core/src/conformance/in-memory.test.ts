@@ -4,6 +4,7 @@ import { InMemoryFileStore } from '../files/in-memory-file-store.js';
 import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
+import { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
 import { describeChannelStore } from './channel-store-conformance.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
@@ -11,6 +12,7 @@ import { describeQdrantCorpus } from './qdrant-corpus-conformance.js';
 import { describeSessionStore } from './session-store-conformance.js';
 import { describeSourceStore } from './source-store-conformance.js';
 import { describeVectorStore } from './vector-store-conformance.js';
+import { describeVersionStore } from './version-store-conformance.js';
 
 const IN_PROCESS = 'kept in process memory: nothing outlives the object';
 
@@ -51,4 +53,16 @@ describeChannelStore(
   'InMemoryChannelStore',
   async () => ({ store: new InMemoryChannelStore(), dispose: async () => {} }),
   { skip: [{ reason: IN_PROCESS, tests: ['a pending message survives a restart'] }] },
+);
+describeVersionStore(
+  'InMemoryVersionStore',
+  async () => ({ store: new InMemoryVersionStore(), dispose: async () => {} }),
+  {
+    skip: [
+      {
+        reason: IN_PROCESS,
+        tests: ['versions and environments outlive the store object: a reopened store reads them'],
+      },
+    ],
+  },
 );

@@ -65,3 +65,4 @@ export {
   describeVectorStore,
   type VectorStoreFactory,
 } from './vector-store-conformance.js';
+export { describeVersionStore, type VersionStoreFixture } from './version-store-conformance.js';

@@ -152,7 +152,10 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
     await audit(c, 'tree.save', { ...draftDetail(document), force: force ?? false });
     let result: Awaited<ReturnType<TreeEditorService['save']>>;
     try {
-      result = await editor.save(document as unknown as TreeDocument, baseVersion, force ?? false);
+      const operator = c.get('operator');
+      // Who saved: the version the save records names them (docs/versions.md).
+      const author = operator ? `${operator.role}:${operator.id}` : 'editor';
+      result = await editor.save(document as unknown as TreeDocument, baseVersion, force ?? false, author);
     } catch (error) {
       if (TreeEditConflict.isInstance(error)) {
         await audit(c, 'tree.save-refused', { code: 'EDIT_CONFLICT' });

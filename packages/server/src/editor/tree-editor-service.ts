@@ -197,15 +197,19 @@ export class TreeEditorService {
     };
   }
 
-  /** Saves a valid draft; resolves to its problems when it is not valid (nothing is written then). */
+  /**
+   * Saves a valid draft; resolves to its problems when it is not valid (nothing is written then).
+   * `author` (`admin:<id>`, `editor`) is passed to the source, which records it with the version.
+   */
   async save(
     document: TreeDocument,
     baseVersion: string,
     force: boolean,
+    author?: string,
   ): Promise<{ version: string; path: string } | EditorProblem[]> {
     const built = await this.#build(document);
     if (!built.draft) return built.problems;
-    const version = await this.#source.write(document, baseVersion, { force });
+    const version = await this.#source.write(document, baseVersion, { force, ...(author ? { author } : {}) });
     this.versions.publish(version);
     return { version, path: (await this.#source.read()).path };
   }

@@ -40,7 +40,12 @@ export interface TreeEditorSource {
    * write is atomic (a reader sees the old text or the new, never part of it). Throws
    * `TreeEditConflict` when the file changed.
    */
-  write(document: TreeDocument, baseVersion: string, options?: { force?: boolean }): Promise<string>;
+  write(
+    document: TreeDocument,
+    baseVersion: string,
+    /** `author`: who saves (`admin:<id>`, `operator:<id>`, `editor`), for the version a source records. */
+    options?: { force?: boolean; author?: string },
+  ): Promise<string>;
   /** Labelled utterances the threshold suggestions are computed from (empty: none). */
   utterances(): Promise<LabelledUtterance[]>;
   /**

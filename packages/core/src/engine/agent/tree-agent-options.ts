@@ -14,6 +14,7 @@ import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
 import type { ExploreIn } from '../runtime/load-runtime.js';
 import type { FitMode, SpaceFitter } from '../runtime/space-fitter.js';
+import type { SessionTrees } from './session-trees.js';
 
 /** Default `callbackTimeoutMs`: 30 s. */
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 30_000;
@@ -22,6 +23,16 @@ export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
 export interface TreeAgentOptions {
   tree: Tree;
+  /**
+   * Sessions that keep the tree version they started on (docs/versions.md): before each turn the
+   * agent asks which tree the session runs on, and runs it there. Default: every session on `tree`.
+   */
+  sessionTrees?: SessionTrees;
+  /**
+   * How many trees besides `tree` stay loaded for `sessionTrees` (each holds its chunk index in
+   * memory); the one used least recently is unloaded first, once no turn runs on it. Default 4.
+   */
+  maxLoadedTrees?: number;
   /**
    * Embeds chunks and directions. Default: the offline `HashedEmbedder`, analysing words in the
    * tree's language (`defaultEmbedderFor(tree, language)`).

@@ -33,6 +33,7 @@ import { type HandoffAction, type HandoffUpdate, runHandoffAction } from './hand
 import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { checkSendInput } from './send-input.js';
+import { DEFAULT_MAX_LOADED_TREES, type SessionTrees } from './session-trees.js';
 import {
   DEFAULT_CALLBACK_TIMEOUT_MS,
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -70,6 +71,10 @@ export class TreeAgent {
   /** Turns of one session run one after the other; of different sessions, concurrently. */
   readonly #mutex = new KeyedMutex();
   readonly #turnFacts: boolean;
+  readonly #sessionTrees: SessionTrees | null;
+  readonly #maxLoadedTrees: number;
+  /** Runtimes of the other trees sessions run on (`sessionTrees`), least recently used first. */
+  readonly #otherHosts = new Map<string, { host: RuntimeHost; running: number }>();
 
   constructor(options: TreeAgentOptions) {
     this.redactor =
@@ -93,6 +98,8 @@ export class TreeAgent {
     this.fileStore = options.fileStore ?? new InMemoryFileStore();
     const models = options.models;
     this.#turnFacts = options.turnFacts ?? true;
+    this.#sessionTrees = options.sessionTrees ?? null;
+    this.#maxLoadedTrees = Math.max(0, options.maxLoadedTrees ?? DEFAULT_MAX_LOADED_TREES);
     this.#host = new RuntimeHost({
       tree: options.tree,
       embedder: this.#embedder,
@@ -358,6 +365,28 @@ export class TreeAgent {
     });
   }
 
+  /**
+   * The content hashes of the trees loaded besides the agent's own for `sessionTrees` (sessions on
+   * an earlier version), least recently used first: at most `maxLoadedTrees`.
+   */
+  loadedTrees(): string[] {
+    return [...this.#otherHosts.keys()];
+  }
+
+  /** The runtime host of another tree a session runs on: kept, most recently used last, bounded. */
+  #hostOf(tree: Tree): { host: RuntimeHost; running: number } {
+    let loaded = this.#otherHosts.get(tree.contentHash);
+    if (loaded) this.#otherHosts.delete(tree.contentHash);
+    else loaded = { host: new RuntimeHost({ ...this.#host.options, tree }), running: 0 };
+    this.#otherHosts.set(tree.contentHash, loaded);
+    // Unload the least recently used trees beyond the bound, but none a turn is running on.
+    for (const [hash, other] of this.#otherHosts) {
+      if (this.#otherHosts.size <= this.#maxLoadedTrees) break;
+      if (other !== loaded && other.running === 0) this.#otherHosts.delete(hash);
+    }
+    return loaded;
+  }
+
   async #run(
     sessionId: string,
     message: string,
@@ -372,8 +401,25 @@ export class TreeAgent {
         : checked;
       const recording = { redactor: this.redactor, facts: this.#turnFacts };
       return await this.#mutex.run(sessionId, async () => {
-        const runtime = await this.#host.load();
-        return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
+        const tree = this.#sessionTrees ? await this.#sessionTrees.treeFor(sessionId) : null;
+        if (!tree || tree.contentHash === this.#host.tree.contentHash) {
+          const runtime = await this.#host.load();
+          return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
+        }
+        const loaded = this.#hostOf(tree);
+        loaded.running++;
+        try {
+          return await runTurn(
+            await loaded.host.load(),
+            this.sessionStore,
+            sessionId,
+            input,
+            sink,
+            recording,
+          );
+        } finally {
+          loaded.running--;
+        }
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };

@@ -54,6 +54,11 @@ export class RuntimeHost {
     this.#tree = options.tree;
   }
 
+  /** The options it was made with: another host for another tree shares them (`TreeAgent`'s session trees). */
+  get options(): RuntimeHostOptions {
+    return this.#options;
+  }
+
   /** The tree of the installed runtime (or of the one the first use loads). */
   get tree(): Tree {
     return this.#tree;

@@ -1,0 +1,131 @@
+import { TreeAgentError } from '@treeagent/core';
+import { checkSplit, type ExperimentVariant } from '@treeagent/core/adapter';
+import type { Output } from '../output.js';
+import { checkEnvironment } from '../versions/environment-names.js';
+import { openVersionStore, type VersionStoreOptions } from '../versions/open-version-store.js';
+import { STORE_FLAGS } from '../versions/store-flags.js';
+import { fileContentOf } from '../versions/version-content.js';
+import { defineCommand } from './command-definition.js';
+
+export interface ExperimentOptions extends VersionStoreOptions {
+  split?: string[];
+  name?: string;
+  stop?: boolean;
+  promote?: string;
+  message?: string;
+  config?: string;
+}
+
+/**
+ * `treeagent experiment <env> <tree>`: starts an experiment that splits the environment's new
+ * conversations between versions (`--split <version>=<percent>…`), ends it (`--stop`), or ends it
+ * by publishing the winner (`--promote <version>`, one action).
+ */
+export async function experimentCommand(
+  environment: string,
+  treePath: string,
+  options: ExperimentOptions,
+  out: Output,
+): Promise<number> {
+  checkEnvironment(environment);
+  const actions = [options.split?.length, options.stop, options.promote].filter(Boolean).length;
+  if (actions !== 1)
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      'Say what to do: --split <version>=<percent> <version>=<percent> to start, --stop to end, or --promote <version> -m "why" to publish the winner.',
+    );
+  const { tree } = await fileContentOf(treePath, options.config ? { config: options.config } : {});
+  const opened = await openVersionStore(options);
+  try {
+    const { store } = opened;
+    if (options.stop) {
+      await store.setExperiment(tree, environment, null);
+      out.log(`Stopped the experiment of ${environment}: new sessions get its version again.`);
+      return 0;
+    }
+    if (options.promote) {
+      if (!options.message?.trim())
+        throw new TreeAgentError('INVALID_INPUT', 'Say why you promote it: -m "won the experiment".');
+      const running = (await store.getEnvironment(tree, environment))?.experiment;
+      if (!running?.variants.some((variant) => variant.versionId === options.promote))
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `--promote ${options.promote}: it is not a variant of an experiment running on ${environment}${running ? ` (its variants: ${running.variants.map((variant) => variant.versionId).join(', ')})` : ' (none runs)'}.`,
+        );
+      await store.moveEnvironment(tree, {
+        environment,
+        versionId: options.promote,
+        action: 'publish',
+        author: 'cli',
+        message: options.message,
+        at: new Date(),
+        figures: null,
+      });
+      await store.setExperiment(tree, environment, null);
+      out.log(
+        `Promoted version ${options.promote} of ${tree} to ${environment} and ended the experiment "${running.name}".`,
+      );
+      return 0;
+    }
+    const variants = options.split!.map(parseVariant);
+    try {
+      checkSplit(variants);
+    } catch (error) {
+      throw new TreeAgentError('INVALID_INPUT', (error as Error).message);
+    }
+    for (const variant of variants)
+      if (!(await store.getVersion(tree, variant.versionId)))
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `The tree "${tree}" has no version "${variant.versionId}": list them with treeagent versions ${treePath}.`,
+        );
+    const name = options.name ?? `${environment}-${new Date().toISOString()}`;
+    await store.setExperiment(tree, environment, { name, variants, startedAt: new Date() });
+    out.log(
+      `Experiment "${name}" on ${environment}: ${variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ')} of new sessions.`,
+    );
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+function parseVariant(text: string): ExperimentVariant {
+  const match = /^([0-9a-f]{12})=(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (!match)
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `--split takes <version>=<percent>, e.g. 3f2a9c01d4e7=50; got "${text}".`,
+    );
+  return { versionId: match[1]!, percent: Number(match[2]) };
+}
+
+/** `treeagent experiment`: its help, arguments and options (the command table, `command-table.ts`). */
+export const experimentDefinition = defineCommand({
+  name: 'experiment',
+  description:
+    "Split an environment's new conversations between versions by a stable hash of the session (sticky), stop the split, or promote the winner in one action (docs/versions.md).",
+  arguments: [
+    {
+      name: '<environment>',
+      description: 'environment (draft, staging, production, or TREEAGENT_ENVIRONMENTS)',
+    },
+    { name: '<tree>', description: 'tree file (.json, .ts or .js)' },
+  ],
+  options: [
+    {
+      flags: '--split <variants...>',
+      description: 'start: <version>=<percent> for each variant (percents add up to 100)',
+    },
+    { flags: '--name <name>', description: "the experiment's name (default: the environment and the time)" },
+    { flags: '--stop', description: 'end the experiment; new sessions get the environment’s version again' },
+    {
+      flags: '--promote <version>',
+      description: 'publish this variant to the environment and end the experiment',
+    },
+    { flags: '-m, --message <text>', description: 'why (required with --promote)' },
+    { flags: '--config <file>', description: 'model configuration (a tree in code is loaded)' },
+    ...STORE_FLAGS,
+  ],
+  run: ([environment, tree], options, out) => experimentCommand(environment, tree, options, out),
+});

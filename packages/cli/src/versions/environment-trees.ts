@@ -1,0 +1,204 @@
+import { type SessionTrees, type Tree, type TreeAgent, TreeAgentError } from '@treeagent/core';
+import {
+  assignVariant,
+  type EnvironmentExperiment,
+  type TreeVersion,
+  type VersionStore,
+} from '@treeagent/core/adapter';
+import { type LoadedTree, loadTree } from '../load-tree.js';
+import type { Output } from '../output.js';
+import { checkEnvironment } from './environment-names.js';
+import { fileContentOf } from './version-content.js';
+import { versionFile } from './version-file.js';
+
+/** How often a server following an environment looks for a publish, in milliseconds (`TREEAGENT_VERSION_POLL_MS`). */
+export const VERSION_POLL_MS = 2000;
+
+/** Trees of earlier versions kept for the sessions still on them (the agent bounds their runtimes). */
+const KEPT_TREES = 16;
+
+/**
+ * What `treeagent serve --env <environment>` serves: the environment's current version to new
+ * sessions, and to each session the version it started on (pinned in the version store on its
+ * first turn, so it outlives a restart). `follow` switches new sessions to a version published
+ * since, within a poll.
+ */
+export class EnvironmentTrees implements SessionTrees {
+  readonly environment: string;
+  readonly tree: string;
+  readonly #store: VersionStore;
+  readonly #treePath: string;
+  readonly #config: { config?: string };
+  readonly #out: Output;
+  #current: { version: TreeVersion; loaded: LoadedTree };
+  /** The environment's running experiment: new sessions are split between its versions. */
+  #experiment: EnvironmentExperiment | null = null;
+  readonly #others = new Map<string, Promise<Tree>>();
+
+  private constructor(
+    store: VersionStore,
+    treePath: string,
+    environment: string,
+    tree: string,
+    current: { version: TreeVersion; loaded: LoadedTree },
+    config: { config?: string },
+    out: Output,
+  ) {
+    this.#store = store;
+    this.#treePath = treePath;
+    this.environment = environment;
+    this.tree = tree;
+    this.#current = current;
+    this.#config = config;
+    this.#out = out;
+  }
+
+  /** The environment's current version of the tree at `treePath`, loaded; an error says how to publish one. */
+  static async open(
+    store: VersionStore,
+    treePath: string,
+    environment: string,
+    config: { config?: string },
+    out: Output,
+  ): Promise<EnvironmentTrees> {
+    checkEnvironment(environment);
+    const { tree } = await fileContentOf(treePath, config);
+    const served = await store.getEnvironment(tree, environment);
+    const version = served?.versionId ? await store.getVersion(tree, served.versionId) : null;
+    if (!version)
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `--env ${environment}: nothing of "${tree}" is published there. Publish a version first: treeagent publish ${environment} ${treePath} -m "first release".`,
+      );
+    const loaded = await loadVersion(treePath, version, config);
+    const trees = new EnvironmentTrees(store, treePath, environment, tree, { version, loaded }, config, out);
+    trees.#experiment = served?.experiment ?? null;
+    return trees;
+  }
+
+  /** The current version's loaded tree (what the agent serves to new sessions). */
+  get loaded(): LoadedTree {
+    return this.#current.loaded;
+  }
+
+  get versionId(): string {
+    return this.#current.version.id;
+  }
+
+  async treeFor(sessionId: string): Promise<Tree | null> {
+    // In an experiment a new session gets its variant (sticky: the same session id, the same variant).
+    const current = this.#experiment
+      ? assignVariant(this.#experiment.name, sessionId, this.#experiment.variants).versionId
+      : this.#current.version.id;
+    const pinned = await this.#store.pinSession(this.tree, sessionId, current);
+    if (pinned === this.#current.version.id) return null;
+    try {
+      return await this.#treeOf(pinned);
+    } catch (error) {
+      // Not silent: the session moves to the current version, and the log says why.
+      this.#out.error(
+        `Session ${sessionId} started on version ${pinned} of ${this.tree}, which cannot be loaded any more (${TreeAgentError.isInstance(error) ? error.message : String(error)}); it continues on ${this.#current.version.id}.`,
+      );
+      return null;
+    }
+  }
+
+  /**
+   * Switches the agent's tree — the one new sessions get — when the environment moved: at once when
+   * the store pushes moves (PostgreSQL), and by looking every `intervalMs` in any case (a missed
+   * notification, SQLite). Returns the function that stops it.
+   */
+  follow(agent: TreeAgent, intervalMs = VERSION_POLL_MS): () => void {
+    let running: Promise<unknown> | null = null;
+    let again = false;
+    const check = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = this.refresh(agent).finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          check();
+        }
+      });
+    };
+    const timer = setInterval(check, intervalMs);
+    timer.unref();
+    // A store several processes share pushes each move (PostgreSQL's NOTIFY): switch at once.
+    let stopListening: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
+    if (this.#store.onEnvironmentMoved)
+      stopListening = this.#store
+        .onEnvironmentMoved((tree, environment) => {
+          if (tree === this.tree && environment === this.environment) check();
+        })
+        .catch((error: unknown) => {
+          this.#out.error(
+            `Not listening for publishes (${error instanceof Error ? error.message : String(error)}): checking every ${intervalMs} ms instead.`,
+          );
+          return null;
+        });
+    return () => {
+      clearInterval(timer);
+      void stopListening.then((stop) => stop?.());
+    };
+  }
+
+  /** Switches the agent to the environment's current version when it moved; resolves to whether it did. */
+  async refresh(agent: TreeAgent): Promise<boolean> {
+    try {
+      const served = await this.#store.getEnvironment(this.tree, this.environment);
+      this.#experiment = served?.experiment ?? null;
+      if (!served?.versionId || served.versionId === this.#current.version.id) return false;
+      const version = await this.#store.getVersion(this.tree, served.versionId);
+      if (!version) return false;
+      const loaded = await loadVersion(this.#treePath, version, this.#config);
+      await agent.setTree(loaded.tree);
+      const previous = this.#current;
+      this.#current = { version, loaded };
+      this.#others.set(previous.version.id, Promise.resolve(previous.loaded.tree));
+      this.#out.log(
+        `${this.environment} now serves version ${version.id} of ${this.tree} to new sessions (was ${previous.version.id}); sessions begun before keep theirs.`,
+      );
+      return true;
+    } catch (error) {
+      this.#out.error(
+        `Could not switch to the version published to ${this.environment}: ${TreeAgentError.isInstance(error) ? error.message : String(error)}. Still serving ${this.#current.version.id}.`,
+      );
+      return false;
+    }
+  }
+
+  /** The tree of another version, loaded once and kept (the most recent `KEPT_TREES`). */
+  #treeOf(id: string): Promise<Tree> {
+    let tree = this.#others.get(id);
+    if (tree) this.#others.delete(id);
+    else
+      tree = this.#store.getVersion(this.tree, id).then(async (version) => {
+        if (!version) throw new TreeAgentError('INVALID_INPUT', `the version store has no version ${id}`);
+        return (await loadVersion(this.#treePath, version, this.#config)).tree;
+      });
+    tree.catch(() => this.#others.delete(id));
+    this.#others.set(id, tree);
+    for (const key of this.#others.keys()) {
+      if (this.#others.size <= KEPT_TREES) break;
+      this.#others.delete(key);
+    }
+    return tree;
+  }
+}
+
+/** Loads a stored version of the tree at `treePath` (its document with the callbacks on disk). */
+async function loadVersion(
+  treePath: string,
+  version: TreeVersion,
+  config: { config?: string },
+): Promise<LoadedTree> {
+  const file = await versionFile(treePath, version, config);
+  try {
+    return await loadTree(file.path, config);
+  } finally {
+    file.dispose();
+  }
+}
