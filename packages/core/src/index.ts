@@ -23,6 +23,7 @@ export type { NearestNode, WeightedText } from './engine/agent/nearest-nodes.js'
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/agent/route.js';
 export type { RoutingThreshold } from './engine/agent/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/agent/tree-agent.js';
+export type { MissingModels, ModelHelp } from './engine/runtime/missing-models.js';
 export type { FitMode, SpaceStatus } from './engine/runtime/space-fitter.js';
 export { summarizeError } from './errors/summarize-error.js';
 export {
@@ -72,6 +73,13 @@ export type {
 export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
+export {
+  defineNode,
+  type EmitAfterCallback,
+  type EmptyAfterCallback,
+  type LlmAfterCallback,
+  type QueryAfterCallback,
+} from './tree/define-node.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
 export { createLinks, type Links } from './tree/links.js';
 export { type NestedNode, nestedTree } from './tree/nested-tree.js';

@@ -16,6 +16,7 @@ import {
   lintTree,
 } from '@treeagent/core/evaluation';
 import { loadTree } from '../load-tree.js';
+import { missingModelLines } from '../missing-model-lines.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions, shippedFitFile } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
@@ -51,7 +52,10 @@ export async function lintCommand(
 ): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadTree>>;
   try {
-    loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+    loaded = await loadTree(treePath, {
+      ...(options.config ? { config: options.config } : {}),
+      missingModels: 'notice',
+    });
   } catch (error) {
     // The tree module has its own copy of @treeagent/core: check the code, not the class.
     if (!TreeAgentError.hasCode(error, 'TREE_VALIDATION')) throw error;
@@ -60,6 +64,8 @@ export async function lintCommand(
     out.log(`${problems.length} error(s)`);
     return 1;
   }
+  // Listed, not refused: the tree is checked as it is, and runs once its models are configured.
+  for (const line of missingModelLines(loaded.tree, loaded.agentOptions)) out.log(`info    ${line}`);
   const lintOptions = {
     ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
@@ -74,8 +80,7 @@ export async function lintCommand(
       out.log(
         `info    thresholds not computed: calibrating this tree's thresholds reads ${reads} similarities (${Math.round(reads / exploring)} per exploration chunk; lint computes them up to ${LINT_CALIBRATION_MAX_READS_PER_CHUNK}), which grows with the square of its long chains of nodes. An agent serving the tree computes them when it loads it; lint --thresholds computes them here.`,
       );
-      out.log(`0 errors, ${warnings.length} warning(s)`);
-      return warnings.length && options.strict ? 1 : 0;
+      return summarize(warnings, 0, options, out);
     }
   }
   if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit) {
@@ -87,8 +92,7 @@ export async function lintCommand(
       `info    embedding space: unfitted (${embedderId}): lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks (this one has ${exploring}), so the thresholds below are those of the unfitted space. An agent serving the tree fits it in the background (cached in .treeagent/fits); lint --fit fits it here and shows the thresholds in the fitted space.`,
     );
     printThresholds(thresholds, out);
-    out.log(`0 errors, ${warnings.length} warning(s)`);
-    return warnings.length && options.strict ? 1 : 0;
+    return summarize(warnings, 0, options, out);
   }
   const warnings = await lintTree(loaded.tree, lintOptions);
   printWarnings(warnings, out);
@@ -103,9 +107,7 @@ export async function lintCommand(
   const stale = staleShippedFit(loaded.path, space);
   if (stale) out.log(stale);
   printThresholds(await agent.thresholds(), out);
-  const count = warnings.length + (stale ? 1 : 0);
-  out.log(`0 errors, ${count} warning(s)`);
-  return count && options.strict ? 1 : 0;
+  return summarize(warnings, stale ? 1 : 0, options, out);
 }
 
 /**
@@ -120,7 +122,22 @@ function staleShippedFit(treePath: string, space: SpaceStatus): string | null {
 
 function printWarnings(warnings: readonly LintWarning[], out: Output): void {
   for (const warning of warnings)
-    out.log(`warning [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`);
+    out.log(
+      `${warning.severity === 'error' ? 'error  ' : 'warning'} [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`,
+    );
+}
+
+/** The count line, and the exit code: 1 on an error (an llm node that shows nothing), or on a warning with --strict. */
+function summarize(
+  findings: readonly LintWarning[],
+  otherWarnings: number,
+  options: { strict?: boolean },
+  out: Output,
+): number {
+  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  const warnings = findings.length - errors + otherWarnings;
+  out.log(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning(s)`);
+  return errors || (warnings && options.strict) ? 1 : 0;
 }
 
 /** The automatic choices: thresholds calibrated at load, and those left at the library default. */

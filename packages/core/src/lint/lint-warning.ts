@@ -1,4 +1,4 @@
-/** A warning about a tree that is valid but will probably not behave as meant. */
+/** A finding about a tree that is valid but will probably not behave as meant (or, `severity: 'error'`, will fail). */
 export interface LintWarning {
   code:
     | 'unreachable-node'
@@ -12,7 +12,11 @@ export interface LintWarning {
     /** From a fitted embedder (`@treeagent/fit`): a node with too few chunks to be a class of the fit. */
     | 'too-few-chunks-to-fit'
     /** From a fitted embedder: the fit was made for another version of the tree. */
-    | 'stale-fit';
+    | 'stale-fit'
+    /** An error: an llm node without `after` and children, which shows nothing and ends turns in `LOOP`. */
+    | 'llm-shows-nothing';
+  /** `error`: the tree will fail at run time (`treeagent lint` exits 1). Absent: a warning. */
+  severity?: 'error';
   nodeId: number;
   message: string;
   fix: string;

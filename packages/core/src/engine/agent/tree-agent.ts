@@ -40,6 +40,8 @@ export {
   type TreeAgentOptions,
 } from './tree-agent-options.js';
 
+import { DEFAULT_MODEL_HELP, type MissingModelPolicy } from '../runtime/missing-models.js';
+
 export type { RoutingThreshold };
 
 /**
@@ -95,6 +97,7 @@ export class TreeAgent {
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
       models: !models ? {} : isLanguageModel(models) ? { default: models } : { ...models },
+      missingModels: missingModelPolicy(options),
       limits: {
         maxSteps: options.maxSteps ?? 50,
         maxFallbacks: options.maxFallbacks ?? 3,
@@ -345,4 +348,15 @@ export class TreeAgent {
 function isLanguageModel(value: unknown): value is LanguageModel {
   const model = value as Partial<LanguageModel>;
   return typeof model.generate === 'function' && typeof model.stream === 'function';
+}
+
+/** `missingModels` and `modelHelp`, checked. */
+function missingModelPolicy(options: TreeAgentOptions): MissingModelPolicy {
+  const mode = options.missingModels ?? 'fail';
+  if (mode !== 'fail' && mode !== 'notice')
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `missingModels must be 'fail' or 'notice', got ${JSON.stringify(mode)}.`,
+    );
+  return { mode, help: options.modelHelp ?? DEFAULT_MODEL_HELP };
 }

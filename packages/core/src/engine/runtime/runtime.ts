@@ -7,6 +7,7 @@ import type { FileStore } from '../../files/file-store.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
+import type { MissingModelPolicy } from './missing-models.js';
 
 /** Limits that guarantee every turn ends (docs/concepts.md §10, Decisions). */
 export interface TurnLimits {
@@ -44,6 +45,8 @@ export interface AgentRuntime {
   fileStore: FileStore;
   /** Language models by name; `default` is used by nodes that name none. */
   models: Readonly<Record<string, LanguageModel>>;
+  /** What to do about a model a node needs and `models` lacks; absent: fail (`MODEL_NOT_CONFIGURED`) naming `new TreeAgent`. */
+  missingModels?: MissingModelPolicy;
   limits: TurnLimits;
   now: () => Date;
   /** Vector store collection of a query node. */

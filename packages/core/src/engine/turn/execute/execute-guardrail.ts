@@ -4,11 +4,14 @@ import type { TreeNode } from '../../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
+import { noticeResult } from './model-notice.js';
 import { buildModelRequest } from './model-request.js';
 
 /** Guardrail: sends its warning (fixed, or generated and streamed); the turn ends unless the node is mute. */
 export async function executeGuardrail(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const { warning } = node.definition as GuardrailNodeDefinition;
+  const notice = typeof warning === 'string' ? null : turn.missingModelNotice(node, 'a generated warning');
+  if (notice) return noticeResult(turn, node, notice, { kind: 'empty' });
   const id = turn.nextMessageId();
   const generated = typeof warning !== 'string';
   turn.emit({
