@@ -100,7 +100,7 @@ tree of typed nodes, routed by semantic similarity.
 | \`npm run chat\` | talk to the agent in the terminal (\`-- --debug\` shows each routing decision) |
 | \`npm test\` | type check, lint the tree, play \`tests/conversations.yaml\` |
 | \`npm run eval\` | routing accuracy on \`data/utterances.tsv\` (one message and the node it should reach per line, or \`none\`) |
-| \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it |
+| \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing on trees of 100 chunks or more): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it; below 100 chunks it says that the file is not used |
 | \`npm run lint\` | unreachable nodes, ambiguous siblings, … |
 
 ${
@@ -117,10 +117,13 @@ small knowledge base answering from its documents, used by the tree.`
 
 ${
   settings.language === 'en'
-    ? `From 100 chunks on, the agent fits its embedding space to the tree when it loads, over USE-lite
+    ? `The tree starts small and routes in the hashed space, unfitted. From 100 exploration chunks on,
+the agent fits its embedding space to the tree when it loads, over USE-lite
 (\`@treeagent/embedder-use\`, an English sentence encoder whose weights ship in npm) and hashed
-n-grams: routing gets sharper and out-of-scope messages are declined. \`treeagent dev\` prints the
-space it routes in.
+n-grams: routing gets sharper and out-of-scope messages are declined. Below 100 it does not: on
+small trees a fit routed worse (the routing guide of Tree Agent, "Small trees"), so \`npm run fit\`
+says its file is not used until the tree has 100 chunks. \`treeagent dev\` prints the space it
+routes in.
 
 `
     : ''
