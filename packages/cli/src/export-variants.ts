@@ -4,19 +4,19 @@ import { type LoadedTree, toTree, withChunksFile } from './load-tree.js';
 
 /** The nodes a tree factory builds only with models, or only without them. */
 export interface FactoryVariants {
-  /** The tree to export: the one the factory builds when every model it asks for is configured. */
+  /** The tree the factory builds when every model it asks for is configured. */
   tree: Tree;
-  /** Nodes the factory leaves out when no model is configured (kept in the export). */
+  /** Nodes the factory builds only when every model is configured (not in the loaded tree). */
   onlyWithModels: { id: number; type: string; name?: string | undefined }[];
-  /** Nodes the factory builds only when no model is configured (its offline variant: not exported). */
+  /** Nodes of the loaded tree the factory leaves out when every model is configured (its offline variant). */
   onlyWithoutModels: { id: number; type: string; name?: string | undefined }[];
 }
 
 /**
  * A tree module whose default export is a factory `({ models }) => tree` may build a different tree
- * without models (an "offline variant" without its llm nodes). The JSON form is what runs once the
- * models are configured, so the factory is called again with every model it asks for present (stand-ins
- * that are never called), and the two trees are compared node by node: nothing is dropped silently.
+ * without models (an "offline variant" without its llm nodes). The factory is called again with every
+ * model it asks for present (stand-ins that are never called) and the two trees are compared node by
+ * node, so that `treeagent export` names every node the JSON leaves out: nothing is dropped silently.
  * Null when the export is not a factory, or builds the same nodes either way.
  */
 export async function factoryVariants(loaded: LoadedTree): Promise<FactoryVariants | null> {

@@ -42,8 +42,8 @@ export interface ExportResult {
  * callback by name. Callbacks the tree module already exports by name keep that name; inline ones
  * get a name from their node and are taken from the tree module with `treeCallback`, so the JSON
  * tree runs exactly the code the TypeScript one did. A tree factory is called with the configured
- * models and again with every model present; the JSON holds the latter, and each node only one of
- * them builds, and each value JSON cannot carry (by node and field), is a warning.
+ * models (the JSON holds that tree) and again with every model present: each node only one of the two
+ * builds, and each value JSON cannot carry (by node and field), is a warning.
  */
 export async function exportTree(treePath: string, options: ExportOptions): Promise<ExportResult> {
   const result = await exportTexts(treePath, options);
@@ -70,16 +70,17 @@ export async function exportTexts(treePath: string, options: ExportOptions): Pro
   const loaded = await loadTree(source, options.config ? { config: options.config } : {});
   const warnings: string[] = [];
   const variants = await factoryVariants(loaded);
-  const tree = variants?.tree ?? loaded.tree;
+  // The tree as loaded (the configured models); a node the factory builds only in the other variant is named.
+  const tree = loaded.tree;
   const label = (node: { id: number; type: string; name?: string | undefined }) =>
     `node ${node.id} (${node.type}${node.name ? ` "${node.name}"` : ''})`;
   for (const node of variants?.onlyWithModels ?? [])
     warnings.push(
-      `${label(node)}: the tree factory builds it only when a model is configured; the JSON holds it (the JSON is the tree with its models; without one, treeagent dev answers it with a "no language model configured" notice).`,
+      `${label(node)}: the tree factory builds it only when a model is configured, and none is, so the JSON does not hold it. Configure the model (treeagent.config.json beside the tree, --config or the environment: docs/models.md) and export again to include it.`,
     );
   for (const node of variants?.onlyWithoutModels ?? [])
     warnings.push(
-      `${label(node)}: the tree factory builds it only when no model is configured (an offline variant); the JSON does not hold it. Add it to the JSON if you want it.`,
+      `${label(node)}: the tree factory builds it only when no model is configured (an offline variant); the JSON holds it, and not the nodes that replace it when a model is configured.`,
     );
   for (const node of tree.definition.nodes)
     for (const loss of exportLosses(node))

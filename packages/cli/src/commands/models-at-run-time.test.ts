@@ -121,7 +121,7 @@ describe('a tree with llm nodes and no model configured', () => {
 });
 
 describe('treeagent export --json never drops a node silently', () => {
-  test('a factory that leaves its llm node out without models: the JSON holds it, with a warning', async () => {
+  test('a factory that leaves its llm node out without models: each node only one variant has is a warning', async () => {
     const source = writeTree(
       'factory.ts',
       `import { defineTree } from '@treeagent/core';
@@ -139,7 +139,7 @@ export default ({ models }) => defineTree({ name: 'factory', nodes: [
     expect(await main(['export', source, '--json'], out)).toBe(0);
     const warnings = out.err.join('\n');
     expect(warnings).toMatch(
-      /node 40 \(llm "advice"\): the tree factory builds it only when a model is configured; the JSON holds it/,
+      /node 40 \(llm "advice"\): the tree factory builds it only when a model is configured, and none is, so the JSON does not hold it\. Configure the model/,
     );
     expect(warnings).toMatch(
       /node 42 \(emit "offline"\): the tree factory builds it only when no model is configured/,
@@ -148,6 +148,6 @@ export default ({ models }) => defineTree({ name: 'factory', nodes: [
     const document = JSON.parse(readFileSync(join(scratch, 'factory.json'), 'utf8')) as {
       nodes: { id: number }[];
     };
-    expect(document.nodes.map((node) => node.id).sort((a, b) => a - b)).toEqual([1, 2, 40, 41]);
+    expect(document.nodes.map((node) => node.id).sort((a, b) => a - b)).toEqual([1, 2, 41, 42]);
   });
 });
