@@ -152,7 +152,7 @@ try {
   const manifestPath = join(project, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   check(
-    manifest.scripts.dev === 'treeagent dev src/tree.ts',
+    manifest.scripts.dev === 'treeagent dev src/tree.json',
     'the created project has the dev, chat, test, eval, fit, lint scripts',
   );
   // Resolve @treeagent/* from the tarballs (what a registry would serve); add what checks (a)-(c) use.
@@ -435,7 +435,7 @@ export default defineTree({
   writeFileSync(join(project, 'tree.tsv'), 'shipping costs please\tshipping\ni want a refund\treturns\n');
   const cli = join(project, 'node_modules/.bin/treeagent');
   for (const [tree, conversations, utterances] of [
-    ['src/tree.ts', 'tests/conversations.yaml', 'data/utterances.tsv'],
+    ['src/tree.json', 'tests/conversations.yaml', 'data/utterances.tsv'],
     ['tree.mjs', 'tree.yaml', 'tree.tsv'],
   ] as const) {
     run(cli, ['lint', tree, '--strict'], project);

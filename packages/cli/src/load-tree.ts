@@ -5,6 +5,7 @@ import { createModels, readModelsConfig } from '@treeagent/ai-sdk';
 import {
   defineTree,
   type FitMode,
+  type MissingModels,
   type Tree,
   TreeAgentError,
   type TreeAgentOptions,
@@ -13,6 +14,7 @@ import {
 import type { Embedder, LanguageModel } from '@treeagent/core/adapter';
 import { definitionToDocument, documentToDefinition, type TreeDocument } from '@treeagent/core/document';
 import { type ExtraChunks, withExtraChunks } from '@treeagent/core/evaluation';
+import { cliModelHelp } from './model-help.js';
 import { readTreeDocument } from './tree-document-file.js';
 import { treeLoadError } from './user-errors.js';
 
@@ -51,6 +53,12 @@ export async function loadTree(
     config?: string;
     /** Models that replace the configured ones, for the tree factory and the agent (`treeagent test`'s fixtures). */
     models?: Record<string, LanguageModel>;
+    /**
+     * `notice`: the agent options let the tree load without the models it needs, and its nodes that
+     * need one answer with a notice (`lint`, `inspect`, `eval`, `dev`: authoring before models are
+     * set up). Default `fail` (`serve`). Either way the messages name the CLI's configuration.
+     */
+    missingModels?: MissingModels;
   } = {},
 ): Promise<LoadedTree> {
   const absolute = resolve(path);
@@ -93,8 +101,8 @@ export async function loadTree(
   }
   // Chunks added by the analytics "add as chunks" action to a TypeScript or JavaScript tree
   // (docs/analytics.md): <tree>.chunks.json beside it, merged here and watched by dev.
-  const chunksFile = `${absolute.slice(0, absolute.length - extname(absolute).length)}.chunks.json`;
-  if (extname(absolute) !== '.json' && existsSync(chunksFile)) {
+  const chunksFile = chunksFileOf(absolute);
+  if (chunksFile) {
     files.push(chunksFile);
     tree = withExtraChunks(tree, readExtraChunks(chunksFile));
   }
@@ -103,6 +111,8 @@ export async function loadTree(
     ...(exported.embedder ? { embedder: exported.embedder as Embedder } : {}),
     ...(exported.fit === undefined ? {} : { fit: fitExport(exported.fit, absolute) }),
     ...(Object.keys(models).length ? { models } : {}),
+    missingModels: options.missingModels ?? 'fail',
+    modelHelp: cliModelHelp,
   };
   const modelSource = Object.keys(models).length
     ? `models: ${Object.entries(models)
@@ -120,6 +130,18 @@ export async function loadTree(
   };
 }
 
+/** The `<tree>.chunks.json` beside a TypeScript or JavaScript tree, when there is one. */
+function chunksFileOf(absolute: string): string | null {
+  const file = `${absolute.slice(0, absolute.length - extname(absolute).length)}.chunks.json`;
+  return extname(absolute) !== '.json' && existsSync(file) ? file : null;
+}
+
+/** `tree` with the chunks of the `<tree>.chunks.json` beside `absolute` merged in, as `loadTree` does. */
+export function withChunksFile(tree: Tree, absolute: string): Tree {
+  const file = chunksFileOf(absolute);
+  return file ? withExtraChunks(tree, readExtraChunks(file)) : tree;
+}
+
 function readExtraChunks(file: string): ExtraChunks {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as ExtraChunks;
@@ -134,7 +156,8 @@ function readExtraChunks(file: string): ExtraChunks {
   }
 }
 
-async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
+/** The tree of a module's default (or `tree`) export: a Tree, a definition, or a factory called with `context`. */
+export async function toTree(value: unknown, path: string, context: TreeFactoryContext): Promise<Tree> {
   const resolved =
     typeof value === 'function' ? await (value as (context: TreeFactoryContext) => unknown)(context) : value;
   // The module has its own copy of @treeagent/core: recognise a Tree by its shape, not its class.

@@ -46,3 +46,4 @@ export {
 } from './lint/lint-tree.js';
 export type { LintWarning } from './lint/lint-warning.js';
 export { type ExtraChunks, withExtraChunks } from './tree/extra-chunks.js';
+export { type ModelNeed, modelNeeds } from './tree/model-needs.js';

@@ -25,6 +25,7 @@ export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/agen
 export { DEFAULT_MAX_LOADED_TREES, type SessionTrees } from './engine/agent/session-trees.js';
 export type { RoutingThreshold } from './engine/agent/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/agent/tree-agent.js';
+export type { MissingModels, ModelHelp } from './engine/runtime/missing-models.js';
 export type { FitMode, SpaceStatus } from './engine/runtime/space-fitter.js';
 export { summarizeError } from './errors/summarize-error.js';
 export {
@@ -77,6 +78,13 @@ export type {
 export type { Chunk, ChunkDefinition } from './tree/chunk.js';
 export type { CallbackName } from './tree/constants.js';
 export { defineComponent } from './tree/define-component.js';
+export {
+  defineNode,
+  type EmitAfterCallback,
+  type EmptyAfterCallback,
+  type LlmAfterCallback,
+  type QueryAfterCallback,
+} from './tree/define-node.js';
 export { DEFAULT_SIMILARITY_THRESHOLD, defineTree } from './tree/define-tree.js';
 export { createLinks, type Links } from './tree/links.js';
 export { textIn } from './tree/localized-text.js';

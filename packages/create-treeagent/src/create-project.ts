@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Language, Template } from './project-kind.js';
+import type { Language, Template, TreeFormat } from './project-kind.js';
 import { projectFiles } from './templates/project-files.js';
 
 export interface CreateOptions {
@@ -8,6 +8,8 @@ export interface CreateOptions {
   directory: string;
   language: Language;
   template: Template;
+  /** `json` (default): a JSON tree the editor edits and a typed callbacks module; `ts`: a TypeScript tree. */
+  format?: TreeFormat;
   /** The version range of the @treeagent packages the project depends on (default: this package's). */
   treeagentRange?: string;
 }
@@ -32,6 +34,7 @@ export function createProject(options: CreateOptions): string[] {
     name,
     language: options.language,
     template: options.template,
+    format: options.format ?? 'json',
     treeagentRange: options.treeagentRange ?? `^${ownVersion()}`,
   });
   for (const [path, text] of Object.entries(files)) {

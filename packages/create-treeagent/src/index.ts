@@ -1,3 +1,3 @@
 export { type CreateOptions, createProject } from './create-project.js';
 export { main } from './main.js';
-export type { Language, Template } from './project-kind.js';
+export type { Language, Template, TreeFormat } from './project-kind.js';

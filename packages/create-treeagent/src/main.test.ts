@@ -33,35 +33,45 @@ function io(
 const quiet = { log: () => {}, write: () => {}, error: () => {} };
 
 describe('npm create treeagent', () => {
-  for (const lang of ['en', 'it']) {
-    for (const template of ['minimal', 'support']) {
-      test(`--lang ${lang} --template ${template}: a project whose tree lints clean and passes its conversation tests`, async () => {
-        const directory = join(scratch, `${lang}-${template}`);
-        expect(await main([directory, '--lang', lang, '--template', template], io())).toBe(0);
-        const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
-        expect(Object.keys(manifest.scripts)).toEqual(['dev', 'chat', 'test', 'eval', 'fit', 'lint']);
-        expect(manifest.dependencies['@treeagent/core']).toMatch(/^\^\d+\.\d+\.\d+/);
-        // The fit `npm run fit` makes ahead (src/tree.fit.json) ships with the project: not ignored.
-        expect(readFileSync(join(directory, '.gitignore'), 'utf8')).not.toMatch(/fit/);
-        const tree = join(directory, 'src/tree.ts');
-        expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
-        expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);
-        expect(
-          await treeagent(
-            [
-              'eval',
-              tree,
-              join(directory, 'data/utterances.tsv'),
-              '--min-accuracy',
-              '1',
-              '--data',
-              join(scratch, 'data'),
-            ],
-            quiet,
-          ),
-        ).toBe(0);
-      });
-    }
+  for (const [lang, template, format] of [
+    ['en', 'minimal', 'json'],
+    ['en', 'support', 'json'],
+    ['it', 'minimal', 'json'],
+    ['it', 'support', 'json'],
+    ['en', 'minimal', 'ts'],
+    ['it', 'support', 'ts'],
+  ] as const) {
+    test(`--lang ${lang} --template ${template} --format ${format}: a project whose tree lints clean and passes its conversation tests`, async () => {
+      const directory = join(scratch, `${lang}-${template}-${format}`);
+      expect(await main([directory, '--lang', lang, '--template', template, '--format', format], io())).toBe(
+        0,
+      );
+      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+      expect(Object.keys(manifest.scripts)).toEqual(['dev', 'chat', 'test', 'eval', 'fit', 'lint']);
+      expect(manifest.dependencies['@treeagent/core']).toMatch(/^\^\d+\.\d+\.\d+/);
+      // The fit `npm run fit` makes ahead (src/tree.fit.json) ships with the project: not ignored.
+      expect(readFileSync(join(directory, '.gitignore'), 'utf8')).not.toMatch(/fit/);
+      const tree = join(directory, format === 'json' ? 'src/tree.json' : 'src/tree.ts');
+      expect(manifest.scripts.dev).toBe(
+        `treeagent dev ${format === 'json' ? 'src/tree.json' : 'src/tree.ts'}`,
+      );
+      expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
+      expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);
+      expect(
+        await treeagent(
+          [
+            'eval',
+            tree,
+            join(directory, 'data/utterances.tsv'),
+            '--min-accuracy',
+            '1',
+            '--data',
+            join(scratch, 'data'),
+          ],
+          quiet,
+        ),
+      ).toBe(0);
+    });
   }
 
   test('a directory that is not empty is refused with a clear message, exit code 2, nothing written', async () => {
@@ -72,6 +82,16 @@ describe('npm create treeagent', () => {
     expect(await main([directory], output)).toBe(2);
     expect(output.err.join('\n')).toContain(`The directory ${directory} is not empty (notes.txt)`);
     expect(readFileSync(join(directory, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
+  test('by default the tree is a JSON document with a typed callbacks module', async () => {
+    const directory = join(scratch, 'default');
+    expect(await main([directory], io())).toBe(0);
+    const document = JSON.parse(readFileSync(join(directory, 'src/tree.json'), 'utf8'));
+    expect(document).toMatchObject({ format: 'treeagent-tree', version: 1, module: './tree.callbacks.ts' });
+    const callbacks = readFileSync(join(directory, 'src/tree.callbacks.ts'), 'utf8');
+    expect(callbacks).toContain('export const readEmail: AfterCallback =');
+    expect(callbacks).toContain('export const faqFound: QueryAfterCallback<FaqSelf> =');
   });
 
   test('a wrong flag value names the flag and the allowed values', async () => {
@@ -92,6 +112,6 @@ describe('npm create treeagent', () => {
     const output = io([directory, 'it', ''], true);
     expect(await main([], output)).toBe(0);
     expect(output.asked).toHaveLength(3);
-    expect(readFileSync(join(directory, 'src/tree.ts'), 'utf8')).toContain('Siamo aperti');
+    expect(readFileSync(join(directory, 'src/tree.json'), 'utf8')).toContain('Siamo aperti');
   });
 });

@@ -1,14 +1,24 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CreateError, createProject } from './create-project.js';
-import { LANGUAGES, type Language, TEMPLATES, type Template } from './project-kind.js';
+import {
+  LANGUAGES,
+  type Language,
+  TEMPLATES,
+  type Template,
+  TREE_FORMATS,
+  type TreeFormat,
+} from './project-kind.js';
 
-const USAGE = `Usage: npm create treeagent@latest <directory> [-- --lang en|it --template minimal|support]
+const USAGE = `Usage: npm create treeagent@latest <directory> [-- --lang en|it --template minimal|support --format json|ts]
 
   <directory>          where to write the project (created; must be empty)
   --lang <en|it>       language of the tree's texts (default en)
   --template <name>    minimal: a few intents, a component, a form, a fallback (default)
                        support: a customer-service assistant (FAQ component twice, order form)
+  --format <json|ts>   json: the tree as a JSON document that the editor of treeagent dev edits,
+                       its callbacks in a typed module beside it (default)
+                       ts: the tree as a TypeScript module (the editor shows it read-only)
   --yes                no questions: defaults for what the flags do not say
 
 In a terminal, what the flags do not say is asked.`;
@@ -72,9 +82,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     TEMPLATES,
     'Template (minimal/support)',
   );
-  if (language === null || template === null) return 2;
+  const format = await choose<TreeFormat>(
+    io,
+    false,
+    '--format',
+    values.format,
+    TREE_FORMATS,
+    'Tree format (json/ts)',
+  );
+  if (language === null || template === null || format === null) return 2;
+  const tree = format === 'json' ? 'src/tree.json' : 'src/tree.ts';
   try {
-    createProject({ directory, language, template });
+    createProject({ directory, language, template, format });
   } catch (error) {
     if (error instanceof CreateError) {
       io.error(error.message);
@@ -82,12 +101,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     throw error;
   }
-  io.log(`Created a Tree Agent project (${template}, ${language}) in ${directory}. Next:
+  io.log(`Created a Tree Agent project (${template}, ${language}, ${tree}) in ${directory}. Next:
 
   cd ${directory}
   npm install
   npm test        # type check, lint and the conversation tests
-  npm run dev     # the chat page and debug view on http://127.0.0.1:3000/
+  npm run dev     # the chat page and debug view on http://127.0.0.1:3000/${format === 'json' ? ', the tree editor on /staff/editor' : ''}
   npm run chat    # talk to it in the terminal`);
   return 0;
 }
@@ -99,6 +118,7 @@ function parse(argv: string[]) {
     options: {
       lang: { type: 'string' },
       template: { type: 'string' },
+      format: { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -29,7 +29,7 @@ test("the README's npm create lines make projects with the scripts it names, who
     expect(await main([directory, ...args.slice(1)], io), line).toBe(0);
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.scripts)).toEqual(['dev', 'chat', 'test', 'eval', 'fit', 'lint']);
-    const tree = join(directory, 'src/tree.ts');
+    const tree = join(directory, args.includes('ts') ? 'src/tree.ts' : 'src/tree.json');
     expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet), line).toBe(0);
   }
 });

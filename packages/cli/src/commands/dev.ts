@@ -7,6 +7,8 @@ import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY 
 import { openDataDirectory } from '../data-directory.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
+import { missingModelLines } from '../missing-model-lines.js';
+import { cliModelHelp } from '../model-help.js';
 import type { Output } from '../output.js';
 import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
@@ -66,7 +68,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const created = createEmptyTree(treePath);
   if (created)
     out.log(`Created ${created}: an empty tree (a root and its primary agent) to build in the editor.`);
-  let loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  let loaded = await loadTree(treePath, {
+    ...(options.config ? { config: options.config } : {}),
+    missingModels: 'notice',
+  });
   const data = openDataDirectory(options.data);
   // Every save of the tree is a version (docs/versions.md): at start, in the editor, on a file change.
   const recordVersion = versionRecorder(
@@ -121,6 +126,9 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).
               spaceFitter: spaceFitter({ cacheDirectory: false }),
+              // A draft with an llm node routes before a model is configured, as the served tree does.
+              missingModels: 'notice',
+              modelHelp: cliModelHelp,
               ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
               ...(data.options.embeddingCache ? { embeddingCache: data.options.embeddingCache } : {}),
             },
@@ -145,6 +153,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
       ? `Mode: generative, with ${defaultModel.id}.`
       : 'Mode: offline (routing, static answers, retrieved sources; no language model). To generate answers, set OPENAI_API_KEY, or TREEAGENT_PROVIDER=openai-compatible TREEAGENT_BASE_URL=http://localhost:11434/v1 TREEAGENT_MODEL=llama3.2 for Ollama, or write treeagent.config.json next to the tree (docs/models.md).',
   );
+  for (const line of missingModelLines(loaded.tree, loaded.agentOptions)) out.log(line);
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
@@ -171,7 +180,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   };
   const reload = async () => {
     try {
-      const next = await loadTree(treePath, options.config ? { config: options.config } : {});
+      const next = await loadTree(treePath, {
+        ...(options.config ? { config: options.config } : {}),
+        missingModels: 'notice',
+      });
       await agent.setTree(next.tree);
       loaded = next;
       reloads++;

@@ -29,7 +29,10 @@ export async function evalCommand(
   options: EvalOptions,
   out: Output,
 ): Promise<number> {
-  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const loaded = await loadTree(treePath, {
+    ...(options.config ? { config: options.config } : {}),
+    missingModels: 'notice',
+  });
   const utterances = loadUtterances(utterancesPath);
   const keep = options.keep === undefined ? 0.9 : Number(options.keep);
   const { report, space } = await measureRouting(

@@ -2,6 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
 import { definitionToDocument, formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
+import { exportLosses } from '../export-losses.js';
+import { factoryVariants } from '../export-variants.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { defineCommand } from './command-definition.js';
@@ -30,6 +32,8 @@ export interface ExportResult {
   exported: string[];
   /** Callbacks that were inline functions, given a generated name in the module. */
   generated: string[];
+  /** What the JSON form cannot carry or leaves out, by node and field: printed as warnings. */
+  warnings: string[];
 }
 
 /**
@@ -37,7 +41,9 @@ export interface ExportResult {
  * chunk, message, option and flag as data) and a callback module beside it that exports each
  * callback by name. Callbacks the tree module already exports by name keep that name; inline ones
  * get a name from their node and are taken from the tree module with `treeCallback`, so the JSON
- * tree runs exactly the code the TypeScript one did. A tree factory is called with no models.
+ * tree runs exactly the code the TypeScript one did. A tree factory is called with the configured
+ * models (the JSON holds that tree) and again with every model present: each node only one of the two
+ * builds, and each value JSON cannot carry (by node and field), is a warning.
  */
 export async function exportTree(treePath: string, options: ExportOptions): Promise<ExportResult> {
   const result = await exportTexts(treePath, options);
@@ -62,6 +68,25 @@ export async function exportTexts(treePath: string, options: ExportOptions): Pro
       `${source} is already a JSON tree: export reads a .ts or .js tree.`,
     );
   const loaded = await loadTree(source, options.config ? { config: options.config } : {});
+  const warnings: string[] = [];
+  const variants = await factoryVariants(loaded);
+  // The tree as loaded (the configured models); a node the factory builds only in the other variant is named.
+  const tree = loaded.tree;
+  const label = (node: { id: number; type: string; name?: string | undefined }) =>
+    `node ${node.id} (${node.type}${node.name ? ` "${node.name}"` : ''})`;
+  for (const node of variants?.onlyWithModels ?? [])
+    warnings.push(
+      `${label(node)}: the tree factory builds it only when a model is configured, and none is, so the JSON does not hold it. Configure the model (treeagent.config.json beside the tree, --config or the environment: docs/models.md) and export again to include it.`,
+    );
+  for (const node of variants?.onlyWithoutModels ?? [])
+    warnings.push(
+      `${label(node)}: the tree factory builds it only when no model is configured (an offline variant); the JSON holds it, and not the nodes that replace it when a model is configured.`,
+    );
+  for (const node of tree.definition.nodes)
+    for (const loss of exportLosses(node))
+      warnings.push(
+        `node ${loss.nodeId}, field ${loss.field}: ${loss.problem}. Put it in a callback, or make it plain data.`,
+      );
   const documentPath = resolve(options.out ?? source.replace(/\.[cm]?[jt]sx?$/, '.json'));
   const typescript = /\.[cm]?tsx?$/.test(source);
   const modulePath = documentPath.replace(/\.json$/, '') + (typescript ? '.callbacks.ts' : '.callbacks.js');
@@ -72,8 +97,8 @@ export async function exportTexts(treePath: string, options: ExportOptions): Pro
   const exported = new Set<string>();
   const generated: { name: string; nodeId: number; key: string }[] = [];
   const taken = new Set(byFunction.values());
-  const names = new Map([...loaded.tree.definition.nodes].map((node) => [node.id, node.name] as const));
-  const document = definitionToDocument(loaded.tree.definition, {
+  const names = new Map([...tree.definition.nodes].map((node) => [node.id, node.name] as const));
+  const document = definitionToDocument(tree.definition, {
     module: `./${basename(modulePath)}`,
     nameOf: (callback, nodeId, key) => {
       const known = byFunction.get(callback);
@@ -97,12 +122,14 @@ export async function exportTexts(treePath: string, options: ExportOptions): Pro
     modulePath: document.module ? modulePath : null,
     exported: [...exported],
     generated: generated.map((item) => item.name),
+    warnings,
   };
 }
 
 /** `treeagent export <tree> --json`: writes the JSON form of a code-defined tree. */
 export async function exportCommand(treePath: string, options: ExportOptions, out: Output): Promise<number> {
   const result = await exportTree(treePath, options);
+  for (const warning of result.warnings) out.error(`warning ${warning}`);
   out.log(`Wrote ${result.documentPath} (${result.document.nodes.length} nodes).`);
   if (result.modulePath) {
     out.log(

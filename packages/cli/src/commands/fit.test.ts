@@ -43,6 +43,39 @@ describe('treeagent fit', () => {
     );
   }, 60_000);
 
+  test('on a tree below AUTO_FIT_MIN_CHUNKS it says the fit is not used as it is, and how to use it', async () => {
+    const tree = join(scratch, 'small.json');
+    const intent = (id: number, name: string, chunks: string[]) => ({
+      id,
+      parent: 2,
+      type: 'emit',
+      name,
+      chunks,
+      emit: { message: { type: 'static', content: name } },
+    });
+    writeFileSync(
+      tree,
+      JSON.stringify({
+        version: 1,
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, parent: 1, type: 'agent', isPrimary: true },
+          intent(3, 'hours', ['opening hours', 'when are you open', 'what time do you close']),
+          intent(4, 'prices', ['how much is it', 'price list', 'what does it cost']),
+        ],
+      }),
+    );
+    const out = capture();
+    expect(await main(['fit', tree, '--data', join(scratch, 'small-data')], out)).toBe(0);
+    const text = out.lines.join('\n');
+    expect(text).toContain(`written ${join(scratch, 'small.fit.json')}`);
+    expect(text).toMatch(
+      /not used as it is: the tree has 6 exploration chunks, fewer than 100, so dev, serve, chat and eval route it unfitted/,
+    );
+    expect(text).toContain('export const fit = true');
+    expect(text).not.toContain('route in this fitted space from the first message');
+  }, 60_000);
+
   test('lint warns about the nodes of a fitted tree with too few chunks to fit', async () => {
     const module = join(scratch, 'lonely-tree.ts');
     writeFileSync(

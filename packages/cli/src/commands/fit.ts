@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Tree, TreeAgent } from '@treeagent/core';
-import { defaultEmbedderFor, type Embedder } from '@treeagent/core/adapter';
+import { AUTO_FIT_MIN_CHUNKS, defaultEmbedderFor, type Embedder } from '@treeagent/core/adapter';
 import { evaluateRouting, type LabelledUtterance, type RoutingEvaluation } from '@treeagent/core/evaluation';
 import { type FittedEmbedder, spaceFitter } from '@treeagent/fit';
 import { openDataDirectory } from '../data-directory.js';
@@ -81,11 +81,19 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
       );
     out.log(`written ${file}`);
     if (space.file) out.log(`kept in the data directory: ${space.file}`);
-    out.log(
-      Object.keys(custom).length
-        ? 'made with settings other than the defaults (--depth, --min-chunks, --shrinkage): `treeagent dev`, `serve`, `chat` and `eval` fit with the defaults and will not use it.'
-        : `dev, serve, chat and eval route in this fitted space from the first message while the tree's chunks stay as they are (${file === shipped ? `ship ${file} with the project` : `to ship it with the project, write it as ${shipped}`}); a changed tree is fitted again at load.`,
-    );
+    const exploring = loaded.tree.chunks.filter((chunk) => !chunk.forRag).length;
+    const unused = loaded.agentOptions.fit !== true && exploring < AUTO_FIT_MIN_CHUNKS;
+    if (unused)
+      // fit: 'auto' does not fit a tree this small, shipped fit or not: say so instead of promising it.
+      out.log(
+        `not used as it is: the tree has ${exploring} exploration chunks, fewer than ${AUTO_FIT_MIN_CHUNKS}, so dev, serve, chat and eval route it unfitted (fit: 'auto'), which routed small trees better than a fit in bench/routing/fit-threshold.ts (docs/routing.md, "Small trees"). Add chunks until the tree has ${AUTO_FIT_MIN_CHUNKS}, or export const fit = true from the tree module (a JSON tree's callbacks module) to route in this fit anyway.`,
+      );
+    else
+      out.log(
+        Object.keys(custom).length
+          ? 'made with settings other than the defaults (--depth, --min-chunks, --shrinkage): `treeagent dev`, `serve`, `chat` and `eval` fit with the defaults and will not use it.'
+          : `dev, serve, chat and eval route in this fitted space from the first message while the tree's chunks stay as they are (${file === shipped ? `ship ${file} with the project` : `to ship it with the project, write it as ${shipped}`}); a changed tree is fitted again at load.`,
+      );
     out.log(`embedder id: ${fitted.id}`);
     if (options.utterances) {
       const utterances = loadUtterances(options.utterances);

@@ -1,5 +1,7 @@
 import { type RoutingThreshold, type Tree, TreeAgent, type TreeNode } from '@treeagent/core';
 import { loadTree } from '../load-tree.js';
+import { missingModelNeeds } from '../missing-model-lines.js';
+import { cliModelHelp } from '../model-help.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { describeThreshold, thresholdsById } from '../thresholds.js';
@@ -11,14 +13,20 @@ export async function inspectCommand(
   options: { config?: string; json?: boolean },
   out: Output,
 ): Promise<number> {
-  const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+  const loaded = await loadTree(treePath, {
+    ...(options.config ? { config: options.config } : {}),
+    missingModels: 'notice',
+  });
   const { tree } = loaded;
   // The thresholds as the agent runs them: calibrated ones need the chunks embedded.
   const agent = new TreeAgent({ tree, ...fitOptions(undefined, out, loaded.path), ...loaded.agentOptions });
   const space = await agent.whenFitted();
   const thresholds = await thresholdsById(agent);
+  const needsModel = new Map(
+    missingModelNeeds(tree, loaded.agentOptions).map((need) => [need.nodeId, need.model]),
+  );
   if (options.json) {
-    out.log(JSON.stringify({ ...describeTree(tree, thresholds), space }, null, 2));
+    out.log(JSON.stringify({ ...describeTree(tree, thresholds, needsModel), space }, null, 2));
     return 0;
   }
   const all = [...tree.nodes.values()].reduce((sum, node) => sum + node.chunks.length, 0);
@@ -27,7 +35,7 @@ export async function inspectCommand(
     `${tree.name}: ${tree.nodes.size} nodes, ${all} chunks${retrievalOnly ? ` (${retrievalOnly} forRag, retrieval only)` : ''}, content hash ${tree.contentHash}`,
   );
   const visit = (node: TreeNode, prefix: string, last: boolean, top: boolean) => {
-    out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node, thresholds)}`);
+    out.log(`${top ? '' : `${prefix}${last ? '└─ ' : '├─ '}`}${label(tree, node, thresholds, needsModel)}`);
     const childPrefix = top ? '' : `${prefix}${last ? '   ' : '│  '}`;
     node.children.forEach((id, index) => {
       visit(tree.node(id), childPrefix, index === node.children.length - 1, false);
@@ -35,11 +43,18 @@ export async function inspectCommand(
   };
   visit(tree.root, '', true, true);
   out.log(describeSpace(space));
+  for (const model of new Set(needsModel.values())) out.log(`model "${model}": ${cliModelHelp(model)}`);
   return 0;
 }
 
-function label(tree: Tree, node: TreeNode, thresholds: Map<number, RoutingThreshold>): string {
+function label(
+  tree: Tree,
+  node: TreeNode,
+  thresholds: Map<number, RoutingThreshold>,
+  needsModel: Map<number, string>,
+): string {
   const flags = [
+    needsModel.has(node.id) ? `needs model "${needsModel.get(node.id)}" at run time` : '',
     node.definition.type === 'agent' && node.definition.isPrimary ? 'primary' : '',
     node.isBlocking ? 'blocking' : '',
     node.isAnchor ? 'anchor' : '',
@@ -53,7 +68,11 @@ function label(tree: Tree, node: TreeNode, thresholds: Map<number, RoutingThresh
   return `${node.id} ${node.type}${node.name ? ` "${node.name}"` : ''}${flags.length ? ` (${flags.join(', ')})` : ''}${threshold}${chunks}${scope}`;
 }
 
-function describeTree(tree: Tree, thresholds: Map<number, RoutingThreshold>) {
+function describeTree(
+  tree: Tree,
+  thresholds: Map<number, RoutingThreshold>,
+  needsModel: Map<number, string>,
+) {
   return {
     name: tree.name,
     contentHash: tree.contentHash,
@@ -69,6 +88,8 @@ function describeTree(tree: Tree, thresholds: Map<number, RoutingThreshold>) {
       isBlocking: node.isBlocking,
       isAnchor: node.isAnchor,
       isMute: node.isMute,
+      /** The model this node needs at run time and the configuration lacks; null: none missing. */
+      missingModel: needsModel.get(node.id) ?? null,
       component: node.scopeId === tree.root.id ? null : node.scopeId,
       chunks: node.chunks.length,
       forRagChunks: node.chunks.filter((chunk) => chunk.forRag).length,

@@ -16,6 +16,7 @@ import {
   lintTree,
 } from '@treeagent/core/evaluation';
 import { loadTree } from '../load-tree.js';
+import { missingModelLines } from '../missing-model-lines.js';
 import type { Output } from '../output.js';
 import { describeSpace, fitOptions, shippedFitFile } from '../space.js';
 import { describeThreshold } from '../thresholds.js';
@@ -69,7 +70,10 @@ export async function lintCommand(
   }
   let loaded: Awaited<ReturnType<typeof loadTree>>;
   try {
-    loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
+    loaded = await loadTree(treePath, {
+      ...(options.config ? { config: options.config } : {}),
+      missingModels: 'notice',
+    });
   } catch (error) {
     // The tree module has its own copy of @treeagent/core: check the code, not the class.
     if (!TreeAgentError.hasCode(error, 'TREE_VALIDATION')) throw error;
@@ -78,6 +82,8 @@ export async function lintCommand(
     out.log(`${problems.length} error(s)`);
     return 1;
   }
+  // Listed, not refused: the tree is checked as it is, and runs once its models are configured.
+  for (const line of missingModelLines(loaded.tree, loaded.agentOptions)) out.log(`info    ${line}`);
   const lintOptions = {
     ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
     ...(options.ambiguity ? { ambiguity: Number(options.ambiguity) } : {}),
@@ -88,17 +94,17 @@ export async function lintCommand(
     if (reads > LINT_CALIBRATION_MAX_READS_PER_CHUNK * exploring) {
       // A large, deep tree: the warnings alone (linear); the thresholds would cost more than all of them.
       const warnings = await lintTree(loaded.tree, lintOptions);
-      const errors = printWarnings(warnings, out, options);
+      printWarnings(warnings, out, options);
       out.log(
         `info    thresholds not computed: calibrating this tree's thresholds reads ${reads} similarities (${Math.round(reads / exploring)} per exploration chunk; lint computes them up to ${LINT_CALIBRATION_MAX_READS_PER_CHUNK}), which grows with the square of its long chains of nodes. An agent serving the tree computes them when it loads it; lint --thresholds computes them here.`,
       );
-      return summary(errors, warnings.length - errors, out, options);
+      return summarize(warnings, 0, options, out);
     }
   }
   if (exploring > LINT_FIT_MAX_CHUNKS && !options.fit) {
     // A large tree: one embedding of the chunks serves every rule and the thresholds; no agent, no fit.
     const { warnings, thresholds } = await lintReport(loaded.tree, lintOptions);
-    const errors = printWarnings(warnings, out, options);
+    printWarnings(warnings, out, options);
     const embedderId = (
       loaded.agentOptions.embedder ?? defaultEmbedderFor(loaded.tree, loaded.agentOptions.language)
     ).id;
@@ -106,10 +112,10 @@ export async function lintCommand(
       `info    embedding space: unfitted (${embedderId}): lint does not fit trees of more than ${LINT_FIT_MAX_CHUNKS} exploration chunks (this one has ${exploring}), so the thresholds below are those of the unfitted space. An agent serving the tree fits it in the background (cached in .treeagent/fits); lint --fit fits it here and shows the thresholds in the fitted space.`,
     );
     printThresholds(thresholds, out);
-    return summary(errors, warnings.length - errors, out, options);
+    return summarize(warnings, 0, options, out);
   }
   const warnings = await lintTree(loaded.tree, lintOptions);
-  const errors = printWarnings(warnings, out, options);
+  printWarnings(warnings, out, options);
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
   const agent = new TreeAgent({
     tree: loaded.tree,
@@ -121,22 +127,18 @@ export async function lintCommand(
   const stale = staleShippedFit(loaded.path, space);
   if (stale) out.log(stale);
   printThresholds(await agent.thresholds(), out);
-  return summary(errors, warnings.length - errors + (stale ? 1 : 0), out, options);
-}
-
-/** The last line, and the exit code: 1 on an error, or on a warning with `--strict`. */
-function summary(errors: number, warnings: number, out: Output, options: LintCommandOptions): number {
-  out.log(`${errors} error(s), ${warnings} warning(s)`.replace(/^0 error\(s\)/, '0 errors'));
-  return errors || (warnings && options.strict) ? 1 : 0;
+  return summarize(warnings, stale ? 1 : 0, options, out);
 }
 
 /**
- * Language rules `treeagent lint` reports as errors (docs/multilingual-trees.md, "Lint"): texts given
- * per language in a tree without languages, always; a text missing in a declared language with
- * `--missing-texts error`.
+ * Whether `treeagent lint` reports a finding as an error: one the tree will fail on at run time
+ * (`severity: 'error'`, e.g. an llm node that shows nothing); texts given per language in a tree
+ * without languages, always; a text missing in a declared language with `--missing-texts error`
+ * (docs/multilingual-trees.md, "Lint").
  */
 function isError(warning: LintWarning, options: LintCommandOptions): boolean {
   return (
+    warning.severity === 'error' ||
     warning.code === 'undeclared-languages' ||
     (warning.code === 'missing-text' && options.missingTexts === 'error')
   );
@@ -152,17 +154,24 @@ function staleShippedFit(treePath: string, space: SpaceStatus): string | null {
   return `warning [stale-fit] ${shipped}: the fit shipped with the tree was made for other chunks, another base or other settings than the tree has now, so every start fits the tree again. Fix: run \`treeagent fit ${treePath}\` again and ship the new file.`;
 }
 
-/** Prints the warnings (those that are errors as `error`); returns how many were errors. */
-function printWarnings(warnings: readonly LintWarning[], out: Output, options: LintCommandOptions): number {
-  let errors = 0;
-  for (const warning of warnings) {
-    const error = isError(warning, options);
-    if (error) errors++;
+function printWarnings(warnings: readonly LintWarning[], out: Output, options: LintCommandOptions): void {
+  for (const warning of warnings)
     out.log(
-      `${error ? 'error  ' : 'warning'} [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`,
+      `${isError(warning, options) ? 'error  ' : 'warning'} [${warning.code}] node ${warning.nodeId}: ${warning.message} Fix: ${warning.fix}`,
     );
-  }
-  return errors;
+}
+
+/** The count line, and the exit code: 1 on an error, or on a warning with --strict. */
+function summarize(
+  findings: readonly LintWarning[],
+  otherWarnings: number,
+  options: LintCommandOptions,
+  out: Output,
+): number {
+  const errors = findings.filter((finding) => isError(finding, options)).length;
+  const warnings = findings.length - errors + otherWarnings;
+  out.log(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning(s)`);
+  return errors || (warnings && options.strict) ? 1 : 0;
 }
 
 /** The automatic choices: thresholds calibrated at load, and those left at the library default. */

@@ -21,7 +21,7 @@ export function formFallback<S extends Self = Self>(otherwise: FallbackCallback<
   return (self: S, context: Context, special: FallbackSpecial, links: Links) => {
     const target = formResumeTarget(context, special);
     return target !== undefined
-      ? ({ nodeTarget: target } satisfies BaseFallbackOutput)
+      ? ({ nodeTarget: target, resumes: true } satisfies BaseFallbackOutput)
       : otherwise(self, context, special, links);
   };
 }

@@ -34,6 +34,7 @@ export function turnFactOf(input: TurnFactInput): TurnFact {
   let outputTokens: number | null = null;
   let handedOff = false;
   let fallbackError: string | null = null;
+  let resumed = false;
   let agentId = input.agentId;
   for (const event of input.trace) {
     if (event.type === 'explore-decision') {
@@ -57,6 +58,7 @@ export function turnFactOf(input: TurnFactInput): TurnFact {
       if (event.outputTokens !== undefined) outputTokens = (outputTokens ?? 0) + event.outputTokens;
     } else if (event.type === 'fallback') {
       fallbackError = event.error.code === 'NO_MATCH' ? null : event.error.code;
+      resumed = event.resumes === true && event.error.code === 'NO_MATCH';
       agentId ??= event.agentId;
     } else if (event.type === 'no-match') {
       agentId ??= event.agentId;
@@ -65,7 +67,12 @@ export function turnFactOf(input: TurnFactInput): TurnFact {
       handedOff = true;
     }
   }
-  const status: TurnFactStatus = handedOff ? 'handed-off' : statusOf(input.outcome);
+  // A message a pending question (a form's) took through the fallback was understood: answered.
+  const status: TurnFactStatus = handedOff
+    ? 'handed-off'
+    : resumed && input.outcome === 'fallback-no-match'
+      ? 'answered'
+      : statusOf(input.outcome);
   return {
     sessionId: input.sessionId,
     turn: input.turn,

@@ -88,13 +88,18 @@ export function validateBeforeRunOutput(nodeId: number, value: unknown): BeforeR
   };
 }
 
-export function validateFallbackOutput(nodeId: number, value: unknown): number {
+export function validateFallbackOutput(
+  nodeId: number,
+  value: unknown,
+): { nodeTarget: number; resumes: boolean } {
   const check: OutputChecker = new OutputChecker(nodeId, 'fallback');
   const output = check.object(value, '');
-  check.knownKeys(output, '', ['nodeTarget']);
+  check.knownKeys(output, '', ['nodeTarget', 'resumes']);
   const target = check.optionalNodeId(output.nodeTarget, 'nodeTarget');
   if (target === undefined) check.fail('nodeTarget', 'the id of the node to run next', output.nodeTarget);
-  return target;
+  if (output.resumes !== undefined && typeof output.resumes !== 'boolean')
+    check.fail('resumes', 'true or false', output.resumes);
+  return { nodeTarget: target, resumes: output.resumes === true };
 }
 
 export function validateExtendMessageOutput(nodeId: number, value: unknown): BaseExtendMessagePromptOutput {

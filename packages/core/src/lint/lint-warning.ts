@@ -1,4 +1,4 @@
-/** A warning about a tree that is valid but will probably not behave as meant. */
+/** A finding about a tree that is valid but will probably not behave as meant (or, `severity: 'error'`, will fail). */
 export interface LintWarning {
   code:
     | 'unreachable-node'
@@ -20,7 +20,11 @@ export interface LintWarning {
     /** A text or chunks in a language the tree does not declare. */
     | 'unknown-language'
     /** A node whose chunks name their languages, with none in one of the tree's languages. */
-    | 'missing-chunks-language';
+    | 'missing-chunks-language'
+    /** An error: an llm node without `after` and children, which shows nothing and ends turns in `LOOP`. */
+    | 'llm-shows-nothing';
+  /** `error`: the tree will fail at run time (`treeagent lint` exits 1). Absent: a warning. */
+  severity?: 'error';
   nodeId: number;
   message: string;
   fix: string;

@@ -1,4 +1,5 @@
 import { beforeOf, fallbackOf } from '../tree/node-callbacks.js';
+import { silentLlmNode } from '../tree/silent-llm-node.js';
 import type { Tree } from '../tree/tree.js';
 import type { TreeNode } from '../tree/tree-node.js';
 import type { LintWarning } from './lint-warning.js';
@@ -9,11 +10,15 @@ import type { LintWarning } from './lint-warning.js';
  *   through: exploration descends past it to a child whenever a child's chunk fits, and a node's
  *   `before` runs only when exploration stops on it (or a callback targets it);
  * - `agent-without-fallback`: an agent with no `fallback`: a callback error or a loop in it fails
- *   the whole turn (the user gets an error) and a message nothing fits gets no answer.
+ *   the whole turn (the user gets an error) and a message nothing fits gets no answer;
+ * - `llm-shows-nothing` (an error): an llm node without `after` and without children
+ *   (`silentLlmNode`), which ends every turn that reaches it in `LOOP`.
  */
 export function structureWarnings(tree: Tree, label: (node: TreeNode) => string): LintWarning[] {
   const warnings: LintWarning[] = [];
   for (const node of tree.nodes.values()) {
+    const silent = silentLlmNode(node);
+    if (silent) warnings.push({ code: 'llm-shows-nothing', severity: 'error', nodeId: node.id, ...silent });
     if (
       (node.type === 'switch' || node.type === 'empty') &&
       typeof beforeOf(node) === 'function' &&

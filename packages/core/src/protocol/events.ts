@@ -155,6 +155,8 @@ export type AgentEvent =
       /** The error the fallback handles: code, message, node, callback, first frame in the author's code. */
       error: ErrorSummary;
       nodeTarget: number;
+      /** The fallback resumed a question the conversation was waiting on (`BaseFallbackOutput.resumes`). */
+      resumes?: true;
     }
   | { type: 'no-match'; agentId: number }
   /**

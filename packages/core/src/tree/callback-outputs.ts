@@ -41,6 +41,13 @@ export interface BaseBeforeRunOutput {
 /** Output of an agent's `fallback` (`BaseFallbackOutput`): run restarts at `nodeTarget` from its before step. */
 export interface BaseFallbackOutput {
   nodeTarget: number;
+  /**
+   * `true`: the message answers a question the conversation was waiting on (a form's slot), which
+   * `nodeTarget` resumes — the message was understood, not unmatched: the turn's analytics row says
+   * `answered`, and the message stays out of the unmatched list and its "Add as chunks" suggestions
+   * (docs/analytics.md). `formFallback` of `@treeagent/components` sets it.
+   */
+  resumes?: boolean;
 }
 
 /** Output of the root's `extendMessage` (`BaseExtendMessagePromptOutput`). */

@@ -413,6 +413,8 @@ describe('defineTree: unknown properties', () => {
     ['guardrail', 'warnings', 'warning'],
     ['root', 'conversationGoals', 'conversationGoal'],
     ['emit', 'ismute', 'isMute'],
+    ['emit', 'mute', 'isMute'],
+    ['llm', 'mute', 'isMute'],
   ] as const)('on a %s node, "%s" suggests "%s"', (type, key, suggestion) => {
     const { nodes, target } = placed(type, { [key]: 1 });
     const problem = expectProblem(problemsOf(nodes), target, new RegExp(`^unknown property "${key}"\\.$`));

@@ -131,11 +131,26 @@ describe('tree documents', () => {
     expect(lines).toContain('2 at /nodes/1/isPrimary: must be boolean.');
     expect(lines).toContain('3 at /nodes/2/similarityThreshold: must be <= 1.');
     expect(lines).toContain('3 at /nodes/2: unknown property "colour".');
-    expect(lines).toContain('3 at /nodes/2: "isPrimary" is not a property of this node type.');
+    expect(lines).toContain('3 at /nodes/2: "isPrimary" is not a property of an emit node.');
     expect(lines).toContain('4 at /nodes/3/callbacks: this node type has no callbacks.');
     expect(validateTreeDocument({ version: 2, nodes: [] })[0]?.message).toMatch(
       /version: must be equal to constant/,
     );
+  });
+
+  it('an unknown key is one problem with "Did you mean …?", as in defineTree', () => {
+    const problems = validateTreeDocument({
+      version: 1,
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 3, type: 'emit', parent: 2, chunks: ['x'], mute: true, callbacks: { afer: 'next' } },
+      ],
+    });
+    expect(problems.map((problem) => `${problem.nodeId} ${problem.message} ${problem.fix}`)).toEqual([
+      '3 at /nodes/2: unknown property "mute". Did you mean "isMute"?',
+      '3 at /nodes/2/callbacks: an emit node has no "afer" callback. Did you mean "after"?',
+    ]);
   });
 
   it('a JSON syntax error says where', () => {

@@ -1,4 +1,5 @@
 import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js';
+import { closestWord } from './closest-word.js';
 import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import { isLocalizedObject, LANGUAGE_CODE_PATTERN } from './localized-text.js';
 import type { TreeProblem } from './tree-problem.js';
@@ -34,7 +35,7 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
           : `Remove it; a ${type} node has no callbacks.`,
       );
     } else {
-      const guess = closest(key, [...allowed]);
+      const guess = closestWord(key, [...allowed]);
       where(`unknown property "${key}".`, guess ? `Did you mean "${guess}"?` : 'Remove it.');
     }
   }
@@ -216,31 +217,4 @@ function validateLocalized(value: unknown, field: string, where: Report): void {
         `Give the ${language} text as a string.`,
       );
   }
-}
-
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }

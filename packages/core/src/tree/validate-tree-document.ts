@@ -1,7 +1,10 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { NODE_TYPES, type NodeType } from '../protocol/constants.js';
+import { closestWord } from './closest-word.js';
+import { CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import { jsonErrorPosition } from './json-error-position.js';
 import { TREE_DOCUMENT_SCHEMA } from './tree-document-schema.js';
-import type { TreeDocument } from './tree-document-types.js';
+import { CONSTANT_CALLBACKS, type TreeDocument } from './tree-document-types.js';
 import type { TreeProblem } from './tree-problem.js';
 import { TreeValidationError } from './tree-validation-error.js';
 
@@ -21,7 +24,9 @@ export function validateTreeDocument(value: unknown): TreeProblem[] {
   for (const error of compiled.errors ?? []) {
     // `if` only says that a `then` failed, and a failed `oneOf` repeats its branches' errors.
     if (error.keyword === 'if' || error.keyword === 'oneOf') continue;
-    const problem = toProblem(error, nodes);
+    // A failed `propertyNames` also reports its inner `enum` on the name: the outer error says it.
+    if ((error as { propertyName?: string }).propertyName !== undefined) continue;
+    const problem = unknownKeyProblem(error, nodes) ?? toProblem(error, nodes);
     const key = `${problem.nodeId}|${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -60,6 +65,58 @@ export function parseTreeDocument(text: string, file = 'the tree document'): Tre
 function lineAndColumn(text: string, position: number): string {
   const before = text.slice(0, position).split('\n');
   return ` at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+}
+
+/**
+ * A key a node (or its `callbacks`) may not have, once per key however many schema rules refuse it:
+ * a key of another node type says so; an unknown one gets "Did you mean …?" from the keys this
+ * node type takes, as `defineTree` does (`mute` → `isMute`).
+ */
+function unknownKeyProblem(error: ErrorObject, nodes: unknown): TreeProblem | null {
+  const params = error.params as Record<string, unknown>;
+  const name =
+    error.keyword === 'propertyNames'
+      ? String(params.propertyName)
+      : error.keyword === 'additionalProperties'
+        ? String(params.additionalProperty)
+        : null;
+  const match = /^\/nodes\/(\d+)(\/callbacks)?$/.exec(error.instancePath);
+  if (name === null || !match || !Array.isArray(nodes)) return null;
+  const node = nodes[Number(match[1])] as { id?: unknown; type?: unknown } | undefined;
+  const nodeId = Number.isInteger(node?.id) ? (node!.id as number) : undefined;
+  const type = node?.type as NodeType;
+  if (!NODE_TYPES.includes(type)) return null;
+  const at = `at ${error.instancePath}`;
+  if (match[2]) {
+    const guess = closestWord(name, CALLBACKS_BY_TYPE[type]);
+    return {
+      nodeId,
+      message: `${at}: ${article(type)} ${type} node has no "${name}" callback.`,
+      fix: guess
+        ? `Did you mean "${guess}"?`
+        : CALLBACKS_BY_TYPE[type].length
+          ? `Remove it; a ${type} node takes only: ${CALLBACKS_BY_TYPE[type].join(', ')}.`
+          : `Remove it; a ${type} node has no callbacks.`,
+    };
+  }
+  if (name in TREE_DOCUMENT_SCHEMA.$defs.node.properties)
+    return {
+      nodeId,
+      message: `${at}: "${name}" is not a property of ${article(type)} ${type} node.`,
+      fix: `Remove it, or change the node type (docs/tree-format.md lists what each type takes).`,
+    };
+  const guess = closestWord(name, documentKeysOf(type));
+  return {
+    nodeId,
+    message: `${at}: unknown property "${name}".`,
+    fix: guess ? `Did you mean "${guess}"?` : 'Remove it, or check its spelling against docs/tree-format.md.',
+  };
+}
+
+/** The keys a node of `type` may have in a tree document. */
+function documentKeysOf(type: NodeType): string[] {
+  const constants = CONSTANT_CALLBACKS.filter((key) => CALLBACKS_BY_TYPE[type].includes(key));
+  return [...COMMON_PROPERTIES, ...PROPERTIES_BY_TYPE[type], ...constants, 'callbacks'];
 }
 
 function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
@@ -107,4 +164,9 @@ function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
     message: `${at}: ${error.message ?? 'is not valid'}${error.keyword === 'enum' ? ` (${(params.allowedValues as unknown[]).join(', ')})` : ''}.`,
     fix: 'Correct the value (docs/tree-format.md gives the shape of every property).',
   };
+}
+
+/** "an llm node", "an agent node", "a query node". */
+function article(type: NodeType): string {
+  return type === 'llm' || /^[aeiou]/.test(type) ? 'an' : 'a';
 }

@@ -1,10 +1,13 @@
-import type { Language, Template } from '../project-kind.js';
+import type { Language, Template, TreeFormat } from '../project-kind.js';
+import { jsonTreeFiles } from './json-tree-files.js';
 import { TEXTS, type Texts } from './texts.js';
 
 export interface ProjectSettings {
   name: string;
   language: Language;
   template: Template;
+  /** `json` (default): src/tree.json and src/tree.callbacks.ts; `ts`: src/tree.ts and src/faq.ts. */
+  format?: TreeFormat;
   /** Version range of @treeagent/core and @treeagent/cli. */
   treeagentRange: string;
 }
@@ -19,14 +22,27 @@ export function projectFiles(settings: ProjectSettings): Record<string, string> 
     // src/tree.fit.json (npm run fit) is kept: it ships the fit with the project.
     '.gitignore': 'node_modules/\n.treeagent/\n',
     'README.md': readme(settings),
-    'src/tree.ts': treeModule(texts, support),
-    'src/faq.ts': FAQ_COMPONENT,
+    ...treeFiles(settings, texts, support),
     'tests/conversations.yaml': conversations(texts, support),
     'data/utterances.tsv': `${texts.utterances.map(([text, node]) => `${text}\t${node}`).join('\n')}\n`,
   };
 }
 
+/** The tree's files: a JSON document and its callbacks module, or TypeScript modules. */
+function treeFiles(settings: ProjectSettings, texts: Texts, support: boolean): Record<string, string> {
+  if (settings.format === 'ts')
+    return { 'src/tree.ts': treeModule(texts, support), 'src/faq.ts': FAQ_COMPONENT };
+  const { document, callbacks } = jsonTreeFiles(texts, support);
+  return { 'src/tree.json': document, 'src/tree.callbacks.ts': callbacks };
+}
+
+/** The tree file the scripts run. */
+export function treeFileOf(settings: Pick<ProjectSettings, 'format'>): string {
+  return settings.format === 'ts' ? 'src/tree.ts' : 'src/tree.json';
+}
+
 function packageJson(settings: ProjectSettings) {
+  const tree = treeFileOf(settings);
   return {
     name: settings.name,
     version: '0.1.0',
@@ -34,12 +50,12 @@ function packageJson(settings: ProjectSettings) {
     type: 'module',
     engines: { node: '>=20' },
     scripts: {
-      dev: 'treeagent dev src/tree.ts',
-      chat: 'treeagent chat src/tree.ts',
-      test: 'tsc --noEmit && treeagent lint src/tree.ts && treeagent test src/tree.ts tests/conversations.yaml',
-      eval: 'treeagent eval src/tree.ts data/utterances.tsv',
-      fit: 'treeagent fit src/tree.ts --utterances data/utterances.tsv',
-      lint: 'treeagent lint src/tree.ts',
+      dev: `treeagent dev ${tree}`,
+      chat: `treeagent chat ${tree}`,
+      test: `tsc --noEmit && treeagent lint ${tree} && treeagent test ${tree} tests/conversations.yaml`,
+      eval: `treeagent eval ${tree} data/utterances.tsv`,
+      fit: `treeagent fit ${tree} --utterances data/utterances.tsv`,
+      lint: `treeagent lint ${tree}`,
     },
     dependencies: {
       '@treeagent/core': settings.treeagentRange,
@@ -84,19 +100,30 @@ tree of typed nodes, routed by semantic similarity.
 | \`npm run chat\` | talk to the agent in the terminal (\`-- --debug\` shows each routing decision) |
 | \`npm test\` | type check, lint the tree, play \`tests/conversations.yaml\` |
 | \`npm run eval\` | routing accuracy on \`data/utterances.tsv\` (one message and the node it should reach per line, or \`none\`) |
-| \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it |
+| \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing on trees of 100 chunks or more): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it; below 100 chunks it says that the file is not used |
 | \`npm run lint\` | unreachable nodes, ambiguous siblings, … |
 
-The tree is in \`src/tree.ts\`; \`src/faq.ts\` is a component (a small knowledge base answering from
+${
+  settings.format === 'ts'
+    ? `The tree is in \`src/tree.ts\`; \`src/faq.ts\` is a component (a small knowledge base answering from
 its documents) used by the tree. Node ids are constants (\`ids\`) so that callbacks name their
-targets with types that hold under \`noUncheckedIndexedAccess\`.
+targets with types that hold under \`noUncheckedIndexedAccess\`.`
+    : `The tree is the JSON document \`src/tree.json\` — nodes, chunks, messages, links and flags as data,
+edited in the tree editor of \`npm run dev\` (http://127.0.0.1:3000/staff/editor) or by hand — and
+its behaviour is \`src/tree.callbacks.ts\`, whose named exports are the callbacks the document names
+(each typed with the callback it is: \`npm test\` type-checks them). \`components\` holds the FAQ, a
+small knowledge base answering from its documents, used by the tree.`
+}
 
 ${
   settings.language === 'en'
-    ? `From 100 chunks on, the agent fits its embedding space to the tree when it loads, over USE-lite
+    ? `The tree starts small and routes in the hashed space, unfitted. From 100 exploration chunks on,
+the agent fits its embedding space to the tree when it loads, over USE-lite
 (\`@treeagent/embedder-use\`, an English sentence encoder whose weights ship in npm) and hashed
-n-grams: routing gets sharper and out-of-scope messages are declined. \`treeagent dev\` prints the
-space it routes in.
+n-grams: routing gets sharper and out-of-scope messages are declined. Below 100 it does not: on
+small trees a fit routed worse (the routing guide of Tree Agent, "Small trees"), so \`npm run fit\`
+says its file is not used until the tree has 100 chunks. \`treeagent dev\` prints the space it
+routes in.
 
 `
     : ''

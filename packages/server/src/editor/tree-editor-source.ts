@@ -52,7 +52,10 @@ export interface TreeEditorSource {
    * Options of the agents that route drafts: the served agent's `embedder` and `embeddingCache`, and
    * a `spaceFitter` for drafts to be fitted as the served tree is (without one they stay unfitted).
    */
-  agentOptions: Pick<TreeAgentOptions, 'embedder' | 'embeddingCache' | 'calibrateThresholds' | 'spaceFitter'>;
+  agentOptions: Pick<
+    TreeAgentOptions,
+    'embedder' | 'embeddingCache' | 'calibrateThresholds' | 'spaceFitter' | 'missingModels' | 'modelHelp'
+  >;
 }
 
 /** Thrown by `TreeEditorSource.write` when the file on disk is no longer the version the edit started from. */

@@ -13,6 +13,7 @@ import type { SessionStore } from '../../session/session-store.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
 import type { ExploreIn } from '../runtime/load-runtime.js';
+import type { MissingModels, ModelHelp } from '../runtime/missing-models.js';
 import type { FitMode, SpaceFitter } from '../runtime/space-fitter.js';
 import type { SessionTrees } from './session-trees.js';
 
@@ -64,6 +65,20 @@ export interface TreeAgentOptions {
   fileStore?: FileStore;
   /** A language model, or models by name (`default` for nodes that name none). */
   models?: LanguageModel | Record<string, LanguageModel>;
+  /**
+   * A model the tree needs that `models` lacks (an llm node, a GENERATED message, a generated
+   * guardrail warning, the smart extended message): `'fail'` (default) refuses to load the tree
+   * with `MODEL_NOT_CONFIGURED`; `'notice'` loads it, and a node that needs the missing model answers
+   * with a warning message saying that no language model is configured and how to configure one
+   * (`modelHelp`) — for authoring tools that run a tree before its models are set up (`treeagent dev`).
+   */
+  missingModels?: MissingModels;
+  /**
+   * How this program's users configure the model named `model`, for `MODEL_NOT_CONFIGURED` messages
+   * and the notices of `missingModels: 'notice'`. Default: pass `models` to `new TreeAgent`. The
+   * `treeagent` CLI names its configuration file and environment variables.
+   */
+  modelHelp?: ModelHelp;
   /** Nodes one turn may execute before `LOOP`. Default 50. */
   maxSteps?: number;
   /** Fallbacks one turn may run before the error is returned. Default 3. */

@@ -48,6 +48,8 @@ export {
   type TreeAgentOptions,
 } from './tree-agent-options.js';
 
+import { DEFAULT_MODEL_HELP, type MissingModelPolicy } from '../runtime/missing-models.js';
+
 export type { RoutingThreshold };
 
 /**
@@ -109,6 +111,7 @@ export class TreeAgent {
       vectorStore: this.#vectorStore,
       fileStore: this.fileStore,
       models: !models ? {} : isLanguageModel(models) ? { default: models } : { ...models },
+      missingModels: missingModelPolicy(options),
       limits: {
         maxSteps: options.maxSteps ?? 50,
         maxFallbacks: options.maxFallbacks ?? 3,
@@ -436,4 +439,15 @@ const LOCALE_PATTERN = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 function isLanguageModel(value: unknown): value is LanguageModel {
   const model = value as Partial<LanguageModel>;
   return typeof model.generate === 'function' && typeof model.stream === 'function';
+}
+
+/** `missingModels` and `modelHelp`, checked. */
+function missingModelPolicy(options: TreeAgentOptions): MissingModelPolicy {
+  const mode = options.missingModels ?? 'fail';
+  if (mode !== 'fail' && mode !== 'notice')
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      `missingModels must be 'fail' or 'notice', got ${JSON.stringify(mode)}.`,
+    );
+  return { mode, help: options.modelHelp ?? DEFAULT_MODEL_HELP };
 }

@@ -32,9 +32,11 @@ import { eldLanguageDetector } from '../../model/eld-language-detector.js';
 import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Chunk } from '../../tree/chunk.js';
+import { modelNeeds } from '../../tree/model-needs.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorRecord, VectorStore } from '../../vector/vector-store.js';
 import { loadExploreCollection } from './explore-collection.js';
+import { DEFAULT_MISSING_MODELS, type MissingModelPolicy } from './missing-models.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
 import { syncCollection } from './sync-collection.js';
 
@@ -53,6 +55,8 @@ export interface RuntimeParts {
   vectorStore: VectorStore;
   fileStore: FileStore;
   models: Record<string, LanguageModel>;
+  /** What to do about models the tree needs and `models` lacks (`TreeAgentOptions.missingModels`). Default: fail, naming `new TreeAgent`'s `models`. */
+  missingModels?: MissingModelPolicy;
   limits: TurnLimits;
   now: () => Date;
   /** Default: `eldLanguageDetector`. */
@@ -88,7 +92,7 @@ export async function loadRuntime(parts: RuntimeParts): Promise<AgentRuntime> {
   const { models, vectorStore } = parts;
   let tree = parts.tree;
   const exploreEmbedder = parts.exploreEmbedder ?? parts.embedder;
-  checkStaticModels(tree, models);
+  checkStaticModels(tree, models, parts.missingModels ?? DEFAULT_MISSING_MODELS);
   const collectionOf = (nodeId: number) => `${tree.name}:${nodeId}`;
   const exploreCollection = `${tree.name}:explore`;
   let index: ChunkIndex | null = null;
@@ -235,32 +239,22 @@ async function embedInBatches(
   return vectors;
 }
 
-function checkStaticModels(tree: Tree, models: Record<string, LanguageModel>): void {
-  const needs: { nodeId: number; what: string; model: string }[] = [];
-  const root = tree.root.definition;
-  if (root.type === 'root' && root.smartExtendedMessage)
-    needs.push({ nodeId: root.id, what: 'smartExtendedMessage', model: root.model ?? 'default' });
-  for (const node of tree.nodes.values()) {
-    const definition = node.definition;
-    if (
-      definition.type === 'guardrail' &&
-      typeof definition.warning !== 'string' &&
-      definition.warning.type === 'generated'
-    ) {
-      needs.push({ nodeId: node.id, what: 'a generated warning', model: definition.model ?? 'default' });
-    }
-    if (definition.type === 'llm')
-      needs.push({ nodeId: node.id, what: 'an llm node', model: definition.model ?? 'default' });
-  }
-  const missing = needs.filter((need) => !models[need.model]);
+function checkStaticModels(
+  tree: Tree,
+  models: Record<string, LanguageModel>,
+  policy: MissingModelPolicy,
+): void {
+  if (policy.mode === 'notice') return;
+  const missing = modelNeeds(tree).filter((need) => !models[need.model]);
   if (missing.length) {
     const lines = missing
       .map((need) => `node ${need.nodeId} (${need.what}) needs model "${need.model}"`)
       .join('; ');
+    const names = [...new Set(missing.map((need) => need.model))];
     throw new TreeAgentError(
       'MODEL_NOT_CONFIGURED',
-      `The tree needs language models that are not configured: ${lines}. Pass them as models: { default: …, <name>: … } to new TreeAgent(...).`,
-      { nodeId: missing[0]!.nodeId },
+      `The tree needs language models that are not configured: ${lines}. ${names.map(policy.help).join(' ')}`,
+      { nodeId: missing[0]!.nodeId, details: { model: names[0]! } },
     );
   }
 }

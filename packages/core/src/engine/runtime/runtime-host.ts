@@ -9,6 +9,7 @@ import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
 import { fitBlocker, NO_SPACE_FITTER } from './fit-plan.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
+import type { MissingModelPolicy } from './missing-models.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
 import type { FitMode, FittedSpace, SpaceFitRequest, SpaceFitter, SpaceStatus } from './space-fitter.js';
 
@@ -23,6 +24,7 @@ export interface RuntimeHostOptions {
   vectorStore: VectorStore;
   fileStore: FileStore;
   models: Record<string, LanguageModel>;
+  missingModels?: MissingModelPolicy;
   limits: TurnLimits;
   now: () => Date;
   languageDetector: LanguageDetector;
@@ -227,6 +229,7 @@ export class RuntimeHost {
       vectorStore: options.vectorStore,
       fileStore: options.fileStore,
       models: options.models,
+      ...(options.missingModels ? { missingModels: options.missingModels } : {}),
       limits: options.limits,
       now: options.now,
       languageDetector: options.languageDetector,

@@ -8,6 +8,7 @@ import type { LanguageDetector } from '../../model/language-detector.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { Tree } from '../../tree/tree.js';
 import type { VectorStore } from '../../vector/vector-store.js';
+import type { MissingModelPolicy } from './missing-models.js';
 
 /** Limits that guarantee every turn ends (docs/concepts.md §10, Decisions). */
 export interface TurnLimits {
@@ -45,6 +46,8 @@ export interface AgentRuntime {
   fileStore: FileStore;
   /** Language models by name; `default` is used by nodes that name none. */
   models: Readonly<Record<string, LanguageModel>>;
+  /** What to do about a model a node needs and `models` lacks; absent: fail (`MODEL_NOT_CONFIGURED`) naming `new TreeAgent`. */
+  missingModels?: MissingModelPolicy;
   limits: TurnLimits;
   now: () => Date;
   /** Detects a session's language from its first messages when the tree declares several (docs/multilingual-trees.md). */

@@ -17,6 +17,8 @@ export async function extendMessage(turn: StepContext): Promise<string | null> {
   const root = turn.runtime.tree.root;
   const definition = rootDefinitionOf(root);
   if (!definition?.smartExtendedMessage) return null;
+  // No model to rewrite with (missingModels: 'notice'): the message routes as written.
+  if (turn.missingModelNotice(root, 'the smart extended message')) return null;
   const history = (await turn.context.memoryAgent.history({ limit: EXTEND_HISTORY + 1 })).slice(0, -1);
   if (history.length === 0) return null;
   let prompt: { prompt: string; systemPrompt?: string };

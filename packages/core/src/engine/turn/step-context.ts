@@ -42,6 +42,11 @@ export interface StepContext {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** The language model for `node`: its own `model`, else the tree's default (`MODEL_NOT_CONFIGURED`). */
   modelFor(node: TreeNode, purpose: string): LanguageModel;
+  /**
+   * With `missingModels: 'notice'` and no model configured for `node`: the warning the node answers
+   * with instead (what is missing and how to configure it). Otherwise null.
+   */
+  missingModelNotice(node: TreeNode, purpose: string): string | null;
   /** The id of the next message of the turn (`<turn>-<index>`). */
   nextMessageId(): string;
   /** A customer text in the session's language (docs/multilingual-trees.md). */

@@ -184,7 +184,7 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
     special,
     createLinks(agent.id, agent.links),
   ]);
-  const target = validateFallbackOutput(agent.id, output);
+  const { nodeTarget: target, resumes } = validateFallbackOutput(agent.id, output);
   if (target === origin || target === agentId) {
     throw new TreeAgentError(
       'INVALID_CALLBACK_OUTPUT',
@@ -193,6 +193,12 @@ async function recover(turn: Turn, error: unknown, position: Position): Promise<
     );
   }
   targetNode(tree, target, agentId, 'fallback');
-  turn.emit({ type: 'fallback', agentId, error: summary, nodeTarget: target });
+  turn.emit({
+    type: 'fallback',
+    agentId,
+    error: summary,
+    nodeTarget: target,
+    ...(resumes ? { resumes: true } : {}),
+  });
   return { step: 'before', nodeId: target };
 }

@@ -15,7 +15,9 @@ import type { OutputMessage } from '../../protocol/output-message.js';
 import type { SessionCommit, SessionRecord } from '../../session/session-store.js';
 import { textIn } from '../../tree/localized-text.js';
 import type { Self } from '../../tree/node-definition.js';
+import { silentLlmNode } from '../../tree/silent-llm-node.js';
 import type { TreeNode } from '../../tree/tree-node.js';
+import { DEFAULT_MISSING_MODELS } from '../runtime/missing-models.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { ExecuteResult } from './execute/execute-result.js';
 import { handoffRow } from './handoff-rows.js';
@@ -232,9 +234,13 @@ export class Turn implements StepContext {
    */
   climbFrom(nodeId: number, reason: 'leaf' | 'below-threshold' | 'failure-outcome'): void {
     if (this.#climbedFrom.has(nodeId)) {
-      throw new TreeAgentError('LOOP', `Node ${nodeId} failed and reached its anchor twice in one turn.`, {
-        nodeId,
-      });
+      // An llm node that can show nothing is the usual cause: say so, and what to add (as lint does).
+      const silent = this.runtime.tree.has(nodeId) ? silentLlmNode(this.runtime.tree.node(nodeId)) : null;
+      throw new TreeAgentError(
+        'LOOP',
+        `Node ${nodeId} failed and reached its anchor twice in one turn.${silent ? ` The ${silent.message} Fix: ${silent.fix}` : ''}`,
+        { nodeId },
+      );
     }
     this.#climbedFrom.add(nodeId);
     this.emit({ type: 'fail-counter', value: this.context.incrementFailCounter(), nodeId, reason });
@@ -368,13 +374,22 @@ export class Turn implements StepContext {
     const model = this.runtime.models[name];
     if (!model) {
       const configured = Object.keys(this.runtime.models);
+      const help = (this.runtime.missingModels ?? DEFAULT_MISSING_MODELS).help;
       throw new TreeAgentError(
         'MODEL_NOT_CONFIGURED',
-        `Node ${node.id} needs a language model for ${purpose}, but no model named "${name}" is configured. ${configured.length ? `Configured: ${configured.join(', ')}.` : 'None is configured.'} Pass models: { ${name}: model } to new TreeAgent(...).`,
+        `Node ${node.id} needs a language model for ${purpose}, but no model named "${name}" is configured. ${configured.length ? `Configured: ${configured.join(', ')}.` : 'None is configured.'} ${help(name)}`,
         { nodeId: node.id, details: { model: name } },
       );
     }
     return model;
+  }
+
+  /** With `missingModels: 'notice'`, the notice `node` answers with when its model is not configured; else null. */
+  missingModelNotice(node: TreeNode, purpose: string): string | null {
+    const policy = this.runtime.missingModels;
+    const name = node.definition.model ?? 'default';
+    if (policy?.mode !== 'notice' || this.runtime.models[name]) return null;
+    return `No language model configured: node ${node.id}${node.name ? ` ("${node.name}")` : ''} needs the model "${name}" for ${purpose}. ${policy.help(name)}`;
   }
 
   /** Adds a message to the response and to the history. */

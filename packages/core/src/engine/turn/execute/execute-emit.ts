@@ -9,6 +9,7 @@ import type { TreeNode } from '../../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
+import { noticeResult } from './model-notice.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
 import { nodeTools } from './tool-runner.js';
 
@@ -42,6 +43,11 @@ export async function executeEmit(turn: StepContext, node: TreeNode): Promise<Ex
     ...(output.attachments ?? []),
     ...(output.dynamicAttachments ?? []),
   ]);
+  const notice =
+    output.message.type === MessageType.GENERATED
+      ? turn.missingModelNotice(node, 'a GENERATED message')
+      : null;
+  if (notice) return noticeResult(turn, node, notice, { kind: 'emit', message: null, selectedOption: null });
   const id = turn.nextMessageId();
   turn.emit({ type: 'message-start', messageId: id, nodeId: node.id, messageType: output.message.type });
   let content: string | null = output.message.content == null ? null : turn.localize(output.message.content);

@@ -4,6 +4,7 @@ import type { TreeNode } from '../../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { streamText } from './model-call.js';
+import { noticeResult } from './model-notice.js';
 import { buildModelRequest } from './model-request.js';
 
 function isGenerated(warning: GuardrailWarning): warning is Extract<GuardrailWarning, { type: 'generated' }> {
@@ -13,6 +14,8 @@ function isGenerated(warning: GuardrailWarning): warning is Extract<GuardrailWar
 /** Guardrail: sends its warning (fixed, or generated and streamed); the turn ends unless the node is mute. */
 export async function executeGuardrail(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const { warning } = node.definition as GuardrailNodeDefinition;
+  const notice = typeof warning === 'string' ? null : turn.missingModelNotice(node, 'a generated warning');
+  if (notice) return noticeResult(turn, node, notice, { kind: 'empty' });
   const id = turn.nextMessageId();
   const generated = isGenerated(warning);
   turn.emit({

@@ -6,6 +6,7 @@ import type { StepContext } from '../step-context.js';
 import type { ExecuteResult } from './execute-result.js';
 import { checkJson } from './json-answer.js';
 import { generateText } from './model-call.js';
+import { noticeResult } from './model-notice.js';
 import { buildModelRequest, resolvePrompt } from './model-request.js';
 import { nodeTools } from './tool-runner.js';
 
@@ -16,6 +17,15 @@ import { nodeTools } from './tool-runner.js';
  */
 export async function executeLlm(turn: StepContext, node: TreeNode): Promise<ExecuteResult> {
   const definition = node.definition as LlmNodeDefinition;
+  const notice = turn.missingModelNotice(node, 'an llm node');
+  if (notice)
+    return noticeResult(turn, node, notice, {
+      kind: 'llm',
+      text: '',
+      object: null,
+      failResponseFormat: false,
+      attempts: 0,
+    });
   const prompt = await resolvePrompt(turn, node);
   let format: ReturnType<typeof validateResponseFormatOutput> | null = null;
   if (typeof definition.responseFormat === 'function') {
