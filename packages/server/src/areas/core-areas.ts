@@ -11,6 +11,7 @@ import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
 import { openAiRoutes } from '../openai/openai-routes.js';
+import { oidcRoutes } from '../operators/oidc/oidc-routes.js';
 import { operatorRoutes } from '../operators/operator-routes.js';
 import type { Services } from '../services.js';
 import { messageRoutes } from '../sessions/message-routes.js';
@@ -52,6 +53,8 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     ),
     // Login is open; logout, me and the audit log check their role themselves.
     area('/api/v1/operator', 'public', operatorRoutes),
+    // Single sign-on: starting one and the provider's callback are open; logout checks the login.
+    area('/api/v1/operator/oidc', 'public', oidcRoutes),
     // The operator console: the queue, one handoff, the live stream (docs/handoff.md).
     area('/api/v1/operator/handoffs', 'operator', (s) =>
       joinRoutes(handoffQueueRoutes(s), handoffRoutes(s, analytics.store)),

@@ -6,6 +6,7 @@ import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorLoginForm } from './operator-login-form';
 import { roleAllows } from './operator-login-state';
+import { SingleSignOn } from './single-sign-on';
 import { useOperatorLogin } from './use-operator-login';
 import './operators.css';
 
@@ -77,6 +78,7 @@ export function OperatorGate({
           onLogin={(name, password) => void login(name, password)}
         />
       ) : null}
+      {state.kind === 'login' ? <SingleSignOn /> : null}
       {state.kind === 'ready' ? (
         <p class="operator-gate-status tone-error" role="alert">
           {title} is for admins; {state.operator.name} is an operator.{' '}
