@@ -7,6 +7,7 @@ import { fileRoutes } from '../files/file-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
+import { routingRoutes } from '../handoff/routing/routing-routes.js';
 import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
@@ -60,6 +61,8 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
       joinRoutes(handoffQueueRoutes(s), handoffRoutes(s, analytics.store)),
     ),
     area('/api/v1/operator/events', 'operator', handoffEventRoutes),
+    // Teams: presence, transfer (the holder or an admin; docs/handoff.md).
+    area('/api/v1/operator/routing', 'operator', routingRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),
