@@ -29,6 +29,7 @@ import type { OperatorAuth } from '../operators/operator-auth.js';
 import type { TurnObserver } from '../turns/turn-observer.js';
 import { HandoffMetrics } from './handoff-metrics.js';
 import { HandoffWebhook, type HandoffWebhookOptions } from './handoff-webhook.js';
+import { Escalation, type EscalationOptions } from './routing/escalation.js';
 import { HandoffRouter } from './routing/handoff-router.js';
 import { checkTeams, type TeamOptions } from './routing/team-options.js';
 
@@ -62,6 +63,8 @@ export interface HandoffOptions {
    * `openSqlite(...).operatorRouting` or `PostgresOperatorRouting` across processes.
    */
   routing?: OperatorRouting;
+  /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
+  escalation?: EscalationOptions;
 }
 
 /** An operator as the engine records it: id and the name users see. */
@@ -98,6 +101,8 @@ export class HandoffService {
   readonly streamPollMs: number;
   /** Teams, presence and assignment. */
   readonly router: HandoffRouter;
+  /** The escalation of long waits, when configured. */
+  readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
   readonly #auth: OperatorAuth;
   readonly #logger: ServerLogger;
@@ -143,6 +148,8 @@ export class HandoffService {
       handoffs: this,
       logger: init.logger,
     });
+    this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
+    this.escalation?.start();
   }
 
   /**
