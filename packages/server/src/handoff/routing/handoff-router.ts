@@ -1,8 +1,26 @@
-import type { OperatorPresence, OperatorRouting, PresenceStatus } from '@treeagent/core/adapter';
+import type {
+  AuditValue,
+  HandoffAction,
+  HandoffQueue,
+  HandoffUpdate,
+  OperatorPresence,
+  OperatorRouting,
+  PresenceStatus,
+} from '@treeagent/core/adapter';
 import type { ServerLogger } from '../../errors/error-response.js';
 import type { OperatorIdentity } from '../../operators/operator-accounts.js';
-import type { HandoffService } from '../handoff-service.js';
 import { DEFAULT_OUT_OF_HOURS_MESSAGE, isOpenAt, type TeamOptions } from './team-options.js';
+
+/** What the router needs of the handoff service: the queue, and operator actions (checked, audited, followed). */
+export interface RoutedHandoffs {
+  readonly queue: HandoffQueue;
+  act(
+    operator: OperatorIdentity,
+    sessionId: string,
+    action: HandoffAction,
+    audit: { action: string; detail?: Record<string, AuditValue> },
+  ): Promise<HandoffUpdate>;
+}
 
 /** What a routing decision did with a conversation. */
 export type RouteResult =
@@ -21,7 +39,7 @@ export class HandoffRouter {
   readonly routing: OperatorRouting;
   readonly #teams: Record<string, TeamOptions>;
   readonly #maxConcurrent: number | undefined;
-  readonly #handoffs: HandoffService;
+  readonly #handoffs: RoutedHandoffs;
   readonly #logger: ServerLogger;
   readonly #now: () => Date;
 
@@ -29,7 +47,7 @@ export class HandoffRouter {
     routing: OperatorRouting;
     teams: Record<string, TeamOptions>;
     maxConcurrent: number | undefined;
-    handoffs: HandoffService;
+    handoffs: RoutedHandoffs;
     logger: ServerLogger;
     now?: () => Date;
   }) {
