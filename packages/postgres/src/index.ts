@@ -6,6 +6,7 @@ export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event
 export { PostgresFileStore, type PostgresFileStoreOptions } from './postgres-file-store.js';
 export { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
+export { PostgresOperatorRouting } from './postgres-operator-routing.js';
 export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';

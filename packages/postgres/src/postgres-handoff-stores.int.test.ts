@@ -3,6 +3,7 @@ import {
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
+  describeOperatorRouting,
   describeOperatorStores,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
@@ -10,6 +11,7 @@ import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
 import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
+import { PostgresOperatorRouting } from './postgres-operator-routing.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
@@ -59,6 +61,14 @@ describeHandoffQueue('PostgresHandoffQueue', async () => {
     (schema) => new PostgresHandoffQueue({ connection, schema }),
   );
   return { queue: open(), reopen: async () => open(), dispose };
+});
+
+describeOperatorRouting('PostgresOperatorRouting', async () => {
+  const { open, dispose } = await onSchema(
+    'routing',
+    (schema) => new PostgresOperatorRouting({ connection, schema }),
+  );
+  return { routing: open(), reopen: async () => open(), dispose };
 });
 
 describeOperatorStores('PostgreSQL operator stores', async () => {

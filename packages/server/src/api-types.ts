@@ -283,6 +283,8 @@ export interface OperatorView {
   id: string;
   name: string;
   role: OperatorRoleName;
+  /** The teams (handoff queues) the operator works in, when the operators file or the sign-in provider names some. */
+  teams?: string[];
 }
 
 /** The body of `POST /api/v1/operator/login`. */

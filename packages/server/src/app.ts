@@ -154,6 +154,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
         sweeper.stop();
         void sourceSchedule?.stop();
         services.handoffs.webhook?.stop();
+        void services.handoffs.escalation?.stop();
         services.channels?.stop();
         services.streams.endAll('shutting down');
         const drained = services.tracker.drain({

@@ -58,6 +58,7 @@ export {
 export type { RateLimitOptions } from './http/rate-limit.js';
 export { openAiEngineSessionId } from './openai/chat-session.js';
 export { DEFAULT_QUEUED_NOTICE } from './openai/handoff-reply.js';
+export type { OidcOptions } from './operators/oidc/oidc-options.js';
 export {
   loadOperatorsFile,
   OPERATOR_ROLES,

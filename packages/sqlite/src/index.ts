@@ -21,6 +21,7 @@ export {
 export { CHUNK_BYTES, FILE_SCHEMA, SqliteFileStore } from './sqlite-file-store.js';
 export { HANDOFF_OUTBOX_SCHEMA, SqliteHandoffOutbox } from './sqlite-handoff-outbox.js';
 export { HANDOFF_QUEUE_SCHEMA, SqliteHandoffQueue } from './sqlite-handoff-queue.js';
+export { OPERATOR_ROUTING_SCHEMA, SqliteOperatorRouting } from './sqlite-operator-routing.js';
 export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 export {
   SESSION_SCHEMA,

@@ -4,6 +4,7 @@ import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteHandoffQueue } from './sqlite-handoff-queue.js';
+import { SqliteOperatorRouting } from './sqlite-operator-routing.js';
 import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
@@ -37,6 +38,8 @@ export interface SqliteStores {
   auditLog: SqliteAuditLog;
   /** The queue of handed-off sessions (`serve({ handoff: { queue } })`), so the console finds them after a restart. */
   handoffQueue: SqliteHandoffQueue;
+  /** Operators' presence and the teams' round robins (`serve({ handoff: { routing } })`). */
+  operatorRouting: SqliteOperatorRouting;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
   /** The tree's versions and environments (docs/versions.md). */
@@ -65,6 +68,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const operatorSessions = new SqliteOperatorSessions(database);
     const auditLog = new SqliteAuditLog(database);
     const handoffQueue = new SqliteHandoffQueue(database);
+    const operatorRouting = new SqliteOperatorRouting(database);
     const sourceStore = new SqliteSourceStore(database);
     const versionStore = new SqliteVersionStore(database);
     return {
@@ -78,6 +82,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       operatorSessions,
       auditLog,
       handoffQueue,
+      operatorRouting,
       sourceStore,
       versionStore,
       async close() {
@@ -90,6 +95,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           operatorSessions.close(),
           auditLog.close(),
           handoffQueue.close(),
+          operatorRouting.close(),
           sourceStore.close(),
           versionStore.close(),
         ]);

@@ -5,6 +5,7 @@ import {
   describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
+  describeOperatorRouting,
   describeOperatorStores,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
@@ -77,6 +78,15 @@ describeChannelStore('SqliteChannelStore (sessionStore.channelStore())', async (
   return {
     store: data.open().sessionStore.channelStore(),
     reopen: async () => data.open().sessionStore.channelStore(),
+    dispose: data.dispose,
+  };
+});
+
+describeOperatorRouting('SqliteOperatorRouting (openSqlite)', async () => {
+  const data = dataDirectory('routing');
+  return {
+    routing: data.open().operatorRouting,
+    reopen: async () => data.open().operatorRouting,
     dispose: data.dispose,
   };
 });

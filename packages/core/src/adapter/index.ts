@@ -105,6 +105,13 @@ export {
 } from '../handoff/handoff-queue.js';
 export { deadLetterLimit, InMemoryHandoffOutbox } from '../handoff/in-memory-handoff-outbox.js';
 export {
+  InMemoryOperatorRouting,
+  nextAfter,
+  type OperatorPresence,
+  type OperatorRouting,
+  type PresenceStatus,
+} from '../handoff/operator-routing.js';
+export {
   InMemoryOperatorSessions,
   type OperatorSessionRecord,
   type OperatorSessions,

@@ -33,6 +33,7 @@ export {
   type LanguageModelConformanceOptions,
   type LanguageModelFactory,
 } from './language-model-conformance.js';
+export { describeOperatorRouting, type OperatorRoutingFixture } from './operator-routing-conformance.js';
 export { describeOperatorStores, type OperatorStoresFixture } from './operator-stores-conformance.js';
 export type {
   CorpusCase,

@@ -3,6 +3,7 @@ import {
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
+  describeOperatorRouting,
   describeOperatorStores,
   describeSessionTokens,
   expectEventsInCommit,
@@ -12,6 +13,7 @@ import { InMemoryAuditLog } from './audit-log.js';
 import { InMemoryEventBus } from './event-bus.js';
 import { InMemoryHandoffQueue } from './handoff-queue.js';
 import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
+import { InMemoryOperatorRouting } from './operator-routing.js';
 import { InMemoryOperatorSessions } from './operator-sessions.js';
 import { InMemorySessionTokens } from './session-tokens.js';
 
@@ -61,3 +63,8 @@ it('the in-memory session store writes a commit’s handoff events with the comm
   const store = new InMemorySessionStore();
   await expectEventsInCommit(store, store.handoffOutbox());
 });
+
+describeOperatorRouting('InMemoryOperatorRouting', async () => ({
+  routing: new InMemoryOperatorRouting(),
+  dispose: async () => {},
+}));

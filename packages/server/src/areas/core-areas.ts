@@ -7,10 +7,12 @@ import { fileRoutes } from '../files/file-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
+import { routingRoutes } from '../handoff/routing/routing-routes.js';
 import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
 import { openAiRoutes } from '../openai/openai-routes.js';
+import { oidcRoutes } from '../operators/oidc/oidc-routes.js';
 import { operatorRoutes } from '../operators/operator-routes.js';
 import type { Services } from '../services.js';
 import { messageRoutes } from '../sessions/message-routes.js';
@@ -52,11 +54,15 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     ),
     // Login is open; logout, me and the audit log check their role themselves.
     area('/api/v1/operator', 'public', operatorRoutes),
+    // Single sign-on: starting one and the provider's callback are open; logout checks the login.
+    area('/api/v1/operator/oidc', 'public', oidcRoutes),
     // The operator console: the queue, one handoff, the live stream (docs/handoff.md).
     area('/api/v1/operator/handoffs', 'operator', (s) =>
       joinRoutes(handoffQueueRoutes(s), handoffRoutes(s, analytics.store)),
     ),
     area('/api/v1/operator/events', 'operator', handoffEventRoutes),
+    // Teams: presence, transfer (the holder or an admin; docs/handoff.md).
+    area('/api/v1/operator/routing', 'operator', routingRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),

@@ -17,7 +17,9 @@ import {
   InMemoryEventBus,
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
+  InMemoryOperatorRouting,
   type OperatorRef,
+  type OperatorRouting,
   type QueueEntry,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
@@ -27,6 +29,9 @@ import type { OperatorAuth } from '../operators/operator-auth.js';
 import type { TurnObserver } from '../turns/turn-observer.js';
 import { HandoffMetrics } from './handoff-metrics.js';
 import { HandoffWebhook, type HandoffWebhookOptions } from './handoff-webhook.js';
+import { Escalation, type EscalationOptions } from './routing/escalation.js';
+import { HandoffRouter } from './routing/handoff-router.js';
+import { checkTeams, type TeamOptions } from './routing/team-options.js';
 
 /** Human handoff on the server (option `handoff` of `createApp`). */
 export interface HandoffOptions {
@@ -45,6 +50,21 @@ export interface HandoffOptions {
   outbox?: HandoffOutbox;
   /** How often a live stream re-reads its session even without news from the bus. Default 10 000 ms. */
   streamPollMs?: number;
+  /**
+   * The teams, by queue name (the handoff's `queue` is its team): assignment policy, the most
+   * conversations per operator, business hours (docs/handoff.md). A queue not listed is manual and
+   * always open.
+   */
+  teams?: Record<string, TeamOptions>;
+  /** The most open conversations one operator holds before assignment passes them over (a team's own wins). Default unlimited. */
+  maxConcurrent?: number;
+  /**
+   * Where operators' presence and the round robins live. Default: in memory (one process);
+   * `openSqlite(...).operatorRouting` or `PostgresOperatorRouting` across processes.
+   */
+  routing?: OperatorRouting;
+  /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
+  escalation?: EscalationOptions;
 }
 
 /** An operator as the engine records it: id and the name users see. */
@@ -79,6 +99,10 @@ export class HandoffService {
   readonly webhook: HandoffWebhook | null;
   readonly metrics: HandoffMetrics;
   readonly streamPollMs: number;
+  /** Teams, presence and assignment. */
+  readonly router: HandoffRouter;
+  /** The escalation of long waits, when configured. */
+  readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
   readonly #auth: OperatorAuth;
   readonly #logger: ServerLogger;
@@ -117,6 +141,16 @@ export class HandoffService {
       this.webhook = null;
     }
     this.streamPollMs = options.streamPollMs ?? 10_000;
+    checkTeams(options.teams ?? {});
+    this.router = new HandoffRouter({
+      routing: options.routing ?? new InMemoryOperatorRouting(),
+      teams: options.teams ?? {},
+      maxConcurrent: options.maxConcurrent,
+      handoffs: this,
+      logger: init.logger,
+    });
+    this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
+    this.escalation?.start();
   }
 
   /**
@@ -179,7 +213,12 @@ export class HandoffService {
       await this.#announce(sessionId);
     } catch (error) {
       this.#logger.error(`Updating the handoff queue after a turn of session ${sessionId} failed`, error);
+      return;
     }
+    // A conversation that just reached a team: out of hours the team says so, else it may be assigned.
+    const started = transitions.findLast((transition) => transition.type === 'start');
+    if (started && output.handoff && !output.handoff.operator)
+      await this.router.arrived(sessionId, output.handoff.queue);
   }
 
   /**

@@ -24,6 +24,8 @@ export interface OperatorIdentity {
   /** The name colleagues and users see (the console, "Anna is answering"). */
   name: string;
   role: OperatorRole;
+  /** The teams (handoff queues) the operator works in; none: every queue. */
+  teams?: string[];
 }
 
 /** One operator as configured: the identity and the hash of the password (`hashOperatorPassword`). */
@@ -76,6 +78,9 @@ const AccountSchema = z.strictObject({
   id: z.string().regex(OPERATOR_ID, 'an id is 1–64 letters, digits, ".", "_", "-" or "@"'),
   name: z.string().trim().min(1, 'give the name colleagues see').max(100),
   role: z.enum(['operator', 'admin']),
+  teams: z
+    .array(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a team is 1–64 letters, digits, ".", "_" or "-"'))
+    .optional(),
   passwordHash: z.string().refine(isOperatorPasswordHash, {
     message:
       'not a hash of hashOperatorPassword (scrypt$N$r$p$salt$key); make one with `treeagent operator-password`',
@@ -143,7 +148,8 @@ export function loadOperatorsFile(file: string): OperatorAccount[] {
 export function operatorDirectory(accounts: readonly OperatorAccount[]): UpdatableOperatorDirectory {
   let byId = indexAccounts(accounts);
   const listeners = new Set<(change: OperatorDirectoryChange) => void>();
-  const identity = ({ id, name, role }: OperatorAccount): OperatorIdentity => ({ id, name, role });
+  const identity = ({ id, name, role, teams }: OperatorAccount): OperatorIdentity =>
+    teams ? { id, name, role, teams: [...teams] } : { id, name, role };
   return {
     async authenticate(login, password) {
       const account = byId.get(login);
@@ -166,7 +172,12 @@ export function operatorDirectory(accounts: readonly OperatorAccount[]): Updatab
         else if (after.passwordHash !== before.passwordHash) {
           change.changed.push(id);
           change.passwordChanged.push(id);
-        } else if (after.role !== before.role || after.name !== before.name) change.changed.push(id);
+        } else if (
+          after.role !== before.role ||
+          after.name !== before.name ||
+          String(after.teams) !== String(before.teams)
+        )
+          change.changed.push(id);
       }
       byId = updated;
       for (const listener of [...listeners]) listener(change);

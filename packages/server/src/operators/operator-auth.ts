@@ -12,6 +12,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
 import { isHttps } from '../http/client-address.js';
 import type { EventStreams } from '../http/event-streams.js';
+import type { OidcOptions } from './oidc/oidc-options.js';
 import {
   type OperatorDirectory,
   type OperatorDirectoryChange,
@@ -38,8 +39,13 @@ export const DEFAULT_OPERATOR_LOGIN_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** Operators of a server (option `operators` of `createApp`): who they are, their logins, the audit log. */
 export interface OperatorOptions {
-  /** Who may log in: `operatorDirectory(loadOperatorsFile('operators.json'))`, or your own. */
-  directory: OperatorDirectory;
+  /**
+   * Who may log in with a password: `operatorDirectory(loadOperatorsFile('operators.json'))`, or
+   * your own. Optional when `oidc` is set (then only single sign-on logs in).
+   */
+  directory?: OperatorDirectory;
+  /** Single sign-on through an OpenID Connect provider (docs/security.md). */
+  oidc?: OidcOptions;
   /**
    * Where logins live. Default: in memory (one process; operators log in again after a restart).
    * With several processes use `openSqlite(...).operatorSessions` or `PostgresOperatorSessions`.
@@ -73,6 +79,10 @@ export class OperatorAuth {
   readonly #logger: ServerLogger;
   readonly #now: () => Date;
   readonly #streams: EventStreams | null;
+  /** Logins made by single sign-on, by token hash: who they are comes from the provider, not the directory. */
+  readonly #signedIn = new Map<string, OperatorIdentity>();
+  /** The single sign-on settings, or `null`. */
+  readonly oidc: OidcOptions | null;
 
   /**
    * `streams`: the open event streams, so that a logout ends its login's streams, and a change of
@@ -85,7 +95,10 @@ export class OperatorAuth {
     streams: EventStreams | null = null,
   ) {
     this.configured = options !== undefined;
-    this.#directory = options?.directory ?? null;
+    this.oidc = options?.oidc ?? null;
+    if (options && !options.directory && !options.oidc)
+      throw new TypeError('operators needs a directory (an operators file), oidc (single sign-on), or both.');
+    this.#directory = options ? (options.directory ?? NO_PASSWORDS) : null;
     this.#sessions = options?.sessions ?? new InMemoryOperatorSessions();
     this.auditLog = options?.auditLog ?? new InMemoryAuditLog();
     this.#ttlMs = options?.loginTtlMs ?? DEFAULT_OPERATOR_LOGIN_TTL_MS;
@@ -113,10 +126,25 @@ export class OperatorAuth {
     }
     // Audited first: a login that cannot be audited does not happen.
     await this.audit(operator, 'operator.login', {});
+    const { expiresAt } = await this.startLogin(c, operator);
+    return { operator, expiresAt };
+  }
+
+  /**
+   * Starts a login for an operator already authenticated (single sign-on): a new token in the
+   * cookie; `external` logins keep their identity here instead of reading it from the directory.
+   * Resolves to when it expires and the login's hash. The caller audits.
+   */
+  async startLogin(
+    c: Context,
+    operator: OperatorIdentity,
+    external = false,
+  ): Promise<{ expiresAt: Date; loginHash: string }> {
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + this.#ttlMs);
     const token = createSecret();
     await this.#sessions.save(hashSecret(token), { operatorId: operator.id, createdAt: now, expiresAt });
+    if (external) this.#signedIn.set(hashSecret(token), operator);
     this.#sessions
       .deleteExpired(now)
       .catch((error) => this.#logger.error('Deleting expired operator logins failed', error));
@@ -127,7 +155,7 @@ export class OperatorAuth {
       secure: isHttps(c),
       maxAge: Math.floor(this.#ttlMs / 1000),
     });
-    return { operator, expiresAt };
+    return { expiresAt, loginHash: hashSecret(token) };
   }
 
   /** Ends the request's login (its token no longer opens anything, its event streams end) and clears the cookie. */
@@ -135,6 +163,7 @@ export class OperatorAuth {
     const token = presentedToken(c);
     if (token) {
       await this.#sessions.delete(hashSecret(token));
+      this.#signedIn.delete(hashSecret(token));
       this.#streams?.endLogin(hashSecret(token), 'logged out');
     }
     deleteCookie(c, OPERATOR_COOKIE, {
@@ -166,8 +195,14 @@ export class OperatorAuth {
   async identify(c: Context): Promise<OperatorIdentity | null> {
     const token = presentedToken(c);
     if (!token || !this.#directory) return null;
-    const record = await this.#sessions.find(hashSecret(token));
-    if (!record || record.expiresAt <= this.#now()) return null;
+    const hash = hashSecret(token);
+    const record = await this.#sessions.find(hash);
+    if (!record || record.expiresAt <= this.#now()) {
+      this.#signedIn.delete(hash);
+      return null;
+    }
+    const signedIn = this.#signedIn.get(hash);
+    if (signedIn) return signedIn.id === record.operatorId ? signedIn : null;
     return this.#directory.find(record.operatorId);
   }
 
@@ -270,6 +305,12 @@ export function operatorOf(c: Context): OperatorIdentity {
     throw new Error('operatorOf(c) is used on a route without OperatorAuth.require(): add the middleware.');
   return operator;
 }
+
+/** The directory of a server that logs in by single sign-on only: no password opens anything. */
+const NO_PASSWORDS: OperatorDirectory = {
+  authenticate: async () => null,
+  find: async () => null,
+};
 
 function presentedToken(c: Context): string | null {
   const header = c.req.header(OPERATOR_TOKEN_HEADER)?.trim();

@@ -1,7 +1,8 @@
 /**
  * A help-desk server in a child process, for the handoff browser tests: the handoff test tree, the
  * web app, operators (from `TREEAGENT_TEST_OPERATORS`, JSON accounts) and every store on SQLite (one
- * process) or PostgreSQL (several processes, the bus on LISTEN/NOTIFY). Prints `{ url }` when it
+ * process) or PostgreSQL (several processes, the bus on LISTEN/NOTIFY); the teams of
+ * `TREEAGENT_TEST_TEAMS` (JSON `handoff.teams`, optional). Prints `{ url }` when it
  * listens; SIGTERM closes it.
  *
  * Usage: handoff-server-process.ts sqlite <directory> | postgres <url> <schema>
@@ -12,6 +13,7 @@ import {
   PostgresEventBus,
   PostgresFileStore,
   PostgresHandoffQueue,
+  PostgresOperatorRouting,
   PostgresOperatorSessions,
   PostgresSessionStore,
   PostgresSessionTokens,
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     JSON.parse(process.env.TREEAGENT_TEST_OPERATORS ?? '{}'),
     'TREEAGENT_TEST_OPERATORS',
   );
+  const teams = JSON.parse(process.env.TREEAGENT_TEST_TEAMS ?? '{}');
   let close: () => Promise<void>;
   let options: Pick<ServeOptions, 'agent' | 'sessionTokens' | 'operators' | 'handoff'>;
   if (kind === 'sqlite' && target) {
@@ -41,7 +44,7 @@ async function main(): Promise<void> {
         sessions: stores.operatorSessions,
         auditLog: stores.auditLog,
       },
-      handoff: { queue: stores.handoffQueue, streamPollMs: 5000 },
+      handoff: { queue: stores.handoffQueue, routing: stores.operatorRouting, teams, streamPollMs: 5000 },
     };
   } else if (kind === 'postgres' && target && schema) {
     const connection = target;
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
     const sessions = new PostgresOperatorSessions({ connection, schema });
     const auditLog = new PostgresAuditLog({ connection, schema });
     const queue = new PostgresHandoffQueue({ connection, schema });
+    const routing = new PostgresOperatorRouting({ connection, schema });
     const bus = new PostgresEventBus({ connection, channel: `desk_${schema}` });
     await bus.ready();
     close = async () => {
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
         sessions.close(),
         auditLog.close(),
         queue.close(),
+        routing.close(),
         bus.close(),
       ]);
     };
@@ -69,7 +74,7 @@ async function main(): Promise<void> {
       sessionTokens,
       operators: { directory: operatorDirectory(accounts), sessions, auditLog },
       // A long poll: what reaches the other process on time comes through the bus.
-      handoff: { queue, bus, streamPollMs: 60_000 },
+      handoff: { queue, bus, routing, teams, streamPollMs: 60_000 },
     };
   } else {
     throw new Error('usage: handoff-server-process.ts sqlite <directory> | postgres <url> <schema>');

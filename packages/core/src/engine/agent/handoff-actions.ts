@@ -27,6 +27,17 @@ export type HandoffAction =
   | { type: 'release'; operator: OperatorRef }
   | { type: 'reply'; operator: OperatorRef; reply: OperatorReply }
   /**
+   * Pass the session on: to another operator (who holds it at once: a `claim` transition in their
+   * name) or to another team's queue (it waits there unclaimed: a `release` transition). `takeOver`
+   * passes on a session another operator holds (an admin).
+   */
+  | {
+      type: 'transfer';
+      operator: OperatorRef;
+      to: { operator: OperatorRef } | { queue: string };
+      takeOver?: boolean;
+    }
+  /**
    * Give the session back to the agent: `handed-back` (to `target`, or by default to the primary
    * agent as on a first interaction) or `closed` (the matter is settled; the agent answers the next
    * message from the primary agent). `takeOver` ends a handoff another operator claimed.
@@ -144,6 +155,24 @@ export function applyHandoffAction(
       const transition: HandoffTransition = { type: 'release', operator };
       return commit(
         { handoff: { ...state, operator: null, claimedAt: null } },
+        [row(transition)],
+        transition,
+      );
+    }
+    case 'transfer': {
+      if (heldByOther && !action.takeOver) throw claimedElsewhere();
+      if ('operator' in action.to) {
+        const target = action.to.operator;
+        const transition: HandoffTransition = { type: 'claim', operator: target };
+        return commit(
+          { handoff: { ...state, operator: target, claimedAt: at } },
+          [row(transition)],
+          transition,
+        );
+      }
+      const transition: HandoffTransition = { type: 'release', operator };
+      return commit(
+        { handoff: { ...state, queue: action.to.queue, operator: null, claimedAt: null } },
         [row(transition)],
         transition,
       );

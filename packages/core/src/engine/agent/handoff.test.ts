@@ -183,6 +183,29 @@ describe('human handoff (docs/concepts.md §11)', () => {
     ]);
   });
 
+  it('transfer: to an operator, who holds it at once; to another team, where it waits; not from another holder', async () => {
+    const { agent } = await handedOff();
+    await agent.handoffAction('s', { type: 'claim', operator: anna });
+    const refused = await rejection(
+      agent.handoffAction('s', { type: 'transfer', operator: bruno, to: { queue: 'sales' } }),
+    );
+    expect(TreeAgentError.hasCode(refused, 'HANDOFF')).toBe(true);
+    const toBruno = await agent.handoffAction('s', {
+      type: 'transfer',
+      operator: anna,
+      to: { operator: bruno },
+    });
+    expect(toBruno.handoff?.operator).toEqual(bruno);
+    expect(toBruno.entries.map((entry) => entry.content)).toEqual(['Bruno joined the conversation.']);
+    const toSales = await agent.handoffAction('s', {
+      type: 'transfer',
+      operator: bruno,
+      to: { queue: 'sales' },
+    });
+    expect(toSales.handoff).toMatchObject({ queue: 'sales', operator: null, claimedAt: null });
+    expect((await agent.inspectSession('s'))?.handoff?.queue).toBe('sales');
+  });
+
   it('an operator cannot write before claiming, nor act on a session that is not handed off', async () => {
     const { agent } = await handedOff();
     const unclaimed = await rejection(

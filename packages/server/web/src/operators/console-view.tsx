@@ -4,6 +4,7 @@ import { messageOf } from '../api/api-client';
 import { handoffApi } from '../api/handoff-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { PresenceAlerts } from './console/presence-alerts';
 import { QueueList } from './console/queue-list';
 import { SessionPanel } from './console/session-panel';
 import { useUserTyping } from './console/use-user-typing';
@@ -98,6 +99,7 @@ export function ConsoleView() {
   return (
     <>
       <TopBar>
+        <PresenceAlerts list={list} />
         <OperatorBadge />
       </TopBar>
       <main id="console-page" class="page console">

@@ -6,6 +6,7 @@ import { TopBar } from '../app/top-bar';
 import { ErrorNotice } from '../components/notice';
 import { OperatorLoginForm } from './operator-login-form';
 import { roleAllows } from './operator-login-state';
+import { SingleSignOn } from './single-sign-on';
 import { useOperatorLogin } from './use-operator-login';
 import './operators.css';
 import { useT } from '../i18n/use-t';
@@ -75,6 +76,7 @@ export function OperatorGate({
           onLogin={(name, password) => void login(name, password)}
         />
       ) : null}
+      {state.kind === 'login' ? <SingleSignOn /> : null}
       {state.kind === 'ready' ? (
         <p class="operator-gate-status tone-error" role="alert">
           {t('gate.adminsOnly', { page: title, name: state.operator.name })}{' '}

@@ -1,0 +1,118 @@
+import type { HandoffQueue, QueueEntry } from '@treeagent/core/adapter';
+import { createTransport, type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { ServerLogger } from '../../errors/error-response.js';
+
+/** E-mail when a conversation waits too long (option `handoff.escalation`). */
+export interface EscalationOptions {
+  /** How long a conversation may wait unclaimed before the escalation. */
+  afterMs: number;
+  /** How often waiting conversations are checked. Default 15 000 ms. */
+  checkEveryMs?: number;
+  email: {
+    /** The SMTP server: nodemailer's SMTP options (`host`, `port`, `secure`, `auth`…). */
+    smtp: SMTPTransport.Options;
+    from: string;
+    /** Who is told: one list for every team, or per team (`default` for the others). */
+    to: string[] | Record<string, string[]>;
+    /** Where the console is, for the link in the e-mail, e.g. `https://agent.example.com`. */
+    consoleUrl?: string;
+  };
+}
+
+/** The internal note that marks a conversation escalated (so it is escalated once, and operators see it). */
+const ESCALATED = 'Escalated: waited longer than';
+const ROUTING = { id: 'routing', name: 'Routing' };
+
+/**
+ * Escalates conversations that wait unclaimed longer than `afterMs`: an e-mail through SMTP to the
+ * team's recipients (queue, reason and wait — never what the user wrote), and an internal note on
+ * the conversation, which also keeps it from being escalated twice (by this process or another one
+ * sharing the queue, apart from two checks at the very same moment).
+ */
+export class Escalation {
+  readonly #options: EscalationOptions;
+  readonly #queue: HandoffQueue;
+  readonly #logger: ServerLogger;
+  readonly #transport: Transporter;
+  readonly #now: () => Date;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+
+  constructor(options: EscalationOptions, queue: HandoffQueue, logger: ServerLogger, now = () => new Date()) {
+    if (!(options.afterMs > 0))
+      throw new TypeError('handoff.escalation.afterMs must be a number of milliseconds above 0.');
+    this.#options = options;
+    this.#queue = queue;
+    this.#logger = logger;
+    this.#now = now;
+    this.#transport = createTransport(options.email.smtp);
+  }
+
+  /** Starts checking every `checkEveryMs`. */
+  start(): void {
+    this.#timer ??= setInterval(() => void this.check(), this.#options.checkEveryMs ?? 15_000);
+    this.#timer.unref();
+  }
+
+  /** Stops checking (after the check in progress). */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running;
+    this.#transport.close();
+  }
+
+  /** Checks once; resolves to the sessions escalated. Failures are logged and retried at the next check. */
+  check(): Promise<void> {
+    this.#running ??= this.#check().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #check(): Promise<void> {
+    const now = this.#now();
+    const waiting = (await this.#queue.list({ status: 'open', limit: 1000 })).filter(
+      (entry) =>
+        entry.status === 'waiting' &&
+        now.getTime() - Date.parse(entry.since) >= this.#options.afterMs &&
+        !entry.notes.some((note) => note.text.startsWith(ESCALATED)),
+    );
+    for (const entry of waiting) {
+      try {
+        await this.#send(entry, now);
+        await this.#queue.addNote(entry.sessionId, {
+          at: now.toISOString(),
+          operator: ROUTING,
+          text: `${ESCALATED} ${Math.round(this.#options.afterMs / 60_000)} min; e-mail sent to ${this.#recipients(entry.queue).length} recipient(s).`,
+        });
+      } catch (error) {
+        this.#logger.error(
+          `Escalating session ${entry.sessionId} by e-mail failed; the next check retries`,
+          error,
+        );
+      }
+    }
+  }
+
+  #recipients(team: string): string[] {
+    const to = this.#options.email.to;
+    return Array.isArray(to) ? to : (to[team] ?? to.default ?? []);
+  }
+
+  async #send(entry: QueueEntry, now: Date): Promise<void> {
+    const to = this.#recipients(entry.queue);
+    if (to.length === 0) return;
+    const minutes = Math.floor((now.getTime() - Date.parse(entry.since)) / 60_000);
+    const link = this.#options.email.consoleUrl
+      ? `\n\nOpen it: ${this.#options.email.consoleUrl.replace(/\/$/, '')}/staff/console?session=${encodeURIComponent(entry.sessionId)}`
+      : '';
+    await this.#transport.sendMail({
+      from: this.#options.email.from,
+      to,
+      subject: `[${entry.queue}] A conversation has waited ${minutes} min for an operator`,
+      text: `A conversation in the team "${entry.queue}" has waited since ${entry.since} and nobody has taken it.\n\nReason: ${entry.reason || '—'}\nSession: ${entry.sessionId}${link}`,
+    });
+  }
+}

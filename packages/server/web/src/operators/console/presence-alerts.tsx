@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { HandoffSummary } from '../../../../src/api-types';
+import { type PresenceStatusName, routingApi } from '../../api/routing-api';
+import { useApp } from '../../app/app-context';
+import { useOperator } from '../operator-gate';
+import './presence-alerts.css';
+
+/** A short two-note chime (Web Audio: no sound file to load). */
+function chime(): void {
+  try {
+    const audio = new AudioContext();
+    for (const [index, frequency] of [880, 1320].entries()) {
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = frequency;
+      gain.gain.value = 0.08;
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start(audio.currentTime + index * 0.15);
+      oscillator.stop(audio.currentTime + index * 0.15 + 0.12);
+    }
+    setTimeout(() => void audio.close(), 600);
+  } catch {
+    // No audio (a locked-down browser): the notification and the queue still show it.
+  }
+}
+
+/**
+ * The console's presence selector and new-conversation alerts: while the operator is online, each
+ * new waiting conversation of their teams (none: every team) in the live queue `list` shows a
+ * browser notification (once the browser allows it) and plays a chime. `data-alerts` counts them.
+ */
+export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
+  const { api } = useApp();
+  const { operator } = useOperator();
+  const [status, setStatus] = useState<PresenceStatusName>('offline');
+  const [alerts, setAlerts] = useState(0);
+  const [permission, setPermission] = useState(
+    typeof Notification === 'undefined' ? 'denied' : Notification.permission,
+  );
+  const seen = useRef<Set<string> | null>(null);
+
+  useEffect(() => {
+    routingApi.presence(api).then(
+      (response) => {
+        const mine = response.presence.find((item) => item.operatorId === operator.id);
+        if (mine) setStatus(mine.status);
+      },
+      () => {},
+    );
+  }, [api, operator.id]);
+
+  useEffect(() => {
+    const teams = operator.teams ?? [];
+    const waiting = list.filter(
+      (item) => item.status === 'waiting' && (teams.length === 0 || teams.includes(item.queue)),
+    );
+    const known = seen.current;
+    seen.current = new Set([...(known ?? []), ...waiting.map((item) => item.sessionId)]);
+    if (known === null || status !== 'online') return;
+    const fresh = waiting.filter((item) => !known.has(item.sessionId));
+    if (fresh.length === 0) return;
+    for (const item of fresh) {
+      if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
+        new Notification(`New conversation in ${item.queue}`, { body: item.reason, tag: item.sessionId });
+    }
+    chime();
+    setAlerts((count) => count + fresh.length);
+  }, [list, status, operator.teams]);
+
+  const change = (next: PresenceStatusName) => {
+    setStatus(next);
+    void routingApi.setPresence(api, next).catch(() => {});
+  };
+
+  return (
+    <div id="presence-alerts" class="presence-alerts" data-alerts={alerts} data-status={status}>
+      <label for="presence-status" class="sr-only">
+        Presence
+      </label>
+      <select
+        id="presence-status"
+        value={status}
+        onChange={(event) => change((event.currentTarget as HTMLSelectElement).value as PresenceStatusName)}
+      >
+        <option value="online">Online</option>
+        <option value="away">Away</option>
+        <option value="offline">Offline</option>
+      </select>
+      {permission === 'default' ? (
+        <button
+          type="button"
+          class="ghost-button"
+          onClick={() => void Notification.requestPermission().then(setPermission)}
+        >
+          Turn on notifications
+        </button>
+      ) : null}
+    </div>
+  );
+}
