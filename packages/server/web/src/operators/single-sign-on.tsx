@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type SingleSignOnSettings, singleSignOnSettings, singleSignOnUrl } from '../api/single-sign-on-api';
 import { useApp } from '../app/app-context';
+import { useT } from '../i18n/use-t';
 import './single-sign-on.css';
 
 /**
@@ -10,6 +11,7 @@ import './single-sign-on.css';
  */
 export function SingleSignOn() {
   const { api } = useApp();
+  const t = useT('common');
   const [settings, setSettings] = useState<SingleSignOnSettings | null>(null);
   const refusal = new URLSearchParams(location.search).get('sso-error');
 
@@ -27,7 +29,7 @@ export function SingleSignOn() {
   if (!settings?.enabled && !refusal) return null;
   const returnTo = location.pathname;
   return (
-    <section class="single-sign-on" aria-label="Single sign-on">
+    <section class="single-sign-on" aria-label={t('gate.singleSignOn')}>
       {refusal ? (
         <p id="sso-error" class="tone-error" role="alert">
           {refusal}

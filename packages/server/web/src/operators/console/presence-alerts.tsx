@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { HandoffSummary } from '../../../../src/api-types';
 import { type PresenceStatusName, routingApi } from '../../api/routing-api';
 import { useApp } from '../../app/app-context';
+import { useT } from '../../i18n/use-t';
 import { useOperator } from '../operator-gate';
 import './presence-alerts.css';
 
@@ -31,6 +32,7 @@ function chime(): void {
  */
 export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
   const { api } = useApp();
+  const t = useT('console');
   const { operator } = useOperator();
   const [status, setStatus] = useState<PresenceStatusName>('offline');
   const [alerts, setAlerts] = useState(0);
@@ -61,11 +63,14 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
     if (fresh.length === 0) return;
     for (const item of fresh) {
       if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
-        new Notification(`New conversation in ${item.queue}`, { body: item.reason, tag: item.sessionId });
+        new Notification(t('presence.newConversation', { queue: item.queue }), {
+          body: item.reason,
+          tag: item.sessionId,
+        });
     }
     chime();
     setAlerts((count) => count + fresh.length);
-  }, [list, status, operator.teams]);
+  }, [list, status, operator.teams, t]);
 
   const change = (next: PresenceStatusName) => {
     setStatus(next);
@@ -75,16 +80,16 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
   return (
     <div id="presence-alerts" class="presence-alerts" data-alerts={alerts} data-status={status}>
       <label for="presence-status" class="sr-only">
-        Presence
+        {t('presence.label')}
       </label>
       <select
         id="presence-status"
         value={status}
         onChange={(event) => change((event.currentTarget as HTMLSelectElement).value as PresenceStatusName)}
       >
-        <option value="online">Online</option>
-        <option value="away">Away</option>
-        <option value="offline">Offline</option>
+        <option value="online">{t('presence.online')}</option>
+        <option value="away">{t('presence.away')}</option>
+        <option value="offline">{t('presence.offline')}</option>
       </select>
       {permission === 'default' ? (
         <button
@@ -92,7 +97,7 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
           class="ghost-button"
           onClick={() => void Notification.requestPermission().then(setPermission)}
         >
-          Turn on notifications
+          {t('presence.notifications')}
         </button>
       ) : null}
     </div>

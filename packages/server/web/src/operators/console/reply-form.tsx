@@ -88,7 +88,7 @@ export function ReplyForm({
         />
         <input
           id="reply-file"
-          aria-label="Attach files"
+          aria-label={t('reply.attach')}
           type="file"
           multiple
           disabled={!mine}
