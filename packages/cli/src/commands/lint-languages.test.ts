@@ -45,7 +45,7 @@ describe('treeagent lint: languages', () => {
     const strict = capture();
     expect(await main(['lint', file, '--missing-texts', 'error'], strict)).toBe(1);
     expect(strict.out.join('\n')).toMatch(/error {3}\[missing-text\] node 3: .*"es"/);
-    expect(strict.out.join('\n')).toMatch(/^1 error\(s\), \d+ warning\(s\)$/m);
+    expect(strict.out.join('\n')).toMatch(/^1 error, \d+ warning\(s\)$/m);
   });
 
   test('a per-language text in a tree without languages is an error that says what to add', async () => {
