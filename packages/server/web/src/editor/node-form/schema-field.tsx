@@ -128,7 +128,7 @@ export function SchemaField(props: SchemaFieldProps) {
       ) : (
         <DraftArea
           id={id}
-          rows={kind === 'list' ? 3 : 2}
+          rows={Math.min(8, Math.max(kind === 'list' ? 3 : 2, shownValue(kind, value).split('\n').length))}
           class={kind === 'json' ? 'mono' : undefined}
           placeholder={kind === 'list' ? t('schemaField.onePerLine') : undefined}
           value={shownValue(kind, value)}
