@@ -137,7 +137,7 @@ export function sectionsOf(type: string): { routing: boolean; chunks: boolean; l
  * The properties the form's own sections edit: every property common to all nodes but `model` (the
  * head, routing, chunks, links), and the flags, message, warning, component and callbacks.
  */
-const SECTION_PROPERTIES = new Set<string>([
+export const SECTION_PROPERTIES = new Set<string>([
   ...COMMON_PROPERTIES.filter((key) => key !== 'model'),
   ...['isPrimary', 'defaultSimilarityThreshold', 'callbacks', 'use', 'idBase', 'emit', 'warning'],
 ]);
