@@ -39,7 +39,8 @@ export type { HistoryEntry } from './protocol/history-entry.js';
 export type { LocalizedText } from './protocol/localized-text.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';
 export type { TurnDecisionFact, TurnFact, TurnFactStatus } from './protocol/turn-fact.js';
-export { CALLBACKS_BY_TYPE } from './tree/constants.js';
+export { CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './tree/constants.js';
+export { TREE_DOCUMENT_SCHEMA } from './tree/tree-document-schema.js';
 export {
   CONSTANT_CALLBACKS,
   TREE_DOCUMENT_FORMAT,

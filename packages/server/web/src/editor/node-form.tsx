@@ -3,16 +3,23 @@ import type { EditorLintFinding, EditorProblem, EditorThresholdSuggestion } from
 import { markup } from '../i18n/markup';
 import { useT } from '../i18n/use-t';
 import type { NewNodeType } from './document-model';
-import { DraftArea } from './draft-field';
 import { CallbacksSection } from './node-form/callbacks-section';
 import { ChunksSection } from './node-form/chunks-section';
 import { ComponentSection } from './node-form/component-section';
 import { LinksSection } from './node-form/links-section';
 import { type EmitValue, MessageSection } from './node-form/message-section';
 import { NodeFormHead } from './node-form/node-form-head';
-import { chunksOf, findingsOf, type Patch, sectionsOf, text } from './node-form/node-form-model';
+import {
+  chunksOf,
+  EMIT_SECTION_PROPERTIES,
+  findingsOf,
+  type Patch,
+  sectionsOf,
+} from './node-form/node-form-model';
 import { RoutingSection } from './node-form/routing-section';
+import { NODE_PROPERTIES, ObjectFields, SchemaSection } from './node-form/schema-section';
 import { StructureSection } from './node-form/structure-section';
+import { WarningSection } from './node-form/warning-section';
 
 export interface NodeFormProps {
   document: TreeDocument;
@@ -96,16 +103,20 @@ export function NodeForm(props: NodeFormProps) {
             <MessageSection emit={(node.emit ?? null) as EmitValue} onEmit={(emit) => onChange({ emit })} />
           )
         ) : null}
-        {type === 'guardrail' ? (
-          <label class="field">
-            <span>{t('form.warning')}</span>
-            <DraftArea
-              rows={2}
-              value={text(node.warning)}
-              onCommit={(typed) => onChange({ warning: typed })}
-            />
-          </label>
+        {type === 'emit' && !callbacks.emit ? (
+          <ObjectFields
+            path={['emit']}
+            schema={NODE_PROPERTIES.emit!}
+            value={node.emit as Record<string, unknown> | undefined}
+            except={EMIT_SECTION_PROPERTIES}
+            problems={props.problems}
+            onChange={(emit) => onChange({ emit })}
+          />
         ) : null}
+        {type === 'guardrail' ? (
+          <WarningSection warning={node.warning} problems={props.problems} onChange={onChange} />
+        ) : null}
+        <SchemaSection node={node} problems={props.problems} onChange={onChange} />
         {sections.links ? (
           <LinksSection
             links={(node.links ?? {}) as Record<string, number>}

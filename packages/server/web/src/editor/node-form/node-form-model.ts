@@ -1,4 +1,10 @@
-import type { TreeDocumentNode } from '@treeagent/core/client';
+import {
+  CALLBACKS_BY_TYPE,
+  COMMON_PROPERTIES,
+  CONSTANT_CALLBACKS,
+  PROPERTIES_BY_TYPE,
+  type TreeDocumentNode,
+} from '@treeagent/core/client';
 import type { EditorLintFinding, EditorProblem } from '../../../../src/api-types';
 
 /** A change to a node, merged into it by the editor (`undefined` removes a property). */
@@ -126,3 +132,32 @@ export function sectionsOf(type: string): { routing: boolean; chunks: boolean; l
   const structural = type === 'component' || type === 'head' || type === 'tail';
   return { routing: !structural, chunks: !structural && type !== 'root', links: !structural };
 }
+
+/**
+ * The properties the form's own sections edit: every property common to all nodes but `model` (the
+ * head, routing, chunks, links), and the flags, message, warning, component and callbacks.
+ */
+export const SECTION_PROPERTIES = new Set<string>([
+  ...COMMON_PROPERTIES.filter((key) => key !== 'model'),
+  ...['isPrimary', 'defaultSimilarityThreshold', 'callbacks', 'use', 'idBase', 'emit', 'warning'],
+]);
+
+/** The node types whose `model` is used (the schema allows it on every node). */
+const MODEL_TYPES = new Set(['llm', 'emit', 'guardrail', 'root']);
+
+/**
+ * The properties of a node of `type` edited by schema-driven fields: every property the schema
+ * allows the type that no section edits, in the schema's order; a constant (`prompt`, `query`,
+ * `responseFormat`) is left out while the node names a callback of that name instead.
+ */
+export function schemaPropertiesOf(type: string, callbacks: Readonly<Record<string, string>>): string[] {
+  const byType = (PROPERTIES_BY_TYPE as Record<string, readonly string[]>)[type] ?? [];
+  const supported = (CALLBACKS_BY_TYPE as Record<string, readonly string[]>)[type] ?? [];
+  const constants = CONSTANT_CALLBACKS.filter((key) => supported.includes(key) && !callbacks[key]);
+  return [...COMMON_PROPERTIES, ...byType, ...constants].filter(
+    (key) => !SECTION_PROPERTIES.has(key) && (key !== 'model' || MODEL_TYPES.has(type)),
+  );
+}
+
+/** The properties of an emit's constant message that the message section does not edit. */
+export const EMIT_SECTION_PROPERTIES = new Set(['message', 'options', 'attachments']);

@@ -1,0 +1,243 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer, startDev } from './commands/dev.js';
+import type { Output } from './output.js';
+
+/**
+ * The editor's schema-driven fields (docs/editor.md, *Every field*) in Debian's Chromium, against
+ * `treeagent dev` on a JSON tree file: the fields of an llm, a query, an emit, a guardrail node and
+ * the root's options edited, a wrong value refused on its field, saved, the file and the reloaded
+ * page checked, a message routed. Takes docs/screenshots/editor-llm-fields.png with
+ * TREEAGENT_UPDATE_SCREENSHOTS=1 (else into a temporary directory).
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-fields-screenshots-'))}/`;
+const scratch = mkdtempSync(join(tmpdir(), 'my-carrier-'));
+const treePath = join(scratch, 'carrier.json');
+const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+
+const TREE = {
+  format: 'treeagent-tree',
+  version: 1,
+  module: './carrier.callbacks.mjs',
+  nodes: [
+    { id: 1, type: 'root', name: 'root' },
+    { id: 2, type: 'agent', parent: 1, name: 'carrier', isPrimary: true },
+    {
+      id: 3,
+      type: 'emit',
+      parent: 2,
+      name: 'plans',
+      chunks: ['which plans do you have', 'mobile plans and prices', 'tariffs for my phone'],
+      emit: { message: { type: 'static', content: 'We have three plans.' } },
+    },
+    {
+      id: 4,
+      type: 'query',
+      parent: 2,
+      name: 'coverage',
+      chunks: ['is there coverage in my town', 'network signal in my area', '5G coverage map'],
+    },
+    {
+      id: 5,
+      type: 'llm',
+      parent: 2,
+      name: 'advisor',
+      chunks: ['which plan suits me best', 'advise me on a plan', 'help me choose an offer'],
+      tools: { lookupPlan: { description: 'Find a plan', parameters: { type: 'object' } } },
+      callbacks: { 'tools.lookupPlan': 'lookupPlan' },
+    },
+    { id: 6, type: 'emit', parent: 5, name: 'advice', emit: { message: { type: 'generated' } } },
+    { id: 7, type: 'guardrail', parent: 2, name: 'polite', warning: 'Please stay polite.' },
+  ],
+};
+
+let dev: DevServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  writeFileSync(treePath, `${JSON.stringify(TREE, null, 2)}\n`);
+  writeFileSync(join(scratch, 'carrier.callbacks.mjs'), 'export function lookupPlan() { return "basic"; }\n');
+  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dev?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function openEditor(): Promise<void> {
+  await page.goto(`${dev.url}/staff/editor`);
+  await page.waitForSelector('body.is-ready');
+  await waitChecked();
+}
+
+/** Until the current draft has been checked. */
+async function waitChecked(): Promise<void> {
+  await page.waitForTimeout(100);
+  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
+}
+
+async function select(id: number): Promise<void> {
+  await page.locator(`[data-node-id="${id}"] .graph-node-box`).click();
+  await page.waitForSelector(`#node-form .node-form-id:text("#${id}")`);
+}
+
+/** Types `value` into a field and commits it (Tab), then waits for the draft's check. */
+async function set(selector: string, value: string): Promise<void> {
+  await page.locator(selector).fill(value);
+  await page.locator(selector).press('Tab');
+  await waitChecked();
+}
+
+const nodeOf = (document: typeof TREE, id: number) =>
+  document.nodes.find((node) => node.id === id) as Record<string, unknown>;
+
+describe('the inspector edits every field of every node type and of the root', () => {
+  it('edits llm, query, emit, guardrail fields and root options; refuses a wrong value on its field; saves, reloads, routes', async () => {
+    await openEditor();
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+
+    // The root's options.
+    await select(1);
+    await set('#field-conversationGoal', 'Sell the customer a plan');
+    await page.locator('#field-smartExtendedMessage').check();
+    await set('#field-topics', 'plans\nroaming\ncoverage');
+
+    // An llm node: model, prompt, JSON schema and attempts, tools, maxToolSteps.
+    await select(5);
+    await set('#field-model', 'gpt-4o-mini');
+    await set('#field-prompt-prompt', 'Advise the customer on a plan.');
+    await set('#field-prompt-systemPrompt', 'You are a phone carrier assistant.');
+    await set('#field-prompt-modelParams', '{"stream": true, "webSearch": true}');
+    await set(
+      '#field-responseFormat-schema',
+      '{"type": "object", "properties": {"plan": {"type": "string"}}}',
+    );
+    await set('#field-responseFormat-attemptsLimit', '2');
+    // JSON that does not parse is refused on the field and not written.
+    await set('#field-tools', '{lookupPlan');
+    await page.waitForSelector('.schema-field:has(#field-tools) .finding:text("Not JSON")');
+    await set(
+      '#field-tools',
+      '{"lookupPlan": {"description": "Find the plan for a budget", "parameters": {"type": "object"}}}',
+    );
+    // A value the schema refuses: the check's problem shows on the field, and Save is disabled.
+    await set('#field-maxToolSteps', '0');
+    const problem = page.locator('.schema-field:has(#field-maxToolSteps) .field-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('maxToolSteps');
+    expect(await page.locator('#save').isDisabled()).toBe(true);
+    await set('#field-maxToolSteps', '3');
+    await page
+      .locator('.schema-field:has(#field-maxToolSteps) .field-problem')
+      .waitFor({ state: 'detached' });
+    await page.locator(':focus').blur();
+    await page.locator('#schema-section').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}editor-llm-fields.png` });
+
+    // A query node: collection search, filter, chunk quantity, threshold.
+    await select(4);
+    await set('#field-query-query', 'coverage map');
+    await set('#field-query-filter', '{"must": [{"key": "region", "match": {"value": "north"}}]}');
+    await set('#field-query-chunkQty', '4');
+    await set('#field-query-threshold', '0.2');
+
+    // An emit node: sources, dynamic attachments, wait for interaction.
+    await select(3);
+    await set('#field-emit-sources', '[{"title": "Plans", "content": "Basic, Plus, Max"}]');
+    await set(
+      '#field-emit-dynamicAttachments',
+      '[{"id": "f1", "name": "plans.pdf", "mimeType": "application/pdf", "origin": "generated"}]',
+    );
+    await page.locator('#field-emit-waitInteraction').check();
+    await waitChecked();
+
+    // A guardrail: a generated warning.
+    await select(7);
+    await page.locator('#warning-kind').selectOption('generated');
+    await waitChecked();
+    await set('#field-warning-prompt', 'Ask the customer, kindly, to stay polite.');
+
+    expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
+    const reloaded = dev.nextReload();
+    await page.locator('#save').click();
+    await page.waitForSelector('#editor-status:text("Saved")');
+    await reloaded;
+
+    const saved = JSON.parse(readFileSync(treePath, 'utf8'));
+    expect(nodeOf(saved, 1)).toMatchObject({
+      conversationGoal: 'Sell the customer a plan',
+      smartExtendedMessage: true,
+      topics: ['plans', 'roaming', 'coverage'],
+    });
+    expect(nodeOf(saved, 5)).toMatchObject({
+      model: 'gpt-4o-mini',
+      prompt: {
+        prompt: 'Advise the customer on a plan.',
+        systemPrompt: 'You are a phone carrier assistant.',
+        modelParams: { stream: true, webSearch: true },
+      },
+      responseFormat: {
+        schema: { type: 'object', properties: { plan: { type: 'string' } } },
+        attemptsLimit: 2,
+      },
+      tools: { lookupPlan: { description: 'Find the plan for a budget', parameters: { type: 'object' } } },
+      maxToolSteps: 3,
+    });
+    expect(nodeOf(saved, 4).query).toEqual({
+      query: 'coverage map',
+      filter: { must: [{ key: 'region', match: { value: 'north' } }] },
+      chunkQty: 4,
+      threshold: 0.2,
+    });
+    expect(nodeOf(saved, 3).emit).toEqual({
+      message: { type: 'static', content: 'We have three plans.' },
+      sources: [{ title: 'Plans', content: 'Basic, Plus, Max' }],
+      dynamicAttachments: [{ id: 'f1', name: 'plans.pdf', mimeType: 'application/pdf', origin: 'generated' }],
+      waitInteraction: true,
+    });
+    expect(nodeOf(saved, 7).warning).toEqual({
+      type: 'generated',
+      prompt: 'Ask the customer, kindly, to stay polite.',
+    });
+
+    // The reloaded page shows what the file holds, and routes with it.
+    await openEditor();
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+    await select(5);
+    expect(await page.locator('#field-model').inputValue()).toBe('gpt-4o-mini');
+    expect(await page.locator('#field-maxToolSteps').inputValue()).toBe('3');
+    await select(4);
+    expect(await page.locator('#field-query-chunkQty').inputValue()).toBe('4');
+    await select(1);
+    expect(await page.locator('#field-smartExtendedMessage').isChecked()).toBe(true);
+    expect(await page.locator('#field-topics').inputValue()).toBe('plans\nroaming\ncoverage');
+    await page.locator('#route-text').fill('which plans do you have?');
+    await page.locator('#route-button').click();
+    await page.waitForSelector('#route-node');
+    expect(await page.locator('#route-node').textContent()).toBe('plans #3');
+  }, 180_000);
+});
