@@ -7,6 +7,7 @@ import { useApp } from '../app/app-context';
 import { ChartView, SERIES_COLORS } from '../components/chart';
 import { formatDecimal, formatInteger, formatPercent } from '../components/format';
 import { useT } from '../i18n/use-t';
+import './experiment-view.css';
 
 /**
  * The Analytics page's experiment view (docs/versions.md): for an environment running an experiment,

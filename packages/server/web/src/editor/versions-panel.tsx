@@ -5,6 +5,7 @@ import { versionsApi } from '../api/versions-api';
 import { useApp } from '../app/app-context';
 import { formatDateTime } from '../components/format';
 import { useT } from '../i18n/use-t';
+import './versions-panel.css';
 
 type Outcome = { kind: 'ok'; text: string } | { kind: 'refused'; text: string; failures: string[] };
 
