@@ -6,6 +6,7 @@ import {
   publishedFigures,
   rollbackTarget,
   type TreeVersion,
+  variantFigures,
   versionDiff,
 } from '@treeagent/core/adapter';
 import { type Context, Hono } from 'hono';
@@ -161,20 +162,8 @@ export function versionRoutes(
       const report = await facts.report({
         treeVersion: await options.treeVersionOf(await versionOf(variant.versionId, 'variant')),
       });
-      const { totals } = report;
-      const per = (value: number) => (totals.conversations ? value / totals.conversations : 0);
-      variants.push({
-        versionId: variant.versionId,
-        percent: variant.percent,
-        conversations: totals.conversations,
-        contained: totals.contained,
-        containmentRate: totals.containmentRate,
-        handoffRate: per(totals.handedOffConversations),
-        noMatchRate: totals.noMatchRate,
-        fallbackRate: totals.fallbackRate,
-        averageTurns: per(totals.turns),
-        csat: null,
-      });
+      const { treeVersion: _, ...figures } = variantFigures(variant.versionId, report.totals);
+      variants.push({ versionId: variant.versionId, percent: variant.percent, ...figures });
     }
     const [control, treatment] = variants;
     const decision = decideExperiment(control!, treatment!);
