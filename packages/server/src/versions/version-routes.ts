@@ -12,6 +12,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AnalyticsOptions } from '../analytics/analytics-options.js';
+import type { ExperimentResponse } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson } from '../http/read-json.js';
 import type { Services } from '../services.js';
@@ -174,7 +175,7 @@ export function versionRoutes(
         startedAt: experiment.startedAt.toISOString(),
         variants,
         decision,
-      },
+      } satisfies ExperimentResponse,
       200,
       noStore,
     );
