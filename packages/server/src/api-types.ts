@@ -566,3 +566,80 @@ export interface EditorSaveResponse {
   version: string;
   path: string;
 }
+
+/** A version in `GET /api/v1/versions` (docs/versions.md). */
+export interface VersionSummary {
+  id: string;
+  createdAt: string;
+  author: string;
+  message: string;
+  parentId: string | null;
+  diff: string;
+}
+
+/** `GET /api/v1/versions`: the tree's versions, newest first. */
+export interface VersionsResponse {
+  tree: string;
+  versions: VersionSummary[];
+}
+
+/** `GET /api/v1/versions/diff?from=&to=`: what changed between two versions, one line per change. */
+export interface VersionDiffResponse {
+  from: string;
+  to: string;
+  lines: string[];
+}
+
+/** An environment in `GET /api/v1/versions/environments`, its history newest first. */
+export interface EnvironmentState {
+  name: string;
+  versionId: string | null;
+  gate: { minAccuracy: number | null; minOosRecall: number | null; maxRecallDrop: number | null };
+  experiment: { name: string; variants: { versionId: string; percent: number }[]; startedAt: string } | null;
+  history: {
+    versionId: string;
+    action: 'publish' | 'rollback';
+    author: string;
+    message: string;
+    at: string;
+  }[];
+}
+
+/** `POST /api/v1/versions/publish`: published, or refused by the gate with every failure. */
+export interface PublishResponse {
+  published: boolean;
+  alreadyServed?: boolean;
+  versionId: string;
+  failures: string[];
+}
+
+/** One variant's figures in `GET /api/v1/versions/experiments/:environment`. */
+export interface ExperimentVariantFigures {
+  versionId: string;
+  percent: number;
+  conversations: number;
+  contained: number;
+  containmentRate: number;
+  handoffRate: number;
+  noMatchRate: number;
+  fallbackRate: number;
+  averageTurns: number;
+  /** Not collected in the turn facts yet: `null`. */
+  csat: number | null;
+}
+
+/** `GET /api/v1/versions/experiments/:environment`: the figures per variant and the test's decision. */
+export interface ExperimentResponse {
+  environment: string;
+  name: string;
+  startedAt: string;
+  variants: ExperimentVariantFigures[];
+  decision: {
+    status: 'continue' | 'winner' | 'no-difference';
+    winner: string | null;
+    sampleSize: number;
+    z: number | null;
+    pValue: number | null;
+    method: string;
+  };
+}

@@ -16,6 +16,7 @@ import type { MessageLimitOptions } from './http/message-limits.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OperatorOptions } from './operators/operator-auth.js';
 import type { SourcesOptions } from './sources/sources-options.js';
+import type { VersionRoutesOptions } from './versions/version-routes-options.js';
 import type { WebOptions } from './web-app/web-routes.js';
 
 /** Limits on what clients may send. */
@@ -53,6 +54,11 @@ export interface CreateAppOptions {
    * the operator login (`operators`), personal data export and deletion behind the admin role.
    */
   analytics?: AnalyticsOptions;
+  /**
+   * The tree's versions and environments: `/api/v1/versions` (list, diff, gated publish, rollback,
+   * experiments) behind the admin role, and the editor's Versions panel (docs/versions.md).
+   */
+  versions?: VersionRoutesOptions;
   /**
    * Knowledge sources (websites, sitemaps, files) of the query nodes, refreshed on a schedule: the
    * Sources page and `/api/v1/sources`, behind the operator login (docs/knowledge.md).

@@ -86,6 +86,11 @@ export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { CustomerMessage, CustomerTurns } from './turns/customer-turns.js';
 export type { StartedTurn } from './turns/turn-runner.js';
 export type { DrainResult } from './turns/turn-tracker.js';
+export type {
+  PublishGateOutcome,
+  PublishGateRequest,
+  VersionRoutesOptions,
+} from './versions/version-routes-options.js';
 export { WEB_CONTENT_SECURITY_POLICY, type WebOptions } from './web-app/web-routes.js';
 export type { WebView } from './web-app/web-settings.js';
 export { WEB_DIRECTORY } from './web-directory.js';

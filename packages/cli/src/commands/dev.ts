@@ -14,6 +14,7 @@ import { sourcesOptions } from '../server-stores.js';
 import { describeSpace, fitOptions } from '../space.js';
 import { fileTreeEditor } from '../tree-editor-file.js';
 import { parsePort, portInUseError } from '../user-errors.js';
+import { serverVersions } from '../versions/server-versions.js';
 import { versionRecorder } from '../versions/version-recorder.js';
 import { watchFiles } from '../watch-file.js';
 import { defineCommand } from './command-definition.js';
@@ -115,6 +116,21 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
+      : {}),
+    // The editor's Versions panel: list, diff, gated publish, rollback (docs/versions.md).
+    ...(editor && operators
+      ? {
+          versions: await serverVersions(
+            data.versionStore,
+            treePath,
+            {
+              ...(options.config ? { config: options.config } : {}),
+              ...(options.data ? { data: options.data } : {}),
+              ...(options.utterances ? { utterances: options.utterances } : {}),
+            },
+            out,
+          ),
+        }
       : {}),
     ...(editor
       ? {

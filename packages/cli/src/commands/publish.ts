@@ -2,12 +2,11 @@ import { TreeAgentError } from '@treeagent/core';
 import { type PublishGate, publishedFigures } from '@treeagent/core/adapter';
 import type { Output } from '../output.js';
 import { checkEnvironment } from '../versions/environment-names.js';
+import { gateVersion } from '../versions/gate-version.js';
 import { openVersionStore, type VersionStoreOptions } from '../versions/open-version-store.js';
-import { gateFiles, runPublishGate } from '../versions/publish-gate.js';
 import { recordVersion } from '../versions/record-version.js';
 import { STORE_FLAGS } from '../versions/store-flags.js';
 import { fileContentOf } from '../versions/version-content.js';
-import { versionFile } from '../versions/version-file.js';
 import { defineCommand } from './command-definition.js';
 
 export interface PublishOptions extends VersionStoreOptions {
@@ -66,24 +65,20 @@ export async function publishCommand(
       return 0;
     }
     const previous = publishedFigures(await store.history(content.tree, environment));
-    const files = gateFiles(treePath, {
-      ...(options.tests ? { tests: options.tests } : {}),
-      ...(options.utterances ? { utterances: options.utterances } : {}),
-    });
-    const loadable = await versionFile(treePath, version, config);
-    let result: Awaited<ReturnType<typeof runPublishGate>>;
-    try {
-      result = await runPublishGate(
-        loadable.path,
-        files,
-        gate,
-        previous,
-        { ...config, ...(options.data ? { data: options.data } : {}) },
-        out,
-      );
-    } finally {
-      loadable.dispose();
-    }
+    const result = await gateVersion(
+      treePath,
+      version,
+      gate,
+      previous,
+      {
+        ...config,
+        ...(options.tests ? { tests: options.tests } : {}),
+        ...(options.utterances ? { utterances: options.utterances } : {}),
+        ...(options.data ? { data: options.data } : {}),
+      },
+      out,
+    );
+    const { files } = result;
     for (const line of result.ran) out.log(line);
     if (!files.tests.length && !files.utterances)
       out.log('The gate had nothing to run: no conversation tests (conversations/*.yaml) and no utterances.');

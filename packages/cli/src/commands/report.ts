@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { TreeAgentError } from '@treeagent/core';
-import type { AnalyticsStore } from '@treeagent/core/adapter';
+import { type AnalyticsStore, variantFigures } from '@treeagent/core/adapter';
 import type { ReportFilter } from '@treeagent/core/analytics';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { importPostgresAdapter } from '../postgres-adapter.js';
-import { experimentDesign, experimentLines, variantFigures } from '../report/experiment-report.js';
+import { experimentDesign, experimentLines } from '../report/experiment-report.js';
 import { formatComparison, formatReport, type NodeNames } from '../report/format-report.js';
 import { reportHtml } from '../report/report-html.js';
 import { defineCommand } from './command-definition.js';
@@ -80,8 +80,8 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
       const [a, b] = await Promise.all(
         options.experiment.map((version) => analytics.report({ ...filter, treeVersion: version })),
       );
-      const control = variantFigures(options.experiment[0]!, a!);
-      const treatment = variantFigures(options.experiment[1]!, b!);
+      const control = variantFigures(options.experiment[0]!, a!.totals);
+      const treatment = variantFigures(options.experiment[1]!, b!.totals);
       if (options.json) out.log(JSON.stringify({ control, treatment }, null, 2));
       else for (const line of experimentLines(control, treatment, design)) out.log(line);
       return 0;

@@ -1,37 +1,5 @@
 import { TreeAgentError } from '@treeagent/core';
-import { decideExperiment, type ExperimentDesign } from '@treeagent/core/adapter';
-import type { AnalyticsReport } from '@treeagent/core/analytics';
-
-/** The per-variant figures of an experiment, from the analytics of each tree version. */
-export interface VariantFigures {
-  treeVersion: string;
-  conversations: number;
-  contained: number;
-  containmentRate: number;
-  handoffRate: number;
-  noMatchRate: number;
-  fallbackRate: number;
-  averageTurns: number;
-  /** CSAT is not collected in the turn facts yet: `null`. */
-  csat: number | null;
-}
-
-/** A variant's figures from its analytics report (turns answered by that tree version). */
-export function variantFigures(treeVersion: string, report: AnalyticsReport): VariantFigures {
-  const { totals } = report;
-  const per = (value: number) => (totals.conversations ? value / totals.conversations : 0);
-  return {
-    treeVersion,
-    conversations: totals.conversations,
-    contained: totals.contained,
-    containmentRate: totals.containmentRate,
-    handoffRate: per(totals.handedOffConversations),
-    noMatchRate: totals.noMatchRate,
-    fallbackRate: totals.fallbackRate,
-    averageTurns: per(totals.turns),
-    csat: null,
-  };
-}
+import { decideExperiment, type ExperimentDesign, type VariantFigures } from '@treeagent/core/adapter';
 
 /** The experiment's design from the report flags (`--alpha`, `--power`, `--baseline`, `--min-effect`). */
 export function experimentDesign(options: {

@@ -196,6 +196,7 @@ export { assignVariant, checkSplit, type ExperimentVariant } from '../versions/e
 export { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
 export { publishedFigures, rollbackTarget } from '../versions/rollback-target.js';
 export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-version.js';
+export { type VariantFigures, type VariantTotals, variantFigures } from '../versions/variant-figures.js';
 export { versionDiff } from '../versions/version-diff.js';
 export {
   type EnvironmentChange,

@@ -20,6 +20,7 @@ import { sessionEventRoutes } from '../sessions/session-event-routes.js';
 import { sessionRoutes } from '../sessions/session-routes.js';
 import { notConfiguredRoutes, sourcesRoutes } from '../sources/sources-routes.js';
 import { treeRoutes } from '../tree/tree-routes.js';
+import { versionRoutes } from '../versions/version-routes.js';
 import { joinRoutes } from './join-routes.js';
 import type { RouteArea } from './route-area.js';
 
@@ -47,6 +48,10 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     // Operator functions behind the operator login (an admin may too), personal data behind the
     // admin role; never a session token or an API key (docs/analytics.md, docs/security.md).
     area('/api/v1/analytics', 'operator', (s) => analyticsRoutes(s, analytics)),
+    // Versions and environments: list, diff, gated publish, rollback, experiments (docs/versions.md).
+    ...(options.versions
+      ? [area('/api/v1/versions', 'admin', (s) => versionRoutes(s, options.versions!, analytics))]
+      : []),
     area('/api/v1/personal-data', 'admin', (s) => personalDataRoutes(s, analytics)),
     // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).
     area('/api/v1/sources', 'operator', (s) =>

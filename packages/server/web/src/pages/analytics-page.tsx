@@ -1,6 +1,7 @@
 import type { AnalyticsReport } from '@treeagent/core/client';
 import { useEffect, useState } from 'preact/hooks';
 import type { UnmatchedResponse } from '../../../src/api-types';
+import { ExperimentView } from '../analytics/experiment-view';
 import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/report-charts';
 import { UnmatchedSection } from '../analytics/unmatched-section';
@@ -132,6 +133,7 @@ function AnalyticsView() {
           </section>
         </>
       ) : null}
+      <ExperimentView />
       {unmatched ? (
         <section>
           <h2>{t('unmatched.title')}</h2>

@@ -20,6 +20,7 @@ import { useEditorShortcuts } from '../editor/editor-page/use-editor-shortcuts';
 import { RoutingPanel } from '../editor/routing-panel';
 import { TreeGraph } from '../editor/tree-graph';
 import { useEditor } from '../editor/use-editor';
+import { VersionsPanel } from '../editor/versions-panel';
 import '../editor/editor.css';
 import { useT } from '../i18n/use-t';
 
@@ -150,6 +151,7 @@ export function EditorPage() {
               <p class="note">{t('selectNode')}</p>
             )}
             <ProblemsList check={check} nameOf={nameOf} onSelect={setSelected} />
+            <VersionsPanel />
           </aside>
         </div>
       </main>

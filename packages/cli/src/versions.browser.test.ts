@@ -1,0 +1,197 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hashOperatorPassword } from '@treeagent/server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevServer, startDev } from './commands/dev.js';
+import { main } from './main.js';
+import type { Output } from './output.js';
+import { capture } from './test-support/capture.js';
+import { writeShopTree } from './test-support/versioned-tree.js';
+
+/**
+ * The editor's Versions panel and the Analytics page's experiment view (docs/versions.md) in
+ * Debian's Chromium, against `treeagent dev` with an admin login: three versions of a tree with a
+ * conversation test and labelled utterances; publish (one refused by the gate, its failure shown,
+ * one accepted), rollback, the diff of two versions; an experiment between two versions with its
+ * figures, plot and decision. Screenshots for the docs with TREEAGENT_UPDATE_SCREENSHOTS=1.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS =
+  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'treeagent-versions-screenshots-'))}/`;
+// Inside the package, so that the tree's callbacks module resolves like a user's.
+const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-versions-ui-', import.meta.url)));
+const data = join(scratch, 'data');
+const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+const PASSWORD = 'anna-admin-password-1';
+
+let dev: DevServer;
+let browser: Browser;
+let page: Page;
+let tree = '';
+const ids: string[] = [];
+
+/** Records the tree file as it is now as a version (`treeagent versions -m`), returning its id. */
+async function record(message: string): Promise<string> {
+  const out = capture();
+  expect(await main(['versions', tree, '-m', message, '--data', data], out)).toBe(0);
+  return /Recorded version (\w{12})/.exec(out.lines.join('\n'))![1]!;
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  tree = writeShopTree(scratch);
+  ids.push(await record('first release'));
+  writeShopTree(scratch, { shippingAnswer: 'Shipping takes a week.' });
+  ids.push(await record('slower shipping'));
+  writeShopTree(scratch, {
+    returnsChunks: ['return a bike', 'refund my order', 'send the bike back', 'money back', 'give it back'],
+  });
+  ids.push(await record('one more returns example'));
+  const operators = join(scratch, 'operators.json');
+  writeFileSync(
+    operators,
+    JSON.stringify({
+      operators: [
+        { id: 'anna', name: 'Anna', role: 'admin', passwordHash: await hashOperatorPassword(PASSWORD) },
+      ],
+    }),
+  );
+  chmodSync(operators, 0o600);
+  dev = await startDev(tree, { port: '0', data, operators }, quiet);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dev?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function publish(version: string, message: string): Promise<string> {
+  const panel = page.locator('#versions-panel');
+  await panel.locator('select[name=environment]').selectOption('production');
+  await panel.locator('select[name=version]').selectOption(version);
+  await panel.locator('input[name=message]').fill(message);
+  const before = await page
+    .locator('#versions-outcome')
+    .textContent()
+    .catch(() => null);
+  await panel.locator('button[type=submit]', { hasText: 'Publish' }).click();
+  // The gate runs the conversation tests and the routing eval: poll until the outcome changes.
+  await expect
+    .poll(
+      async () =>
+        page
+          .locator('#versions-outcome')
+          .textContent()
+          .catch(() => null),
+      { timeout: 60_000 },
+    )
+    .not.toBe(before);
+  return (await page.locator('#versions-outcome').textContent()) ?? '';
+}
+
+const servedInProduction = () =>
+  page.locator('#versions-panel select[name=environment] option[value=production]').textContent();
+
+describe('versions in the editor', () => {
+  it('publishes through the gate (a refused publish lists its failure), rolls back, diffs two versions', async () => {
+    await page.goto(`${dev.url}/staff/editor`);
+    await page.locator('#operator-login-name').fill('anna');
+    await page.locator('#operator-password').fill(PASSWORD);
+    await page.locator('#operator-login button[type=submit]').click();
+    await page.locator('#versions-panel').waitFor({ timeout: 30_000 });
+    for (const id of ids) await page.locator(`#versions-panel tr[data-version="${id}"]`).waitFor();
+
+    expect(await publish(ids[0]!, 'first release')).toContain(`Published version ${ids[0]} to production.`);
+    expect(await servedInProduction()).toContain(ids[0]);
+
+    const refused = await publish(ids[1]!, 'slower shipping');
+    expect(refused).toContain(`Publish of version ${ids[1]} to production refused:`);
+    expect(refused).toMatch(/conversation test "shipping time" \(.*shipping\.yaml\) failed/);
+    expect(await servedInProduction()).toContain(ids[0]);
+    await page.locator('#versions-panel').screenshot({ path: `${SCREENSHOTS}versions-refused.png` });
+
+    expect(await publish(ids[2]!, 'one more returns example')).toContain(
+      `Published version ${ids[2]} to production.`,
+    );
+    expect(await servedInProduction()).toContain(ids[2]);
+
+    await page.locator('#versions-panel button', { hasText: 'Roll back' }).click();
+    await expect
+      .poll(() => page.locator('#versions-outcome').textContent())
+      .toContain(`Rolled production back from version ${ids[2]} to ${ids[0]}.`);
+    await expect.poll(servedInProduction).toContain(ids[0]);
+
+    await page.locator('#versions-panel select[name=from]').selectOption(ids[0]!);
+    await page.locator('#versions-panel select[name=to]').selectOption(ids[1]!);
+    await page.locator('#versions-panel button', { hasText: 'Show the diff' }).click();
+    await expect.poll(() => page.locator('#versions-diff').textContent()).toContain('node 10 (shipping)');
+    await page.locator('#versions-panel').scrollIntoViewIfNeeded();
+    await page.locator('#versions-panel').screenshot({ path: `${SCREENSHOTS}versions-panel.png` });
+  }, 240_000);
+});
+
+describe('the experiment view in analytics', () => {
+  it("shows each variant's figures, the plot and the decision with its method", async () => {
+    const out = capture();
+    const started = await main(
+      [
+        'experiment',
+        'production',
+        tree,
+        '--split',
+        `${ids[0]}=50`,
+        `${ids[2]}=50`,
+        '--name',
+        'returns',
+        '--data',
+        data,
+      ],
+      out,
+    );
+    expect(out.err.join('\n')).toBe('');
+    expect(started).toBe(0);
+    // Conversations on the tree the dev server serves (the file: the third version).
+    for (const text of ['how long does shipping take', 'I want to return a bike', 'tell me a joke']) {
+      const created = await fetch(`${dev.url}/api/v1/sessions`, { method: 'POST' });
+      const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+      const answered = await fetch(`${dev.url}/api/v1/sessions/${sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
+        body: JSON.stringify({ message: text }),
+      });
+      expect(answered.status).toBe(200);
+    }
+    await page.goto(`${dev.url}/staff/analytics`);
+    const view = page.locator('#experiment-view');
+    await view.waitFor({ timeout: 30_000 });
+    expect(await view.locator('h2').textContent()).toContain('returns');
+    await expect
+      .poll(() => view.locator(`tr[data-variant="${ids[2]}"] td:nth-child(3)`).textContent())
+      .toBe('3');
+    expect(await view.locator(`tr[data-variant="${ids[0]}"] td:nth-child(3)`).textContent()).toBe('0');
+    expect(await view.locator(`tr[data-variant="${ids[0]}"] td:nth-child(2)`).textContent()).toBe('50.0%');
+    expect(await page.locator('#experiment-decision').textContent()).toMatch(
+      /Continue: every variant needs 1,565 conversations.*two-sided two-proportion z-test/,
+    );
+    expect(await page.locator('#experiment-chart canvas').count()).toBe(1);
+    await view.screenshot({ path: `${SCREENSHOTS}experiment-view.png` });
+  }, 120_000);
+});

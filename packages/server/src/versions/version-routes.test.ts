@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryVersionStore, type TreeVersion, treeVersionOf } from '@treeagent/core/adapter';
+import { SqliteSessionStore } from '@treeagent/sqlite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
+import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
+import { createSession, postMessage, testAgent, testApp } from '../test-support/fixtures.js';
+import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
+import type { PublishGateRequest } from './version-routes-options.js';
+
+let accounts: OperatorAccount[];
+beforeAll(async () => {
+  accounts = await testOperatorAccounts();
+});
+const cleanups = cleanupsAfterEach();
+
+const doc = (text: string) => JSON.stringify({ name: 'shop', nodes: [{ id: 1, name: 'greet', text }] });
+
+async function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'treeagent-versions-'));
+  const sessionStore = new SqliteSessionStore(join(dir, 'sessions.db'));
+  cleanups.push(async () => {
+    await sessionStore.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const agent = testAgent({ sessionStore });
+  const store = new InMemoryVersionStore();
+  const add = async (text: string, parent: TreeVersion | null) =>
+    (
+      await store.addVersion(
+        treeVersionOf(
+          { tree: 'shop', document: doc(text), callbacks: null, author: 'cli', message: text },
+          parent,
+        ),
+      )
+    ).version;
+  const good = await add('hello', null);
+  const broken = await add('broken', good);
+  const better = await add('hello again', broken);
+  const asked: PublishGateRequest[] = [];
+  // A stand-in for the CLI's gate (mock, labelled): refuses a version whose document says "broken".
+  const gate = async (request: PublishGateRequest) => {
+    asked.push(request);
+    return request.version.document.includes('broken')
+      ? { failures: ['conversation test "greeting" (conversations/greet.yaml) failed'], figures: null }
+      : { failures: [], figures: { accuracy: 1, outOfScopeRecall: null, nodeRecall: { greet: 1 } } };
+  };
+  const { app } = testApp({
+    agent,
+    operators: { directory: operatorDirectory(accounts) },
+    versions: {
+      store,
+      tree: 'shop',
+      gate,
+      treeVersionOf: async (version) => (version.id === good.id ? agent.tree.contentHash : 'not-served'),
+    },
+  });
+  const admin = { 'X-Operator-Token': await loginOperator(app, 'anna') };
+  const call = (path: string, body?: unknown, headers: Record<string, string> = admin) =>
+    app.request(`/api/v1/versions${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  return { app, agent, store, good, broken, better, asked, admin, call };
+}
+
+describe('versions routes', () => {
+  it('are for admins only: no login is 401, an operator is 403', async () => {
+    const { app, call } = await setup();
+    expect((await call('', undefined, {})).status).toBe(401);
+    const operator = { 'X-Operator-Token': await loginOperator(app, 'bruno') };
+    expect((await call('', undefined, operator)).status).toBe(403);
+    expect(
+      (await call('/publish', { environment: 'staging', version: 'x', message: 'm' }, operator)).status,
+    ).toBe(403);
+    expect((await call('')).status).toBe(200);
+  });
+
+  it('list the versions newest first and diff two of them', async () => {
+    const { call, good, better } = await setup();
+    const list = (await (await call('')).json()) as { versions: { id: string }[] };
+    expect(list.versions.map((v) => v.id)).toEqual([better.id, expect.any(String), good.id]);
+    const diff = (await (await call(`/diff?from=${good.id}&to=${better.id}`)).json()) as { lines: string[] };
+    expect(diff.lines).toEqual(['node 1 (greet): text changed']);
+    const unknown = await call(`/diff?from=${good.id}&to=nope`);
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(
+      /no version "nope"/,
+    );
+  });
+
+  it('publish through the gate: a refused one lists its failures and moves nothing; rollback returns', async () => {
+    const { call, good, broken, better, asked } = await setup();
+    const publish = async (version: string, message = 'why') =>
+      (await call('/publish', { environment: 'production', version, message })).json() as Promise<{
+        published: boolean;
+        failures: string[];
+      }>;
+    expect(await publish(good.id)).toMatchObject({ published: true, failures: [] });
+    const refused = await publish(broken.id);
+    expect(refused).toMatchObject({ published: false });
+    expect(refused.failures).toEqual(['conversation test "greeting" (conversations/greet.yaml) failed']);
+    // The gate compared with the figures of the publish in force.
+    expect(asked.at(-1)?.previous).toEqual({ accuracy: 1, outOfScopeRecall: null, nodeRecall: { greet: 1 } });
+    expect(await publish(better.id)).toMatchObject({ published: true });
+    const envs = async () =>
+      (
+        (await (await call('/environments')).json()) as {
+          environments: { name: string; versionId: string; history: { action: string; author: string }[] }[];
+        }
+      ).environments.find((env) => env.name === 'production')!;
+    expect((await envs()).versionId).toBe(better.id);
+    expect((await envs()).history[0]).toMatchObject({ action: 'publish', author: 'admin:anna' });
+    const back = await call('/rollback', { environment: 'production' });
+    expect(await back.json()).toMatchObject({ rolledBack: true, from: better.id, versionId: good.id });
+    expect((await envs()).versionId).toBe(good.id);
+    expect((await call('/rollback', { environment: 'production' })).status).toBe(409);
+  });
+
+  it('refuse bad input naming the fix: an unknown environment, no message', async () => {
+    const { call, good } = await setup();
+    const unknown = await call('/publish', { environment: 'prod', version: good.id, message: 'm' });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(await unknown.json())).toMatch(/use one of draft, staging, production/);
+    const silent = await call('/publish', { environment: 'staging', version: good.id, message: ' ' });
+    expect(silent.status).toBe(400);
+    expect(JSON.stringify(await silent.json())).toMatch(/Say why you publish/);
+  });
+
+  it("give an experiment's figures per variant and the test's decision", async () => {
+    const { app, call, store, good, better } = await setup();
+    expect((await call('/experiments/production')).status).toBe(404);
+    await store.setExperiment('shop', 'production', {
+      name: 'town',
+      variants: [
+        { versionId: good.id, percent: 50 },
+        { versionId: better.id, percent: 50 },
+      ],
+      startedAt: new Date(),
+    });
+    const session = await createSession(app);
+    await postMessage(app, session, { message: 'hello' });
+    const body = (await (await call('/experiments/production')).json()) as {
+      variants: { versionId: string; conversations: number }[];
+      decision: { status: string; method: string; sampleSize: number };
+    };
+    expect(body.variants.map((v) => [v.versionId, v.conversations])).toEqual([
+      [good.id, 1],
+      [better.id, 0],
+    ]);
+    expect(body.decision).toMatchObject({ status: 'continue', sampleSize: 1565 });
+    expect(body.decision.method).toMatch(/two-proportion z-test/);
+  });
+});

@@ -1,0 +1,212 @@
+import {
+  type AnalyticsStore,
+  decideExperiment,
+  type EnvironmentChange,
+  NO_GATE,
+  publishedFigures,
+  rollbackTarget,
+  type TreeVersion,
+  variantFigures,
+  versionDiff,
+} from '@treeagent/core/adapter';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AnalyticsOptions } from '../analytics/analytics-options.js';
+import type { ExperimentResponse } from '../api-types.js';
+import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
+import { readJson } from '../http/read-json.js';
+import type { Services } from '../services.js';
+import type { VersionRoutesOptions } from './version-routes-options.js';
+
+const DEFAULT_ENVIRONMENTS = ['draft', 'staging', 'production'];
+const PublishBody = z.strictObject({
+  environment: z.string().min(1).max(100),
+  version: z.string().min(1).max(100),
+  message: z.string().max(2000),
+});
+const RollbackBody = z.strictObject({
+  environment: z.string().min(1).max(100),
+  message: z.string().max(2000).optional(),
+});
+
+/**
+ * The tree's versions under `/api/v1/versions` (admin only; docs/versions.md): `GET /` the versions
+ * newest first, `GET /diff?from=&to=` what changed between two, `GET /environments` each environment
+ * with its version, gate, experiment and history, `POST /publish` `{ environment, version, message }`
+ * (gated: `{ published: false, failures }` when refused, nothing moved), `POST /rollback`
+ * `{ environment }`, `GET /experiments/:environment` the experiment's figures per variant and the
+ * test's decision.
+ */
+export function versionRoutes(
+  services: Services,
+  options: VersionRoutesOptions,
+  analytics: AnalyticsOptions = {},
+): Hono {
+  const { store, tree } = options;
+  const environments = options.environments ?? DEFAULT_ENVIRONMENTS;
+  const routes = new Hono();
+  const noStore = { 'Cache-Control': 'no-store' };
+  const authorOf = (c: Context) => {
+    const operator = c.get('operator');
+    return operator ? `${operator.role}:${operator.id}` : 'editor';
+  };
+  const checkEnvironment = (name: string) => {
+    if (!environments.includes(name))
+      throw invalidRequest(`There is no environment "${name}": use one of ${environments.join(', ')}.`);
+  };
+  const versionOf = async (id: string, field: string): Promise<TreeVersion> => {
+    const version = await store.getVersion(tree, id);
+    if (!version)
+      throw invalidRequest(
+        `The tree "${tree}" has no version "${id}" (${field}): pick one of GET /api/v1/versions.`,
+      );
+    return version;
+  };
+
+  routes.get('/', async (c) => {
+    const versions = await store.listVersions(tree);
+    return c.json({ tree, versions: versions.map(summary) }, 200, noStore);
+  });
+
+  routes.get('/diff', async (c) => {
+    const from = c.req.query('from');
+    const to = c.req.query('to');
+    if (!from || !to) throw invalidRequest('Name the two versions to compare: ?from=<id>&to=<id>.');
+    const [before, after] = [await versionOf(from, 'from'), await versionOf(to, 'to')];
+    const lines = versionDiff(before.document, after.document);
+    if (before.callbacksHash !== after.callbacksHash) lines.push('callbacks module changed');
+    return c.json({ from: before.id, to: after.id, lines }, 200, noStore);
+  });
+
+  routes.get('/environments', async (c) => {
+    const stored = new Map((await store.listEnvironments(tree)).map((env) => [env.name, env]));
+    const list = [];
+    for (const name of environments) {
+      const env = stored.get(name);
+      list.push({
+        name,
+        versionId: env?.versionId ?? null,
+        gate: env?.gate ?? NO_GATE,
+        experiment: env?.experiment
+          ? { ...env.experiment, startedAt: env.experiment.startedAt.toISOString() }
+          : null,
+        history: (await store.history(tree, name)).map(change).reverse(),
+      });
+    }
+    return c.json({ tree, environments: list }, 200, noStore);
+  });
+
+  routes.post('/publish', async (c) => {
+    const body = await readJson(c, PublishBody);
+    checkEnvironment(body.environment);
+    const message = body.message.trim();
+    if (!message) throw invalidRequest('Say why you publish: a message of what changed.');
+    const version = await versionOf(body.version, 'version');
+    const env = await store.getEnvironment(tree, body.environment);
+    if (env?.versionId === version.id)
+      return c.json({ published: false, alreadyServed: true, versionId: version.id, failures: [] });
+    const outcome = await options.gate({
+      version,
+      environment: body.environment,
+      gate: env?.gate ?? NO_GATE,
+      previous: publishedFigures(await store.history(tree, body.environment)),
+    });
+    if (outcome.failures.length)
+      return c.json({ published: false, versionId: version.id, failures: outcome.failures });
+    await store.moveEnvironment(tree, {
+      environment: body.environment,
+      versionId: version.id,
+      action: 'publish',
+      author: authorOf(c),
+      message,
+      at: new Date(),
+      figures: outcome.figures,
+    });
+    return c.json({ published: true, versionId: version.id, failures: [] });
+  });
+
+  routes.post('/rollback', async (c) => {
+    const body = await readJson(c, RollbackBody);
+    checkEnvironment(body.environment);
+    const history = await store.history(tree, body.environment);
+    const target = rollbackTarget(history);
+    if (!target)
+      throw new ApiError(
+        409,
+        'NOTHING_TO_ROLL_BACK',
+        `${body.environment} has no earlier publish to return to: publish a version there first.`,
+      );
+    const from = history.at(-1)!.versionId;
+    await store.moveEnvironment(tree, {
+      environment: body.environment,
+      versionId: target,
+      action: 'rollback',
+      author: authorOf(c),
+      message: body.message?.trim() || `rollback from ${from}`,
+      at: new Date(),
+      figures: null,
+    });
+    return c.json({ rolledBack: true, from, versionId: target });
+  });
+
+  routes.get('/experiments/:environment', async (c) => {
+    const name = c.req.param('environment');
+    checkEnvironment(name);
+    const experiment = (await store.getEnvironment(tree, name))?.experiment;
+    if (!experiment)
+      throw notFound(
+        `${name} runs no experiment: start one with treeagent experiment ${name} <tree> --split <version>=<percent>….`,
+      );
+    const facts = analyticsStore(services, analytics);
+    const variants = [];
+    for (const variant of experiment.variants) {
+      const report = await facts.report({
+        treeVersion: await options.treeVersionOf(await versionOf(variant.versionId, 'variant')),
+      });
+      const { treeVersion: _, ...figures } = variantFigures(variant.versionId, report.totals);
+      variants.push({ versionId: variant.versionId, percent: variant.percent, ...figures });
+    }
+    const [control, treatment] = variants;
+    const decision = decideExperiment(control!, treatment!);
+    return c.json(
+      {
+        environment: name,
+        name: experiment.name,
+        startedAt: experiment.startedAt.toISOString(),
+        variants,
+        decision,
+      } satisfies ExperimentResponse,
+      200,
+      noStore,
+    );
+  });
+
+  return routes;
+}
+
+function analyticsStore(services: Services, options: AnalyticsOptions): AnalyticsStore {
+  const found =
+    options.store ?? (services.agent.sessionStore as { analytics?: () => AnalyticsStore }).analytics?.();
+  if (!found)
+    throw new ApiError(
+      501,
+      'NOT_CONFIGURED',
+      "An experiment's figures need a session store that keeps turn facts (SQLite or PostgreSQL), or analytics.store in the server options.",
+    );
+  return found;
+}
+
+function summary(version: TreeVersion) {
+  return {
+    id: version.id,
+    createdAt: version.createdAt.toISOString(),
+    author: version.author,
+    message: version.message,
+    parentId: version.parentId,
+    diff: version.diff,
+  };
+}
+
+function change(entry: EnvironmentChange) {
+  return { ...entry, at: entry.at.toISOString() };
+}
