@@ -91,7 +91,7 @@ try {
     if (tests.length) throw new Error(`pack-install: ${entry.name} ships test files: ${tests.join(', ')}`);
     const outside = entry.files.filter(
       (file) =>
-        !/^(dist\/|schema\/[\w-]+\.schema\.json$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(
+        !/^(dist\/|schema\/[\w-]+\.schema\.json$|locales\/[\w-]+\/[\w-]+\.json$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(
           file.path,
         ),
     );
@@ -102,7 +102,7 @@ try {
   }
   check(
     true,
-    'no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, README, CHANGELOG',
+    'no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, message catalogs (locales/), README, CHANGELOG',
   );
   // Source maps: a JavaScript map carries its sources (checked after install); declaration maps and
   // the web app's map would point at sources the package does not ship, so there are none.

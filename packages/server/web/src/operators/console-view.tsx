@@ -99,7 +99,6 @@ export function ConsoleView() {
   return (
     <>
       <TopBar>
-        <PresenceAlerts list={list} />
         <OperatorBadge />
       </TopBar>
       <main id="console-page" class="page console">
@@ -114,6 +113,7 @@ export function ConsoleView() {
           onSelect={setSelected}
           typing={typingUsers.typing}
           now={now}
+          header={<PresenceAlerts list={list} />}
         />
         {error ? (
           <p id="console-error" class="console-error tone-error" role="alert">

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { HandoffSummary } from '../../../../src/api-types';
 import { formatDateTime, formatTimeWithSeconds } from '../../components/format';
 import { useT } from '../../i18n/use-t';
@@ -18,6 +19,8 @@ export function QueueList(props: {
   /** The sessions whose users are typing now. */
   typing: ReadonlySet<string>;
   now: number;
+  /** Shown above the tabs (the operator's presence and alerts). */
+  header?: ComponentChildren;
 }) {
   const { operator } = useOperator();
   const t = useT('console');
@@ -25,6 +28,7 @@ export function QueueList(props: {
   const shown = list.filter((item) => !queueFilter || item.queue === queueFilter);
   return (
     <aside class="console-queue" aria-label={t('queue.label')}>
+      {props.header}
       <div class="console-tabs" role="tablist">
         {(['open', 'closed'] as const).map((tab) => (
           <button
