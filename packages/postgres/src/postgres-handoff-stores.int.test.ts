@@ -1,4 +1,5 @@
 import {
+  describeCannedResponses,
   describeChannelStore,
   describeEventBus,
   describeHandoffOutbox,
@@ -9,6 +10,7 @@ import {
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
+import { PostgresCannedResponses } from './postgres-canned-responses.js';
 import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 import { PostgresOperatorRouting } from './postgres-operator-routing.js';
@@ -69,6 +71,14 @@ describeOperatorRouting('PostgresOperatorRouting', async () => {
     (schema) => new PostgresOperatorRouting({ connection, schema }),
   );
   return { routing: open(), reopen: async () => open(), dispose };
+});
+
+describeCannedResponses('PostgresCannedResponses', async () => {
+  const { open, dispose } = await onSchema(
+    'canned',
+    (schema) => new PostgresCannedResponses({ connection, schema }),
+  );
+  return { canned: open(), reopen: async () => open(), dispose };
 });
 
 describeOperatorStores('PostgreSQL operator stores', async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
+import { SqliteCannedResponses } from './sqlite-canned-responses.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
@@ -40,6 +41,8 @@ export interface SqliteStores {
   handoffQueue: SqliteHandoffQueue;
   /** Operators' presence and the teams' round robins (`serve({ handoff: { routing } })`). */
   operatorRouting: SqliteOperatorRouting;
+  /** The help desk's canned responses (`serve({ handoff: { cannedResponses } })`). */
+  cannedResponses: SqliteCannedResponses;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
   /** The tree's versions and environments (docs/versions.md). */
@@ -69,6 +72,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const auditLog = new SqliteAuditLog(database);
     const handoffQueue = new SqliteHandoffQueue(database);
     const operatorRouting = new SqliteOperatorRouting(database);
+    const cannedResponses = new SqliteCannedResponses(database);
     const sourceStore = new SqliteSourceStore(database);
     const versionStore = new SqliteVersionStore(database);
     return {
@@ -83,6 +87,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       auditLog,
       handoffQueue,
       operatorRouting,
+      cannedResponses,
       sourceStore,
       versionStore,
       async close() {
@@ -96,6 +101,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           auditLog.close(),
           handoffQueue.close(),
           operatorRouting.close(),
+          cannedResponses.close(),
           sourceStore.close(),
           versionStore.close(),
         ]);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  describeCannedResponses,
   describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
@@ -87,6 +88,15 @@ describeOperatorRouting('SqliteOperatorRouting (openSqlite)', async () => {
   return {
     routing: data.open().operatorRouting,
     reopen: async () => data.open().operatorRouting,
+    dispose: data.dispose,
+  };
+});
+
+describeCannedResponses('SqliteCannedResponses (openSqlite)', async () => {
+  const data = dataDirectory('canned');
+  return {
+    canned: data.open().cannedResponses,
+    reopen: async () => data.open().cannedResponses,
     dispose: data.dispose,
   };
 });

@@ -92,6 +92,13 @@ export {
   auditLimit,
   InMemoryAuditLog,
 } from '../handoff/audit-log.js';
+export {
+  type CannedResponse,
+  type CannedResponses,
+  duplicateShortcut,
+  InMemoryCannedResponses,
+  sortCanned,
+} from '../handoff/canned-responses.js';
 export { type BusEvent, type EventBus, InMemoryEventBus } from '../handoff/event-bus.js';
 export { handoffEventId, handoffEventsOf } from '../handoff/handoff-events.js';
 export {

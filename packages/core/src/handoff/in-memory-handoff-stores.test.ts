@@ -1,5 +1,6 @@
 import { it } from 'vitest';
 import {
+  describeCannedResponses,
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
@@ -10,6 +11,7 @@ import {
 } from '../conformance/index.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryAuditLog } from './audit-log.js';
+import { InMemoryCannedResponses } from './canned-responses.js';
 import { InMemoryEventBus } from './event-bus.js';
 import { InMemoryHandoffQueue } from './handoff-queue.js';
 import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
@@ -66,5 +68,10 @@ it('the in-memory session store writes a commit’s handoff events with the comm
 
 describeOperatorRouting('InMemoryOperatorRouting', async () => ({
   routing: new InMemoryOperatorRouting(),
+  dispose: async () => {},
+}));
+
+describeCannedResponses('InMemoryCannedResponses', async () => ({
+  canned: new InMemoryCannedResponses(),
   dispose: async () => {},
 }));
