@@ -4,6 +4,7 @@ import type { CreateAppOptions } from '../app-options.js';
 import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
 import { fileRoutes } from '../files/file-routes.js';
+import { cannedRoutes } from '../handoff/canned/canned-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
@@ -63,6 +64,8 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     area('/api/v1/operator/events', 'operator', handoffEventRoutes),
     // Teams: presence, transfer (the holder or an admin; docs/handoff.md).
     area('/api/v1/operator/routing', 'operator', routingRoutes),
+    // Canned responses: operators read, admins change (docs/handoff.md).
+    area('/api/v1/operator/canned', 'operator', cannedRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),

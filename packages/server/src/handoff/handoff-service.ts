@@ -7,6 +7,7 @@ import {
 } from '@treeagent/core';
 import {
   type AuditValue,
+  type CannedResponses,
   type EventBus,
   type HandoffAction,
   type HandoffEvent,
@@ -14,6 +15,7 @@ import {
   type HandoffQueue,
   type HandoffUpdate,
   handoffEventId,
+  InMemoryCannedResponses,
   InMemoryEventBus,
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
@@ -63,6 +65,11 @@ export interface HandoffOptions {
    * `openSqlite(...).operatorRouting` or `PostgresOperatorRouting` across processes.
    */
   routing?: OperatorRouting;
+  /**
+   * Where the canned responses live. Default: in memory (one process); `openSqlite(...).cannedResponses`
+   * or `PostgresCannedResponses` keep them.
+   */
+  cannedResponses?: CannedResponses;
   /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
   escalation?: EscalationOptions;
 }
@@ -101,6 +108,8 @@ export class HandoffService {
   readonly streamPollMs: number;
   /** Teams, presence and assignment. */
   readonly router: HandoffRouter;
+  /** The canned responses operators insert with a `/shortcut`. */
+  readonly canned: CannedResponses;
   /** The escalation of long waits, when configured. */
   readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
@@ -149,6 +158,7 @@ export class HandoffService {
       handoffs: this,
       logger: init.logger,
     });
+    this.canned = options.cannedResponses ?? new InMemoryCannedResponses();
     this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
     this.escalation?.start();
   }
