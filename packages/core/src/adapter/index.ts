@@ -97,7 +97,6 @@ export {
   type CannedResponses,
   duplicateShortcut,
   InMemoryCannedResponses,
-  sortCanned,
 } from '../handoff/canned-responses.js';
 export { type BusEvent, type EventBus, InMemoryEventBus } from '../handoff/event-bus.js';
 export { handoffEventId, handoffEventsOf } from '../handoff/handoff-events.js';
