@@ -28,10 +28,10 @@ function shopAgent(): TreeAgent {
       nodes: [
         {
           ...root,
-          beforeRun: (self, context) => {
+          beforeRun: (self, context, special, links) => {
             context.sessionState.set('name', 'Ada');
             context.sessionState.set('order', 'A-17');
-            return root.beforeRun?.(self, context);
+            return root.beforeRun?.(self, context, special, links);
           },
         },
         ...rest,
