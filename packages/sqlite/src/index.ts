@@ -24,6 +24,7 @@ export { HANDOFF_OUTBOX_SCHEMA, SqliteHandoffOutbox } from './sqlite-handoff-out
 export { HANDOFF_QUEUE_SCHEMA, SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 export { OPERATOR_ROUTING_SCHEMA, SqliteOperatorRouting } from './sqlite-operator-routing.js';
 export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
+export { SATISFACTION_SCHEMA, SqliteSatisfactionRatings } from './sqlite-satisfaction-ratings.js';
 export {
   SESSION_SCHEMA,
   SqliteSessionStore,

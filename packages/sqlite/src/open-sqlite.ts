@@ -7,6 +7,7 @@ import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 import { SqliteOperatorRouting } from './sqlite-operator-routing.js';
 import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
+import { SqliteSatisfactionRatings } from './sqlite-satisfaction-ratings.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteSourceStore } from './sqlite-source-store.js';
@@ -43,6 +44,8 @@ export interface SqliteStores {
   operatorRouting: SqliteOperatorRouting;
   /** The help desk's canned responses (`serve({ handoff: { cannedResponses } })`). */
   cannedResponses: SqliteCannedResponses;
+  /** The users' ratings of conversations with people (`serve({ handoff: { satisfaction } })`). */
+  satisfaction: SqliteSatisfactionRatings;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
   /** The tree's versions and environments (docs/versions.md). */
@@ -73,6 +76,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const handoffQueue = new SqliteHandoffQueue(database);
     const operatorRouting = new SqliteOperatorRouting(database);
     const cannedResponses = new SqliteCannedResponses(database);
+    const satisfaction = new SqliteSatisfactionRatings(database);
     const sourceStore = new SqliteSourceStore(database);
     const versionStore = new SqliteVersionStore(database);
     return {
@@ -88,6 +92,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       handoffQueue,
       operatorRouting,
       cannedResponses,
+      satisfaction,
       sourceStore,
       versionStore,
       async close() {
@@ -102,6 +107,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           handoffQueue.close(),
           operatorRouting.close(),
           cannedResponses.close(),
+          satisfaction.close(),
           sourceStore.close(),
           versionStore.close(),
         ]);

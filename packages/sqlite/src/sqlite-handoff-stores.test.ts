@@ -8,6 +8,7 @@ import {
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
 import { describe, it } from 'vitest';
@@ -97,6 +98,15 @@ describeCannedResponses('SqliteCannedResponses (openSqlite)', async () => {
   return {
     canned: data.open().cannedResponses,
     reopen: async () => data.open().cannedResponses,
+    dispose: data.dispose,
+  };
+});
+
+describeSatisfactionRatings('SqliteSatisfactionRatings (openSqlite)', async () => {
+  const data = dataDirectory('satisfaction');
+  return {
+    ratings: data.open().satisfaction,
+    reopen: async () => data.open().satisfaction,
     dispose: data.dispose,
   };
 });

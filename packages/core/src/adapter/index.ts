@@ -123,6 +123,13 @@ export {
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
 export {
+  InMemorySatisfactionRatings,
+  type SatisfactionGroup,
+  type SatisfactionRating,
+  type SatisfactionRatings,
+  satisfactionBy,
+} from '../handoff/satisfaction.js';
+export {
   type ExpiryCutoff,
   InMemorySessionTokens,
   type SessionTokenInfo,

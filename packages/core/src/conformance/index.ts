@@ -56,6 +56,7 @@ export {
   type QdrantCorpusOptions,
   runCorpusRequest,
 } from './qdrant-corpus-conformance.js';
+export { describeSatisfactionRatings, type SatisfactionRatingsFixture } from './satisfaction-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
 export { describeSessionTokens, type SessionTokensFixture } from './session-tokens-conformance.js';
 export { type ConformanceOptions, type ConformanceSkip, conformanceCases } from './skip-list.js';

@@ -6,6 +6,7 @@ import {
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   describeSessionTokens,
   expectEventsInCommit,
 } from '../conformance/index.js';
@@ -17,6 +18,7 @@ import { InMemoryHandoffQueue } from './handoff-queue.js';
 import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
 import { InMemoryOperatorRouting } from './operator-routing.js';
 import { InMemoryOperatorSessions } from './operator-sessions.js';
+import { InMemorySatisfactionRatings } from './satisfaction.js';
 import { InMemorySessionTokens } from './session-tokens.js';
 
 const inMemory = (test: string) => ({
@@ -73,5 +75,10 @@ describeOperatorRouting('InMemoryOperatorRouting', async () => ({
 
 describeCannedResponses('InMemoryCannedResponses', async () => ({
   canned: new InMemoryCannedResponses(),
+  dispose: async () => {},
+}));
+
+describeSatisfactionRatings('InMemorySatisfactionRatings', async () => ({
+  ratings: new InMemorySatisfactionRatings(),
   dispose: async () => {},
 }));

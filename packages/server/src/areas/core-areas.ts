@@ -9,6 +9,7 @@ import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
 import { routingRoutes } from '../handoff/routing/routing-routes.js';
+import { satisfactionReportRoutes, satisfactionRoutes } from '../handoff/satisfaction/satisfaction-routes.js';
 import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
@@ -34,7 +35,13 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
   return [
     // A session's routes need its token; creating one (POST /api/v1/sessions) does not.
     area('/api/v1/sessions', 'session', (s) =>
-      joinRoutes(sessionRoutes(s), messageRoutes(s), fileRoutes(s), sessionEventRoutes(s)),
+      joinRoutes(
+        sessionRoutes(s),
+        messageRoutes(s),
+        fileRoutes(s),
+        sessionEventRoutes(s),
+        satisfactionRoutes(s, analytics.store),
+      ),
     ),
     area('/api/v1', 'public', treeRoutes),
     // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
@@ -47,7 +54,9 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
       : []),
     // Operator functions behind the operator login (an admin may too), personal data behind the
     // admin role; never a session token or an API key (docs/analytics.md, docs/security.md).
-    area('/api/v1/analytics', 'operator', (s) => analyticsRoutes(s, analytics)),
+    area('/api/v1/analytics', 'operator', (s) =>
+      joinRoutes(analyticsRoutes(s, analytics), satisfactionReportRoutes(s)),
+    ),
     area('/api/v1/personal-data', 'admin', (s) => personalDataRoutes(s, analytics)),
     // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).
     area('/api/v1/sources', 'operator', (s) =>

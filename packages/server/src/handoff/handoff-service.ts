@@ -20,9 +20,11 @@ import {
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
   InMemoryOperatorRouting,
+  InMemorySatisfactionRatings,
   type OperatorRef,
   type OperatorRouting,
   type QueueEntry,
+  type SatisfactionRatings,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
@@ -70,6 +72,11 @@ export interface HandoffOptions {
    * or `PostgresCannedResponses` keep them.
    */
   cannedResponses?: CannedResponses;
+  /**
+   * Where the users' ratings (CSAT) of conversations with people live. Default: in memory (one
+   * process); `openSqlite(...).satisfaction` keeps them.
+   */
+  satisfaction?: SatisfactionRatings;
   /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
   escalation?: EscalationOptions;
 }
@@ -110,6 +117,8 @@ export class HandoffService {
   readonly router: HandoffRouter;
   /** The canned responses operators insert with a `/shortcut`. */
   readonly canned: CannedResponses;
+  /** The users' ratings of conversations with people. */
+  readonly satisfaction: SatisfactionRatings;
   /** The escalation of long waits, when configured. */
   readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
@@ -159,6 +168,7 @@ export class HandoffService {
       logger: init.logger,
     });
     this.canned = options.cannedResponses ?? new InMemoryCannedResponses();
+    this.satisfaction = options.satisfaction ?? new InMemorySatisfactionRatings();
     this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
     this.escalation?.start();
   }
@@ -170,6 +180,7 @@ export class HandoffService {
    */
   async forget(sessionId: string): Promise<void> {
     await this.queue.delete(sessionId);
+    await this.satisfaction.forget(sessionId);
     await this.#outbox?.deleteSessions([sessionId]);
   }
 
