@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { UnmatchedResponse } from '../../../src/api-types';
 import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/report-charts';
+import { SatisfactionSection } from '../analytics/satisfaction-section';
 import { UnmatchedSection } from '../analytics/unmatched-section';
 import { type AnalyticsFilter, analyticsApi } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
@@ -132,6 +133,7 @@ function AnalyticsView() {
           </section>
         </>
       ) : null}
+      <SatisfactionSection />
       {unmatched ? (
         <section>
           <h2>{t('unmatched.title')}</h2>
