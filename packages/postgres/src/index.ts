@@ -9,6 +9,7 @@ export { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 export { PostgresOperatorRouting } from './postgres-operator-routing.js';
 export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
+export { PostgresSatisfactionRatings } from './postgres-satisfaction-ratings.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';

@@ -6,6 +6,7 @@ import {
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 import { PostgresOperatorRouting } from './postgres-operator-routing.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
+import { PostgresSatisfactionRatings } from './postgres-satisfaction-ratings.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
@@ -79,6 +81,14 @@ describeCannedResponses('PostgresCannedResponses', async () => {
     (schema) => new PostgresCannedResponses({ connection, schema }),
   );
   return { canned: open(), reopen: async () => open(), dispose };
+});
+
+describeSatisfactionRatings('PostgresSatisfactionRatings', async () => {
+  const { open, dispose } = await onSchema(
+    'satisfaction',
+    (schema) => new PostgresSatisfactionRatings({ connection, schema }),
+  );
+  return { ratings: open(), reopen: async () => open(), dispose };
 });
 
 describeOperatorStores('PostgreSQL operator stores', async () => {
