@@ -76,7 +76,7 @@ export function ReplyForm({
         disabled={!mine}
         value={reply}
         aria-autocomplete="list"
-        aria-controls={CANNED_LIST_ID}
+        aria-controls={canned.matches.length > 0 ? CANNED_LIST_ID : undefined}
         aria-activedescendant={
           canned.matches.length > 0 ? cannedOptionId(canned.matches[canned.active]!.id) : undefined
         }
