@@ -81,7 +81,7 @@ describe('canned responses in the console (Chromium)', () => {
       await page.locator('#operator-login button[type=submit]').click();
 
       // The admin's editor: one response for support, with both kinds of variable.
-      await page.locator('#canned-admin summary').click();
+      await page.locator('#canned-admin > button').click();
       await page.locator('#canned-shortcut').fill('/refund');
       await page.locator('#canned-team').fill('support');
       await page
@@ -99,7 +99,7 @@ describe('canned responses in the console (Chromium)', () => {
         body: JSON.stringify({ shortcut: 'resolved', team: null, text: 'Glad it is resolved, {{name}}.' }),
       });
       expect(added.status).toBe(201);
-      await page.locator('#canned-admin summary').click();
+      await page.locator('#canned-admin > button').click();
 
       // A user asks for a person; the admin claims the conversation in the console.
       const created = (await (await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' })).json()) as {

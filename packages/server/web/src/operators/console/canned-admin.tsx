@@ -21,6 +21,7 @@ export function CannedAdmin() {
   const [responses, setResponses] = useState<CannedResponseView[]>([]);
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
 
   const load = async () => {
     try {
@@ -64,80 +65,93 @@ export function CannedAdmin() {
   };
 
   return (
-    <details id="canned-admin" class="canned-admin">
-      <summary class="ghost-button">{t('canned.manage')}</summary>
-      <div class="canned-admin-panel">
-        <ul class="canned-admin-list">
-          {responses.length === 0 ? <li class="muted">{t('canned.none')}</li> : null}
-          {responses.map((response) => (
-            <li key={response.id}>
-              <strong>/{response.shortcut}</strong>{' '}
-              <span class="muted">{response.team ?? t('canned.everyTeam')}</span>
-              <p>{response.text}</p>
-              <button
-                type="button"
-                class="ghost-button"
-                onClick={() =>
-                  setForm({
-                    id: response.id,
-                    shortcut: response.shortcut,
-                    team: response.team ?? '',
-                    text: response.text,
-                  })
+    <div id="canned-admin" class="canned-admin">
+      <button
+        type="button"
+        class="ghost-button"
+        aria-expanded={open}
+        aria-controls="canned-admin-panel"
+        onClick={() => setOpen(!open)}
+      >
+        {t('canned.manage')}
+      </button>
+      {/* Rendered only while open, so its fields are never under the page (or reachable) when closed. */}
+      {open ? (
+        <div id="canned-admin-panel" class="canned-admin-panel">
+          <ul class="canned-admin-list">
+            {responses.length === 0 ? <li class="muted">{t('canned.none')}</li> : null}
+            {responses.map((response) => (
+              <li key={response.id}>
+                <strong>/{response.shortcut}</strong>{' '}
+                <span class="muted">{response.team ?? t('canned.everyTeam')}</span>
+                <p>{response.text}</p>
+                <button
+                  type="button"
+                  class="ghost-button"
+                  onClick={() =>
+                    setForm({
+                      id: response.id,
+                      shortcut: response.shortcut,
+                      team: response.team ?? '',
+                      text: response.text,
+                    })
+                  }
+                >
+                  {t('canned.edit')}
+                </button>
+                <button type="button" class="ghost-button" onClick={() => void remove(response.id)}>
+                  {t('canned.delete')}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <form id="canned-form" class="canned-form" onSubmit={save}>
+            <label>
+              {t('canned.shortcut')}
+              <input
+                id="canned-shortcut"
+                required
+                value={form.shortcut}
+                onInput={(event) =>
+                  setForm({ ...form, shortcut: (event.currentTarget as HTMLInputElement).value })
                 }
-              >
-                {t('canned.edit')}
-              </button>
-              <button type="button" class="ghost-button" onClick={() => void remove(response.id)}>
-                {t('canned.delete')}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <form id="canned-form" class="canned-form" onSubmit={save}>
-          <label>
-            {t('canned.shortcut')}
-            <input
-              id="canned-shortcut"
-              required
-              value={form.shortcut}
-              onInput={(event) =>
-                setForm({ ...form, shortcut: (event.currentTarget as HTMLInputElement).value })
-              }
-            />
-          </label>
-          <label>
-            {t('canned.team')}
-            <input
-              id="canned-team"
-              placeholder={t('canned.everyTeam')}
-              value={form.team}
-              onInput={(event) => setForm({ ...form, team: (event.currentTarget as HTMLInputElement).value })}
-            />
-          </label>
-          <label>
-            {t('canned.text')}
-            <textarea
-              id="canned-text"
-              rows={3}
-              required
-              placeholder={t('canned.textHint', { name: '{{name}}', order: '{{state.order}}' })}
-              value={form.text}
-              onInput={(event) =>
-                setForm({ ...form, text: (event.currentTarget as HTMLTextAreaElement).value })
-              }
-            />
-          </label>
-          {error ? (
-            <p class="tone-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <button id="canned-save" type="submit" class="primary-button">
-            {form.id ? t('canned.update') : t('canned.add')}
-          </button>
-        </form>
-      </div>
-    </details>
+              />
+            </label>
+            <label>
+              {t('canned.team')}
+              <input
+                id="canned-team"
+                placeholder={t('canned.everyTeam')}
+                value={form.team}
+                onInput={(event) =>
+                  setForm({ ...form, team: (event.currentTarget as HTMLInputElement).value })
+                }
+              />
+            </label>
+            <label>
+              {t('canned.text')}
+              <textarea
+                id="canned-text"
+                rows={3}
+                required
+                placeholder={t('canned.textHint', { name: '{{name}}', order: '{{state.order}}' })}
+                value={form.text}
+                onInput={(event) =>
+                  setForm({ ...form, text: (event.currentTarget as HTMLTextAreaElement).value })
+                }
+              />
+            </label>
+            {error ? (
+              <p class="tone-error" role="alert">
+                {error}
+              </p>
+            ) : null}
+            <button id="canned-save" type="submit" class="primary-button">
+              {form.id ? t('canned.update') : t('canned.add')}
+            </button>
+          </form>
+        </div>
+      ) : null}
+    </div>
   );
 }
