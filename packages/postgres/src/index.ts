@@ -1,6 +1,7 @@
 export { type FilterSql, type FilterSqlOptions, filterToSql } from './filter-to-sql.js';
 export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg-vector-store.js';
 export { PostgresAuditLog } from './postgres-audit-log.js';
+export { PostgresCannedResponses } from './postgres-canned-responses.js';
 export { PostgresChannelStore } from './postgres-channel-store.js';
 export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event-bus.js';
 export { PostgresFileStore, type PostgresFileStoreOptions } from './postgres-file-store.js';
@@ -8,6 +9,7 @@ export { PostgresHandoffOutbox } from './postgres-handoff-outbox.js';
 export { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 export { PostgresOperatorRouting } from './postgres-operator-routing.js';
 export { PostgresOperatorSessions } from './postgres-operator-sessions.js';
+export { PostgresSatisfactionRatings } from './postgres-satisfaction-ratings.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresSessionTokens, type PostgresSessionTokensOptions } from './postgres-session-tokens.js';
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';

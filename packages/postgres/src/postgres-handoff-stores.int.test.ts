@@ -1,18 +1,22 @@
 import {
+  describeCannedResponses,
   describeChannelStore,
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
+import { PostgresCannedResponses } from './postgres-canned-responses.js';
 import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
 import { PostgresOperatorRouting } from './postgres-operator-routing.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
+import { PostgresSatisfactionRatings } from './postgres-satisfaction-ratings.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
 
@@ -69,6 +73,22 @@ describeOperatorRouting('PostgresOperatorRouting', async () => {
     (schema) => new PostgresOperatorRouting({ connection, schema }),
   );
   return { routing: open(), reopen: async () => open(), dispose };
+});
+
+describeCannedResponses('PostgresCannedResponses', async () => {
+  const { open, dispose } = await onSchema(
+    'canned',
+    (schema) => new PostgresCannedResponses({ connection, schema }),
+  );
+  return { canned: open(), reopen: async () => open(), dispose };
+});
+
+describeSatisfactionRatings('PostgresSatisfactionRatings', async () => {
+  const { open, dispose } = await onSchema(
+    'satisfaction',
+    (schema) => new PostgresSatisfactionRatings({ connection, schema }),
+  );
+  return { ratings: open(), reopen: async () => open(), dispose };
 });
 
 describeOperatorStores('PostgreSQL operator stores', async () => {

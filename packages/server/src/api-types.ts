@@ -643,3 +643,12 @@ export interface ExperimentResponse {
     method: string;
   };
 }
+
+/** A canned response (`/api/v1/operator/canned`): its `/shortcut`, team (`null`: every team) and text with `{{name}}`, `{{state.<field>}}`. */
+export interface CannedResponseView {
+  id: string;
+  shortcut: string;
+  team: string | null;
+  text: string;
+  updatedAt: string;
+}

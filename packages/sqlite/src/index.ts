@@ -6,6 +6,7 @@ export {
 } from './open-sqlite.js';
 export type { SessionLockOptions } from './session-locks.js';
 export { AUDIT_SCHEMA, SqliteAuditLog } from './sqlite-audit-log.js';
+export { CANNED_RESPONSES_SCHEMA, SqliteCannedResponses } from './sqlite-canned-responses.js';
 export { CHANNEL_SCHEMA, SqliteChannelStore } from './sqlite-channel-store.js';
 export {
   type SchemaMigrations,
@@ -23,6 +24,7 @@ export { HANDOFF_OUTBOX_SCHEMA, SqliteHandoffOutbox } from './sqlite-handoff-out
 export { HANDOFF_QUEUE_SCHEMA, SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 export { OPERATOR_ROUTING_SCHEMA, SqliteOperatorRouting } from './sqlite-operator-routing.js';
 export { OPERATOR_SESSION_SCHEMA, SqliteOperatorSessions } from './sqlite-operator-sessions.js';
+export { SATISFACTION_SCHEMA, SqliteSatisfactionRatings } from './sqlite-satisfaction-ratings.js';
 export {
   SESSION_SCHEMA,
   SqliteSessionStore,

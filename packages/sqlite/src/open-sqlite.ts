@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
+import { SqliteCannedResponses } from './sqlite-canned-responses.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteHandoffQueue } from './sqlite-handoff-queue.js';
 import { SqliteOperatorRouting } from './sqlite-operator-routing.js';
 import { SqliteOperatorSessions } from './sqlite-operator-sessions.js';
+import { SqliteSatisfactionRatings } from './sqlite-satisfaction-ratings.js';
 import { SqliteSessionStore, type SqliteSessionStoreOptions } from './sqlite-session-store.js';
 import { SqliteSessionTokens } from './sqlite-session-tokens.js';
 import { SqliteSourceStore } from './sqlite-source-store.js';
@@ -40,6 +42,10 @@ export interface SqliteStores {
   handoffQueue: SqliteHandoffQueue;
   /** Operators' presence and the teams' round robins (`serve({ handoff: { routing } })`). */
   operatorRouting: SqliteOperatorRouting;
+  /** The help desk's canned responses (`serve({ handoff: { cannedResponses } })`). */
+  cannedResponses: SqliteCannedResponses;
+  /** The users' ratings of conversations with people (`serve({ handoff: { satisfaction } })`). */
+  satisfaction: SqliteSatisfactionRatings;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
   /** The tree's versions and environments (docs/versions.md). */
@@ -69,6 +75,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const auditLog = new SqliteAuditLog(database);
     const handoffQueue = new SqliteHandoffQueue(database);
     const operatorRouting = new SqliteOperatorRouting(database);
+    const cannedResponses = new SqliteCannedResponses(database);
+    const satisfaction = new SqliteSatisfactionRatings(database);
     const sourceStore = new SqliteSourceStore(database);
     const versionStore = new SqliteVersionStore(database);
     return {
@@ -83,6 +91,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       auditLog,
       handoffQueue,
       operatorRouting,
+      cannedResponses,
+      satisfaction,
       sourceStore,
       versionStore,
       async close() {
@@ -96,6 +106,8 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           auditLog.close(),
           handoffQueue.close(),
           operatorRouting.close(),
+          cannedResponses.close(),
+          satisfaction.close(),
           sourceStore.close(),
           versionStore.close(),
         ]);

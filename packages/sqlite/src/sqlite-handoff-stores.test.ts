@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  describeCannedResponses,
   describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   expectEventsInCommit,
 } from '@treeagent/core/conformance';
 import { describe, it } from 'vitest';
@@ -87,6 +89,24 @@ describeOperatorRouting('SqliteOperatorRouting (openSqlite)', async () => {
   return {
     routing: data.open().operatorRouting,
     reopen: async () => data.open().operatorRouting,
+    dispose: data.dispose,
+  };
+});
+
+describeCannedResponses('SqliteCannedResponses (openSqlite)', async () => {
+  const data = dataDirectory('canned');
+  return {
+    canned: data.open().cannedResponses,
+    reopen: async () => data.open().cannedResponses,
+    dispose: data.dispose,
+  };
+});
+
+describeSatisfactionRatings('SqliteSatisfactionRatings (openSqlite)', async () => {
+  const data = dataDirectory('satisfaction');
+  return {
+    ratings: data.open().satisfaction,
+    reopen: async () => data.open().satisfaction,
     dispose: data.dispose,
   };
 });

@@ -92,6 +92,12 @@ export {
   auditLimit,
   InMemoryAuditLog,
 } from '../handoff/audit-log.js';
+export {
+  type CannedResponse,
+  type CannedResponses,
+  duplicateShortcut,
+  InMemoryCannedResponses,
+} from '../handoff/canned-responses.js';
 export { type BusEvent, type EventBus, InMemoryEventBus } from '../handoff/event-bus.js';
 export { handoffEventId, handoffEventsOf } from '../handoff/handoff-events.js';
 export {
@@ -116,6 +122,13 @@ export {
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
+export {
+  InMemorySatisfactionRatings,
+  type SatisfactionGroup,
+  type SatisfactionRating,
+  type SatisfactionRatings,
+  satisfactionBy,
+} from '../handoff/satisfaction.js';
 export {
   type ExpiryCutoff,
   InMemorySessionTokens,

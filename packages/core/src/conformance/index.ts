@@ -9,6 +9,7 @@ export {
   type FixtureConversation,
 } from './analytics-fixture.js';
 export { type AnalyticsStoreFactory, describeAnalyticsStore } from './analytics-store-conformance.js';
+export { type CannedResponsesFixture, describeCannedResponses } from './canned-responses-conformance.js';
 export { type ChannelFixture, describeChannel, type FakePlatformSend } from './channel-conformance.js';
 export { type ChannelStoreFixture, describeChannelStore } from './channel-store-conformance.js';
 export {
@@ -55,6 +56,7 @@ export {
   type QdrantCorpusOptions,
   runCorpusRequest,
 } from './qdrant-corpus-conformance.js';
+export { describeSatisfactionRatings, type SatisfactionRatingsFixture } from './satisfaction-conformance.js';
 export { describeSessionStore, type SessionStoreFactory } from './session-store-conformance.js';
 export { describeSessionTokens, type SessionTokensFixture } from './session-tokens-conformance.js';
 export { type ConformanceOptions, type ConformanceSkip, conformanceCases } from './skip-list.js';

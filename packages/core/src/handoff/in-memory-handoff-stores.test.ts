@@ -1,20 +1,24 @@
 import { it } from 'vitest';
 import {
+  describeCannedResponses,
   describeEventBus,
   describeHandoffOutbox,
   describeHandoffQueue,
   describeOperatorRouting,
   describeOperatorStores,
+  describeSatisfactionRatings,
   describeSessionTokens,
   expectEventsInCommit,
 } from '../conformance/index.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryAuditLog } from './audit-log.js';
+import { InMemoryCannedResponses } from './canned-responses.js';
 import { InMemoryEventBus } from './event-bus.js';
 import { InMemoryHandoffQueue } from './handoff-queue.js';
 import { InMemoryHandoffOutbox } from './in-memory-handoff-outbox.js';
 import { InMemoryOperatorRouting } from './operator-routing.js';
 import { InMemoryOperatorSessions } from './operator-sessions.js';
+import { InMemorySatisfactionRatings } from './satisfaction.js';
 import { InMemorySessionTokens } from './session-tokens.js';
 
 const inMemory = (test: string) => ({
@@ -66,5 +70,15 @@ it('the in-memory session store writes a commit’s handoff events with the comm
 
 describeOperatorRouting('InMemoryOperatorRouting', async () => ({
   routing: new InMemoryOperatorRouting(),
+  dispose: async () => {},
+}));
+
+describeCannedResponses('InMemoryCannedResponses', async () => ({
+  canned: new InMemoryCannedResponses(),
+  dispose: async () => {},
+}));
+
+describeSatisfactionRatings('InMemorySatisfactionRatings', async () => ({
+  ratings: new InMemorySatisfactionRatings(),
   dispose: async () => {},
 }));

@@ -4,10 +4,12 @@ import type { CreateAppOptions } from '../app-options.js';
 import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
 import { fileRoutes } from '../files/file-routes.js';
+import { cannedRoutes } from '../handoff/canned/canned-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
 import { routingRoutes } from '../handoff/routing/routing-routes.js';
+import { satisfactionReportRoutes, satisfactionRoutes } from '../handoff/satisfaction/satisfaction-routes.js';
 import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
@@ -34,7 +36,13 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
   return [
     // A session's routes need its token; creating one (POST /api/v1/sessions) does not.
     area('/api/v1/sessions', 'session', (s) =>
-      joinRoutes(sessionRoutes(s), messageRoutes(s), fileRoutes(s), sessionEventRoutes(s)),
+      joinRoutes(
+        sessionRoutes(s),
+        messageRoutes(s),
+        fileRoutes(s),
+        sessionEventRoutes(s),
+        satisfactionRoutes(s, analytics.store),
+      ),
     ),
     area('/api/v1', 'public', treeRoutes),
     // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
@@ -47,7 +55,9 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
       : []),
     // Operator functions behind the operator login (an admin may too), personal data behind the
     // admin role; never a session token or an API key (docs/analytics.md, docs/security.md).
-    area('/api/v1/analytics', 'operator', (s) => analyticsRoutes(s, analytics)),
+    area('/api/v1/analytics', 'operator', (s) =>
+      joinRoutes(analyticsRoutes(s, analytics), satisfactionReportRoutes(s)),
+    ),
     // Versions and environments: list, diff, gated publish, rollback, experiments (docs/versions.md).
     ...(options.versions
       ? [area('/api/v1/versions', 'admin', (s) => versionRoutes(s, options.versions!, analytics))]
@@ -68,6 +78,8 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     area('/api/v1/operator/events', 'operator', handoffEventRoutes),
     // Teams: presence, transfer (the holder or an admin; docs/handoff.md).
     area('/api/v1/operator/routing', 'operator', routingRoutes),
+    // Canned responses: operators read, admins change (docs/handoff.md).
+    area('/api/v1/operator/canned', 'operator', cannedRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),

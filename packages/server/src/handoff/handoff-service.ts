@@ -7,6 +7,7 @@ import {
 } from '@treeagent/core';
 import {
   type AuditValue,
+  type CannedResponses,
   type EventBus,
   type HandoffAction,
   type HandoffEvent,
@@ -14,13 +15,16 @@ import {
   type HandoffQueue,
   type HandoffUpdate,
   handoffEventId,
+  InMemoryCannedResponses,
   InMemoryEventBus,
   InMemoryHandoffOutbox,
   InMemoryHandoffQueue,
   InMemoryOperatorRouting,
+  InMemorySatisfactionRatings,
   type OperatorRef,
   type OperatorRouting,
   type QueueEntry,
+  type SatisfactionRatings,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
@@ -63,6 +67,16 @@ export interface HandoffOptions {
    * `openSqlite(...).operatorRouting` or `PostgresOperatorRouting` across processes.
    */
   routing?: OperatorRouting;
+  /**
+   * Where the canned responses live. Default: in memory (one process); `openSqlite(...).cannedResponses`
+   * or `PostgresCannedResponses` keep them.
+   */
+  cannedResponses?: CannedResponses;
+  /**
+   * Where the users' ratings (CSAT) of conversations with people live. Default: in memory (one
+   * process); `openSqlite(...).satisfaction` keeps them.
+   */
+  satisfaction?: SatisfactionRatings;
   /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
   escalation?: EscalationOptions;
 }
@@ -101,6 +115,10 @@ export class HandoffService {
   readonly streamPollMs: number;
   /** Teams, presence and assignment. */
   readonly router: HandoffRouter;
+  /** The canned responses operators insert with a `/shortcut`. */
+  readonly canned: CannedResponses;
+  /** The users' ratings of conversations with people. */
+  readonly satisfaction: SatisfactionRatings;
   /** The escalation of long waits, when configured. */
   readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
@@ -149,6 +167,8 @@ export class HandoffService {
       handoffs: this,
       logger: init.logger,
     });
+    this.canned = options.cannedResponses ?? new InMemoryCannedResponses();
+    this.satisfaction = options.satisfaction ?? new InMemorySatisfactionRatings();
     this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
     this.escalation?.start();
   }
@@ -160,6 +180,7 @@ export class HandoffService {
    */
   async forget(sessionId: string): Promise<void> {
     await this.queue.delete(sessionId);
+    await this.satisfaction.forget(sessionId);
     await this.#outbox?.deleteSessions([sessionId]);
   }
 

@@ -38,7 +38,26 @@ const json = { 'Content-Type': 'application/json' };
  * routes), over the app's one `ApiClient`. They need the operator login, a cookie the server sets
  * (HttpOnly): the browser sends it, the page never sees it.
  */
+/** One group of ratings: its key, how many, their average, how many of each value 1–5. */
+export interface SatisfactionGroupView {
+  key: string;
+  count: number;
+  average: number;
+  distribution: number[];
+}
+
+/** The users' ratings of conversations with people (CSAT). */
+export interface SatisfactionReport {
+  count: number;
+  average: number | null;
+  byOperator: SatisfactionGroupView[];
+  byTeam: SatisfactionGroupView[];
+  byTreeVersion: SatisfactionGroupView[];
+}
+
 export const analyticsApi = {
+  /** `GET /api/v1/analytics/satisfaction`: the users' ratings by operator, team and tree version. */
+  satisfaction: (api: ApiClient) => api.json<SatisfactionReport>('/api/v1/analytics/satisfaction'),
   report: (api: ApiClient, filter: AnalyticsFilter) =>
     api.json<AnalyticsReport>(`/api/v1/analytics/report${query({ ...filter })}`),
   compare: (api: ApiClient, filter: AnalyticsFilter, a: string, b: string) =>

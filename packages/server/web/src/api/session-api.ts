@@ -28,6 +28,15 @@ export const sessionApi = {
     return api.keepSession(await api.json<CreatedSession>('/api/v1/sessions', { method: 'POST', ...body }));
   },
 
+  /** `POST /api/v1/sessions/:id/satisfaction`: the user's 1–5 rating of the conversation with people. */
+  async rate(api: ApiClient, rating: number, comment: string): Promise<void> {
+    await api.request(api.sessionPath('/satisfaction'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(comment.trim() ? { rating, comment } : { rating }),
+    });
+  },
+
   /** `GET /api/v1/sessions/:id/history`, oldest first. */
   async history(api: ApiClient): Promise<HistoryResponse['history']> {
     return (await api.json<HistoryResponse>(api.sessionPath('/history'))).history;

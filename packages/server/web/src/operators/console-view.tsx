@@ -4,6 +4,7 @@ import { messageOf } from '../api/api-client';
 import { handoffApi } from '../api/handoff-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { CannedAdmin } from './console/canned-admin';
 import { PresenceAlerts } from './console/presence-alerts';
 import { QueueList } from './console/queue-list';
 import { SessionPanel } from './console/session-panel';
@@ -99,6 +100,7 @@ export function ConsoleView() {
   return (
     <>
       <TopBar>
+        <CannedAdmin />
         <OperatorBadge />
       </TopBar>
       <main id="console-page" class="page console">

@@ -4,6 +4,7 @@ import type { UnmatchedResponse } from '../../../src/api-types';
 import { ExperimentView } from '../analytics/experiment-view';
 import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/report-charts';
+import { SatisfactionSection } from '../analytics/satisfaction-section';
 import { UnmatchedSection } from '../analytics/unmatched-section';
 import { type AnalyticsFilter, analyticsApi } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
@@ -134,6 +135,7 @@ function AnalyticsView() {
         </>
       ) : null}
       <ExperimentView />
+      <SatisfactionSection />
       {unmatched ? (
         <section>
           <h2>{t('unmatched.title')}</h2>

@@ -7,6 +7,7 @@ import { CustomerHeader } from '../chat/customer-header';
 import { DeveloperBar } from '../chat/developer-bar';
 import { HandoffBar } from '../chat/handoff-views';
 import { Inspector } from '../chat/inspector';
+import { SatisfactionPrompt } from '../chat/satisfaction-prompt';
 import { isFollowup, type Turn, type UserMessage, waitsForUser } from '../chat/turn-model';
 import { TurnView } from '../chat/turn-view';
 import { useConversation } from '../chat/use-conversation';
@@ -196,6 +197,7 @@ export function ChatPage() {
             typing={liveSession.typing}
             onReturn={(option) => void send(option, option)}
           />
+          <SatisfactionPrompt handoff={liveSession.handoff} />
           <Composer
             busy={busy}
             waiting={waiting}

@@ -2,20 +2,29 @@ import { useRef, useState } from 'preact/hooks';
 import { handoffApi } from '../../api/handoff-api';
 import { useApp } from '../../app/app-context';
 import { useT } from '../../i18n/use-t';
+import { CANNED_LIST_ID, CannedSuggestions, cannedOptionId } from './canned-suggestions';
 import { replyRequest } from './console-model';
+import { useCannedResponses } from './use-canned-responses';
 
 /**
  * The operator's reply to the user (text, comma-separated options, files), enabled for the operator
- * who holds the session; typing is signalled to the user's page while the box has text.
+ * who holds the session; typing is signalled to the user's page while the box has text; a typed
+ * `/shortcut` offers the canned responses of the session's team, filled from its `state`.
  */
 export function ReplyForm({
   sessionId,
   mine,
   run,
   reload,
+  team,
+  state,
 }: {
   sessionId: string;
   mine: boolean;
+  /** The session's team (its handoff queue), whose canned responses the box offers. */
+  team: string | null;
+  /** The session's state, which fills the canned responses' variables. */
+  state: Record<string, unknown>;
   run: (action: () => Promise<unknown>) => Promise<boolean>;
   reload: () => Promise<void>;
 }) {
@@ -25,6 +34,7 @@ export function ReplyForm({
   const [options, setOptions] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const typing = useRef(false);
+  const canned = useCannedResponses(reply, team, state, setReply);
 
   const setTyping = (value: boolean) => {
     if (!mine || typing.current === value) return;
@@ -65,6 +75,11 @@ export function ReplyForm({
         placeholder={mine ? t('reply.placeholder') : t('reply.claimFirst')}
         disabled={!mine}
         value={reply}
+        aria-autocomplete="list"
+        aria-controls={canned.matches.length > 0 ? CANNED_LIST_ID : undefined}
+        aria-activedescendant={
+          canned.matches.length > 0 ? cannedOptionId(canned.matches[canned.active]!.id) : undefined
+        }
         onInput={(event) => {
           const value = (event.currentTarget as HTMLTextAreaElement).value;
           setReply(value);
@@ -72,12 +87,14 @@ export function ReplyForm({
         }}
         onBlur={() => setTyping(false)}
         onKeyDown={(event) => {
+          if (canned.onKeyDown(event)) return;
           if (event.key === 'Enter' && !event.shiftKey) {
             event.preventDefault();
             (event.currentTarget.form as HTMLFormElement).requestSubmit();
           }
         }}
       />
+      <CannedSuggestions {...canned} />
       <div class="reply-extras">
         <input
           id="reply-options"

@@ -79,7 +79,16 @@ export function SessionPanel({
         <p id="user-typing" class="user-typing muted" aria-live="polite">
           {userTyping && state ? t('panel.userTyping') : ''}
         </p>
-        {state ? <ReplyForm sessionId={sessionId} mine={mine} run={run} reload={reload} /> : null}
+        {state ? (
+          <ReplyForm
+            sessionId={sessionId}
+            mine={mine}
+            run={run}
+            reload={reload}
+            team={state.queue}
+            state={detail.session?.state ?? {}}
+          />
+        ) : null}
       </section>
       <SessionSide sessionId={sessionId} detail={detail} run={run} reload={reload} />
     </>

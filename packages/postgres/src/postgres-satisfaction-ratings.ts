@@ -1,0 +1,82 @@
+import type { SatisfactionRating, SatisfactionRatings } from '@treeagent/core/adapter';
+import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
+
+/**
+ * The users' ratings of conversations with people (`SatisfactionRatings` of `@treeagent/core/adapter`)
+ * in PostgreSQL, table `<prefix>satisfaction`, one row per session, seen by every server process.
+ *
+ * @example
+ * handoff: { queue, satisfaction: new PostgresSatisfactionRatings({ connection }) }
+ */
+export class PostgresSatisfactionRatings extends PostgresSideTable implements SatisfactionRatings {
+  constructor(options: PostgresOperatorStoreOptions) {
+    super(options, 'satisfaction', 'satisfaction table', 'PostgresSatisfactionRatings');
+  }
+
+  protected createStatements(): string[] {
+    return [
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
+         session_id text PRIMARY KEY,
+         rating smallint NOT NULL,
+         comment text,
+         operator_id text,
+         team text NOT NULL,
+         tree_version text NOT NULL,
+         at timestamptz NOT NULL
+       )`,
+    ];
+  }
+
+  async add(rating: SatisfactionRating): Promise<boolean> {
+    return this.run(`keep the rating of session "${rating.sessionId}"`, async (pool) => {
+      const { rowCount } = await pool.query(
+        `INSERT INTO ${this.table} (session_id, rating, comment, operator_id, team, tree_version, at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING`,
+        [
+          rating.sessionId,
+          rating.rating,
+          rating.comment,
+          rating.operatorId,
+          rating.team,
+          rating.treeVersion,
+          rating.at,
+        ],
+      );
+      return (rowCount ?? 0) > 0;
+    });
+  }
+
+  async list(since?: Date): Promise<SatisfactionRating[]> {
+    return this.run('read the satisfaction ratings', async (pool) => {
+      const { rows } = await pool.query<{
+        session_id: string;
+        rating: number;
+        comment: string | null;
+        operator_id: string | null;
+        team: string;
+        tree_version: string;
+        at: Date;
+      }>(
+        `SELECT session_id, rating, comment, operator_id, team, tree_version, at FROM ${this.table}
+         WHERE $1::timestamptz IS NULL OR at >= $1 ORDER BY at, session_id COLLATE "C"`,
+        [since ?? null],
+      );
+      return rows.map((row) => ({
+        sessionId: row.session_id,
+        rating: row.rating as SatisfactionRating['rating'],
+        comment: row.comment,
+        operatorId: row.operator_id,
+        team: row.team,
+        treeVersion: row.tree_version,
+        at: row.at,
+      }));
+    });
+  }
+
+  async forget(sessionId: string): Promise<boolean> {
+    return this.run(`forget the rating of session "${sessionId}"`, async (pool) => {
+      const { rowCount } = await pool.query(`DELETE FROM ${this.table} WHERE session_id = $1`, [sessionId]);
+      return (rowCount ?? 0) > 0;
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from '@treeagent/sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { operatorDirectory } from '../../operators/operator-accounts.js';
+import { createSession, postMessage, testApp } from '../../test-support/fixtures.js';
+import { handoffAgent } from '../../test-support/handoff.js';
+import { loginOperator, testOperatorAccounts } from '../../test-support/operators.js';
+
+type App = ReturnType<typeof testApp>['app'];
+const json = { 'Content-Type': 'application/json' };
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function rate(app: App, session: { sessionId: string; token: string }, body: unknown) {
+  return app.request(`/api/v1/sessions/${session.sessionId}/satisfaction`, {
+    method: 'POST',
+    headers: { ...json, 'X-Session-Token': session.token },
+    body: JSON.stringify(body),
+  });
+}
+
+async function handBack(app: App, token: string, sessionId: string) {
+  const headers = { ...json, 'X-Operator-Token': token };
+  const base = `/api/v1/operator/handoffs/${sessionId}`;
+  expect((await app.request(`${base}/claim`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+  expect((await app.request(`${base}/hand-back`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+}
+
+describe('satisfaction (CSAT) over HTTP', () => {
+  it('a user rates once after the hand back; analytics groups it by operator, team and tree version', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-csat-'));
+    const stores = openSqlite(directory);
+    cleanups.push(async () => {
+      await stores.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    const agent = handoffAgent();
+    const { app } = testApp({
+      agent,
+      operators: { directory: operatorDirectory(await testOperatorAccounts()) },
+      handoff: { satisfaction: stores.satisfaction },
+    });
+    const bruno = await loginOperator(app, 'bruno');
+    const session = await createSession(app);
+    await postMessage(app, session, { message: 'I want a human' });
+
+    // While people have it, it cannot be rated; nor can a session never handed off.
+    expect((await rate(app, session, { rating: 4 })).status).toBe(409);
+    const other = await createSession(app);
+    expect((await rate(app, other, { rating: 4 })).status).toBe(409);
+
+    await handBack(app, bruno, session.sessionId);
+    const bad = await rate(app, session, { rating: 6 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('rating is 1 to 5');
+    // Another session's token cannot rate this one.
+    const foreign = await app.request(`/api/v1/sessions/${session.sessionId}/satisfaction`, {
+      method: 'POST',
+      headers: { ...json, 'X-Session-Token': other.token },
+      body: JSON.stringify({ rating: 1 }),
+    });
+    expect([401, 403, 404]).toContain(foreign.status);
+
+    expect((await rate(app, session, { rating: 4, comment: 'Quick and kind' })).status).toBe(201);
+    expect((await rate(app, session, { rating: 1 })).status).toBe(409);
+
+    const stored = await stores.satisfaction.list();
+    expect(stored).toMatchObject([
+      {
+        sessionId: session.sessionId,
+        rating: 4,
+        comment: 'Quick and kind',
+        operatorId: 'bruno',
+        team: 'support',
+        treeVersion: agent.tree.contentHash,
+      },
+    ]);
+
+    expect((await app.request('/api/v1/analytics/satisfaction')).status).toBe(401);
+    const report = await app.request('/api/v1/analytics/satisfaction', {
+      headers: { 'X-Operator-Token': bruno },
+    });
+    expect(report.status).toBe(200);
+    expect(await report.json()).toMatchObject({
+      count: 1,
+      average: 4,
+      byOperator: [{ key: 'bruno', count: 1, average: 4, distribution: [0, 0, 0, 1, 0] }],
+      byTeam: [{ key: 'support', count: 1, average: 4 }],
+      byTreeVersion: [{ key: agent.tree.contentHash, count: 1 }],
+    });
+
+    // Deleting the session forgets its rating.
+    const deleted = await app.request(`/api/v1/sessions/${session.sessionId}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': session.token },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await stores.satisfaction.list()).toEqual([]);
+  });
+});
