@@ -128,6 +128,7 @@ describe('openSqlite', () => {
     expect(stores.database.isOpen).toBe(false);
     expect(Object.keys(dumpTables(stores.file))).toEqual([
       'audit_log',
+      'canned_response',
       'channel_receipts',
       'embeddings',
       'file_chunks',
@@ -137,6 +138,7 @@ describe('openSqlite', () => {
       'knowledge_sources',
       'operator_presence',
       'operator_sessions',
+      'satisfaction_rating',
       'schema_version',
       'session_history',
       'session_locks',
