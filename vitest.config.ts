@@ -13,6 +13,7 @@ const BROWSER = '**/*.browser.test.ts';
 const ALL = [
   'packages/*/src/**/*.test.ts',
   'packages/server/web/src/**/*.test.{ts,tsx}',
+  'packages/server/widget/src/**/*.test.ts',
   'examples/**/*.test.ts',
   'bench/smoke.test.ts',
   'scripts/**/*.test.ts',

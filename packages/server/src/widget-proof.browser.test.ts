@@ -44,6 +44,7 @@ const LANGUAGES = [
     waiting: 'In attesa di un operatore…',
     answering: 'Ti risponde Bruno Bianchi.',
     typing: 'Bruno Bianchi sta scrivendo…',
+    joined: 'Bruno Bianchi è entrato nella conversazione.',
     reply: 'Ciao! Ecco la conferma del tuo ordine.',
     time: /^\d{2}:\d{2}$/,
   },
@@ -56,6 +57,7 @@ const LANGUAGES = [
     waiting: 'Waiting for an operator…',
     answering: 'Bruno Bianchi is answering you.',
     typing: 'Bruno Bianchi is typing…',
+    joined: 'Bruno Bianchi joined the conversation.',
     reply: 'Hello! Here is your order confirmation.',
     time: /^\d{2}:\d{2}\s?[AP]M$/,
   },
@@ -176,6 +178,8 @@ describe.each(LANGUAGES)(
         const operator = await operatorOn(agent, sessionId);
         expect((await operator.claim()).status).toBe(200);
         await expect.poll(() => widget('.handoff').textContent()).toBe(texts.answering);
+        // The handoff row in the widget's language (the engine records it in English).
+        await expect.poll(() => widget('.msg--system .text').last().textContent()).toBe(texts.joined);
         expect((await operator.typing(true)).status).toBe(204);
         await expect.poll(() => widget('.typing').textContent()).toBe(texts.typing);
         const fileId = await operator.upload('order-1001.txt', 'Order 1001: confirmed');

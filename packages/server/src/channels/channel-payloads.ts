@@ -1,12 +1,16 @@
 import type { HistoryEntry } from '@treeagent/core';
 import type { ChannelPayload } from '@treeagent/core/adapter';
+import { serverMessage } from '../i18n/server-messages.js';
 
 /**
  * What an operator's action sends on a channel: the operator's messages (with their name, options and
- * files), and a notice when an operator joins or gives the conversation back. The operator's login id
- * never leaves the server.
+ * files), and a notice when an operator joins or gives the conversation back, in `language` (the
+ * `server` catalogs; the engine records it in English). The operator's login id never leaves the server.
  */
-export function payloadsOfHandoffEntries(entries: readonly HistoryEntry[]): ChannelPayload[] {
+export function payloadsOfHandoffEntries(
+  entries: readonly HistoryEntry[],
+  language = 'en',
+): ChannelPayload[] {
   return entries.flatMap((entry): ChannelPayload[] => {
     if (entry.role === 'assistant' && entry.operator) {
       const operatorName = entry.operator.name;
@@ -29,7 +33,7 @@ export function payloadsOfHandoffEntries(entries: readonly HistoryEntry[]): Chan
           type: 'notice',
           notice: 'operator-joined',
           operatorName: transition.operator.name,
-          text: entry.content,
+          text: serverMessage(language, 'handoff.joined', { name: transition.operator.name }),
         },
       ];
     if (transition.type === 'end' && transition.outcome !== 'user-returned')
@@ -38,7 +42,13 @@ export function payloadsOfHandoffEntries(entries: readonly HistoryEntry[]): Chan
           type: 'notice',
           notice: 'handed-back',
           operatorName: transition.operator?.name ?? null,
-          text: entry.content,
+          text: serverMessage(
+            language,
+            transition.outcome === 'closed' ? 'handoff.closed' : 'handoff.handedBack',
+            {
+              name: transition.operator?.name ?? serverMessage(language, 'handoff.anOperator'),
+            },
+          ),
         },
       ];
     return [];

@@ -48,6 +48,7 @@ export class ChannelService {
   readonly #listeners: ChannelListener[] = [];
   readonly #answersInCommit: boolean;
   #stopping: Promise<void> = Promise.resolve();
+  readonly #locale: string;
 
   constructor(init: {
     agent: TreeAgent;
@@ -57,6 +58,8 @@ export class ChannelService {
     registry: MetricsRegistry;
     logger: ServerLogger;
     options: ChannelsOptions;
+    /** The deployment's language, for notices to sessions whose language is not fixed (`--locale`). */
+    locale?: string;
   }) {
     const { options, agent } = init;
     const channels = new Map<string, Channel>();
@@ -84,6 +87,7 @@ export class ChannelService {
     this.#agent = agent;
     this.#runner = init.runner;
     this.#logger = init.logger;
+    this.#locale = init.locale ?? 'en';
     this.#tokens = init.tokens;
     this.delivery = new ChannelDeliveryLoop({
       store: this.store,
@@ -272,11 +276,12 @@ export class ChannelService {
 
   /** An operator's action on a session: when it came from a channel, what the user should see goes to the outbox. */
   async afterHandoffAction(sessionId: string, update: HandoffUpdate): Promise<void> {
-    const payloads = payloadsOfHandoffEntries(update.entries);
-    if (payloads.length === 0) return;
     try {
       const conversation = await this.store.conversationOf(sessionId);
       if (!conversation) return;
+      const language = (await this.#agent.inspectSession(sessionId))?.language ?? this.#locale;
+      const payloads = payloadsOfHandoffEntries(update.entries, language);
+      if (payloads.length === 0) return;
       const key = `${sessionId}:${update.entries[0]!.at}:${update.entries[0]!.turn}`;
       await this.enqueue(sessionId, conversation, key, payloads);
     } catch (error) {

@@ -17,6 +17,7 @@ export function mountChannels(app: Hono, services: Services, options: ChannelsOp
     registry: services.metrics.registry,
     logger: services.logger,
     options,
+    ...(services.locale ? { locale: services.locale } : {}),
   });
   mountChannelWebhooks(app, channels);
   mountChannelAdmin(app, channels, services.operatorAuth.require('admin'));

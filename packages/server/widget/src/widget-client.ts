@@ -24,6 +24,12 @@ export interface WidgetSource {
 }
 
 /** A message of the conversation, as the widget shows it. */
+/** The handoff a `system` row records (the server's transition), shown in the widget's language. */
+export type WidgetHandoffTransition =
+  | { type: 'start'; reason: string }
+  | { type: 'claim' | 'release'; operator: { name: string } }
+  | { type: 'end'; outcome: string; operator?: { name: string } | null };
+
 export interface WidgetMessage {
   id: string;
   role: 'user' | 'assistant' | 'operator' | 'system';
@@ -39,6 +45,8 @@ export interface WidgetMessage {
   at?: string;
   /** The agent waits for the user's answer. */
   waiting?: boolean;
+  /** A `system` row's handoff: its text comes from the widget's catalog, not the recorded English. */
+  handoff?: WidgetHandoffTransition;
 }
 
 /** A session the widget holds: kept in `localStorage`, so the conversation goes on across reloads and tabs. */
@@ -233,6 +241,7 @@ export interface HistoryRow {
   attachments?: WidgetFile[];
   operator?: { name: string };
   at?: string;
+  handoff?: WidgetHandoffTransition;
 }
 
 /** A history row as the widget shows it. */
@@ -252,6 +261,7 @@ export function messageOf(entry: HistoryRow, id: string): WidgetMessage {
     files: entry.attachments ?? [],
     ...(entry.at ? { at: entry.at } : {}),
     ...(entry.operator ? { author: entry.operator.name } : {}),
+    ...(entry.role === 'system' && entry.handoff ? { handoff: entry.handoff } : {}),
   };
 }
 

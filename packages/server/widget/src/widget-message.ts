@@ -1,5 +1,6 @@
 import type { WidgetFile, WidgetMessage, WidgetSource } from './widget-client';
 import { appendRichText, element } from './widget-dom';
+import { handoffText } from './widget-handoff-text';
 import type { WidgetTexts } from './widget-i18n';
 
 /** What a rendered message needs from the widget. */
@@ -30,10 +31,13 @@ export function renderMessage(
   }
   const text = element('span', { class: 'text' });
   const inline = message.inlineFiles ?? [];
-  appendRichText(text, message.text, (name) => {
-    const file = inline.find((candidate) => candidate.name === name);
-    return file ? fileButton(file, actions) : null;
-  });
+  const handoff = message.handoff;
+  if (handoff) texts.bind(text, null, () => handoffText(texts, handoff));
+  else
+    appendRichText(text, message.text, (name) => {
+      const file = inline.find((candidate) => candidate.name === name);
+      return file ? fileButton(file, actions) : null;
+    });
   bubble.append(text);
   if (message.files?.length) {
     const list = element('ul', { class: 'files' });
