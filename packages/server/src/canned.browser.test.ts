@@ -123,9 +123,15 @@ describe('canned responses in the console (Chromium)', () => {
       const options = page.locator('#canned-suggestions [role=option]');
       await expect.poll(() => options.count()).toBe(2);
       expect(await options.locator('strong').allTextContents()).toEqual(['/refund', '/resolved']);
-      await page.keyboard.press('ArrowDown');
+      // The list can re-render once more as the session's canned responses arrive (which resets the
+      // selection): press ArrowDown until the second is selected.
+      const selected = page.locator('[role=option][aria-selected=true] strong');
       await expect
-        .poll(() => page.locator('[role=option][aria-selected=true] strong').textContent())
+        .poll(async () => {
+          const now = await selected.textContent();
+          if (now !== '/resolved') await page.keyboard.press('ArrowDown');
+          return now;
+        })
         .toBe('/resolved');
       await page.keyboard.press('ArrowUp');
       await expect
