@@ -35,6 +35,12 @@ export type {
   HandoffTransition,
   OperatorRef,
 } from './protocol/handoff.js';
+export {
+  type HandoffNotice,
+  type HandoffNoticeKey,
+  type HandoffNoticeSource,
+  handoffNotice,
+} from './protocol/handoff-notice.js';
 export type { HistoryEntry } from './protocol/history-entry.js';
 export type { LocalizedText } from './protocol/localized-text.js';
 export type { OutputMessage, Source } from './protocol/output-message.js';

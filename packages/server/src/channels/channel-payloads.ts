@@ -1,5 +1,6 @@
 import type { HistoryEntry } from '@treeagent/core';
 import type { ChannelPayload } from '@treeagent/core/adapter';
+import { handoffNotice } from '@treeagent/core/client';
 import { serverMessage } from '../i18n/server-messages.js';
 
 /**
@@ -27,30 +28,14 @@ export function payloadsOfHandoffEntries(
     }
     const transition = entry.handoff;
     if (entry.role !== 'system' || !transition || !entry.content) return [];
-    if (transition.type === 'claim')
-      return [
-        {
-          type: 'notice',
-          notice: 'operator-joined',
-          operatorName: transition.operator.name,
-          text: serverMessage(language, 'handoff.joined', { name: transition.operator.name }),
-        },
-      ];
-    if (transition.type === 'end' && transition.outcome !== 'user-returned')
-      return [
-        {
-          type: 'notice',
-          notice: 'handed-back',
-          operatorName: transition.operator?.name ?? null,
-          text: serverMessage(
-            language,
-            transition.outcome === 'closed' ? 'handoff.closed' : 'handoff.handedBack',
-            {
-              name: transition.operator?.name ?? serverMessage(language, 'handoff.anOperator'),
-            },
-          ),
-        },
-      ];
-    return [];
+    // Channels carry the two notices that change who answers; the rest are the console's business.
+    const { key, values } = handoffNotice(transition, serverMessage(language, 'handoff.anOperator'));
+    const notice =
+      key === 'joined' ? 'operator-joined' : key === 'closed' || key === 'handedBack' ? 'handed-back' : null;
+    if (!notice) return [];
+    const operatorName = transition.type === 'start' ? null : (transition.operator?.name ?? null);
+    return [
+      { type: 'notice', notice, operatorName, text: serverMessage(language, `handoff.${key}`, values) },
+    ];
   });
 }
