@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CannedResponseView } from '../../../../src/api-types';
-import { cannedMatches, fillCanned, insertCanned, typedShortcut } from './canned-model';
+import {
+  cannedMatches,
+  fillCanned,
+  insertCanned,
+  moveSelection,
+  selectedIndex,
+  typedShortcut,
+} from './canned-model';
 
 const at = '2026-12-01T10:00:00.000Z';
 const responses: CannedResponseView[] = [
@@ -34,5 +41,30 @@ describe('canned responses in the reply box', () => {
       'Order {{state.missing}} for {{name}}',
     );
     expect(insertCanned('Thanks! /ref', responses[1]!, state)).toBe('Thanks! Support refund for Ada');
+  });
+});
+
+describe('the highlighted canned suggestion', () => {
+  const matches = cannedMatches('/re', responses, 'support');
+
+  it('moves with the arrows and wraps', () => {
+    const down = moveSelection(null, '/re', matches, 1);
+    expect(selectedIndex(down, '/re', matches)).toBe(1);
+    expect(selectedIndex(moveSelection(down, '/re', matches, 1), '/re', matches)).toBe(0);
+    expect(selectedIndex(moveSelection(null, '/re', matches, -1), '/re', matches)).toBe(matches.length - 1);
+  });
+
+  it('stays on the same response when the list changes under it (responses loaded late)', () => {
+    const resolved = { reply: '/re', id: '3' };
+    const more: CannedResponseView[] = [
+      ...responses,
+      { id: '5', shortcut: 'reach', team: null, text: 'Reach us', updatedAt: at },
+    ];
+    const later = cannedMatches('/re', more, 'support');
+    expect(later[selectedIndex(resolved, '/re', later)]!.shortcut).toBe('resolved');
+  });
+
+  it('starts again at the first match when the reply changes', () => {
+    expect(selectedIndex({ reply: '/re', id: '3' }, '/res', cannedMatches('/res', responses, null))).toBe(0);
   });
 });

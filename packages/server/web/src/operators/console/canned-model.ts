@@ -57,3 +57,37 @@ export function insertCanned(
   const start = typed ? typed.start : reply.length;
   return reply.slice(0, start) + fillCanned(response.text, state);
 }
+
+/**
+ * The highlighted suggestion, kept as the response's id for the reply it was chosen in: responses that
+ * arrive late or re-sort keep it on the same response, and a new reply starts again at the first.
+ */
+export interface CannedSelection {
+  reply: string;
+  id: string;
+}
+
+/** The index of the highlighted match: the selection's response while the reply is unchanged, else 0. */
+export function selectedIndex(
+  selection: CannedSelection | null,
+  reply: string,
+  matches: readonly CannedResponseView[],
+): number {
+  if (!selection || selection.reply !== reply) return 0;
+  return Math.max(
+    matches.findIndex((response) => response.id === selection.id),
+    0,
+  );
+}
+
+/** The selection `step` matches away from the highlighted one (wrapping), or `null` without matches. */
+export function moveSelection(
+  selection: CannedSelection | null,
+  reply: string,
+  matches: readonly CannedResponseView[],
+  step: 1 | -1,
+): CannedSelection | null {
+  if (matches.length === 0) return null;
+  const index = (selectedIndex(selection, reply, matches) + step + matches.length) % matches.length;
+  return { reply, id: matches[index]!.id };
+}

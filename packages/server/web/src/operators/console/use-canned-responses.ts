@@ -2,7 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CannedResponseView } from '../../../../src/api-types';
 import { cannedApi } from '../../api/canned-api';
 import { useApp } from '../../app/app-context';
-import { cannedMatches, insertCanned } from './canned-model';
+import {
+  type CannedSelection,
+  cannedMatches,
+  insertCanned,
+  moveSelection,
+  selectedIndex,
+} from './canned-model';
 
 /** What the reply box needs of the canned responses a typed `/shortcut` offers. */
 export interface CannedSuggestionsState {
@@ -27,7 +33,7 @@ export function useCannedResponses(
 ): CannedSuggestionsState {
   const { api } = useApp();
   const [responses, setResponses] = useState<CannedResponseView[]>([]);
-  const [active, setActive] = useState(0);
+  const [selection, setSelection] = useState<CannedSelection | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
 
   useEffect(() => {
@@ -39,20 +45,18 @@ export function useCannedResponses(
   }, [api]);
 
   const matches = dismissed === reply ? [] : cannedMatches(reply, responses, team);
-  const current = Math.min(active, Math.max(matches.length - 1, 0));
-
-  useEffect(() => setActive(0), [reply]);
+  // Derived, not reset by an effect: a key pressed before an effect runs would be undone by it.
+  const current = selectedIndex(selection, reply, matches);
 
   const choose = (response: CannedResponseView) => {
     setReply(insertCanned(reply, response, state));
-    setActive(0);
+    setSelection(null);
   };
 
   const onKeyDown = (event: KeyboardEvent): boolean => {
     if (matches.length === 0) return false;
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((current + step + matches.length) % matches.length);
+      setSelection(moveSelection(selection, reply, matches, event.key === 'ArrowDown' ? 1 : -1));
     } else if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
       choose(matches[current]!);
     } else if (event.key === 'Escape') {
