@@ -24,8 +24,8 @@ export interface UseEmbedderOptions {
   thread?: UseEmbedderThread;
   /**
    * Worker threads, at most (default 1; with `thread: 'worker'` only). A call of more than one batch
-   * is split over all of them, so a large tree's chunks are embedded on every core; concurrent
-   * messages go to the least busy one. Each worker holds its own model (≈ 230 MB); the ones beyond
+   * is split over all of them, so a large tree's chunks are embedded on every core; messages (calls
+   * of one batch) go to the first, where they share model calls. Each worker holds its own model (≈ 230 MB); the ones beyond
    * the first close after 30 s without work.
    */
   workers?: number;
