@@ -535,6 +535,9 @@ export interface CallbacksModuleState {
 export interface CallbacksTypeEnvironment {
   /** Path of the module as the compiler sees it (the root file of the program). */
   modulePath: string;
+  /** The compiler's working directory (the project's: where its tsconfig.json is) and where its lib files are. */
+  currentDirectory: string;
+  defaultLibLocation: string;
   /** The project's compiler options (tsconfig.json), as TypeScript parsed them. */
   compilerOptions: Record<string, unknown>;
   files: Record<string, string>;

@@ -40,6 +40,8 @@ export function moduleCompilerOptions(ts: TypeScriptApi, modulePath: string): Ty
         ts.readConfigFile(config, ts.sys.readFile).config ?? {},
         ts.sys,
         dirname(config),
+        undefined,
+        config,
       ).options
     : {
         target: ts.ScriptTarget.ES2022,
@@ -62,6 +64,7 @@ function programOf(
   cache: SourceFileCache,
 ) {
   const host = ts.createCompilerHost(options, true);
+  host.getCurrentDirectory = () => projectDirectory(options, modulePath);
   const files = new Map<string, string>();
   const directories = new Set<string>();
   const realpaths = new Map<string, string>();
@@ -144,11 +147,18 @@ export function moduleEnvironment(
   files.delete(modulePath);
   return {
     modulePath,
+    currentDirectory: projectDirectory(options, modulePath),
+    defaultLibLocation: dirname(ts.getDefaultLibFilePath(options)),
     compilerOptions: options as Record<string, unknown>,
     files: Object.fromEntries(files),
     directories: [...directories],
     realpaths: Object.fromEntries(realpaths),
   };
+}
+
+/** Where the project is: its tsconfig.json's directory, else the module's. */
+function projectDirectory(options: TypeScript.CompilerOptions, modulePath: string): string {
+  return dirname(typeof options.configFilePath === 'string' ? options.configFilePath : modulePath);
 }
 
 /** `path` relative to `directory`, as a tree names its module (`./tree.callbacks.ts`). */

@@ -57,6 +57,8 @@ function mockCallbacksModule(text = 'export const a = 1;\n') {
     },
     environment: async () => ({
       modulePath: '/p/tree.callbacks.ts',
+      currentDirectory: '/p',
+      defaultLibLocation: '/ts/lib',
       compilerOptions: {},
       files: {},
       directories: [],
