@@ -7,6 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevServer, startDev } from './commands/dev.js';
 import type { Output } from './output.js';
+import { ensureCoreDeclarations, REPOSITORY_NODE_MODULES } from './test-support/core-declarations.js';
 
 /**
  * The editor's Callbacks panel in Debian's Chromium, on a project made by `npm create treeagent` and
@@ -36,10 +37,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   createProject({ directory: project, language: 'en', template: 'minimal' });
-  symlinkSync(
-    fileURLToPath(new URL('../../../node_modules', import.meta.url)),
-    join(project, 'node_modules'),
-  );
+  symlinkSync(REPOSITORY_NODE_MODULES, join(project, 'node_modules'));
+  // The module is checked against @treeagent/core's declarations, as in an installed project.
+  ensureCoreDeclarations();
   dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -53,7 +53,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();

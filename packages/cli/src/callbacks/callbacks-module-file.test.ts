@@ -1,19 +1,18 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCoreDeclarations, REPOSITORY_NODE_MODULES } from '../test-support/core-declarations.js';
 import { fileCallbacksModule } from './callbacks-module-file.js';
 
 /**
  * The callbacks module of a JSON tree, type-checked with the real TypeScript compiler against the
  * real `@treeagent/core` types (the repository's node_modules, linked as a project's would be).
  */
-const repository = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const scratch = mkdtempSync(join(tmpdir(), 'callbacks-module-'));
 const project = join(scratch, 'project');
 mkdirSync(join(project, 'src'), { recursive: true });
-symlinkSync(join(repository, 'node_modules'), join(project, 'node_modules'));
+symlinkSync(REPOSITORY_NODE_MODULES, join(project, 'node_modules'));
 writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
 writeFileSync(
   join(project, 'tsconfig.json'),
@@ -37,6 +36,7 @@ const BAD = GOOD.replace(
 );
 writeFileSync(module, GOOD);
 
+beforeAll(() => ensureCoreDeclarations(), 180_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('fileCallbacksModule', () => {
