@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +93,15 @@ async function replaceCode(page: Page, text: string): Promise<void> {
   }, text);
 }
 
+/** axe-core's WCAG 2.1 A/AA violations on the page (evaluated over the debugging protocol, not the page's CSP). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const found = (await page.evaluate(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => JSON.stringify(n.target)).join(' ')))",
+  )) as string[];
+  return found;
+}
+
 async function chat(messages: string[]): Promise<string[]> {
   const { sessionId, token } = (await (
     await fetch(`${dev.url}/api/v1/sessions`, { method: 'POST' })
@@ -134,6 +144,8 @@ describe('callbacks in the editor', () => {
     await page.locator('#callbacks-errors li button').click();
     expect(await page.locator('.cm-activeLine').textContent()).toContain('content: 42,');
     await page.screenshot({ path: `${SCREENSHOTS}editor-callbacks.png` });
+    // The open panel, with its error, is accessible (WCAG 2.1 AA).
+    expect(await axeViolations(page)).toEqual([]);
 
     // The server refuses it too, with file, line, column and message; nothing is written.
     const { version } = (await (await fetch(`${dev.url}/api/v1/editor/callbacks`)).json()) as {

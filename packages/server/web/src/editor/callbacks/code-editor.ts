@@ -97,7 +97,7 @@ export function createCodeEditor(options: {
       EditorView.updateListener.of((update) => {
         if (update.docChanged) options.onChange(update.state.doc.toString());
       }),
-      EditorView.contentAttributes.of({ 'aria-label': options.label }),
+      EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
       EditorView.theme({
         '&': { height: '100%', fontSize: '0.85rem', backgroundColor: 'var(--surface)' },
         '.cm-scroller': { fontFamily: 'var(--mono)' },
