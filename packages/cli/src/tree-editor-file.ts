@@ -15,6 +15,7 @@ import {
   type TreeEditorSource,
   writeFileAtomic,
 } from '@treeagent/server';
+import { fileCallbacksModule } from './callbacks/callbacks-module-file.js';
 import { withFileLock } from './file-lock.js';
 import { codeTreeDocument, importTreeModule, loadTree } from './load-tree.js';
 import { loadUtterances } from './load-utterances.js';
@@ -30,6 +31,8 @@ export interface FileTreeEditorOptions {
   agentOptions?: TreeEditorSource['agentOptions'];
   /** Called after each save with its author (`admin:<id>`, `editor`): `treeagent dev` records a version. */
   onSaved?: (author: string) => Promise<void>;
+  /** Called after the Callbacks panel saves the module: `treeagent dev` reloads the agent before answering. */
+  onCallbacksSaved?: () => Promise<void>;
 }
 
 const UTTERANCE_FILES = ['utterances.tsv', 'utterances.csv', 'utterances.json', 'utterances.jsonl'];
@@ -81,6 +84,15 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
 
   return {
     agentOptions: options.agentOptions ?? {},
+    // The module a JSON tree names, edited in the Callbacks panel (a tree in code has none to edit).
+    ...(isJson
+      ? {
+          callbacks: fileCallbacksModule(
+            path,
+            options.onCallbacksSaved ? { onSaved: options.onCallbacksSaved } : {},
+          ),
+        }
+      : {}),
     async read() {
       if (!isJson) return readCode();
       const text = readFileSync(path, 'utf8');

@@ -41,6 +41,7 @@ export type ApiErrorCode =
   | 'AUDIT_LOG'
   | 'EDIT_CONFLICT'
   | 'INVALID_TREE'
+  | 'CALLBACK_TYPE_ERRORS'
   | 'INTERNAL';
 
 /** The `details` of an API error: each field is set by the errors it concerns. */
@@ -51,6 +52,8 @@ export type ApiErrorDetails = {
   param?: string;
   /** Engine errors: the node and callback where it happened. */
   nodeId?: number;
+  /** `CALLBACK_TYPE_ERRORS`: the callbacks module's type errors (nothing was written). */
+  diagnostics?: CallbackDiagnostic[];
   /** `POST /api/v1/route`: a start node that is not in the tree. */
   startNodeId?: number;
   callback?: string;
@@ -498,6 +501,55 @@ export interface EditorState {
   readOnlyReason: string | null;
   /** Number of labelled utterances the threshold suggestions are computed from (0: none configured). */
   utterances: number;
+}
+
+/** One type error of the callbacks module, as the TypeScript compiler reports it. */
+export interface CallbackDiagnostic {
+  /** The module as the tree names it (`./tree.callbacks.ts`). */
+  file: string;
+  /** 1-based line and column of the start. */
+  line: number;
+  column: number;
+  message: string;
+  /** TypeScript's error code (`TS2322` is 2322). */
+  code: number;
+  /** Offset of the start in the text and the length of the span. */
+  start: number;
+  length: number;
+}
+
+/** `GET /api/v1/editor/callbacks`: the callbacks module the tree file names, its text and version. */
+export interface CallbacksModuleState {
+  /** The module as the tree file names it (`./tree.callbacks.ts`). */
+  file: string;
+  text: string;
+  /** A hash of the text on disk: `PUT` takes it as `baseVersion`. */
+  version: string;
+}
+
+/**
+ * `GET /api/v1/editor/callbacks/types`: what the browser's TypeScript needs to check the module as
+ * the server does: the compiler options of the project, and every file the server's compiler read
+ * (the lib `.d.ts` files, the project's types, `package.json` files on the way), by path.
+ */
+export interface CallbacksTypeEnvironment {
+  /** Path of the module as the compiler sees it (the root file of the program). */
+  modulePath: string;
+  /** The compiler's working directory (the project's: where its tsconfig.json is) and where its lib files are. */
+  currentDirectory: string;
+  defaultLibLocation: string;
+  /** The project's compiler options (tsconfig.json), as TypeScript parsed them. */
+  compilerOptions: Record<string, unknown>;
+  files: Record<string, string>;
+  /** Directories the compiler found on its way (module resolution asks for them). */
+  directories: string[];
+  /** Paths the compiler resolved through symbolic links, and where they lead. */
+  realpaths: Record<string, string>;
+}
+
+/** `PUT /api/v1/editor/callbacks` `{ text, baseVersion }`: the new version, once written. */
+export interface CallbacksSaveResponse {
+  version: string;
 }
 
 /** `POST /api/v1/editor/check` `{ document }`: the draft's problems, lint findings and effective tree. */

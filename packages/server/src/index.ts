@@ -28,6 +28,7 @@ export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } 
 export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from './areas/route-area.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
 export type { ChannelsOptions } from './channels/channels-options.js';
+export type { CallbacksModuleSource } from './editor/callbacks-module-source.js';
 export {
   TreeEditConflict,
   type TreeEditorFile,

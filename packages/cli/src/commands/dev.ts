@@ -138,6 +138,11 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
             ...(options.config ? { config: options.config } : {}),
             ...(options.utterances ? { utterances: options.utterances } : {}),
             onSaved: (author) => recordVersion(author, 'saved in the editor'),
+            // A callbacks module saved in the editor is loaded before the save answers: the next turn runs it.
+            onCallbacksSaved: async () => {
+              clearTimeout(timer);
+              await reload();
+            },
             agentOptions: {
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).

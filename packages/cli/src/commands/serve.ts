@@ -301,6 +301,11 @@ export async function startServe(
       const source = fileTreeEditor(treePath, {
         ...configOption,
         ...(options.utterances ? { utterances: options.utterances } : {}),
+        // A callbacks module saved in the editor is served before the save answers.
+        onCallbacksSaved: async () => {
+          clearTimeout(timer);
+          await reload();
+        },
         agentOptions: {
           ...(loaded.agentOptions.embedder ? { embedder: loaded.agentOptions.embedder } : {}),
           ...(stores.agentOptions.embeddingCache

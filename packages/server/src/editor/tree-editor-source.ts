@@ -1,6 +1,7 @@
 import type { Tree, TreeAgentOptions } from '@treeagent/core';
 import type { TreeDocument } from '@treeagent/core/document';
 import type { LabelledUtterance } from '@treeagent/core/evaluation';
+import type { CallbacksModuleSource } from './callbacks-module-source.js';
 
 /** A tree file as the editor reads it. */
 export interface TreeEditorFile {
@@ -46,6 +47,8 @@ export interface TreeEditorSource {
     /** `author`: who saves (`admin:<id>`, `operator:<id>`, `editor`), for the version a source records. */
     options?: { force?: boolean; author?: string },
   ): Promise<string>;
+  /** The callbacks module, read, type-checked and saved by the editor's Callbacks panel (absent: no panel). */
+  callbacks?: CallbacksModuleSource;
   /** Labelled utterances the threshold suggestions are computed from (empty: none). */
   utterances(): Promise<LabelledUtterance[]>;
   /**

@@ -2,6 +2,7 @@ import { CALLBACKS_BY_TYPE, type TreeDocument, type TreeDocumentNode } from '@tr
 import type { EditorLintFinding, EditorProblem, EditorThresholdSuggestion } from '../../../src/api-types';
 import { markup } from '../i18n/markup';
 import { useT } from '../i18n/use-t';
+import { AddCallbackButtons } from './callbacks/add-callback-buttons';
 import type { NewNodeType } from './document-model';
 import { CallbacksSection } from './node-form/callbacks-section';
 import { ChunksSection } from './node-form/chunks-section';
@@ -145,6 +146,13 @@ export function NodeForm(props: NodeFormProps) {
             onCallbacks={(next) => onChange({ callbacks: next })}
           />
         ) : null}
+        <AddCallbackButtons
+          node={node}
+          supported={supported}
+          callbacks={callbacks}
+          hasModule={Boolean(props.document.module)}
+          onCallbacks={(next) => onChange({ callbacks: next })}
+        />
         <StructureSection
           components={Object.keys(props.document.components ?? {})}
           hasParent={node.parent != null}

@@ -13,7 +13,8 @@ export type Namespace =
   | 'sources'
   | 'editor'
   | 'debug'
-  | 'server';
+  | 'server'
+  | 'callbacks';
 
 /**
  * The translation function of a namespace in the page's language: `t('key')`, `t('key', { name })`.

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { EditorRouteResponse, EditorSuggestionsResponse } from '../../../src/api-types';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { CallbacksPanel } from '../editor/callbacks/callbacks-panel';
 import { effectiveGraph, reparent, reparentProblem, updateNode } from '../editor/document-model';
 import { EditorBanners } from '../editor/editor-page/editor-banners';
 import { EditorLogin, LOGIN_ERRORS } from '../editor/editor-page/editor-login';
@@ -152,6 +153,7 @@ export function EditorPage() {
             )}
             <ProblemsList check={check} nameOf={nameOf} onSelect={setSelected} />
             <VersionsPanel />
+            {readOnly ? null : <CallbacksPanel />}
           </aside>
         </div>
       </main>
