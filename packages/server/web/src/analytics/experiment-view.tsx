@@ -133,7 +133,11 @@ export function ExperimentView() {
               <td>{formatPercent(v.noMatchRate)}</td>
               <td>{formatPercent(v.fallbackRate)}</td>
               <td>{formatDecimal(v.averageTurns, 1)}</td>
-              <td>{v.csat === null ? t('experiment.notCollected') : formatDecimal(v.csat, 2)}</td>
+              <td class="experiment-csat">
+                {v.csat === null
+                  ? t('experiment.notCollected')
+                  : t('experiment.csatValue', { average: formatDecimal(v.csat, 2), count: v.csatRatings })}
+              </td>
             </tr>
           ))}
         </tbody>
