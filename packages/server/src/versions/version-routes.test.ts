@@ -224,4 +224,34 @@ describe('versions routes', () => {
     });
     expect((await call('/experiments/production')).status).toBe(404);
   });
+
+  it('without operator logins: the developer\'s in debug mode (author "dev"), closed otherwise', async () => {
+    const store = new InMemoryVersionStore();
+    const version = (
+      await store.addVersion(
+        treeVersionOf(
+          { tree: 'shop', document: doc('hello'), callbacks: null, author: 'cli', message: 'm' },
+          null,
+        ),
+      )
+    ).version;
+    const versions = {
+      store,
+      tree: 'shop',
+      // A stand-in for the CLI's gate (mock, labelled): lets every version through.
+      gate: async () => ({ failures: [], figures: null }),
+      treeVersionOf: async () => 'not-served',
+    };
+    const closed = testApp({ debug: false, versions }).app;
+    expect((await closed.request('/api/v1/versions')).status).not.toBe(200);
+    const { app } = testApp({ debug: true, versions });
+    expect((await app.request('/api/v1/versions')).status).toBe(200);
+    const published = await app.request('/api/v1/versions/publish', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ environment: 'staging', version: version.id, message: 'try it' }),
+    });
+    expect(published.status, await published.clone().text()).toBe(200);
+    expect((await store.history('shop', 'staging')).map((change) => change.author)).toEqual(['dev']);
+  });
 });
