@@ -19,6 +19,8 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   sourceStore: SqliteStores['sourceStore'];
   /** The tree's versions and environments (docs/versions.md) in the same file. */
   versionStore: SqliteStores['versionStore'];
+  /** The users' CSAT ratings in the same file. */
+  satisfaction: SqliteStores['satisfaction'];
   file: string;
   close(): Promise<void>;
 } {
@@ -37,6 +39,7 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     handoffQueue: sqlite.handoffQueue,
     sourceStore: sqlite.sourceStore,
     versionStore: sqlite.versionStore,
+    satisfaction: sqlite.satisfaction,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashOperatorPassword } from '@treeagent/server';
+import { openSqlite } from '@treeagent/sqlite';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevServer, startDev } from './commands/dev.js';
@@ -16,7 +17,8 @@ import { writeShopTree } from './test-support/versioned-tree.js';
  * Debian's Chromium, against `treeagent dev` with an admin login: three versions of a tree with a
  * conversation test and labelled utterances; publish (one refused by the gate, its failure shown,
  * one accepted), rollback, the diff of two versions; an experiment between two versions with its
- * figures, plot and decision. Screenshots for the docs with TREEAGENT_UPDATE_SCREENSHOTS=1.
+ * figures (CSAT of a rated conversation included), plot and decision, and its winner promoted
+ * through the confirmation dialog. Screenshots for the docs with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -149,7 +151,7 @@ describe('versions in the editor', () => {
 });
 
 describe('the experiment view in analytics', () => {
-  it("shows each variant's figures, the plot and the decision with its method", async () => {
+  it("shows each variant's figures (CSAT included), the plot and the decision with its method; Promote publishes the winner after a confirmation", async () => {
     const out = capture();
     const started = await main(
       [
@@ -169,9 +171,11 @@ describe('the experiment view in analytics', () => {
     expect(out.err.join('\n')).toBe('');
     expect(started).toBe(0);
     // Conversations on the tree the dev server serves (the file: the third version).
+    const sessions: { sessionId: string; token: string }[] = [];
     for (const text of ['how long does shipping take', 'I want to return a bike', 'tell me a joke']) {
       const created = await fetch(`${dev.url}/api/v1/sessions`, { method: 'POST' });
       const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+      sessions.push({ sessionId, token });
       const answered = await fetch(`${dev.url}/api/v1/sessions/${sessionId}/messages`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
@@ -179,6 +183,32 @@ describe('the experiment view in analytics', () => {
       });
       expect(answered.status).toBe(200);
     }
+    // The first conversation was handed to a person, handed back, and rated 4 by the user.
+    const sqlite = openSqlite(data);
+    try {
+      await sqlite.handoffQueue.put({
+        sessionId: sessions[0]!.sessionId,
+        status: 'closed',
+        queue: 'support',
+        reason: 'asked for a person',
+        summary: null,
+        since: new Date().toISOString(),
+        operator: { id: 'anna', name: 'Anna' },
+        claimedAt: null,
+        lastUserMessageAt: null,
+        closedAt: new Date().toISOString(),
+        outcome: 'handed-back',
+        notes: [],
+      });
+    } finally {
+      await sqlite.close();
+    }
+    const rated = await fetch(`${dev.url}/api/v1/sessions/${sessions[0]!.sessionId}/satisfaction`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Session-Token': sessions[0]!.token },
+      body: JSON.stringify({ rating: 4 }),
+    });
+    expect(rated.status, await rated.clone().text()).toBe(201);
     await page.goto(`${dev.url}/staff/analytics`);
     const view = page.locator('#experiment-view');
     await view.waitFor({ timeout: 30_000 });
@@ -192,6 +222,49 @@ describe('the experiment view in analytics', () => {
       /Continue: every variant needs 1,565 conversations.*two-sided two-proportion z-test/,
     );
     expect(await page.locator('#experiment-chart canvas').count()).toBe(1);
+    // CSAT per variant: the rated conversation's version, and "not collected" where nobody rated.
+    expect(await view.locator(`tr[data-variant="${ids[2]}"] td.experiment-csat`).textContent()).toBe(
+      '4.00 (1 rating)',
+    );
+    expect(await view.locator(`tr[data-variant="${ids[0]}"] td.experiment-csat`).textContent()).toBe(
+      'not collected',
+    );
     await view.screenshot({ path: `${SCREENSHOTS}experiment-view.png` });
+
+    // Promote the winner: a confirmation first; cancelling changes nothing.
+    await view.locator(`tr[data-variant="${ids[2]}"] button.experiment-promote`).click();
+    const dialog = page.locator('#promote-dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(
+      `Publish ${ids[2]} to production and end the experiment "returns"?`,
+    );
+    await dialog.locator('button', { hasText: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const production = async () => {
+      const sqlite = openSqlite(data);
+      try {
+        return await sqlite.versionStore.getEnvironment('shop', 'production');
+      } finally {
+        await sqlite.close();
+      }
+    };
+    expect((await production())?.experiment?.name).toBe('returns');
+
+    await view.locator(`tr[data-variant="${ids[2]}"] button.experiment-promote`).click();
+    await dialog.waitFor();
+    expect(await dialog.locator('input[name=promote-message]').inputValue()).toBe(
+      'won the experiment returns',
+    );
+    await dialog.screenshot({ path: `${SCREENSHOTS}experiment-promote.png` });
+    await dialog.locator('button', { hasText: 'Publish and end the experiment' }).click();
+    await expect
+      .poll(() =>
+        page
+          .locator('#experiment-promoted')
+          .textContent()
+          .catch(() => null),
+      )
+      .toBe(`${ids[2]} now serves production; the experiment "returns" ended.`);
+    expect(await production()).toMatchObject({ versionId: ids[2], experiment: null });
   }, 120_000);
 });

@@ -120,6 +120,8 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
          PRIMARY KEY (tree, session_id)
        )`,
       `CREATE INDEX IF NOT EXISTS ${this.index('tree_environment_history_by_environment')} ON ${this.historyTable} (tree, environment, seq)`,
+      // Deleted sessions' versions are forgotten by session id (expiry, personal data requests).
+      `CREATE INDEX IF NOT EXISTS ${this.index('tree_session_versions_by_session')} ON ${this.sessionsTable} (session_id)`,
     ];
   }
 
@@ -301,6 +303,15 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
         [tree, sessionId],
       );
       return rows[0]?.version_id ?? null;
+    });
+  }
+
+  async forgetSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.run('forget the tree versions of deleted sessions', async (pool) => {
+      await pool.query(`DELETE FROM ${this.sessionsTable} WHERE session_id = ANY($1::text[])`, [
+        [...sessionIds],
+      ]);
     });
   }
 

@@ -676,8 +676,10 @@ export interface ExperimentVariantFigures {
   noMatchRate: number;
   fallbackRate: number;
   averageTurns: number;
-  /** Not collected in the turn facts yet: `null`. */
+  /** The average CSAT rating (1–5) of the sessions the variant ran, or `null` when none was rated. */
   csat: number | null;
+  /** How many ratings `csat` averages. */
+  csatRatings: number;
 }
 
 /** `GET /api/v1/versions/experiments/:environment`: the figures per variant and the test's decision. */

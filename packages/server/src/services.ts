@@ -87,16 +87,24 @@ export function createServices(options: CreateAppOptions): Services {
   });
   const limits = resolveLimits(options.limits);
   const messageLimits = new MessageLimits(options.messageLimit);
+  const tokens = options.sessionTokens ?? new InMemorySessionTokens();
   return {
     agent: options.agent,
     debug,
     locale: options.locale === undefined ? undefined : checkLocale(options.locale, 'The option "locale"'),
     apiKeysConfigured: (options.apiKeys?.length ?? 0) > 0,
-    tokens: options.sessionTokens ?? new InMemorySessionTokens(),
+    tokens,
     tracker,
     metrics,
     runner,
-    turns: new CustomerTurnRunner({ runner, messageLimits, limits, fileStore: options.agent.fileStore }),
+    turns: new CustomerTurnRunner({
+      runner,
+      messageLimits,
+      limits,
+      fileStore: options.agent.fileStore,
+      // An experiment splits by the session's user when it has one (docs/versions.md).
+      userOf: async (sessionId) => (await tokens.info?.(sessionId))?.userId ?? null,
+    }),
     limits,
     expiry: resolveExpiry(options.sessions),
     sessionCreation:

@@ -57,6 +57,8 @@ export const VERSION_SCHEMA: SchemaMigrations = {
        PRIMARY KEY (tree, session_id)
      );`,
     'ALTER TABLE tree_environments ADD COLUMN experiment TEXT;',
+    // Deleted sessions' versions are forgotten by session id (expiry, personal data requests).
+    'CREATE INDEX tree_session_versions_by_session ON tree_session_versions (session_id);',
   ],
 };
 
@@ -275,6 +277,18 @@ export class SqliteVersionStore implements VersionStore {
 
   async sessionVersion(tree: string, sessionId: string): Promise<string | null> {
     return this.#handle.run("read a session's tree version", () => this.#sessionVersion(tree, sessionId));
+  }
+
+  async forgetSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    this.#handle.run('forget the tree versions of deleted sessions', () => {
+      const forget = this.#connection.prepare('DELETE FROM tree_session_versions WHERE session_id = ?');
+      let changes = 0;
+      this.#connection.transaction(() => {
+        for (const sessionId of sessionIds) changes += forget.run(sessionId).changes;
+      })();
+      if (changes) this.#database.wrote();
+    });
   }
 
   #sessionVersion(tree: string, sessionId: string): string | null {

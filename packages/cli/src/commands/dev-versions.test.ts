@@ -11,7 +11,7 @@ import { startDev } from './dev.js';
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-dev-versions-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-test('treeagent dev records a version at start, on a file change picked up by the watch, and on an editor save — once per content', async () => {
+test('treeagent dev records a version at start, on a file change picked up by the watch, and on an editor save — once per content; without operator logins the developer publishes as "dev"', async () => {
   const tree = writeShopTree(scratch);
   const data = join(scratch, 'data');
   const out = capture();
@@ -67,6 +67,29 @@ test('treeagent dev records a version at start, on a file change picked up by th
       message: 'saved in the editor',
       diff: 'node 11 (refunds): name changed',
     });
+
+    // The Versions panel's routes work without operator logins: the developer publishes as "dev".
+    const panel = await fetch(`${dev.url}/api/v1/versions`);
+    expect(panel.status, await panel.clone().text()).toBe(200);
+    const ids = ((await panel.json()) as { versions: { id: string }[] }).versions.map(
+      (version) => version.id,
+    );
+    expect(ids).toHaveLength(3);
+    const published = await fetch(`${dev.url}/api/v1/versions/publish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ environment: 'staging', version: ids[2], message: 'first release' }),
+    });
+    expect(published.status, await published.clone().text()).toBe(200);
+    expect(await published.json()).toMatchObject({ published: true, versionId: ids[2] });
+    const sqlite = openSqlite(data);
+    try {
+      expect((await sqlite.versionStore.history('shop', 'staging')).map((change) => change.author)).toEqual([
+        'dev',
+      ]);
+    } finally {
+      await sqlite.close();
+    }
   } finally {
     await dev.close();
   }

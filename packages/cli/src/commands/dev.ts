@@ -117,8 +117,9 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     ...(operators
       ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
       : {}),
-    // The editor's Versions panel: list, diff, gated publish, rollback (docs/versions.md).
-    ...(editor && operators
+    // The editor's Versions panel: list, diff, gated publish, rollback (docs/versions.md); an admin's
+    // with operators, else the developer's (debug mode, author "dev").
+    ...(editor
       ? {
           versions: await serverVersions(
             data.versionStore,

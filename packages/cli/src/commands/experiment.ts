@@ -1,5 +1,5 @@
 import { TreeAgentError } from '@treeagent/core';
-import { checkSplit, type ExperimentVariant } from '@treeagent/core/adapter';
+import { checkSplit, type ExperimentVariant, promoteVariant } from '@treeagent/core/adapter';
 import type { Output } from '../output.js';
 import { checkEnvironment } from '../versions/environment-names.js';
 import { openVersionStore, type VersionStoreOptions } from '../versions/open-version-store.js';
@@ -46,24 +46,20 @@ export async function experimentCommand(
     if (options.promote) {
       if (!options.message?.trim())
         throw new TreeAgentError('INVALID_INPUT', 'Say why you promote it: -m "won the experiment".');
-      const running = (await store.getEnvironment(tree, environment))?.experiment;
-      if (!running?.variants.some((variant) => variant.versionId === options.promote))
-        throw new TreeAgentError(
-          'INVALID_INPUT',
-          `--promote ${options.promote}: it is not a variant of an experiment running on ${environment}${running ? ` (its variants: ${running.variants.map((variant) => variant.versionId).join(', ')})` : ' (none runs)'}.`,
-        );
-      await store.moveEnvironment(tree, {
+      const ended = await promoteVariant(store, {
+        tree,
         environment,
         versionId: options.promote,
-        action: 'publish',
         author: 'cli',
         message: options.message,
-        at: new Date(),
-        figures: null,
+      }).catch((error: unknown) => {
+        // The CLI names its flag.
+        if (TreeAgentError.hasCode(error, 'INVALID_INPUT'))
+          throw new TreeAgentError('INVALID_INPUT', `--promote ${options.promote}: ${error.message}`);
+        throw error;
       });
-      await store.setExperiment(tree, environment, null);
       out.log(
-        `Promoted version ${options.promote} of ${tree} to ${environment} and ended the experiment "${running.name}".`,
+        `Promoted version ${options.promote} of ${tree} to ${environment} and ended the experiment "${ended.name}".`,
       );
       return 0;
     }

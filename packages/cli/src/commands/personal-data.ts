@@ -8,6 +8,7 @@ import type {
   HandoffOutbox,
   HandoffQueue,
   SessionStore,
+  VersionStore,
 } from '@treeagent/core/adapter';
 import {
   PersonalData,
@@ -124,6 +125,7 @@ interface PostgresModule {
   PostgresAuditLog: Opens<AuditLog>;
   PostgresHandoffQueue: Opens<HandoffQueue>;
   PostgresFileStore: Opens<FileStore>;
+  PostgresVersionStore: Opens<VersionStore>;
 }
 
 async function openStores(
@@ -140,6 +142,7 @@ async function openStores(
     const auditLog = new postgres.PostgresAuditLog(where);
     const handoffQueue = new postgres.PostgresHandoffQueue(where);
     const fileStore = new postgres.PostgresFileStore(where);
+    const versions = new postgres.PostgresVersionStore(where);
     const outbox = sessionStore.handoffOutbox();
     return {
       stores: {
@@ -150,6 +153,7 @@ async function openStores(
         fileStore,
         outbox,
         channels: sessionStore.channelStore(),
+        versions,
       },
       close: async () => {
         await Promise.all([
@@ -158,6 +162,7 @@ async function openStores(
           auditLog.close(),
           handoffQueue.close(),
           fileStore.close(),
+          versions.close(),
         ]);
       },
     };
@@ -173,6 +178,8 @@ async function openStores(
       outbox: data.options.sessionStore!.handoffOutbox!(),
       // The messaging channels' identities and outbox in the same file.
       channels: data.options.sessionStore!.channelStore?.() ?? null,
+      // The sessions' tree versions (serve --env) in the same file.
+      versions: data.versionStore,
       ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
     },
     close: () => data.close(),

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { TreeAgentError } from '@treeagent/core';
-import { type AnalyticsStore, variantFigures } from '@treeagent/core/adapter';
+import { type AnalyticsStore, type SatisfactionRatings, variantFigures } from '@treeagent/core/adapter';
 import type { ReportFilter } from '@treeagent/core/analytics';
 import { openDataDirectory } from '../data-directory.js';
 import { loadTree } from '../load-tree.js';
@@ -57,7 +57,7 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
   const names: NodeNames = options.tree
     ? new Map([...(await loadTree(options.tree)).tree.nodes.values()].map((node) => [node.id, node.name]))
     : new Map();
-  const { analytics, close } = await openAnalytics(options);
+  const { analytics, satisfaction, close } = await openAnalytics(options);
   try {
     if (options.labels) {
       const labels = await analytics.labels();
@@ -80,8 +80,10 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
       const [a, b] = await Promise.all(
         options.experiment.map((version) => analytics.report({ ...filter, treeVersion: version })),
       );
-      const control = variantFigures(options.experiment[0]!, a!.totals);
-      const treatment = variantFigures(options.experiment[1]!, b!.totals);
+      // CSAT per variant: the ratings of the sessions each version ran.
+      const ratings = await satisfaction.list();
+      const control = variantFigures(options.experiment[0]!, a!.totals, ratings);
+      const treatment = variantFigures(options.experiment[1]!, b!.totals, ratings);
       if (options.json) out.log(JSON.stringify({ control, treatment }, null, 2));
       else for (const line of experimentLines(control, treatment, design)) out.log(line);
       return 0;
@@ -113,7 +115,7 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
 
 async function openAnalytics(
   options: ReportOptions,
-): Promise<{ analytics: AnalyticsStore; close: () => Promise<void> }> {
+): Promise<{ analytics: AnalyticsStore; satisfaction: SatisfactionRatings; close: () => Promise<void> }> {
   if (options.databaseUrl) {
     const module = await importPostgresAdapter<{
       PostgresSessionStore: new (options: {
@@ -123,16 +125,26 @@ async function openAnalytics(
         analytics(): AnalyticsStore;
         close(): Promise<void>;
       };
+      PostgresSatisfactionRatings: new (options: {
+        connection: string;
+        schema?: string;
+      }) => SatisfactionRatings & { close(): Promise<void> };
     }>('--database-url');
-    const store = new module.PostgresSessionStore({
-      connection: options.databaseUrl,
-      ...(options.schema ? { schema: options.schema } : {}),
-    });
-    return { analytics: store.analytics(), close: () => store.close() };
+    const scoped = { connection: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) };
+    const store = new module.PostgresSessionStore(scoped);
+    const satisfaction = new module.PostgresSatisfactionRatings(scoped);
+    return {
+      analytics: store.analytics(),
+      satisfaction,
+      close: async () => {
+        await satisfaction.close();
+        await store.close();
+      },
+    };
   }
   const data = openDataDirectory(options.data);
   const store = data.options.sessionStore as unknown as { analytics(): AnalyticsStore };
-  return { analytics: store.analytics(), close: () => data.close() };
+  return { analytics: store.analytics(), satisfaction: data.satisfaction, close: () => data.close() };
 }
 
 /** `treeagent report`: its help, arguments and options (the command table, `command-table.ts`). */

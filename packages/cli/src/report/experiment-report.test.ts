@@ -46,6 +46,20 @@ beforeAll(async () => {
           index < failing ? 'qwertz uiop asdf' : 'how long does shipping take',
         );
     }
+    // Two users of the control rated their conversation; nobody of the treatment did.
+    for (const [sessionId, rating] of [
+      ['rated-1', 3],
+      ['rated-2', 4],
+    ] as const)
+      await stores.satisfaction.add({
+        sessionId,
+        rating,
+        comment: null,
+        operatorId: null,
+        team: 'support',
+        treeVersion: control.contentHash,
+        at: new Date(),
+      });
   } finally {
     await stores.close();
   }
@@ -63,8 +77,8 @@ test('report --experiment shows each variant’s figures, the method, the sample
   const text = output.out.join('\n');
   const planned = experimentSampleSize({ baseline: 0.6, minimumEffect: 0.35 });
   expect(planned).toBeLessThanOrEqual(24);
-  expect(text).toMatch(/control {3}\w{12} +24 +100\.0% +0\.0% +0\.0%/);
-  expect(text).toMatch(/treatment \w{12} +24 +50\.0% +0\.0% +50\.0%/);
+  expect(text).toMatch(/control {3}\w{12} +24 +100\.0% +0\.0% +0\.0% .* 3\.50 \(2 ratings\)$/m);
+  expect(text).toMatch(/treatment \w{12} +24 +50\.0% +0\.0% +50\.0% .* not collected$/m);
   expect(text).toContain('method: two-sided two-proportion z-test on containment');
   expect(text).toContain(`sample size: ${planned} conversations per variant; z = -`);
   expect(text).toContain(`decision: control ${control.contentHash} wins`);

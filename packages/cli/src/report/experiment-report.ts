@@ -47,7 +47,7 @@ export function experimentLines(
   );
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const row = (figures: VariantFigures, role: string) =>
-    `  ${role.padEnd(9)} ${figures.treeVersion.slice(0, 12).padEnd(12)} ${String(figures.conversations).padStart(6)} ${percent(figures.containmentRate).padStart(11)} ${percent(figures.handoffRate).padStart(8)} ${percent(figures.noMatchRate).padStart(8)} ${percent(figures.fallbackRate).padStart(8)} ${figures.averageTurns.toFixed(2).padStart(9)}  ${figures.csat === null ? 'not collected' : figures.csat.toFixed(2)}`;
+    `  ${role.padEnd(9)} ${figures.treeVersion.slice(0, 12).padEnd(12)} ${String(figures.conversations).padStart(6)} ${percent(figures.containmentRate).padStart(11)} ${percent(figures.handoffRate).padStart(8)} ${percent(figures.noMatchRate).padStart(8)} ${percent(figures.fallbackRate).padStart(8)} ${figures.averageTurns.toFixed(2).padStart(9)}  ${figures.csat === null ? 'not collected' : `${figures.csat.toFixed(2)} (${figures.csatRatings} ${figures.csatRatings === 1 ? 'rating' : 'ratings'})`}`;
   const lines = [
     'experiment (per variant):',
     '  variant   version      convs. containment  handoff no-match fallback avg turns  CSAT',

@@ -1,4 +1,10 @@
-import { type SessionTrees, type Tree, type TreeAgent, TreeAgentError } from '@treeagent/core';
+import {
+  type SessionTrees,
+  type SessionUnit,
+  type Tree,
+  type TreeAgent,
+  TreeAgentError,
+} from '@treeagent/core';
 import {
   assignVariant,
   type EnvironmentExperiment,
@@ -85,10 +91,12 @@ export class EnvironmentTrees implements SessionTrees {
     return this.#current.version.id;
   }
 
-  async treeFor(sessionId: string): Promise<Tree | null> {
-    // In an experiment a new session gets its variant (sticky: the same session id, the same variant).
+  async treeFor(sessionId: string, session?: SessionUnit): Promise<Tree | null> {
+    // In an experiment a new session gets its variant, split by its user when it has one (sticky:
+    // the same user, the same variant in all their sessions), else by the session id.
     const current = this.#experiment
-      ? assignVariant(this.#experiment.name, sessionId, this.#experiment.variants).versionId
+      ? assignVariant(this.#experiment.name, session?.userId ?? sessionId, this.#experiment.variants)
+          .versionId
       : this.#current.version.id;
     const pinned = await this.#store.pinSession(this.tree, sessionId, current);
     if (pinned === this.#current.version.id) return null;
@@ -101,6 +109,11 @@ export class EnvironmentTrees implements SessionTrees {
       );
       return null;
     }
+  }
+
+  /** The sessions were deleted (expired, or on request): their pinned versions go with them. */
+  async forget(sessionIds: readonly string[]): Promise<void> {
+    await this.#store.forgetSessions(sessionIds);
   }
 
   /**

@@ -207,6 +207,7 @@ export {
 } from '../versions/experiment-decision.js';
 export { assignVariant, checkSplit, type ExperimentVariant } from '../versions/experiment-split.js';
 export { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
+export { type PromoteRequest, promoteVariant } from '../versions/promote-variant.js';
 export { publishedFigures, rollbackTarget } from '../versions/rollback-target.js';
 export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-version.js';
 export { type VariantFigures, type VariantTotals, variantFigures } from '../versions/variant-figures.js';

@@ -236,6 +236,26 @@ export function describeVersionStore(
       }
     });
 
+    cases.test("deleted sessions' versions are forgotten in every tree, the others kept", async () => {
+      const { store, dispose } = await open();
+      try {
+        await store.pinSession('shop', 'gone', 'aaaaaaaaaaaa');
+        await store.pinSession('other', 'gone', 'bbbbbbbbbbbb');
+        await store.pinSession('shop', 'gone too', 'aaaaaaaaaaaa');
+        await store.pinSession('shop', 'kept', 'aaaaaaaaaaaa');
+        await store.forgetSessions(['gone', 'gone too', 'never pinned']);
+        expect(await store.sessionVersion('shop', 'gone')).toBeNull();
+        expect(await store.sessionVersion('other', 'gone')).toBeNull();
+        expect(await store.sessionVersion('shop', 'gone too')).toBeNull();
+        expect(await store.sessionVersion('shop', 'kept')).toBe('aaaaaaaaaaaa');
+        await store.forgetSessions([]);
+        // A forgotten session that writes again is a new session: it gets the version given now.
+        expect(await store.pinSession('shop', 'gone', 'cccccccccccc')).toBe('cccccccccccc');
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test(
       'versions and environments outlive the store object: a reopened store reads them',
       async () => {

@@ -102,6 +102,12 @@ export class InMemoryVersionStore implements VersionStore {
   async sessionVersion(tree: string, sessionId: string): Promise<string | null> {
     return this.#sessions.get(key(tree, sessionId)) ?? null;
   }
+
+  async forgetSessions(sessionIds: readonly string[]): Promise<void> {
+    const forgotten = new Set(sessionIds);
+    for (const pinned of [...this.#sessions.keys()])
+      if (forgotten.has((JSON.parse(pinned) as [string, string])[1])) this.#sessions.delete(pinned);
+  }
 }
 
 function key(tree: string, name: string): string {

@@ -20,15 +20,23 @@ export interface VariantFigures {
   noMatchRate: number;
   fallbackRate: number;
   averageTurns: number;
-  /** CSAT is not collected in the turn facts yet: `null`. */
+  /** The average CSAT rating (1–5) of the sessions this version ran; `null` when none was rated. */
   csat: number | null;
+  /** How many ratings `csat` averages. */
+  csatRatings: number;
 }
 
 /**
- * A variant's figures from the report totals of the turns its tree version answered: what
+ * A variant's figures from the report totals of the turns its tree version answered, and the CSAT
+ * ratings (`SatisfactionRatings.list()`) of the sessions it ran (a rating's `treeVersion`): what
  * `treeagent report --experiment` prints and the server's experiment route returns.
  */
-export function variantFigures(treeVersion: string, totals: VariantTotals): VariantFigures {
+export function variantFigures(
+  treeVersion: string,
+  totals: VariantTotals,
+  ratings: readonly { rating: number; treeVersion: string }[] = [],
+): VariantFigures {
+  const rated = ratings.filter((rating) => rating.treeVersion === treeVersion);
   const per = (value: number) => (totals.conversations ? value / totals.conversations : 0);
   return {
     treeVersion,
@@ -39,6 +47,7 @@ export function variantFigures(treeVersion: string, totals: VariantTotals): Vari
     noMatchRate: totals.noMatchRate,
     fallbackRate: totals.fallbackRate,
     averageTurns: per(totals.turns),
-    csat: null,
+    csat: rated.length ? rated.reduce((sum, rating) => sum + rating.rating, 0) / rated.length : null,
+    csatRatings: rated.length,
   };
 }

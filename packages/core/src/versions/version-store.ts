@@ -115,6 +115,11 @@ export interface VersionStore {
   /** The version a session runs on; `null` before its first turn. */
   sessionVersion(tree: string, sessionId: string): Promise<string | null>;
   /**
+   * Forgets the version of each of these sessions, in every tree: called when the sessions are
+   * deleted (expired, or one user's data on request, docs/privacy.md), so nothing of them stays.
+   */
+  forgetSessions(sessionIds: readonly string[]): Promise<void>;
+  /**
    * Optional, for a store several processes share: calls `listener` soon after any process moves an
    * environment (PostgreSQL: `LISTEN`/`NOTIFY`). Resolves to the function that stops listening.
    * Without it, servers poll `getEnvironment`.

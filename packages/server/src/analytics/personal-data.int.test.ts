@@ -6,6 +6,7 @@ import {
   PostgresHandoffQueue,
   PostgresSessionStore,
   PostgresSessionTokens,
+  PostgresVersionStore,
 } from '@treeagent/postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ describePersonalData('PostgreSQL (real stores in a schema of their own)', async 
   const auditLog = new PostgresAuditLog({ connection, schema });
   const handoffQueue = new PostgresHandoffQueue({ connection, schema });
   const fileStore = new PostgresFileStore({ connection, schema });
+  const versions = new PostgresVersionStore({ connection, schema });
   return {
     sessionStore,
     tokens,
@@ -29,6 +31,7 @@ describePersonalData('PostgreSQL (real stores in a schema of their own)', async 
     handoffQueue,
     fileStore,
     keepsFacts: true,
+    versions,
     dispose: async () => {
       await Promise.all([
         sessionStore.close(),
@@ -36,6 +39,7 @@ describePersonalData('PostgreSQL (real stores in a schema of their own)', async 
         auditLog.close(),
         handoffQueue.close(),
         fileStore.close(),
+        versions.close(),
       ]);
       await drop();
     },

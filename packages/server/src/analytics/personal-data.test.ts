@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemorySessionStore } from '@treeagent/core';
-import { InMemoryAuditLog, InMemoryHandoffQueue } from '@treeagent/core/adapter';
+import { InMemoryAuditLog, InMemoryHandoffQueue, InMemoryVersionStore } from '@treeagent/core/adapter';
 import { openSqlite } from '@treeagent/sqlite';
 import { InMemorySessionTokens } from '../auth/session-tokens.js';
 import { describePersonalData } from '../test-support/describe-personal-data.js';
@@ -13,6 +13,7 @@ describePersonalData('in memory', async () => ({
   auditLog: new InMemoryAuditLog(),
   handoffQueue: new InMemoryHandoffQueue(),
   keepsFacts: false,
+  versions: new InMemoryVersionStore(),
   dispose: async () => {},
 }));
 
@@ -26,6 +27,7 @@ describePersonalData('SQLite (openSqlite: one file, real stores)', async () => {
     handoffQueue: stores.handoffQueue,
     fileStore: stores.fileStore,
     keepsFacts: true,
+    versions: stores.versionStore,
     dispose: async () => {
       await stores.close();
       rmSync(directory, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import type {
   QueueEntry,
   SessionRecord,
   SessionStore,
+  VersionStore,
 } from '@treeagent/core/adapter';
 import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { hashSecret } from '../auth/secrets.js';
@@ -109,6 +110,12 @@ export interface PersonalDataStores {
   tokens: SessionTokens;
   auditLog: AuditLog;
   handoffQueue: HandoffQueue;
+  /**
+   * The tree versions the sessions were given (docs/versions.md): the deletion forgets them
+   * (`VersionStore.forgetSessions`). A server whose agent has `sessionTrees` forgets them through
+   * `deleteSessions` already. `null` or absent: not asked.
+   */
+  versions?: VersionStore | null;
   /** The turn facts (default: the session store's `analytics()`, when it has one). */
   analytics?: AnalyticsStore | null;
   /**
@@ -210,6 +217,7 @@ export class PersonalData {
     for (const sessionId of sessionIds) await handoffQueue.delete(sessionId);
     await this.#stores.outbox?.deleteSessions(sessionIds);
     await this.#stores.channels?.deleteSessions(sessionIds);
+    await this.#stores.versions?.forgetSessions(sessionIds);
     if (subject.userId !== undefined && tokens.deleteUser) await tokens.deleteUser(subject.userId);
     for (const sessionId of subject.sessionIds ?? []) await tokens.delete(sessionId);
     await this.#purgeDeleted();

@@ -64,8 +64,15 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
       joinRoutes(analyticsRoutes(s, analytics), satisfactionReportRoutes(s)),
     ),
     // Versions and environments: list, diff, gated publish, rollback, experiments (docs/versions.md).
+    // Without operator logins, the developer's own in debug mode (treeagent dev), as for the editor.
     ...(options.versions
-      ? [area('/api/v1/versions', 'admin', (s) => versionRoutes(s, options.versions!, analytics))]
+      ? [
+          area(
+            '/api/v1/versions',
+            !services.operatorAuth.configured && services.debug ? 'public' : 'admin',
+            (s) => versionRoutes(s, options.versions!, analytics),
+          ),
+        ]
       : []),
     area('/api/v1/personal-data', 'admin', (s) => personalDataRoutes(s, analytics)),
     // Knowledge sources: operators read, admins change (docs/knowledge.md, docs/security.md).

@@ -195,6 +195,8 @@ export class ChannelService {
       attachments,
       clientMetadata: { channel: channel.name, platform: channel.platform },
       inbound: receipt,
+      // An experiment splits by the channel's user: the same variant in each of their conversations.
+      userId: `${channel.name}:${conversation.userId}`,
       // The answer joins the outbox in the turn's own commit: a crash right after it cannot lose it.
       ...(this.#answersInCommit ? { replyTo: conversation } : {}),
     });

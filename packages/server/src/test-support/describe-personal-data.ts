@@ -5,9 +5,10 @@ import type {
   HandoffEvent,
   HandoffQueue,
   SessionStore,
+  VersionStore,
 } from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
-import { userReference } from '../analytics/personal-data.js';
+import { PersonalData, userReference } from '../analytics/personal-data.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import type { HandoffWebhookOptions } from '../handoff/handoff-webhook.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
@@ -24,6 +25,8 @@ export interface PersonalDataStoresFixture {
   fileStore?: FileStore;
   /** Whether the session store keeps turn facts (`analytics()`): memory does not. */
   keepsFacts: boolean;
+  /** The backend's version store (docs/versions.md): the sessions' pinned tree versions. */
+  versions: VersionStore;
   dispose(): Promise<void>;
 }
 
@@ -213,6 +216,57 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
         expect(everything).not.toContain(user);
         expect(everything).not.toContain('hello');
       } finally {
+        await stores.dispose();
+      }
+    });
+
+    it("deletes the tree versions the user's sessions were pinned to: through the server's agent, and by the stores alone (the CLI)", async () => {
+      const stores = await open();
+      // Sessions pin their version in the backend's store on their first turn, as serve --env does.
+      const agent = testAgent({
+        sessionStore: stores.sessionStore,
+        sessionTrees: {
+          treeFor: async (sessionId) => {
+            await stores.versions.pinSession('test-shop', sessionId, 'aaaaaaaaaaaa');
+            return null;
+          },
+          forget: (sessionIds) => stores.versions.forgetSessions(sessionIds),
+        },
+      });
+      const { app } = testApp({
+        agent,
+        sessionTokens: stores.tokens,
+        operators: { directory: operatorDirectory(await testOperatorAccounts()), auditLog: stores.auditLog },
+        handoff: { queue: stores.handoffQueue },
+      });
+      try {
+        const mine = [await createFor(app, 'crm:4711'), await createFor(app, 'crm:4711')];
+        const other = await createFor(app, 'crm:4712');
+        const cliUser = await createFor(app, 'crm:4713');
+        for (const session of [...mine, other, cliUser])
+          expect((await postMessage(app, session, { message: 'hello' })).status).toBe(200);
+        const pinned = (sessionId: string) => stores.versions.sessionVersion('test-shop', sessionId);
+        expect(await pinned(mine[0]!.sessionId)).toBe('aaaaaaaaaaaa');
+        const deletion = await app.request('/api/v1/personal-data/delete', {
+          method: 'POST',
+          headers: {
+            'X-Operator-Token': await loginOperator(app, 'anna'),
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ userId: 'crm:4711' }),
+        });
+        expect(deletion.status, await deletion.clone().text()).toBe(200);
+        for (const session of mine) expect(await pinned(session.sessionId)).toBeNull();
+        expect(await pinned(other.sessionId)).toBe('aaaaaaaaaaaa');
+        // The CLI deletes by the stores alone, with no agent: the version store is one of them.
+        await new PersonalData({ ...stores, versions: stores.versions }).delete(
+          { userId: 'crm:4713' },
+          { id: 'cli:test', role: 'admin' },
+        );
+        expect(await pinned(cliUser.sessionId)).toBeNull();
+        expect(await pinned(other.sessionId)).toBe('aaaaaaaaaaaa');
+      } finally {
+        await app.shutdown();
         await stores.dispose();
       }
     });

@@ -23,6 +23,11 @@ export interface CustomerMessage {
   address?: string;
   /** Cancels the turn (nothing is saved then). */
   signal?: AbortSignal;
+  /**
+   * The user the session belongs to, for an experiment's split (docs/versions.md). Default: the
+   * `userId` the session was created for (`POST /api/v1/sessions`, the widget's `identify()`).
+   */
+  userId?: string;
 }
 
 /** The limits of `createApp`'s `limits` that a message is checked against. */
@@ -64,14 +69,18 @@ export class CustomerTurnRunner implements CustomerTurns {
   readonly #messageLimits: MessageLimits;
   readonly #limits: CustomerMessageLimits;
   readonly #fileStore: Parameters<typeof resolveAttachments>[0];
+  readonly #userOf: (sessionId: string) => Promise<string | null>;
 
   constructor(options: {
     runner: TurnRunner;
     messageLimits: MessageLimits;
     limits: CustomerMessageLimits;
     fileStore: Parameters<typeof resolveAttachments>[0];
+    /** The user a session was created for (the session tokens' `userId`), or `null`. */
+    userOf?: (sessionId: string) => Promise<string | null>;
   }) {
     this.#runner = options.runner;
+    this.#userOf = options.userOf ?? (async () => null);
     this.#messageLimits = options.messageLimits;
     this.#limits = options.limits;
     this.#fileStore = options.fileStore;
@@ -94,6 +103,7 @@ export class CustomerTurnRunner implements CustomerTurns {
   async startCounted(message: CustomerMessage): Promise<StartedTurn> {
     this.#check(message);
     const attachments = await resolveAttachments(this.#fileStore, message.sessionId, message.attachments);
+    const userId = message.userId ?? (await this.#userOf(message.sessionId));
     return this.#runner.start({
       sessionId: message.sessionId,
       message: message.message,
@@ -101,6 +111,7 @@ export class CustomerTurnRunner implements CustomerTurns {
       ...(message.signal === undefined ? {} : { signal: message.signal }),
       ...(message.selectedOption === undefined ? {} : { selectedOption: message.selectedOption }),
       ...(message.clientMetadata === undefined ? {} : { clientMetadata: message.clientMetadata }),
+      ...(userId ? { userId } : {}),
     });
   }
 

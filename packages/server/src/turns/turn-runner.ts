@@ -22,6 +22,8 @@ export interface TurnRequest {
   inbound?: InboundReceipt;
   /** The channel conversation to answer on: the answer joins the channel outbox in the turn's commit. */
   replyTo?: ChannelConversation;
+  /** The user the session belongs to (`SendOptions.userId`): an experiment splits by it. */
+  userId?: string;
 }
 
 /** A turn started by the runner. */
@@ -92,6 +94,7 @@ export class TurnRunner {
         signal: AbortSignal.any(signals),
         ...(request.inbound ? { inbound: request.inbound } : {}),
         ...(request.replyTo ? { replyTo: request.replyTo } : {}),
+        ...(request.userId ? { userId: request.userId } : {}),
       }),
     );
     return {

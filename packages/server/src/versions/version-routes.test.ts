@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryVersionStore, type TreeVersion, treeVersionOf } from '@treeagent/core/adapter';
+import {
+  InMemorySatisfactionRatings,
+  InMemoryVersionStore,
+  type TreeVersion,
+  treeVersionOf,
+} from '@treeagent/core/adapter';
 import { SqliteSessionStore } from '@treeagent/sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanupsAfterEach } from '../../../core/src/test-support/cleanups-after-each.js';
@@ -47,8 +52,10 @@ async function setup() {
       ? { failures: ['conversation test "greeting" (conversations/greet.yaml) failed'], figures: null }
       : { failures: [], figures: { accuracy: 1, outOfScopeRecall: null, nodeRecall: { greet: 1 } } };
   };
+  const satisfaction = new InMemorySatisfactionRatings();
   const { app } = testApp({
     agent,
+    handoff: { satisfaction },
     operators: { directory: operatorDirectory(accounts) },
     versions: {
       store,
@@ -64,7 +71,19 @@ async function setup() {
       headers: { ...headers, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  return { app, agent, store, good, broken, better, asked, admin, call };
+  return { app, agent, store, satisfaction, good, broken, better, asked, admin, call };
+}
+
+/** An experiment "town" on production, half and half between two versions. */
+function startExperiment(store: InMemoryVersionStore, control: TreeVersion, treatment: TreeVersion) {
+  return store.setExperiment('shop', 'production', {
+    name: 'town',
+    variants: [
+      { versionId: control.id, percent: 50 },
+      { versionId: treatment.id, percent: 50 },
+    ],
+    startedAt: new Date(),
+  });
 }
 
 describe('versions routes', () => {
@@ -131,27 +150,108 @@ describe('versions routes', () => {
   });
 
   it("give an experiment's figures per variant and the test's decision", async () => {
-    const { app, call, store, good, better } = await setup();
+    const { app, agent, call, store, satisfaction, good, better } = await setup();
     expect((await call('/experiments/production')).status).toBe(404);
-    await store.setExperiment('shop', 'production', {
-      name: 'town',
-      variants: [
-        { versionId: good.id, percent: 50 },
-        { versionId: better.id, percent: 50 },
-      ],
-      startedAt: new Date(),
-    });
+    // CSAT ratings of sessions the good version ran, and one of a version outside the experiment.
+    const rating = (sessionId: string, value: 1 | 2 | 3 | 4 | 5, treeVersion: string) =>
+      satisfaction.add({
+        sessionId,
+        rating: value,
+        comment: null,
+        operatorId: 'bruno',
+        team: 'support',
+        treeVersion,
+        at: new Date(),
+      });
+    await rating('rated-1', 4, agent.tree.contentHash);
+    await rating('rated-2', 5, agent.tree.contentHash);
+    await rating('elsewhere', 1, 'another-tree-version');
+    await startExperiment(store, good, better);
     const session = await createSession(app);
     await postMessage(app, session, { message: 'hello' });
     const body = (await (await call('/experiments/production')).json()) as {
-      variants: { versionId: string; conversations: number }[];
+      variants: { versionId: string; conversations: number; csat: number | null; csatRatings: number }[];
       decision: { status: string; method: string; sampleSize: number };
     };
-    expect(body.variants.map((v) => [v.versionId, v.conversations])).toEqual([
-      [good.id, 1],
-      [better.id, 0],
+    expect(body.variants.map((v) => [v.versionId, v.conversations, v.csat, v.csatRatings])).toEqual([
+      [good.id, 1, 4.5, 2],
+      [better.id, 0, null, 0],
     ]);
     expect(body.decision).toMatchObject({ status: 'continue', sampleSize: 1565 });
     expect(body.decision.method).toMatch(/two-proportion z-test/);
+  });
+
+  it('promote the winner in one action: published, the experiment ended; bad input refused, operators 403', async () => {
+    const { app, call, store, good, better, broken } = await setup();
+    const promote = (body: unknown, headers?: Record<string, string>) =>
+      call('/experiments/production/promote', body, headers);
+    // No experiment runs: refused, naming it.
+    const none = await promote({ version: better.id, message: 'won' });
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(await none.json())).toMatch(
+      /not a variant of an experiment running on production \(none runs\)/,
+    );
+    await startExperiment(store, good, better);
+    const operator = { 'X-Operator-Token': await loginOperator(app, 'bruno') };
+    expect((await promote({ version: better.id, message: 'won' }, operator)).status).toBe(403);
+    expect((await promote({ version: better.id, message: 'won' }, {})).status).toBe(401);
+    const outsider = await promote({ version: broken.id, message: 'won' });
+    expect(outsider.status).toBe(400);
+    expect(JSON.stringify(await outsider.json())).toContain(`its variants: ${good.id}, ${better.id}`);
+    const silent = await promote({ version: better.id, message: '  ' });
+    expect(silent.status).toBe(400);
+    expect(JSON.stringify(await silent.json())).toMatch(/Say why you promote it/);
+    expect((await call('/experiments/nowhere/promote', { version: better.id, message: 'won' })).status).toBe(
+      400,
+    );
+    // Nothing moved by the refusals.
+    expect((await store.getEnvironment('shop', 'production'))?.experiment?.name).toBe('town');
+
+    const promoted = await promote({ version: better.id, message: 'won the experiment' });
+    expect(promoted.status, await promoted.clone().text()).toBe(200);
+    expect(await promoted.json()).toEqual({
+      promoted: true,
+      environment: 'production',
+      versionId: better.id,
+      experiment: 'town',
+    });
+    const production = await store.getEnvironment('shop', 'production');
+    expect(production).toMatchObject({ versionId: better.id, experiment: null });
+    expect((await store.history('shop', 'production')).at(-1)).toMatchObject({
+      action: 'publish',
+      author: 'admin:anna',
+      message: 'won the experiment',
+    });
+    expect((await call('/experiments/production')).status).toBe(404);
+  });
+
+  it('without operator logins: the developer\'s in debug mode (author "dev"), closed otherwise', async () => {
+    const store = new InMemoryVersionStore();
+    const version = (
+      await store.addVersion(
+        treeVersionOf(
+          { tree: 'shop', document: doc('hello'), callbacks: null, author: 'cli', message: 'm' },
+          null,
+        ),
+      )
+    ).version;
+    const versions = {
+      store,
+      tree: 'shop',
+      // A stand-in for the CLI's gate (mock, labelled): lets every version through.
+      gate: async () => ({ failures: [], figures: null }),
+      treeVersionOf: async () => 'not-served',
+    };
+    const closed = testApp({ debug: false, versions }).app;
+    expect((await closed.request('/api/v1/versions')).status).not.toBe(200);
+    const { app } = testApp({ debug: true, versions });
+    expect((await app.request('/api/v1/versions')).status).toBe(200);
+    const published = await app.request('/api/v1/versions/publish', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ environment: 'staging', version: version.id, message: 'try it' }),
+    });
+    expect(published.status, await published.clone().text()).toBe(200);
+    expect((await store.history('shop', 'staging')).map((change) => change.author)).toEqual(['dev']);
   });
 });

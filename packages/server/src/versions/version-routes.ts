@@ -1,8 +1,10 @@
+import { TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
   decideExperiment,
   type EnvironmentChange,
   NO_GATE,
+  promoteVariant,
   publishedFigures,
   rollbackTarget,
   type TreeVersion,
@@ -24,6 +26,10 @@ const PublishBody = z.strictObject({
   version: z.string().min(1).max(100),
   message: z.string().max(2000),
 });
+const PromoteBody = z.strictObject({
+  version: z.string().min(1).max(100),
+  message: z.string().max(2000),
+});
 const RollbackBody = z.strictObject({
   environment: z.string().min(1).max(100),
   message: z.string().max(2000).optional(),
@@ -35,7 +41,8 @@ const RollbackBody = z.strictObject({
  * with its version, gate, experiment and history, `POST /publish` `{ environment, version, message }`
  * (gated: `{ published: false, failures }` when refused, nothing moved), `POST /rollback`
  * `{ environment }`, `GET /experiments/:environment` the experiment's figures per variant and the
- * test's decision.
+ * test's decision, `POST /experiments/:environment/promote` `{ version, message }` the winner
+ * published and the experiment ended in one action (`treeagent experiment --promote`).
  */
 export function versionRoutes(
   services: Services,
@@ -48,7 +55,8 @@ export function versionRoutes(
   const noStore = { 'Cache-Control': 'no-store' };
   const authorOf = (c: Context) => {
     const operator = c.get('operator');
-    return operator ? `${operator.role}:${operator.id}` : 'editor';
+    // Without operator logins only the developer reaches these routes (dev's debug mode).
+    return operator ? `${operator.role}:${operator.id}` : 'dev';
   };
   const checkEnvironment = (name: string) => {
     if (!environments.includes(name))
@@ -158,12 +166,13 @@ export function versionRoutes(
         `${name} runs no experiment: start one with treeagent experiment ${name} <tree> --split <version>=<percent>….`,
       );
     const facts = analyticsStore(services, analytics);
+    // The users' CSAT ratings, each with the tree version that ran its session.
+    const ratings = await services.handoffs.satisfaction.list();
     const variants = [];
     for (const variant of experiment.variants) {
-      const report = await facts.report({
-        treeVersion: await options.treeVersionOf(await versionOf(variant.versionId, 'variant')),
-      });
-      const { treeVersion: _, ...figures } = variantFigures(variant.versionId, report.totals);
+      const treeVersion = await options.treeVersionOf(await versionOf(variant.versionId, 'variant'));
+      const report = await facts.report({ treeVersion });
+      const { treeVersion: _, ...figures } = variantFigures(treeVersion, report.totals, ratings);
       variants.push({ versionId: variant.versionId, percent: variant.percent, ...figures });
     }
     const [control, treatment] = variants;
@@ -179,6 +188,25 @@ export function versionRoutes(
       200,
       noStore,
     );
+  });
+
+  routes.post('/experiments/:environment/promote', async (c) => {
+    const name = c.req.param('environment');
+    checkEnvironment(name);
+    const body = await readJson(c, PromoteBody);
+    try {
+      const ended = await promoteVariant(store, {
+        tree,
+        environment: name,
+        versionId: body.version,
+        author: authorOf(c),
+        message: body.message,
+      });
+      return c.json({ promoted: true, environment: name, versionId: body.version, experiment: ended.name });
+    } catch (error) {
+      if (TreeAgentError.hasCode(error, 'INVALID_INPUT')) throw invalidRequest(error.message);
+      throw error;
+    }
   });
 
   return routes;

@@ -16,6 +16,7 @@ export function checkSendInput(
     signal?: AbortSignal;
     inbound?: unknown;
     replyTo?: unknown;
+    userId?: unknown;
   },
 ): TurnInput {
   if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > MAX_SESSION_ID_LENGTH) {
@@ -44,6 +45,10 @@ export function checkSendInput(
       inbound.messageId === '')
   )
     throw invalid('inbound must be { channel, messageId } with two non-empty strings.');
+  if (options.userId !== undefined && (typeof options.userId !== 'string' || options.userId === ''))
+    throw invalid(
+      `userId must be a non-empty string (the user the session belongs to), got ${JSON.stringify(options.userId)}; leave it out when there is none.`,
+    );
   const replyTo = options.replyTo as Record<string, unknown> | undefined;
   if (replyTo !== undefined) {
     if (

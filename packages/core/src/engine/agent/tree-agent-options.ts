@@ -31,9 +31,16 @@ export interface TreeAgentOptions {
   sessionTrees?: SessionTrees;
   /**
    * How many trees besides `tree` stay loaded for `sessionTrees` (each holds its chunk index in
-   * memory); the one used least recently is unloaded first, once no turn runs on it. Default 4.
+   * memory); a tree is unloaded as soon as no session uses it (its sessions deleted or moved), and
+   * beyond the bound the one used least recently goes first, once no turn runs on it. Default 4.
    */
   maxLoadedTrees?: number;
+  /**
+   * How many bytes the trees besides `tree` may hold together (their runtimes' estimated memory:
+   * chunk index and chunk texts, docs/versions.md); beyond it the least recently used is unloaded
+   * first, never one a turn runs on nor the one used last. Default 256 MiB.
+   */
+  maxLoadedTreeBytes?: number;
   /**
    * Embeds chunks and directions. Default: the offline `HashedEmbedder`, analysing words in the
    * tree's language (`defaultEmbedderFor(tree, language)`).
@@ -199,4 +206,10 @@ export interface SendOptions {
    * (`sessionStore.channelStore()`) receives it.
    */
   replyTo?: ChannelConversation;
+  /**
+   * The user the session belongs to (the application's user id, a messaging channel's user):
+   * `sessionTrees` gets it, so an experiment gives one user the same variant in all their sessions
+   * (docs/versions.md). Absent: the split is by session id.
+   */
+  userId?: string;
 }

@@ -30,10 +30,15 @@ import type { SpaceStatus } from '../runtime/space-fitter.js';
 import { runTurn } from '../turn/run-turn.js';
 import { EventChannel } from './event-channel.js';
 import { type HandoffAction, type HandoffUpdate, runHandoffAction } from './handoff-actions.js';
+import { LoadedTrees } from './loaded-trees.js';
 import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
 import { type RouteOptions, type RouteResult, routeText } from './route.js';
 import { checkSendInput } from './send-input.js';
-import { DEFAULT_MAX_LOADED_TREES, type SessionTrees } from './session-trees.js';
+import {
+  DEFAULT_MAX_LOADED_TREE_BYTES,
+  DEFAULT_MAX_LOADED_TREES,
+  type SessionTrees,
+} from './session-trees.js';
 import {
   DEFAULT_CALLBACK_TIMEOUT_MS,
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -74,9 +79,8 @@ export class TreeAgent {
   readonly #mutex = new KeyedMutex();
   readonly #turnFacts: boolean;
   readonly #sessionTrees: SessionTrees | null;
-  readonly #maxLoadedTrees: number;
-  /** Runtimes of the other trees sessions run on (`sessionTrees`), least recently used first. */
-  readonly #otherHosts = new Map<string, { host: RuntimeHost; running: number }>();
+  /** Runtimes of the other trees sessions run on (`sessionTrees`), bounded, unloaded when unused. */
+  readonly #otherTrees: LoadedTrees;
 
   constructor(options: TreeAgentOptions) {
     this.redactor =
@@ -101,7 +105,6 @@ export class TreeAgent {
     const models = options.models;
     this.#turnFacts = options.turnFacts ?? true;
     this.#sessionTrees = options.sessionTrees ?? null;
-    this.#maxLoadedTrees = Math.max(0, options.maxLoadedTrees ?? DEFAULT_MAX_LOADED_TREES);
     this.#host = new RuntimeHost({
       tree: options.tree,
       embedder: this.#embedder,
@@ -135,6 +138,10 @@ export class TreeAgent {
         ((level, message) => {
           if (level === 'warn') console.warn(message);
         }),
+    });
+    this.#otherTrees = new LoadedTrees((tree) => new RuntimeHost({ ...this.#host.options, tree }), {
+      maxTrees: Math.max(0, options.maxLoadedTrees ?? DEFAULT_MAX_LOADED_TREES),
+      maxBytes: Math.max(0, options.maxLoadedTreeBytes ?? DEFAULT_MAX_LOADED_TREE_BYTES),
     });
   }
 
@@ -333,6 +340,7 @@ export class TreeAgent {
     await this.#exclusive(sessionId, async () => {
       await this.sessionStore.delete(sessionId);
       await this.fileStore.deleteSession?.(sessionId);
+      await this.#forgetSessions([sessionId]);
     });
   }
 
@@ -352,6 +360,7 @@ export class TreeAgent {
       if (this.sessionStore.deleteSessions) await this.sessionStore.deleteSessions(ids);
       else for (const id of ids) await this.sessionStore.delete(id);
       for (const id of ids) await this.fileStore.deleteSession?.(id);
+      await this.#forgetSessions(ids);
     };
     await holding(0);
   }
@@ -370,24 +379,22 @@ export class TreeAgent {
 
   /**
    * The content hashes of the trees loaded besides the agent's own for `sessionTrees` (sessions on
-   * an earlier version), least recently used first: at most `maxLoadedTrees`.
+   * an earlier version, experiment variants), least recently used first: at most `maxLoadedTrees`,
+   * and only while a session not deleted since ran its last turn there.
    */
   loadedTrees(): string[] {
-    return [...this.#otherHosts.keys()];
+    return this.#otherTrees.list();
   }
 
-  /** The runtime host of another tree a session runs on: kept, most recently used last, bounded. */
-  #hostOf(tree: Tree): { host: RuntimeHost; running: number } {
-    let loaded = this.#otherHosts.get(tree.contentHash);
-    if (loaded) this.#otherHosts.delete(tree.contentHash);
-    else loaded = { host: new RuntimeHost({ ...this.#host.options, tree }), running: 0 };
-    this.#otherHosts.set(tree.contentHash, loaded);
-    // Unload the least recently used trees beyond the bound, but none a turn is running on.
-    for (const [hash, other] of this.#otherHosts) {
-      if (this.#otherHosts.size <= this.#maxLoadedTrees) break;
-      if (other !== loaded && other.running === 0) this.#otherHosts.delete(hash);
-    }
-    return loaded;
+  /** The estimated memory of the trees `loadedTrees` lists, in bytes (bounded by `maxLoadedTreeBytes`). */
+  loadedTreeBytes(): number {
+    return this.#otherTrees.bytes();
+  }
+
+  /** The sessions were deleted: their trees are unloaded when no session uses them, their versions forgotten. */
+  async #forgetSessions(sessionIds: readonly string[]): Promise<void> {
+    this.#otherTrees.forget(sessionIds);
+    await this.#sessionTrees?.forget?.(sessionIds);
   }
 
   async #run(
@@ -404,25 +411,17 @@ export class TreeAgent {
         : checked;
       const recording = { redactor: this.redactor, facts: this.#turnFacts };
       return await this.#mutex.run(sessionId, async () => {
-        const tree = this.#sessionTrees ? await this.#sessionTrees.treeFor(sessionId) : null;
+        const tree = this.#sessionTrees
+          ? await this.#sessionTrees.treeFor(sessionId, { userId: options.userId ?? null })
+          : null;
         if (!tree || tree.contentHash === this.#host.tree.contentHash) {
+          this.#otherTrees.leave(sessionId);
           const runtime = await this.#host.load();
           return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
         }
-        const loaded = this.#hostOf(tree);
-        loaded.running++;
-        try {
-          return await runTurn(
-            await loaded.host.load(),
-            this.sessionStore,
-            sessionId,
-            input,
-            sink,
-            recording,
-          );
-        } finally {
-          loaded.running--;
-        }
+        return this.#otherTrees.run(tree, sessionId, (runtime) =>
+          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
+        );
       });
     } catch (error) {
       const event: AgentEvent = { type: 'error', error: summarizeError(error) };

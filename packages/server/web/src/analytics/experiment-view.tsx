@@ -7,6 +7,7 @@ import { useApp } from '../app/app-context';
 import { ChartView, SERIES_COLORS } from '../components/chart';
 import { formatDecimal, formatInteger, formatPercent } from '../components/format';
 import { useT } from '../i18n/use-t';
+import { PromoteDialog, type PromoteRequest } from './promote-dialog';
 import './experiment-view.css';
 
 /**
@@ -22,9 +23,14 @@ export function ExperimentView() {
   const [environment, setEnvironment] = useState('');
   const [experiment, setExperiment] = useState<ExperimentResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [promoting, setPromoting] = useState<PromoteRequest | null>(null);
+  const [promoted, setPromoted] = useState<string | null>(null);
+  // A promote ends the experiment: the environments are read again.
+  const [reload, setReload] = useState(0);
 
   useEffect(() => {
     let live = true;
+    void reload;
     versionsApi
       .environments(api)
       .then(({ environments: list }) => {
@@ -41,7 +47,7 @@ export function ExperimentView() {
     return () => {
       live = false;
     };
-  }, [api]);
+  }, [api, reload]);
 
   useEffect(() => {
     if (!environment) return;
@@ -79,6 +85,12 @@ export function ExperimentView() {
   }, [experiment, t]);
 
   if (error) return <p class="finding is-error">{error}</p>;
+  if (promoted)
+    return (
+      <p id="experiment-promoted" class="finding">
+        {promoted}
+      </p>
+    );
   if (!environments.length || !experiment) return null;
   const { decision } = experiment;
   const verdict =
@@ -118,6 +130,7 @@ export function ExperimentView() {
             <th>{t('experiment.fallback')}</th>
             <th>{t('experiment.turns')}</th>
             <th>{t('experiment.csat')}</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -133,7 +146,22 @@ export function ExperimentView() {
               <td>{formatPercent(v.noMatchRate)}</td>
               <td>{formatPercent(v.fallbackRate)}</td>
               <td>{formatDecimal(v.averageTurns, 1)}</td>
-              <td>{v.csat === null ? t('experiment.notCollected') : formatDecimal(v.csat, 2)}</td>
+              <td class="experiment-csat">
+                {v.csat === null
+                  ? t('experiment.notCollected')
+                  : t('experiment.csatValue', { average: formatDecimal(v.csat, 2), count: v.csatRatings })}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  class="ghost-button experiment-promote"
+                  onClick={() =>
+                    setPromoting({ environment, experiment: experiment.name, version: v.versionId })
+                  }
+                >
+                  {t('experiment.promote', { version: v.versionId })}
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -154,6 +182,16 @@ export function ExperimentView() {
           {t('experiment.method')}: {decision.method}
         </p>
       </div>
+      <PromoteDialog
+        request={promoting}
+        onDone={(outcome) => {
+          setPromoting(null);
+          if (!outcome) return;
+          setPromoted(outcome);
+          setExperiment(null);
+          setReload((count) => count + 1);
+        }}
+      />
     </section>
   );
 }

@@ -29,6 +29,11 @@ export const versionsApi = {
       '/api/v1/versions/rollback',
       post({ environment }),
     ),
+  promote: (api: ApiClient, environment: string, version: string, message: string) =>
+    api.json<{ promoted: boolean; environment: string; versionId: string; experiment: string }>(
+      `/api/v1/versions/experiments/${encodeURIComponent(environment)}/promote`,
+      post({ version, message }),
+    ),
   experiment: (api: ApiClient, environment: string) =>
     api.json<ExperimentResponse>(`/api/v1/versions/experiments/${encodeURIComponent(environment)}`),
 };
