@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/use-t';
 import type { GraphGroup, GraphNode } from './document-model';
 import { layoutGraph } from './graph-layout';
@@ -6,6 +6,8 @@ import { GraphFoldedGroup, GraphGroupBox } from './tree-graph/graph-group-box';
 import { GraphNodeBox, type NodeFindings } from './tree-graph/graph-node-box';
 import { GraphTools } from './tree-graph/graph-tools';
 import { nodeAt, pathEdgeKeys, searchMatches, toggled } from './tree-graph/graph-view';
+import { legibleFold } from './tree-graph/legible-fit';
+import { labelMetrics } from './tree-graph/legible-labels';
 import { useGraphView } from './tree-graph/use-graph-view';
 
 export type { NodeFindings };
@@ -44,7 +46,22 @@ export function TreeGraph(props: TreeGraphProps) {
     () => layoutGraph(nodes, collapsed, { groups, collapsedGroups }),
     [nodes, collapsed, groups, collapsedGroups],
   );
-  const { view, setView, fit, zoom, centre, toGraph } = useGraphView(svg, placed);
+  const { view, setView, fit, fitAfterLayout, zoom, centre, toGraph } = useGraphView(svg, placed);
+  /** Fit, legibly: folds the levels that would make the labels too small (docs/editor.md, *The graph*). */
+  const fitLegibly = () => {
+    const canvas = svg.current?.getBoundingClientRect();
+    if (!canvas) return fit();
+    setCollapsed(legibleFold(nodes, canvas, { groups, collapsedGroups }));
+    fitAfterLayout();
+  };
+  const firstFit = useRef(false);
+  // Once, when the graph first has nodes.
+  useEffect(() => {
+    if (firstFit.current || !nodes.length) return;
+    firstFit.current = true;
+    fitLegibly();
+  }, [nodes.length]);
+  const metrics = labelMetrics(view.scale);
   const toggleGroup = (id: number) => setCollapsedGroups((current) => toggled(current, id));
   const byId = useMemo(() => new Map(nodes.map((node) => [node.id, node])), [nodes]);
   const hasChildren = useMemo(() => new Set(nodes.map((node) => node.parentId)), [nodes]);
@@ -63,7 +80,7 @@ export function TreeGraph(props: TreeGraphProps) {
           centre(id);
         }}
         onZoom={(factor) => zoom(factor)}
-        onFit={fit}
+        onFit={fitLegibly}
         onExpandAll={
           collapsed.size || collapsedGroups.size
             ? () => {
@@ -121,6 +138,7 @@ export function TreeGraph(props: TreeGraphProps) {
             <GraphGroupBox
               key={`g${group.id}`}
               group={group}
+              scale={view.scale}
               component={groups.get(group.id)}
               selected={selected === group.id}
               onSelect={props.onSelect}
@@ -131,6 +149,7 @@ export function TreeGraph(props: TreeGraphProps) {
             <GraphFoldedGroup
               key={`c${box.id}`}
               box={box}
+              metrics={metrics}
               component={groups.get(box.id)}
               selected={selected === box.id}
               onSelect={props.onSelect}
@@ -151,6 +170,7 @@ export function TreeGraph(props: TreeGraphProps) {
                 key={node.id}
                 node={node}
                 place={place}
+                metrics={metrics}
                 states={[
                   selected === node.id ? 'is-selected' : '',
                   onPath.has(node.id) ? 'is-path' : '',
