@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDev } from './commands/dev.js';
+import type { DevServer } from './commands/dev.js';
 import {
-  launchChromium,
+  type EditorFixture,
   openEditor,
   overlappingLabels,
-  quietOutput,
   screenshotDirectory,
+  startEditorFixture,
   visibleLabels,
 } from './test-support/editor-browser.js';
 import { largeTree } from './test-support/large-tree.js';
@@ -22,23 +19,17 @@ import { largeTree } from './test-support/large-tree.js';
  */
 
 const SCREENSHOTS = screenshotDirectory('editor-graph');
-const scratch = mkdtempSync(join(tmpdir(), 'helpdesk-'));
-const treePath = join(scratch, 'helpdesk.json');
 
+let fixture: EditorFixture;
 let dev: DevServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  writeFileSync(treePath, `${JSON.stringify(largeTree(), null, 2)}\n`);
-  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quietOutput);
-  browser = await launchChromium();
+  fixture = await startEditorFixture('helpdesk', largeTree());
+  ({ dev, browser } = fixture);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => fixture?.close());
 
 async function expectLegible(page: Page): Promise<void> {
   const labels = await visibleLabels(page);

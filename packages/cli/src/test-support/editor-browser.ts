@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { type DevServer, startDev } from '../commands/dev.js';
 import type { Output } from '../output.js';
 
 /** Where a browser test writes its screenshots: docs/screenshots with TREEAGENT_UPDATE_SCREENSHOTS=1, else a temporary directory. */
@@ -115,4 +116,38 @@ export function overlappingLabels(labels: DrawnLabel[]): [string, string][] {
     }
   });
   return pairs;
+}
+
+/** A JSON tree file in a scratch folder served by `treeagent dev`, and Debian's Chromium: what an editor test opens. */
+export interface EditorFixture {
+  dev: DevServer;
+  browser: Browser;
+  treePath: string;
+  scratch: string;
+  close(): Promise<void>;
+}
+
+/** Writes `tree` to `<scratch>/<project>.json` (with `files` beside it), starts `treeagent dev` on it and Chromium. */
+export async function startEditorFixture(
+  project: string,
+  tree: unknown,
+  options: { files?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<EditorFixture> {
+  const scratch = mkdtempSync(join(tmpdir(), `${project}-`));
+  const treePath = join(scratch, `${project}.json`);
+  writeFileSync(treePath, `${JSON.stringify(tree, null, 2)}\n`);
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(scratch, name), text);
+  const dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quietOutput);
+  const browser = await launchChromium();
+  return {
+    dev,
+    browser,
+    treePath,
+    scratch,
+    close: async () => {
+      await browser.close();
+      await dev.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
 }

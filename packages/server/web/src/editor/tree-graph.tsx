@@ -2,6 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/use-t';
 import type { GraphGroup, GraphNode } from './document-model';
 import { layoutGraph } from './graph-layout';
+import type { DropSide } from './sibling-order';
+import { DropIndicator } from './tree-graph/drop-indicator';
+import { dropZone } from './tree-graph/drop-zone';
 import { GraphFoldedGroup, GraphGroupBox } from './tree-graph/graph-group-box';
 import { GraphNodeBox, type NodeFindings } from './tree-graph/graph-node-box';
 import { GraphTools } from './tree-graph/graph-tools';
@@ -22,8 +25,12 @@ export interface TreeGraphProps {
   /** Similarity of the routed message to each node's best chunk (the heat map), or `null`. */
   heat: Map<number, number> | null;
   findings: Map<number, NodeFindings>;
-  /** A node dropped on another: move it (and its subtree) there. */
+  /** A node dropped on the middle of another: move it (and its subtree) there. */
   onReparent(id: number, parentId: number): void;
+  /** A node dropped on the left or right edge of another: put it before or after it among its siblings. */
+  onReorder?(id: number, targetId: number, side: DropSide): void;
+  /** A node dropped where there is no node (refused, with the reason). */
+  onDropNowhere?(id: number): void;
 }
 
 /**
@@ -122,8 +129,12 @@ export function TreeGraph(props: TreeGraphProps) {
           if (pan) setPan(null);
           if (drag) {
             if (drag.moved) {
-              const target = nodeAt(placed.nodes.values(), toGraph(event), drag.id);
-              if (target) props.onReparent(drag.id, target.id);
+              const point = toGraph(event);
+              const target = nodeAt(placed.nodes.values(), point, drag.id);
+              const zone = target ? dropZone(target, point) : null;
+              if (!target) props.onDropNowhere?.(drag.id);
+              else if (zone === 'inside') props.onReparent(drag.id, target.id);
+              else if (zone) props.onReorder?.(drag.id, target.id, zone);
             } else props.onSelect(drag.id);
             setDrag(null);
           }
@@ -190,6 +201,7 @@ export function TreeGraph(props: TreeGraphProps) {
               />
             );
           })}
+          <DropIndicator drag={drag} nodes={placed.nodes} />
         </g>
       </svg>
       {heat ? (
