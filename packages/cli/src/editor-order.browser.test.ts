@@ -101,10 +101,10 @@ async function drag(page: Page, id: number, target: number | { x: number; y: num
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x, to.y, { steps: 8 });
-  const indicator = await page
-    .locator('.graph-drop')
-    .getAttribute('class')
-    .catch(() => null);
+  // The drop indicator under the pointer, if any (none over the background).
+  const indicator = (await page.locator('.graph-drop').count())
+    ? await page.locator('.graph-drop').getAttribute('class')
+    : null;
   await page.mouse.up();
   return indicator;
 }
