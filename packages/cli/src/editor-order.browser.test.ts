@@ -234,4 +234,25 @@ describe('sibling order, undo/redo and shortcuts', () => {
     await phone.screenshot({ path: `${SCREENSHOTS}editor-shortcuts-phone.png` });
     await phone.close();
   }, 60_000);
+
+  it("labels the inspector's schema fields in the page's language, with the property name as the hint", async () => {
+    for (const [lang, label] of [
+      ['it', 'Obiettivo della conversazione'],
+      ['es', 'Objetivo de la conversación'],
+      ['en', 'Conversation goal'],
+    ] as const) {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      await page.goto(`${dev.url}/staff/editor?lang=${lang}`);
+      await page.waitForSelector('body.is-ready');
+      await selectNode(page, 1);
+      const field = page.locator('label.schema-field:has(#field-conversationGoal) > span');
+      expect(await field.textContent()).toBe(`${label} conversationGoal`);
+      expect(await field.locator('code').textContent()).toBe('conversationGoal');
+      if (lang === 'it') {
+        await page.locator('#schema-section').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SCREENSHOTS}editor-field-labels-it.png` });
+      }
+      await page.close();
+    }
+  }, 60_000);
 });
