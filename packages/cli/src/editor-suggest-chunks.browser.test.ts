@@ -133,3 +133,52 @@ describe('suggest chunks', () => {
     await phone.close();
   }, 90_000);
 });
+
+describe('suggest chunks without a model', () => {
+  let offline: EditorFixture;
+  beforeAll(async () => {
+    // No model configured; thresholds so high that every message goes unmatched.
+    const strict = {
+      ...TREE,
+      nodes: TREE.nodes.map((node) => (node.id === 1 ? { ...node, defaultSimilarityThreshold: 0.99 } : node)),
+    };
+    offline = await startEditorFixture('offline-shop', strict);
+  }, 60_000);
+  afterAll(() => offline?.close());
+
+  it('offers the unmatched messages closest to the node (most frequent first), from the analytics', async () => {
+    const url = offline.dev.url;
+    const session = (await (await fetch(`${url}/api/v1/sessions`, { method: 'POST' })).json()) as {
+      sessionId: string;
+      token: string;
+    };
+    const say = async (text: string) => {
+      const response = await fetch(`${url}/api/v1/sessions/${session.sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Session-Token': session.token },
+        body: JSON.stringify({ message: text }),
+      });
+      expect(response.status).toBeLessThan(300);
+      await response.text();
+    };
+    for (const text of [
+      'how much is shipping to spain',
+      'how much is shipping to spain',
+      'return the product I bought',
+    ])
+      await say(text);
+    const page = await (
+      await offline.browser.newContext({ viewport: { width: 1280, height: 800 } })
+    ).newPage();
+    await openEditor(page, url);
+    await selectNode(page, 3);
+    await page.locator('#suggest-chunks-button').click();
+    await page.waitForSelector('#suggest-chunks-source');
+    expect(await page.locator('#suggest-chunks-source').textContent()).toContain(
+      'No language model configured',
+    );
+    const shown = (await page.locator('.suggested-chunks li').allTextContents()).map((text) => text.trim());
+    expect(shown).toEqual(['how much is shipping to spain (×2)']);
+    await page.close();
+  }, 60_000);
+});
