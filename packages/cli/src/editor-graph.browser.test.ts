@@ -1,10 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevServer } from './commands/dev.js';
+import { type DevServer, startDev } from './commands/dev.js';
 import {
   type EditorFixture,
   openEditor,
   overlappingLabels,
+  quietOutput,
   screenshotDirectory,
   startEditorFixture,
   visibleLabels,
@@ -15,7 +20,7 @@ import { largeTree } from './test-support/large-tree.js';
  * The editor's graph on a large tree in Debian's Chromium (docs/editor.md, *The graph*): at Fit, a
  * 152-node tree is drawn with every visible label at 11 px or more on screen and no two labels
  * overlapping, deeper levels folded (▸ unfolds them), truncated names with the full name in the
- * tooltip. Takes docs/screenshots/editor-graph-fit{,-phone}.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
+ * tooltip. The bike-shop demo too. Takes docs/screenshots/editor-graph-fit{,-phone}.png and editor-graph-demo.png with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
 
 const SCREENSHOTS = screenshotDirectory('editor-graph');
@@ -71,4 +76,26 @@ describe('the graph at Fit', () => {
       expect(title).toContain('billing questions and requests');
       await page.close();
     });
+});
+
+describe('the demo tree at Fit', () => {
+  it('draws the bike-shop demo (components as groups) legibly at 1280 px', async () => {
+    const demo = fileURLToPath(new URL('../../../examples/src/bike-shop/tree.ts', import.meta.url));
+    const server = await startDev(
+      demo,
+      { port: '0', data: mkdtempSync(join(tmpdir(), 'bike-shop-data-')) },
+      quietOutput,
+    );
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      await openEditor(page, server.url);
+      await expectLegible(page);
+      await page.locator('.graph-tools button:text-is("Fit")').click();
+      await expectLegible(page);
+      await page.screenshot({ path: `${SCREENSHOTS}editor-graph-demo.png` });
+      await page.close();
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
