@@ -29,6 +29,8 @@ export interface FileTreeEditorOptions {
   /** Labelled utterances for threshold suggestions. Default: `utterances.{tsv,csv,json,jsonl}` beside the tree, when there is one. */
   utterances?: string;
   agentOptions?: TreeEditorSource['agentOptions'];
+  /** The model "suggest chunks" asks (the configured default model), if any. */
+  suggestionModel?: TreeEditorSource['suggestionModel'];
   /** Called after each save with its author (`admin:<id>`, `editor`): `treeagent dev` records a version. */
   onSaved?: (author: string) => Promise<void>;
   /** Called after the Callbacks panel saves the module: `treeagent dev` reloads the agent before answering. */
@@ -93,6 +95,7 @@ export function fileTreeEditor(treePath: string, options: FileTreeEditorOptions 
           ),
         }
       : {}),
+    ...(options.suggestionModel ? { suggestionModel: options.suggestionModel } : {}),
     async read() {
       if (!isJson) return readCode();
       const text = readFileSync(path, 'utf8');

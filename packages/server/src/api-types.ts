@@ -613,6 +613,29 @@ export interface EditorSuggestionsResponse {
   suggestions: EditorThresholdSuggestion[];
 }
 
+/**
+ * `POST /api/v1/editor/suggest-chunks` `{ document, nodeId }`: chunks suggested for a node (a model's
+ * paraphrases, or unmatched messages without a model) and the routing eval without and with them.
+ */
+export interface EditorChunkSuggestionsResponse {
+  nodeId: number;
+  /** Where the suggestions come from: the configured model, or the analytics' unmatched messages. */
+  source: 'model' | 'unmatched';
+  /** New texts only; `count`: times an unmatched message was sent (null for a model's). */
+  suggestions: { text: string; count: number | null }[];
+  /** The eval on the labelled utterances without and with all the suggestions; null without utterances. */
+  evaluation: {
+    utterances: number;
+    accuracyBefore: number;
+    accuracyAfter: number;
+    /** The node's recall (by its name); null for a node without a name or without utterances. */
+    recallBefore: number | null;
+    recallAfter: number | null;
+    /** Confusions (expected → predicted) the suggestions add or make more frequent, with how many more. */
+    confusionsIntroduced: { expected: string; predicted: string; count: number }[];
+  } | null;
+}
+
 /** `PUT /api/v1/editor` `{ document, baseVersion, force? }` → the new version on disk. */
 export interface EditorSaveResponse {
   version: string;

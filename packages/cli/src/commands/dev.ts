@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
+import type { LanguageModel } from '@treeagent/core/adapter';
 import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from '@treeagent/core/document';
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
@@ -144,6 +145,9 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
               clearTimeout(timer);
               await reload();
             },
+            // "Suggest chunks" asks the configured default model; without one it offers unmatched messages.
+            suggestionModel: (loaded.agentOptions.models as Record<string, LanguageModel> | undefined)
+              ?.default,
             agentOptions: {
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).

@@ -2,6 +2,7 @@ import { analyticsRoutes } from '../analytics/analytics-routes.js';
 import { personalDataRoutes } from '../analytics/personal-data-routes.js';
 import type { CreateAppOptions } from '../app-options.js';
 import { callbacksRoutes } from '../editor/callbacks-routes.js';
+import { chunkSuggestionRoutes } from '../editor/chunk-suggestion-routes.js';
 import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
 import { fileRoutes } from '../files/file-routes.js';
@@ -49,9 +50,10 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
     ...(options.editor
       ? [
-          area('/api/v1/editor', services.operatorAuth.configured ? 'admin' : 'public', (s) =>
-            editorRoutes(s, new TreeEditorService(options.editor!)),
-          ),
+          area('/api/v1/editor', services.operatorAuth.configured ? 'admin' : 'public', (s) => {
+            const editor = new TreeEditorService(options.editor!);
+            return joinRoutes(editorRoutes(s, editor), chunkSuggestionRoutes(s, editor));
+          }),
           // The callbacks module in the editor's Callbacks panel, with the editor's access.
           area('/api/v1/editor/callbacks', services.operatorAuth.configured ? 'admin' : 'public', (s) =>
             callbacksRoutes(s, options.editor!.callbacks),

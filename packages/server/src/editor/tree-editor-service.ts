@@ -12,12 +12,14 @@ import { evaluateRouting, lintTree } from '@treeagent/core/evaluation';
 import type {
   EditorAmbiguityResponse,
   EditorCheckResponse,
+  EditorChunkSuggestionsResponse,
   EditorProblem,
   EditorRouteResponse,
   EditorState,
   EditorSuggestionsResponse,
 } from '../api-types.js';
 import { describeTree } from '../tree/tree-view.js';
+import { suggestChunks } from './chunk-suggestions.js';
 import type { TreeEditorSource } from './tree-editor-source.js';
 import { VersionFeed } from './version-feed.js';
 
@@ -195,6 +197,39 @@ export class TreeEditorService {
         stopRecall: suggestion.stopRecall,
       })),
     };
+  }
+
+  /**
+   * Chunks suggested for a node of a valid draft, with the routing eval's change (`suggestChunks`):
+   * the source's model writes them, else they come from `unmatched` (the analytics' unmatched
+   * messages). Problems when the draft does not build or has no such node.
+   */
+  async chunkSuggestions(
+    document: TreeDocument,
+    nodeId: number,
+    unmatched: () => Promise<{ message: string; count: number }[]>,
+  ): Promise<EditorChunkSuggestionsResponse | EditorProblem[]> {
+    const built = await this.#build(document);
+    if (!built.draft) return built.problems;
+    if (!document.nodes.some((node) => node.id === nodeId))
+      return [
+        {
+          message: `There is no node ${nodeId} in the draft.`,
+          fix: 'Select a node of the tree and ask again.',
+        },
+      ];
+    const utterances = await this.#source.utterances();
+    return suggestChunks(document, nodeId, {
+      model: this.#source.suggestionModel ?? null,
+      unmatched,
+      embed: (texts) => this.#embed(texts),
+      evaluate: async (draft) => {
+        if (!utterances.length) return null;
+        const next = await this.#build(draft);
+        if (!next.draft) return null;
+        return evaluateRouting(next.draft.tree, next.draft.agent, utterances, { keep: SUGGESTION_KEEP });
+      },
+    });
   }
 
   /**

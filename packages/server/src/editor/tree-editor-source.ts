@@ -1,4 +1,5 @@
 import type { Tree, TreeAgentOptions } from '@treeagent/core';
+import type { LanguageModel } from '@treeagent/core/adapter';
 import type { TreeDocument } from '@treeagent/core/document';
 import type { LabelledUtterance } from '@treeagent/core/evaluation';
 import type { CallbacksModuleSource } from './callbacks-module-source.js';
@@ -55,6 +56,11 @@ export interface TreeEditorSource {
    * Options of the agents that route drafts: the served agent's `embedder` and `embeddingCache`, and
    * a `spaceFitter` for drafts to be fitted as the served tree is (without one they stay unfitted).
    */
+  /**
+   * The language model "suggest chunks" asks for paraphrases (`treeagent dev` passes the configured
+   * default model); without one, suggestions come from the unmatched messages.
+   */
+  suggestionModel?: LanguageModel | undefined;
   agentOptions: Pick<
     TreeAgentOptions,
     'embedder' | 'embeddingCache' | 'calibrateThresholds' | 'spaceFitter' | 'missingModels' | 'modelHelp'

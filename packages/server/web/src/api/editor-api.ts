@@ -2,6 +2,7 @@ import type { TreeDocument } from '@treeagent/core/client';
 import type {
   EditorAmbiguityResponse,
   EditorCheckResponse,
+  EditorChunkSuggestionsResponse,
   EditorRouteResponse,
   EditorSaveResponse,
   EditorState,
@@ -33,6 +34,9 @@ export const editorApi = {
     api.json<EditorAmbiguityResponse>('/api/v1/editor/ambiguity', post({ document, nodeId })),
   suggestions: (api: ApiClient, document: TreeDocument) =>
     api.json<EditorSuggestionsResponse>('/api/v1/editor/suggestions', post({ document })),
+  /** Chunks suggested for a node (the model's paraphrases, or unmatched messages) and the eval's change. */
+  suggestChunks: (api: ApiClient, document: TreeDocument, nodeId: number) =>
+    api.json<EditorChunkSuggestionsResponse>('/api/v1/editor/suggest-chunks', post({ document, nodeId })),
   save: (api: ApiClient, document: TreeDocument, baseVersion: string, force = false) =>
     api.json<EditorSaveResponse>('/api/v1/editor', post({ document, baseVersion, force }, 'PUT')),
 };

@@ -1,11 +1,16 @@
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/use-t';
 import type { GraphGroup, GraphNode } from './document-model';
 import { layoutGraph } from './graph-layout';
+import type { DropSide } from './sibling-order';
+import { DropIndicator } from './tree-graph/drop-indicator';
+import { dropZone } from './tree-graph/drop-zone';
 import { GraphFoldedGroup, GraphGroupBox } from './tree-graph/graph-group-box';
 import { GraphNodeBox, type NodeFindings } from './tree-graph/graph-node-box';
 import { GraphTools } from './tree-graph/graph-tools';
 import { nodeAt, pathEdgeKeys, searchMatches, toggled } from './tree-graph/graph-view';
+import { legibleFold } from './tree-graph/legible-fit';
+import { labelMetrics } from './tree-graph/legible-labels';
 import { useGraphView } from './tree-graph/use-graph-view';
 
 export type { NodeFindings };
@@ -20,8 +25,12 @@ export interface TreeGraphProps {
   /** Similarity of the routed message to each node's best chunk (the heat map), or `null`. */
   heat: Map<number, number> | null;
   findings: Map<number, NodeFindings>;
-  /** A node dropped on another: move it (and its subtree) there. */
+  /** A node dropped on the middle of another: move it (and its subtree) there. */
   onReparent(id: number, parentId: number): void;
+  /** A node dropped on the left or right edge of another: put it before or after it among its siblings. */
+  onReorder?(id: number, targetId: number, side: DropSide): void;
+  /** A node dropped where there is no node (refused, with the reason). */
+  onDropNowhere?(id: number): void;
 }
 
 /**
@@ -44,7 +53,22 @@ export function TreeGraph(props: TreeGraphProps) {
     () => layoutGraph(nodes, collapsed, { groups, collapsedGroups }),
     [nodes, collapsed, groups, collapsedGroups],
   );
-  const { view, setView, fit, zoom, centre, toGraph } = useGraphView(svg, placed);
+  const { view, setView, fit, fitAfterLayout, zoom, centre, toGraph } = useGraphView(svg, placed);
+  /** Fit, legibly: folds the levels that would make the labels too small (docs/editor.md, *The graph*). */
+  const fitLegibly = () => {
+    const canvas = svg.current?.getBoundingClientRect();
+    if (!canvas) return fit();
+    setCollapsed(legibleFold(nodes, canvas, { groups, collapsedGroups }));
+    fitAfterLayout();
+  };
+  const firstFit = useRef(false);
+  // Once, when the graph first has nodes.
+  useEffect(() => {
+    if (firstFit.current || !nodes.length) return;
+    firstFit.current = true;
+    fitLegibly();
+  }, [nodes.length]);
+  const metrics = labelMetrics(view.scale);
   const toggleGroup = (id: number) => setCollapsedGroups((current) => toggled(current, id));
   const byId = useMemo(() => new Map(nodes.map((node) => [node.id, node])), [nodes]);
   const hasChildren = useMemo(() => new Set(nodes.map((node) => node.parentId)), [nodes]);
@@ -63,7 +87,7 @@ export function TreeGraph(props: TreeGraphProps) {
           centre(id);
         }}
         onZoom={(factor) => zoom(factor)}
-        onFit={fit}
+        onFit={fitLegibly}
         onExpandAll={
           collapsed.size || collapsedGroups.size
             ? () => {
@@ -105,8 +129,12 @@ export function TreeGraph(props: TreeGraphProps) {
           if (pan) setPan(null);
           if (drag) {
             if (drag.moved) {
-              const target = nodeAt(placed.nodes.values(), toGraph(event), drag.id);
-              if (target) props.onReparent(drag.id, target.id);
+              const point = toGraph(event);
+              const target = nodeAt(placed.nodes.values(), point, drag.id);
+              const zone = target ? dropZone(target, point) : null;
+              if (!target) props.onDropNowhere?.(drag.id);
+              else if (zone === 'inside') props.onReparent(drag.id, target.id);
+              else if (zone) props.onReorder?.(drag.id, target.id, zone);
             } else props.onSelect(drag.id);
             setDrag(null);
           }
@@ -121,6 +149,7 @@ export function TreeGraph(props: TreeGraphProps) {
             <GraphGroupBox
               key={`g${group.id}`}
               group={group}
+              scale={view.scale}
               component={groups.get(group.id)}
               selected={selected === group.id}
               onSelect={props.onSelect}
@@ -131,6 +160,7 @@ export function TreeGraph(props: TreeGraphProps) {
             <GraphFoldedGroup
               key={`c${box.id}`}
               box={box}
+              metrics={metrics}
               component={groups.get(box.id)}
               selected={selected === box.id}
               onSelect={props.onSelect}
@@ -151,6 +181,7 @@ export function TreeGraph(props: TreeGraphProps) {
                 key={node.id}
                 node={node}
                 place={place}
+                metrics={metrics}
                 states={[
                   selected === node.id ? 'is-selected' : '',
                   onPath.has(node.id) ? 'is-path' : '',
@@ -170,6 +201,7 @@ export function TreeGraph(props: TreeGraphProps) {
               />
             );
           })}
+          <DropIndicator drag={drag} nodes={placed.nodes} />
         </g>
       </svg>
       {heat ? (

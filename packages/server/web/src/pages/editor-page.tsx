@@ -17,8 +17,11 @@ import {
 import { EditorToolbar } from '../editor/editor-page/editor-toolbar';
 import { ProblemsList } from '../editor/editor-page/problems-list';
 import { SelectedNodeForm } from '../editor/editor-page/selected-node-form';
+import { ShortcutsHelp } from '../editor/editor-page/shortcuts-help';
 import { useEditorShortcuts } from '../editor/editor-page/use-editor-shortcuts';
+import { useTreeKeys } from '../editor/editor-page/use-tree-keys';
 import { RoutingPanel } from '../editor/routing-panel';
+import { moveBeside, reorderProblem } from '../editor/sibling-order';
 import { TreeGraph } from '../editor/tree-graph';
 import { useEditor } from '../editor/use-editor';
 import { VersionsPanel } from '../editor/versions-panel';
@@ -57,6 +60,7 @@ export function EditorPage() {
   useEditorShortcuts(editor);
 
   const graph = useMemo(() => (document ? effectiveGraph(document) : null), [document]);
+  useTreeKeys({ document, nodes: graph?.nodes ?? [], selected, onSelect: setSelected, edit, readOnly });
   const findings = useMemo(() => findingCounts(check), [check]);
   const nameOf = useCallback((id: number) => nodeDisplayName(document, check, id), [document, check]);
   const path = useMemo(() => routedPath(route), [route]);
@@ -94,6 +98,7 @@ export function EditorPage() {
           readOnly={readOnly}
           saveBlocked={saveBlocked}
         />
+        <ShortcutsHelp />
       </TopBar>
       <main id="editor-page" class="page page-editor">
         <EditorBanners
@@ -115,9 +120,15 @@ export function EditorPage() {
               findings={findings}
               onReparent={(id, parentId) => {
                 const problem = reparentProblem(document, id, parentId);
-                if (problem) setNotice(`Cannot move: ${problem}`);
+                if (problem) setNotice(t('order.cannotMove', { problem }));
                 else edit((current) => reparent(current, id, parentId));
               }}
+              onReorder={(id, targetId, side) => {
+                const problem = reorderProblem(document, id, targetId);
+                if (problem) setNotice(t('order.refused', { problem }));
+                else edit((current) => moveBeside(current, id, targetId, side));
+              }}
+              onDropNowhere={() => setNotice(t('order.nowhere'))}
             />
             <RoutingPanel
               document={document}

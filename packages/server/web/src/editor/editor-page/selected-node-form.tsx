@@ -13,6 +13,7 @@ import {
   updateNode,
 } from '../document-model';
 import { NodeForm } from '../node-form';
+import { SuggestChunksPanel } from '../node-form/suggest-chunks-panel';
 import { type Selection, withPrimaryAgent } from './editor-page-model';
 
 /**
@@ -46,39 +47,50 @@ export function SelectedNodeForm({
     edit(() => result.document);
   };
   return (
-    <NodeForm
-      key={node.id}
-      document={document}
-      node={node}
-      callbacks={callbacks}
-      problems={(check?.problems ?? []).filter((problem) => problem.nodeId === node.id)}
-      lint={(check?.lint ?? []).filter((finding) => finding.nodeId === node.id)}
-      suggestion={suggestions?.suggestions.find((item) => item.nodeId === node.id) ?? null}
-      readOnly={readOnly}
-      instance={instance}
-      onMakeExplicit={(componentId) => edit((current) => makeInstanceExplicit(current, componentId))}
-      head={head}
-      onChangeHead={(patch) => {
-        if (head) edit((current) => updateNode(current, head.id, patch));
-      }}
-      siblings={documentNode ? siblingPosition(document, node.id) : { index: 0, count: 1 }}
-      onMove={(direction) => edit((current) => moveAmongSiblings(current, node.id, direction))}
-      onChange={(patch) => edit((current) => updateNode(current, node.id, patch))}
-      onAddChild={(type) => added(addChild(document, node.id, type))}
-      onAddComponent={() => {
-        const result = addComponent(document, node.id, 'component');
-        added(result, result.id + 2);
-      }}
-      onInstantiate={(name) => added(instantiateComponent(document, node.id, name))}
-      onDuplicate={() => added(duplicate(document, node.id))}
-      onDelete={() => {
-        const count = subtreeIds(document, node.id).size;
-        if (count > 1 && !window.confirm(`Delete node ${node.id} and the ${count - 1} nodes below it?`))
-          return;
-        onSelect(node.parent ?? null);
-        edit((current) => deleteSubtree(current, node.id));
-      }}
-      onMakePrimary={() => edit((current) => withPrimaryAgent(current, node.id))}
-    />
+    <>
+      <NodeForm
+        key={node.id}
+        document={document}
+        node={node}
+        callbacks={callbacks}
+        problems={(check?.problems ?? []).filter((problem) => problem.nodeId === node.id)}
+        lint={(check?.lint ?? []).filter((finding) => finding.nodeId === node.id)}
+        suggestion={suggestions?.suggestions.find((item) => item.nodeId === node.id) ?? null}
+        readOnly={readOnly}
+        instance={instance}
+        onMakeExplicit={(componentId) => edit((current) => makeInstanceExplicit(current, componentId))}
+        head={head}
+        onChangeHead={(patch) => {
+          if (head) edit((current) => updateNode(current, head.id, patch));
+        }}
+        siblings={documentNode ? siblingPosition(document, node.id) : { index: 0, count: 1 }}
+        onMove={(direction) => edit((current) => moveAmongSiblings(current, node.id, direction))}
+        onChange={(patch) => edit((current) => updateNode(current, node.id, patch))}
+        onAddChild={(type) => added(addChild(document, node.id, type))}
+        onAddComponent={() => {
+          const result = addComponent(document, node.id, 'component');
+          added(result, result.id + 2);
+        }}
+        onInstantiate={(name) => added(instantiateComponent(document, node.id, name))}
+        onDuplicate={() => added(duplicate(document, node.id))}
+        onDelete={() => {
+          const count = subtreeIds(document, node.id).size;
+          if (count > 1 && !window.confirm(`Delete node ${node.id} and the ${count - 1} nodes below it?`))
+            return;
+          onSelect(node.parent ?? null);
+          edit((current) => deleteSubtree(current, node.id));
+        }}
+        onMakePrimary={() => edit((current) => withPrimaryAgent(current, node.id))}
+      />
+      {documentNode && node.type !== 'root' ? (
+        <SuggestChunksPanel
+          document={document}
+          nodeId={node.id}
+          valid={check?.valid === true}
+          readOnly={readOnly || Boolean(instance)}
+          edit={edit}
+        />
+      ) : null}
+    </>
   );
 }

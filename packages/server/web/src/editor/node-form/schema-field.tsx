@@ -39,7 +39,12 @@ export function SchemaField(props: SchemaFieldProps) {
   const kind = kindOf(schema, value, TREE_DOCUMENT_SCHEMA);
   const id = `field-${path.join('-')}`;
   const key = path[path.length - 1]!;
-  const label = <code>{key}</code>;
+  // The property's label in the page's language, its name in the file as the hint.
+  const label = (
+    <>
+      {t(`fieldLabels.${key}`, { defaultValue: key })} <code class="field-hint">{key}</code>
+    </>
+  );
   const found = problemsAt(props.problems, path);
   const shown = (
     <>

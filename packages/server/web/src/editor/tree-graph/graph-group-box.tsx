@@ -3,22 +3,27 @@ import { useT } from '../../i18n/use-t';
 import type { GraphGroup } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedCollapsedGroup, type PlacedGroup } from '../graph-layout';
 import { groupLabel } from './graph-view';
+import { groupLabelMetrics, type LabelMetrics } from './legible-labels';
 
 /** A component drawn as a box around its nodes: its label (selects it) and ▾ to fold it. */
 export function GraphGroupBox({
   group,
+  scale,
   component,
   selected,
   onSelect,
   onToggle,
 }: {
   group: PlacedGroup;
+  /** The zoom: the label grows in the graph's units as it shrinks (never under 11 px on screen). */
+  scale: number;
   component: GraphGroup | undefined;
   selected: boolean;
   onSelect(id: number): void;
   onToggle(id: number): void;
 }) {
   const t = useT('editor');
+  const label = groupLabelMetrics(scale, group.width);
   return (
     <g
       class={`graph-group${selected ? ' is-selected' : ''}${component?.instance ? ' is-instance' : ''}`}
@@ -27,14 +32,21 @@ export function GraphGroupBox({
       <title>{groupLabel(component, group.id)}</title>
       <rect x={group.x} y={group.y} width={group.width} height={group.height} rx={10} />
       {/* biome-ignore lint/a11y/noStaticElementInteractions: SVG has no button; the component is also reachable by search and from the problems list. */}
-      <text x={group.x + 10} y={group.y + 14} class="graph-group-label" onClick={() => onSelect(group.id)}>
-        {truncate(groupLabel(component, group.id), Math.max(12, Math.floor((group.width - 34) / 6)))}
+      <text
+        x={group.x + 10}
+        y={group.y + 3 + label.size * 0.8}
+        class="graph-group-label"
+        style={{ fontSize: `${label.size}px` }}
+        onClick={() => onSelect(group.id)}
+      >
+        {truncate(groupLabel(component, group.id), label.chars)}
       </text>
       {/* biome-ignore lint/a11y/useSemanticElements: SVG has no button element. */}
       <text
         class="graph-collapse graph-group-collapse"
-        x={group.x + group.width - 16}
-        y={group.y + 14}
+        x={group.x + group.width - 4 - label.size}
+        y={group.y + 3 + label.size * 0.8}
+        style={{ fontSize: `${label.size}px` }}
         role="button"
         aria-label={t('graph.collapseComponent', { id: group.id })}
         onPointerDown={(event) => {
@@ -51,12 +63,15 @@ export function GraphGroupBox({
 /** A folded component: one box saying how many nodes it holds, and ▸ to unfold it. */
 export function GraphFoldedGroup({
   box,
+  metrics,
   component,
   selected,
   onSelect,
   onToggle,
 }: {
   box: PlacedCollapsedGroup;
+  /** Label sizes at the current zoom. */
+  metrics: LabelMetrics;
   component: GraphGroup | undefined;
   selected: boolean;
   onSelect(id: number): void;
@@ -79,17 +94,21 @@ export function GraphFoldedGroup({
         rx={10}
         onClick={() => onSelect(box.id)}
       />
-      <text x={12} y={20} class="graph-node-name">
-        {truncate(groupLabel(component, box.id), 26)}
+      <title>{groupLabel(component, box.id)}</title>
+      <text x={12} y={metrics.nameY} class="graph-node-name" style={{ fontSize: `${metrics.nameSize}px` }}>
+        {truncate(groupLabel(component, box.id), metrics.nameChars)}
       </text>
-      <text x={12} y={38} class="graph-node-meta">
-        {t('graph.inside', { count: box.count })}
-      </text>
+      {metrics.showMeta ? (
+        <text x={12} y={metrics.metaY} class="graph-node-meta" style={{ fontSize: `${metrics.metaSize}px` }}>
+          {truncate(t('graph.inside', { count: box.count }), metrics.metaChars)}
+        </text>
+      ) : null}
       {/* biome-ignore lint/a11y/useSemanticElements: SVG has no button element. */}
       <text
         class="graph-collapse"
-        x={NODE_WIDTH - 16}
-        y={NODE_HEIGHT - 8}
+        x={NODE_WIDTH - 4 - metrics.foldSize * 0.8}
+        y={NODE_HEIGHT - 6}
+        style={{ fontSize: `${metrics.foldSize}px` }}
         role="button"
         aria-label={t('graph.expandComponent', { id: box.id })}
         onPointerDown={(event) => {

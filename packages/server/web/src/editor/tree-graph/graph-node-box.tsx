@@ -3,6 +3,7 @@ import { useT } from '../../i18n/use-t';
 import type { GraphNode } from '../document-model';
 import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from '../graph-layout';
 import { flagMarks, heatColour, nodeTitle } from './graph-view';
+import type { LabelMetrics } from './legible-labels';
 
 /** Findings on a node, as badges. */
 export interface NodeFindings {
@@ -29,6 +30,8 @@ const TYPE_MARK: Record<string, string> = {
 export function GraphNodeBox(props: {
   node: GraphNode;
   place: PlacedNode;
+  /** Label sizes at the current zoom (never under 11 px on screen). */
+  metrics: LabelMetrics;
   /** The state classes (`is-selected`, `is-path`, `is-dimmed`, …). */
   states: string[];
   similarity: number | undefined;
@@ -39,7 +42,7 @@ export function GraphNodeBox(props: {
   onToggle(): void;
 }) {
   const t = useT('editor');
-  const { node, similarity, findings: found } = props;
+  const { node, similarity, findings: found, metrics } = props;
   const chunks = Array.isArray(node.node.chunks) ? node.node.chunks.length : 0;
   const x = props.place.x - NODE_WIDTH / 2;
   const y = props.place.y - NODE_HEIGHT / 2;
@@ -62,15 +65,20 @@ export function GraphNodeBox(props: {
         style={similarity !== undefined ? { fill: heatColour(similarity) } : undefined}
       />
       <rect class="graph-node-type" width={6} height={NODE_HEIGHT} rx={3} />
-      <text x={14} y={20} class="graph-node-name">
-        {truncate(node.name ?? `${node.type} ${node.id}`, 22)} {flagMarks(node.node)}
+      <text x={14} y={metrics.nameY} class="graph-node-name" style={{ fontSize: `${metrics.nameSize}px` }}>
+        {truncate(
+          `${node.name ?? `${node.type} ${node.id}`} ${flagMarks(node.node)}`.trim(),
+          metrics.nameChars,
+        )}
       </text>
-      <text x={14} y={38} class="graph-node-meta">
-        {TYPE_MARK[node.type] ?? node.type} #{node.id}
-        {chunks ? ` · ${t('graph.chunks', { count: chunks })}` : ''}
-        {typeof node.node.similarityThreshold === 'number' ? ` · ≥ ${node.node.similarityThreshold}` : ''}
-        {similarity !== undefined ? ` · ${formatDecimal(similarity, 2)}` : ''}
-      </text>
+      {metrics.showMeta ? (
+        <text x={14} y={metrics.metaY} class="graph-node-meta" style={{ fontSize: `${metrics.metaSize}px` }}>
+          {truncate(
+            `${TYPE_MARK[node.type] ?? node.type} #${node.id}${chunks ? ` · ${t('graph.chunks', { count: chunks })}` : ''}${typeof node.node.similarityThreshold === 'number' ? ` · ≥ ${node.node.similarityThreshold}` : ''}${similarity !== undefined ? ` · ${formatDecimal(similarity, 2)}` : ''}`,
+            metrics.metaChars,
+          )}
+        </text>
+      ) : null}
       {found && (found.errors || found.warnings) ? (
         <g
           class={`graph-badge ${found.errors ? 'is-error' : 'is-warning'}`}
@@ -86,8 +94,9 @@ export function GraphNodeBox(props: {
         // biome-ignore lint/a11y/useSemanticElements: SVG has no button element.
         <text
           class="graph-collapse"
-          x={NODE_WIDTH - 16}
-          y={NODE_HEIGHT - 8}
+          x={NODE_WIDTH - 4 - metrics.foldSize * 0.8}
+          y={NODE_HEIGHT - 6}
+          style={{ fontSize: `${metrics.foldSize}px` }}
           role="button"
           aria-label={t(props.fold === 'folded' ? 'graph.expandNode' : 'graph.collapseNode', { id: node.id })}
           onPointerDown={(event) => {

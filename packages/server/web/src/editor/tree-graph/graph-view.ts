@@ -30,9 +30,12 @@ export function fittedView(
   return { scale, x: (canvas.width - layout.width * scale) / 2, y: 12 };
 }
 
-/** The view zoomed by `factor` about `point` (canvas coordinates), the scale kept within [0.2, 3]. */
+/** The smallest zoom: below it, a label (kept at 11 px on screen) would no longer fit in its box. */
+export const MIN_ZOOM = 0.4;
+
+/** The view zoomed by `factor` about `point` (canvas coordinates), the scale kept within [0.4, 3]. */
 export function zoomedView(view: GraphView, factor: number, point: Point): GraphView {
-  const scale = Math.max(0.2, Math.min(3, view.scale * factor));
+  const scale = Math.max(MIN_ZOOM, Math.min(3, view.scale * factor));
   const ratio = scale / view.scale;
   return { scale, x: point.x - (point.x - view.x) * ratio, y: point.y - (point.y - view.y) * ratio };
 }

@@ -1,0 +1,153 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { type DevServer, startDev } from '../commands/dev.js';
+import type { Output } from '../output.js';
+
+/** Where a browser test writes its screenshots: docs/screenshots with TREEAGENT_UPDATE_SCREENSHOTS=1, else a temporary directory. */
+export function screenshotDirectory(name: string): string {
+  const directory =
+    process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
+      ? fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url))
+      : `${mkdtempSync(join(tmpdir(), `treeagent-${name}-screenshots-`))}/`;
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+/** An output that prints nothing (the dev server's log). */
+export const quietOutput: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+
+/** Debian's Chromium, headless. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Opens the editor of a dev server and waits until its draft is checked. */
+export async function openEditor(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/staff/editor`);
+  await page.waitForSelector('body.is-ready');
+  await waitChecked(page);
+}
+
+/** Until the current draft has been checked. */
+export async function waitChecked(page: Page): Promise<void> {
+  await page.waitForTimeout(100);
+  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
+}
+
+/** Selects a node by clicking its box in the graph. */
+export async function selectNode(page: Page, id: number): Promise<void> {
+  await page.locator(`[data-node-id="${id}"] .graph-node-box`).click();
+  await page.waitForSelector(`#node-form .node-form-id:text("#${id}")`);
+}
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+interface PageElement {
+  textContent: string | null;
+  getBoundingClientRect(): Box;
+  getScreenCTM(): { a: number } | null;
+}
+// The page's globals, for the function run in it: the type check of the repository has no DOM lib.
+declare const document: {
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare function getComputedStyle(element: PageElement): { fontSize: string };
+
+/** A label of the graph as drawn: its text, its size on screen and its box. */
+export interface DrawnLabel {
+  text: string;
+  px: number;
+  box: Box;
+}
+
+/** The graph's labels (node names and meta lines, group labels) that are inside the canvas. */
+export function visibleLabels(page: Page): Promise<DrawnLabel[]> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#tree-graph')!.getBoundingClientRect();
+    return [
+      ...document.querySelectorAll(
+        '#tree-graph .graph-node-name, #tree-graph .graph-node-meta, #tree-graph .graph-group-label',
+      ),
+    ]
+      .map((element) => {
+        const rect = element.getBoundingClientRect();
+        return {
+          text: element.textContent ?? '',
+          // The CSS size in the graph's units times the zoom: the size on screen.
+          px: Number.parseFloat(getComputedStyle(element).fontSize) * (element.getScreenCTM()?.a ?? 1),
+          box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom },
+        };
+      })
+      .filter(
+        ({ box }) =>
+          box.right > canvas.left &&
+          box.left < canvas.right &&
+          box.bottom > canvas.top &&
+          box.top < canvas.bottom,
+      );
+  });
+}
+
+/** The pairs of labels whose boxes overlap (by more than half a pixel). */
+export function overlappingLabels(labels: DrawnLabel[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  labels.forEach((a, index) => {
+    for (const b of labels.slice(index + 1)) {
+      const x = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+      const y = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+      if (x > 0.5 && y > 0.5) pairs.push([a.text, b.text]);
+    }
+  });
+  return pairs;
+}
+
+/** A JSON tree file in a scratch folder served by `treeagent dev`, and Debian's Chromium: what an editor test opens. */
+export interface EditorFixture {
+  dev: DevServer;
+  browser: Browser;
+  treePath: string;
+  scratch: string;
+  close(): Promise<void>;
+}
+
+/** Writes `tree` to `<scratch>/<project>.json` (with `files` beside it), starts `treeagent dev` on it and Chromium. */
+export async function startEditorFixture(
+  project: string,
+  tree: unknown,
+  options: { files?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<EditorFixture> {
+  const scratch = mkdtempSync(join(tmpdir(), `${project}-`));
+  const treePath = join(scratch, `${project}.json`);
+  writeFileSync(treePath, `${JSON.stringify(tree, null, 2)}\n`);
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(scratch, name), text);
+  const dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quietOutput);
+  const browser = await launchChromium();
+  return {
+    dev,
+    browser,
+    treePath,
+    scratch,
+    close: async () => {
+      await browser.close();
+      await dev.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
