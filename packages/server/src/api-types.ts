@@ -319,7 +319,7 @@ export interface AuditEntryView {
 export interface WebhookDeadLetterView {
   /** The event's id: its `Idempotency-Key`, and what `POST …/dead-letters/:id/retry` takes. */
   id: string;
-  type: 'handoff.started' | 'handoff.ended';
+  type: 'handoff.started' | 'handoff.ended' | 'handoff.escalated';
   /** ISO timestamp of the transition. */
   at: string;
   sessionId: string;

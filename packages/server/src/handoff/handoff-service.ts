@@ -77,7 +77,7 @@ export interface HandoffOptions {
    * process); `openSqlite(...).satisfaction` keeps them.
    */
   satisfaction?: SatisfactionRatings;
-  /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
+  /** An e-mail (SMTP) and/or a webhook event when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
   escalation?: EscalationOptions;
 }
 
@@ -169,7 +169,17 @@ export class HandoffService {
     });
     this.canned = options.cannedResponses ?? new InMemoryCannedResponses();
     this.satisfaction = options.satisfaction ?? new InMemorySatisfactionRatings();
-    this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
+    const webhook = this.webhook;
+    // Escalations are no transition of the session: the outbox gets them here (idempotent by id).
+    const escalate = webhook
+      ? async (event: HandoffEvent) => {
+          await webhook.outbox.add([event], new Date());
+          webhook.poke();
+        }
+      : null;
+    this.escalation = options.escalation
+      ? new Escalation(options.escalation, this.queue, init.logger, escalate)
+      : null;
     this.escalation?.start();
   }
 
