@@ -3,10 +3,12 @@ import { userInfo } from 'node:os';
 import { TreeAgentError } from '@treeagent/core';
 import type {
   AuditLog,
+  CallbackRequests,
   ChannelStore,
   FileStore,
   HandoffOutbox,
   HandoffQueue,
+  SatisfactionRatings,
   SessionStore,
 } from '@treeagent/core/adapter';
 import {
@@ -124,6 +126,8 @@ interface PostgresModule {
   PostgresAuditLog: Opens<AuditLog>;
   PostgresHandoffQueue: Opens<HandoffQueue>;
   PostgresFileStore: Opens<FileStore>;
+  PostgresCallbackRequests: Opens<CallbackRequests>;
+  PostgresSatisfactionRatings: Opens<SatisfactionRatings>;
 }
 
 async function openStores(
@@ -141,6 +145,8 @@ async function openStores(
     const handoffQueue = new postgres.PostgresHandoffQueue(where);
     const fileStore = new postgres.PostgresFileStore(where);
     const outbox = sessionStore.handoffOutbox();
+    const callbacks = new postgres.PostgresCallbackRequests(where);
+    const satisfaction = new postgres.PostgresSatisfactionRatings(where);
     return {
       stores: {
         sessionStore,
@@ -150,6 +156,8 @@ async function openStores(
         fileStore,
         outbox,
         channels: sessionStore.channelStore(),
+        callbacks,
+        satisfaction,
       },
       close: async () => {
         await Promise.all([
@@ -158,6 +166,8 @@ async function openStores(
           auditLog.close(),
           handoffQueue.close(),
           fileStore.close(),
+          callbacks.close(),
+          satisfaction.close(),
         ]);
       },
     };
@@ -173,6 +183,9 @@ async function openStores(
       outbox: data.options.sessionStore!.handoffOutbox!(),
       // The messaging channels' identities and outbox in the same file.
       channels: data.options.sessionStore!.channelStore?.() ?? null,
+      // Callback requests and ratings (CSAT) in the same file.
+      callbacks: data.callbacks,
+      satisfaction: data.satisfaction,
       ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
     },
     close: () => data.close(),
