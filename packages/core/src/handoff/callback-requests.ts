@@ -81,7 +81,7 @@ export class InMemoryCallbackRequests implements CallbackRequests {
 
   async done(id: string, operatorId: string, at: Date): Promise<boolean> {
     const request = this.#requests.get(id);
-    if (!request || request.status !== 'open') return false;
+    if (request?.status !== 'open') return false;
     this.#requests.set(id, { ...request, status: 'done', doneAt: at, doneBy: operatorId });
     return true;
   }
