@@ -15,12 +15,13 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   auditLog: SqliteStores['auditLog'];
   /** The queue of handed-off sessions in the same file. */
   handoffQueue: SqliteStores['handoffQueue'];
+  /** Callback requests left out of hours and the users' ratings (CSAT) in the same file. */
+  callbacks: SqliteStores['callbacks'];
+  satisfaction: SqliteStores['satisfaction'];
   /** The knowledge sources (`treeagent sources`) in the same file. */
   sourceStore: SqliteStores['sourceStore'];
   /** The tree's versions and environments (docs/versions.md) in the same file. */
   versionStore: SqliteStores['versionStore'];
-  /** The users' CSAT ratings in the same file. */
-  satisfaction: SqliteStores['satisfaction'];
   file: string;
   close(): Promise<void>;
 } {
@@ -37,9 +38,10 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     operatorSessions: sqlite.operatorSessions,
     auditLog: sqlite.auditLog,
     handoffQueue: sqlite.handoffQueue,
+    callbacks: sqlite.callbacks,
+    satisfaction: sqlite.satisfaction,
     sourceStore: sqlite.sourceStore,
     versionStore: sqlite.versionStore,
-    satisfaction: sqlite.satisfaction,
     file: sqlite.file,
     close: async () => {
       await sqlite.close();

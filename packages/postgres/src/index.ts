@@ -1,6 +1,7 @@
 export { type FilterSql, type FilterSqlOptions, filterToSql } from './filter-to-sql.js';
 export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg-vector-store.js';
 export { PostgresAuditLog } from './postgres-audit-log.js';
+export { PostgresCallbackRequests } from './postgres-callback-requests.js';
 export { PostgresCannedResponses } from './postgres-canned-responses.js';
 export { PostgresChannelStore } from './postgres-channel-store.js';
 export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event-bus.js';

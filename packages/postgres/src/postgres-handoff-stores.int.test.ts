@@ -1,4 +1,5 @@
 import {
+  describeCallbackRequests,
   describeCannedResponses,
   describeChannelStore,
   describeEventBus,
@@ -11,6 +12,7 @@ import {
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
+import { PostgresCallbackRequests } from './postgres-callback-requests.js';
 import { PostgresCannedResponses } from './postgres-canned-responses.js';
 import { PostgresEventBus } from './postgres-event-bus.js';
 import { PostgresHandoffQueue } from './postgres-handoff-queue.js';
@@ -89,6 +91,14 @@ describeSatisfactionRatings('PostgresSatisfactionRatings', async () => {
     (schema) => new PostgresSatisfactionRatings({ connection, schema }),
   );
   return { ratings: open(), reopen: async () => open(), dispose };
+});
+
+describeCallbackRequests('PostgresCallbackRequests', async () => {
+  const { open, dispose } = await onSchema(
+    'callbacks',
+    (schema) => new PostgresCallbackRequests({ connection, schema }),
+  );
+  return { callbacks: open(), reopen: async () => open(), dispose };
 });
 
 describeOperatorStores('PostgreSQL operator stores', async () => {

@@ -79,4 +79,14 @@ export class PostgresSatisfactionRatings extends PostgresSideTable implements Sa
       return (rowCount ?? 0) > 0;
     });
   }
+
+  async comment(sessionId: string, comment: string): Promise<boolean> {
+    return this.run(`add the comment to the rating of session "${sessionId}"`, async (pool) => {
+      const { rowCount } = await pool.query(
+        `UPDATE ${this.table} SET comment = $2 WHERE session_id = $1 AND comment IS NULL`,
+        [sessionId, comment],
+      );
+      return (rowCount ?? 0) > 0;
+    });
+  }
 }

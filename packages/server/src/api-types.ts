@@ -322,7 +322,7 @@ export interface AuditEntryView {
 export interface WebhookDeadLetterView {
   /** The event's id: its `Idempotency-Key`, and what `POST …/dead-letters/:id/retry` takes. */
   id: string;
-  type: 'handoff.started' | 'handoff.ended';
+  type: 'handoff.started' | 'handoff.ended' | 'handoff.escalated';
   /** ISO timestamp of the transition. */
   at: string;
   sessionId: string;
@@ -728,4 +728,31 @@ export interface CannedResponseView {
   team: string | null;
   text: string;
   updatedAt: string;
+}
+
+/** The body of `POST /api/v1/sessions/:id/callback`: how and when to call the user back (out of hours). */
+export interface CallbackRequestBody {
+  contact: { kind: 'phone' | 'email'; value: string };
+  /** A day and a range of hours (`YYYY-MM-DD`, `HH:MM`), in the team's time zone. */
+  window: { date: string; from: string; to: string };
+}
+
+/** A callback request as the session's user and the operators read it. */
+export interface CallbackRequestView extends CallbackRequestBody {
+  id: string;
+  sessionId: string;
+  team: string;
+  /** The team's time zone (of the window), or `null` when the team has no business hours now. */
+  timeZone: string | null;
+  status: 'open' | 'done';
+  createdAt: string;
+  doneAt: string | null;
+  doneBy: string | null;
+}
+
+/** `GET /api/v1/sessions/:id/callback`: whether the callback form is offered now, and the open request. */
+export interface SessionCallbackResponse {
+  offered: boolean;
+  timeZone: string | null;
+  request: CallbackRequestView | null;
 }

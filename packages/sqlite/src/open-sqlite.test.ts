@@ -128,6 +128,7 @@ describe('openSqlite', () => {
     expect(stores.database.isOpen).toBe(false);
     expect(Object.keys(dumpTables(stores.file))).toEqual([
       'audit_log',
+      'callback_request',
       'canned_response',
       'channel_receipts',
       'embeddings',

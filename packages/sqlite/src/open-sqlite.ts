@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
+import { SqliteCallbackRequests } from './sqlite-callback-requests.js';
 import { SqliteCannedResponses } from './sqlite-canned-responses.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { SqliteEmbeddingCache } from './sqlite-embedding-cache.js';
@@ -46,6 +47,8 @@ export interface SqliteStores {
   cannedResponses: SqliteCannedResponses;
   /** The users' ratings of conversations with people (`serve({ handoff: { satisfaction } })`). */
   satisfaction: SqliteSatisfactionRatings;
+  /** Users' callback requests left out of hours (`serve({ handoff: { callbacks } })`). */
+  callbacks: SqliteCallbackRequests;
   /** The knowledge sources (websites, sitemaps, files) and their pages, refreshed into the vector store. */
   sourceStore: SqliteSourceStore;
   /** The tree's versions and environments (docs/versions.md). */
@@ -77,6 +80,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
     const operatorRouting = new SqliteOperatorRouting(database);
     const cannedResponses = new SqliteCannedResponses(database);
     const satisfaction = new SqliteSatisfactionRatings(database);
+    const callbacks = new SqliteCallbackRequests(database);
     const sourceStore = new SqliteSourceStore(database);
     const versionStore = new SqliteVersionStore(database);
     return {
@@ -93,6 +97,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
       operatorRouting,
       cannedResponses,
       satisfaction,
+      callbacks,
       sourceStore,
       versionStore,
       async close() {
@@ -108,6 +113,7 @@ export function openSqlite(directory: string, options: OpenSqliteOptions = {}): 
           operatorRouting.close(),
           cannedResponses.close(),
           satisfaction.close(),
+          callbacks.close(),
           sourceStore.close(),
           versionStore.close(),
         ]);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  describeCallbackRequests,
   describeCannedResponses,
   describeChannelStore,
   describeHandoffOutbox,
@@ -107,6 +108,15 @@ describeSatisfactionRatings('SqliteSatisfactionRatings (openSqlite)', async () =
   return {
     ratings: data.open().satisfaction,
     reopen: async () => data.open().satisfaction,
+    dispose: data.dispose,
+  };
+});
+
+describeCallbackRequests('SqliteCallbackRequests (openSqlite)', async () => {
+  const data = dataDirectory('callbacks');
+  return {
+    callbacks: data.open().callbacks,
+    reopen: async () => data.open().callbacks,
     dispose: data.dispose,
   };
 });

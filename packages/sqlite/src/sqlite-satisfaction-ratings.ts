@@ -41,6 +41,7 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
   readonly #insert: Database.Statement;
   readonly #list: Database.Statement;
   readonly #forget: Database.Statement;
+  readonly #comment: Database.Statement;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -62,6 +63,9 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
        WHERE at >= ? ORDER BY at, session_id`,
     );
     this.#forget = db.prepare('DELETE FROM satisfaction_rating WHERE session_id = ?');
+    this.#comment = db.prepare(
+      'UPDATE satisfaction_rating SET comment = ? WHERE session_id = ? AND comment IS NULL',
+    );
     database.retain();
   }
 
@@ -99,6 +103,14 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
     return this.#handle.run(`forget the rating of session "${sessionId}"`, () => {
       const { changes } = this.#forget.run(sessionId);
       this.#database.wrote();
+      return changes > 0;
+    });
+  }
+
+  async comment(sessionId: string, comment: string): Promise<boolean> {
+    return this.#handle.run(`add the comment to the rating of session "${sessionId}"`, () => {
+      const { changes } = this.#comment.run(comment, sessionId);
+      if (changes > 0) this.#database.wrote();
       return changes > 0;
     });
   }

@@ -201,4 +201,46 @@ describe('Telegram through the server', () => {
       'Bruno Bianchi: Ecco la sua ricevuta.',
     ]);
   });
+
+  it('CSAT: after the hand-back the user gets buttons 1–5; the pressed one is the rating, the next text its comment, and neither runs a turn', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    await post(app, textUpdate({ updateId: 50, ...chat, text: 'I want a human' }));
+    await expect.poll(() => texts().map((item) => item.text)).toContain(HANDOFF_NOTICE);
+    const bruno = await loginOperator(app, 'bruno');
+    const headers = { 'X-Operator-Token': bruno, 'Content-Type': 'application/json' };
+    const list = (await (await app.request('/api/v1/operator/handoffs', { headers })).json()) as any;
+    const sessionId = list.handoffs[0].sessionId as string;
+    const call = (path: string) =>
+      app.request(`/api/v1/operator/handoffs/${sessionId}${path}`, { method: 'POST', headers, body: '{}' });
+    expect((await call('/claim')).status).toBe(200);
+    expect((await call('/hand-back')).status).toBe(200);
+    const question =
+      'How satisfied are you with the help you got? Choose from 1 (very unsatisfied) to 5 (very satisfied).';
+    await expect.poll(() => texts().map((item) => item.text)).toContain(question);
+    expect(texts().find((item) => item.text === question)).toMatchObject({
+      buttons: ['1', '2', '3', '4', '5'],
+    });
+    const turns = async () =>
+      (await stores.sessionStore.history(sessionId)).filter((entry) => entry.role === 'user').length;
+    const before = await turns();
+
+    expect((await post(app, callbackUpdate({ updateId: 51, ...chat, data: '4' }))).status).toBe(200);
+    await expect
+      .poll(() => texts().at(-1)?.text)
+      .toBe('Thank you for your rating. Anything to add? Write it now (optional).');
+    // A redelivery of the button press changes nothing and runs no turn.
+    expect((await post(app, callbackUpdate({ updateId: 51, ...chat, data: '4' }))).status).toBe(200);
+    expect((await post(app, textUpdate({ updateId: 52, ...chat, text: 'Quick and kind' }))).status).toBe(200);
+    await expect.poll(() => texts().at(-1)?.text).toBe('Thank you: we keep your comment.');
+    expect(await turns()).toBe(before);
+    const report = (await (await app.request('/api/v1/analytics/satisfaction', { headers })).json()) as any;
+    expect(report).toMatchObject({ count: 1, average: 4 });
+    expect(report.byOperator).toEqual([expect.objectContaining({ key: 'bruno', count: 1 })]);
+    expect(report.comments.map((item: { comment: string }) => item.comment)).toEqual(['Quick and kind']);
+
+    // Afterwards the agent answers again.
+    expect((await post(app, textUpdate({ updateId: 53, ...chat, text: 'hello' }))).status).toBe(200);
+    await expect.poll(() => texts().at(-1)?.text).toBe('Hi! How can I help?');
+  });
 });

@@ -3,10 +3,12 @@ import { userInfo } from 'node:os';
 import { TreeAgentError } from '@treeagent/core';
 import type {
   AuditLog,
+  CallbackRequests,
   ChannelStore,
   FileStore,
   HandoffOutbox,
   HandoffQueue,
+  SatisfactionRatings,
   SessionStore,
   VersionStore,
 } from '@treeagent/core/adapter';
@@ -126,6 +128,8 @@ interface PostgresModule {
   PostgresHandoffQueue: Opens<HandoffQueue>;
   PostgresFileStore: Opens<FileStore>;
   PostgresVersionStore: Opens<VersionStore>;
+  PostgresCallbackRequests: Opens<CallbackRequests>;
+  PostgresSatisfactionRatings: Opens<SatisfactionRatings>;
 }
 
 async function openStores(
@@ -144,6 +148,8 @@ async function openStores(
     const fileStore = new postgres.PostgresFileStore(where);
     const versions = new postgres.PostgresVersionStore(where);
     const outbox = sessionStore.handoffOutbox();
+    const callbacks = new postgres.PostgresCallbackRequests(where);
+    const satisfaction = new postgres.PostgresSatisfactionRatings(where);
     return {
       stores: {
         sessionStore,
@@ -154,6 +160,8 @@ async function openStores(
         outbox,
         channels: sessionStore.channelStore(),
         versions,
+        callbacks,
+        satisfaction,
       },
       close: async () => {
         await Promise.all([
@@ -163,6 +171,8 @@ async function openStores(
           handoffQueue.close(),
           fileStore.close(),
           versions.close(),
+          callbacks.close(),
+          satisfaction.close(),
         ]);
       },
     };
@@ -180,6 +190,9 @@ async function openStores(
       channels: data.options.sessionStore!.channelStore?.() ?? null,
       // The sessions' tree versions (serve --env) in the same file.
       versions: data.versionStore,
+      // Callback requests and ratings (CSAT) in the same file.
+      callbacks: data.callbacks,
+      satisfaction: data.satisfaction,
       ...(data.options.fileStore ? { fileStore: data.options.fileStore } : {}),
     },
     close: () => data.close(),

@@ -93,6 +93,11 @@ export {
   InMemoryAuditLog,
 } from '../handoff/audit-log.js';
 export {
+  type CallbackRequest,
+  type CallbackRequests,
+  InMemoryCallbackRequests,
+} from '../handoff/callback-requests.js';
+export {
   type CannedResponse,
   type CannedResponses,
   duplicateShortcut,

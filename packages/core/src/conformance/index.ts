@@ -9,6 +9,7 @@ export {
   type FixtureConversation,
 } from './analytics-fixture.js';
 export { type AnalyticsStoreFactory, describeAnalyticsStore } from './analytics-store-conformance.js';
+export { type CallbackRequestsFixture, describeCallbackRequests } from './callback-requests-conformance.js';
 export { type CannedResponsesFixture, describeCannedResponses } from './canned-responses-conformance.js';
 export { type ChannelFixture, describeChannel, type FakePlatformSend } from './channel-conformance.js';
 export { type ChannelStoreFixture, describeChannelStore } from './channel-store-conformance.js';

@@ -57,6 +57,29 @@ export function describeSatisfactionRatings(
       },
     );
 
+    cases.test(
+      'a comment is added once to a rating that has none (a channel user writes it after the rating)',
+      async () => {
+        const { ratings, reopen, dispose } = await open();
+        try {
+          if (!ratings.comment) return;
+          expect(await ratings.add(rating('s5', 5, 1))).toBe(true);
+          expect(await ratings.add(rating('s1', 1, 2))).toBe(true);
+          expect(await ratings.comment('s5', 'Quick')).toBe(true);
+          expect(await ratings.comment('s5', 'Changed')).toBe(false);
+          expect(await ratings.comment('s1', 'Another')).toBe(false);
+          expect(await ratings.comment('nobody', 'Hello')).toBe(false);
+          const other = reopen ? await reopen() : ratings;
+          expect((await other.list()).map((item) => [item.sessionId, item.comment])).toEqual([
+            ['s5', 'Quick'],
+            ['s1', 'Too slow'],
+          ]);
+        } finally {
+          await dispose();
+        }
+      },
+    );
+
     cases.done();
   });
 }

@@ -1,5 +1,6 @@
 import { it } from 'vitest';
 import {
+  describeCallbackRequests,
   describeCannedResponses,
   describeEventBus,
   describeHandoffOutbox,
@@ -12,6 +13,7 @@ import {
 } from '../conformance/index.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryAuditLog } from './audit-log.js';
+import { InMemoryCallbackRequests } from './callback-requests.js';
 import { InMemoryCannedResponses } from './canned-responses.js';
 import { InMemoryEventBus } from './event-bus.js';
 import { InMemoryHandoffQueue } from './handoff-queue.js';
@@ -80,5 +82,10 @@ describeCannedResponses('InMemoryCannedResponses', async () => ({
 
 describeSatisfactionRatings('InMemorySatisfactionRatings', async () => ({
   ratings: new InMemorySatisfactionRatings(),
+  dispose: async () => {},
+}));
+
+describeCallbackRequests('InMemoryCallbackRequests', async () => ({
+  callbacks: new InMemoryCallbackRequests(),
   dispose: async () => {},
 }));

@@ -33,6 +33,12 @@ export interface SatisfactionRatings {
   list(since?: Date): Promise<SatisfactionRating[]>;
   /** Forgets a session's rating (the user's data deleted); `false` when there was none. */
   forget(sessionId: string): Promise<boolean>;
+  /**
+   * Adds the comment to a session's rating that has none yet (a messaging channel's user writes it
+   * after choosing the rating); `false` when there is no rating or it has a comment. Optional: a
+   * store without it keeps channel ratings without their comment.
+   */
+  comment?(sessionId: string, comment: string): Promise<boolean>;
 }
 
 /** Groups ratings by operator, team or tree version (keys sorted; `null` operators under `""`). */
@@ -71,5 +77,12 @@ export class InMemorySatisfactionRatings implements SatisfactionRatings {
 
   async forget(sessionId: string): Promise<boolean> {
     return this.#ratings.delete(sessionId);
+  }
+
+  async comment(sessionId: string, comment: string): Promise<boolean> {
+    const rating = this.#ratings.get(sessionId);
+    if (!rating || rating.comment !== null) return false;
+    rating.comment = comment;
+    return true;
   }
 }

@@ -10,8 +10,9 @@ export interface HandoffEvent {
    * session, the handoff's start and the type): the webhook's `Idempotency-Key`.
    */
   id: string;
-  type: 'handoff.started' | 'handoff.ended';
-  /** ISO timestamp of the transition. */
+  /** `handoff.escalated`: the handoff waited unclaimed longer than `handoff.escalation.afterMs`. */
+  type: 'handoff.started' | 'handoff.ended' | 'handoff.escalated';
+  /** ISO timestamp of the transition (of the escalation for `handoff.escalated`). */
   at: string;
   sessionId: string;
   queue: string;
@@ -20,6 +21,8 @@ export interface HandoffEvent {
   /** `handoff.ended`: how (`handed-back`, `closed`, `user-returned`) and by whom. */
   outcome?: HandoffOutcome;
   operator?: OperatorRef | null;
+  /** `handoff.escalated`: how long the conversation had waited, in milliseconds. */
+  waitedMs?: number;
 }
 
 /** An event waiting in the outbox (or dead-lettered), with its delivery attempts so far. */

@@ -54,6 +54,8 @@ export function personalDataRoutes(services: Services, options: AnalyticsOptions
         fileStore: services.agent.fileStore,
         // Without a webhook now, the deliveries an earlier configuration left are still the user's.
         outbox: services.handoffs.outbox,
+        callbacks: services.handoffs.callbacks,
+        satisfaction: services.handoffs.satisfaction,
         // Without channels now, the identities an earlier configuration left are still the user's.
         channels:
           services.channels?.store ??

@@ -4,6 +4,8 @@ import type {
   AuditEntry,
   AuditLog,
   AuditRecord,
+  CallbackRequest,
+  CallbackRequests,
   ChannelDelivery,
   ChannelIdentity,
   ChannelStore,
@@ -12,6 +14,8 @@ import type {
   HandoffQueue,
   OutboxDelivery,
   QueueEntry,
+  SatisfactionRating,
+  SatisfactionRatings,
   SessionRecord,
   SessionStore,
   VersionStore,
@@ -65,6 +69,10 @@ export interface ExportedSession {
   channelIdentity: ChannelIdentity | null;
   /** Messages to the user's channel still in the channel outbox: pending and dead. */
   channelDeliveries: ChannelDelivery[];
+  /** The callback requests the user left out of hours (contact and time window), open and done. */
+  callbackRequests: CallbackRequest[];
+  /** The user's rating (CSAT) of the conversation with people, or `null`. */
+  satisfaction: SatisfactionRating | null;
 }
 
 /** `POST /api/v1/personal-data/export`, `treeagent personal-data export`. */
@@ -107,6 +115,10 @@ export interface PersonalDataStores {
    * passes `TreeAgent.deleteSessions`, which also waits for the sessions' turns in progress.
    */
   deleteSessions?: (sessionIds: readonly string[]) => Promise<void>;
+  /** Callback requests left out of hours: exported and deleted with their sessions. `null` or absent: none kept. */
+  callbacks?: CallbackRequests | null;
+  /** The users' ratings (CSAT): exported and deleted with their sessions. `null` or absent: none kept. */
+  satisfaction?: SatisfactionRatings | null;
   tokens: SessionTokens;
   auditLog: AuditLog;
   handoffQueue: HandoffQueue;
@@ -156,6 +168,8 @@ export class PersonalData {
     const channelData = this.#stores.channels
       ? await this.#stores.channels.sessionData(sessionIds)
       : { identities: [], deliveries: [] };
+    const callbacks = this.#stores.callbacks ? await this.#stores.callbacks.sessionRequests(sessionIds) : [];
+    const ratings = this.#stores.satisfaction ? await this.#stores.satisfaction.list() : [];
     const sessions: ExportedSession[] = [];
     for (const sessionId of sessionIds) {
       const [record, history, facts, info, handoff, audit, stored] = await Promise.all([
@@ -185,6 +199,8 @@ export class PersonalData {
         webhookDeliveries: deliveries.filter((delivery) => delivery.event.sessionId === sessionId),
         channelIdentity: channelData.identities.find((identity) => identity.sessionId === sessionId) ?? null,
         channelDeliveries: channelData.deliveries.filter((delivery) => delivery.sessionId === sessionId),
+        callbackRequests: callbacks.filter((request) => request.sessionId === sessionId),
+        satisfaction: ratings.find((rating) => rating.sessionId === sessionId) ?? null,
       });
     }
     return { exportedAt: this.#now().toISOString(), userId: subject.userId ?? null, sessions };
@@ -193,7 +209,7 @@ export class PersonalData {
   /**
    * Deletes everything of the subject's sessions: records, histories and turn facts in one session
    * store transaction, files, handoff queue entries (with their notes), the webhook's deliveries
-   * about them (pending and dead), then the sessions' tokens (the user's in one transaction), so a
+   * about them (pending and dead), callback requests and ratings, then the sessions' tokens (the user's in one transaction), so a
    * request that stops half-way is completed by repeating it. Last, each store purges what the
    * deleted rows left in its storage (`purgeDeleted`: SQLite empties its WAL, PostgreSQL vacuums).
    * The audit log keeps its entries (ids and counts, no texts): the record of who did what,
@@ -218,6 +234,8 @@ export class PersonalData {
     await this.#stores.outbox?.deleteSessions(sessionIds);
     await this.#stores.channels?.deleteSessions(sessionIds);
     await this.#stores.versions?.forgetSessions(sessionIds);
+    await this.#stores.callbacks?.deleteSessions(sessionIds);
+    for (const sessionId of sessionIds) await this.#stores.satisfaction?.forget(sessionId);
     if (subject.userId !== undefined && tokens.deleteUser) await tokens.deleteUser(subject.userId);
     for (const sessionId of subject.sessionIds ?? []) await tokens.delete(sessionId);
     await this.#purgeDeleted();

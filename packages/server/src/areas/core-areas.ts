@@ -6,6 +6,7 @@ import { chunkSuggestionRoutes } from '../editor/chunk-suggestion-routes.js';
 import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
 import { fileRoutes } from '../files/file-routes.js';
+import { callbackQueueRoutes, sessionCallbackRoutes } from '../handoff/callbacks/callback-routes.js';
 import { cannedRoutes } from '../handoff/canned/canned-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
@@ -44,6 +45,7 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
         fileRoutes(s),
         sessionEventRoutes(s),
         satisfactionRoutes(s, analytics.store),
+        sessionCallbackRoutes(s),
       ),
     ),
     area('/api/v1', 'public', treeRoutes),
@@ -94,6 +96,8 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     area('/api/v1/operator/routing', 'operator', routingRoutes),
     // Canned responses: operators read, admins change (docs/handoff.md).
     area('/api/v1/operator/canned', 'operator', cannedRoutes),
+    // Callback requests left out of hours: the operators of the team (docs/handoff.md).
+    area('/api/v1/operator/callbacks', 'operator', callbackQueueRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
     area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),

@@ -23,6 +23,7 @@ import { AcknowledgedTurns } from './acknowledged-turns.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries } from './channel-payloads.js';
+import { ChannelSatisfaction, type ChannelSatisfactionStores } from './channel-satisfaction.js';
 import type { ChannelsOptions } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
@@ -49,6 +50,7 @@ export class ChannelService {
   readonly #answersInCommit: boolean;
   #stopping: Promise<void> = Promise.resolve();
   readonly #locale: string;
+  readonly #satisfaction: ChannelSatisfaction | null;
 
   constructor(init: {
     agent: TreeAgent;
@@ -60,6 +62,8 @@ export class ChannelService {
     options: ChannelsOptions;
     /** The deployment's language, for notices to sessions whose language is not fixed (`--locale`). */
     locale?: string;
+    /** Where ratings (CSAT) asked on the channels after a handoff are kept; without it none is asked. */
+    satisfaction?: ChannelSatisfactionStores;
   }) {
     const { options, agent } = init;
     const channels = new Map<string, Channel>();
@@ -88,6 +92,7 @@ export class ChannelService {
     this.#runner = init.runner;
     this.#logger = init.logger;
     this.#locale = init.locale ?? 'en';
+    this.#satisfaction = init.satisfaction ? new ChannelSatisfaction(init.satisfaction) : null;
     this.#tokens = init.tokens;
     this.delivery = new ChannelDeliveryLoop({
       store: this.store,
@@ -182,6 +187,18 @@ export class ChannelService {
       this.metrics.received.inc({ channel: channel.name, result: 'duplicate' });
       return;
     }
+    // After a handoff: the rating asked with buttons 1–5, and its comment, run no turn.
+    const rated = await this.#satisfaction?.receive(
+      sessionId,
+      message.text,
+      message.selectedOption ?? null,
+      () => this.#languageOf(sessionId),
+    );
+    if (rated) {
+      await this.enqueue(sessionId, conversation, `${channel.name}:${message.messageId}`, rated);
+      this.metrics.received.inc({ channel: channel.name, result: 'turn' });
+      return;
+    }
     if (channel.capabilities.typing)
       void channel.send(conversation, { type: 'typing' }).catch(() => {
         // Only a hint: a typing indicator that did not arrive is not retried.
@@ -261,6 +278,11 @@ export class ChannelService {
     return last?.options?.length ? optionOfAnswer(text, last.options) : null;
   }
 
+  /** The session's language, else the deployment's (`--locale`). */
+  async #languageOf(sessionId: string): Promise<string> {
+    return (await this.#agent.inspectSession(sessionId))?.language ?? this.#locale;
+  }
+
   /** Puts payloads in the outbox, in order, with ids derived from `key` (the same payloads added twice are kept once). */
   async enqueue(
     sessionId: string,
@@ -281,8 +303,11 @@ export class ChannelService {
     try {
       const conversation = await this.store.conversationOf(sessionId);
       if (!conversation) return;
-      const language = (await this.#agent.inspectSession(sessionId))?.language ?? this.#locale;
-      const payloads = payloadsOfHandoffEntries(update.entries, language);
+      const language = await this.#languageOf(sessionId);
+      const payloads = [
+        ...payloadsOfHandoffEntries(update.entries, language),
+        ...(this.#satisfaction?.questionAfter(update.entries, language) ?? []),
+      ];
       if (payloads.length === 0) return;
       const key = `${sessionId}:${update.entries[0]!.at}:${update.entries[0]!.turn}`;
       await this.enqueue(sessionId, conversation, key, payloads);

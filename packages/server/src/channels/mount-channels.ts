@@ -18,6 +18,11 @@ export function mountChannels(app: Hono, services: Services, options: ChannelsOp
     logger: services.logger,
     options,
     ...(services.locale ? { locale: services.locale } : {}),
+    satisfaction: {
+      queue: services.handoffs.queue,
+      ratings: services.handoffs.satisfaction,
+      treeVersion: () => services.agent.tree.contentHash,
+    },
   });
   mountChannelWebhooks(app, channels);
   mountChannelAdmin(app, channels, services.operatorAuth.require('admin'));

@@ -7,6 +7,7 @@ import {
 } from '@treeagent/core';
 import {
   type AuditValue,
+  type CallbackRequests,
   type CannedResponses,
   type EventBus,
   type HandoffAction,
@@ -15,6 +16,7 @@ import {
   type HandoffQueue,
   type HandoffUpdate,
   handoffEventId,
+  InMemoryCallbackRequests,
   InMemoryCannedResponses,
   InMemoryEventBus,
   InMemoryHandoffOutbox,
@@ -77,7 +79,12 @@ export interface HandoffOptions {
    * process); `openSqlite(...).satisfaction` keeps them.
    */
   satisfaction?: SatisfactionRatings;
-  /** An e-mail (SMTP) when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
+  /**
+   * Where users' callback requests left out of hours live. Default: in memory (one process);
+   * `openSqlite(...).callbacks` or `PostgresCallbackRequests` keep them.
+   */
+  callbacks?: CallbackRequests;
+  /** An e-mail (SMTP) and/or a webhook event when a conversation waits unclaimed longer than `afterMs` (docs/handoff.md). */
   escalation?: EscalationOptions;
 }
 
@@ -119,6 +126,8 @@ export class HandoffService {
   readonly canned: CannedResponses;
   /** The users' ratings of conversations with people. */
   readonly satisfaction: SatisfactionRatings;
+  /** Users' callback requests left out of hours. */
+  readonly callbacks: CallbackRequests;
   /** The escalation of long waits, when configured. */
   readonly escalation: Escalation | null;
   readonly #agent: TreeAgent;
@@ -169,7 +178,18 @@ export class HandoffService {
     });
     this.canned = options.cannedResponses ?? new InMemoryCannedResponses();
     this.satisfaction = options.satisfaction ?? new InMemorySatisfactionRatings();
-    this.escalation = options.escalation ? new Escalation(options.escalation, this.queue, init.logger) : null;
+    this.callbacks = options.callbacks ?? new InMemoryCallbackRequests();
+    const webhook = this.webhook;
+    // Escalations are no transition of the session: the outbox gets them here (idempotent by id).
+    const escalate = webhook
+      ? async (event: HandoffEvent) => {
+          await webhook.outbox.add([event], new Date());
+          webhook.poke();
+        }
+      : null;
+    this.escalation = options.escalation
+      ? new Escalation(options.escalation, this.queue, init.logger, escalate)
+      : null;
     this.escalation?.start();
   }
 
@@ -181,6 +201,7 @@ export class HandoffService {
   async forget(sessionId: string): Promise<void> {
     await this.queue.delete(sessionId);
     await this.satisfaction.forget(sessionId);
+    await this.callbacks.deleteSessions([sessionId]);
     await this.#outbox?.deleteSessions([sessionId]);
   }
 

@@ -33,13 +33,16 @@ export function handoffNodes(): NodeDefinition[] {
   ];
 }
 
-/** A `TreeAgent` over `handoffNodes()`. */
-export function handoffAgent(options: Omit<TreeAgentOptions, 'tree'> = {}): TreeAgent {
+/** A `TreeAgent` over `handoffNodes()` (or `nodes`, e.g. a variant of them). */
+export function handoffAgent(
+  options: Omit<TreeAgentOptions, 'tree'> & { nodes?: NodeDefinition[] } = {},
+): TreeAgent {
+  const { nodes, ...rest } = options;
   return new TreeAgent({
-    tree: defineTree({ name: 'test-desk', nodes: handoffNodes() }),
+    tree: defineTree({ name: 'test-desk', nodes: nodes ?? handoffNodes() }),
     embedder: new ExactEmbedder({ vectors: { ...VECTORS, [RETURN_OPTION]: VECTORS.hello! } }),
     models: new ScriptedLanguageModel({ answers: 'Once upon a time, a bike.' }),
-    ...options,
+    ...rest,
   });
 }
 

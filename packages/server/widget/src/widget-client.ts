@@ -204,6 +204,15 @@ export class WidgetClient {
     return (await this.#fetch(this.#path(`/files/${encodeURIComponent(file.id)}`), {})).blob();
   }
 
+  /** Rates the conversation with people, 1–5, with an optional comment (once, after the hand-back). */
+  async rate(rating: number, comment: string): Promise<void> {
+    await this.#fetch(this.#path('/satisfaction'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(comment ? { rating, comment } : { rating }),
+    });
+  }
+
   #path(suffix: string): string {
     if (!this.#session) throw new WidgetError('NO_SESSION', 'There is no conversation yet.', 0);
     return `/api/v1/sessions/${encodeURIComponent(this.#session.sessionId)}${suffix}`;

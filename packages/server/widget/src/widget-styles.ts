@@ -76,4 +76,13 @@ form { display: flex; gap: 8px; padding: 10px 12px; border-top: 1px solid var(--
 textarea { flex: 1; min-height: 40px; max-height: 120px; padding: 9px 10px; border: 1px solid var(--treeagent-border); border-radius: 10px; color: var(--treeagent-text); background: var(--treeagent-surface); font: inherit; font-size: 16px; resize: none; }
 form .send { min-width: 64px; border: 0; border-radius: 10px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); font: inherit; font-weight: 600; cursor: pointer; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.rate { display: grid; gap: 6px; margin: 8px 0; padding: 10px; border: 1px solid var(--treeagent-border); border-radius: 10px; }
+.rate-question { margin: 0; font-weight: 600; }
+.rate [role="group"] { display: flex; gap: 6px; }
+.rate-value { min-width: 36px; min-height: 36px; border: 1px solid var(--treeagent-border); border-radius: 18px; background: var(--treeagent-surface); color: var(--treeagent-text); font: inherit; cursor: pointer; }
+.rate-value[aria-pressed="true"] { background: var(--treeagent-accent); color: var(--treeagent-accent-text); border-color: var(--treeagent-accent); }
+.rate textarea { font: inherit; padding: 6px 8px; border: 1px solid var(--treeagent-border); border-radius: 8px; resize: vertical; }
+.rate-send { justify-self: start; padding: 6px 14px; border: 0; border-radius: 8px; background: var(--treeagent-accent); color: var(--treeagent-accent-text); font: inherit; cursor: pointer; }
+.rate-problem { margin: 0; color: #b3261e; }
+.rate-problem[hidden] { display: none; }
 `;

@@ -9,6 +9,7 @@ import {
 import { CHAT_ICON, CLIP_ICON, element, icon } from './widget-dom';
 import { initialLocale, WidgetTexts } from './widget-i18n';
 import { renderMessage } from './widget-message';
+import { satisfactionForm } from './widget-satisfaction';
 import { WIDGET_CSS } from './widget-styles';
 import { PendingUploads } from './widget-uploads';
 
@@ -242,6 +243,11 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
           addMessage(message, true);
           emit('message', message);
         } else if (event.type === 'handoff') {
+          // People had it and no longer: ask for a rating, as the chat page does.
+          if (handoff && !event.handoff) {
+            log.append(satisfactionForm(t, (rating, comment) => client.rate(rating, comment)));
+            log.scrollTop = log.scrollHeight;
+          }
           handoff = event.handoff;
           status.hidden = handoff === null;
           showHandoff();

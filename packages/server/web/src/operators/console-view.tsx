@@ -4,6 +4,7 @@ import { messageOf } from '../api/api-client';
 import { handoffApi } from '../api/handoff-api';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
+import { BackToQueue } from './console/back-to-queue';
 import { CannedAdmin } from './console/canned-admin';
 import { PresenceAlerts } from './console/presence-alerts';
 import { QueueList } from './console/queue-list';
@@ -103,7 +104,7 @@ export function ConsoleView() {
         <CannedAdmin />
         <OperatorBadge />
       </TopBar>
-      <main id="console-page" class="page console">
+      <main id="console-page" class={`page console${selected ? ' has-session' : ''}`}>
         <QueueList
           status={status}
           onStatus={setStatus}
@@ -122,6 +123,7 @@ export function ConsoleView() {
             {error}
           </p>
         ) : null}
+        {selected ? <BackToQueue onBack={() => setSelected(null)} /> : null}
         {detail && selected ? (
           <SessionPanel
             key={selected}

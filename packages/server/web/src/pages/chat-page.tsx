@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRequest } from '../../../src/api-types';
 import { useApp } from '../app/app-context';
+import { CallbackRequestForm } from '../chat/callback-request';
 import { Composer } from '../chat/composer';
 import { conversationTest, type RecorderTree } from '../chat/conversation-test';
 import { CustomerHeader } from '../chat/customer-header';
@@ -198,6 +199,7 @@ export function ChatPage() {
             onReturn={(option) => void send(option, option)}
           />
           <SatisfactionPrompt handoff={liveSession.handoff} />
+          <CallbackRequestForm handoff={liveSession.handoff} />
           <Composer
             busy={busy}
             waiting={waiting}

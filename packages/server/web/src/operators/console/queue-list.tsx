@@ -4,6 +4,7 @@ import { formatDateTime, formatTimeWithSeconds } from '../../components/format';
 import { useT } from '../../i18n/use-t';
 import { useOperator } from '../operator-gate';
 import { WebhookDeadLetters } from '../webhook-dead-letters';
+import { CallbackQueue } from './callback-queue';
 import { formatWait, queueStatusText } from './console-model';
 
 /** The console's left column: open or closed handoffs, filtered by queue, each with its wait and state; the webhook's dead letters below. */
@@ -94,6 +95,7 @@ export function QueueList(props: {
           {status === 'open' ? t('queue.nobody') : t('queue.noClosed')}
         </p>
       ) : null}
+      <CallbackQueue refresh={list} />
       <WebhookDeadLetters />
     </aside>
   );
