@@ -23,7 +23,7 @@ import { AcknowledgedTurns } from './acknowledged-turns.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries } from './channel-payloads.js';
-import type { ChannelsOptions } from './channels-options.js';
+import type { MessagingChannels } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
 const newSessionId = () => `ch-${randomUUID()}`;
@@ -57,7 +57,7 @@ export class ChannelService {
     tokens: SessionTokens;
     registry: MetricsRegistry;
     logger: ServerLogger;
-    options: ChannelsOptions;
+    options: MessagingChannels;
     /** The deployment's language, for notices to sessions whose language is not fixed (`--locale`). */
     locale?: string;
   }) {
