@@ -1,7 +1,7 @@
 import type { Channel } from '@treeagent/core/adapter';
 import { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from '../areas/route-area.js';
 
-/** What a route channel's clients get, declared (shown by `GET /api/v1/channels`, checked by its tests). */
+/** What a route channel's clients get, declared by the channel (not guessed from its routes). */
 export interface RouteChannelCapabilities {
   /** Whether answers stream as they are written (server-sent events). */
   streaming: boolean;
