@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
+  type ChannelsOptions,
   isLoopback,
   loadOperatorsFile,
   type OperatorAccount,
+  openAiCompatible,
   operatorDirectory,
   type RunningServer,
   type ServeOptions,
@@ -16,6 +18,7 @@ import {
   type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
   type WidgetServerOptions,
+  webChat,
 } from '@treeagent/server';
 import { loadChannels } from '../channels-adapter.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
@@ -322,7 +325,7 @@ export async function startServe(
     channels = options.channels ? await loadChannels(options.channels) : null;
     server = await serve({
       agent,
-      ...(channels ? { channels: { channels: channels.channels } } : {}),
+      ...(channels ? { channels: serverChannelsOf(channels) } : {}),
       web: { directory: WEB_DIRECTORY },
       ...localeOption(deploymentLocale(options.locale, loaded.path, options.config)),
       debug: false,
@@ -636,4 +639,19 @@ function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null
 function versionPollMs(): number {
   const value = Number(process.env.TREEAGENT_VERSION_POLL_MS);
   return Number.isFinite(value) && value > 0 ? value : VERSION_POLL_MS;
+}
+
+/**
+ * The server's channels of `--channels`: the configured platforms, with the web chat and the
+ * OpenAI-compatible endpoint unless the file turns them off (`"webChat": false`, `"openAiCompatible": false`).
+ */
+function serverChannelsOf(loaded: Awaited<ReturnType<typeof loadChannels>>): ChannelsOptions {
+  return {
+    channels: [
+      ...(loaded.webChat === false ? [] : [webChat()]),
+      ...(loaded.openAiCompatible === false ? [] : [openAiCompatible()]),
+      ...loaded.channels,
+    ],
+    defaults: false,
+  };
 }
