@@ -12,21 +12,23 @@ import { startServe } from './serve.js';
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** A one-agent tree file and Slack's signing secret in a 0600 file (`slack.secret`); resolves to the tree's path. */
+function writeTreeAndSlackSecret(): string {
+  const tree = join(scratch, 'tree.json');
+  const nodes = [
+    { id: 1, type: 'root' },
+    { id: 2, parent: 1, type: 'agent', isPrimary: true },
+  ];
+  writeFileSync(tree, JSON.stringify({ nodes }));
+  const secret = join(scratch, 'slack.secret');
+  writeFileSync(secret, 'slack-signing-secret\n');
+  chmodSync(secret, 0o600);
+  return tree;
+}
+
 describe('treeagent serve --channels (Slack and Teams)', () => {
   it('serves both webhooks and prints the URL to register on each platform', async () => {
-    const tree = join(scratch, 'tree.json');
-    writeFileSync(
-      tree,
-      JSON.stringify({
-        nodes: [
-          { id: 1, type: 'root' },
-          { id: 2, parent: 1, type: 'agent', isPrimary: true },
-        ],
-      }),
-    );
-    const secret = join(scratch, 'slack.secret');
-    writeFileSync(secret, 'slack-signing-secret\n');
-    chmodSync(secret, 0o600);
+    const tree = writeTreeAndSlackSecret();
     const channels = join(scratch, 'channels.json');
     writeFileSync(
       channels,
@@ -92,19 +94,7 @@ describe('treeagent serve --channels (Slack and Teams)', () => {
   });
 
   it('"webChat": false and "openAiCompatible": false: a server with only its platforms (404 on /api/v1/sessions and /v1)', async () => {
-    const tree = join(scratch, 'tree.json');
-    writeFileSync(
-      tree,
-      JSON.stringify({
-        nodes: [
-          { id: 1, type: 'root' },
-          { id: 2, parent: 1, type: 'agent', isPrimary: true },
-        ],
-      }),
-    );
-    const secret = join(scratch, 'slack-only.secret');
-    writeFileSync(secret, 'slack-signing-secret\n');
-    chmodSync(secret, 0o600);
+    const tree = writeTreeAndSlackSecret();
     const config = (switches: object) => {
       const file = join(scratch, `channels-${Object.keys(switches).length}.json`);
       writeFileSync(
@@ -115,7 +105,7 @@ describe('treeagent serve --channels (Slack and Teams)', () => {
             {
               platform: 'slack',
               botToken: { env: 'SERVE_TEST_SLACK_TOKEN' },
-              signingSecret: { file: 'slack-only.secret' },
+              signingSecret: { file: 'slack.secret' },
             },
           ],
         }),
