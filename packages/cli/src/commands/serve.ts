@@ -323,6 +323,11 @@ export async function startServe(
     }
     // Refused before the server starts: a missing or world-readable secret names its fix.
     channels = options.channels ? await loadChannels(options.channels) : null;
+    if (widget && channels?.webChat === false)
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `--widget-origin needs the web chat, which ${options.channels} turns off ("webChat": false): remove that line, or the widget options.`,
+      );
     server = await serve({
       agent,
       ...(channels ? { channels: serverChannelsOf(channels) } : {}),
