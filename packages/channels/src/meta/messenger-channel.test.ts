@@ -144,7 +144,33 @@ describe('Messenger and Instagram specifics', () => {
           data: new Uint8Array([1]),
         })
         .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('fattura.pdf') });
+      expect(refused).toMatchObject({
+        retryable: false,
+        message: expect.stringContaining('file "fattura.pdf" has none'),
+      });
+      // A file with a public URL (https) goes by that URL, a caption after it; the server's own path does not.
+      const file = {
+        id: 'f',
+        name: 'fattura.pdf',
+        mimeType: 'application/pdf',
+        origin: 'generated',
+      } as const;
+      const url = 'https://cdn.shop.example/docs/fattura.pdf';
+      await instagram(igFake).send(to, {
+        type: 'file',
+        file: { ...file, url },
+        data: new Uint8Array([1]),
+        caption: 'Ecco',
+      });
+      const [linked, caption] = igFake.received.slice(1);
+      expect((linked!.raw as any).message).toEqual({ attachment: { type: 'file', payload: { url } } });
+      expect(linked).toMatchObject({ kind: 'file', fileName: 'fattura.pdf' });
+      expect(caption).toMatchObject({ kind: 'text', text: 'Ecco' });
+      const own = { ...file, url: '/api/v1/sessions/s1/files/f' };
+      const notPublic = await instagram(igFake)
+        .send(to, { type: 'file', file: own, data: new Uint8Array([1]) })
+        .catch((error: unknown) => error);
+      expect(notPublic).toMatchObject({ retryable: false });
     } finally {
       await fake.close();
       await igFake.close();

@@ -208,11 +208,19 @@ export class MessengerPlatformChannel implements Channel {
         await this.#post({ recipient, sender_action: 'typing_on' });
         return;
       case 'file': {
-        if (!this.capabilities.files.send)
-          throw new ChannelSendError(
-            `${this.#kind.label} takes files to send only by a public URL, which this server does not publish: file "${message.file.name}" cannot be sent (send a link in the text instead)`,
-            { retryable: false },
-          );
+        if (!this.capabilities.files.send) {
+          // Instagram takes a file to send only by a public URL: one the file has, or none.
+          const url = publicUrlOf(message.file.url);
+          if (!url)
+            throw new ChannelSendError(
+              `${this.#kind.label} takes files to send only by a public URL, and file "${message.file.name}" has none (the server does not publish session files): send a link in the text instead`,
+              { retryable: false },
+            );
+          const content = { attachment: { type: attachmentType(message.file.mimeType), payload: { url } } };
+          await this.#post({ recipient, ...messaging, message: content });
+          if (message.caption) await this.#text(recipient, messaging, message.caption, []);
+          return;
+        }
         const form = new FormData();
         const type = message.file.mimeType.startsWith('image/') ? 'image' : 'file';
         form.set('recipient', JSON.stringify(recipient));
@@ -266,4 +274,20 @@ export class MessengerPlatformChannel implements Channel {
   #post(body: Record<string, unknown>): Promise<unknown> {
     return this.#graph.call('POST', '/me/messages', body);
   }
+}
+
+/** `url` when it is an absolute https URL anyone can fetch (not one of the server's own session paths). */
+function publicUrlOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The Send API's attachment type of a MIME type. */
+function attachmentType(mimeType: string): 'image' | 'video' | 'audio' | 'file' {
+  const kind = mimeType.split('/')[0];
+  return kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file';
 }

@@ -57,6 +57,7 @@ export class FakeMessenger extends FakeGraphApi {
     if (failure) return failure;
     const content = message.message ?? {};
     const template = content.attachment?.type === 'template' ? content.attachment.payload : null;
+    const linked: string | undefined = template ? undefined : content.attachment?.payload?.url;
     if (file) {
       await this.keep(file);
       this.received.push({
@@ -66,7 +67,14 @@ export class FakeMessenger extends FakeGraphApi {
         data: new Uint8Array(await file.arrayBuffer()),
         raw: message,
       });
-    } else if (template)
+    } else if (linked)
+      this.received.push({
+        conversationId,
+        kind: 'file',
+        fileName: decodeURIComponent(new URL(linked).pathname.split('/').pop() ?? ''),
+        raw: message,
+      });
+    else if (template)
       this.received.push({
         conversationId,
         kind: 'text',
