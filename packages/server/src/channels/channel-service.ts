@@ -135,7 +135,7 @@ export class ChannelService {
    * failure answers 500, so the platform delivers it again; the receipt makes that safe).
    */
   async receive(channel: Channel, request: Request): Promise<Response> {
-    const result = await channel.receive(request);
+    const result = await channel.receive(request, { readFile: (id) => this.#agent.fileStore.read(id) });
     if (result.kind === 'rejected') {
       this.metrics.received.inc({ channel: channel.name, result: 'rejected' });
       this.#logger.error(`Channel "${channel.name}" refused a webhook request: ${result.reason}.`);
