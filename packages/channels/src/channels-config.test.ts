@@ -38,6 +38,20 @@ describe('loadChannelsConfig', () => {
     ]);
   });
 
+  it('keeps the web chat and the OpenAI-compatible endpoint unless the file turns them off; refuses a switch that is not true or false', () => {
+    const secret = { 'telegram.secret': { value: 'hook_secret-1\n', mode: 0o600 } };
+    const env = { TG_TOKEN: '123:abc' };
+    const kept = loadChannelsConfig(configFile(telegram({ file: 'telegram.secret' }), secret), env);
+    expect([kept.webChat, kept.openAiCompatible]).toEqual([true, true]);
+    const only = { ...telegram({ file: 'telegram.secret' }), webChat: false, openAiCompatible: false };
+    const off = loadChannelsConfig(configFile(only, secret), env);
+    expect([off.webChat, off.openAiCompatible]).toEqual([false, false]);
+    const wrong = { ...telegram({ file: 'telegram.secret' }), openAiCompatible: 'no' };
+    expect(() => loadChannelsConfig(configFile(wrong, secret), env)).toThrow(
+      /"openAiCompatible" must be true or false \(false: the server has no OpenAI-compatible endpoint, \/v1\); got "no"/,
+    );
+  });
+
   it('refuses a world-readable secret file, naming chmod 600', () => {
     const file = configFile(telegram({ file: 'telegram.secret' }), {
       'telegram.secret': { value: 'hook_secret-1', mode: 0o644 },

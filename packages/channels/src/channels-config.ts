@@ -15,6 +15,10 @@ export type SecretSource = { env: string } | { file: string };
 export interface ChannelsConfig {
   /** The server's public HTTPS origin, for the webhook URLs to register (`treeagent channels check`). */
   publicUrl?: string;
+  /** Whether the server keeps its web chat (`/api/v1/sessions`, the chat page's and widget's API). Default true. */
+  webChat?: boolean;
+  /** Whether the server keeps its OpenAI-compatible endpoint (`/v1`). Default true. */
+  openAiCompatible?: boolean;
   channels: (
     | {
         platform: 'telegram';
@@ -51,6 +55,10 @@ export interface LoadedChannels {
   channels: Channel[];
   /** `where`: the setting on the platform's side the URL goes in, when it is not plain. */
   webhooks: { name: string; platform: string; url: string; where?: string }[];
+  /** Whether the server keeps its web chat beside these channels (`webChat` of the file). */
+  webChat: boolean;
+  /** Whether the server keeps its OpenAI-compatible endpoint (`openAiCompatible` of the file). */
+  openAiCompatible: boolean;
 }
 
 /** Thrown for a configuration that cannot be used; the message names the entry and the fix. */
@@ -76,6 +84,11 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
     throw new ChannelsConfigError(
       `--channels ${file}: "channels" must be a non-empty array (docs/channels.md, "Configuration").`,
     );
+  for (const key of ['webChat', 'openAiCompatible'] as const)
+    if (config[key] !== undefined && typeof config[key] !== 'boolean')
+      throw new ChannelsConfigError(
+        `--channels ${file}: "${key}" must be true or false (false: the server has no ${key === 'webChat' ? 'web chat, /api/v1/sessions' : 'OpenAI-compatible endpoint, /v1'}); got ${JSON.stringify(config[key])}.`,
+      );
   const base = dirname(resolve(file));
   const channels = config.channels.map((entry, index): Channel => {
     const where = `--channels ${file}, channels[${index}]`;
@@ -149,6 +162,8 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
   const origin = (config.publicUrl ?? 'https://<your-host>').replace(/\/$/, '');
   return {
     channels,
+    webChat: config.webChat ?? true,
+    openAiCompatible: config.openAiCompatible ?? true,
     // A polling channel has no webhook to register.
     webhooks: channels
       .filter((channel) => !channel.listen)

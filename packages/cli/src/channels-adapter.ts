@@ -9,6 +9,9 @@ export interface ChannelsModule {
   loadChannelsConfig(file: string): {
     channels: import('@treeagent/core/adapter').Channel[];
     webhooks: { name: string; platform: string; url: string; where?: string }[];
+    /** Whether to keep the web chat and the OpenAI-compatible endpoint (absent before these switches: kept). */
+    webChat?: boolean;
+    openAiCompatible?: boolean;
   };
 }
 

@@ -5,7 +5,7 @@ import type { AnalyticsOptions } from './analytics/analytics-options.js';
 import type { RouteArea } from './areas/route-area.js';
 import type { SessionExpiryOptions } from './auth/session-expiry.js';
 import type { SessionTokens } from './auth/session-tokens.js';
-import type { ChannelsOptions } from './channels/channels-options.js';
+import type { ChannelsOption } from './channels/channels-options.js';
 import type { TreeEditorSource } from './editor/tree-editor-source.js';
 import type { WidgetServerOptions } from './embed/widget-options.js';
 import type { ServerLogger } from './errors/error-response.js';
@@ -155,10 +155,16 @@ export interface CreateAppOptions {
    */
   handoff?: HandoffOptions;
   /**
-   * Messaging channels (Telegram, Meta, Slack, Teams, …): each answers its platform's webhook at
-   * `/channels/<name>/webhook` and sends through a durable outbox (docs/channels.md).
+   * The channels users reach the agent through (docs/channels.md): route channels — the web chat
+   * (`webChat()`: `/api/v1/sessions`, what the chat page and the widget call) and the
+   * OpenAI-compatible endpoint (`openAiCompatible()`: `/v1`) — and messaging channels (Telegram,
+   * Meta, Slack, Teams, …: each answers its platform's webhook at `/channels/<name>/webhook` and
+   * sends through a durable outbox). A list is exactly the server's channels
+   * (`[webChat(), telegram]`: no `/v1`, 404); `{ channels, ...delivery settings }` also sets the
+   * outbox, and, when it lists messaging channels only, keeps the web chat and the OpenAI endpoint
+   * (`defaults`). Default: `[webChat(), openAiCompatible()]`.
    */
-  channels?: ChannelsOptions;
+  channels?: ChannelsOption;
   /** Where server-side failures are reported. Default: `console`. */
   logger?: ServerLogger;
   /**

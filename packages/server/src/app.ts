@@ -7,6 +7,7 @@ import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { startSessionSweeper } from './auth/session-sweeper.js';
 import { mountChannels } from './channels/mount-channels.js';
+import { serverChannels } from './channels/server-channels.js';
 import { widgetAccess, widgetSkipsApiKey } from './embed/widget-access.js';
 import { WIDGET_PATHS, widgetScript } from './embed/widget-script.js';
 import { notFound } from './errors/api-error.js';
@@ -52,6 +53,8 @@ export type TreeAgentApp = Hono & {
   readonly turns: CustomerTurns;
 };
 
+/** Where the web chat's routes are (the widget's CORS and access rules apply there). */
+const WEB_CHAT_PREFIX = '/api/v1/sessions';
 const UPLOAD_PATH = /^\/api\/v1\/(?:(?:sessions|operator\/handoffs)\/[^/]+\/files|sources\/files)\/?$/;
 /** The URL spaces of the API: behind the API key (when configured) and every limit. */
 const API_PATHS = ['/api', '/v1'];
@@ -59,8 +62,9 @@ const API_PATHS = ['/api', '/v1'];
 /**
  * The HTTP API of a tree agent as a Hono app: the JSON API under `/api/v1`, the OpenAI-compatible
  * API under `/v1`, `/health`, `/ready`, `/metrics`, and optionally the web page under `/`.
- * Run it with `serve()`, or mount it in any Hono-compatible runtime. `routes` adds route areas of
- * your own (a channel's webhook) behind the same guards.
+ * Run it with `serve()`, or mount it in any Hono-compatible runtime. `channels` chooses the
+ * channels (default: the web chat and the OpenAI-compatible endpoint); `routes` adds route areas of
+ * your own behind the same guards.
  *
  * @example
  * const app = createApp({ agent: new TreeAgent({ tree }), apiKeys: ['sk-local'] });
@@ -69,6 +73,7 @@ const API_PATHS = ['/api', '/v1'];
  */
 export function createApp(options: CreateAppOptions): TreeAgentApp {
   const services = createServices(options);
+  const channels = serverChannels(options.channels);
   const { debug, logger, locale } = services;
   const app = new Hono();
   app.onError((error, c) => errorResponse(c, error, { debug, logger, locale }));
@@ -84,6 +89,10 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   }
   if (options.allowedHosts) app.use('*', allowHosts(options.allowedHosts));
   if (options.widget) {
+    if (!channels.routes.some((channel) => channel.areas.some((area) => area.prefix === WEB_CHAT_PREFIX)))
+      throw new TypeError(
+        'The widget (option "widget") talks to the web chat, which option "channels" leaves out: add webChat() to channels, or drop the widget option.',
+      );
     const access = widgetAccess(options.widget, (options.apiKeys?.length ?? 0) > 0);
     app.use('/api/v1/sessions', access);
     app.use('/api/v1/sessions/*', access);
@@ -126,12 +135,14 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   const apiGuards: MiddlewareHandler[] = [...failures, ...apiKey, ...perClient, body];
   for (const prefix of API_PATHS) app.use(`${prefix}/*`, ...apiGuards);
 
-  // The route areas: the server's own, then the program's.
+  // The route areas: the route channels' (web chat, OpenAI-compatible), the server's own, the program's.
+  const ownGuards = (prefix: string) => (isUnder(prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
+  for (const channel of channels.routes)
+    for (const area of channel.areas) mountArea(app, area, services, ownGuards(area.prefix));
   for (const area of coreAreas(options, services)) mountArea(app, area, services);
-  for (const area of options.routes ?? [])
-    mountArea(app, area, services, isUnder(area.prefix, API_PATHS) ? [] : [...failures, ...perClient, body]);
+  for (const area of options.routes ?? []) mountArea(app, area, services, ownGuards(area.prefix));
   // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
-  if (options.channels) services.channels = mountChannels(app, services, options.channels);
+  if (channels.messaging) services.channels = mountChannels(app, services, channels.messaging);
   if (options.web)
     app.use(
       '*',

@@ -27,7 +27,19 @@ export { createApp, type ShutdownOptions, type TreeAgentApp } from './app.js';
 export { type CreateAppOptions, DEFAULT_AUTH_FAILURE_LIMIT, type ServerLimits } from './app-options.js';
 export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } from './areas/route-area.js';
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
-export type { ChannelsOptions } from './channels/channels-options.js';
+export type {
+  ChannelDeliveryOptions,
+  ChannelsOption,
+  ChannelsOptions,
+} from './channels/channels-options.js';
+export {
+  type ChannelRoute,
+  isRouteChannel,
+  type RouteChannel,
+  type RouteChannelCapabilities,
+  routeChannel,
+  type ServerChannel,
+} from './channels/route-channel.js';
 export type { CallbacksModuleSource } from './editor/callbacks-module-source.js';
 export {
   TreeEditConflict,
@@ -59,6 +71,7 @@ export {
 export type { RateLimitOptions } from './http/rate-limit.js';
 export { openAiEngineSessionId } from './openai/chat-session.js';
 export { DEFAULT_QUEUED_NOTICE } from './openai/handoff-reply.js';
+export { type OpenAiCompatibleOptions, openAiCompatible } from './openai/openai-channel.js';
 export type { OidcOptions } from './operators/oidc/oidc-options.js';
 export {
   loadOperatorsFile,
@@ -82,6 +95,7 @@ export {
 } from './operators/operator-auth.js';
 export { hashOperatorPassword, verifyOperatorPassword } from './operators/operator-password.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
+export { type WebChatOptions, webChat } from './sessions/web-chat-channel.js';
 export type { SourcesOptions } from './sources/sources-options.js';
 export { TRACER_NAME } from './telemetry/turn-tracing.js';
 export type { CustomerMessage, CustomerTurns } from './turns/customer-turns.js';

@@ -1,4 +1,5 @@
 import type { TreeAgent } from '@treeagent/core';
+import type { AnalyticsStore } from '@treeagent/core/adapter';
 import {
   type CreateAppOptions,
   DEFAULT_SESSION_CREATE_LIMIT,
@@ -50,6 +51,8 @@ export interface Services extends RouteAreaContext {
   operatorAuth: OperatorAuth;
   /** Human handoff: the queue, the bus between processes, the webhook, the metrics. */
   handoffs: HandoffService;
+  /** Where turn facts and satisfaction ratings are kept (option `analytics.store`), if anywhere. */
+  analyticsStore: AnalyticsStore | undefined;
   /** Messaging channels (option `channels`), or `null`. */
   channels: ChannelService | null;
   readyTimeoutMs: number;
@@ -116,6 +119,7 @@ export function createServices(options: CreateAppOptions): Services {
     logger,
     operatorAuth,
     handoffs,
+    analyticsStore: options.analytics?.store,
     channels: null,
     readyTimeoutMs: options.readyTimeoutMs ?? 2000,
     startedAt: new Date(),

@@ -1,3 +1,4 @@
+import type { InboundMessage } from '@treeagent/core/adapter';
 import { describeChannel } from '@treeagent/core/conformance';
 import { describe, expect, it } from 'vitest';
 import { FakeMessenger } from '../test-support/fake-messenger.js';
@@ -143,10 +144,102 @@ describe('Messenger and Instagram specifics', () => {
           data: new Uint8Array([1]),
         })
         .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('fattura.pdf') });
+      expect(refused).toMatchObject({
+        retryable: false,
+        message: expect.stringContaining('file "fattura.pdf" has none'),
+      });
+      // A file with a public URL (https) goes by that URL, a caption after it; the server's own path does not.
+      const file = {
+        id: 'f',
+        name: 'fattura.pdf',
+        mimeType: 'application/pdf',
+        origin: 'generated',
+      } as const;
+      const url = 'https://cdn.shop.example/docs/fattura.pdf';
+      await instagram(igFake).send(to, {
+        type: 'file',
+        file: { ...file, url },
+        data: new Uint8Array([1]),
+        caption: 'Ecco',
+      });
+      const [linked, caption] = igFake.received.slice(1);
+      expect((linked!.raw as any).message).toEqual({ attachment: { type: 'file', payload: { url } } });
+      expect(linked).toMatchObject({ kind: 'file', fileName: 'fattura.pdf' });
+      expect(caption).toMatchObject({ kind: 'text', text: 'Ecco' });
+      const own = { ...file, url: '/api/v1/sessions/s1/files/f' };
+      const notPublic = await instagram(igFake)
+        .send(to, { type: 'file', file: own, data: new Uint8Array([1]) })
+        .catch((error: unknown) => error);
+      expect(notPublic).toMatchObject({ retryable: false });
     } finally {
       await fake.close();
       await igFake.close();
+    }
+  });
+
+  it('after 24 hours an operator’s reply, file and notice go with the HUMAN_AGENT tag; typing is skipped; after 7 days a final error', async () => {
+    for (const [object, Channel] of [
+      ['page', MessengerChannel],
+      ['instagram', InstagramChannel],
+    ] as const) {
+      const fake = await FakeMessenger.start(object);
+      try {
+        let now = new Date('2026-03-02T10:00:00Z');
+        const later = (hours: number) => {
+          now = new Date(now.getTime() + hours * 3_600_000);
+        };
+        fake.clock = () => now;
+        const channel = new Channel({ ...options(fake), now: () => now });
+        const read = await channel.receive(
+          fake.webhook({ sender: '31', event: { message: { mid: 'm_1', text: 'aiuto' } }, at: now }),
+        );
+        const { conversation } = (read as { messages: InboundMessage[] }).messages[0]!;
+        await channel.send(conversation, { type: 'text', text: 'Un momento.', options: [] });
+        later(25);
+        await channel.send(conversation, { type: 'typing' });
+        await channel.send(conversation, {
+          type: 'text',
+          text: 'Eccomi.',
+          options: [],
+          operatorName: 'Anna',
+        });
+        if (object === 'page')
+          await channel.send(conversation, {
+            type: 'file',
+            file: { id: 'f', name: 'ricevuta.pdf', mimeType: 'application/pdf', origin: 'generated' },
+            data: new Uint8Array([1, 2]),
+          });
+        const handedBack = 'L’assistente riprende la conversazione.';
+        await channel.send(conversation, {
+          type: 'notice',
+          notice: 'handed-back',
+          operatorName: 'Anna',
+          text: handedBack,
+        });
+        const sent = fake.received.map((item) => [
+          item.kind,
+          (item.raw as any).messaging_type,
+          (item.raw as any).tag,
+        ]);
+        const tagged = ['MESSAGE_TAG', 'HUMAN_AGENT'];
+        expect(sent, object).toEqual([
+          ['text', 'RESPONSE', undefined],
+          ['text', ...tagged],
+          ...(object === 'page' ? [['file', ...tagged]] : []),
+          ['text', ...tagged],
+        ]);
+        later(24 * 7);
+        const refused = await channel
+          .send(conversation, { type: 'text', text: 'Ci sei?', options: [], operatorName: 'Anna' })
+          .catch((error: unknown) => error);
+        expect(refused, object).toMatchObject({
+          retryable: false,
+          message: expect.stringContaining('more than 7 days ago'),
+        });
+        expect(fake.received, object).toHaveLength(object === 'page' ? 4 : 3);
+      } finally {
+        await fake.close();
+      }
     }
   });
 

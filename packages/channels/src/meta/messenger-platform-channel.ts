@@ -26,7 +26,17 @@ export interface MessengerChannelOptions extends MetaWebhookSecrets {
   graphRoot?: string;
   /** Default `v21.0`. */
   graphVersion?: string;
+  /** The clock of the 24-hour window (tests). Default: the system clock. */
+  now?: () => Date;
 }
+
+/** The standard messaging window: 24 hours after the user's last message. */
+const STANDARD_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** The HUMAN_AGENT tag's window: a person may answer for 7 days after the user's last message. */
+const HUMAN_AGENT_WINDOW_MS = 7 * STANDARD_WINDOW_MS;
+
+/** How a message goes out: a response in the 24-hour window, or a person's, tagged HUMAN_AGENT, after it. */
+type Messaging = { messaging_type: 'RESPONSE' } | { messaging_type: 'MESSAGE_TAG'; tag: 'HUMAN_AGENT' };
 
 /** One event of Messenger's `messaging` array (Instagram's has the same shape). */
 interface MessagingEvent {
@@ -84,6 +94,7 @@ export class MessengerPlatformChannel implements Channel {
   readonly #options: MessengerChannelOptions;
   readonly #kind: MessengerPlatform;
   readonly #graph: GraphApiClient;
+  readonly #now: () => Date;
 
   constructor(kind: MessengerPlatform, options: MessengerChannelOptions) {
     this.name = options.name ?? kind.platform;
@@ -95,6 +106,7 @@ export class MessengerPlatformChannel implements Channel {
       'verifyToken',
     ]);
     this.#options = options;
+    this.#now = options.now ?? (() => new Date());
     this.#kind = kind;
     this.#graph = new GraphApiClient({
       platform: kind.label,
@@ -123,7 +135,14 @@ export class MessengerPlatformChannel implements Channel {
   #message(event: MessagingEvent): InboundMessage | null {
     const sender = event.sender?.id;
     if (!sender) return null;
-    const conversation: ChannelConversation = { channel: this.name, conversationId: sender, userId: sender };
+    // The time of the user's last message rides with the conversation: the messaging windows.
+    const at = event.timestamp ? new Date(event.timestamp) : this.#now();
+    const conversation: ChannelConversation = {
+      channel: this.name,
+      conversationId: sender,
+      userId: sender,
+      reply: { lastUserMessageAt: at.toISOString() },
+    };
     if (event.postback)
       return {
         messageId: event.postback.mid ?? `postback:${sender}:${event.timestamp ?? ''}`,
@@ -157,8 +176,31 @@ export class MessengerPlatformChannel implements Channel {
     };
   }
 
+  /**
+   * How a message may go out now. In the 24 hours after the user's last message: a response. After
+   * them only a person may write — an operator's reply, file or handoff notice, the only messages
+   * sent then (the agent answers within seconds of a message) — with the HUMAN_AGENT tag, for 7
+   * days; after those, nothing (`null`). Unknown (a conversation recorded before the time was
+   * kept): a response, as before.
+   */
+  #messaging(conversation: ChannelConversation): Messaging | null {
+    const last = Date.parse(conversation.reply?.lastUserMessageAt ?? '');
+    const elapsed = this.#now().getTime() - last;
+    if (Number.isNaN(elapsed) || elapsed < STANDARD_WINDOW_MS) return { messaging_type: 'RESPONSE' };
+    if (elapsed < HUMAN_AGENT_WINDOW_MS) return { messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' };
+    return null;
+  }
+
   async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
     const recipient = { id: conversation.conversationId };
+    const messaging = this.#messaging(conversation);
+    // Seen and typing are hints the platform takes in the 24-hour window only; never tagged.
+    if (message.type === 'typing' && messaging?.messaging_type !== 'RESPONSE') return;
+    if (!messaging)
+      throw new ChannelSendError(
+        `the user last wrote on ${this.#kind.label} more than 7 days ago: after 24 hours only a person may write, with the HUMAN_AGENT tag, and only for 7 days after the user's last message; this message cannot be sent until the user writes again`,
+        { retryable: false },
+      );
     switch (message.type) {
       case 'typing':
         // Seen, then "typing…": the user knows the message arrived and an answer is coming.
@@ -166,33 +208,47 @@ export class MessengerPlatformChannel implements Channel {
         await this.#post({ recipient, sender_action: 'typing_on' });
         return;
       case 'file': {
-        if (!this.capabilities.files.send)
-          throw new ChannelSendError(
-            `${this.#kind.label} takes files to send only by a public URL, which this server does not publish: file "${message.file.name}" cannot be sent (send a link in the text instead)`,
-            { retryable: false },
-          );
+        if (!this.capabilities.files.send) {
+          // Instagram takes a file to send only by a public URL: one the file has, or none.
+          const url = publicUrlOf(message.file.url);
+          if (!url)
+            throw new ChannelSendError(
+              `${this.#kind.label} takes files to send only by a public URL, and file "${message.file.name}" has none (the server does not publish session files): send a link in the text instead`,
+              { retryable: false },
+            );
+          const content = { attachment: { type: attachmentType(message.file.mimeType), payload: { url } } };
+          await this.#post({ recipient, ...messaging, message: content });
+          if (message.caption) await this.#text(recipient, messaging, message.caption, []);
+          return;
+        }
         const form = new FormData();
         const type = message.file.mimeType.startsWith('image/') ? 'image' : 'file';
         form.set('recipient', JSON.stringify(recipient));
+        for (const [key, value] of Object.entries(messaging)) form.set(key, value);
         form.set('message', JSON.stringify({ attachment: { type, payload: { is_reusable: false } } }));
         form.set('filedata', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
         await this.#graph.call('POST', '/me/messages', form);
-        if (message.caption) await this.#text(recipient, message.caption, []);
+        if (message.caption) await this.#text(recipient, messaging, message.caption, []);
         return;
       }
       case 'notice':
-        await this.#text(recipient, message.text, []);
+        await this.#text(recipient, messaging, message.text, []);
         return;
       case 'text': {
         const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
         const { text, buttons } = optionsFor(this.capabilities, body, message.options);
-        await this.#text(recipient, text, buttons);
+        await this.#text(recipient, messaging, text, buttons);
       }
     }
   }
 
   /** A text in as many messages as its length needs; the options go with the last. */
-  async #text(recipient: { id: string }, text: string, buttons: string[]): Promise<void> {
+  async #text(
+    recipient: { id: string },
+    messaging: Messaging,
+    text: string,
+    buttons: string[],
+  ): Promise<void> {
     const template = this.#kind.buttonTemplate && buttons.length > 0 && buttons.length <= 3;
     const pieces = splitText(text || ' ', template ? 640 : this.capabilities.textLength);
     for (const [index, piece] of pieces.entries()) {
@@ -211,11 +267,27 @@ export class MessengerPlatformChannel implements Channel {
         };
       else if (last && buttons.length)
         content.quick_replies = buttons.map((title) => ({ content_type: 'text', title, payload: title }));
-      await this.#post({ recipient, messaging_type: 'RESPONSE', message: content });
+      await this.#post({ recipient, ...messaging, message: content });
     }
   }
 
   #post(body: Record<string, unknown>): Promise<unknown> {
     return this.#graph.call('POST', '/me/messages', body);
   }
+}
+
+/** `url` when it is an absolute https URL anyone can fetch (not one of the server's own session paths). */
+function publicUrlOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The Send API's attachment type of a MIME type. */
+function attachmentType(mimeType: string): 'image' | 'video' | 'audio' | 'file' {
+  const kind = mimeType.split('/')[0];
+  return kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file';
 }

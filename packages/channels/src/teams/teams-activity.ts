@@ -8,6 +8,8 @@ export interface TeamsActivity {
   conversation?: { id: string; conversationType?: string; tenantId?: string };
   recipient?: { id: string; name?: string };
   text?: string;
+  /** An invoke's name (`fileConsent/invoke`). */
+  name?: string;
   /** The data of the Adaptive Card's Action.Submit the user pressed. */
   value?: unknown;
   attachments?: TeamsAttachment[];

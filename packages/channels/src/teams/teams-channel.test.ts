@@ -16,6 +16,14 @@ const channelOf = (fake: FakeTeams) =>
     tokenProvider: new FakeTenantTokens(fake),
   });
 
+/** The personal chat `a:1` with user `29:u`, answered through the fake's Bot Connector. */
+const conversationIn = (fake: FakeTeams) => ({
+  channel: 'teams',
+  conversationId: 'a:1',
+  userId: '29:u',
+  reply: { serviceUrl: fake.serviceUrl },
+});
+
 describeChannel(
   'TeamsChannel (Agents SDK against a local tenant and Bot Connector)',
   async () => {
@@ -62,7 +70,7 @@ describeChannel(
     skip: [
       {
         reason:
-          'Teams bots send files other than images only through a file consent card (not done): a text file is refused with an error that says so (tested below)',
+          'Teams bots send files other than images through a file consent card: the bytes leave only after the user accepts (the accept, the upload and the file info card are tested below)',
         tests: ['sends a file with its name and bytes'],
       },
     ],
@@ -113,15 +121,77 @@ describe('TeamsChannel requests', () => {
     await fake.close();
   });
 
-  it('sends an image inline; another file is refused, finally, with an error that says why', async () => {
+  it('sends another file through a file consent card: on accept the bytes go to OneDrive and a file info card follows; a decline sends nothing; a context it did not sign is refused', async () => {
+    const fake = await FakeTeams.start();
+    try {
+      const channel = channelOf(fake);
+      const conversation = conversationIn(fake);
+      const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]);
+      const file = {
+        id: 'f2',
+        name: 'fattura.pdf',
+        mimeType: 'application/pdf',
+        origin: 'generated',
+      } as const;
+      await channel.send(conversation, { type: 'file', file, data: pdf, caption: 'La fattura di marzo' });
+      expect(fake.posts.at(-1)!.attachments).toEqual([
+        { contentType: 'application/vnd.microsoft.teams.card.file.consent', name: 'fattura.pdf' },
+      ]);
+      const [consent] = fake.consents;
+      expect(consent).toMatchObject({ description: 'La fattura di marzo', sizeInBytes: pdf.length });
+      const read: string[] = [];
+      const context = {
+        readFile: async (id: string) => {
+          read.push(id);
+          return pdf;
+        },
+      };
+      const invoke = (action: string, consentContext: unknown, info = fake.uploadInfo('fattura.pdf')) =>
+        teamsRequest(
+          {
+            ...teamsActivity(fake, { conversationId: 'a:1', userId: '29:u' }),
+            type: 'invoke',
+            name: 'fileConsent/invoke',
+            value: { type: 'fileUpload', action, context: consentContext, uploadInfo: info },
+          },
+          fake.token(),
+        );
+      const posts = fake.posts.length;
+      const declined = await channel.receive(invoke('decline', consent!.declineContext), context);
+      expect((declined as { response: Response }).response.status).toBe(200);
+      expect([fake.posts.length, read, fake.uploads.size]).toEqual([posts, [], 0]);
+
+      const forged = await channel.receive(
+        invoke('accept', { ...consent!.acceptContext, fileId: 'f9' }),
+        context,
+      );
+      expect(forged).toMatchObject({
+        kind: 'rejected',
+        reason: expect.stringContaining('not one this channel signed'),
+      });
+      expect(read).toEqual([]);
+
+      const info = fake.uploadInfo('fattura.pdf');
+      const accepted = await channel.receive(invoke('accept', consent!.acceptContext, info), context);
+      expect((accepted as { response: Response }).response.status).toBe(200);
+      expect(read).toEqual(['f2']);
+      expect(fake.uploads.get(info.uniqueId)).toEqual(pdf);
+      expect(fake.posts.at(-1)!.attachments).toEqual([
+        {
+          contentType: 'application/vnd.microsoft.teams.card.file.info',
+          contentUrl: info.contentUrl,
+          name: 'fattura.pdf',
+        },
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('sends an image inline', async () => {
     const fake = await FakeTeams.start();
     const channel = channelOf(fake);
-    const conversation = {
-      channel: 'teams',
-      conversationId: 'a:1',
-      userId: '29:u',
-      reply: { serviceUrl: fake.serviceUrl },
-    };
+    const conversation = conversationIn(fake);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
     await channel.send(conversation, {
       type: 'file',
@@ -129,17 +199,6 @@ describe('TeamsChannel requests', () => {
       data: png,
     });
     expect(fake.received).toEqual([{ conversationId: 'a:1', kind: 'file', fileName: 'map.png', data: png }]);
-    const refused = await channel
-      .send(conversation, {
-        type: 'file',
-        file: { id: 'f2', name: 'fattura.pdf', mimeType: 'application/pdf', origin: 'generated' },
-        data: png,
-      })
-      .catch((error: unknown) => error);
-    expect(refused).toMatchObject({
-      retryable: false,
-      message: expect.stringContaining('file consent card'),
-    });
     await fake.close();
   });
 });

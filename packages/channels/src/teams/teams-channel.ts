@@ -10,6 +10,7 @@ import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
   type Channel,
   type ChannelCapabilities,
+  type ChannelReceiveContext,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
@@ -20,6 +21,12 @@ import {
 } from '@treeagent/core/adapter';
 import { receiptId } from '../receipt-id.js';
 import { optionOf, optionsCard, type TeamsActivity, type TeamsAttachment, textOf } from './teams-activity.js';
+import {
+  acceptedFile,
+  FILE_INFO_CARD,
+  type FileConsentValue,
+  fileConsentCard,
+} from './teams-file-consent.js';
 
 /** What the channel needs of a token provider: the Agents SDK's `MsalTokenProvider` is one. */
 export interface TeamsTokenProvider {
@@ -51,7 +58,8 @@ const BOT_SCOPE = 'https://api.botframework.com/.default';
  * audience the app id, issuer, expiry), and its `serviceurl` claim must be the activity's service URL;
  * messages, files from personal chats and inline images from the user; options as an Adaptive Card of
  * Action.Submit buttons (a press comes back as the option); replies and typing through the
- * activity's service URL with the SDK's `ConnectorClient`; images to the user inline.
+ * activity's service URL with the SDK's `ConnectorClient`; images to the user inline, other files
+ * through a file consent card (uploaded to the user's OneDrive when they accept).
  */
 export class TeamsChannel implements Channel {
   readonly name: string;
@@ -61,13 +69,15 @@ export class TeamsChannel implements Channel {
     buttons: { max: 6, labelLength: 50 },
     // A Teams message is at most about 28 KB with its markup.
     textLength: 8000,
-    // Bots send other files only through a file consent card, which this channel does not do (images go inline).
-    files: { receive: true, send: false },
+    // Images go inline; other files through a file consent card (the user accepts, the bot uploads).
+    files: { receive: true, send: true },
     typing: true,
   };
   readonly #auth: AuthConfiguration;
   readonly #tokens: TeamsTokenProvider;
   readonly #authorize: ReturnType<typeof authorizeJWT>;
+  /** Signs the file consent cards' context (the app's client secret: never sent). */
+  readonly #consentSecret: string;
 
   constructor(options: TeamsChannelOptions) {
     this.name = options.name ?? 'teams';
@@ -86,9 +96,10 @@ export class TeamsChannel implements Channel {
     this.#auth = { ...connection, connections: new Map([['serviceConnection', connection]]) };
     this.#authorize = authorizeJWT(this.#auth);
     this.#tokens = options.tokenProvider ?? new MsalTokenProvider();
+    this.#consentSecret = options.appPassword;
   }
 
-  async receive(request: Request): Promise<ChannelRequest> {
+  async receive(request: Request, context?: ChannelReceiveContext): Promise<ChannelRequest> {
     if (request.method !== 'POST')
       return { kind: 'rejected', reason: `Azure Bot Service posts activities; got ${request.method}` };
     const claims = await this.#verify(request.headers.get('authorization'));
@@ -108,8 +119,60 @@ export class TeamsChannel implements Channel {
         kind: 'rejected',
         reason: 'the activity’s serviceUrl is not the one its token was issued for',
       };
+    if (activity.type === 'invoke' && activity.name === 'fileConsent/invoke')
+      return this.#fileConsent(activity, context);
     const message = this.#message(activity);
     return { kind: 'messages', messages: message ? [message] : [] };
+  }
+
+  /**
+   * The user's answer to a file consent card: on accept, the file's bytes are uploaded to the
+   * user's OneDrive (`uploadUrl`, one PUT with its `Content-Range`) and a file info card is sent;
+   * Teams is answered 200 then, or 500 when the upload failed (Teams shows the user an error). A
+   * decline sends nothing.
+   */
+  async #fileConsent(
+    activity: TeamsActivity,
+    context: ChannelReceiveContext | undefined,
+  ): Promise<ChannelRequest> {
+    const answer = (status: number, message?: string) => ({
+      kind: 'answer' as const,
+      response: message ? Response.json({ error: { message } }, { status }) : new Response(null, { status }),
+    });
+    const value = (activity.value ?? {}) as FileConsentValue;
+    const conversationId = activity.conversation?.id ?? '';
+    const accepted = acceptedFile(value, conversationId, this.#consentSecret);
+    if (typeof accepted === 'string') return { kind: 'rejected', reason: accepted };
+    if (value.action !== 'accept') return answer(200);
+    if (!context)
+      return answer(500, 'this server lends the Teams channel no file store: the file cannot be uploaded');
+    try {
+      const data = await context.readFile(accepted.fileId);
+      const upload = await fetch(accepted.uploadUrl, {
+        method: 'PUT',
+        headers: { 'Content-Range': `bytes 0-${data.length - 1}/${data.length}` },
+        body: data,
+      });
+      if (!upload.ok) return answer(500, `OneDrive answered HTTP ${upload.status} to the upload`);
+      await this.#post(activity.serviceUrl!, conversationId, [
+        {
+          channelId: 'msteams',
+          type: 'message',
+          conversation: { id: conversationId },
+          attachments: [
+            {
+              contentType: FILE_INFO_CARD,
+              contentUrl: accepted.contentUrl,
+              name: accepted.name,
+              content: { uniqueId: accepted.uniqueId, fileType: accepted.fileType },
+            },
+          ],
+        },
+      ]);
+    } catch (error) {
+      return answer(500, `the file could not be sent: ${(error as Error)?.message ?? String(error)}`);
+    }
+    return answer(200);
   }
 
   /** The token's claims, or why it is refused (the Agents SDK's validation). */
@@ -194,17 +257,26 @@ export class TeamsChannel implements Channel {
       );
     const activities = this.#activities(conversation, message);
     try {
-      const client = await ConnectorClient.createClientWithAuth(
-        serviceUrl,
-        this.#auth,
-        this.#tokens as never,
-        BOT_SCOPE,
-      );
-      for (const activity of activities)
-        await client.sendToConversation(conversation.conversationId, Activity.fromObject(activity));
+      await this.#post(serviceUrl, conversation.conversationId, activities);
     } catch (error) {
       throw sendError(error);
     }
+  }
+
+  /** Sends activities to a conversation through the Bot Connector of `serviceUrl`. */
+  async #post(
+    serviceUrl: string,
+    conversationId: string,
+    activities: Record<string, unknown>[],
+  ): Promise<void> {
+    const client = await ConnectorClient.createClientWithAuth(
+      serviceUrl,
+      this.#auth,
+      this.#tokens as never,
+      BOT_SCOPE,
+    );
+    for (const activity of activities)
+      await client.sendToConversation(conversationId, Activity.fromObject(activity));
   }
 
   /** The activities of one send. */
@@ -221,11 +293,18 @@ export class TeamsChannel implements Channel {
       case 'notice':
         return [{ ...base, type: 'message', text: message.text }];
       case 'file': {
-        if (!message.file.mimeType.startsWith('image/'))
-          throw new ChannelSendError(
-            `Teams bots can send ${message.file.mimeType} files only through a file consent card, which the Teams channel does not do: send the file on another channel, or as a link`,
-            { retryable: false },
+        // Other files: a consent card; the upload follows the user's accept (#fileConsent).
+        if (!message.file.mimeType.startsWith('image/')) {
+          const description = message.caption || message.file.name;
+          const card = fileConsentCard(
+            message.file,
+            message.data.length,
+            conversation.conversationId,
+            this.#consentSecret,
+            description,
           );
+          return [{ ...base, type: 'message', attachments: [card] }];
+        }
         const contentUrl = `data:${message.file.mimeType};base64,${Buffer.from(message.data).toString('base64')}`;
         return [
           {

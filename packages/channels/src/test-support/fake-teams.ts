@@ -32,6 +32,10 @@ export class FakeTeams {
   readonly posts: TeamsPost[] = [];
   /** Files a user sent, by id (download URLs need no token, like Teams' pre-authenticated ones). */
   readonly files = new Map<string, Uint8Array>();
+  /** Files the bot uploaded after a file consent, by upload id (the user's OneDrive, faked). */
+  readonly uploads = new Map<string, Uint8Array>();
+  /** The content of every file consent card the bot sent (description, size, contexts). */
+  readonly consents: Record<string, any>[] = [];
   readonly #kid = randomUUID();
   readonly #privateKey: KeyObject;
   readonly #publicKey: KeyObject;
@@ -112,6 +116,18 @@ export class FakeTeams {
     return `${signed}.${base64url(signature)}`;
   }
 
+  /** What Teams gives the bot when the user accepts a file: where to upload it (here) and where it will be. */
+  uploadInfo(name: string) {
+    const id = randomUUID();
+    return {
+      name,
+      uploadUrl: `${this.origin}/onedrive/${id}`,
+      contentUrl: `https://contoso-my.sharepoint.com/personal/user/Documents/Applications/${encodeURIComponent(name)}`,
+      uniqueId: id,
+      fileType: name.split('.').pop() ?? '',
+    };
+  }
+
   close(): Promise<void> {
     return this.#server.close();
   }
@@ -149,6 +165,13 @@ export class FakeTeams {
       this.#issued.add(token);
       return { status: 200, body: { token_type: 'Bearer', expires_in: 3600, access_token: token } };
     }
+    if (url.pathname.startsWith('/onedrive/') && request.method === 'PUT') {
+      const range = /^bytes 0-(\d+)\/(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
+      if (!range || Number(range[2]) !== body.length || Number(range[1]) !== body.length - 1)
+        return { status: 400, body: { error: { message: 'Content-Range must cover the whole body' } } };
+      this.uploads.set(url.pathname.slice('/onedrive/'.length), new Uint8Array(body));
+      return { status: 201, body: { id: url.pathname } };
+    }
     if (url.pathname.startsWith('/download/')) {
       const data = this.files.get(url.pathname.slice('/download/'.length));
       return data ? { status: 200, body: data } : { status: 404, body: {} };
@@ -181,6 +204,9 @@ export class FakeTeams {
       data: action.data,
     }));
     const files = (activity.attachments ?? []).filter((item) => item.contentUrl?.startsWith('data:'));
+    for (const item of activity.attachments ?? [])
+      if (item.contentType === 'application/vnd.microsoft.teams.card.file.consent')
+        this.consents.push(item.content);
     const post: TeamsPost = {
       conversationId,
       type: activity.type,

@@ -12,21 +12,23 @@ import { startServe } from './serve.js';
 const scratch = mkdtempSync(fileURLToPath(new URL('../../.scratch-', import.meta.url)));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** A one-agent tree file and Slack's signing secret in a 0600 file (`slack.secret`); resolves to the tree's path. */
+function writeTreeAndSlackSecret(): string {
+  const tree = join(scratch, 'tree.json');
+  const nodes = [
+    { id: 1, type: 'root' },
+    { id: 2, parent: 1, type: 'agent', isPrimary: true },
+  ];
+  writeFileSync(tree, JSON.stringify({ nodes }));
+  const secret = join(scratch, 'slack.secret');
+  writeFileSync(secret, 'slack-signing-secret\n');
+  chmodSync(secret, 0o600);
+  return tree;
+}
+
 describe('treeagent serve --channels (Slack and Teams)', () => {
   it('serves both webhooks and prints the URL to register on each platform', async () => {
-    const tree = join(scratch, 'tree.json');
-    writeFileSync(
-      tree,
-      JSON.stringify({
-        nodes: [
-          { id: 1, type: 'root' },
-          { id: 2, parent: 1, type: 'agent', isPrimary: true },
-        ],
-      }),
-    );
-    const secret = join(scratch, 'slack.secret');
-    writeFileSync(secret, 'slack-signing-secret\n');
-    chmodSync(secret, 0o600);
+    const tree = writeTreeAndSlackSecret();
     const channels = join(scratch, 'channels.json');
     writeFileSync(
       channels,
@@ -88,6 +90,57 @@ describe('treeagent serve --channels (Slack and Teams)', () => {
       expect(teams.status).toBe(401);
     } finally {
       await server.close();
+    }
+  });
+
+  it('"webChat": false and "openAiCompatible": false: a server with only its platforms (404 on /api/v1/sessions and /v1)', async () => {
+    const tree = writeTreeAndSlackSecret();
+    const config = (switches: object) => {
+      const file = join(scratch, `channels-${Object.keys(switches).length}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...switches,
+          channels: [
+            {
+              platform: 'slack',
+              botToken: { env: 'SERVE_TEST_SLACK_TOKEN' },
+              signingSecret: { file: 'slack.secret' },
+            },
+          ],
+        }),
+      );
+      return file;
+    };
+    process.env.SERVE_TEST_SLACK_TOKEN = 'xoxb-1-2-abc';
+    const surfaces = async (channels: string) => {
+      const server = await startServe(
+        tree,
+        { port: '0', data: join(scratch, 'data-only'), channels },
+        capture(),
+      );
+      try {
+        const session = await fetch(`${server.url}/api/v1/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        const models = await fetch(`${server.url}/v1/models`);
+        const slack = await fetch(`${server.url}/channels/slack/webhook`, { method: 'POST', body: '{}' });
+        return { webChat: session.status, models: models.status, slack: slack.status };
+      } finally {
+        await server.close();
+      }
+    };
+    try {
+      expect(await surfaces(config({}))).toEqual({ webChat: 201, models: 200, slack: 401 });
+      expect(await surfaces(config({ webChat: false, openAiCompatible: false }))).toEqual({
+        webChat: 404,
+        models: 404,
+        slack: 401,
+      });
+    } finally {
+      delete process.env.SERVE_TEST_SLACK_TOKEN;
     }
   });
 });

@@ -91,6 +91,29 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
     }
   });
 
+  it('the widget with a channels file that turns the web chat off', async () => {
+    const secret = join(scratch, 'telegram-only.secret');
+    writeFileSync(secret, 'hook_secret');
+    chmodSync(secret, 0o600);
+    const channels = join(scratch, 'channels-no-web-chat.json');
+    const telegram = {
+      platform: 'telegram',
+      token: { env: 'TREEAGENT_TEST_TG_TOKEN' },
+      secretToken: { file: 'telegram-only.secret' },
+    };
+    writeFileSync(channels, JSON.stringify({ webChat: false, channels: [telegram] }));
+    process.env.TREEAGENT_TEST_TG_TOKEN = '123456:abc';
+    try {
+      const result = await serveWith('--channels', channels, '--widget-origin', 'https://shop.example');
+      expect(result.code).toBe(2);
+      expect(result.errors).toContain(
+        `--widget-origin needs the web chat, which ${channels} turns off ("webChat": false)`,
+      );
+    } finally {
+      delete process.env.TREEAGENT_TEST_TG_TOKEN;
+    }
+  });
+
   it('short API keys, an editor nobody may use, a database URL that is not PostgreSQL', async () => {
     expect((await serveWith('--api-key', 'secret')).errors).toMatch(/at least 16 random/);
 

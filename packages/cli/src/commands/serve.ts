@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
+  type ChannelsOptions,
   isLoopback,
   loadOperatorsFile,
   type OperatorAccount,
+  openAiCompatible,
   operatorDirectory,
   type RunningServer,
   type ServeOptions,
@@ -16,6 +18,7 @@ import {
   type UpdatableOperatorDirectory,
   WEB_DIRECTORY,
   type WidgetServerOptions,
+  webChat,
 } from '@treeagent/server';
 import { loadChannels } from '../channels-adapter.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
@@ -325,9 +328,14 @@ export async function startServe(
     }
     // Refused before the server starts: a missing or world-readable secret names its fix.
     channels = options.channels ? await loadChannels(options.channels) : null;
+    if (widget && channels?.webChat === false)
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `--widget-origin needs the web chat, which ${options.channels} turns off ("webChat": false): remove that line, or the widget options.`,
+      );
     server = await serve({
       agent,
-      ...(channels ? { channels: { channels: channels.channels } } : {}),
+      ...(channels ? { channels: serverChannelsOf(channels) } : {}),
       web: { directory: WEB_DIRECTORY },
       ...localeOption(deploymentLocale(options.locale, loaded.path, options.config)),
       debug: false,
@@ -641,4 +649,19 @@ function widgetOptions(options: ServeCommandOptions): WidgetServerOptions | null
 function versionPollMs(): number {
   const value = Number(process.env.TREEAGENT_VERSION_POLL_MS);
   return Number.isFinite(value) && value > 0 ? value : VERSION_POLL_MS;
+}
+
+/**
+ * The server's channels of `--channels`: the configured platforms, with the web chat and the
+ * OpenAI-compatible endpoint unless the file turns them off (`"webChat": false`, `"openAiCompatible": false`).
+ */
+function serverChannelsOf(loaded: Awaited<ReturnType<typeof loadChannels>>): ChannelsOptions {
+  return {
+    channels: [
+      ...(loaded.webChat === false ? [] : [webChat()]),
+      ...(loaded.openAiCompatible === false ? [] : [openAiCompatible()]),
+      ...loaded.channels,
+    ],
+    defaults: false,
+  };
 }

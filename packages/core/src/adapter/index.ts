@@ -22,6 +22,7 @@ export {
   type Channel,
   type ChannelCapabilities,
   type ChannelListener,
+  type ChannelReceiveContext,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,

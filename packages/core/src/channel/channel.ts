@@ -20,6 +20,12 @@ export interface InboundAttachment {
   download(): Promise<Uint8Array>;
 }
 
+/** What the server lends a channel while it reads a request. */
+export interface ChannelReceiveContext {
+  /** The bytes of a file in the server's file store, by id (a file the channel offered the user earlier). */
+  readFile(fileId: string): Promise<Uint8Array>;
+}
+
 /** One message of a user, read from a verified webhook request. */
 export interface InboundMessage {
   /** The platform's id of the update: the same on every redelivery (the exactly-once receipt). */
@@ -69,9 +75,10 @@ export interface Channel {
   readonly capabilities: ChannelCapabilities;
   /**
    * Verifies a webhook request (signature, secret token) from its raw body and reads it. Never
-   * throws for a request that is not the platform's: returns `rejected`.
+   * throws for a request that is not the platform's: returns `rejected`. `context` is what the
+   * server lends a channel that finishes a send inside a request (Teams' file consent).
    */
-  receive(request: Request): Promise<ChannelRequest>;
+  receive(request: Request, context?: ChannelReceiveContext): Promise<ChannelRequest>;
   /**
    * Sends one thing to a conversation; resolves when the platform accepted it. A failure throws a
    * `ChannelSendError` that says whether to retry and when.

@@ -5,24 +5,19 @@ import { callbacksRoutes } from '../editor/callbacks-routes.js';
 import { chunkSuggestionRoutes } from '../editor/chunk-suggestion-routes.js';
 import { editorRoutes } from '../editor/editor-routes.js';
 import { TreeEditorService } from '../editor/tree-editor-service.js';
-import { fileRoutes } from '../files/file-routes.js';
-import { callbackQueueRoutes, sessionCallbackRoutes } from '../handoff/callbacks/callback-routes.js';
+import { callbackQueueRoutes } from '../handoff/callbacks/callback-routes.js';
 import { cannedRoutes } from '../handoff/canned/canned-routes.js';
 import { handoffEventRoutes } from '../handoff/handoff-event-routes.js';
 import { handoffQueueRoutes } from '../handoff/handoff-queue-routes.js';
 import { handoffRoutes } from '../handoff/handoff-routes.js';
 import { routingRoutes } from '../handoff/routing/routing-routes.js';
-import { satisfactionReportRoutes, satisfactionRoutes } from '../handoff/satisfaction/satisfaction-routes.js';
+import { satisfactionReportRoutes } from '../handoff/satisfaction/satisfaction-routes.js';
 import { webhookRoutes } from '../handoff/webhook-routes.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { metricsRoutes } from '../metrics/metrics-routes.js';
-import { openAiRoutes } from '../openai/openai-routes.js';
 import { oidcRoutes } from '../operators/oidc/oidc-routes.js';
 import { operatorRoutes } from '../operators/operator-routes.js';
 import type { Services } from '../services.js';
-import { messageRoutes } from '../sessions/message-routes.js';
-import { sessionEventRoutes } from '../sessions/session-event-routes.js';
-import { sessionRoutes } from '../sessions/session-routes.js';
 import { notConfiguredRoutes, sourcesRoutes } from '../sources/sources-routes.js';
 import { treeRoutes } from '../tree/tree-routes.js';
 import { versionRoutes } from '../versions/version-routes.js';
@@ -31,23 +26,13 @@ import type { RouteArea } from './route-area.js';
 
 /**
  * The server's own route areas, in the order they are mounted: where each lives, who may call it,
- * its routes. Every area under `/api` and `/v1` is behind the server's guards (API key, limits)
+ * its routes. The web chat's (`/api/v1/sessions`) and the OpenAI-compatible endpoint's (`/v1`) are
+ * not here: they are route channels (option `channels`, mounted before these). Every area under `/api` and `/v1` is behind the server's guards (API key, limits)
  * besides its own access rule (docs/security.md).
  */
 export function coreAreas(options: CreateAppOptions, services: Services): RouteArea<Services>[] {
   const analytics = options.analytics ?? {};
   return [
-    // A session's routes need its token; creating one (POST /api/v1/sessions) does not.
-    area('/api/v1/sessions', 'session', (s) =>
-      joinRoutes(
-        sessionRoutes(s),
-        messageRoutes(s),
-        fileRoutes(s),
-        sessionEventRoutes(s),
-        satisfactionRoutes(s, analytics.store),
-        sessionCallbackRoutes(s),
-      ),
-    ),
     area('/api/v1', 'public', treeRoutes),
     // Editing the tree is an admin's, or the developer's on their own machine (dev's debug mode).
     ...(options.editor
@@ -99,7 +84,6 @@ export function coreAreas(options: CreateAppOptions, services: Services): RouteA
     // Callback requests left out of hours: the operators of the team (docs/handoff.md).
     area('/api/v1/operator/callbacks', 'operator', callbackQueueRoutes),
     area('/api/v1/operator/webhook', 'admin', webhookRoutes),
-    area('/v1', 'public', openAiRoutes),
     area('/', 'public', healthRoutes),
     ...((options.metrics ?? true) ? [area('/', 'public', metricsRoutes)] : []),
   ];

@@ -3,7 +3,7 @@ import { type Channel, type ChannelSend, ChannelSendError } from '@treeagent/cor
 import type { ServerLogger } from '../errors/error-response.js';
 import { DrainLoop } from '../outbox/drain-loop.js';
 import type { ChannelMetrics } from './channel-metrics.js';
-import type { ChannelsOptions } from './channels-options.js';
+import type { MessagingChannels } from './channels-options.js';
 
 /** At most this many messages per lease. */
 const BATCH = 50;
@@ -40,7 +40,7 @@ export class ChannelDeliveryLoop {
     files: FileStore;
     logger: ServerLogger;
     metrics: ChannelMetrics;
-    options: ChannelsOptions;
+    options: MessagingChannels;
   }) {
     const { options } = init;
     this.#store = init.store;

@@ -24,7 +24,7 @@ import { ChannelDeliveryLoop } from './channel-delivery.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries } from './channel-payloads.js';
 import { ChannelSatisfaction, type ChannelSatisfactionStores } from './channel-satisfaction.js';
-import type { ChannelsOptions } from './channels-options.js';
+import type { MessagingChannels } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
 const newSessionId = () => `ch-${randomUUID()}`;
@@ -59,7 +59,7 @@ export class ChannelService {
     tokens: SessionTokens;
     registry: MetricsRegistry;
     logger: ServerLogger;
-    options: ChannelsOptions;
+    options: MessagingChannels;
     /** The deployment's language, for notices to sessions whose language is not fixed (`--locale`). */
     locale?: string;
     /** Where ratings (CSAT) asked on the channels after a handoff are kept; without it none is asked. */
@@ -140,7 +140,7 @@ export class ChannelService {
    * failure answers 500, so the platform delivers it again; the receipt makes that safe).
    */
   async receive(channel: Channel, request: Request): Promise<Response> {
-    const result = await channel.receive(request);
+    const result = await channel.receive(request, { readFile: (id) => this.#agent.fileStore.read(id) });
     if (result.kind === 'rejected') {
       this.metrics.received.inc({ channel: channel.name, result: 'rejected' });
       this.#logger.error(`Channel "${channel.name}" refused a webhook request: ${result.reason}.`);

@@ -1,9 +1,8 @@
 import type { Channel, ChannelStore } from '@treeagent/core/adapter';
+import type { ServerChannel } from './route-channel.js';
 
-/** Messaging channels on the server (option `channels` of `createApp`, docs/channels.md). */
-export interface ChannelsOptions {
-  /** The channels; each answers its platform's webhook at `/channels/<name>/webhook`. */
-  channels: Channel[];
+/** How the server delivers to messaging channels: where the outbox lives, retries, rate limits. */
+export interface ChannelDeliveryOptions {
   /**
    * Where channel identities and the outbox live. Default: the session store's own
    * (`sessionStore.channelStore()`: SQLite, PostgreSQL and memory have one), shared by every process
@@ -25,4 +24,35 @@ export interface ChannelsOptions {
   sendsPerSecond?: number | Record<string, number>;
   /** Largest webhook request body, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+}
+
+/**
+ * The channels of a server with the delivery settings of its messaging channels (option `channels`
+ * of `createApp`, docs/channels.md).
+ */
+export interface ChannelsOptions extends ChannelDeliveryOptions {
+  /**
+   * The channels: messaging channels (`Channel`: each answers its platform's webhook at
+   * `/channels/<name>/webhook`) and route channels (`webChat()`, `openAiCompatible()`).
+   */
+  channels: readonly ServerChannel[];
+  /**
+   * Whether the default route channels — the web chat and the OpenAI-compatible endpoint — are
+   * added to `channels`. Default: `true` when `channels` names no route channel (a list of
+   * messaging channels, as before route channels existed), `false` when it names one. `false` with
+   * only messaging channels: a server with no web chat and no `/v1` endpoint.
+   */
+  defaults?: boolean;
+}
+
+/**
+ * Option `channels` of `createApp`: the exact list of channels (`[webChat(), telegram]`), or the
+ * list with delivery settings (`ChannelsOptions`). Omitted: the web chat and the OpenAI-compatible
+ * endpoint.
+ */
+export type ChannelsOption = readonly ServerChannel[] | ChannelsOptions;
+
+/** The messaging channels of a server with their delivery settings: what the channel service runs. */
+export interface MessagingChannels extends ChannelDeliveryOptions {
+  channels: readonly Channel[];
 }

@@ -168,6 +168,23 @@ describe('the channel seam', () => {
     await app.shutdown();
   });
 
+  it('a channel reading a request may read a file of the server’s file store (what Teams’ file consent needs)', async () => {
+    const { app, agent, channel } = channelApp();
+    const data = new Uint8Array([37, 80, 68, 70]);
+    const stored = await agent.fileStore.put({
+      name: 'fattura.pdf',
+      mimeType: 'application/pdf',
+      data,
+      origin: 'generated',
+    });
+    const request = scriptedUpdate({ id: '900', ...user });
+    const body = JSON.stringify({ ...JSON.parse(String(request.body)), readFile: stored.id });
+    const response = await app.request('/channels/scripted/webhook', { ...request, body });
+    expect(response.status).toBe(204);
+    expect(channel.read.get(stored.id)).toEqual(data);
+    await app.shutdown();
+  });
+
   it('session expiry applies to a channel session: its history and channel identity go, the next message starts afresh', async () => {
     const { app, agent } = channelApp();
     await app.request('/channels/scripted/webhook', scriptedUpdate({ id: '400', ...user, text: 'hello' }));

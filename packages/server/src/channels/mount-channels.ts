@@ -2,14 +2,14 @@ import type { Hono } from 'hono';
 import type { Services } from '../services.js';
 import { mountChannelAdmin, mountChannelWebhooks } from './channel-routes.js';
 import { ChannelService } from './channel-service.js';
-import type { ChannelsOptions } from './channels-options.js';
+import type { MessagingChannels } from './channels-options.js';
 
 /**
- * The one hook of `createApp` for messaging channels (option `channels`): builds the channel
+ * The one hook of `createApp` for messaging channels (the `Channel`s of option `channels`): builds the channel
  * service on the app's turn runner, mounts the webhooks and the admin routes, and follows operator
  * actions so their messages reach the user's platform. Call it after the API's guards are in place.
  */
-export function mountChannels(app: Hono, services: Services, options: ChannelsOptions): ChannelService {
+export function mountChannels(app: Hono, services: Services, options: MessagingChannels): ChannelService {
   const channels = new ChannelService({
     agent: services.agent,
     runner: services.runner,

@@ -2,6 +2,7 @@ import type {
   Channel,
   ChannelCapabilities,
   ChannelConversation,
+  ChannelReceiveContext,
   ChannelRequest,
   ChannelSend,
   ChannelSendError,
@@ -25,7 +26,10 @@ export class ScriptedChannel implements Channel {
 
   constructor(readonly name = 'scripted') {}
 
-  async receive(request: Request): Promise<ChannelRequest> {
+  /** Files read through the server's `ChannelReceiveContext` (a body `{ readFile: id }`). */
+  readonly read = new Map<string, Uint8Array>();
+
+  async receive(request: Request, context?: ChannelReceiveContext): Promise<ChannelRequest> {
     if (request.headers.get('x-test-secret') !== 'right')
       return { kind: 'rejected', reason: 'wrong X-Test-Secret' };
     const body = (await request.json()) as {
@@ -34,7 +38,13 @@ export class ScriptedChannel implements Channel {
       user: string;
       text?: string;
       option?: string;
+      readFile?: string;
     };
+    if (body.readFile !== undefined) {
+      if (!context) return { kind: 'answer', response: new Response('no context', { status: 500 }) };
+      this.read.set(body.readFile, await context.readFile(body.readFile));
+      return { kind: 'answer', response: new Response(null, { status: 204 }) };
+    }
     return {
       kind: 'messages',
       messages: [
