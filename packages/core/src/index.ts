@@ -22,12 +22,6 @@ export {
 } from './embedding/hashed-embedder.js';
 export type { NearestNode, WeightedText } from './engine/agent/nearest-nodes.js';
 export type { RouteOptions, RouteResult, ThresholdOverride } from './engine/agent/route.js';
-export {
-  DEFAULT_MAX_LOADED_TREE_BYTES,
-  DEFAULT_MAX_LOADED_TREES,
-  type SessionTrees,
-  type SessionUnit,
-} from './engine/agent/session-trees.js';
 export type { RoutingThreshold } from './engine/agent/tree-agent.js';
 export { type SendOptions, TreeAgent, type TreeAgentOptions } from './engine/agent/tree-agent.js';
 export type { MissingModels, ModelHelp } from './engine/runtime/missing-models.js';

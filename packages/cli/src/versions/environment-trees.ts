@@ -1,13 +1,9 @@
-import {
-  type SessionTrees,
-  type SessionUnit,
-  type Tree,
-  type TreeAgent,
-  TreeAgentError,
-} from '@treeagent/core';
+import { type Tree, type TreeAgent, TreeAgentError } from '@treeagent/core';
 import {
   assignVariant,
   type EnvironmentExperiment,
+  type SessionTrees,
+  type SessionUnit,
   type TreeVersion,
   type VersionStore,
 } from '@treeagent/core/adapter';

@@ -67,6 +67,13 @@ export {
   isAnalysedLanguage,
 } from '../embedding/word-analysis.js';
 export type { HandoffAction, HandoffUpdate, OperatorReply } from '../engine/agent/handoff-actions.js';
+// Several tree versions served at once, each session on its own (TreeAgentOptions.sessionTrees).
+export {
+  DEFAULT_MAX_LOADED_TREE_BYTES,
+  DEFAULT_MAX_LOADED_TREES,
+  type SessionTrees,
+  type SessionUnit,
+} from '../engine/agent/session-trees.js';
 // The space fitter (`TreeAgentOptions.spaceFitter`; `@treeagent/fit` implements it).
 export {
   AUTO_FIT_MIN_CHUNKS,
