@@ -229,6 +229,13 @@ for (const domain of domains) {
       'current (exact dot)',
       apply((m) => (m.best > t ? m.top : -1)),
     );
+    // The current rule's own trade-off: the same single threshold, raised (is an idea more than a
+    // higher threshold?).
+    for (const raise of [0.005, 0.01, 0.015, 0.02, 0.03])
+      add(
+        `threshold + ${raise}`,
+        apply((m) => (m.best > t + raise ? m.top : -1)),
+      );
     // (a) margin to the runner-up.
     for (const margin of margins)
       add(
