@@ -1,4 +1,8 @@
-import type { OperatorSessionRecord, OperatorSessions } from '@treeagent/core/adapter';
+import type {
+  ExternalOperatorIdentity,
+  OperatorSessionRecord,
+  OperatorSessions,
+} from '@treeagent/core/adapter';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
 export type { PostgresOperatorStoreOptions } from './postgres-side-table.js';
@@ -25,29 +29,47 @@ export class PostgresOperatorSessions extends PostgresSideTable implements Opera
          created_at timestamptz NOT NULL,
          expires_at timestamptz NOT NULL
        )`,
+      // A single sign-on login's identity, so every process recognises it (added after the table).
+      `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS identity jsonb`,
     ];
   }
 
   async save(tokenHash: string, record: OperatorSessionRecord): Promise<void> {
     await this.run(`save the login of operator "${record.operatorId}"`, (pool) =>
       pool.query(
-        `INSERT INTO ${this.table} (token_hash, operator_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
+        `INSERT INTO ${this.table} (token_hash, operator_id, created_at, expires_at, identity)
+         VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (token_hash) DO UPDATE SET operator_id = excluded.operator_id,
-           created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [tokenHash, record.operatorId, record.createdAt, record.expiresAt],
+           created_at = excluded.created_at, expires_at = excluded.expires_at, identity = excluded.identity`,
+        [
+          tokenHash,
+          record.operatorId,
+          record.createdAt,
+          record.expiresAt,
+          record.identity ? JSON.stringify(record.identity) : null,
+        ],
       ),
     );
   }
 
   async find(tokenHash: string): Promise<OperatorSessionRecord | null> {
     return this.run('read an operator login', async (pool) => {
-      const { rows } = await pool.query<{ operator_id: string; created_at: Date; expires_at: Date }>(
-        `SELECT operator_id, created_at, expires_at FROM ${this.table} WHERE token_hash = $1`,
-        [tokenHash],
-      );
+      const { rows } = await pool.query<{
+        operator_id: string;
+        created_at: Date;
+        expires_at: Date;
+        identity: ExternalOperatorIdentity | null;
+      }>(`SELECT operator_id, created_at, expires_at, identity FROM ${this.table} WHERE token_hash = $1`, [
+        tokenHash,
+      ]);
       const row = rows[0];
       return row
-        ? { operatorId: row.operator_id, createdAt: row.created_at, expiresAt: row.expires_at }
+        ? {
+            operatorId: row.operator_id,
+            createdAt: row.created_at,
+            expiresAt: row.expires_at,
+            ...(row.identity ? { identity: row.identity } : {}),
+          }
         : null;
     });
   }

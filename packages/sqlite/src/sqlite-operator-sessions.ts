@@ -1,4 +1,8 @@
-import type { OperatorSessionRecord, OperatorSessions } from '@treeagent/core/adapter';
+import type {
+  ExternalOperatorIdentity,
+  OperatorSessionRecord,
+  OperatorSessions,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -14,6 +18,8 @@ export const OPERATOR_SESSION_SCHEMA: SchemaMigrations = {
        expires_at TEXT NOT NULL
      ) WITHOUT ROWID;
      CREATE INDEX operator_sessions_by_expiry ON operator_sessions (expires_at);`,
+    // A single sign-on login's identity (JSON), so every process on the file recognises it.
+    'ALTER TABLE operator_sessions ADD COLUMN identity TEXT;',
   ],
 };
 
@@ -48,12 +54,13 @@ export class SqliteOperatorSessions implements OperatorSessions {
     );
     const db = database.connection;
     this.#insert = db.prepare(
-      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, identity)
+       VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (token_hash) DO UPDATE SET operator_id = excluded.operator_id,
-         created_at = excluded.created_at, expires_at = excluded.expires_at`,
+         created_at = excluded.created_at, expires_at = excluded.expires_at, identity = excluded.identity`,
     );
     this.#select = db.prepare(
-      'SELECT operator_id, created_at, expires_at FROM operator_sessions WHERE token_hash = ?',
+      'SELECT operator_id, created_at, expires_at, identity FROM operator_sessions WHERE token_hash = ?',
     );
     this.#delete = db.prepare('DELETE FROM operator_sessions WHERE token_hash = ?');
     this.#deleteExpired = db.prepare('DELETE FROM operator_sessions WHERE expires_at < ?');
@@ -68,6 +75,7 @@ export class SqliteOperatorSessions implements OperatorSessions {
         record.operatorId,
         record.createdAt.toISOString(),
         record.expiresAt.toISOString(),
+        record.identity ? JSON.stringify(record.identity) : null,
       );
       this.#database.wrote();
     });
@@ -76,13 +84,14 @@ export class SqliteOperatorSessions implements OperatorSessions {
   async find(tokenHash: string): Promise<OperatorSessionRecord | null> {
     return this.#handle.run('read an operator login', () => {
       const row = this.#select.get(tokenHash) as
-        | { operator_id: string; created_at: string; expires_at: string }
+        | { operator_id: string; created_at: string; expires_at: string; identity: string | null }
         | undefined;
       return row
         ? {
             operatorId: row.operator_id,
             createdAt: new Date(row.created_at),
             expiresAt: new Date(row.expires_at),
+            ...(row.identity ? { identity: JSON.parse(row.identity) as ExternalOperatorIdentity } : {}),
           }
         : null;
     });

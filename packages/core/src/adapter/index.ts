@@ -132,6 +132,7 @@ export {
 } from '../handoff/operator-routing.js';
 export {
   InMemoryOperatorSessions,
+  type ExternalOperatorIdentity,
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';

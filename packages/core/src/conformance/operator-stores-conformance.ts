@@ -48,6 +48,32 @@ export function describeOperatorStores(
       }
     });
 
+    cases.test("a single sign-on login keeps the provider's identity with it", async () => {
+      const { sessions, dispose } = await open();
+      try {
+        const now = new Date('2026-12-01T10:00:00.000Z');
+        const later = new Date('2026-12-01T22:00:00.000Z');
+        const identity = {
+          name: 'Anna Rossi',
+          role: 'admin' as const,
+          teams: ['billing'],
+          idToken: 'eyJ.x.y',
+        };
+        await sessions.save(HASH_A, { operatorId: 'anna@sso', createdAt: now, expiresAt: later, identity });
+        await sessions.save(HASH_B, { operatorId: 'bruno', createdAt: now, expiresAt: later });
+        expect(await sessions.find(HASH_A)).toEqual({
+          operatorId: 'anna@sso',
+          createdAt: now,
+          expiresAt: later,
+          identity,
+        });
+        // A password login has none (the operators file names it).
+        expect((await sessions.find(HASH_B))?.identity).toBeUndefined();
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test("deleteOperator deletes every login of that operator and no other's", async () => {
       const { sessions, dispose } = await open();
       try {
@@ -136,8 +162,16 @@ export function describeOperatorStores(
             sessionId: null,
             detail: {},
           });
+          const sso = { name: 'Carla', role: 'operator' as const, teams: ['support'] };
+          await fixture.sessions.save(HASH_B, {
+            operatorId: 'carla@sso',
+            createdAt: now,
+            expiresAt: now,
+            identity: sso,
+          });
           const other = await fixture.reopen();
           expect((await other.sessions.find(HASH_A))?.operatorId).toBe('anna');
+          expect((await other.sessions.find(HASH_B))?.identity).toEqual(sso);
           expect((await other.auditLog.list()).map((entry) => entry.action)).toEqual(['operator.login']);
           await other.sessions.delete(HASH_A);
           expect(await fixture.sessions.find(HASH_A)).toBeNull();

@@ -3,6 +3,22 @@ export interface OperatorSessionRecord {
   operatorId: string;
   createdAt: Date;
   expiresAt: Date;
+  /**
+   * Who signed in, for a login whose operator is not in the operators file (single sign-on): the
+   * identity the provider's claims gave, kept with the login so every process sharing the store
+   * recognises it; and the provider's ID token, the hint of its logout. Absent for password logins.
+   */
+  identity?: ExternalOperatorIdentity;
+}
+
+/** An operator signed in through an identity provider, as kept with the login. */
+export interface ExternalOperatorIdentity {
+  name: string;
+  role: 'operator' | 'admin';
+  /** The teams from the groups claim; none: every team. */
+  teams?: string[];
+  /** The provider's ID token, for its logout (`id_token_hint`). */
+  idToken?: string;
 }
 
 /**
@@ -32,12 +48,12 @@ export class InMemoryOperatorSessions implements OperatorSessions {
   readonly #sessions = new Map<string, OperatorSessionRecord>();
 
   async save(tokenHash: string, record: OperatorSessionRecord): Promise<void> {
-    this.#sessions.set(tokenHash, { ...record });
+    this.#sessions.set(tokenHash, structuredClone(record));
   }
 
   async find(tokenHash: string): Promise<OperatorSessionRecord | null> {
     const record = this.#sessions.get(tokenHash);
-    return record ? { ...record } : null;
+    return record ? structuredClone(record) : null;
   }
 
   async delete(tokenHash: string): Promise<void> {

@@ -80,7 +80,6 @@ export class OperatorAuth {
   readonly #now: () => Date;
   readonly #streams: EventStreams | null;
   /** Logins made by single sign-on, by token hash: who they are comes from the provider, not the directory. */
-  readonly #signedIn = new Map<string, OperatorIdentity>();
   /** The single sign-on settings, or `null`. */
   readonly oidc: OidcOptions | null;
 
@@ -132,19 +131,33 @@ export class OperatorAuth {
 
   /**
    * Starts a login for an operator already authenticated (single sign-on): a new token in the
-   * cookie; `external` logins keep their identity here instead of reading it from the directory.
-   * Resolves to when it expires and the login's hash. The caller audits.
+   * cookie. An `external` login (not in the operators file) keeps its identity — and the provider's
+   * ID token, the hint of its logout — with the login in the shared store, so every process on it
+   * recognises the login (no sticky sessions needed). Resolves to when it expires and the login's
+   * hash. The caller audits.
    */
   async startLogin(
     c: Context,
     operator: OperatorIdentity,
-    external = false,
+    external: false | { idToken?: string } = false,
   ): Promise<{ expiresAt: Date; loginHash: string }> {
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + this.#ttlMs);
     const token = createSecret();
-    await this.#sessions.save(hashSecret(token), { operatorId: operator.id, createdAt: now, expiresAt });
-    if (external) this.#signedIn.set(hashSecret(token), operator);
+    const identity = external
+      ? {
+          name: operator.name,
+          role: operator.role,
+          ...(operator.teams ? { teams: operator.teams } : {}),
+          ...(external.idToken ? { idToken: external.idToken } : {}),
+        }
+      : undefined;
+    await this.#sessions.save(hashSecret(token), {
+      operatorId: operator.id,
+      createdAt: now,
+      expiresAt,
+      ...(identity ? { identity } : {}),
+    });
     this.#sessions
       .deleteExpired(now)
       .catch((error) => this.#logger.error('Deleting expired operator logins failed', error));
@@ -163,7 +176,6 @@ export class OperatorAuth {
     const token = presentedToken(c);
     if (token) {
       await this.#sessions.delete(hashSecret(token));
-      this.#signedIn.delete(hashSecret(token));
       this.#streams?.endLogin(hashSecret(token), 'logged out');
     }
     deleteCookie(c, OPERATOR_COOKIE, {
@@ -172,6 +184,12 @@ export class OperatorAuth {
       sameSite: 'Strict',
       httpOnly: true,
     });
+  }
+
+  /** The provider's ID token kept with the request's single sign-on login (its logout's hint), if any. */
+  async idTokenOf(c: Context): Promise<string | undefined> {
+    const token = presentedToken(c);
+    return token ? (await this.#sessions.find(hashSecret(token)))?.identity?.idToken : undefined;
   }
 
   /** The hash of the request's login token (what a stream is owned by), or `null` without one. */
@@ -197,12 +215,11 @@ export class OperatorAuth {
     if (!token || !this.#directory) return null;
     const hash = hashSecret(token);
     const record = await this.#sessions.find(hash);
-    if (!record || record.expiresAt <= this.#now()) {
-      this.#signedIn.delete(hash);
-      return null;
+    if (!record || record.expiresAt <= this.#now()) return null;
+    if (record.identity) {
+      const { name, role, teams } = record.identity;
+      return { id: record.operatorId, name, role, ...(teams ? { teams } : {}) };
     }
-    const signedIn = this.#signedIn.get(hash);
-    if (signedIn) return signedIn.id === record.operatorId ? signedIn : null;
     return this.#directory.find(record.operatorId);
   }
 

@@ -25,8 +25,6 @@ export function oidcRoutes(services: Services): Hono {
   const routes = new Hono();
   const auth = services.operatorAuth;
   const login = auth.oidc ? new OidcLogin(auth.oidc) : null;
-  // The ID token of each single sign-on login (by login hash), the hint of the provider's logout.
-  const idTokens = new Map<string, string>();
   const required = () => {
     if (!login)
       throw new ApiError(
@@ -109,16 +107,14 @@ export function oidcRoutes(services: Services): Hono {
       );
     }
     await auth.audit(result.operator, 'operator.login', { detail: { method: 'oidc' } });
-    const { loginHash } = await auth.startLogin(c, result.operator, true);
-    if (result.idToken) idTokens.set(loginHash, result.idToken);
+    // The identity and the ID token are kept with the login, in the store every process shares.
+    await auth.startLogin(c, result.operator, result.idToken ? { idToken: result.idToken } : {});
     return c.redirect(pending.returnTo, 302);
   });
 
   routes.post('/logout', auth.require('operator'), async (c) => {
     const oidc = required();
-    const hash = auth.loginOf(c);
-    const idToken = hash ? idTokens.get(hash) : undefined;
-    if (hash) idTokens.delete(hash);
+    const idToken = await auth.idTokenOf(c);
     await auth.audit(c.get('operator'), 'operator.logout', { detail: { method: 'oidc' } });
     await auth.logout(c);
     const endSessionUrl = await oidc.endSessionUrl(idToken, new URL(c.req.url).origin).catch(() => null);
