@@ -7,13 +7,28 @@
  * (30 each) and the 100 out-of-scope validation utterances. Routed with the default hashed embedder,
  * unfitted (`fit: false`) and fitted (`fit: true`, `@treeagent/fit`'s `spaceFitter`), thresholds
  * calibrated at load as served. Reports in-scope accuracy and out-of-scope recall, mean and spread
- * over the folds.
+ * over the folds. The test utterances are CLINC150 `val` (and `oos_val`): these are the figures of
+ * "routing measured on small trees", not a held-out test.
  *
- * npx tsx bench/routing/fit-threshold.ts [--folds 5] [--no-write]
+ * Three variants: `hashed` (the default hashed embedder, unfitted), `fitted` (fitted over the hashed
+ * embedder alone: `base: 'agent'`), `useFitted` (fitted as `treeagent dev` fits an English tree: the
+ * `'auto'` base, USE-lite + hashed n-grams 2:1 with `@treeagent/embedder-use` installed; the run fails
+ * when the fit chose another base) and `use` (unfitted, the agent's embedder a `UseEmbedder`, which a
+ * user chooses with `embedder: new UseEmbedder()`). USE-lite vectors go through the benchmarks'
+ * embedding cache (`bench/.cache/embeddings`); only the folds' texts are embedded.
+ *
+ * npx tsx bench/routing/fit-threshold.ts [--folds 5] [--base hashed|use|both] [--no-write]
  */
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
-import { defineTree, type NodeDefinition, TreeAgent } from '../../packages/core/src/index.js';
+import {
+  defineTree,
+  FileEmbeddingCache,
+  type NodeDefinition,
+  TreeAgent,
+} from '../../packages/core/src/index.js';
+import { UseEmbedder } from '../../packages/embedder-use/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { loadClinc150 } from './clinc150.js';
 
@@ -26,7 +41,19 @@ const PER_INTENT = 5;
 const SIZES = [20, 40, 60, 100];
 const data = loadClinc150();
 const intents = Object.values(data.domains).flat();
-const fitter = spaceFitter({ cacheDirectory: false, worker: false });
+const baseOption = argument('--base') ?? 'both';
+if (!['hashed', 'use', 'both'].includes(baseOption))
+  throw new Error(`--base ${baseOption}: expected hashed, use or both`);
+type Variant = 'hashed' | 'fitted' | 'useFitted' | 'use';
+const VARIANTS: Variant[] = [
+  ...(baseOption === 'use' ? [] : (['hashed', 'fitted'] as const)),
+  ...(baseOption === 'hashed' ? [] : (['useFitted', 'use'] as const)),
+];
+const hashedFitter = spaceFitter({ cacheDirectory: false, worker: false, base: 'agent' });
+// As `treeagent dev` builds it (packages/cli/src/commands/dev.ts), minus the worker thread.
+const autoFitter = spaceFitter({ cacheDirectory: false, worker: false });
+const cache = new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)));
+let use: UseEmbedder | undefined;
 
 /** A seeded shuffle (mulberry32), so the folds are the same on every run. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -71,12 +98,25 @@ function foldOf(size: number, fold: number) {
   return { tree: defineTree({ name: `small-${size}-${fold}`, nodes }), test };
 }
 
-async function score(fitted: boolean, size: number, fold: number) {
+async function score(variant: Variant, size: number, fold: number) {
   const { tree, test } = foldOf(size, fold);
-  const agent = new TreeAgent({ tree, fit: fitted, spaceFitter: fitter, log: () => undefined });
+  const fitted = variant === 'fitted' || variant === 'useFitted';
+  if (variant === 'use') use ??= new UseEmbedder({ batchSize: 64 });
+  const agent = new TreeAgent({
+    tree,
+    fit: fitted,
+    spaceFitter: variant === 'useFitted' ? autoFitter : hashedFitter,
+    ...(variant === 'hashed' || variant === 'fitted' ? {} : { embeddingCache: cache }),
+    ...(variant === 'use' && use ? { embedder: use } : {}),
+    log: () => undefined,
+  });
   const space = await agent.whenFitted();
   if (fitted && space.state !== 'fitted')
     throw new Error(`fold ${fold} of ${size}: not fitted (${space.state})`);
+  if (variant === 'useFitted' && !(space.state === 'fitted' && space.base?.startsWith('USE-lite')))
+    throw new Error(
+      `fold ${fold} of ${size}: fitted over ${space.state === 'fitted' ? space.base : 'nothing'}, not USE-lite + hashed: is @treeagent/embedder-use built (npm run build -w @treeagent/embedder-use)?`,
+    );
   const report = await evaluateRouting(tree, agent, test);
   return { accuracy: report.accuracy, outOfScopeRecall: report.outOfScopeRecall };
 }
@@ -93,24 +133,37 @@ const summary = (values: number[]) => {
 const rows = [];
 for (const size of SIZES) {
   const row: Record<string, unknown> = { chunks: size, intents: size / PER_INTENT };
-  for (const fitted of [false, true]) {
+  for (const variant of VARIANTS) {
     const results = [];
-    for (let fold = 0; fold < folds; fold++) results.push(await score(fitted, size, fold));
-    row[fitted ? 'fitted' : 'hashed'] = {
+    for (let fold = 0; fold < folds; fold++) results.push(await score(variant, size, fold));
+    row[variant] = {
       accuracy: summary(results.map((result) => result.accuracy)),
       outOfScopeRecall: summary(results.map((result) => result.outOfScopeRecall)),
       perFold: results,
     };
   }
-  const hashed = row.hashed as { accuracy: { mean: number }; outOfScopeRecall: { mean: number } };
-  const fitted = row.fitted as { accuracy: { mean: number }; outOfScopeRecall: { mean: number } };
+  const line = VARIANTS.map((variant) => {
+    const figures = row[variant] as { accuracy: { mean: number }; outOfScopeRecall: { mean: number } };
+    return `${variant} ${figures.accuracy.mean} / ${figures.outOfScopeRecall.mean}`;
+  });
   console.log(
-    `${size} chunks (${size / PER_INTENT} intents): accuracy hashed ${hashed.accuracy.mean} → fitted ${fitted.accuracy.mean}; out-of-scope recall ${hashed.outOfScopeRecall.mean} → ${fitted.outOfScopeRecall.mean}`,
+    `${size} chunks (${size / PER_INTENT} intents), accuracy / out-of-scope recall: ${line.join('; ')}`,
   );
   rows.push(row);
 }
 if (!process.argv.includes('--no-write'))
   writeFileSync(
     new URL('./fit-threshold-results.json', import.meta.url),
-    `${JSON.stringify({ date: new Date().toISOString(), folds, perIntent: PER_INTENT, rows }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        folds,
+        perIntent: PER_INTENT,
+        testSet: 'CLINC150 val (in-scope) + oos_val: the folds are scored on validation data',
+        variants: VARIANTS,
+        rows,
+      },
+      null,
+      2,
+    )}\n`,
   );
