@@ -111,7 +111,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     // Handed-off sessions stay in the console's queue across restarts.
-    handoff: { queue: data.handoffQueue },
+    handoff: data.handoff,
     // Knowledge sources (the Sources page) in the same file; uploads under <data>/sources/.
     sources: sourcesOptions(data.sourceStore, options.data),
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
