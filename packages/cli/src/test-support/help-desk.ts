@@ -109,9 +109,7 @@ export async function useHelpDesk(url: string): Promise<void> {
 }
 
 /** What the help desk holds now: the canned responses' shortcuts and the ratings report. */
-export async function helpDeskState(
-  url: string,
-): Promise<{
+export async function helpDeskState(url: string): Promise<{
   shortcuts: string[];
   ratings: { count: number; average: number | null; comments: { comment: string }[] };
 }> {
