@@ -10,7 +10,7 @@ import { HANDOFF_MESSAGE } from './cluster.js';
 /** The admin of the help-desk tests and the password. */
 export const HELP_DESK_ADMIN = { login: 'anna', password: 'a help desk admin password' };
 
-/** Writes an operators file (chmod 600) with the admin; returns its path. */
+/** Writes an operators file (chmod 600) with the admin, of the team `cluster`; returns its path. */
 export async function writeHelpDeskOperators(directory: string): Promise<string> {
   const file = join(directory, 'help-desk-operators.json');
   writeFileSync(
@@ -21,6 +21,7 @@ export async function writeHelpDeskOperators(directory: string): Promise<string>
           id: HELP_DESK_ADMIN.login,
           name: 'Anna',
           role: 'admin',
+          teams: ['cluster'],
           passwordHash: await hashOperatorPassword(HELP_DESK_ADMIN.password),
         },
       ],
