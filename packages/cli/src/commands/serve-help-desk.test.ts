@@ -153,7 +153,7 @@ describe('treeagent serve: the helpDesk and oidc sections of the configuration f
         helpDesk: { webhook: { url: 'https://desk.example.com/hook', secretFile: 'open-secret' } },
       }),
     );
-    expect(open.code).not.toBe(0);
+    expect(open.code).toBe(2);
     expect(open.errors).toContain('helpDesk.webhook.secretFile');
     expect(open.errors).toContain(`chmod 600 ${join(scratch, 'open-secret')}`);
     delete process.env.TEST_MISSING_OIDC_SECRET;
@@ -168,7 +168,7 @@ describe('treeagent serve: the helpDesk and oidc sections of the configuration f
         },
       }),
     );
-    expect(missing.code).not.toBe(0);
+    expect(missing.code).toBe(2);
     expect(missing.errors).toContain(
       '"oidc.clientSecretEnv" names the environment variable TEST_MISSING_OIDC_SECRET, which is not set',
     );
