@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signWebhook } from '@treeagent/server';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestOidcProvider } from '../../../server/src/test-support/oidc-provider.js';
 import { main } from '../main.js';
@@ -128,6 +129,80 @@ describe('treeagent serve: the helpDesk and oidc sections of the configuration f
     } finally {
       await server.close();
       await receiver.close();
+    }
+  }, 60_000);
+
+  it('escalation by e-mail: a conversation left waiting is mailed through SMTP, logged in with the password from the environment', async () => {
+    const files = await writeClusterFiles(scratch);
+    const operators = await writeHelpDeskOperators(scratch);
+    const mails: { user: string; to: string[]; data: string }[] = [];
+    const smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      logger: false,
+      onAuth(auth, _session, callback) {
+        if (auth.username === 'desk' && auth.password === 'smtp-password-from-env')
+          return callback(null, { user: auth.username });
+        return callback(new Error('Invalid username or password'));
+      },
+      onData(stream, session, callback) {
+        let data = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          data += chunk;
+        });
+        stream.on('end', () => {
+          mails.push({
+            user: String(session.user),
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            data,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    process.env.TEST_SERVE_SMTP_PASSWORD = 'smtp-password-from-env';
+    const config = writeConfig('escalation.config.json', {
+      helpDesk: {
+        escalation: {
+          afterMs: 300,
+          checkEveryMs: 100,
+          email: {
+            smtp: {
+              host: '127.0.0.1',
+              port: (smtp.server.address() as AddressInfo).port,
+              user: 'desk',
+              passwordEnv: 'TEST_SERVE_SMTP_PASSWORD',
+            },
+            from: 'desk@example.com',
+            to: ['lead@example.com'],
+          },
+        },
+      },
+    });
+    const server = await startServe(
+      files.tree,
+      { port: '0', data: join(scratch, 'escalation'), operators, config },
+      quiet,
+    );
+    try {
+      const session = (await (await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' })).json()) as {
+        sessionId: string;
+        token: string;
+      };
+      await fetch(`${server.url}/api/v1/sessions/${session.sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-token': session.token },
+        body: JSON.stringify({ message: HANDOFF_MESSAGE }),
+      });
+      await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(1);
+      expect(mails[0]).toMatchObject({ user: 'desk', to: ['lead@example.com'] });
+      expect(mails[0]!.data).toMatch(/Subject: \[cluster\] A conversation has waited/);
+    } finally {
+      delete process.env.TEST_SERVE_SMTP_PASSWORD;
+      await server.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
   }, 60_000);
 
