@@ -318,7 +318,11 @@ export const devDefinition = defineCommand({
     'Run the server with the chat page and the debug view; reload the tree when its files change, keeping sessions.',
   arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
   options: [
-    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--config <file>',
+      description:
+        'configuration: models, locale, the help desk (helpDesk) and single sign-on (oidc); default treeagent.config.json beside the tree',
+    },
     {
       flags: '--data <directory>',
       description: 'data directory (SQLite: sessions, ingested documents, embedding cache)',

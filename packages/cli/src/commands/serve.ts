@@ -498,7 +498,11 @@ export const serveDefinition = defineCommand({
     'Run the production server: the API, the chat page, the operator console; sessions in SQLite (--data) or PostgreSQL (--database-url). No debug mode, no hot reload unless --watch, the editor only for admins (--editor --operators). Stops gracefully on SIGTERM.',
   arguments: [{ name: '<tree>', description: 'tree file (.ts, .js, or .json with its callback module)' }],
   options: [
-    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--config <file>',
+      description:
+        'configuration: models, locale, the help desk (helpDesk) and single sign-on (oidc); default treeagent.config.json beside the tree',
+    },
     {
       flags: '--data <directory>',
       description:
