@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readDeploymentConfig } from './deployment-config.js';
+import { describeDeploymentConfig, readDeploymentConfig } from './deployment-config.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'treeagent-deployment-config-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -67,6 +67,11 @@ describe('the helpDesk and oidc sections of treeagent.config.json', () => {
       },
     })();
     expect(config.oidc).toBeNull();
+    expect(describeDeploymentConfig(config)).toBe(
+      'Help desk from the configuration: team billing (least-busy, hours in Europe/Rome); at most 4 conversations per operator; webhook to desk.example.com; escalation after 600 s by e-mail through smtp.example.com and webhook.',
+    );
+    expect(JSON.stringify(describeDeploymentConfig(config))).not.toMatch(/hook-secret|smtp-password/);
+    expect(describeDeploymentConfig({ handoff: {}, oidc: null })).toBeNull();
     expect(config.handoff).toEqual({
       maxConcurrent: 4,
       teams: {

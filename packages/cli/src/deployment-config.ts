@@ -33,3 +33,23 @@ export function readDeploymentConfig(treePath: string, config?: string): Deploym
   const oidc = ConfigFields.section(path, parsed as Record<string, unknown>, 'oidc');
   return { handoff: helpDesk ? helpDeskOptions(helpDesk) : {}, oidc: oidc ? oidcOptions(oidc) : null };
 }
+
+/** One line for the start-up message of what the configuration sets (no secrets), or null when nothing. */
+export function describeDeploymentConfig(config: DeploymentConfig): string | null {
+  const { teams = {}, escalation, webhook, maxConcurrent } = config.handoff;
+  const parts = [
+    ...Object.entries(teams).map(
+      ([team, options]) =>
+        `team ${team} (${options.policy ?? 'manual'}${options.hours ? `, hours in ${options.hours.timeZone}` : ''})`,
+    ),
+    ...(maxConcurrent === undefined ? [] : [`at most ${maxConcurrent} conversations per operator`]),
+    ...(webhook ? [`webhook to ${new URL(webhook.url).host}`] : []),
+    ...(escalation
+      ? [
+          `escalation after ${Math.round(escalation.afterMs / 1000)} s by ${[escalation.email ? `e-mail through ${escalation.email.smtp.host}` : '', escalation.webhook ? 'webhook' : ''].filter(Boolean).join(' and ')}`,
+        ]
+      : []),
+    ...(config.oidc ? [`single sign-on through ${config.oidc.issuer}`] : []),
+  ];
+  return parts.length ? `Help desk from the configuration: ${parts.join('; ')}.` : null;
+}

@@ -6,7 +6,7 @@ import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from 
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
-import { readDeploymentConfig } from '../deployment-config.js';
+import { describeDeploymentConfig, readDeploymentConfig } from '../deployment-config.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import { missingModelLines } from '../missing-model-lines.js';
@@ -193,6 +193,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
+  const helpDesk = describeDeploymentConfig(deployment);
+  if (helpDesk) out.log(helpDesk);
   if (operators || deployment.oidc)
     out.log(
       `Operator console: ${server.url}/staff/console (${operators ? `operators from ${options.operators}` : `single sign-on through ${deployment.oidc?.issuer}`}).`,

@@ -18,7 +18,7 @@ import {
   type WidgetServerOptions,
 } from '@treeagent/server';
 import { loadChannels } from '../channels-adapter.js';
-import { readDeploymentConfig } from '../deployment-config.js';
+import { describeDeploymentConfig, readDeploymentConfig } from '../deployment-config.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -383,6 +383,8 @@ export async function startServe(
     `Tree Agent server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks; ${loaded.document ? 'JSON tree' : 'tree module'} ${loaded.path}); ${loaded.modelSource}.`,
   );
   out.log(stores.description);
+  const helpDesk = describeDeploymentConfig(deployment);
+  if (helpDesk) out.log(helpDesk);
   if (environment)
     out.log(
       `Environment ${environment.environment}: version ${environment.versionId} to new sessions; each session keeps the version it started on.`,
