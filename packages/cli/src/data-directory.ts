@@ -18,6 +18,20 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
   /** Callback requests left out of hours and the users' ratings (CSAT) in the same file. */
   callbacks: SqliteStores['callbacks'];
   satisfaction: SqliteStores['satisfaction'];
+  /** Operators' presence and the teams' round robins, and the canned responses, in the same file. */
+  operatorRouting: SqliteStores['operatorRouting'];
+  cannedResponses: SqliteStores['cannedResponses'];
+  /**
+   * The help desk's stores as the server's `handoff` option: the queue, presence and round robins,
+   * canned responses, ratings and callback requests, all in the same file (they survive a restart).
+   */
+  handoff: {
+    queue: SqliteStores['handoffQueue'];
+    routing: SqliteStores['operatorRouting'];
+    cannedResponses: SqliteStores['cannedResponses'];
+    satisfaction: SqliteStores['satisfaction'];
+    callbacks: SqliteStores['callbacks'];
+  };
   /** The knowledge sources (`treeagent sources`) in the same file. */
   sourceStore: SqliteStores['sourceStore'];
   /** The tree's versions and environments (docs/versions.md) in the same file. */
@@ -40,6 +54,15 @@ export function openDataDirectory(directory = DEFAULT_DATA_DIRECTORY): {
     handoffQueue: sqlite.handoffQueue,
     callbacks: sqlite.callbacks,
     satisfaction: sqlite.satisfaction,
+    operatorRouting: sqlite.operatorRouting,
+    cannedResponses: sqlite.cannedResponses,
+    handoff: {
+      queue: sqlite.handoffQueue,
+      routing: sqlite.operatorRouting,
+      cannedResponses: sqlite.cannedResponses,
+      satisfaction: sqlite.satisfaction,
+      callbacks: sqlite.callbacks,
+    },
     sourceStore: sqlite.sourceStore,
     versionStore: sqlite.versionStore,
     file: sqlite.file,

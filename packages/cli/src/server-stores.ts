@@ -10,7 +10,10 @@ import { importPostgresAdapter } from './postgres-adapter.js';
 export interface ServerStores {
   /** The agent's stores (sessions, vectors, uploads, embedding cache). */
   agentOptions: Pick<TreeAgentOptions, 'sessionStore' | 'vectorStore' | 'embeddingCache' | 'fileStore'>;
-  /** The server's: session tokens, the handoff queue (and bus), operator logins and the audit log. */
+  /**
+   * The server's: session tokens, the help desk (handoff queue and bus, presence and round robins,
+   * canned responses, ratings, callback requests), operator logins and the audit log.
+   */
   sessionTokens: NonNullable<ServeOptions['sessionTokens']>;
   handoff: NonNullable<ServeOptions['handoff']>;
   operatorStores: Pick<NonNullable<ServeOptions['operators']>, 'sessions' | 'auditLog'>;
@@ -34,6 +37,10 @@ interface PostgresModule {
   PostgresHandoffQueue: new (options: { connection: string; schema?: string }) => unknown;
   PostgresSourceStore: new (options: { connection: string; schema?: string }) => unknown;
   PostgresVersionStore: new (options: { connection: string; schema?: string }) => VersionStore;
+  PostgresOperatorRouting: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresCannedResponses: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresSatisfactionRatings: new (options: { connection: string; schema?: string }) => unknown;
+  PostgresCallbackRequests: new (options: { connection: string; schema?: string }) => unknown;
   PostgresEventBus: new (options: { connection: string; channel?: string }) => { ready(): Promise<void> };
 }
 
@@ -54,11 +61,11 @@ export async function openServerStores(options: {
     return {
       agentOptions: data.options,
       sessionTokens: data.sessionTokens,
-      handoff: { queue: data.handoffQueue },
+      handoff: data.handoff,
       operatorStores: { sessions: data.operatorSessions, auditLog: data.auditLog },
       sources: sourcesOptions(data.sourceStore, options.data),
       versions: data.versionStore,
-      description: `Sessions, uploads, vectors, embeddings, operator logins and the audit log in ${data.file} (SQLite).`,
+      description: `Sessions, uploads, vectors, embeddings, operator logins, the audit log and the help desk (queue, canned responses, ratings, callback requests) in ${data.file} (SQLite).`,
       close: () => data.close(),
     };
   }
@@ -94,6 +101,11 @@ export async function openServerStores(options: {
   const queue = new pg.PostgresHandoffQueue(scoped);
   const sourceStore = new pg.PostgresSourceStore(scoped);
   const versionStore = new pg.PostgresVersionStore(scoped);
+  // The help desk: presence and round robins, canned responses, ratings, callback requests.
+  const routing = new pg.PostgresOperatorRouting(scoped);
+  const cannedResponses = new pg.PostgresCannedResponses(scoped);
+  const satisfaction = new pg.PostgresSatisfactionRatings(scoped);
+  const callbacks = new pg.PostgresCallbackRequests(scoped);
   const bus = new pg.PostgresEventBus({
     connection,
     ...(options.schema ? { channel: `treeagent_events_${options.schema}` } : {}),
@@ -108,6 +120,10 @@ export async function openServerStores(options: {
     queue,
     sourceStore,
     versionStore,
+    routing,
+    cannedResponses,
+    satisfaction,
+    callbacks,
     bus,
   ];
   const closeAll = async () => {
@@ -138,6 +154,10 @@ export async function openServerStores(options: {
     handoff: {
       queue: queue as NonNullable<ServerStores['handoff']['queue']>,
       bus: bus as unknown as NonNullable<ServerStores['handoff']['bus']>,
+      routing: routing as NonNullable<ServerStores['handoff']['routing']>,
+      cannedResponses: cannedResponses as NonNullable<ServerStores['handoff']['cannedResponses']>,
+      satisfaction: satisfaction as NonNullable<ServerStores['handoff']['satisfaction']>,
+      callbacks: callbacks as NonNullable<ServerStores['handoff']['callbacks']>,
     },
     operatorStores: {
       sessions: sessions as ServerStores['operatorStores']['sessions'],
@@ -145,7 +165,7 @@ export async function openServerStores(options: {
     },
     sources: sourcesOptions(sourceStore as ServerStores['sources']['store'], options.data),
     versions: versionStore,
-    description: `Sessions, uploads, vectors, operator logins, the audit log and the handoff queue in PostgreSQL at ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}; the embedding cache in ${data.file}.`,
+    description: `Sessions, uploads, vectors, operator logins, the audit log and the help desk (queue, canned responses, ratings, callback requests) in PostgreSQL at ${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}; the embedding cache in ${data.file}.`,
     close: closeAll,
   };
 }

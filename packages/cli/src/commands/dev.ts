@@ -6,6 +6,7 @@ import { formatTreeDocument, TREE_DOCUMENT_FORMAT, TREE_DOCUMENT_VERSION } from 
 import { spaceFitter } from '@treeagent/fit';
 import { isLoopback, loadOperatorsFile, operatorDirectory, serve, WEB_DIRECTORY } from '@treeagent/server';
 import { openDataDirectory } from '../data-directory.js';
+import { describeDeploymentConfig, readDeploymentConfig } from '../deployment-config.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import { missingModelLines } from '../missing-model-lines.js';
@@ -67,6 +68,8 @@ export interface DevServer {
  */
 export async function startDev(treePath: string, options: DevOptions, out: Output): Promise<DevServer> {
   const operators = options.operators ? readOperators(options.operators) : null;
+  // The help desk (teams, escalation, webhook) and single sign-on of the configuration file, secrets read now.
+  const deployment = readDeploymentConfig(treePath, options.config);
   const created = createEmptyTree(treePath);
   if (created)
     out.log(`Created ${created}: an empty tree (a root and its primary agent) to build in the editor.`);
@@ -111,12 +114,19 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     // In the data directory's SQLite file: the chat page's session survives a restart.
     sessionTokens: data.sessionTokens,
     // Handed-off sessions stay in the console's queue across restarts.
-    handoff: { queue: data.handoffQueue },
+    handoff: { ...data.handoff, ...deployment.handoff },
     // Knowledge sources (the Sources page) in the same file; uploads under <data>/sources/.
     sources: sourcesOptions(data.sourceStore, options.data),
     ...(options.apiKey?.length ? { apiKeys: options.apiKey } : {}),
-    ...(operators
-      ? { operators: { directory: operators, sessions: data.operatorSessions, auditLog: data.auditLog } }
+    ...(operators || deployment.oidc
+      ? {
+          operators: {
+            ...(operators ? { directory: operators } : {}),
+            ...(deployment.oidc ? { oidc: deployment.oidc } : {}),
+            sessions: data.operatorSessions,
+            auditLog: data.auditLog,
+          },
+        }
       : {}),
     // The editor's Versions panel: list, diff, gated publish, rollback (docs/versions.md); an admin's
     // with operators, else the developer's (debug mode, author "dev").
@@ -183,8 +193,12 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   out.log(`Sessions, ingested documents and embeddings in ${data.file}.`);
   out.log(describeSpace(agent.space()));
   out.log(`Chat page: ${server.url}/`);
-  if (operators)
-    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
+  const helpDesk = describeDeploymentConfig(deployment);
+  if (helpDesk) out.log(helpDesk);
+  if (operators || deployment.oidc)
+    out.log(
+      `Operator console: ${server.url}/staff/console (${operators ? `operators from ${options.operators}` : `single sign-on through ${deployment.oidc?.issuer}`}).`,
+    );
   if (editor)
     out.log(
       `Tree editor: ${server.url}/staff/editor${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}${operators ? ' (admins only)' : ''}.`,
@@ -306,7 +320,11 @@ export const devDefinition = defineCommand({
     'Run the server with the chat page and the debug view; reload the tree when its files change, keeping sessions.',
   arguments: [{ name: '<tree>', description: 'tree file (.ts, .js or .json)' }],
   options: [
-    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--config <file>',
+      description:
+        'configuration: models, locale, the help desk (helpDesk) and single sign-on (oidc); default treeagent.config.json beside the tree',
+    },
     {
       flags: '--data <directory>',
       description: 'data directory (SQLite: sessions, ingested documents, embedding cache)',

@@ -21,6 +21,7 @@ import {
   webChat,
 } from '@treeagent/server';
 import { loadChannels } from '../channels-adapter.js';
+import { describeDeploymentConfig, readDeploymentConfig } from '../deployment-config.js';
 import { deploymentLocale, localeOption } from '../deployment-locale.js';
 import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
@@ -228,12 +229,14 @@ export async function startServe(
     );
   if (options.operators) checkPrivateFile(options.operators, '--operators');
   const widget = widgetOptions(options);
-  if (options.editor && !options.operators)
+  // The help desk (teams, escalation, webhook) and single sign-on of the configuration file, secrets read now.
+  const deployment = readDeploymentConfig(treePath, options.config);
+  if (options.editor && !options.operators && !deployment.oidc)
     throw usage(
       '--editor needs --operators <file>: on a server, only admins may edit the tree (docs/editor.md). Add an operator with role "admin" to the file (treeagent operator-password makes the hash).',
     );
   const operators = options.operators ? readOperators(options.operators) : null;
-  if (options.editor && operators && !hasAdmin(options.operators!))
+  if (options.editor && operators && !deployment.oidc && !hasAdmin(options.operators!))
     throw usage(
       `--editor: ${options.operators} has no operator with role "admin", so nobody could edit. Give one operator "role": "admin".`,
     );
@@ -347,9 +350,17 @@ export async function startServe(
       ...messageLimits,
       ...(streams ? { streams } : {}),
       sessionTokens: stores.sessionTokens,
-      handoff: stores.handoff,
+      handoff: { ...stores.handoff, ...deployment.handoff },
       ...(apiKeys.length ? { apiKeys } : {}),
-      ...(operators ? { operators: { directory: operators, ...stores.operatorStores } } : {}),
+      ...(operators || deployment.oidc
+        ? {
+            operators: {
+              ...(operators ? { directory: operators } : {}),
+              ...(deployment.oidc ? { oidc: deployment.oidc } : {}),
+              ...stores.operatorStores,
+            },
+          }
+        : {}),
       ...(editor ? { editor } : {}),
       sources: stores.sources,
       analytics: {
@@ -380,6 +391,8 @@ export async function startServe(
     `Tree Agent server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks; ${loaded.document ? 'JSON tree' : 'tree module'} ${loaded.path}); ${loaded.modelSource}.`,
   );
   out.log(stores.description);
+  const helpDesk = describeDeploymentConfig(deployment);
+  if (helpDesk) out.log(helpDesk);
   if (environment)
     out.log(
       `Environment ${environment.environment}: version ${environment.versionId} to new sessions; each session keeps the version it started on.`,
@@ -396,8 +409,10 @@ export async function startServe(
     out.log(
       `Channel ${webhook.name} (${webhook.platform}): ${server.url}/channels/${webhook.name}/webhook here; register ${webhook.url}${webhook.where ? ` as ${webhook.where}` : ''}.`,
     );
-  if (operators)
-    out.log(`Operator console: ${server.url}/staff/console (operators from ${options.operators}).`);
+  if (operators || deployment.oidc)
+    out.log(
+      `Operator console: ${server.url}/staff/console (${[operators ? `operators from ${options.operators}` : '', deployment.oidc ? `single sign-on through ${deployment.oidc.issuer}` : ''].filter(Boolean).join(', ')}).`,
+    );
   if (options.editor)
     out.log(
       `Tree editor: ${server.url}/staff/editor, admins only${extname(treePath) === '.json' ? '' : ' (read-only: the tree is code; treeagent export --json converts it)'}.`,
@@ -493,7 +508,11 @@ export const serveDefinition = defineCommand({
     'Run the production server: the API, the chat page, the operator console; sessions in SQLite (--data) or PostgreSQL (--database-url). No debug mode, no hot reload unless --watch, the editor only for admins (--editor --operators). Stops gracefully on SIGTERM.',
   arguments: [{ name: '<tree>', description: 'tree file (.ts, .js, or .json with its callback module)' }],
   options: [
-    { flags: '--config <file>', description: 'model configuration' },
+    {
+      flags: '--config <file>',
+      description:
+        'configuration: models, locale, the help desk (helpDesk) and single sign-on (oidc); default treeagent.config.json beside the tree',
+    },
     {
       flags: '--data <directory>',
       description:
