@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { sourceAliases } from '../../../scripts/workspace-packages.js';
 
 /**
  * The embeddable widget of @treeagent/server, built into `packages/server/dist/widget`: `widget.js`
@@ -9,6 +10,8 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // @treeagent/core/client from its TypeScript source (no build of the core needed), bundled in.
+  resolve: { alias: sourceAliases() },
   build: {
     outDir: fileURLToPath(new URL('../dist/widget', import.meta.url)),
     emptyOutDir: true,
