@@ -172,13 +172,13 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
           timeoutMs: shutdown.timeoutMs ?? 10_000,
           abortGraceMs: shutdown.abortGraceMs ?? 2000,
         });
-        // Channel sends in progress finish (or fail) here, so no message stays leased by this process.
-        return services.channels
-          ? drained.then(async (result) => {
-              await services.channels?.settle();
-              return result;
-            })
-          : drained;
+        // Channel sends and webhook deliveries in progress finish (or fail) and are recorded here,
+        // before the caller closes the stores, so nothing stays leased by this process.
+        return drained.then(async (result) => {
+          await services.channels?.settle();
+          await services.handoffs.webhook?.settle();
+          return result;
+        });
       },
     },
     sweepExpiredSessions: { value: sweeper.sweep },
