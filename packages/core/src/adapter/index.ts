@@ -131,8 +131,8 @@ export {
   type PresenceStatus,
 } from '../handoff/operator-routing.js';
 export {
-  InMemoryOperatorSessions,
   type ExternalOperatorIdentity,
+  InMemoryOperatorSessions,
   type OperatorSessionRecord,
   type OperatorSessions,
 } from '../handoff/operator-sessions.js';
