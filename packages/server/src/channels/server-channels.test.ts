@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { routeArea } from '../areas/route-area.js';
+import { describeRouteChannel } from '../conformance/index.js';
 import { openAiCompatible } from '../openai/openai-channel.js';
 import { webChat } from '../sessions/web-chat-channel.js';
-import { describeRouteChannel } from '../test-support/describe-route-channel.js';
 import { testApp } from '../test-support/fixtures.js';
 import { ScriptedChannel, scriptedUpdate } from '../test-support/scripted-channel.js';
 import { type RouteChannel, routeChannel } from './route-channel.js';

@@ -1,4 +1,4 @@
-import { describeRouteChannel } from '../test-support/describe-route-channel.js';
+import { describeRouteChannel } from '../conformance/index.js';
 import { openAiCompatible } from './openai-channel.js';
 
 describeRouteChannel('the OpenAI-compatible endpoint (openAiCompatible())', () => openAiCompatible());

@@ -1,4 +1,4 @@
-import { describeRouteChannel } from '../test-support/describe-route-channel.js';
+import { describeRouteChannel } from '../conformance/index.js';
 import { webChat } from './web-chat-channel.js';
 
 describeRouteChannel('the web chat (webChat())', () => webChat());

@@ -1,48 +1,51 @@
-import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
+import type { createApp } from '../app.js';
 import type { CreateAppOptions } from '../app-options.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
-import { InMemorySessionTokens } from '../auth/session-tokens.js';
+import type { InMemorySessionTokens } from '../auth/session-tokens.js';
 import { type ChannelRoute, isUnderPrefix, type RouteChannel } from '../channels/route-channel.js';
-import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
-import { memoryLogger, testAgent } from './fixtures.js';
-import { loginOperator, testOperatorAccounts } from './operators.js';
+import type { OperatorAccount } from '../operators/operator-accounts.js';
+import {
+  CONFORMANCE_API_KEY,
+  conformanceAccounts,
+  conformanceLogin,
+  conformanceServer,
+} from './conformance-server.js';
 
 type App = ReturnType<typeof createApp>;
 
-const KEY = 'sk-route-channel-conformance';
-const WITH_KEY = { Authorization: `Bearer ${KEY}` };
+const WITH_KEY = { Authorization: `Bearer ${CONFORMANCE_API_KEY}` };
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/** What a channel's servers in the suite get besides the channel (e.g. stores its routes need). */
+export interface RouteChannelSuiteOptions {
+  /** Options of every `createApp` the suite makes (the agent, API key, operators and tokens are its own). */
+  appOptions?: Partial<CreateAppOptions>;
+}
+
 /**
- * The conformance suite of route channels (`RouteChannel`): what every channel that brings its own
- * routes must do, run by the web chat and the OpenAI-compatible channel. It builds servers with
- * `createApp({ channels: [channel] })` and checks that the channel declares exactly the routes it
+ * The conformance suite of route channels (`RouteChannel`), published as
+ * `@treeagent/server/conformance`: what every channel that brings its own routes must do, run by the
+ * web chat, the OpenAI-compatible channel and a program's own channel. Call it in a vitest test file
+ * with a function that makes a new channel. It builds servers with `createApp({ channels: [channel] })`
+ * (a one-node agent, an API key, an admin and an operator) and checks that the channel declares exactly the routes it
  * answers, that each is behind the server's guards (API key, body limits) and its stated access
  * (`session`: 401 without the session's token, 403 with another session's; `operator`/`admin`: 401
  * without a login, 403 for an operator on an admin route), and that a server without it answers 404.
  */
-export function describeRouteChannel(label: string, channel: () => RouteChannel): void {
+export function describeRouteChannel(
+  label: string,
+  channel: () => RouteChannel,
+  suiteOptions: RouteChannelSuiteOptions = {},
+): void {
   describe(`route channel conformance: ${label}`, () => {
     let accounts: OperatorAccount[];
     beforeAll(async () => {
-      accounts = await testOperatorAccounts();
+      accounts = await conformanceAccounts();
     });
 
     function server(channels: RouteChannel[], options: Partial<CreateAppOptions> = {}) {
-      const tokens = new InMemorySessionTokens();
-      const app = createApp({
-        agent: testAgent(),
-        logger: memoryLogger(),
-        apiKeys: [KEY],
-        sessionTokens: tokens,
-        operators: { directory: operatorDirectory(accounts), auditLog: new InMemoryAuditLog() },
-        authFailureLimit: false,
-        channels,
-        ...options,
-      });
-      return { app, tokens };
+      return conformanceServer(channels, accounts, { ...suiteOptions.appOptions, ...options });
     }
 
     it('declares a usable name, its capabilities, and at least one route under its areas', () => {
@@ -113,8 +116,8 @@ export function describeRouteChannel(label: string, channel: () => RouteChannel)
       'it has none',
       async () => {
         const { app } = server([channel()]);
-        const operator = await loginOperator(app, 'bruno', WITH_KEY);
-        const admin = await loginOperator(app, 'anna', WITH_KEY);
+        const operator = await conformanceLogin(app, 'operator');
+        const admin = await conformanceLogin(app, 'admin');
         for (const route of staff) {
           const what = `${route.method} ${route.path}`;
           expect((await call(app, route, 'x', WITH_KEY)).status, what).toBe(401);
