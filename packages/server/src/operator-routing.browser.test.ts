@@ -172,17 +172,8 @@ describe('operator routing in the console (Chromium)', () => {
       try {
         await user.page.locator('#message-input').fill('I want a human at night');
         await user.page.keyboard.press('Enter');
-        // The team's reply comes after the turn, through the page's event stream. That stream
-        // sometimes misses it (a known race, noted in docs/handoff.md): the history the page reloads
-        // from the server must hold it.
-        const closed = user.page.getByText('We are closed: leave your number and we call you back.');
-        try {
-          await closed.waitFor({ timeout: 15_000 });
-        } catch {
-          console.warn('operator-routing: the out-of-hours reply came only after a reload');
-          await user.page.reload();
-          await closed.waitFor({ timeout: 30_000 });
-        }
+        // The team's reply comes after the turn, through the page's live stream (no reload).
+        await user.page.getByText('We are closed: leave your number and we call you back.').waitFor();
         await user.page.locator('#callback-request').waitFor();
         await user.page.locator('#callback-contact').fill('+39 333 1234567');
         await user.page.locator('#callback-date').fill(tomorrow);
