@@ -1,12 +1,13 @@
 import type { NodeDefinition } from '@treeagent/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OperatorAccount, operatorDirectory } from './operators/operator-accounts.js';
+import { operatorDirectory } from './operators/operator-accounts.js';
 import { type RunningServer, serve } from './serve.js';
 import { launchChromium, openPage } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { handoffAgent, handoffNodes } from './test-support/handoff.js';
-import { loginOperator, OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { openOperatorConsole } from './test-support/operator-console.js';
+import { loginOperator, testOperatorsInTeams } from './test-support/operators.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
 /** The handoff's team from what the user wrote: "sales", "billing", "night", else support. */
@@ -43,9 +44,7 @@ describe('operator routing in the console (Chromium)', () => {
       bruno: ['support', 'sales'],
       carla: ['support', 'sales', 'billing', 'night'],
     };
-    const accounts: OperatorAccount[] = (await testOperatorAccounts()).map((account) =>
-      teams[account.id] ? { ...account, teams: teams[account.id] } : account,
-    );
+    const accounts = await testOperatorsInTeams(teams);
     server = await serve({
       agent: handoffAgent({ nodes: routedNodes() }),
       port: 0,
@@ -72,15 +71,8 @@ describe('operator routing in the console (Chromium)', () => {
     await browser?.close();
     await server?.close({ timeoutMs: 1000 });
   });
-  async function operatorConsole(login: 'bruno' | 'carla') {
-    const opened = await openPage(browser, `${server.url}/staff/console`, { width: 1360, height: 1000 });
-    await opened.page.locator('#operator-login-name').fill(login);
-    await opened.page.locator('#operator-password').fill(OPERATOR_PASSWORDS[login]);
-    await opened.page.locator('#operator-login button[type=submit]').click();
-    await opened.page.locator('#presence-status').waitFor();
-    await opened.page.locator('#presence-status').selectOption('online');
-    return opened;
-  }
+  const operatorConsole = (login: 'bruno' | 'carla') =>
+    openOperatorConsole(browser, server.url, login, { width: 1360, height: 1000 });
 
   async function api(login: 'anna' | 'bruno' | 'carla', method: string, path: string, body?: unknown) {
     const response = await fetch(`${server.url}/api/v1/operator${path}`, {
@@ -172,17 +164,8 @@ describe('operator routing in the console (Chromium)', () => {
       try {
         await user.page.locator('#message-input').fill('I want a human at night');
         await user.page.keyboard.press('Enter');
-        // The team's reply comes after the turn, through the page's event stream. That stream
-        // sometimes misses it (a known race, noted in docs/handoff.md): the history the page reloads
-        // from the server must hold it.
-        const closed = user.page.getByText('We are closed: leave your number and we call you back.');
-        try {
-          await closed.waitFor({ timeout: 15_000 });
-        } catch {
-          console.warn('operator-routing: the out-of-hours reply came only after a reload');
-          await user.page.reload();
-          await closed.waitFor({ timeout: 30_000 });
-        }
+        // The team's reply comes after the turn, through the page's live stream (no reload).
+        await user.page.getByText('We are closed: leave your number and we call you back.').waitFor();
         await user.page.locator('#callback-request').waitFor();
         await user.page.locator('#callback-contact').fill('+39 333 1234567');
         await user.page.locator('#callback-date').fill(tomorrow);

@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OperatorAccount, operatorDirectory } from './operators/operator-accounts.js';
+import { operatorDirectory } from './operators/operator-accounts.js';
 import { type RunningServer, serve } from './serve.js';
 import { launchChromium, openPage } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { handoffAgent } from './test-support/handoff.js';
-import { loginOperator, OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { loginOperator, OPERATOR_PASSWORDS, testOperatorsInTeams } from './test-support/operators.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
 /**
@@ -19,10 +19,7 @@ describe('teams, presence and notifications in the console (Chromium)', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    const teams: Record<string, string[]> = { bruno: ['support'], carla: ['sales'] };
-    const accounts: OperatorAccount[] = (await testOperatorAccounts()).map((account) =>
-      teams[account.id] ? { ...account, teams: teams[account.id] } : account,
-    );
+    const accounts = await testOperatorsInTeams({ bruno: ['support'], carla: ['sales'] });
     server = await serve({
       agent: handoffAgent(),
       port: 0,

@@ -206,6 +206,32 @@ describe('handoff over HTTP', () => {
     ]);
   });
 
+  it("the chat page's start (?after= the rows it shows) replays the rows written before the stream opened", async () => {
+    const { app } = deskApp();
+    const session = await createSession(app);
+    await say(app, session, 'human please');
+    // What the page shows once the turn has answered: the user's row and the handoff notice…
+    const shown = 2;
+    // …then an operator writes twice before the page's stream has opened.
+    const bruno = await loginOperator(app, 'bruno');
+    await operatorCall(app, bruno, `/handoffs/${session.sessionId}/claim`, {});
+    await operatorCall(app, bruno, `/handoffs/${session.sessionId}/messages`, { content: 'first' });
+    await operatorCall(app, bruno, `/handoffs/${session.sessionId}/messages`, { content: 'second' });
+    const stream = new SseReader(
+      await app.request(`/api/v1/sessions/${session.sessionId}/events?after=${shown}`, {
+        headers: { 'X-Session-Token': session.token },
+      }),
+    );
+    await stream.waitFor(
+      (event) => event.event === 'entry' && (event.data as any).entry.content === 'second',
+    );
+    await stream.close();
+    const entries = stream.events.filter((event) => event.event === 'entry');
+    expect(entries[0]?.id).toBe(String(shown + 1));
+    expect(entries.map((event) => (event.data as any).entry.content).slice(-2)).toEqual(['first', 'second']);
+    expect(new Set(entries.map((event) => event.id)).size).toBe(entries.length);
+  });
+
   it('security: user tokens cannot read the queue; other sessions and operator logins cannot open a stream', async () => {
     const { app } = deskApp();
     const mine = await createSession(app);

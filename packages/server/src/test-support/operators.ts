@@ -55,3 +55,10 @@ export async function loginOperator(
   if (!cookie) throw new Error('operator login set no cookie');
   return cookie[1]!;
 }
+
+/** The three test operators, each of `teams[id]` in those teams (the others in none). */
+export async function testOperatorsInTeams(teams: Record<string, string[]>): Promise<OperatorAccount[]> {
+  return (await testOperatorAccounts()).map((account) =>
+    teams[account.id] ? { ...account, teams: teams[account.id] } : account,
+  );
+}

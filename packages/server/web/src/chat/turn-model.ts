@@ -111,6 +111,15 @@ export function addFollowup(turns: Turn[], entry: HistoryEntry): Turn[] {
   return turns.map((turn, i) => (i === index ? { ...turn, followups: [...turn.followups, entry] } : turn));
 }
 
+/**
+ * The turns with `turn` (matched by key) put in place of its older copy, keeping the followups the
+ * list already has: those come from the session's live stream, which can deliver an operator's or
+ * a team's message while the turn still streams, and the turn's own stream never carries them.
+ */
+export function replaceTurn(turns: Turn[], turn: Turn): Turn[] {
+  return turns.map((listed) => (listed.key === turn.key ? { ...turn, followups: listed.followups } : listed));
+}
+
 /** The turn after one more event of its stream. */
 export function applyEvent(turn: Turn, event: ClientEvent, now: number): Turn {
   const next: Turn = { ...turn, events: [...turn.events, event] };

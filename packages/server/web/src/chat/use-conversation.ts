@@ -12,6 +12,7 @@ import {
   addFollowup,
   applyEvent,
   failTurn,
+  replaceTurn,
   startTurn,
   type Turn,
   type TurnError,
@@ -42,10 +43,20 @@ export interface Conversation {
   chooseOption(turnKey: number, option: string): void;
   /** Aborts the running turn (the server saves nothing of it). */
   stop(): void;
-  /** History rows of the session so far (restored): where its live stream starts. */
-  historyLength: number;
+  /**
+   * Where the session's live stream starts: the session and the number of its history rows the page
+   * already shows (restored, or 0 for a new session). `null` until the session has started, so the
+   * stream never starts before the history it continues.
+   */
+  liveFrom: LiveStart | null;
   /** Shows an operator's message or a handoff row after the answer of its turn. */
   addFollowup(entry: HistoryEntry): void;
+}
+
+/** A session and the last history position the page has shown: the live stream continues from there. */
+export interface LiveStart {
+  sessionId: string;
+  after: number;
 }
 
 export function useConversation(): Conversation {
@@ -58,12 +69,12 @@ export function useConversation(): Conversation {
   const controller = useRef<AbortController | null>(null);
   const running = useRef(false);
   const count = useRef(0);
-  const [historyLength, setHistoryLength] = useState(0);
+  const [liveFrom, setLiveFrom] = useState<LiveStart | null>(null);
+  const starting = useRef<Promise<boolean> | null>(null);
 
-  const replace = (turn: Turn) =>
-    setTurns((list) => list.map((candidate) => (candidate.key === turn.key ? turn : candidate)));
+  const replace = (turn: Turn) => setTurns((list) => replaceTurn(list, turn));
 
-  const startSession = useCallback(
+  const start = useCallback(
     async ({ fresh = false }: { fresh?: boolean } = {}): Promise<boolean> => {
       setSystemError(null);
       if (!fresh && api.session) {
@@ -73,8 +84,8 @@ export function useConversation(): Conversation {
           count.current = restored.length;
           setTurns(restored);
           setRestoredNode(lastNodeOf(history));
-          setHistoryLength(history.length);
           setSessionId(api.session.sessionId);
+          setLiveFrom({ sessionId: api.session.sessionId, after: history.length });
           return true;
         } catch {
           api.forgetSession();
@@ -85,11 +96,12 @@ export function useConversation(): Conversation {
         count.current = 0;
         setTurns([]);
         setRestoredNode(null);
-        setHistoryLength(0);
         setSessionId(created.sessionId);
+        setLiveFrom({ sessionId: created.sessionId, after: 0 });
         return true;
       } catch (error) {
         setSessionId(null);
+        setLiveFrom(null);
         setSystemError({
           error: errorOf(error),
           retry: () => void startSession({ fresh: true }),
@@ -100,10 +112,25 @@ export function useConversation(): Conversation {
     [api, withApiKey],
   );
 
-  const ensureSession = useCallback(
-    async () => (api.session ? true : startSession({ fresh: true })),
-    [api, startSession],
+  // One start at a time: a message sent while the page's first start is still under way waits for
+  // it, rather than starting a second session that the live stream would not follow.
+  const startSession = useCallback(
+    async (options: { fresh?: boolean } = {}): Promise<boolean> => {
+      const started = start(options);
+      starting.current = started;
+      try {
+        return await started;
+      } finally {
+        if (starting.current === started) starting.current = null;
+      }
+    },
+    [start],
   );
+
+  const ensureSession = useCallback(async () => {
+    if (starting.current && (await starting.current)) return true;
+    return api.session ? true : startSession({ fresh: true });
+  }, [api, startSession]);
 
   const runTurn = useCallback(
     async (request: MessageRequest, user: UserMessage): Promise<Turn | null> => {
@@ -158,7 +185,7 @@ export function useConversation(): Conversation {
         list.map((turn) => (turn.key === turnKey ? { ...turn, chosenOption: option } : turn)),
       ),
     stop: () => controller.current?.abort(),
-    historyLength,
+    liveFrom,
     addFollowup: (entry) => setTurns((list) => addFollowup(list, entry)),
   };
 }

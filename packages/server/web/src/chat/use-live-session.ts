@@ -5,6 +5,7 @@ import { isAbort } from '../api/api-error';
 import { readServerSentEvents } from '../api/server-sent-events';
 import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
+import type { LiveStart } from './use-conversation';
 
 /** What the session's live stream says: who has the session, and whether an operator is typing. */
 export interface LiveSession {
@@ -14,14 +15,15 @@ export interface LiveSession {
 }
 
 /**
- * Follows `GET /api/v1/sessions/:id/events` while the page is open: each new history row after
- * `after` goes to `onEntry` (with its position), the handoff state and typing come back as state.
- * When the connection drops it reconnects (1 s, then up to 10 s) from the last row it received, so
- * nothing is missed or shown twice.
+ * Follows `GET /api/v1/sessions/:id/events` while the page is open, from `from` (the session and the
+ * history rows the page already shows; nothing while it is `null`): each later history row goes to
+ * `onEntry` (with its position), the handoff state and typing come back as state. The server replays
+ * the rows written after `from.after` before the live ones, so a row written between the history's
+ * read and the stream's start is not missed. When the connection drops it reconnects (1 s, then up to
+ * 10 s) from the last row it received, so nothing is missed or shown twice.
  */
 export function useLiveSession(
-  sessionId: string | null,
-  after: number,
+  from: LiveStart | null,
   onEntry: (entry: HistoryEntry, index: number) => void,
 ): LiveSession {
   const { api } = useApp();
@@ -31,9 +33,10 @@ export function useLiveSession(
   entryHandler.current = onEntry;
 
   useEffect(() => {
-    if (!sessionId) return;
+    if (!from) return;
+    const { sessionId } = from;
     const controller = new AbortController();
-    let cursor = after;
+    let cursor = from.after;
     let delay = 1000;
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     setHandoff(null);
@@ -71,7 +74,7 @@ export function useLiveSession(
       clearTimeout(typingTimer);
       controller.abort();
     };
-  }, [api, sessionId, after]);
+  }, [api, from]);
 
   return { handoff, typing };
 }

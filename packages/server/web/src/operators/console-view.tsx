@@ -133,6 +133,7 @@ export function ConsoleView() {
             userTyping={typingUsers.typing.has(selected)}
             run={run}
             reload={() => loadDetail(selected)}
+            onLeave={() => setSelected(null)}
           />
         ) : (
           <section class="console-session console-placeholder">

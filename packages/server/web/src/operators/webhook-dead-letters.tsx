@@ -43,7 +43,11 @@ export function WebhookDeadLetters() {
     await load();
   };
   return (
-    <section id="webhook-dead-letters" class="console-webhook" aria-label={t('webhook.label')}>
+    <section
+      id="webhook-dead-letters"
+      class="console-aside-section console-webhook"
+      aria-label={t('webhook.label')}
+    >
       <h2>
         {t('webhook.title')}{' '}
         <button type="button" class="ghost-button" onClick={() => void load()}>
@@ -60,9 +64,9 @@ export function WebhookDeadLetters() {
           {error}
         </p>
       ) : null}
-      <ul class="dead-letters">
+      <ul class="console-card-list">
         {(state?.deadLetters ?? []).map((letter) => (
-          <li key={letter.id} class="dead-letter">
+          <li key={letter.id} class="console-card dead-letter">
             <span class="dead-letter-what">
               {markup(t('webhook.letter', { type: letter.type, session: letter.sessionId.slice(0, 12) }))}
             </span>

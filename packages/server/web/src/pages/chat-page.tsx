@@ -28,7 +28,7 @@ import { useT } from '../i18n/use-t';
 export function ChatPage() {
   const app = useApp();
   const t = useT('chat');
-  const { api, debug, tree, treeStatus, view } = app;
+  const { debug, tree, treeStatus, view } = app;
   const customer = view !== 'developer';
   const conversation = useConversation();
   const { turns, busy } = conversation;
@@ -41,7 +41,7 @@ export function ChatPage() {
   const live = useRef(debug);
   live.current = debug;
   // Operators' messages, typing and the handoff reach the page without the user sending anything.
-  const liveSession = useLiveSession(conversation.sessionId, conversation.historyLength, (entry) => {
+  const liveSession = useLiveSession(conversation.liveFrom, (entry) => {
     if (isFollowup(entry)) conversation.addFollowup(entry);
   });
   // …and, while people have the session, the user's typing reaches the operators.
@@ -73,7 +73,7 @@ export function ChatPage() {
 
   const send = async (text: string, selectedOption?: string) => {
     if (busy) return;
-    if (!api.session && !(await conversation.startSession({ fresh: true }))) return;
+    if (!(await conversation.ensureSession())) return;
     const attachments = uploads.ready();
     uploads.clear();
     await run(

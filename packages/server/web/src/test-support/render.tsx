@@ -7,16 +7,16 @@ import { TreeIndex } from '../tree/tree-index';
 
 /**
  * Renders a component of the web app into a fresh container of the test's DOM (happy-dom), inside
- * the app's context: an `ApiClient` (no request is made unless the component makes one), the tree
+ * the app's context: an `ApiClient` (the one given, or a new one: no request is made unless the component makes one), the tree
  * given, debug mode on. For component tests; the pages themselves are tested in Chromium.
  */
 export async function renderInApp(
   children: ComponentChildren,
-  options: { tree?: TreeView; debug?: boolean } = {},
+  options: { tree?: TreeView; debug?: boolean; api?: ApiClient } = {},
 ): Promise<HTMLElement> {
   const tree = options.tree ? new TreeIndex(options.tree) : null;
   const services: AppServices = {
-    api: new ApiClient(),
+    api: options.api ?? new ApiClient(),
     tree,
     treeStatus: tree ? 'ready' : 'loading',
     treeError: null,

@@ -4,7 +4,6 @@ import { messageOf } from '../../api/api-client';
 import { callbackApi } from '../../api/callback-api';
 import { useApp } from '../../app/app-context';
 import { useT } from '../../i18n/use-t';
-import './callback-queue.css';
 
 /**
  * The queue column's "Callbacks" section: the open callback requests users of the operator's teams
@@ -40,16 +39,16 @@ export function CallbackQueue({ refresh }: { refresh: unknown }) {
     await load();
   };
   return (
-    <section id="callback-queue" class="console-callbacks" aria-label={t('callbacks.title')}>
+    <section id="callback-queue" class="console-aside-section" aria-label={t('callbacks.title')}>
       <h2>{t('callbacks.title')}</h2>
       {error ? (
         <p class="tone-error" role="alert">
           {error}
         </p>
       ) : null}
-      <ul class="callback-list">
+      <ul class="console-card-list">
         {callbacks.map((callback) => (
-          <li key={callback.id} class="callback-item">
+          <li key={callback.id} class="console-card callback-item">
             <strong>
               {callback.contact.kind === 'phone' ? (
                 <a href={`tel:${callback.contact.value.replace(/[^+\d]/g, '')}`}>{callback.contact.value}</a>

@@ -3,10 +3,11 @@ import type { HandoffDetail } from '../../../../src/api-types';
 import { handoffApi } from '../../api/handoff-api';
 import { useApp } from '../../app/app-context';
 import { useT } from '../../i18n/use-t';
+import { TransferButton } from './transfer-button';
 
 /**
  * What the operator can do with an open session: claim it, take it over (admins), release it, hand
- * it back to the assistant (at a node, or its default), close it.
+ * it back to the assistant (at a node, or its default), close it, transfer it (`transfer-button.tsx`).
  */
 export function SessionActions({
   sessionId,
@@ -14,6 +15,7 @@ export function SessionActions({
   mine,
   admin,
   act,
+  onLeave,
 }: {
   sessionId: string;
   state: NonNullable<HandoffDetail['state']>;
@@ -21,6 +23,8 @@ export function SessionActions({
   admin: boolean;
   /** Runs an action, then reloads the session. */
   act: (action: () => Promise<unknown>) => Promise<void>;
+  /** The session is no longer this operator's to show (transferred). */
+  onLeave: () => void;
 }) {
   const { api, tree } = useApp();
   const [target, setTarget] = useState('');
@@ -97,6 +101,7 @@ export function SessionActions({
           >
             {t('actions.close')}
           </button>
+          <TransferButton sessionId={sessionId} team={state.queue} onTransferred={onLeave} />
         </>
       ) : null}
     </div>

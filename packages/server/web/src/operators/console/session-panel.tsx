@@ -17,6 +17,7 @@ export function SessionPanel({
   userTyping,
   run,
   reload,
+  onLeave,
 }: {
   sessionId: string;
   detail: HandoffDetail;
@@ -25,6 +26,8 @@ export function SessionPanel({
   userTyping: boolean;
   run: (action: () => Promise<unknown>) => Promise<boolean>;
   reload: () => Promise<void>;
+  /** Back to the queue: the session was passed to someone else. */
+  onLeave: () => void;
 }) {
   const { operator } = useOperator();
   const state = detail.state;
@@ -68,7 +71,14 @@ export function SessionPanel({
           </p>
         </header>
         {state ? (
-          <SessionActions sessionId={sessionId} state={state} mine={mine} admin={admin} act={act} />
+          <SessionActions
+            sessionId={sessionId}
+            state={state}
+            mine={mine}
+            admin={admin}
+            act={act}
+            onLeave={onLeave}
+          />
         ) : null}
         <Transcript
           history={detail.history}
