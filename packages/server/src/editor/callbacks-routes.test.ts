@@ -115,6 +115,30 @@ describe('callbacks routes (/api/v1/editor/callbacks)', () => {
     expect(compiler.headers.get('content-type')).toMatch(/javascript/);
   });
 
+  it('serves the compiler with an ETag: a page that has it gets 304 and no body, a new compiler a new tag', async () => {
+    const { source } = mockCallbacksModule();
+    let script = 'var ts = { version: "5.9.3" };';
+    const { app } = testApp({
+      debug: true,
+      editor: { ...memoryTreeEditor(document), callbacks: { ...source, compilerScript: async () => script } },
+    });
+    const path = '/api/v1/editor/callbacks/typescript.js';
+    const first = await app.request(path);
+    const tag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(script);
+    expect(tag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await app.request(path, { headers: { 'If-None-Match': tag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    script = 'var ts = { version: "6.0.0" };';
+    const upgraded = await app.request(path, { headers: { 'If-None-Match': tag! } });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.headers.get('etag')).not.toBe(tag);
+    expect(await upgraded.text()).toBe(script);
+  });
+
   it('takes no path from the request: an extra field is refused', async () => {
     const { source, state } = mockCallbacksModule();
     const { app } = testApp({ debug: true, editor: { ...memoryTreeEditor(document), callbacks: source } });

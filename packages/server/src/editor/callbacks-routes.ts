@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AuditValue } from '@treeagent/core/adapter';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -54,12 +55,20 @@ export function callbacksRoutes(services: Services, source: CallbacksModuleSourc
 
   routes.get('/', async (c) => c.json(await module().read(), 200, noStore));
   routes.get('/types', async (c) => c.json(await module().environment(), 200, noStore));
-  routes.get('/typescript.js', async (c) =>
-    c.body(await module().compilerScript(), 200, {
-      ...noStore,
+  // The compiler (megabytes) is revalidated, not downloaded again: its ETag is a hash of its text.
+  let tagged: { script: string; tag: string } | null = null;
+  routes.get('/typescript.js', async (c) => {
+    const script = await module().compilerScript();
+    if (tagged?.script !== script)
+      tagged = { script, tag: `"${createHash('sha256').update(script).digest('hex').slice(0, 32)}"` };
+    const headers = {
+      'Cache-Control': 'private, no-cache',
+      ETag: tagged.tag,
       'Content-Type': 'text/javascript; charset=utf-8',
-    }),
-  );
+    };
+    if (c.req.header('If-None-Match') === tagged.tag) return c.body(null, 304, headers);
+    return c.body(script, 200, headers);
+  });
   routes.post('/check', async (c) => {
     const { text } = await readJson(c, TextBody);
     return c.json({ diagnostics: await module().check(text) });

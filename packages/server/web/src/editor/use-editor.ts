@@ -7,6 +7,7 @@ import { editorApi } from '../api/editor-api';
 import { readServerSentEvents } from '../api/server-sent-events';
 import { useApp } from '../app/app-context';
 import { tOf } from '../i18n/use-t';
+import { onModuleSaved } from './callbacks/callback-requests';
 import { type History, record, redo, startHistory, undo } from './history';
 
 /** How often the editor asks whether the file changed on disk when it cannot follow the event stream, in milliseconds. */
@@ -56,6 +57,8 @@ export function useEditor(): TreeEditor {
   const [diskVersion, setDiskVersion] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  /** Counts the Callbacks panel's saves: a draft is checked again against the module's new exports. */
+  const [moduleSaves, setModuleSaves] = useState(0);
   const document = history?.present ?? null;
   const checked = useRef<TreeDocument | null>(null);
 
@@ -85,6 +88,22 @@ export function useEditor(): TreeEditor {
     void reload();
   }, [reload]);
 
+  // The Callbacks panel saved the module: its exported names (the inspector's callback choices) are
+  // read again, and the draft is checked again; the draft itself is kept.
+  useEffect(
+    () =>
+      onModuleSaved(() => {
+        void withApiKey(() => editorApi.state(api))
+          .then((state) => {
+            setFile((current) => (current ? { ...current, callbacks: state.callbacks } : current));
+            checked.current = null;
+            setModuleSaves((count) => count + 1);
+          })
+          .catch(() => undefined);
+      }),
+    [api, withApiKey],
+  );
+
   // Check each draft after a quiet moment; a newer draft aborts the older check.
   useEffect(() => {
     if (!document || checked.current === document) return;
@@ -110,7 +129,7 @@ export function useEditor(): TreeEditor {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [api, document]);
+  }, [api, document, moduleSaves]);
 
   // Is the file on disk still the one the draft started from? The server pushes the version on disk
   // at every change (`GET /api/v1/editor/events`, fs.watch on the server); while that stream is down

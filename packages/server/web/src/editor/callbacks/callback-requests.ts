@@ -20,3 +20,17 @@ export function onStubRequest(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+type SavedListener = () => void;
+const savedListeners = new Set<SavedListener>();
+
+/** Says that the Callbacks panel saved the module: its exports may have changed. */
+export function announceModuleSaved(): void {
+  for (const listener of savedListeners) listener();
+}
+
+/** The editor's subscription to the module's saves (it reads the exported names again); returns the unsubscribe function. */
+export function onModuleSaved(listener: SavedListener): () => void {
+  savedListeners.add(listener);
+  return () => savedListeners.delete(listener);
+}

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/api-error';
 import { callbacksApi } from '../../api/callbacks-api';
 import { useApp } from '../../app/app-context';
 import { useT } from '../../i18n/use-t';
-import { onStubRequest, type StubRequest } from './callback-requests';
+import { announceModuleSaved, onStubRequest, type StubRequest } from './callback-requests';
 import { stubName, withStub } from './callback-stub';
 import type { CodeEditor } from './code-editor';
 import type { TypeChecker } from './type-checker';
@@ -98,6 +98,7 @@ export function CallbacksPanel() {
         setModule(saved);
         setServerErrors(null);
         setStatus(t('saved'));
+        announceModuleSaved();
         return true;
       } catch (caught) {
         if (caught instanceof ApiError && caught.details?.diagnostics)
