@@ -101,6 +101,12 @@ export {
   InMemoryAuditLog,
 } from '../handoff/audit-log.js';
 export {
+  CALLBACK_REQUEST_COLUMNS,
+  type CallbackRequestRow,
+  callbackRequestOfRow,
+  callbackRequestValues,
+} from '../handoff/callback-request-rows.js';
+export {
   type CallbackRequest,
   type CallbackRequests,
   InMemoryCallbackRequests,
@@ -226,6 +232,18 @@ export { publishedFigures, rollbackTarget } from '../versions/rollback-target.js
 export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-version.js';
 export { type VariantFigures, type VariantTotals, variantFigures } from '../versions/variant-figures.js';
 export { versionDiff } from '../versions/version-diff.js';
+export {
+  ENVIRONMENT_CHANGE_COLUMNS,
+  type EnvironmentChangeRow,
+  environmentChangeOfRow,
+  environmentChangeValues,
+  TREE_VERSION_COLUMNS,
+  type TreeEnvironmentRow,
+  type TreeVersionRow,
+  treeEnvironmentOfRow,
+  treeVersionOfRow,
+  treeVersionValues,
+} from '../versions/version-rows.js';
 export {
   type EnvironmentChange,
   type EnvironmentExperiment,
