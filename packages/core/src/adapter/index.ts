@@ -158,6 +158,16 @@ export {
 // Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
 // its in-memory reference; SQLite and PostgreSQL implement it in their packages.
 export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
+export {
+  KNOWLEDGE_PAGE_COLUMNS,
+  KNOWLEDGE_SOURCE_COLUMNS,
+  type KnowledgePageRow,
+  type KnowledgeSourceRow,
+  knowledgePageOfRow,
+  knowledgePageValues,
+  knowledgeSourceOfRow,
+  knowledgeSourceValues,
+} from '../knowledge/source-rows.js';
 export type {
   KnowledgePage,
   KnowledgeSource,

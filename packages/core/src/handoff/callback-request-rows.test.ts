@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rowOfValues } from '../test-support/row-of-values.js';
 import {
   CALLBACK_REQUEST_COLUMNS,
   type CallbackRequestRow,
@@ -19,11 +20,8 @@ const done: CallbackRequest = {
   doneBy: 'anna',
 };
 
-/** The row a driver would read back from the values written: text times (SQLite). */
-const rowOf = (request: CallbackRequest): CallbackRequestRow =>
-  Object.fromEntries(
-    CALLBACK_REQUEST_COLUMNS.map((column, index) => [column, callbackRequestValues(request)[index]]),
-  ) as unknown as CallbackRequestRow;
+const rowOf = (request: CallbackRequest) =>
+  rowOfValues<CallbackRequestRow>(CALLBACK_REQUEST_COLUMNS, callbackRequestValues(request));
 
 describe('callback request rows', () => {
   it('a request written as values reads back the same, open or done', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rowOfValues } from '../test-support/row-of-values.js';
 import {
   ENVIRONMENT_CHANGE_COLUMNS,
   type EnvironmentChangeRow,
@@ -11,10 +12,6 @@ import {
   treeVersionValues,
 } from './version-rows.js';
 import type { EnvironmentChange, TreeVersion } from './version-store.js';
-
-/** The row a driver would read back from `values` written to `columns` (text times and JSON: SQLite). */
-const rowOf = <T>(columns: readonly string[], values: unknown[]): T =>
-  Object.fromEntries(columns.map((column, index) => [column, values[index]])) as T;
 
 const version: TreeVersion = {
   tree: 'shop',
@@ -42,13 +39,13 @@ const change: EnvironmentChange = {
 
 describe('version store rows', () => {
   it('a version written as values reads back the same, its time as text or as a Date', () => {
-    const row = rowOf<TreeVersionRow>(TREE_VERSION_COLUMNS, treeVersionValues(version));
+    const row = rowOfValues<TreeVersionRow>(TREE_VERSION_COLUMNS, treeVersionValues(version));
     expect(treeVersionOfRow(row)).toEqual(version);
     expect(treeVersionOfRow({ ...row, created_at: version.createdAt })).toEqual(version);
   });
 
   it('an environment change reads back the same from text (SQLite) and from Date and jsonb (PostgreSQL)', () => {
-    const row = rowOf<EnvironmentChangeRow>(
+    const row = rowOfValues<EnvironmentChangeRow>(
       ENVIRONMENT_CHANGE_COLUMNS,
       environmentChangeValues('shop', change),
     );
@@ -57,7 +54,9 @@ describe('version store rows', () => {
     expect(environmentChangeOfRow({ ...row, at: change.at, figures: change.figures })).toEqual(change);
     const noFigures = { ...change, figures: null };
     expect(
-      environmentChangeOfRow(rowOf(ENVIRONMENT_CHANGE_COLUMNS, environmentChangeValues('shop', noFigures))),
+      environmentChangeOfRow(
+        rowOfValues(ENVIRONMENT_CHANGE_COLUMNS, environmentChangeValues('shop', noFigures)),
+      ),
     ).toEqual(noFigures);
   });
 
