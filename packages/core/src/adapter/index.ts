@@ -111,6 +111,7 @@ export {
   type CallbackRequests,
   InMemoryCallbackRequests,
 } from '../handoff/callback-requests.js';
+export { type CannedResponseRow, cannedResponseOfRow } from '../handoff/canned-response-rows.js';
 export {
   type CannedResponse,
   type CannedResponses,
@@ -149,6 +150,12 @@ export {
   type SatisfactionRatings,
   satisfactionBy,
 } from '../handoff/satisfaction.js';
+export {
+  SATISFACTION_RATING_COLUMNS,
+  type SatisfactionRatingRow,
+  satisfactionRatingOfRow,
+  satisfactionRatingValues,
+} from '../handoff/satisfaction-rows.js';
 export {
   type ExpiryCutoff,
   InMemorySessionTokens,
