@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashOperatorPassword } from '@treeagent/server';
 import { createProject } from 'create-treeagent';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+// Debian's Chromium, headless, as the server's browser tests launch it (or an error saying how to install it).
+import { launchChromium } from '../../../server/src/test-support/browser.js';
 import { type DevServer, startDev } from '../commands/dev.js';
 import type { Output } from '../output.js';
 import { ensureCoreDeclarations, REPOSITORY_NODE_MODULES } from './core-declarations.js';
@@ -21,22 +23,6 @@ export function screenshotDirectory(name: string): string {
 
 /** An output that prints nothing (the dev server's log). */
 export const quietOutput: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
-
-/** Debian's Chromium, headless. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
 
 /** Opens the editor of a dev server and waits until its draft is checked. */
 export async function openEditor(page: Page, url: string): Promise<void> {
