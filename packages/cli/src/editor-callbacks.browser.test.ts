@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createProject } from 'create-treeagent';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDev } from './commands/dev.js';
-import type { Output } from './output.js';
-import { ensureCoreDeclarations, REPOSITORY_NODE_MODULES } from './test-support/core-declarations.js';
+import type { DevServer } from './commands/dev.js';
+import {
+  type EditorFixture,
+  screenshotDirectory,
+  startScaffoldedEditor,
+} from './test-support/editor-browser.js';
 
 /**
  * The editor's Callbacks panel in Debian's Chromium, on a project made by `npm create treeagent` and
@@ -20,47 +20,24 @@ import { ensureCoreDeclarations, REPOSITORY_NODE_MODULES } from './test-support/
  * TREEAGENT_UPDATE_SCREENSHOTS=1 (else into a temporary directory).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-callbacks-screenshots-'))}/`;
-const scratch = mkdtempSync(join(tmpdir(), 'callbacks-bot-'));
-const project = join(scratch, 'callbacks-bot');
-const treePath = join(project, 'src/tree.json');
-const modulePath = join(project, 'src/tree.callbacks.ts');
-const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+const SCREENSHOTS = screenshotDirectory('editor-callbacks');
 const DONE_LINE =
   /content: "Thank you! We will write to \{email\} within one working day\."\.replace\([^\n]*\),/;
 
+let fixture: EditorFixture;
 let dev: DevServer;
-let browser: Browser;
+let treePath: string;
+let modulePath: string;
 
 beforeAll(async () => {
-  createProject({ directory: project, language: 'en', template: 'minimal' });
-  symlinkSync(REPOSITORY_NODE_MODULES, join(project, 'node_modules'));
   // The module is checked against @treeagent/core's declarations, as in an installed project.
-  ensureCoreDeclarations();
-  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const scaffolded = await startScaffoldedEditor('callbacks-bot', { repositoryModules: true });
+  fixture = scaffolded;
+  ({ dev, treePath } = scaffolded);
+  modulePath = join(scaffolded.project, 'src/tree.callbacks.ts');
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => fixture?.close());
 
 async function openPanel(page: Page): Promise<void> {
   await page.goto(`${dev.url}/staff/editor`);
@@ -124,7 +101,7 @@ async function chat(messages: string[]): Promise<string[]> {
 
 describe('callbacks in the editor', () => {
   it('refuses a type error (shown inline), saves the correction, and the next turn runs it', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const page = await fixture.newPage({ width: 1280, height: 800 });
     await openPanel(page);
     const original = readFileSync(modulePath, 'utf8');
     expect(original).toMatch(DONE_LINE);
@@ -185,7 +162,7 @@ describe('callbacks in the editor', () => {
   }, 180_000);
 
   it('"Add before callback" on a node writes a typed stub, opens it, and names it on the node', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const page = await fixture.newPage({ width: 1280, height: 800 });
     await openPanel(page);
     await page.locator('#callbacks-close').click();
     // The greeting (10): an emit node, with no before callback.
@@ -224,7 +201,7 @@ describe('callbacks in the editor', () => {
   }, 180_000);
 
   it('on a phone (390 px): the panel over the page, its errors below the code', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    const page = await fixture.newPage({ width: 390, height: 844 });
     await openPanel(page);
     const text = readFileSync(modulePath, 'utf8');
     await replaceCode(page, `${text}\nexport const broken: number = 'not a number';\n`);

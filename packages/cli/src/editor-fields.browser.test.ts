@@ -1,11 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDev } from './commands/dev.js';
-import type { Output } from './output.js';
+import {
+  type EditorFixture,
+  openEditor,
+  screenshotDirectory,
+  selectNode,
+  startEditorFixture,
+  waitChecked,
+} from './test-support/editor-browser.js';
 
 /**
  * The editor's schema-driven fields (docs/editor.md, *Every field*) in Debian's Chromium, against
@@ -15,14 +18,7 @@ import type { Output } from './output.js';
  * TREEAGENT_UPDATE_SCREENSHOTS=1 (else into a temporary directory).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-fields-screenshots-'))}/`;
-const scratch = mkdtempSync(join(tmpdir(), 'my-carrier-'));
-const treePath = join(scratch, 'carrier.json');
-const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
+const SCREENSHOTS = screenshotDirectory('editor-fields');
 
 const TREE = {
   format: 'treeagent-tree',
@@ -60,56 +56,25 @@ const TREE = {
   ],
 };
 
-let dev: DevServer;
-let browser: Browser;
+let fixture: EditorFixture;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  writeFileSync(treePath, `${JSON.stringify(TREE, null, 2)}\n`);
-  writeFileSync(join(scratch, 'carrier.callbacks.mjs'), 'export function lookupPlan() { return "basic"; }\n');
-  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
+  // The editor shows the file's path (and so does the screenshot): a folder named like a user's project.
+  fixture = await startEditorFixture('carrier', TREE, {
+    folder: 'my-carrier',
+    files: { 'carrier.callbacks.mjs': 'export function lookupPlan() { return "basic"; }\n' },
   });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page = await fixture.newPage({ width: 1280, height: 800 });
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-async function openEditor(): Promise<void> {
-  await page.goto(`${dev.url}/staff/editor`);
-  await page.waitForSelector('body.is-ready');
-  await waitChecked();
-}
-
-/** Until the current draft has been checked. */
-async function waitChecked(): Promise<void> {
-  await page.waitForTimeout(100);
-  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
-}
-
-async function select(id: number): Promise<void> {
-  await page.locator(`[data-node-id="${id}"] .graph-node-box`).click();
-  await page.waitForSelector(`#node-form .node-form-id:text("#${id}")`);
-}
+afterAll(() => fixture?.close());
 
 /** Types `value` into a field and commits it (Tab), then waits for the draft's check. */
 async function set(selector: string, value: string): Promise<void> {
   await page.locator(selector).fill(value);
   await page.locator(selector).press('Tab');
-  await waitChecked();
+  await waitChecked(page);
 }
 
 const nodeOf = (document: typeof TREE, id: number) =>
@@ -117,17 +82,17 @@ const nodeOf = (document: typeof TREE, id: number) =>
 
 describe('the inspector edits every field of every node type and of the root', () => {
   it('edits llm, query, emit, guardrail fields and root options; refuses a wrong value on its field; saves, reloads, routes', async () => {
-    await openEditor();
+    await openEditor(page, fixture.dev.url);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
 
     // The root's options.
-    await select(1);
+    await selectNode(page, 1);
     await set('#field-conversationGoal', 'Sell the customer a plan');
     await page.locator('#field-smartExtendedMessage').check();
     await set('#field-topics', 'plans\nroaming\ncoverage');
 
     // An llm node: model, prompt, JSON schema and attempts, tools, maxToolSteps.
-    await select(5);
+    await selectNode(page, 5);
     await set('#field-model', 'gpt-4o-mini');
     await set('#field-prompt-prompt', 'Advise the customer on a plan.');
     await set('#field-prompt-systemPrompt', 'You are a phone carrier assistant.');
@@ -159,35 +124,35 @@ describe('the inspector edits every field of every node type and of the root', (
     await page.screenshot({ path: `${SCREENSHOTS}editor-llm-fields.png` });
 
     // A query node: collection search, filter, chunk quantity, threshold.
-    await select(4);
+    await selectNode(page, 4);
     await set('#field-query-query', 'coverage map');
     await set('#field-query-filter', '{"must": [{"key": "region", "match": {"value": "north"}}]}');
     await set('#field-query-chunkQty', '4');
     await set('#field-query-threshold', '0.2');
 
     // An emit node: sources, dynamic attachments, wait for interaction.
-    await select(3);
+    await selectNode(page, 3);
     await set('#field-emit-sources', '[{"title": "Plans", "content": "Basic, Plus, Max"}]');
     await set(
       '#field-emit-dynamicAttachments',
       '[{"id": "f1", "name": "plans.pdf", "mimeType": "application/pdf", "origin": "generated"}]',
     );
     await page.locator('#field-emit-waitInteraction').check();
-    await waitChecked();
+    await waitChecked(page);
 
     // A guardrail: a generated warning.
-    await select(7);
+    await selectNode(page, 7);
     await page.locator('#warning-kind').selectOption('generated');
-    await waitChecked();
+    await waitChecked(page);
     await set('#field-warning-prompt', 'Ask the customer, kindly, to stay polite.');
 
     expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
-    const reloaded = dev.nextReload();
+    const reloaded = fixture.dev.nextReload();
     await page.locator('#save').click();
     await page.waitForSelector('#editor-status:text("Saved")');
     await reloaded;
 
-    const saved = JSON.parse(readFileSync(treePath, 'utf8'));
+    const saved = JSON.parse(readFileSync(fixture.treePath, 'utf8'));
     expect(nodeOf(saved, 1)).toMatchObject({
       conversationGoal: 'Sell the customer a plan',
       smartExtendedMessage: true,
@@ -225,14 +190,14 @@ describe('the inspector edits every field of every node type and of the root', (
     });
 
     // The reloaded page shows what the file holds, and routes with it.
-    await openEditor();
+    await openEditor(page, fixture.dev.url);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
-    await select(5);
+    await selectNode(page, 5);
     expect(await page.locator('#field-model').inputValue()).toBe('gpt-4o-mini');
     expect(await page.locator('#field-maxToolSteps').inputValue()).toBe('3');
-    await select(4);
+    await selectNode(page, 4);
     expect(await page.locator('#field-query-chunkQty').inputValue()).toBe('4');
-    await select(1);
+    await selectNode(page, 1);
     expect(await page.locator('#field-smartExtendedMessage').isChecked()).toBe(true);
     expect(await page.locator('#field-topics').inputValue()).toBe('plans\nroaming\ncoverage');
     await page.locator('#route-text').fill('which plans do you have?');

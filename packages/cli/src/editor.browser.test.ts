@@ -1,13 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevServer, startDev } from './commands/dev.js';
 import { main } from './main.js';
-import type { Output } from './output.js';
 import { capture } from './test-support/capture.js';
+import {
+  type EditorFixture,
+  openEditor,
+  quietOutput,
+  screenshotDirectory,
+  selectNode,
+  startEditorOn,
+  waitChecked,
+} from './test-support/editor-browser.js';
 
 /**
  * The tree editor (docs/editor.md) in Debian's Chromium, against `treeagent dev` on a JSON tree file
@@ -17,15 +24,10 @@ import { capture } from './test-support/capture.js';
  * TREEAGENT_UPDATE_SCREENSHOTS=1 (else into a temporary directory).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : `${mkdtempSync(join(tmpdir(), 'treeagent-editor-screenshots-'))}/`;
+const SCREENSHOTS = screenshotDirectory('editor');
 // The editor shows the file's path (and so do the screenshots): a folder named like a user's project.
 const scratch = mkdtempSync(join(tmpdir(), 'my-agent-'));
 const treePath = join(scratch, 'shop.json');
-const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
 
 const INTENTS = {
   shipping: {
@@ -104,54 +106,22 @@ const UTTERANCES = [
   ].map((text) => `${text}\tnone`),
 ].join('\n');
 
+let fixture: EditorFixture;
 let dev: DevServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   writeFileSync(join(scratch, 'utterances.tsv'), `${UTTERANCES}\n`);
-  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  page = await (
-    await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
-  ).newPage();
+  fixture = await startEditorOn(treePath, scratch);
+  dev = fixture.dev;
+  page = await fixture.newPage({ width: 1280, height: 800 }, { acceptDownloads: true });
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
+  await fixture?.close();
+  // Also when the set-up failed before the fixture started.
   rmSync(scratch, { recursive: true, force: true });
 });
-
-async function openEditor(): Promise<void> {
-  await page.goto(`${dev.url}/staff/editor`);
-  await page.waitForSelector('body.is-ready');
-  await waitChecked();
-}
-
-/** Until the current draft has been checked. */
-async function waitChecked(): Promise<void> {
-  // Preact renders the edit a moment later: let it, then wait for its check.
-  await page.waitForTimeout(100);
-  await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
-}
-
-async function select(id: number): Promise<void> {
-  await page.locator(`[data-node-id="${id}"] .graph-node-box`).click();
-  await page.waitForSelector(`#node-form .node-form-id:text("#${id}")`);
-}
 
 async function set(selector: string, value: string): Promise<void> {
   await page.locator(selector).fill(value);
@@ -177,24 +147,24 @@ async function chat(text: string): Promise<string> {
 
 describe('the tree editor', () => {
   it('builds a three-intent agent with a component from an empty tree, routes, tunes, saves; the reloaded page and the chat have it', async () => {
-    await openEditor();
+    await openEditor(page, dev.url);
     expect(await page.locator('.graph-node').count()).toBe(2);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
 
-    await select(2);
+    await selectNode(page, 2);
     await page.locator('#add-child').click();
     await page.waitForSelector('#node-form .node-form-id:text("#3")');
     await addIntent('shipping');
-    await select(2);
+    await selectNode(page, 2);
     await page.locator('#add-child').click();
     await page.waitForSelector('#node-form .node-form-id:text("#4")');
     await addIntent('returns');
-    await select(2);
+    await selectNode(page, 2);
     await page.locator('#add-component').click();
     // The component (5), its head (6) and the entry (7), selected.
     await page.waitForSelector('#node-form .node-form-id:text("#7")');
     await addIntent('orders');
-    await waitChecked();
+    await waitChecked(page);
     expect(await page.locator('.graph-node').count()).toBe(5);
     expect(await page.locator('.graph-group[data-group-id="5"]').count()).toBe(1);
     expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
@@ -209,7 +179,7 @@ describe('the tree editor', () => {
     expect(await page.locator('[data-node-id="3"] .graph-node-box').getAttribute('style')).toMatch(
       /fill: (hsl|rgb)/,
     );
-    await select(3);
+    await selectNode(page, 3);
     await page.waitForSelector('#ambiguity li');
     expect(await page.locator('#ambiguity').textContent()).toMatch(/returns #4|orders #7/);
     await page.screenshot({ path: `${SCREENSHOTS}editor.png` });
@@ -219,11 +189,11 @@ describe('the tree editor', () => {
     await page.waitForSelector('#suggestion-table');
     const apply = page.locator('#suggestion-table .apply-threshold[data-node-id="2"]');
     await apply.click();
-    await select(2);
+    await selectNode(page, 2);
     const suggested = await page.locator('#node-threshold').inputValue();
     expect(Number(suggested)).toBeGreaterThan(0);
     await set('#node-threshold', '0.3');
-    await waitChecked();
+    await waitChecked(page);
     await page.locator('#route-text').fill('xylophone quartz');
     await page.locator('#route-button').click();
     await page.waitForSelector('#route-result .route-end:has-text("No match")');
@@ -245,7 +215,7 @@ describe('the tree editor', () => {
     ]);
     expect(readFileSync(treePath, 'utf8')).toContain('"chunks": [\n        "how much does shipping cost",');
 
-    await openEditor();
+    await openEditor(page, dev.url);
     expect(await page.locator('.graph-node').count()).toBe(5);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
 
@@ -256,10 +226,10 @@ describe('the tree editor', () => {
   }, 120_000);
 
   it('undoes and redoes edits; an invalid edit is refused with its message, on the node too', async () => {
-    await openEditor();
-    await select(3);
+    await openEditor(page, dev.url);
+    await selectNode(page, 3);
     await set('#node-name', 'postage');
-    await waitChecked();
+    await waitChecked(page);
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('postage');
     await page.locator('#undo').click();
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('shipping');
@@ -269,9 +239,9 @@ describe('the tree editor', () => {
     await page.keyboard.press('Control+z');
     expect(await page.locator('[data-node-id="3"] .graph-node-name').textContent()).toContain('shipping');
 
-    await select(3);
+    await selectNode(page, 3);
     await set('#node-threshold', '2');
-    await waitChecked();
+    await waitChecked(page);
     expect(await page.locator('#editor-status').textContent()).toMatch(/1 problem: cannot save/);
     expect(await page.locator('#save').isDisabled()).toBe(true);
     expect(await page.locator('#problems').textContent()).toContain('similarityThreshold: must be <= 1');
@@ -297,13 +267,13 @@ describe('the tree editor', () => {
     expect(readFileSync(treePath, 'utf8')).toBe(before);
     await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('Control+z');
-    await waitChecked();
+    await waitChecked(page);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
   }, 60_000);
 
   it('sees a change made on disk: a save is refused as a conflict, and the page reloads the new file', async () => {
-    await openEditor();
-    await select(4);
+    await openEditor(page, dev.url);
+    await selectNode(page, 4);
     await set('#node-name', 'refunds');
     const onDisk = JSON.parse(readFileSync(treePath, 'utf8'));
     onDisk.nodes.find((node: { id: number }) => node.id === 3).name = 'delivery';
@@ -417,11 +387,11 @@ describe('the tree editor', () => {
         2,
       )}\n`,
     );
-    const server = await startDev(file, { port: '0', data: join(dir, 'data') }, quiet);
+    const server = await startDev(file, { port: '0', data: join(dir, 'data') }, quietOutput);
     try {
       await page.goto(`${server.url}/staff/editor`);
       await page.waitForSelector('body.is-ready');
-      await waitChecked();
+      await waitChecked(page);
       // The component used by name is drawn: its group, its node (read-only, dashed).
       expect(await page.locator('.graph-group[data-group-id="5"]').textContent()).toContain('uses “address”');
       expect(await page.locator('[data-node-id="102"]').getAttribute('class')).toContain('is-instance');
@@ -446,34 +416,34 @@ describe('the tree editor', () => {
       await page.locator('.graph-group[data-group-id="6"] .graph-group-label').click();
       await page.waitForSelector('#component-section');
       await page.locator('#head-init').selectOption('startForm');
-      await waitChecked();
+      await waitChecked(page);
       await page.screenshot({ path: `${SCREENSHOTS}editor-components.png` });
       expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
 
       // Make the used component explicit: same ids, now editable.
       await page.locator('.graph-group[data-group-id="5"] .graph-group-label').click();
       await page.locator('#make-explicit').click();
-      await waitChecked();
+      await waitChecked(page);
       await page.locator('[data-node-id="102"] .graph-node-box').click();
       await page.waitForSelector('#node-form .node-form-id:text("#102")');
       expect(await page.locator('#instance-note').count()).toBe(0);
       expect(await page.locator('#node-name').isDisabled()).toBe(false);
 
       // Sibling order: prices before hours, drawn so, undone and redone.
-      await select(4);
+      await selectNode(page, 4);
       expect(await page.locator('#sibling-position').textContent()).toBe('2 of 4 siblings');
       const x = async (id: number) => (await page.locator(`[data-node-id="${id}"]`).boundingBox())!.x;
       expect(await x(3)).toBeLessThan(await x(4));
       await page.locator('#move-up').click();
-      await waitChecked();
+      await waitChecked(page);
       expect(await page.locator('#sibling-position').textContent()).toBe('1 of 4 siblings');
       expect(await page.locator('#move-up').isDisabled()).toBe(true);
       expect(await x(4)).toBeLessThan(await x(3));
       await page.locator('#undo').click();
-      await waitChecked();
+      await waitChecked(page);
       expect(await x(3)).toBeLessThan(await x(4));
       await page.locator('#redo').click();
-      await waitChecked();
+      await waitChecked(page);
       expect(await x(4)).toBeLessThan(await x(3));
 
       // At 1280 px nothing overflows sideways and the toolbar is on screen.

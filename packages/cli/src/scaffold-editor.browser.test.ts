@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProject } from 'create-treeagent';
-import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDev } from './commands/dev.js';
 import { main } from './main.js';
-import type { Output } from './output.js';
+import {
+  type EditorFixture,
+  quietOutput as quiet,
+  startScaffoldedEditor,
+} from './test-support/editor-browser.js';
 
 /**
  * A new project from `npm create treeagent` (the default template: a JSON tree and its typed
@@ -15,42 +15,20 @@ import type { Output } from './output.js';
  * passes its conversation tests and answers in the chat with the edited text and its callbacks.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const scratch = mkdtempSync(join(tmpdir(), 'phone-bot-'));
-const project = join(scratch, 'phone-bot');
-const treePath = join(project, 'src/tree.json');
-const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
 const NEW_HOURS = 'Our shops are open every day from 8:00 to 20:00.';
 
-let dev: DevServer;
-let browser: Browser;
+let fixture: EditorFixture & { project: string };
 
 beforeAll(async () => {
-  createProject({ directory: project, language: 'en', template: 'minimal' });
-  dev = await startDev(treePath, { port: '0', data: join(scratch, 'data') }, quiet);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  fixture = await startScaffoldedEditor('phone-bot');
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => fixture?.close());
 
 describe('a project from npm create treeagent in the editor', () => {
   it('opens editable; a node edited and saved; the project still runs', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const { dev, project, treePath } = fixture;
+    const page = await fixture.newPage({ width: 1280, height: 800 });
     await page.goto(`${dev.url}/staff/editor`);
     await page.waitForSelector('body.is-ready');
     await page.locator('#editor-status:text-is("Saved")').waitFor();

@@ -1,15 +1,19 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashOperatorPassword } from '@treeagent/server';
 import { openSqlite } from '@treeagent/sqlite';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevServer, startDev } from './commands/dev.js';
+import type { DevServer } from './commands/dev.js';
 import { main } from './main.js';
-import type { Output } from './output.js';
 import { capture } from './test-support/capture.js';
+import {
+  type EditorFixture,
+  logInOperator,
+  screenshotDirectory,
+  startEditorOn,
+  writeAdminOperators,
+} from './test-support/editor-browser.js';
 import { writeShopTree } from './test-support/versioned-tree.js';
 
 /**
@@ -21,19 +25,14 @@ import { writeShopTree } from './test-support/versioned-tree.js';
  * through the confirmation dialog. Screenshots for the docs with TREEAGENT_UPDATE_SCREENSHOTS=1.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.TREEAGENT_UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : `${mkdtempSync(join(tmpdir(), 'treeagent-versions-screenshots-'))}/`;
+const SCREENSHOTS = screenshotDirectory('versions');
 // Inside the package, so that the tree's callbacks module resolves like a user's.
 const scratch = mkdtempSync(fileURLToPath(new URL('../.scratch-versions-ui-', import.meta.url)));
 const data = join(scratch, 'data');
-const quiet: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
 const PASSWORD = 'anna-admin-password-1';
 
+let fixture: EditorFixture;
 let dev: DevServer;
-let browser: Browser;
 let page: Page;
 let tree = '';
 const ids: string[] = [];
@@ -46,7 +45,6 @@ async function record(message: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   tree = writeShopTree(scratch);
   ids.push(await record('first release'));
   writeShopTree(scratch, { shippingAnswer: 'Shipping takes a week.' });
@@ -55,33 +53,15 @@ beforeAll(async () => {
     returnsChunks: ['return a bike', 'refund my order', 'send the bike back', 'money back', 'give it back'],
   });
   ids.push(await record('one more returns example'));
-  const operators = join(scratch, 'operators.json');
-  writeFileSync(
-    operators,
-    JSON.stringify({
-      operators: [
-        { id: 'anna', name: 'Anna', role: 'admin', passwordHash: await hashOperatorPassword(PASSWORD) },
-      ],
-    }),
-  );
-  chmodSync(operators, 0o600);
-  dev = await startDev(tree, { port: '0', data, operators }, quiet);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const operators = await writeAdminOperators(scratch, { id: 'anna', name: 'Anna', password: PASSWORD });
+  fixture = await startEditorOn(tree, scratch, { operators });
+  dev = fixture.dev;
+  page = await fixture.newPage({ width: 1280, height: 900 });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await dev?.close();
+  await fixture?.close();
+  // Also when the set-up failed before the fixture started.
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -115,9 +95,7 @@ const servedInProduction = () =>
 describe('versions in the editor', () => {
   it('publishes through the gate (a refused publish lists its failure), rolls back, diffs two versions', async () => {
     await page.goto(`${dev.url}/staff/editor`);
-    await page.locator('#operator-login-name').fill('anna');
-    await page.locator('#operator-password').fill(PASSWORD);
-    await page.locator('#operator-login button[type=submit]').click();
+    await logInOperator(page, 'anna', PASSWORD);
     await page.locator('#versions-panel').waitFor({ timeout: 30_000 });
     for (const id of ids) await page.locator(`#versions-panel tr[data-version="${id}"]`).waitFor();
 

@@ -1,37 +1,14 @@
-import type { CallbackRequest, CallbackRequests } from '@treeagent/core/adapter';
+import {
+  CALLBACK_REQUEST_COLUMNS,
+  type CallbackRequest,
+  type CallbackRequestRow,
+  type CallbackRequests,
+  callbackRequestOfRow,
+  callbackRequestValues,
+} from '@treeagent/core/adapter';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
-interface Row {
-  id: string;
-  session_id: string;
-  team: string;
-  contact_kind: string;
-  contact: string;
-  day: string;
-  from_time: string;
-  to_time: string;
-  status: string;
-  created_at: Date;
-  done_at: Date | null;
-  done_by: string | null;
-}
-
-const COLUMNS =
-  'id, session_id, team, contact_kind, contact, day, from_time, to_time, status, created_at, done_at, done_by';
-
-function requestOf(row: Row): CallbackRequest {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    team: row.team,
-    contact: { kind: row.contact_kind as CallbackRequest['contact']['kind'], value: row.contact },
-    window: { date: row.day, from: row.from_time, to: row.to_time },
-    status: row.status as CallbackRequest['status'],
-    createdAt: row.created_at,
-    doneAt: row.done_at,
-    doneBy: row.done_by,
-  };
-}
+const COLUMNS = CALLBACK_REQUEST_COLUMNS.join(', ');
 
 /**
  * Users' callback requests left out of hours (`CallbackRequests` of `@treeagent/core/adapter`) in
@@ -71,20 +48,7 @@ export class PostgresCallbackRequests extends PostgresSideTable implements Callb
       const { rowCount } = await pool.query(
         `INSERT INTO ${this.table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT DO NOTHING`,
-        [
-          request.id,
-          request.sessionId,
-          request.team,
-          request.contact.kind,
-          request.contact.value,
-          request.window.date,
-          request.window.from,
-          request.window.to,
-          request.status,
-          request.createdAt,
-          request.doneAt,
-          request.doneBy,
-        ],
+        callbackRequestValues(request),
       );
       return (rowCount ?? 0) > 0;
     });
@@ -92,20 +56,23 @@ export class PostgresCallbackRequests extends PostgresSideTable implements Callb
 
   async list(filter: { status?: CallbackRequest['status']; teams?: readonly string[] } = {}) {
     return this.run('read the callback requests', async (pool) => {
-      const { rows } = await pool.query<Row>(
+      const { rows } = await pool.query<CallbackRequestRow>(
         `SELECT ${COLUMNS} FROM ${this.table}
          WHERE ($1::text IS NULL OR status = $1) AND ($2::text[] IS NULL OR team = ANY($2))
          ORDER BY created_at, id COLLATE "C"`,
         [filter.status ?? null, filter.teams ? [...filter.teams] : null],
       );
-      return rows.map(requestOf);
+      return rows.map(callbackRequestOfRow);
     });
   }
 
   async get(id: string): Promise<CallbackRequest | null> {
     return this.run(`read the callback request "${id}"`, async (pool) => {
-      const { rows } = await pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.table} WHERE id = $1`, [id]);
-      return rows[0] ? requestOf(rows[0]) : null;
+      const { rows } = await pool.query<CallbackRequestRow>(
+        `SELECT ${COLUMNS} FROM ${this.table} WHERE id = $1`,
+        [id],
+      );
+      return rows[0] ? callbackRequestOfRow(rows[0]) : null;
     });
   }
 
@@ -121,11 +88,11 @@ export class PostgresCallbackRequests extends PostgresSideTable implements Callb
 
   async sessionRequests(sessionIds: readonly string[]): Promise<CallbackRequest[]> {
     return this.run('read the callback requests of sessions', async (pool) => {
-      const { rows } = await pool.query<Row>(
+      const { rows } = await pool.query<CallbackRequestRow>(
         `SELECT ${COLUMNS} FROM ${this.table} WHERE session_id = ANY($1) ORDER BY created_at, id COLLATE "C"`,
         [[...sessionIds]],
       );
-      return rows.map(requestOf);
+      return rows.map(callbackRequestOfRow);
     });
   }
 

@@ -1,5 +1,10 @@
-import type { CannedResponse, CannedResponses } from '@treeagent/core/adapter';
-import { duplicateShortcut } from '@treeagent/core/adapter';
+import {
+  type CannedResponse,
+  type CannedResponseRow,
+  type CannedResponses,
+  cannedResponseOfRow,
+  duplicateShortcut,
+} from '@treeagent/core/adapter';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
 /**
@@ -50,23 +55,11 @@ export class PostgresCannedResponses extends PostgresSideTable implements Canned
 
   async list(): Promise<CannedResponse[]> {
     return this.run('read the canned responses', async (pool) => {
-      const { rows } = await pool.query<{
-        id: string;
-        shortcut: string;
-        team: string;
-        text: string;
-        updated_at: Date;
-      }>(
+      const { rows } = await pool.query<CannedResponseRow>(
         `SELECT id, shortcut, team, text, updated_at FROM ${this.table}
          ORDER BY shortcut COLLATE "C", team COLLATE "C"`,
       );
-      return rows.map((row) => ({
-        id: row.id,
-        shortcut: row.shortcut,
-        team: row.team === '' ? null : row.team,
-        text: row.text,
-        updatedAt: row.updated_at,
-      }));
+      return rows.map(cannedResponseOfRow);
     });
   }
 

@@ -20,24 +20,7 @@ import { PostgresOperatorRouting } from './postgres-operator-routing.js';
 import { PostgresOperatorSessions } from './postgres-operator-sessions.js';
 import { PostgresSatisfactionRatings } from './postgres-satisfaction-ratings.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { requireDatabase, TEST_DATABASE_URL, testSchema } from './test-support/database.js';
-
-/** Instances on one fresh schema (each like another process), closed with the schema. */
-async function onSchema<T extends { close(): Promise<void> }>(label: string, make: (schema: string) => T) {
-  await requireDatabase();
-  const { schema, drop } = testSchema(label);
-  const opened: T[] = [];
-  const open = () => {
-    const instance = make(schema);
-    opened.push(instance);
-    return instance;
-  };
-  const dispose = async () => {
-    for (const instance of opened) await instance.close();
-    await drop();
-  };
-  return { open, dispose };
-}
+import { onSchema, requireDatabase, TEST_DATABASE_URL } from './test-support/database.js';
 
 const connection = TEST_DATABASE_URL;
 

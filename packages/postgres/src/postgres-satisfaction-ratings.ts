@@ -1,4 +1,11 @@
-import type { SatisfactionRating, SatisfactionRatings } from '@treeagent/core/adapter';
+import {
+  SATISFACTION_RATING_COLUMNS,
+  type SatisfactionRating,
+  type SatisfactionRatingRow,
+  type SatisfactionRatings,
+  satisfactionRatingOfRow,
+  satisfactionRatingValues,
+} from '@treeagent/core/adapter';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
 /**
@@ -30,17 +37,9 @@ export class PostgresSatisfactionRatings extends PostgresSideTable implements Sa
   async add(rating: SatisfactionRating): Promise<boolean> {
     return this.run(`keep the rating of session "${rating.sessionId}"`, async (pool) => {
       const { rowCount } = await pool.query(
-        `INSERT INTO ${this.table} (session_id, rating, comment, operator_id, team, tree_version, at)
+        `INSERT INTO ${this.table} (${SATISFACTION_RATING_COLUMNS.join(', ')})
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING`,
-        [
-          rating.sessionId,
-          rating.rating,
-          rating.comment,
-          rating.operatorId,
-          rating.team,
-          rating.treeVersion,
-          rating.at,
-        ],
+        satisfactionRatingValues(rating),
       );
       return (rowCount ?? 0) > 0;
     });
@@ -48,28 +47,12 @@ export class PostgresSatisfactionRatings extends PostgresSideTable implements Sa
 
   async list(since?: Date): Promise<SatisfactionRating[]> {
     return this.run('read the satisfaction ratings', async (pool) => {
-      const { rows } = await pool.query<{
-        session_id: string;
-        rating: number;
-        comment: string | null;
-        operator_id: string | null;
-        team: string;
-        tree_version: string;
-        at: Date;
-      }>(
-        `SELECT session_id, rating, comment, operator_id, team, tree_version, at FROM ${this.table}
+      const { rows } = await pool.query<SatisfactionRatingRow>(
+        `SELECT ${SATISFACTION_RATING_COLUMNS.join(', ')} FROM ${this.table}
          WHERE $1::timestamptz IS NULL OR at >= $1 ORDER BY at, session_id COLLATE "C"`,
         [since ?? null],
       );
-      return rows.map((row) => ({
-        sessionId: row.session_id,
-        rating: row.rating as SatisfactionRating['rating'],
-        comment: row.comment,
-        operatorId: row.operator_id,
-        team: row.team,
-        treeVersion: row.tree_version,
-        at: row.at,
-      }));
+      return rows.map(satisfactionRatingOfRow);
     });
   }
 

@@ -1,33 +1,19 @@
-import type { KnowledgePage, KnowledgeSource, SourceStore } from '@treeagent/core/adapter';
+import {
+  KNOWLEDGE_PAGE_COLUMNS,
+  KNOWLEDGE_SOURCE_COLUMNS,
+  type KnowledgePage,
+  type KnowledgePageRow,
+  type KnowledgeSource,
+  type KnowledgeSourceRow,
+  knowledgePageOfRow,
+  knowledgePageValues,
+  knowledgeSourceOfRow,
+  knowledgeSourceValues,
+  type SourceStore,
+} from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 import { sessionTable } from './sql.js';
-
-interface SourceRow {
-  id: string;
-  kind: KnowledgeSource['kind'];
-  location: string;
-  node_id: number;
-  collection: string;
-  options: Record<string, unknown>;
-  refresh_minutes: number | null;
-  status: KnowledgeSource['status'];
-  created_at: Date;
-  refreshed_at: Date | null;
-  error: string | null;
-  pages: number;
-  chunks: number;
-}
-
-interface PageRow {
-  url: string;
-  title: string;
-  etag: string | null;
-  last_modified: string | null;
-  content_hash: string;
-  chunks: number;
-  fetched_at: Date;
-}
 
 /**
  * The knowledge sources (`SourceStore` of `@treeagent/core/adapter`) in PostgreSQL, tables
@@ -84,43 +70,32 @@ export class PostgresSourceStore extends PostgresSideTable implements SourceStor
   async saveSource(source: KnowledgeSource): Promise<void> {
     await this.run(`save the knowledge source "${source.id}"`, (pool) =>
       pool.query(
-        `INSERT INTO ${this.table} (id, kind, location, node_id, collection, options, refresh_minutes, status,
-           created_at, refreshed_at, error, pages, chunks)
+        `INSERT INTO ${this.table} (${KNOWLEDGE_SOURCE_COLUMNS.join(', ')})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, location = excluded.location,
            node_id = excluded.node_id, collection = excluded.collection, options = excluded.options,
            refresh_minutes = excluded.refresh_minutes, status = excluded.status, created_at = excluded.created_at,
            refreshed_at = excluded.refreshed_at, error = excluded.error, pages = excluded.pages, chunks = excluded.chunks`,
-        [
-          source.id,
-          source.kind,
-          source.location,
-          source.nodeId,
-          source.collection,
-          JSON.stringify(source.options),
-          source.refreshMinutes,
-          source.status,
-          source.createdAt,
-          source.refreshedAt,
-          source.error,
-          source.pages,
-          source.chunks,
-        ],
+        knowledgeSourceValues(source),
       ),
     );
   }
 
   async getSource(id: string): Promise<KnowledgeSource | null> {
     return this.run('read a knowledge source', async (pool) => {
-      const { rows } = await pool.query<SourceRow>(`SELECT * FROM ${this.table} WHERE id = $1`, [id]);
-      return rows[0] ? sourceOf(rows[0]) : null;
+      const { rows } = await pool.query<KnowledgeSourceRow>(`SELECT * FROM ${this.table} WHERE id = $1`, [
+        id,
+      ]);
+      return rows[0] ? knowledgeSourceOfRow(rows[0]) : null;
     });
   }
 
   async listSources(): Promise<KnowledgeSource[]> {
     return this.run('list the knowledge sources', async (pool) => {
-      const { rows } = await pool.query<SourceRow>(`SELECT * FROM ${this.table} ORDER BY created_at, id`);
-      return rows.map(sourceOf);
+      const { rows } = await pool.query<KnowledgeSourceRow>(
+        `SELECT * FROM ${this.table} ORDER BY created_at, id`,
+      );
+      return rows.map(knowledgeSourceOfRow);
     });
   }
 
@@ -135,20 +110,12 @@ export class PostgresSourceStore extends PostgresSideTable implements SourceStor
 
   async listPages(sourceId: string): Promise<KnowledgePage[]> {
     return this.run('list the pages of a knowledge source', async (pool) => {
-      const { rows } = await pool.query<PageRow>(
+      const { rows } = await pool.query<KnowledgePageRow>(
         `SELECT url, title, etag, last_modified, content_hash, chunks, fetched_at FROM ${this.pagesTable}
          WHERE source_id = $1 ORDER BY url COLLATE "C"`,
         [sourceId],
       );
-      return rows.map((row) => ({
-        url: row.url,
-        title: row.title,
-        etag: row.etag,
-        lastModified: row.last_modified,
-        contentHash: row.content_hash,
-        chunks: row.chunks,
-        fetchedAt: row.fetched_at,
-      }));
+      return rows.map(knowledgePageOfRow);
     });
   }
 
@@ -166,21 +133,12 @@ export class PostgresSourceStore extends PostgresSideTable implements SourceStor
           );
         for (const page of pages)
           await client.query(
-            `INSERT INTO ${this.pagesTable} (source_id, url, title, etag, last_modified, content_hash, chunks, fetched_at)
+            `INSERT INTO ${this.pagesTable} (${KNOWLEDGE_PAGE_COLUMNS.join(', ')})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (source_id, url) DO UPDATE SET title = excluded.title, etag = excluded.etag,
                last_modified = excluded.last_modified, content_hash = excluded.content_hash,
                chunks = excluded.chunks, fetched_at = excluded.fetched_at`,
-            [
-              sourceId,
-              page.url,
-              page.title,
-              page.etag,
-              page.lastModified,
-              page.contentHash,
-              page.chunks,
-              page.fetchedAt,
-            ],
+            knowledgePageValues(sourceId, page),
           );
       }),
     );
@@ -200,22 +158,4 @@ export class PostgresSourceStore extends PostgresSideTable implements SourceStor
       client.release();
     }
   }
-}
-
-function sourceOf(row: SourceRow): KnowledgeSource {
-  return {
-    id: row.id,
-    kind: row.kind,
-    location: row.location,
-    nodeId: row.node_id,
-    collection: row.collection,
-    options: row.options,
-    refreshMinutes: row.refresh_minutes,
-    status: row.status,
-    createdAt: row.created_at,
-    refreshedAt: row.refreshed_at,
-    error: row.error,
-    pages: row.pages,
-    chunks: row.chunks,
-  };
 }

@@ -1,11 +1,21 @@
 import { TreeAgentError } from '@treeagent/core';
 import {
+  ENVIRONMENT_CHANGE_COLUMNS,
   type EnvironmentChange,
+  type EnvironmentChangeRow,
   type EnvironmentExperiment,
+  environmentChangeOfRow,
+  environmentChangeValues,
   NO_GATE,
   type PublishGate,
+  TREE_VERSION_COLUMNS,
   type TreeEnvironment,
+  type TreeEnvironmentRow,
   type TreeVersion,
+  type TreeVersionRow,
+  treeEnvironmentOfRow,
+  treeVersionOfRow,
+  treeVersionValues,
   type VersionStore,
 } from '@treeagent/core/adapter';
 import type pg from 'pg';
@@ -14,38 +24,6 @@ import { sessionTable, transaction } from './sql.js';
 
 /** The `LISTEN`/`NOTIFY` channel of environment moves (payload: the versions table, tree, environment). */
 const VERSIONS_CHANNEL = 'treeagent_versions';
-
-interface VersionRow {
-  tree: string;
-  id: string;
-  hash: string;
-  document_hash: string;
-  callbacks_hash: string | null;
-  document: string;
-  created_at: Date;
-  author: string;
-  message: string;
-  parent_id: string | null;
-  diff: string;
-}
-
-interface EnvironmentRow {
-  tree: string;
-  name: string;
-  version_id: string | null;
-  gate: PublishGate;
-  experiment: (Omit<EnvironmentExperiment, 'startedAt'> & { startedAt: string }) | null;
-}
-
-interface ChangeRow {
-  environment: string;
-  version_id: string;
-  action: EnvironmentChange['action'];
-  author: string;
-  message: string;
-  at: Date;
-  figures: EnvironmentChange['figures'];
-}
 
 /**
  * The tree versions and environments (`VersionStore` of `@treeagent/core/adapter`) in PostgreSQL,
@@ -128,68 +106,55 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
   async addVersion(version: TreeVersion): Promise<{ version: TreeVersion; created: boolean }> {
     return this.run(`save the version "${version.id}" of the tree "${version.tree}"`, async (pool) => {
       const inserted = await pool.query(
-        `INSERT INTO ${this.table} (tree, id, hash, document_hash, callbacks_hash, document, created_at, author,
-           message, parent_id, diff)
+        `INSERT INTO ${this.table} (${TREE_VERSION_COLUMNS.join(', ')})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (tree, id) DO NOTHING`,
-        [
-          version.tree,
-          version.id,
-          version.hash,
-          version.documentHash,
-          version.callbacksHash,
-          version.document,
-          version.createdAt,
-          version.author,
-          version.message,
-          version.parentId,
-          version.diff,
-        ],
+        treeVersionValues(version),
       );
-      const { rows } = await pool.query<VersionRow>(
+      const { rows } = await pool.query<TreeVersionRow>(
         `SELECT * FROM ${this.table} WHERE tree = $1 AND id = $2`,
         [version.tree, version.id],
       );
-      return { version: versionOf(rows[0]!), created: (inserted.rowCount ?? 0) > 0 };
+      return { version: treeVersionOfRow(rows[0]!), created: (inserted.rowCount ?? 0) > 0 };
     });
   }
 
   async getVersion(tree: string, id: string): Promise<TreeVersion | null> {
     return this.run('read a tree version', async (pool) => {
-      const { rows } = await pool.query<VersionRow>(
+      const { rows } = await pool.query<TreeVersionRow>(
         `SELECT * FROM ${this.table} WHERE tree = $1 AND id = $2`,
         [tree, id],
       );
-      return rows[0] ? versionOf(rows[0]) : null;
+      return rows[0] ? treeVersionOfRow(rows[0]) : null;
     });
   }
 
   async listVersions(tree: string): Promise<TreeVersion[]> {
     return this.run('list the tree versions', async (pool) => {
-      const { rows } = await pool.query<VersionRow>(
+      const { rows } = await pool.query<TreeVersionRow>(
         `SELECT * FROM ${this.table} WHERE tree = $1 ORDER BY seq DESC`,
         [tree],
       );
-      return rows.map(versionOf);
+      return rows.map(treeVersionOfRow);
     });
   }
 
   async getEnvironment(tree: string, name: string): Promise<TreeEnvironment | null> {
     return this.run('read a tree environment', async (pool) => {
-      const { rows } = await pool.query<EnvironmentRow>(
+      const { rows } = await pool.query<TreeEnvironmentRow>(
         `SELECT * FROM ${this.environmentsTable} WHERE tree = $1 AND name = $2`,
         [tree, name],
       );
-      return rows[0] ? environmentOf(rows[0]) : null;
+      return rows[0] ? treeEnvironmentOfRow(rows[0]) : null;
     });
   }
 
   async listEnvironments(tree: string): Promise<TreeEnvironment[]> {
     return this.run('list the tree environments', async (pool) => {
-      const { rows } = await pool.query<EnvironmentRow>(
+      const { rows } = await pool.query<TreeEnvironmentRow>(
         `SELECT * FROM ${this.environmentsTable} WHERE tree = $1 ORDER BY name COLLATE "C"`,
         [tree],
       );
-      return rows.map(environmentOf);
+      return rows.map(treeEnvironmentOfRow);
     });
   }
 
@@ -231,18 +196,9 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
           [tree, change.environment, change.versionId, JSON.stringify(NO_GATE)],
         );
         await client.query(
-          `INSERT INTO ${this.historyTable} (tree, environment, version_id, action, author, message, at, figures)
+          `INSERT INTO ${this.historyTable} (${ENVIRONMENT_CHANGE_COLUMNS.join(', ')})
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            tree,
-            change.environment,
-            change.versionId,
-            change.action,
-            change.author,
-            change.message,
-            change.at,
-            change.figures ? JSON.stringify(change.figures) : null,
-          ],
+          environmentChangeValues(tree, change),
         );
         // Sent at commit: every process serving this environment switches now, not at its next poll.
         await client.query('SELECT pg_notify($1, $2)', [
@@ -317,46 +273,12 @@ export class PostgresVersionStore extends PostgresSideTable implements VersionSt
 
   async history(tree: string, environment: string): Promise<EnvironmentChange[]> {
     return this.run('read the history of a tree environment', async (pool) => {
-      const { rows } = await pool.query<ChangeRow>(
+      const { rows } = await pool.query<EnvironmentChangeRow>(
         `SELECT environment, version_id, action, author, message, at, figures FROM ${this.historyTable}
          WHERE tree = $1 AND environment = $2 ORDER BY seq`,
         [tree, environment],
       );
-      return rows.map((row) => ({
-        environment: row.environment,
-        versionId: row.version_id,
-        action: row.action,
-        author: row.author,
-        message: row.message,
-        at: row.at,
-        figures: row.figures,
-      }));
+      return rows.map(environmentChangeOfRow);
     });
   }
-}
-
-function versionOf(row: VersionRow): TreeVersion {
-  return {
-    tree: row.tree,
-    id: row.id,
-    hash: row.hash,
-    documentHash: row.document_hash,
-    callbacksHash: row.callbacks_hash,
-    document: row.document,
-    createdAt: row.created_at,
-    author: row.author,
-    message: row.message,
-    parentId: row.parent_id,
-    diff: row.diff,
-  };
-}
-
-function environmentOf(row: EnvironmentRow): TreeEnvironment {
-  return {
-    tree: row.tree,
-    name: row.name,
-    versionId: row.version_id,
-    gate: row.gate,
-    experiment: row.experiment ? { ...row.experiment, startedAt: new Date(row.experiment.startedAt) } : null,
-  };
 }

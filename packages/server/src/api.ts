@@ -69,6 +69,7 @@ export type {
   WebhookRetryResponse,
 } from './api-types.js';
 export { SESSION_TOKEN_HEADER } from './auth/session-access.js';
+export { callbackDiagnostics } from './editor/callback-diagnostics.js';
 export type { OpenAiErrorBody } from './errors/openai-error.js';
 export { type HandoffWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from './handoff/handoff-webhook.js';
 export { CONVERSATION_PREFIX, OPENAI_SESSION_PREFIX, SESSION_ID_HEADER } from './openai/chat-session.js';

@@ -1,4 +1,11 @@
-import type { CallbackRequest, CallbackRequests } from '@treeagent/core/adapter';
+import {
+  CALLBACK_REQUEST_COLUMNS,
+  type CallbackRequest,
+  type CallbackRequestRow,
+  type CallbackRequests,
+  callbackRequestOfRow,
+  callbackRequestValues,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -26,37 +33,7 @@ export const CALLBACK_SCHEMA: SchemaMigrations = {
   ],
 };
 
-interface Row {
-  id: string;
-  session_id: string;
-  team: string;
-  contact_kind: string;
-  contact: string;
-  day: string;
-  from_time: string;
-  to_time: string;
-  status: string;
-  created_at: string;
-  done_at: string | null;
-  done_by: string | null;
-}
-
-const COLUMNS =
-  'id, session_id, team, contact_kind, contact, day, from_time, to_time, status, created_at, done_at, done_by';
-
-function requestOf(row: Row): CallbackRequest {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    team: row.team,
-    contact: { kind: row.contact_kind as CallbackRequest['contact']['kind'], value: row.contact },
-    window: { date: row.day, from: row.from_time, to: row.to_time },
-    status: row.status as CallbackRequest['status'],
-    createdAt: new Date(row.created_at),
-    doneAt: row.done_at ? new Date(row.done_at) : null,
-    doneBy: row.done_by,
-  };
-}
+const COLUMNS = CALLBACK_REQUEST_COLUMNS.join(', ');
 
 /**
  * Callback requests (`CallbackRequests` of `@treeagent/core/adapter`) in the SQLite file, seen by
@@ -96,20 +73,7 @@ export class SqliteCallbackRequests implements CallbackRequests {
 
   async add(request: CallbackRequest): Promise<boolean> {
     return this.#handle.run(`keep the callback request of session "${request.sessionId}"`, () => {
-      const { changes } = this.#insert.run(
-        request.id,
-        request.sessionId,
-        request.team,
-        request.contact.kind,
-        request.contact.value,
-        request.window.date,
-        request.window.from,
-        request.window.to,
-        request.status,
-        request.createdAt.toISOString(),
-        request.doneAt?.toISOString() ?? null,
-        request.doneBy,
-      );
+      const { changes } = this.#insert.run(...callbackRequestValues(request));
       if (changes > 0) this.#database.wrote();
       return changes > 0;
     });
@@ -117,8 +81,8 @@ export class SqliteCallbackRequests implements CallbackRequests {
 
   async list(filter: { status?: CallbackRequest['status']; teams?: readonly string[] } = {}) {
     return this.#handle.run('read the callback requests', () =>
-      (this.#all.all() as Row[])
-        .map(requestOf)
+      (this.#all.all() as CallbackRequestRow[])
+        .map(callbackRequestOfRow)
         .filter(
           (item) =>
             (!filter.status || item.status === filter.status) &&
@@ -129,8 +93,8 @@ export class SqliteCallbackRequests implements CallbackRequests {
 
   async get(id: string): Promise<CallbackRequest | null> {
     return this.#handle.run(`read the callback request "${id}"`, () => {
-      const row = this.#get.get(id) as Row | undefined;
-      return row ? requestOf(row) : null;
+      const row = this.#get.get(id) as CallbackRequestRow | undefined;
+      return row ? callbackRequestOfRow(row) : null;
     });
   }
 
@@ -151,8 +115,8 @@ export class SqliteCallbackRequests implements CallbackRequests {
             `SELECT ${COLUMNS} FROM callback_request WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})
              ORDER BY created_at, id`,
           )
-          .all(...sessionIds) as Row[]
-      ).map(requestOf),
+          .all(...sessionIds) as CallbackRequestRow[]
+      ).map(callbackRequestOfRow),
     );
   }
 

@@ -1,5 +1,10 @@
-import type { CannedResponse, CannedResponses } from '@treeagent/core/adapter';
-import { duplicateShortcut } from '@treeagent/core/adapter';
+import {
+  type CannedResponse,
+  type CannedResponseRow,
+  type CannedResponses,
+  cannedResponseOfRow,
+  duplicateShortcut,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -18,14 +23,6 @@ export const CANNED_RESPONSES_SCHEMA: SchemaMigrations = {
      ) WITHOUT ROWID;`,
   ],
 };
-
-interface Row {
-  id: string;
-  shortcut: string;
-  team: string;
-  text: string;
-  updated_at: string;
-}
 
 /**
  * Canned responses (`CannedResponses` of `@treeagent/core/adapter`) in the SQLite file, seen by every
@@ -85,13 +82,7 @@ export class SqliteCannedResponses implements CannedResponses {
 
   async list(): Promise<CannedResponse[]> {
     return this.#handle.run('read the canned responses', () =>
-      (this.#list.all() as Row[]).map((row) => ({
-        id: row.id,
-        shortcut: row.shortcut,
-        team: row.team === '' ? null : row.team,
-        text: row.text,
-        updatedAt: new Date(row.updated_at),
-      })),
+      (this.#list.all() as CannedResponseRow[]).map(cannedResponseOfRow),
     );
   }
 

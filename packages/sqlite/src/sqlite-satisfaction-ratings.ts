@@ -1,4 +1,11 @@
-import type { SatisfactionRating, SatisfactionRatings } from '@treeagent/core/adapter';
+import {
+  SATISFACTION_RATING_COLUMNS,
+  type SatisfactionRating,
+  type SatisfactionRatingRow,
+  type SatisfactionRatings,
+  satisfactionRatingOfRow,
+  satisfactionRatingValues,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -19,16 +26,6 @@ export const SATISFACTION_SCHEMA: SchemaMigrations = {
      CREATE INDEX satisfaction_rating_at ON satisfaction_rating (at);`,
   ],
 };
-
-interface Row {
-  session_id: string;
-  rating: number;
-  comment: string | null;
-  operator_id: string | null;
-  team: string;
-  tree_version: string;
-  at: string;
-}
 
 /**
  * The users' ratings (`SatisfactionRatings` of `@treeagent/core/adapter`) in the SQLite file, one per
@@ -55,11 +52,11 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
     );
     const db = database.connection;
     this.#insert = db.prepare(
-      `INSERT INTO satisfaction_rating (session_id, rating, comment, operator_id, team, tree_version, at)
+      `INSERT INTO satisfaction_rating (${SATISFACTION_RATING_COLUMNS.join(', ')})
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
     );
     this.#list = db.prepare(
-      `SELECT session_id, rating, comment, operator_id, team, tree_version, at FROM satisfaction_rating
+      `SELECT ${SATISFACTION_RATING_COLUMNS.join(', ')} FROM satisfaction_rating
        WHERE at >= ? ORDER BY at, session_id`,
     );
     this.#forget = db.prepare('DELETE FROM satisfaction_rating WHERE session_id = ?');
@@ -71,15 +68,7 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
 
   async add(rating: SatisfactionRating): Promise<boolean> {
     return this.#handle.run(`keep the rating of session "${rating.sessionId}"`, () => {
-      const { changes } = this.#insert.run(
-        rating.sessionId,
-        rating.rating,
-        rating.comment,
-        rating.operatorId,
-        rating.team,
-        rating.treeVersion,
-        rating.at.toISOString(),
-      );
+      const { changes } = this.#insert.run(...satisfactionRatingValues(rating));
       if (changes > 0) this.#database.wrote();
       return changes > 0;
     });
@@ -87,15 +76,9 @@ export class SqliteSatisfactionRatings implements SatisfactionRatings {
 
   async list(since?: Date): Promise<SatisfactionRating[]> {
     return this.#handle.run('read the satisfaction ratings', () =>
-      (this.#list.all(since ? since.toISOString() : '') as Row[]).map((row) => ({
-        sessionId: row.session_id,
-        rating: row.rating as SatisfactionRating['rating'],
-        comment: row.comment,
-        operatorId: row.operator_id,
-        team: row.team,
-        treeVersion: row.tree_version,
-        at: new Date(row.at),
-      })),
+      (this.#list.all(since ? since.toISOString() : '') as SatisfactionRatingRow[]).map(
+        satisfactionRatingOfRow,
+      ),
     );
   }
 

@@ -1,23 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describeSourceStore } from '@treeagent/core/conformance';
-import { openSqlite, type SqliteStores } from './open-sqlite.js';
+import { dataDirectory } from './test-support/data-directory.js';
 
 describeSourceStore('SqliteSourceStore (openSqlite)', async () => {
-  const directory = mkdtempSync(join(tmpdir(), 'treeagent-sources-'));
-  const opened: SqliteStores[] = [];
-  const open = () => {
-    const stores = openSqlite(directory);
-    opened.push(stores);
-    return stores.sourceStore;
-  };
+  const data = dataDirectory('sources');
   return {
-    store: open(),
-    reopen: async () => open(),
-    dispose: async () => {
-      for (const stores of opened) await stores.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
+    store: data.open().sourceStore,
+    reopen: async () => data.open().sourceStore,
+    dispose: data.dispose,
   };
 });

@@ -1,4 +1,16 @@
-import type { KnowledgePage, KnowledgeSource, SourceStore } from '@treeagent/core/adapter';
+import {
+  KNOWLEDGE_PAGE_COLUMNS,
+  KNOWLEDGE_SOURCE_COLUMNS,
+  type KnowledgePage,
+  type KnowledgePageRow,
+  type KnowledgeSource,
+  type KnowledgeSourceRow,
+  knowledgePageOfRow,
+  knowledgePageValues,
+  knowledgeSourceOfRow,
+  knowledgeSourceValues,
+  type SourceStore,
+} from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
@@ -36,32 +48,6 @@ export const SOURCE_SCHEMA: SchemaMigrations = {
   ],
 };
 
-interface SourceRow {
-  id: string;
-  kind: KnowledgeSource['kind'];
-  location: string;
-  node_id: number;
-  collection: string;
-  options: string;
-  refresh_minutes: number | null;
-  status: KnowledgeSource['status'];
-  created_at: string;
-  refreshed_at: string | null;
-  error: string | null;
-  pages: number;
-  chunks: number;
-}
-
-interface PageRow {
-  url: string;
-  title: string;
-  etag: string | null;
-  last_modified: string | null;
-  content_hash: string;
-  chunks: number;
-  fetched_at: string;
-}
-
 /**
  * The knowledge sources (`SourceStore` of `@treeagent/core/adapter`) in the SQLite file, beside the
  * sessions and the vectors: what each source reads, its status and last refresh, and per page the
@@ -87,7 +73,7 @@ export class SqliteSourceStore implements SourceStore {
     this.#handle = new StoreHandle(database, 'VECTOR_STORE', `The SQLite source store (${database.file})`);
     this.#connection = database.connection;
     const upsertPage = this.#connection.prepare(
-      `INSERT INTO knowledge_pages (source_id, url, title, etag, last_modified, content_hash, chunks, fetched_at)
+      `INSERT INTO knowledge_pages (${KNOWLEDGE_PAGE_COLUMNS.join(', ')})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source_id, url) DO UPDATE SET title = excluded.title, etag = excluded.etag,
          last_modified = excluded.last_modified, content_hash = excluded.content_hash,
@@ -99,17 +85,7 @@ export class SqliteSourceStore implements SourceStore {
     const savePages = this.#connection.transaction(
       (sourceId: string, pages: readonly KnowledgePage[], removed: readonly string[]) => {
         for (const url of removed) deletePage.run(sourceId, url);
-        for (const page of pages)
-          upsertPage.run(
-            sourceId,
-            page.url,
-            page.title,
-            page.etag,
-            page.lastModified,
-            page.contentHash,
-            page.chunks,
-            page.fetchedAt.toISOString(),
-          );
+        for (const page of pages) upsertPage.run(...knowledgePageValues(sourceId, page));
       },
     );
     this.#savePages = (sourceId, pages, removed) => savePages.immediate(sourceId, pages, removed);
@@ -125,25 +101,10 @@ export class SqliteSourceStore implements SourceStore {
     this.#handle.run(`save the knowledge source "${source.id}"`, () => {
       this.#connection
         .prepare(
-          `INSERT OR REPLACE INTO knowledge_sources (id, kind, location, node_id, collection, options,
-             refresh_minutes, status, created_at, refreshed_at, error, pages, chunks)
+          `INSERT OR REPLACE INTO knowledge_sources (${KNOWLEDGE_SOURCE_COLUMNS.join(', ')})
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(
-          source.id,
-          source.kind,
-          source.location,
-          source.nodeId,
-          source.collection,
-          JSON.stringify(source.options),
-          source.refreshMinutes,
-          source.status,
-          source.createdAt.toISOString(),
-          source.refreshedAt?.toISOString() ?? null,
-          source.error,
-          source.pages,
-          source.chunks,
-        );
+        .run(...knowledgeSourceValues(source));
       this.#database.wrote();
     });
   }
@@ -151,9 +112,9 @@ export class SqliteSourceStore implements SourceStore {
   async getSource(id: string): Promise<KnowledgeSource | null> {
     return this.#handle.run('read a knowledge source', () => {
       const row = this.#connection.prepare('SELECT * FROM knowledge_sources WHERE id = ?').get(id) as
-        | SourceRow
+        | KnowledgeSourceRow
         | undefined;
-      return row ? sourceOf(row) : null;
+      return row ? knowledgeSourceOfRow(row) : null;
     });
   }
 
@@ -162,8 +123,8 @@ export class SqliteSourceStore implements SourceStore {
       (
         this.#connection
           .prepare('SELECT * FROM knowledge_sources ORDER BY created_at, id')
-          .all() as SourceRow[]
-      ).map(sourceOf),
+          .all() as KnowledgeSourceRow[]
+      ).map(knowledgeSourceOfRow),
     );
   }
 
@@ -179,16 +140,8 @@ export class SqliteSourceStore implements SourceStore {
       (
         this.#connection
           .prepare('SELECT * FROM knowledge_pages WHERE source_id = ? ORDER BY url')
-          .all(sourceId) as PageRow[]
-      ).map((row) => ({
-        url: row.url,
-        title: row.title,
-        etag: row.etag,
-        lastModified: row.last_modified,
-        contentHash: row.content_hash,
-        chunks: row.chunks,
-        fetchedAt: new Date(row.fetched_at),
-      })),
+          .all(sourceId) as KnowledgePageRow[]
+      ).map(knowledgePageOfRow),
     );
   }
 
@@ -207,22 +160,4 @@ export class SqliteSourceStore implements SourceStore {
   async close(): Promise<void> {
     this.#handle.close();
   }
-}
-
-function sourceOf(row: SourceRow): KnowledgeSource {
-  return {
-    id: row.id,
-    kind: row.kind,
-    location: row.location,
-    nodeId: row.node_id,
-    collection: row.collection,
-    options: JSON.parse(row.options) as Record<string, unknown>,
-    refreshMinutes: row.refresh_minutes,
-    status: row.status,
-    createdAt: new Date(row.created_at),
-    refreshedAt: row.refreshed_at ? new Date(row.refreshed_at) : null,
-    error: row.error,
-    pages: row.pages,
-    chunks: row.chunks,
-  };
 }

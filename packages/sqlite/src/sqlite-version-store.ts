@@ -1,11 +1,21 @@
 import { TreeAgentError } from '@treeagent/core';
 import {
+  ENVIRONMENT_CHANGE_COLUMNS,
   type EnvironmentChange,
+  type EnvironmentChangeRow,
   type EnvironmentExperiment,
+  environmentChangeOfRow,
+  environmentChangeValues,
   NO_GATE,
   type PublishGate,
+  TREE_VERSION_COLUMNS,
   type TreeEnvironment,
+  type TreeEnvironmentRow,
   type TreeVersion,
+  type TreeVersionRow,
+  treeEnvironmentOfRow,
+  treeVersionOfRow,
+  treeVersionValues,
   type VersionStore,
 } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
@@ -62,38 +72,6 @@ export const VERSION_SCHEMA: SchemaMigrations = {
   ],
 };
 
-interface VersionRow {
-  tree: string;
-  id: string;
-  hash: string;
-  document_hash: string;
-  callbacks_hash: string | null;
-  document: string;
-  created_at: string;
-  author: string;
-  message: string;
-  parent_id: string | null;
-  diff: string;
-}
-
-interface EnvironmentRow {
-  tree: string;
-  name: string;
-  version_id: string | null;
-  gate: string;
-  experiment: string | null;
-}
-
-interface ChangeRow {
-  environment: string;
-  version_id: string;
-  action: EnvironmentChange['action'];
-  author: string;
-  message: string;
-  at: string;
-  figures: string | null;
-}
-
 /**
  * The tree versions and environments (`VersionStore` of `@treeagent/core/adapter`) in the SQLite
  * file, beside the sessions. `openSqlite` opens it with the other stores.
@@ -129,19 +107,10 @@ export class SqliteVersionStore implements VersionStore {
         .run(tree, change.environment, change.versionId, JSON.stringify(NO_GATE));
       this.#connection
         .prepare(
-          `INSERT INTO tree_environment_history (tree, environment, version_id, action, author, message, at, figures)
+          `INSERT INTO tree_environment_history (${ENVIRONMENT_CHANGE_COLUMNS.join(', ')})
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(
-          tree,
-          change.environment,
-          change.versionId,
-          change.action,
-          change.author,
-          change.message,
-          change.at.toISOString(),
-          change.figures ? JSON.stringify(change.figures) : null,
-        );
+        .run(...environmentChangeValues(tree, change));
     });
     this.#move = (tree, change) => move.immediate(tree, change);
     database.retain();
@@ -151,28 +120,15 @@ export class SqliteVersionStore implements VersionStore {
     return this.#handle.run(`save the version "${version.id}" of the tree "${version.tree}"`, () => {
       const { changes } = this.#connection
         .prepare(
-          `INSERT INTO tree_versions (tree, id, hash, document_hash, callbacks_hash, document, created_at, author,
-             message, parent_id, diff)
+          `INSERT INTO tree_versions (${TREE_VERSION_COLUMNS.join(', ')})
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tree, id) DO NOTHING`,
         )
-        .run(
-          version.tree,
-          version.id,
-          version.hash,
-          version.documentHash,
-          version.callbacksHash,
-          version.document,
-          version.createdAt.toISOString(),
-          version.author,
-          version.message,
-          version.parentId,
-          version.diff,
-        );
+        .run(...treeVersionValues(version));
       if (changes) this.#database.wrote();
       const row = this.#connection
         .prepare('SELECT * FROM tree_versions WHERE tree = ? AND id = ?')
-        .get(version.tree, version.id) as VersionRow;
-      return { version: versionOf(row), created: changes > 0 };
+        .get(version.tree, version.id) as TreeVersionRow;
+      return { version: treeVersionOfRow(row), created: changes > 0 };
     });
   }
 
@@ -180,8 +136,8 @@ export class SqliteVersionStore implements VersionStore {
     return this.#handle.run('read a tree version', () => {
       const row = this.#connection
         .prepare('SELECT * FROM tree_versions WHERE tree = ? AND id = ?')
-        .get(tree, id) as VersionRow | undefined;
-      return row ? versionOf(row) : null;
+        .get(tree, id) as TreeVersionRow | undefined;
+      return row ? treeVersionOfRow(row) : null;
     });
   }
 
@@ -190,8 +146,8 @@ export class SqliteVersionStore implements VersionStore {
       (
         this.#connection
           .prepare('SELECT * FROM tree_versions WHERE tree = ? ORDER BY seq DESC')
-          .all(tree) as VersionRow[]
-      ).map(versionOf),
+          .all(tree) as TreeVersionRow[]
+      ).map(treeVersionOfRow),
     );
   }
 
@@ -199,8 +155,8 @@ export class SqliteVersionStore implements VersionStore {
     return this.#handle.run('read a tree environment', () => {
       const row = this.#connection
         .prepare('SELECT * FROM tree_environments WHERE tree = ? AND name = ?')
-        .get(tree, name) as EnvironmentRow | undefined;
-      return row ? environmentOf(row) : null;
+        .get(tree, name) as TreeEnvironmentRow | undefined;
+      return row ? treeEnvironmentOfRow(row) : null;
     });
   }
 
@@ -209,8 +165,8 @@ export class SqliteVersionStore implements VersionStore {
       (
         this.#connection
           .prepare('SELECT * FROM tree_environments WHERE tree = ? ORDER BY name')
-          .all(tree) as EnvironmentRow[]
-      ).map(environmentOf),
+          .all(tree) as TreeEnvironmentRow[]
+      ).map(treeEnvironmentOfRow),
     );
   }
 
@@ -250,16 +206,8 @@ export class SqliteVersionStore implements VersionStore {
       (
         this.#connection
           .prepare('SELECT * FROM tree_environment_history WHERE tree = ? AND environment = ? ORDER BY seq')
-          .all(tree, environment) as ChangeRow[]
-      ).map((row) => ({
-        environment: row.environment,
-        versionId: row.version_id,
-        action: row.action,
-        author: row.author,
-        message: row.message,
-        at: new Date(row.at),
-        figures: row.figures ? (JSON.parse(row.figures) as EnvironmentChange['figures']) : null,
-      })),
+          .all(tree, environment) as EnvironmentChangeRow[]
+      ).map(environmentChangeOfRow),
     );
   }
 
@@ -302,36 +250,4 @@ export class SqliteVersionStore implements VersionStore {
   async close(): Promise<void> {
     this.#handle.close();
   }
-}
-
-function versionOf(row: VersionRow): TreeVersion {
-  return {
-    tree: row.tree,
-    id: row.id,
-    hash: row.hash,
-    documentHash: row.document_hash,
-    callbacksHash: row.callbacks_hash,
-    document: row.document,
-    createdAt: new Date(row.created_at),
-    author: row.author,
-    message: row.message,
-    parentId: row.parent_id,
-    diff: row.diff,
-  };
-}
-
-function environmentOf(row: EnvironmentRow): TreeEnvironment {
-  return {
-    tree: row.tree,
-    name: row.name,
-    versionId: row.version_id,
-    gate: JSON.parse(row.gate) as PublishGate,
-    experiment: row.experiment ? experimentOf(JSON.parse(row.experiment)) : null,
-  };
-}
-
-function experimentOf(
-  value: Omit<EnvironmentExperiment, 'startedAt'> & { startedAt: string },
-): EnvironmentExperiment {
-  return { ...value, startedAt: new Date(value.startedAt) };
 }

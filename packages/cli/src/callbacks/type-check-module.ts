@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
-import type { CallbackDiagnostic, CallbacksTypeEnvironment } from '@treeagent/server/api';
+import {
+  type CallbackDiagnostic,
+  type CallbacksTypeEnvironment,
+  callbackDiagnostics,
+} from '@treeagent/server/api';
 import type * as TypeScript from 'typescript';
 
 type TypeScriptApi = typeof TypeScript;
@@ -112,23 +116,7 @@ export function moduleDiagnostics(
   const { program } = programOf(ts, modulePath, text, options, cache);
   const source = program.getSourceFile(modulePath);
   if (!source) return [];
-  const syntax = program.getSyntacticDiagnostics(source);
-  const all = syntax.length ? syntax : program.getSemanticDiagnostics(source);
-  return all
-    .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
-    .map((diagnostic) => {
-      const start = diagnostic.start ?? 0;
-      const { line, character } = source.getLineAndCharacterOfPosition(start);
-      return {
-        file,
-        line: line + 1,
-        column: character + 1,
-        message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
-        code: diagnostic.code,
-        start,
-        length: diagnostic.length ?? 0,
-      };
-    });
+  return callbackDiagnostics(ts, program, source, file);
 }
 
 /**

@@ -101,10 +101,17 @@ export {
   InMemoryAuditLog,
 } from '../handoff/audit-log.js';
 export {
+  CALLBACK_REQUEST_COLUMNS,
+  type CallbackRequestRow,
+  callbackRequestOfRow,
+  callbackRequestValues,
+} from '../handoff/callback-request-rows.js';
+export {
   type CallbackRequest,
   type CallbackRequests,
   InMemoryCallbackRequests,
 } from '../handoff/callback-requests.js';
+export { type CannedResponseRow, cannedResponseOfRow } from '../handoff/canned-response-rows.js';
 export {
   type CannedResponse,
   type CannedResponses,
@@ -144,6 +151,12 @@ export {
   satisfactionBy,
 } from '../handoff/satisfaction.js';
 export {
+  SATISFACTION_RATING_COLUMNS,
+  type SatisfactionRatingRow,
+  satisfactionRatingOfRow,
+  satisfactionRatingValues,
+} from '../handoff/satisfaction-rows.js';
+export {
   type ExpiryCutoff,
   InMemorySessionTokens,
   type SessionTokenInfo,
@@ -152,6 +165,16 @@ export {
 // Knowledge sources (docs/knowledge.md): the contract of the store of sources and their pages, with
 // its in-memory reference; SQLite and PostgreSQL implement it in their packages.
 export { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
+export {
+  KNOWLEDGE_PAGE_COLUMNS,
+  KNOWLEDGE_SOURCE_COLUMNS,
+  type KnowledgePageRow,
+  type KnowledgeSourceRow,
+  knowledgePageOfRow,
+  knowledgePageValues,
+  knowledgeSourceOfRow,
+  knowledgeSourceValues,
+} from '../knowledge/source-rows.js';
 export type {
   KnowledgePage,
   KnowledgeSource,
@@ -226,6 +249,18 @@ export { publishedFigures, rollbackTarget } from '../versions/rollback-target.js
 export { sha256, treeVersionOf, type VersionContent } from '../versions/tree-version.js';
 export { type VariantFigures, type VariantTotals, variantFigures } from '../versions/variant-figures.js';
 export { versionDiff } from '../versions/version-diff.js';
+export {
+  ENVIRONMENT_CHANGE_COLUMNS,
+  type EnvironmentChangeRow,
+  environmentChangeOfRow,
+  environmentChangeValues,
+  TREE_VERSION_COLUMNS,
+  type TreeEnvironmentRow,
+  type TreeVersionRow,
+  treeEnvironmentOfRow,
+  treeVersionOfRow,
+  treeVersionValues,
+} from '../versions/version-rows.js';
 export {
   type EnvironmentChange,
   type EnvironmentExperiment,

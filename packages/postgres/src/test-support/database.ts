@@ -75,6 +75,30 @@ export function storeInTestSchema<Store extends { close(): Promise<void> }>(
   };
 }
 
+/**
+ * Instances on one fresh schema (`testSchema(label)`), each like another process: `open` makes one
+ * more with `make`; `dispose` closes them all, then drops the schema. For conformance factories
+ * with a `reopen`.
+ */
+export async function onSchema<T extends { close(): Promise<void> }>(
+  label: string,
+  make: (schema: string) => T,
+) {
+  await requireDatabase();
+  const { schema, drop } = testSchema(label);
+  const opened: T[] = [];
+  const open = () => {
+    const instance = make(schema);
+    opened.push(instance);
+    return instance;
+  };
+  const dispose = async () => {
+    for (const instance of opened) await instance.close();
+    await drop();
+  };
+  return { open, dispose };
+}
+
 export async function dropSchema(schema: string): Promise<void> {
   await withClient((client) => client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`));
 }

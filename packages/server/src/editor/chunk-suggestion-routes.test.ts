@@ -2,48 +2,31 @@ import type { TreeDocument } from '@treeagent/core/document';
 import { ScriptedLanguageModel } from '@treeagent/core/test';
 import { describe, expect, it } from 'vitest';
 import type { EditorChunkSuggestionsResponse, ErrorBody } from '../api-types.js';
-import { operatorDirectory } from '../operators/operator-accounts.js';
+import {
+  EDITOR_EXPORTS,
+  EDITOR_TREE,
+  editorBehindLogins,
+  jsonRequest,
+} from '../test-support/editor-fixtures.js';
 import { testApp } from '../test-support/fixtures.js';
 import { memoryTreeEditor } from '../test-support/memory-tree-editor.js';
-import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 import { suggestChunks } from './chunk-suggestions.js';
 
+// The shop tree with one shipping chunk: the suggestions add to it.
 const document: TreeDocument = {
-  format: 'treeagent-tree',
-  version: 1,
-  nodes: [
-    { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
-    { id: 2, parent: 1, type: 'agent', isPrimary: true, callbacks: { fallback: 'sorry' } },
-    {
-      id: 3,
-      parent: 2,
-      type: 'emit',
-      name: 'shipping',
-      chunks: ['how much does shipping cost'],
-      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
-    },
-    {
-      id: 4,
-      parent: 2,
-      type: 'emit',
-      name: 'returns',
-      chunks: ['how do I return a product', 'send back an item for a refund'],
-      emit: { message: { type: 'static', content: 'You have 30 days.' } },
-    },
-  ],
+  ...EDITOR_TREE,
+  nodes: EDITOR_TREE.nodes.map((node) =>
+    node.id === 3 ? { ...node, chunks: ['how much does shipping cost'] } : node,
+  ),
 };
-const exports = { sorry: () => ({ nodeTarget: 3 }) };
+const exports = EDITOR_EXPORTS;
 const utterances: [string, string][] = [
   ['shipping cost to italy', 'shipping'],
   ['what does delivery cost', 'shipping'],
   ['delivery price please', 'shipping'],
   ['return my shoes', 'returns'],
 ];
-const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
+const post = (body: unknown, headers: Record<string, string> = {}) => jsonRequest(body, 'POST', headers);
 
 describe('suggest chunks (POST /api/v1/editor/suggest-chunks)', () => {
   it("asks the model (scripted, a mock) with the node's and its siblings' chunks, and returns new chunks with the eval's change", async () => {
@@ -91,22 +74,16 @@ describe('suggest chunks (POST /api/v1/editor/suggest-chunks)', () => {
   });
 
   it('with operators: admins only (401 without a login, 403 for an operator)', async () => {
-    const directory = operatorDirectory(await testOperatorAccounts());
-    const { app } = testApp({
-      apiKeys: ['sk-admin-key'],
-      editor: memoryTreeEditor(document, exports),
-      operators: { directory },
-    });
-    const key = { Authorization: 'Bearer sk-admin-key' };
+    const { app, key, login } = await editorBehindLogins(memoryTreeEditor(document, exports));
     const anonymous = await app.request('/api/v1/editor/suggest-chunks', post({ document, nodeId: 3 }, key));
     expect(anonymous.status).toBe(401);
-    const operator = await loginOperator(app, 'bruno', key);
+    const operator = await login('bruno');
     const refused = await app.request(
       '/api/v1/editor/suggest-chunks',
       post({ document, nodeId: 3 }, { ...key, 'X-Operator-Token': operator }),
     );
     expect(refused.status).toBe(403);
-    const admin = await loginOperator(app, 'anna', key);
+    const admin = await login('anna');
     const allowed = await app.request(
       '/api/v1/editor/suggest-chunks',
       post({ document, nodeId: 3 }, { ...key, 'X-Operator-Token': admin }),

@@ -1,4 +1,3 @@
-import type { TreeDocument } from '@treeagent/core/document';
 import { describe, expect, it } from 'vitest';
 import type {
   EditorAmbiguityResponse,
@@ -8,41 +7,18 @@ import type {
   EditorSuggestionsResponse,
   ErrorBody,
 } from '../api-types.js';
-import { operatorDirectory } from '../operators/operator-accounts.js';
+import {
+  EDITOR_EXPORTS,
+  EDITOR_TREE,
+  editorBehindLogins,
+  jsonRequest,
+} from '../test-support/editor-fixtures.js';
 import { createSession, testApp } from '../test-support/fixtures.js';
 import { memoryTreeEditor } from '../test-support/memory-tree-editor.js';
-import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 
-const document: TreeDocument = {
-  format: 'treeagent-tree',
-  version: 1,
-  name: 'shop',
-  nodes: [
-    { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
-    { id: 2, parent: 1, type: 'agent', isPrimary: true, callbacks: { fallback: 'sorry' } },
-    {
-      id: 3,
-      parent: 2,
-      type: 'emit',
-      name: 'shipping',
-      chunks: ['how much does shipping cost', 'shipping price and delivery time'],
-      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
-    },
-    {
-      id: 4,
-      parent: 2,
-      type: 'emit',
-      name: 'returns',
-      chunks: ['how do I return a product', 'send back an item for a refund'],
-      emit: { message: { type: 'static', content: 'You have 30 days.' } },
-    },
-  ],
-};
-const exports = { sorry: () => ({ nodeTarget: 3 }) };
-
-function json(body: unknown, method = 'POST', headers: Record<string, string> = {}): RequestInit {
-  return { method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
-}
+const document = EDITOR_TREE;
+const exports = EDITOR_EXPORTS;
+const json = jsonRequest;
 
 describe('the tree editor API', () => {
   it('reads the file: document, version, the callback names to pick from', async () => {
@@ -257,13 +233,7 @@ describe('who may edit the tree', () => {
   });
 
   it('with operators: admins only; a session token, an API key or an operator login cannot reach it', async () => {
-    const directory = operatorDirectory(await testOperatorAccounts());
-    const { app } = testApp({
-      apiKeys: ['sk-admin-key'],
-      editor: memoryTreeEditor(document, exports),
-      operators: { directory },
-    });
-    const key = { Authorization: 'Bearer sk-admin-key' };
+    const { app, key, login } = await editorBehindLogins(memoryTreeEditor(document, exports));
     const session = await createSession(app, key);
     const paths: [string, RequestInit][] = [
       ['/api/v1/editor', { headers: key }],
@@ -293,7 +263,7 @@ describe('who may edit the tree', () => {
       });
       expect(bearer.status).toBe(401);
     }
-    const operator = await loginOperator(app, 'bruno', key);
+    const operator = await login('bruno');
     const refused = await app.request('/api/v1/editor', {
       headers: { ...key, 'X-Operator-Token': operator },
     });
@@ -302,7 +272,7 @@ describe('who may edit the tree', () => {
       headers: { ...key, 'X-Operator-Token': operator },
     });
     expect(refusedEvents.status).toBe(403);
-    const admin = await loginOperator(app, 'anna', key);
+    const admin = await login('anna');
     const allowed = await app.request('/api/v1/editor', { headers: { ...key, 'X-Operator-Token': admin } });
     expect(allowed.status).toBe(200);
   });

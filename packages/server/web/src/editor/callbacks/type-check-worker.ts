@@ -6,6 +6,7 @@
  */
 import type * as TypeScript from 'typescript';
 import type { CallbackDiagnostic, CallbacksTypeEnvironment } from '../../../../src/api-types';
+import { callbackDiagnostics } from '../../../../src/editor/callback-diagnostics';
 
 declare const ts: typeof TypeScript;
 declare function importScripts(...urls: string[]): void;
@@ -75,22 +76,7 @@ function check(text: string): CallbackDiagnostic[] {
   previous = program;
   const source = program.getSourceFile(env.modulePath);
   if (!source) return [];
-  const syntax = program.getSyntacticDiagnostics(source);
-  return (syntax.length ? syntax : program.getSemanticDiagnostics(source))
-    .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
-    .map((diagnostic) => {
-      const start = diagnostic.start ?? 0;
-      const { line, character } = source.getLineAndCharacterOfPosition(start);
-      return {
-        file,
-        line: line + 1,
-        column: character + 1,
-        message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
-        code: diagnostic.code,
-        start,
-        length: diagnostic.length ?? 0,
-      };
-    });
+  return callbackDiagnostics(ts, program, source, file);
 }
 
 scope.onmessage = (event) => {
