@@ -1,6 +1,7 @@
 import {
   describeCallbackRequests,
   describeCannedResponses,
+  describeChannelInbox,
   describeChannelStore,
   describeEventBus,
   describeHandoffOutbox,
@@ -165,4 +166,12 @@ describeChannelStore('PostgresChannelStore (sessionStore.channelStore())', async
     (schema) => new PostgresSessionStore({ connection, schema }),
   );
   return { store: open().channelStore(), reopen: async () => open().channelStore(), dispose };
+});
+
+describeChannelInbox('PostgresChannelInbox (sessionStore.channelStore().inbox())', async () => {
+  const { open, dispose } = await onSchema(
+    'channel_inbox',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return { inbox: open().channelStore().inbox(), reopen: async () => open().channelStore().inbox(), dispose };
 });

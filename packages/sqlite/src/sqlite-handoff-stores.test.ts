@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   describeCallbackRequests,
   describeCannedResponses,
+  describeChannelInbox,
   describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
@@ -81,6 +82,15 @@ describeChannelStore('SqliteChannelStore (sessionStore.channelStore())', async (
   return {
     store: data.open().sessionStore.channelStore(),
     reopen: async () => data.open().sessionStore.channelStore(),
+    dispose: data.dispose,
+  };
+});
+
+describeChannelInbox('SqliteChannelInbox (sessionStore.channelStore().inbox())', async () => {
+  const data = dataDirectory('channel-inbox');
+  return {
+    inbox: data.open().sessionStore.channelStore().inbox(),
+    reopen: async () => data.open().sessionStore.channelStore().inbox(),
     dispose: data.dispose,
   };
 });

@@ -1,3 +1,4 @@
+import { InMemoryChannelInbox } from '../channel/in-memory-channel-inbox.js';
 import { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
@@ -5,6 +6,7 @@ import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
+import { describeChannelInbox } from './channel-inbox-conformance.js';
 import { describeChannelStore } from './channel-store-conformance.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
@@ -53,6 +55,15 @@ describeChannelStore(
   'InMemoryChannelStore',
   async () => ({ store: new InMemoryChannelStore(), dispose: async () => {} }),
   { skip: [{ reason: IN_PROCESS, tests: ['a pending message survives a restart'] }] },
+);
+describeChannelInbox(
+  'InMemoryChannelInbox',
+  async () => ({ inbox: new InMemoryChannelInbox(), dispose: async () => {} }),
+  {
+    skip: [
+      { reason: IN_PROCESS, tests: ['a pending entry survives a restart, its files and option with it'] },
+    ],
+  },
 );
 describeVersionStore(
   'InMemoryVersionStore',
