@@ -2,7 +2,7 @@ import type { SqliteStores } from '@treeagent/sqlite';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorAccount } from '../../../server/src/operators/operator-accounts.js';
 import { HANDOFF_NOTICE } from '../../../server/src/test-support/handoff.js';
-import { testOperatorAccounts } from '../../../server/src/test-support/operators.js';
+import { loginOperator, testOperatorAccounts } from '../../../server/src/test-support/operators.js';
 import {
   appMention,
   buttonPress,
@@ -120,7 +120,7 @@ describe('Slack through the server', () => {
     expect(commits).toBe(1);
   });
 
-  it('a turn that fails after the answer is counted as failed, and the next message of the conversation still runs', async () => {
+  it('a turn that fails after the answer is retried from the inbox, and the conversation’s next message runs after it', async () => {
     const { start, post, texts } = await setup();
     const { app, stores } = start();
     const commit = stores.sessionStore.commit.bind(stores.sessionStore);
@@ -130,11 +130,49 @@ describe('Slack through the server', () => {
       return commit(value);
     };
     expect((await post(app, dm('hello', '15.1'))).status).toBe(200);
-    expect((await post(app, dm('hello', '15.2'))).status).toBe(200);
-    await expect.poll(() => texts()).toEqual(['Hi! How can I help?']);
+    expect((await post(app, dm('double', '15.2'))).status).toBe(200);
+    // The first message's turn runs again, and only then the second's: the answers keep their order.
+    await expect.poll(() => texts()).toEqual(['Hi! How can I help?', 'First.', 'Second.']);
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="turn"} 2');
+    expect(metrics).not.toContain('result="failed"');
+    expect(await stores.sessionStore.channelStore().inbox().counts()).toEqual([]);
+  });
+
+  it('a turn that keeps failing is given up with its reason, listed for admins, and the conversation goes on', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    stores.sessionStore.commit = async (value) => {
+      if (value.history.some((entry) => entry.role === 'user' && entry.content === 'hello'))
+        throw new Error('the disk is full');
+      return commit(value);
+    };
+    expect((await post(app, dm('hello', '16.1'))).status).toBe(200);
+    expect((await post(app, dm('double', '16.2'))).status).toBe(200);
+    // 'hello' fails 5 times (the default attempts), is given up, and then 'double' runs.
+    await expect.poll(() => texts(), { timeout: 20_000 }).toEqual(['First.', 'Second.']);
+    const token = await loginOperator(app, 'anna');
+    const admin = { headers: { 'X-Operator-Token': token } };
+    const failures = (await (await app.request('/api/v1/channels/inbox/failures', admin)).json()) as {
+      failures: { channel: string; status: string; attempts: number; lastError: string; text: string }[];
+    };
+    expect(failures.failures).toEqual([
+      expect.objectContaining({
+        channel: 'slack',
+        status: 'failed',
+        attempts: 5,
+        lastError: expect.stringContaining('SESSION_STORE'),
+        text: 'hello',
+      }),
+    ]);
+    const list = (await (await app.request('/api/v1/channels', admin)).json()) as {
+      channels: { inbox: unknown }[];
+    };
+    expect(list.channels[0]!.inbox).toEqual({ channel: 'slack', pending: 0, failed: 1 });
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="failed"} 1');
-    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="turn"} 1');
+    expect(metrics).toContain('treeagent_channel_inbox{channel="slack",status="failed"} 1');
   });
 
   it('a retried event (X-Slack-Retry-Num) runs one turn, answered in the mention’s thread; options go out as buttons and come back as a press', async () => {
