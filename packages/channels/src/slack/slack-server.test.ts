@@ -120,6 +120,76 @@ describe('Slack through the server', () => {
     expect(commits).toBe(1);
   });
 
+  it('Slack’s retry of an event whose turn is still running adds nothing: one turn, one answer', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let commits = 0;
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    stores.sessionStore.commit = async (value) => {
+      commits++;
+      await held;
+      return commit(value);
+    };
+    const inbox = stores.sessionStore.channelStore().inbox();
+    const body = dm('hello', '12.1');
+    expect((await post(app, body)).status).toBe(200);
+    // Acknowledged, and kept in the inbox until the turn commits.
+    expect(await inbox.counts()).toEqual([{ channel: 'slack', pending: 1, failed: 0 }]);
+    await expect.poll(() => commits).toBe(1);
+    expect((await post(app, body, { retryNum: 1 })).status).toBe(200);
+    expect((await post(app, body, { retryNum: 2 })).status).toBe(200);
+    release();
+    await expect.poll(() => texts()).toEqual(['Hi! How can I help?']);
+    await expect.poll(() => inbox.counts()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(commits).toBe(1);
+    expect(texts()).toEqual(['Hi! How can I help?']);
+  });
+
+  it('the messages of one conversation run one at a time, in order; another conversation does not wait', async () => {
+    const { start, post, texts, fake } = await setup();
+    const { app, stores } = start();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    stores.sessionStore.commit = async (value) => {
+      const said = value.history.find((entry) => entry.role === 'user')?.content ?? '';
+      const conversation = await stores.sessionStore.channelStore().conversationOf(value.record.id);
+      const mine = conversation?.conversationId === 'D555';
+      if (mine) {
+        running++;
+        most = Math.max(most, running);
+        if (said === 'hello') await held;
+        order.push(said);
+        running--;
+      }
+      return commit(value);
+    };
+    expect((await post(app, dm('hello', '13.1'))).status).toBe(200);
+    expect((await post(app, dm('double', '13.2'))).status).toBe(200);
+    expect((await post(app, dm('hello', '13.3'))).status).toBe(200);
+    // Another user's conversation is answered while the first one's head is held.
+    const other = eventBody(directMessage({ channel: 'D777', user: 'U78', text: 'hello', ts: '13.4' }));
+    expect((await post(app, other)).status).toBe(200);
+    await expect.poll(() => fake.posts.map((item) => item.channel)).toEqual(['D777']);
+    expect(order).toEqual([]);
+    release();
+    await expect.poll(() => order).toEqual(['hello', 'double', 'hello']);
+    expect(most).toBe(1);
+    await expect
+      .poll(() => texts())
+      .toEqual(['Hi! How can I help?', 'Hi! How can I help?', 'First.', 'Second.', expect.any(String)]);
+  });
+
   it('a turn that fails after the answer is retried from the inbox, and the conversation’s next message runs after it', async () => {
     const { start, post, texts } = await setup();
     const { app, stores } = start();
