@@ -123,6 +123,17 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
     });
   }
 
+  async renew(channel: string, messageId: string, until: Date): Promise<boolean> {
+    return this.run(`renew the lease of update ${messageId} of channel "${channel}"`, async (pool) => {
+      const result = await pool.query(
+        `UPDATE ${this.table} SET next_attempt_at = $3
+          WHERE channel = $1 AND message_id = $2 AND status = 'pending'`,
+        [channel, messageId, until],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
   async done(channel: string, messageId: string): Promise<void> {
     await this.run(`remove update ${messageId} of channel "${channel}" from the inbox`, (pool) =>
       pool.query(`DELETE FROM ${this.table} WHERE channel = $1 AND message_id = $2`, [channel, messageId]),

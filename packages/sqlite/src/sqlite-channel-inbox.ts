@@ -82,6 +82,7 @@ export class SqliteChannelInbox implements ChannelInbox {
   readonly #add: Database.Statement;
   readonly #lease: (now: string, limit: number, until: string) => Row[];
   readonly #done: Database.Statement;
+  readonly #renew: Database.Statement;
   readonly #failed: Database.Statement;
   readonly #failures: Database.Statement;
   readonly #counts: Database.Statement;
@@ -116,6 +117,9 @@ export class SqliteChannelInbox implements ChannelInbox {
     );
     this.#lease = (now, limit, until) => lease.immediate(now, limit, until);
     this.#done = db.prepare('DELETE FROM channel_inbox WHERE channel = ? AND message_id = ?');
+    this.#renew = db.prepare(
+      `UPDATE channel_inbox SET next_attempt_at = ? WHERE channel = ? AND message_id = ? AND status = 'pending'`,
+    );
     this.#failed = db.prepare(
       `UPDATE channel_inbox SET last_error = ?,
          status = CASE WHEN ? IS NULL THEN 'failed' ELSE status END, next_attempt_at = coalesce(?, ?)
@@ -167,6 +171,14 @@ export class SqliteChannelInbox implements ChannelInbox {
       const rows = this.#lease(now.toISOString(), Math.trunc(limit), until);
       if (rows.length) this.#database.wrote();
       return rows.map(entryOf);
+    });
+  }
+
+  async renew(channel: string, messageId: string, until: Date): Promise<boolean> {
+    return this.#handle.run(`renew the lease of update ${messageId} of channel "${channel}"`, () => {
+      const renewed = this.#renew.run(until.toISOString(), channel, messageId).changes === 1;
+      if (renewed) this.#database.wrote();
+      return renewed;
     });
   }
 

@@ -45,6 +45,13 @@ export class InMemoryChannelInbox implements ChannelInbox {
       });
   }
 
+  async renew(channel: string, messageId: string, until: Date): Promise<boolean> {
+    const entry = this.#entries.get(inboxKey(channel, messageId));
+    if (entry?.status !== 'pending') return false;
+    entry.nextAttemptAt = until.toISOString();
+    return true;
+  }
+
   async done(channel: string, messageId: string): Promise<void> {
     this.#entries.delete(inboxKey(channel, messageId));
   }

@@ -29,7 +29,7 @@ const ids = (entries: readonly { messageId: string }[]) => entries.map((entry) =
 /**
  * The behaviour every `ChannelInbox` shares: a message is added once per channel and message id,
  * leased one per conversation in order (none while the head is leased or waits for its retry), taken
- * again after a dead process's lease, retried at the time given, given up with its reason (kept for
+ * again after a dead process's lease (not while its lease is renewed), retried at the time given, given up with its reason (kept for
  * staff, out of its conversation's way), counted per channel, kept across a restart, and exported and
  * deleted with its session.
  */
@@ -90,6 +90,26 @@ export function describeChannelInbox(
         expect(ids(await inbox.lease(at(41), 1, 30_000))).toEqual([]);
         await inbox.done('slack', 'a2');
         expect(ids(await inbox.lease(at(42), 10, 30_000))).toEqual(['a3']);
+      } finally {
+        await dispose();
+      }
+    });
+
+    cases.test('a renewed lease keeps an entry from being taken again; an ended one does not', async () => {
+      const { inbox, dispose } = await open();
+      try {
+        await inbox.add(message('r1', 'R', 'one'), at(0));
+        await inbox.add(message('s1', 'S', 'one'), at(0));
+        await inbox.lease(at(1), 10, 10_000);
+        // r1's turn is still running: its worker renews the lease; s1's worker died.
+        expect(await inbox.renew('slack', 'r1', at(21))).toBe(true);
+        expect(ids(await inbox.lease(at(12), 10, 10_000))).toEqual(['s1']);
+        expect(ids(await inbox.lease(at(21), 10, 10_000))).toEqual(['r1']);
+        await inbox.done('slack', 'r1');
+        expect(await inbox.renew('slack', 'r1', at(40))).toBe(false);
+        await inbox.failed('slack', 's1', 'gave up', null, at(23));
+        expect(await inbox.renew('slack', 's1', at(40))).toBe(false);
+        expect((await inbox.failures()).map((entry) => entry.nextAttemptAt)).toEqual([at(23).toISOString()]);
       } finally {
         await dispose();
       }

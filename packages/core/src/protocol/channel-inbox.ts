@@ -53,6 +53,12 @@ export interface ChannelInbox {
    * leased by a process that died is due again when its lease ends.
    */
   lease(now: Date, limit: number, leaseMs: number): Promise<ChannelInboxEntry[]>;
+  /**
+   * Extends the lease of an entry whose turn is still running to `until` (the worker renews it while
+   * it runs, so a short lease finds a dead process's entries soon without taking a live one's); `false`
+   * when the entry is no longer pending.
+   */
+  renew(channel: string, messageId: string, until: Date): Promise<boolean>;
   /** Its turn ran (or had run): the entry leaves the inbox. Nothing happens when it is not there. */
   done(channel: string, messageId: string): Promise<void>;
   /** An attempt failed: taken again at `retryAt`, or given up (`failed`, kept with `error`) when `retryAt` is `null`. */

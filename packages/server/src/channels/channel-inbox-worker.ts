@@ -8,7 +8,7 @@ export interface ChannelInboxSettings {
   maxAttempts: number;
   /** Delay before the first retry; it doubles each time (with jitter), up to 5 minutes. */
   retryDelayMs: number;
-  /** How long an entry is leased: a process that died holding it gives it up after this long. */
+  /** How long an entry is leased (renewed while its turn runs): a process that died holding it gives it up after this long. */
   leaseMs: number;
   /** How often the worker looks for due entries. */
   pollMs: number;
@@ -123,6 +123,19 @@ export class ChannelInboxWorker {
   }
 
   async #attempt(entry: ChannelInboxEntry): Promise<void> {
+    // While the turn runs, its lease is renewed every third of it: only a dead process's entry expires.
+    const { leaseMs } = this.#settings;
+    const renewal = setInterval(
+      () => {
+        this.#inbox
+          .renew(entry.channel, entry.messageId, new Date(Date.now() + leaseMs))
+          .catch((error) =>
+            this.#logger.error(`Renewing the lease of inbox update ${entry.messageId} failed`, error),
+          );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    renewal.unref?.();
     try {
       await this.#run(entry);
     } catch (error) {
@@ -134,6 +147,8 @@ export class ChannelInboxWorker {
         ),
       );
       return;
+    } finally {
+      clearInterval(renewal);
     }
     await this.#inbox.done(entry.channel, entry.messageId).catch((error) =>
       // The turn is committed with its receipt: taken again, the entry runs nothing and goes.

@@ -123,7 +123,7 @@ export class ChannelService {
       settings: {
         maxAttempts: Math.max(1, settings.maxAttempts ?? 5),
         retryDelayMs: settings.retryDelayMs ?? options.retryDelayMs ?? 1000,
-        leaseMs: settings.leaseMs ?? 60_000,
+        leaseMs: settings.leaseMs ?? 30_000,
         pollMs: options.pollMs ?? 1000,
         concurrency: Math.max(1, settings.concurrency ?? 8),
       },

@@ -34,7 +34,11 @@ export interface ChannelInboxOptions {
   maxAttempts?: number;
   /** Delay before the first retry of a turn; it doubles each time (with jitter), up to 5 minutes. Default `retryDelayMs`. */
   retryDelayMs?: number;
-  /** How long a process holds a message while its turn runs; one that died gives it up after this long. Default 60 000 ms. */
+  /**
+   * How long a process holds a message before it must renew its hold (it renews it every third of
+   * this while the turn runs); a process that died gives its messages up after this long. Default
+   * 30 000 ms.
+   */
   leaseMs?: number;
   /**
    * How long the webhook of a platform that waits for the turn (all but Slack) waits before it
