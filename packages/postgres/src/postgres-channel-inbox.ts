@@ -6,6 +6,7 @@ import {
   type ChannelInboxInput,
   channelDeadLetterLimit,
 } from '@treeagent/core/adapter';
+import type pg from 'pg';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
 interface Row {
@@ -132,6 +133,19 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
       );
       return result.rowCount === 1;
     });
+  }
+
+  /** Makes the table (a session store calls it before a commit that removes an entry). */
+  async ready(): Promise<void> {
+    await this.run('create the channel inbox table', async () => {});
+  }
+
+  /** Removes an entry with `client` (a session store's commit transaction of the entry's turn). */
+  async doneWith(client: pg.ClientBase, channel: string, messageId: string): Promise<void> {
+    await client.query(`DELETE FROM ${this.table} WHERE channel = $1 AND message_id = $2`, [
+      channel,
+      messageId,
+    ]);
   }
 
   async done(channel: string, messageId: string): Promise<void> {

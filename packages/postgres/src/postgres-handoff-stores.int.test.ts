@@ -10,6 +10,7 @@ import {
   describeOperatorStores,
   describeSatisfactionRatings,
   expectEventsInCommit,
+  expectInboxDoneInCommit,
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
@@ -174,4 +175,16 @@ describeChannelInbox('PostgresChannelInbox (sessionStore.channelStore().inbox())
     (schema) => new PostgresSessionStore({ connection, schema }),
   );
   return { inbox: open().channelStore().inbox(), reopen: async () => open().channelStore().inbox(), dispose };
+});
+
+it('PostgresSessionStore removes the update’s inbox entry in the turn’s commit: a refused commit removes none', async () => {
+  const { open, dispose } = await onSchema(
+    'inbox_commit',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  try {
+    await expectInboxDoneInCommit(open());
+  } finally {
+    await dispose();
+  }
 });

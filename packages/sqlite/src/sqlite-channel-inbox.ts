@@ -182,6 +182,11 @@ export class SqliteChannelInbox implements ChannelInbox {
     });
   }
 
+  /** Removes an entry in the caller's transaction (a session store's commit of the entry's turn). */
+  doneInTransaction(channel: string, messageId: string): void {
+    this.#done.run(channel, messageId);
+  }
+
   async done(channel: string, messageId: string): Promise<void> {
     this.#handle.run(`remove update ${messageId} of channel "${channel}" from the inbox`, () => {
       if (this.#done.run(channel, messageId).changes) this.#database.wrote();

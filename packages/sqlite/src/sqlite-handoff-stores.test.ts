@@ -12,6 +12,7 @@ import {
   describeOperatorStores,
   describeSatisfactionRatings,
   expectEventsInCommit,
+  expectInboxDoneInCommit,
 } from '@treeagent/core/conformance';
 import { describe, it } from 'vitest';
 import { openSqlite, type SqliteStores } from './open-sqlite.js';
@@ -93,6 +94,17 @@ describeChannelInbox('SqliteChannelInbox (sessionStore.channelStore().inbox())',
     reopen: async () => data.open().sessionStore.channelStore().inbox(),
     dispose: data.dispose,
   };
+});
+
+describe('SqliteSessionStore with its channel inbox', () => {
+  it('removes the update’s inbox entry in the turn’s commit: a refused commit removes none', async () => {
+    const data = dataDirectory('inbox-commit');
+    try {
+      await expectInboxDoneInCommit(data.open().sessionStore);
+    } finally {
+      await data.dispose();
+    }
+  });
 });
 
 describeOperatorRouting('SqliteOperatorRouting (openSqlite)', async () => {

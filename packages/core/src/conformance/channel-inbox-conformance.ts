@@ -1,5 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { ChannelInbox, ChannelInboxInput } from '../protocol/channel-inbox.js';
+import type { ChannelStore } from '../protocol/channel-store.js';
+import { emptySessionRecord, type SessionStore } from '../session/session-store.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** A `ChannelInbox` under test, and how to reopen it on the same storage (a restart, a second process). */
@@ -232,4 +234,57 @@ export function describeChannelInbox(
 
     cases.done();
   });
+}
+
+/**
+ * A session store whose commit removes the turn's inbox entry in the same transaction (SQLite,
+ * PostgreSQL, memory): a turn committed with an update's receipt takes that update out of the inbox,
+ * a refused commit (a duplicate receipt) leaves the inbox as it was.
+ */
+export async function expectInboxDoneInCommit(
+  store: SessionStore & { channelStore(): ChannelStore },
+): Promise<void> {
+  const channels = store.channelStore();
+  const inbox = channels.inbox?.();
+  if (!inbox) throw new Error('The channel store has no inbox(): implement ChannelStore.inbox.');
+  const conversation = { channel: 'telegram', conversationId: '900', userId: '9' };
+  const sessionId = await channels.sessionOf(conversation, 'ch-inbox-commit', T0);
+  const entry = (messageId: string) => ({
+    channel: 'telegram',
+    messageId,
+    sessionId,
+    conversation,
+    text: 'hello',
+    selectedOption: null,
+    attachments: [],
+  });
+  await inbox.add(entry('u-1'), T0);
+  await inbox.add(entry('u-2'), T0);
+  await inbox.lease(T0, 10, 60_000);
+  const record = emptySessionRecord(sessionId, T0.toISOString());
+  await store.commit({
+    record: { ...record, version: 1, turn: 1 },
+    history: [],
+    expectedVersion: 0,
+    inbound: { channel: 'telegram', messageId: 'u-1' },
+  });
+  expect(ids(await inbox.sessionEntries([sessionId]))).toEqual(['u-2']);
+  await expect(
+    store.commit({
+      record: { ...record, version: 2, turn: 2 },
+      history: [],
+      expectedVersion: 1,
+      inbound: { channel: 'telegram', messageId: 'u-1' },
+    }),
+  ).rejects.toMatchObject({ code: 'DUPLICATE_DELIVERY' });
+  await expect(
+    store.commit({
+      record: { ...record, version: 3, turn: 2 },
+      history: [],
+      expectedVersion: 0,
+      inbound: { channel: 'telegram', messageId: 'u-2' },
+    }),
+  ).rejects.toMatchObject({ code: 'SESSION_CONFLICT' });
+  // The refused commits changed nothing: u-2 waits for its turn.
+  expect(ids(await inbox.sessionEntries([sessionId]))).toEqual(['u-2']);
 }

@@ -1,3 +1,4 @@
+import { it } from 'vitest';
 import { InMemoryChannelInbox } from '../channel/in-memory-channel-inbox.js';
 import { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
@@ -6,7 +7,7 @@ import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
-import { describeChannelInbox } from './channel-inbox-conformance.js';
+import { describeChannelInbox, expectInboxDoneInCommit } from './channel-inbox-conformance.js';
 import { describeChannelStore } from './channel-store-conformance.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
@@ -77,3 +78,7 @@ describeVersionStore(
     ],
   },
 );
+
+it('InMemorySessionStore: a commit with an update’s receipt takes the update out of the inbox', async () => {
+  await expectInboxDoneInCommit(new InMemorySessionStore());
+});
