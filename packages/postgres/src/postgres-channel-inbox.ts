@@ -172,6 +172,17 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
     );
   }
 
+  async retry(channel: string, messageId: string, now: Date): Promise<boolean> {
+    return this.run(`put update ${messageId} of channel "${channel}" back in line`, async (pool) => {
+      const result = await pool.query(
+        `UPDATE ${this.table} SET status = 'pending', attempts = 0, next_attempt_at = $3
+          WHERE channel = $1 AND message_id = $2 AND status = 'failed'`,
+        [channel, messageId, now],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
   async failures(limit?: number): Promise<ChannelInboxEntry[]> {
     return this.run('read the failed entries of the channel inbox', async (pool) => {
       const { rows } = await pool.query<Row>(

@@ -85,6 +85,7 @@ export class SqliteChannelInbox implements ChannelInbox {
   readonly #renew: Database.Statement;
   readonly #failed: Database.Statement;
   readonly #failures: Database.Statement;
+  readonly #retry: Database.Statement;
   readonly #counts: Database.Statement;
   readonly #sessionEntries: Database.Statement;
   readonly #deleteSessions: Database.Statement;
@@ -127,6 +128,10 @@ export class SqliteChannelInbox implements ChannelInbox {
     );
     this.#failures = db.prepare(
       `SELECT ${COLUMNS} FROM channel_inbox WHERE status = 'failed' ORDER BY next_attempt_at DESC, seq DESC LIMIT ?`,
+    );
+    this.#retry = db.prepare(
+      `UPDATE channel_inbox SET status = 'pending', attempts = 0, next_attempt_at = ?
+        WHERE channel = ? AND message_id = ? AND status = 'failed'`,
     );
     this.#counts = db.prepare(
       `SELECT channel, sum(status = 'pending') AS pending, sum(status = 'failed') AS failed
@@ -204,6 +209,14 @@ export class SqliteChannelInbox implements ChannelInbox {
       const retry = retryAt?.toISOString() ?? null;
       if (this.#failed.run(error, retry, retry, now.toISOString(), channel, messageId).changes)
         this.#database.wrote();
+    });
+  }
+
+  async retry(channel: string, messageId: string, now: Date): Promise<boolean> {
+    return this.#handle.run(`put update ${messageId} of channel "${channel}" back in line`, () => {
+      const changed = this.#retry.run(now.toISOString(), channel, messageId).changes === 1;
+      if (changed) this.#database.wrote();
+      return changed;
     });
   }
 

@@ -209,12 +209,13 @@ describe('Slack through the server', () => {
     expect(await stores.sessionStore.channelStore().inbox().counts()).toEqual([]);
   });
 
-  it('a turn that keeps failing is given up with its reason, listed for admins, and the conversation goes on', async () => {
+  it('a turn that keeps failing is given up with its reason, listed for admins, who may put it back in line; the conversation goes on', async () => {
     const { start, post, texts } = await setup();
     const { app, stores } = start();
     const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    let full = true;
     stores.sessionStore.commit = async (value) => {
-      if (value.history.some((entry) => entry.role === 'user' && entry.content === 'hello'))
+      if (full && value.history.some((entry) => entry.role === 'user' && entry.content === 'hello'))
         throw new Error('the disk is full');
       return commit(value);
     };
@@ -243,6 +244,20 @@ describe('Slack through the server', () => {
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="failed"} 1');
     expect(metrics).toContain('treeagent_channel_inbox{channel="slack",status="failed"} 1');
+    // The disk has room again: the admin puts the message back in line, and it is answered.
+    full = false;
+    const [given] = failures.failures as unknown as { channel: string; messageId: string }[];
+    const retry = (messageId: string) =>
+      app.request(`/api/v1/channels/inbox/failures/slack/${encodeURIComponent(messageId)}/retry`, {
+        method: 'POST',
+        ...admin,
+      });
+    expect((await retry(given!.messageId)).status).toBe(200);
+    await expect.poll(() => texts()).toEqual(['First.', 'Second.', 'Hi! How can I help?']);
+    expect((await retry(given!.messageId)).status).toBe(404);
+    expect(
+      (await app.request(`/api/v1/channels/inbox/failures/slack/x/retry`, { method: 'POST' })).status,
+    ).toBe(401);
   });
 
   it('a retried event (X-Slack-Retry-Num) runs one turn, answered in the mention’s thread; options go out as buttons and come back as a press', async () => {

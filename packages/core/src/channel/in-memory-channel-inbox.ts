@@ -70,6 +70,13 @@ export class InMemoryChannelInbox implements ChannelInbox {
     else Object.assign(entry, { status: 'failed', nextAttemptAt: now.toISOString() });
   }
 
+  async retry(channel: string, messageId: string, now: Date): Promise<boolean> {
+    const entry = this.#entries.get(inboxKey(channel, messageId));
+    if (entry?.status !== 'failed') return false;
+    Object.assign(entry, { status: 'pending', attempts: 0, nextAttemptAt: now.toISOString() });
+    return true;
+  }
+
   async failures(limit?: number): Promise<ChannelInboxEntry[]> {
     return [...this.#entries.values()]
       .filter((entry) => entry.status === 'failed')

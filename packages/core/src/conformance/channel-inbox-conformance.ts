@@ -31,8 +31,8 @@ const ids = (entries: readonly { messageId: string }[]) => entries.map((entry) =
 /**
  * The behaviour every `ChannelInbox` shares: a message is added once per channel and message id,
  * leased one per conversation in order (none while the head is leased or waits for its retry), taken
- * again after a dead process's lease (not while its lease is renewed), retried at the time given, given up with its reason (kept for
- * staff, out of its conversation's way), counted per channel, kept across a restart, and exported and
+ * again after a dead process's lease (not while its lease is renewed), retried at the time given,
+ * given up with its reason (kept for staff, out of its conversation's way, put back in line by them), counted per channel, kept across a restart, and exported and
  * deleted with its session.
  */
 export function describeChannelInbox(
@@ -131,40 +131,52 @@ export function describeChannelInbox(
       }
     });
 
-    cases.test('retries at the time given, gives up with the reason, counts per channel', async () => {
-      const { inbox, dispose } = await open();
-      try {
-        await inbox.add(message('x1', 'X', 'one'), at(0));
-        await inbox.add(message('x2', 'X', 'two'), at(0));
-        await inbox.add(message('t1', 'T', 'hi', 'telegram'), at(0));
-        await inbox.lease(at(0), 10, 30_000);
-        await inbox.failed('slack', 'x1', 'the language model did not answer', at(60), at(1));
-        await inbox.done('telegram', 't1');
-        // x1 waits for its retry, and x2 waits for x1.
-        expect(await inbox.lease(at(20), 10, 30_000)).toEqual([]);
-        const retried = await inbox.lease(at(61), 10, 30_000);
-        expect(retried.map((entry) => [entry.messageId, entry.attempts, entry.lastError])).toEqual([
-          ['x1', 2, 'the language model did not answer'],
-        ]);
-        await inbox.failed('slack', 'x1', 'still no answer', null, at(62));
-        await inbox.failed('slack', 'nothing', 'no such entry', null, at(62));
-        expect(await inbox.counts()).toEqual([{ channel: 'slack', pending: 1, failed: 1 }]);
-        const failures = await inbox.failures();
-        expect(failures.map((entry) => [entry.messageId, entry.status, entry.lastError, entry.text])).toEqual(
-          [['x1', 'failed', 'still no answer', 'one']],
-        );
-        expect(failures[0]!.nextAttemptAt).toBe(at(62).toISOString());
-        // A failed entry stays for staff but no longer holds up its conversation.
-        expect(ids(await inbox.lease(at(63), 10, 30_000))).toEqual(['x2']);
-        // And it is never leased again.
-        await inbox.done('slack', 'x2');
-        expect(await inbox.lease(at(999), 10, 30_000)).toEqual([]);
-        // A redelivery of a failed message does not bring it back.
-        expect(await inbox.add(message('x1', 'X', 'one'), at(1000))).toBe(false);
-      } finally {
-        await dispose();
-      }
-    });
+    cases.test(
+      'retries at the time given, gives up with the reason, counts per channel, puts back in line',
+      async () => {
+        const { inbox, dispose } = await open();
+        try {
+          await inbox.add(message('x1', 'X', 'one'), at(0));
+          await inbox.add(message('x2', 'X', 'two'), at(0));
+          await inbox.add(message('t1', 'T', 'hi', 'telegram'), at(0));
+          await inbox.lease(at(0), 10, 30_000);
+          await inbox.failed('slack', 'x1', 'the language model did not answer', at(60), at(1));
+          await inbox.done('telegram', 't1');
+          // x1 waits for its retry, and x2 waits for x1.
+          expect(await inbox.lease(at(20), 10, 30_000)).toEqual([]);
+          const retried = await inbox.lease(at(61), 10, 30_000);
+          expect(retried.map((entry) => [entry.messageId, entry.attempts, entry.lastError])).toEqual([
+            ['x1', 2, 'the language model did not answer'],
+          ]);
+          await inbox.failed('slack', 'x1', 'still no answer', null, at(62));
+          await inbox.failed('slack', 'nothing', 'no such entry', null, at(62));
+          expect(await inbox.counts()).toEqual([{ channel: 'slack', pending: 1, failed: 1 }]);
+          const failures = await inbox.failures();
+          expect(
+            failures.map((entry) => [entry.messageId, entry.status, entry.lastError, entry.text]),
+          ).toEqual([['x1', 'failed', 'still no answer', 'one']]);
+          expect(failures[0]!.nextAttemptAt).toBe(at(62).toISOString());
+          // A failed entry stays for staff but no longer holds up its conversation.
+          expect(ids(await inbox.lease(at(63), 10, 30_000))).toEqual(['x2']);
+          // And it is never leased again.
+          await inbox.done('slack', 'x2');
+          expect(await inbox.lease(at(999), 10, 30_000)).toEqual([]);
+          // A redelivery of a failed message does not bring it back.
+          expect(await inbox.add(message('x1', 'X', 'one'), at(1000))).toBe(false);
+          // Staff puts it back in line: taken again from its first attempt, once.
+          expect(await inbox.retry('slack', 'x1', at(1001))).toBe(true);
+          expect(await inbox.retry('slack', 'x1', at(1001))).toBe(false);
+          expect(await inbox.retry('slack', 'nothing', at(1001))).toBe(false);
+          expect(await inbox.failures()).toEqual([]);
+          const again = await inbox.lease(at(1002), 10, 30_000);
+          expect(again.map((entry) => [entry.messageId, entry.attempts, entry.status])).toEqual([
+            ['x1', 1, 'pending'],
+          ]);
+        } finally {
+          await dispose();
+        }
+      },
+    );
 
     cases.test('a pending entry survives a restart, its files and option with it', async () => {
       const { inbox, reopen, dispose } = await open();

@@ -63,6 +63,8 @@ export interface ChannelInbox {
   done(channel: string, messageId: string): Promise<void>;
   /** An attempt failed: taken again at `retryAt`, or given up (`failed`, kept with `error`) when `retryAt` is `null`. */
   failed(channel: string, messageId: string, error: string, retryAt: Date | null, now: Date): Promise<void>;
+  /** Puts a given-up entry back in line (attempts from zero); `false` when there is no failed entry with this key. */
+  retry(channel: string, messageId: string, now: Date): Promise<boolean>;
   /** Entries given up, most recent first (at most `limit`, default 100): what staff sees. */
   failures(limit?: number): Promise<ChannelInboxEntry[]>;
   /** Pending and failed entries per channel (the metrics and the admin's list). */

@@ -55,6 +55,15 @@ export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: Mi
     const limit = Number(c.req.query('limit') ?? 100);
     return c.json({ failures: await channels.inbox.failures(Number.isFinite(limit) ? limit : 100) });
   });
+  app.post('/api/v1/channels/inbox/failures/:channel/:messageId/retry', async (c) => {
+    const { channel, messageId } = c.req.param();
+    if (!(await channels.inbox.retry(channel, messageId, new Date())))
+      throw notFound(
+        `There is no given-up message "${messageId}" of channel "${channel}" in the inbox (GET /api/v1/channels/inbox/failures lists them).`,
+      );
+    channels.worker.poke();
+    return c.json({ retried: { channel, messageId } });
+  });
   app.post('/api/v1/channels/dead-letters/:id/retry', async (c) => {
     const id = c.req.param('id');
     if (!(await channels.store.retry(id, new Date())))
