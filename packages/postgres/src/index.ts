@@ -3,6 +3,7 @@ export { type HnswOptions, PgVectorStore, type PgVectorStoreOptions } from './pg
 export { PostgresAuditLog } from './postgres-audit-log.js';
 export { PostgresCallbackRequests } from './postgres-callback-requests.js';
 export { PostgresCannedResponses } from './postgres-canned-responses.js';
+export { PostgresChannelInbox } from './postgres-channel-inbox.js';
 export { PostgresChannelStore } from './postgres-channel-store.js';
 export { PostgresEventBus, type PostgresEventBusOptions } from './postgres-event-bus.js';
 export { PostgresFileStore, type PostgresFileStoreOptions } from './postgres-file-store.js';

@@ -7,6 +7,7 @@ import {
   channelDeadLetterLimit,
 } from '@treeagent/core/adapter';
 import type pg from 'pg';
+import { PostgresChannelInbox } from './postgres-channel-inbox.js';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 import { sessionTable, vacuum } from './sql.js';
 
@@ -45,9 +46,12 @@ const delivery = (row: Row): ChannelDelivery => ({
 export class PostgresChannelStore extends PostgresSideTable implements ChannelStore {
   /** Quoted, schema-qualified name of the identities table. */
   readonly identities: string;
+  readonly #options: PostgresOperatorStoreOptions;
+  #inbox: PostgresChannelInbox | null = null;
 
   constructor(options: PostgresOperatorStoreOptions) {
     super(options, 'channel_outbox', 'channel outbox table', 'PostgresChannelStore');
+    this.#options = options;
     this.identities = sessionTable(
       options.schema ?? 'public',
       `${options.tablePrefix ?? 'treeagent_'}channel_identities`,
@@ -81,6 +85,17 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
       `CREATE INDEX IF NOT EXISTS ${this.index('channel_outbox_by_conversation')} ON ${this.table} (channel, conversation_id, status, seq)`,
       `CREATE INDEX IF NOT EXISTS ${this.index('channel_outbox_by_session')} ON ${this.table} (session_id)`,
     ];
+  }
+
+  /** The inbox of incoming messages (`<prefix>channel_inbox`), on this store's pool. */
+  inbox(): PostgresChannelInbox {
+    this.#inbox ??= new PostgresChannelInbox({
+      pool: this.store.pool,
+      schema: this.#options.schema,
+      tablePrefix: this.#options.tablePrefix,
+      autoMigrate: this.#options.autoMigrate,
+    });
+    return this.#inbox;
   }
 
   async sessionOf(conversation: ChannelConversation, newSessionId: string, now: Date): Promise<string> {
@@ -260,6 +275,7 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
 
   async deleteSessions(sessionIds: readonly string[]): Promise<number> {
     if (sessionIds.length === 0) return 0;
+    const inbox = await this.inbox().deleteSessions(sessionIds);
     return this.run(`delete the channel data of ${sessionIds.length} sessions`, async (pool) => {
       const ids = [...sessionIds];
       const { rows } = await pool.query<{ deleted: string }>(
@@ -268,14 +284,14 @@ export class PostgresChannelStore extends PostgresSideTable implements ChannelSt
          SELECT (SELECT count(*) FROM outbox) + (SELECT count(*) FROM identities) AS deleted`,
         [ids],
       );
-      return Number(rows[0]?.deleted ?? 0);
+      return inbox + Number(rows[0]?.deleted ?? 0);
     });
   }
 
-  /** `VACUUM` of both tables after a deletion (docs/privacy.md). */
+  /** `VACUUM` of the channel tables (the inbox's too) after a deletion (docs/privacy.md). */
   override async purgeDeleted(): Promise<void> {
     await this.run('vacuum the channel tables', (pool: pg.Pool) =>
-      vacuum(pool, [this.table, this.identities]),
+      vacuum(pool, [this.table, this.identities, this.inbox().table]),
     );
   }
 }

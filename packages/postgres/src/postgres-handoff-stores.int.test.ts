@@ -1,6 +1,7 @@
 import {
   describeCallbackRequests,
   describeCannedResponses,
+  describeChannelInbox,
   describeChannelStore,
   describeEventBus,
   describeHandoffOutbox,
@@ -9,6 +10,7 @@ import {
   describeOperatorStores,
   describeSatisfactionRatings,
   expectEventsInCommit,
+  expectInboxDoneInCommit,
 } from '@treeagent/core/conformance';
 import { expect, it } from 'vitest';
 import { PostgresAuditLog } from './postgres-audit-log.js';
@@ -148,4 +150,24 @@ describeChannelStore('PostgresChannelStore (sessionStore.channelStore())', async
     (schema) => new PostgresSessionStore({ connection, schema }),
   );
   return { store: open().channelStore(), reopen: async () => open().channelStore(), dispose };
+});
+
+describeChannelInbox('PostgresChannelInbox (sessionStore.channelStore().inbox())', async () => {
+  const { open, dispose } = await onSchema(
+    'channel_inbox',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  return { inbox: open().channelStore().inbox(), reopen: async () => open().channelStore().inbox(), dispose };
+});
+
+it('PostgresSessionStore removes the update’s inbox entry in the turn’s commit: a refused commit removes none', async () => {
+  const { open, dispose } = await onSchema(
+    'inbox_commit',
+    (schema) => new PostgresSessionStore({ connection, schema }),
+  );
+  try {
+    await expectInboxDoneInCommit(open());
+  } finally {
+    await dispose();
+  }
 });

@@ -351,6 +351,8 @@ export class PostgresSessionStore implements SessionStore {
     if (outbox) await outbox.ready();
     const channels = outbound.length ? this.channelStore() : null;
     if (channels) await channels.ready();
+    const inbox = inbound ? this.channelStore().inbox() : null;
+    if (inbox) await inbox.ready();
     await this.#run(`commit session "${id}"`, () =>
       transaction(this.#pool, async (client) => {
         // The update's receipt first: a redelivery is refused before anything is written (exactly
@@ -362,6 +364,8 @@ export class PostgresSessionStore implements SessionStore {
             [inbound.channel, inbound.messageId, id],
           );
           if (receipt.rowCount !== 1) throw duplicateDelivery(id, inbound);
+          // The update's inbox entry goes in the same transaction: a committed turn is never taken again.
+          await inbox?.doneWith(client, inbound.channel, inbound.messageId);
         }
         // The version check and the write are one statement: a concurrent commit waits for the row
         // lock, then sees the new version and matches nothing.

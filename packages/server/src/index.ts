@@ -29,6 +29,7 @@ export { type RouteAccess, type RouteArea, type RouteAreaContext, routeArea } fr
 export { InMemorySessionTokens, type SessionTokens } from './auth/session-tokens.js';
 export type {
   ChannelDeliveryOptions,
+  ChannelInboxOptions,
   ChannelsOption,
   ChannelsOptions,
 } from './channels/channels-options.js';

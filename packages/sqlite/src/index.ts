@@ -8,6 +8,7 @@ export type { SessionLockOptions } from './session-locks.js';
 export { AUDIT_SCHEMA, SqliteAuditLog } from './sqlite-audit-log.js';
 export { CALLBACK_SCHEMA, SqliteCallbackRequests } from './sqlite-callback-requests.js';
 export { CANNED_RESPONSES_SCHEMA, SqliteCannedResponses } from './sqlite-canned-responses.js';
+export { CHANNEL_INBOX_SCHEMA, SqliteChannelInbox } from './sqlite-channel-inbox.js';
 export { CHANNEL_SCHEMA, SqliteChannelStore } from './sqlite-channel-store.js';
 export {
   type SchemaMigrations,

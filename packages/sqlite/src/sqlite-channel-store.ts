@@ -7,6 +7,7 @@ import {
   channelDeadLetterLimit,
 } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
+import { SqliteChannelInbox } from './sqlite-channel-inbox.js';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
 import { StoreHandle } from './store-handle.js';
 
@@ -88,6 +89,7 @@ export class SqliteChannelStore implements ChannelStore {
   readonly #sessionsOfUser: Database.Statement;
   readonly #deliveries: Database.Statement;
   readonly #deleteSessions: (sessionIds: readonly string[]) => number;
+  #inbox: SqliteChannelInbox | null = null;
 
   /** Opens `file` (created with its directories when missing), or uses a database shared with other stores. */
   constructor(file: string | SqliteDatabase, options: SqliteDatabaseOptions = {}) {
@@ -191,6 +193,12 @@ export class SqliteChannelStore implements ChannelStore {
     database.retain();
   }
 
+  /** The inbox of incoming messages, in the same file (table `channel_inbox`). */
+  inbox(): SqliteChannelInbox {
+    this.#inbox ??= this.#handle.run('open the channel inbox', () => new SqliteChannelInbox(this.#database));
+    return this.#inbox;
+  }
+
   async sessionOf(conversation: ChannelConversation, newSessionId: string, now: Date): Promise<string> {
     return this.#handle.run(`map a conversation of channel "${conversation.channel}" to its session`, () => {
       const sessionId = this.#sessionOf(conversation, newSessionId, now.toISOString());
@@ -291,10 +299,11 @@ export class SqliteChannelStore implements ChannelStore {
 
   async deleteSessions(sessionIds: readonly string[]): Promise<number> {
     if (sessionIds.length === 0) return 0;
+    const inbox = await this.inbox().deleteSessions(sessionIds);
     return this.#handle.run(`delete the channel data of ${sessionIds.length} sessions`, () => {
       const deleted = this.#deleteSessions(sessionIds);
       if (deleted) this.#database.wrote();
-      return deleted;
+      return inbox + deleted;
     });
   }
 
@@ -305,6 +314,7 @@ export class SqliteChannelStore implements ChannelStore {
 
   /** Closes the file (when no other store shares it). */
   async close(): Promise<void> {
+    await this.#inbox?.close();
     this.#handle.close();
   }
 }

@@ -1,6 +1,7 @@
 import {
   describeCallbackRequests,
   describeCannedResponses,
+  describeChannelInbox,
   describeChannelStore,
   describeHandoffOutbox,
   describeHandoffQueue,
@@ -8,6 +9,7 @@ import {
   describeOperatorStores,
   describeSatisfactionRatings,
   expectEventsInCommit,
+  expectInboxDoneInCommit,
 } from '@treeagent/core/conformance';
 import { describe, it } from 'vitest';
 import { dataDirectory } from './test-support/data-directory.js';
@@ -64,6 +66,26 @@ describeChannelStore('SqliteChannelStore (sessionStore.channelStore())', async (
     reopen: async () => data.open().sessionStore.channelStore(),
     dispose: data.dispose,
   };
+});
+
+describeChannelInbox('SqliteChannelInbox (sessionStore.channelStore().inbox())', async () => {
+  const data = dataDirectory('channel-inbox');
+  return {
+    inbox: data.open().sessionStore.channelStore().inbox(),
+    reopen: async () => data.open().sessionStore.channelStore().inbox(),
+    dispose: data.dispose,
+  };
+});
+
+describe('SqliteSessionStore with its channel inbox', () => {
+  it('removes the update’s inbox entry in the turn’s commit: a refused commit removes none', async () => {
+    const data = dataDirectory('inbox-commit');
+    try {
+      await expectInboxDoneInCommit(data.open().sessionStore);
+    } finally {
+      await data.dispose();
+    }
+  });
 });
 
 describeOperatorRouting('SqliteOperatorRouting (openSqlite)', async () => {

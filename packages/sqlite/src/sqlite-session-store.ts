@@ -220,6 +220,8 @@ export class SqliteSessionStore implements SessionStore {
             const at = new Date().toISOString();
             if (insertReceipt.run(inbound.channel, inbound.messageId, record.id, at).changes === 0)
               throw duplicateDelivery(record.id, inbound);
+            // The update's inbox entry goes in the same write: a committed turn is never taken again.
+            this.#channels?.inbox().doneInTransaction(inbound.channel, inbound.messageId);
           }
           upsert.run(record.id, record.version, json, record.updatedAt);
           let seq = (lastSeq.get(record.id) as { seq: number | null }).seq ?? 0;
@@ -373,7 +375,7 @@ export class SqliteSessionStore implements SessionStore {
   async commit(commit: SessionCommit): Promise<void> {
     const { record, history } = commit;
     // Opened before the transaction (its tables are made on first use).
-    if (commit.outbound?.length) this.channelStore();
+    if (commit.outbound?.length || commit.inbound) this.channelStore().inbox();
     this.#run(`commit session "${record.id}"`, () => {
       // Serialised before the transaction, so the write lock is held only for the writes.
       const json = JSON.stringify(record);

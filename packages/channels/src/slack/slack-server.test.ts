@@ -2,7 +2,7 @@ import type { SqliteStores } from '@treeagent/sqlite';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorAccount } from '../../../server/src/operators/operator-accounts.js';
 import { HANDOFF_NOTICE } from '../../../server/src/test-support/handoff.js';
-import { testOperatorAccounts } from '../../../server/src/test-support/operators.js';
+import { loginOperator, testOperatorAccounts } from '../../../server/src/test-support/operators.js';
 import {
   appMention,
   buttonPress,
@@ -120,7 +120,77 @@ describe('Slack through the server', () => {
     expect(commits).toBe(1);
   });
 
-  it('a turn that fails after the answer is counted as failed, and the next message of the conversation still runs', async () => {
+  it('Slack’s retry of an event whose turn is still running adds nothing: one turn, one answer', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let commits = 0;
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    stores.sessionStore.commit = async (value) => {
+      commits++;
+      await held;
+      return commit(value);
+    };
+    const inbox = stores.sessionStore.channelStore().inbox();
+    const body = dm('hello', '12.1');
+    expect((await post(app, body)).status).toBe(200);
+    // Acknowledged, and kept in the inbox until the turn commits.
+    expect(await inbox.counts()).toEqual([{ channel: 'slack', pending: 1, failed: 0 }]);
+    await expect.poll(() => commits).toBe(1);
+    expect((await post(app, body, { retryNum: 1 })).status).toBe(200);
+    expect((await post(app, body, { retryNum: 2 })).status).toBe(200);
+    release();
+    await expect.poll(() => texts()).toEqual(['Hi! How can I help?']);
+    await expect.poll(() => inbox.counts()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(commits).toBe(1);
+    expect(texts()).toEqual(['Hi! How can I help?']);
+  });
+
+  it('the messages of one conversation run one at a time, in order; another conversation does not wait', async () => {
+    const { start, post, texts, fake } = await setup();
+    const { app, stores } = start();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    stores.sessionStore.commit = async (value) => {
+      const said = value.history.find((entry) => entry.role === 'user')?.content ?? '';
+      const conversation = await stores.sessionStore.channelStore().conversationOf(value.record.id);
+      const mine = conversation?.conversationId === 'D555';
+      if (mine) {
+        running++;
+        most = Math.max(most, running);
+        if (said === 'hello') await held;
+        order.push(said);
+        running--;
+      }
+      return commit(value);
+    };
+    expect((await post(app, dm('hello', '13.1'))).status).toBe(200);
+    expect((await post(app, dm('double', '13.2'))).status).toBe(200);
+    expect((await post(app, dm('hello', '13.3'))).status).toBe(200);
+    // Another user's conversation is answered while the first one's head is held.
+    const other = eventBody(directMessage({ channel: 'D777', user: 'U78', text: 'hello', ts: '13.4' }));
+    expect((await post(app, other)).status).toBe(200);
+    await expect.poll(() => fake.posts.map((item) => item.channel)).toEqual(['D777']);
+    expect(order).toEqual([]);
+    release();
+    await expect.poll(() => order).toEqual(['hello', 'double', 'hello']);
+    expect(most).toBe(1);
+    await expect
+      .poll(() => texts())
+      .toEqual(['Hi! How can I help?', 'Hi! How can I help?', 'First.', 'Second.', expect.any(String)]);
+  });
+
+  it('a turn that fails after the answer is retried from the inbox, and the conversation’s next message runs after it', async () => {
     const { start, post, texts } = await setup();
     const { app, stores } = start();
     const commit = stores.sessionStore.commit.bind(stores.sessionStore);
@@ -130,11 +200,64 @@ describe('Slack through the server', () => {
       return commit(value);
     };
     expect((await post(app, dm('hello', '15.1'))).status).toBe(200);
-    expect((await post(app, dm('hello', '15.2'))).status).toBe(200);
-    await expect.poll(() => texts()).toEqual(['Hi! How can I help?']);
+    expect((await post(app, dm('double', '15.2'))).status).toBe(200);
+    // The first message's turn runs again, and only then the second's: the answers keep their order.
+    await expect.poll(() => texts()).toEqual(['Hi! How can I help?', 'First.', 'Second.']);
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="turn"} 2');
+    expect(metrics).not.toContain('result="failed"');
+    expect(await stores.sessionStore.channelStore().inbox().counts()).toEqual([]);
+  });
+
+  it('a turn that keeps failing is given up with its reason, listed for admins, who may put it back in line; the conversation goes on', async () => {
+    const { start, post, texts } = await setup();
+    const { app, stores } = start();
+    const commit = stores.sessionStore.commit.bind(stores.sessionStore);
+    let full = true;
+    stores.sessionStore.commit = async (value) => {
+      if (full && value.history.some((entry) => entry.role === 'user' && entry.content === 'hello'))
+        throw new Error('the disk is full');
+      return commit(value);
+    };
+    expect((await post(app, dm('hello', '16.1'))).status).toBe(200);
+    expect((await post(app, dm('double', '16.2'))).status).toBe(200);
+    // 'hello' fails 5 times (the default attempts), is given up, and then 'double' runs.
+    await expect.poll(() => texts(), { timeout: 20_000 }).toEqual(['First.', 'Second.']);
+    const token = await loginOperator(app, 'anna');
+    const admin = { headers: { 'X-Operator-Token': token } };
+    const failures = (await (await app.request('/api/v1/channels/inbox/failures', admin)).json()) as {
+      failures: { channel: string; status: string; attempts: number; lastError: string; text: string }[];
+    };
+    expect(failures.failures).toEqual([
+      expect.objectContaining({
+        channel: 'slack',
+        status: 'failed',
+        attempts: 5,
+        lastError: expect.stringContaining('SESSION_STORE'),
+        text: 'hello',
+      }),
+    ]);
+    const list = (await (await app.request('/api/v1/channels', admin)).json()) as {
+      channels: { inbox: unknown }[];
+    };
+    expect(list.channels[0]!.inbox).toEqual({ channel: 'slack', pending: 0, failed: 1 });
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="failed"} 1');
-    expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="turn"} 1');
+    expect(metrics).toContain('treeagent_channel_inbox{channel="slack",status="failed"} 1');
+    // The disk has room again: the admin puts the message back in line, and it is answered.
+    full = false;
+    const [given] = failures.failures as unknown as { channel: string; messageId: string }[];
+    const retry = (messageId: string) =>
+      app.request(`/api/v1/channels/inbox/failures/slack/${encodeURIComponent(messageId)}/retry`, {
+        method: 'POST',
+        ...admin,
+      });
+    expect((await retry(given!.messageId)).status).toBe(200);
+    await expect.poll(() => texts()).toEqual(['First.', 'Second.', 'Hi! How can I help?']);
+    expect((await retry(given!.messageId)).status).toBe(404);
+    expect(
+      (await app.request(`/api/v1/channels/inbox/failures/slack/x/retry`, { method: 'POST' })).status,
+    ).toBe(401);
   });
 
   it('a retried event (X-Slack-Retry-Num) runs one turn, answered in the mention’s thread; options go out as buttons and come back as a press', async () => {

@@ -1,9 +1,13 @@
 /**
- * A server with a Telegram channel on a SQLite data directory in a child process, for the outbox
- * crash test: the server tests' shop, the Telegram channel of `TREEAGENT_TEST_TELEGRAM`
- * (`{ token, secretToken, apiRoot }`, a local fake). With `TREEAGENT_TEST_KILL_AFTER_COMMIT=1` the
- * process kills itself (SIGKILL, nothing flushed or settled) as soon as a turn's commit returns —
- * between the commit and anything after it, the delivery included. Prints `{ url }` when it listens.
+ * A server with a messaging channel on a SQLite data directory in a child process, for the crash
+ * tests: the server tests' shop, and the Telegram channel of `TREEAGENT_TEST_TELEGRAM`
+ * (`{ token, secretToken, apiRoot }`) or the Slack channel of `TREEAGENT_TEST_SLACK`
+ * (`{ botToken, signingSecret, apiUrl }`), each a local fake. With `TREEAGENT_TEST_KILL_AFTER_COMMIT=1`
+ * the process kills itself (SIGKILL, nothing flushed or settled) as soon as a turn's commit returns —
+ * between the commit and anything after it, the delivery included. With
+ * `TREEAGENT_TEST_HOLD_COMMIT=1` a turn's commit never happens: the process writes `commit held` on
+ * stderr and waits, for the test to kill it before the turn commits. The inbox's lease is 1 s, so a
+ * restarted process takes a dead one's messages soon. Prints `{ url }` when it listens.
  *
  * Usage: channel-crash-process.ts <data directory>
  */
@@ -12,6 +16,7 @@ import type { SessionCommit } from '@treeagent/core/adapter';
 import { serve } from '@treeagent/server';
 import { openSqlite } from '@treeagent/sqlite';
 import { handoffAgent } from '../../../server/src/test-support/handoff.js';
+import { SlackChannel } from '../slack/slack-channel.js';
 import { TelegramChannel } from '../telegram/telegram-channel.js';
 
 async function main(): Promise<void> {
@@ -26,14 +31,28 @@ async function main(): Promise<void> {
       if (value.inbound) process.kill(process.pid, 'SIGKILL');
     };
   }
+  if (process.env.TREEAGENT_TEST_HOLD_COMMIT === '1') {
+    const store = stores.sessionStore;
+    const commit = store.commit.bind(store);
+    store.commit = async (value: SessionCommit) => {
+      if (!value.inbound) return commit(value);
+      process.stderr.write('commit held\n');
+      await new Promise<never>(() => {});
+    };
+  }
+  const slack = process.env.TREEAGENT_TEST_SLACK;
+  const channel = slack
+    ? new SlackChannel(JSON.parse(slack))
+    : new TelegramChannel(JSON.parse(process.env.TREEAGENT_TEST_TELEGRAM ?? '{}'));
   const agent = handoffAgent({ sessionStore: stores.sessionStore, fileStore: stores.fileStore });
   await agent.ready();
   const server = await serve({
     agent,
     channels: {
-      channels: [new TelegramChannel(JSON.parse(process.env.TREEAGENT_TEST_TELEGRAM ?? '{}'))],
+      channels: [channel],
       retryDelayMs: 50,
       pollMs: 100,
+      inbox: { leaseMs: 1000 },
     },
     port: 0,
     hostname: '127.0.0.1',

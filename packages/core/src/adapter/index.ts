@@ -34,6 +34,7 @@ export {
 } from '../channel/channel.js';
 export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
 export { outboundOfTurn, payloadsOfOutput } from '../channel/channel-outbound.js';
+export { InMemoryChannelInbox } from '../channel/in-memory-channel-inbox.js';
 export { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 // Vector math shared by embedders and vector stores.
 export { defaultEmbedderFor } from '../embedding/default-embedder.js';
@@ -203,6 +204,7 @@ export type {
   ChannelPayload,
   InboundReceipt,
 } from '../protocol/channel.js';
+export type { ChannelInbox, ChannelInboxEntry, ChannelInboxInput } from '../protocol/channel-inbox.js';
 export type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
 export type { ChunkId } from '../protocol/chunk-id.js';
 export type { BlacklistData, ExploreConstraintsData } from '../protocol/explore-constraints-data.js';

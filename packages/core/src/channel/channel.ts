@@ -48,9 +48,10 @@ export type ChannelRequest =
       kind: 'messages';
       messages: InboundMessage[];
       /**
-       * Answer the platform with this at once and run the turns after (a platform that wants its
-       * acknowledgement within seconds, like Slack's 3). Without it the server answers 200 once every
-       * turn is committed, so a failure makes the platform deliver again.
+       * Answer the platform with this as soon as the messages are in the server's inbox, and run the
+       * turns after (a platform that wants its acknowledgement within seconds, like Slack's 3).
+       * Without it the server answers 200 once their turns ran (or after the inbox's `waitMs`). Either
+       * way a message is answered only once it is stored, so an acknowledged message is never lost.
        */
       acknowledgeWith?: Response;
     };

@@ -1,6 +1,8 @@
 import type { ChannelConversation, ChannelDelivery, ChannelIdentity } from '../protocol/channel.js';
+import type { ChannelInbox } from '../protocol/channel-inbox.js';
 import type { ChannelDeliveryInput, ChannelStore } from '../protocol/channel-store.js';
 import { channelDeadLetterLimit, conversationKey } from './channel-keys.js';
+import { InMemoryChannelInbox } from './in-memory-channel-inbox.js';
 
 interface Entry extends ChannelDelivery {
   seq: number;
@@ -11,7 +13,13 @@ export class InMemoryChannelStore implements ChannelStore {
   readonly #identities = new Map<string, ChannelIdentity>();
   readonly #sessions = new Map<string, string>();
   readonly #entries = new Map<string, Entry>();
+  readonly #inbox = new InMemoryChannelInbox();
   #seq = 0;
+
+  /** The inbox of incoming messages, in memory beside the outbox. */
+  inbox(): ChannelInbox {
+    return this.#inbox;
+  }
 
   async sessionOf(conversation: ChannelConversation, newSessionId: string, now: Date): Promise<string> {
     const key = conversationKey(conversation);
@@ -129,7 +137,7 @@ export class InMemoryChannelStore implements ChannelStore {
 
   async deleteSessions(sessionIds: readonly string[]): Promise<number> {
     const ids = new Set(sessionIds);
-    let deleted = 0;
+    let deleted = await this.#inbox.deleteSessions(sessionIds);
     for (const [id, entry] of this.#entries) {
       if (ids.has(entry.sessionId) && this.#entries.delete(id)) deleted++;
     }

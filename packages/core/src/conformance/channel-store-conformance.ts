@@ -155,6 +155,29 @@ export function describeChannelStore(
       }
     });
 
+    cases.test('deleting sessions deletes their inbox entries too', async () => {
+      const { store, dispose } = await open();
+      try {
+        const inbox = store.inbox?.();
+        if (!inbox) throw new Error(`${name} has no inbox(): a server cannot run a messaging channel on it.`);
+        const entry = (messageId: string, chat: string) => ({
+          channel: 'telegram',
+          messageId,
+          sessionId: `session-${chat}`,
+          conversation: conversation(chat),
+          text: 'what I wrote',
+          selectedOption: null,
+          attachments: [],
+        });
+        await inbox.add(entry('m1', 'A'), at(0));
+        await inbox.add(entry('m2', 'B'), at(0));
+        expect(await store.deleteSessions(['session-A'])).toBe(1);
+        expect(await inbox.sessionEntries(['session-A', 'session-B'])).toMatchObject([{ messageId: 'm2' }]);
+      } finally {
+        await dispose();
+      }
+    });
+
     cases.test('finds the sessions of a platform user on one channel, and only theirs', async () => {
       const { store, dispose } = await open();
       try {

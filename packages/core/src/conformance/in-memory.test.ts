@@ -1,3 +1,5 @@
+import { it } from 'vitest';
+import { InMemoryChannelInbox } from '../channel/in-memory-channel-inbox.js';
 import { InMemoryChannelStore } from '../channel/in-memory-channel-store.js';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
 import { InMemoryFileStore } from '../files/in-memory-file-store.js';
@@ -5,6 +7,7 @@ import { InMemorySourceStore } from '../knowledge/in-memory-source-store.js';
 import { InMemorySessionStore } from '../session/in-memory-session-store.js';
 import { InMemoryVectorStore } from '../vector/in-memory-vector-store.js';
 import { InMemoryVersionStore } from '../versions/in-memory-version-store.js';
+import { describeChannelInbox, expectInboxDoneInCommit } from './channel-inbox-conformance.js';
 import { describeChannelStore } from './channel-store-conformance.js';
 import { describeEmbeddingCache } from './embedding-cache-conformance.js';
 import { describeFileStore } from './file-store-conformance.js';
@@ -54,6 +57,15 @@ describeChannelStore(
   async () => ({ store: new InMemoryChannelStore(), dispose: async () => {} }),
   { skip: [{ reason: IN_PROCESS, tests: ['a pending message survives a restart'] }] },
 );
+describeChannelInbox(
+  'InMemoryChannelInbox',
+  async () => ({ inbox: new InMemoryChannelInbox(), dispose: async () => {} }),
+  {
+    skip: [
+      { reason: IN_PROCESS, tests: ['a pending entry survives a restart, its files and option with it'] },
+    ],
+  },
+);
 describeVersionStore(
   'InMemoryVersionStore',
   async () => ({ store: new InMemoryVersionStore(), dispose: async () => {} }),
@@ -66,3 +78,7 @@ describeVersionStore(
     ],
   },
 );
+
+it('InMemorySessionStore: a commit with an update’s receipt takes the update out of the inbox', async () => {
+  await expectInboxDoneInCommit(new InMemorySessionStore());
+});

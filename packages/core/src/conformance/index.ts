@@ -12,6 +12,11 @@ export { type AnalyticsStoreFactory, describeAnalyticsStore } from './analytics-
 export { type CallbackRequestsFixture, describeCallbackRequests } from './callback-requests-conformance.js';
 export { type CannedResponsesFixture, describeCannedResponses } from './canned-responses-conformance.js';
 export { type ChannelFixture, describeChannel, type FakePlatformSend } from './channel-conformance.js';
+export {
+  type ChannelInboxFixture,
+  describeChannelInbox,
+  expectInboxDoneInCommit,
+} from './channel-inbox-conformance.js';
 export { type ChannelStoreFixture, describeChannelStore } from './channel-store-conformance.js';
 export {
   describeEmbedder,

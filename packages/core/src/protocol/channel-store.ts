@@ -1,4 +1,5 @@
 import type { ChannelConversation, ChannelDelivery, ChannelIdentity, ChannelPayload } from './channel.js';
+import type { ChannelInbox } from './channel-inbox.js';
 
 /** A message to add to the outbox. */
 export interface ChannelDeliveryInput {
@@ -51,6 +52,11 @@ export interface ChannelStore {
   sessionData(
     sessionIds: readonly string[],
   ): Promise<{ identities: ChannelIdentity[]; deliveries: ChannelDelivery[] }>;
-  /** Deletes the identities and messages of `sessionIds`; returns how many rows went. */
+  /** Deletes the identities, messages and inbox entries of `sessionIds`; returns how many rows went. */
   deleteSessions(sessionIds: readonly string[]): Promise<number>;
+  /**
+   * The durable inbox of incoming messages, in the same storage (docs/channels.md, "The inbox"). The
+   * server needs it to run a messaging channel; memory, SQLite and PostgreSQL have one.
+   */
+  inbox?(): ChannelInbox;
 }

@@ -65,6 +65,8 @@ export class InMemorySessionStore implements SessionStore {
     }
     if (inbound && this.#receipts.has(receiptKey(inbound))) throw duplicateDelivery(record.id, inbound);
     if (inbound) this.#receipts.set(receiptKey(inbound), record.id);
+    // The update leaves the inbox with the commit (the in-memory removal does not wait).
+    if (inbound) void this.channelStore().inbox?.().done(inbound.channel, inbound.messageId);
     const copy = structuredClone({ record, history });
     this.#records.set(record.id, copy.record);
     const entries = this.#histories.get(record.id) ?? [];

@@ -72,7 +72,9 @@ export interface SessionCommit {
   /**
    * The platform's id of the update that ran this interaction (docs/channels.md, "Exactly once").
    * The store records it in the same transaction and refuses the commit with `DUPLICATE_DELIVERY`
-   * (writing nothing) when it already holds it, so a redelivered update never runs a turn twice.
+   * (writing nothing) when it already holds it, so a redelivered update never runs a turn twice. A
+   * store with a channel store removes the update's channel inbox entry in the same transaction
+   * (`expectInboxDoneInCommit`).
    */
   inbound?: InboundReceipt;
   /**

@@ -8,6 +8,7 @@ import type {
   CallbackRequests,
   ChannelDelivery,
   ChannelIdentity,
+  ChannelInboxEntry,
   ChannelStore,
   FileStore,
   HandoffOutbox,
@@ -69,6 +70,8 @@ export interface ExportedSession {
   channelIdentity: ChannelIdentity | null;
   /** Messages to the user's channel still in the channel outbox: pending and dead. */
   channelDeliveries: ChannelDelivery[];
+  /** The user's messages still in the channel inbox: waiting for their turn, or given up (failed). */
+  channelInbox: ChannelInboxEntry[];
   /** The callback requests the user left out of hours (contact and time window), open and done. */
   callbackRequests: CallbackRequest[];
   /** The user's rating (CSAT) of the conversation with people, or `null`. */
@@ -106,8 +109,8 @@ export interface PersonalDataStores {
    */
   outbox?: HandoffOutbox | null;
   /**
-   * The messaging channels' store: the export lists the sessions' channel identities and undelivered
-   * messages, the deletion removes them. `null` or absent: no channels.
+   * The messaging channels' store: the export lists the sessions' channel identities, undelivered
+   * messages and messages still in the inbox, the deletion removes them. `null` or absent: no channels.
    */
   channels?: ChannelStore | null;
   /**
@@ -168,6 +171,7 @@ export class PersonalData {
     const channelData = this.#stores.channels
       ? await this.#stores.channels.sessionData(sessionIds)
       : { identities: [], deliveries: [] };
+    const inbox = (await this.#stores.channels?.inbox?.().sessionEntries(sessionIds)) ?? [];
     const callbacks = this.#stores.callbacks ? await this.#stores.callbacks.sessionRequests(sessionIds) : [];
     const ratings = this.#stores.satisfaction ? await this.#stores.satisfaction.list() : [];
     const sessions: ExportedSession[] = [];
@@ -199,6 +203,7 @@ export class PersonalData {
         webhookDeliveries: deliveries.filter((delivery) => delivery.event.sessionId === sessionId),
         channelIdentity: channelData.identities.find((identity) => identity.sessionId === sessionId) ?? null,
         channelDeliveries: channelData.deliveries.filter((delivery) => delivery.sessionId === sessionId),
+        channelInbox: inbox.filter((entry) => entry.sessionId === sessionId),
         callbackRequests: callbacks.filter((request) => request.sessionId === sessionId),
         satisfaction: ratings.find((rating) => rating.sessionId === sessionId) ?? null,
       });

@@ -2,20 +2,25 @@ import { Counter, LabeledGauge, type MetricsRegistry } from '../metrics/promethe
 
 /**
  * The channel metrics: messages received and sends attempted (counters, per process, by channel and
- * result) and the outbox (gauge by channel and status, read from the shared store at scrape time).
+ * result), the outbox and the inbox (gauges by channel and status, read from the shared store at
+ * scrape time).
  */
 export class ChannelMetrics {
-  /** Webhook requests and messages by result: `turn`, `duplicate` (a redelivery), `rejected` (bad signature), `failed`. */
+  /**
+   * Webhook requests and messages by result: `turn`, `duplicate` (a redelivery), `rejected` (bad
+   * signature), `failed` (not stored in the inbox, or its turn given up after the last attempt).
+   */
   readonly received: Counter;
   /** Send attempts by result: `delivered`, `retried`, `dead`. */
   readonly deliveries: Counter;
   #outbox: { channel: string; pending: number; dead: number }[] = [];
+  #inbox: { channel: string; pending: number; failed: number }[] = [];
 
   constructor(registry: MetricsRegistry) {
     this.received = registry.register(
       new Counter(
         'treeagent_channel_messages_received_total',
-        'Messages received on messaging channels, by channel and result (turn, duplicate: a redelivery that ran nothing, rejected: bad signature, failed).',
+        'Messages received on messaging channels, by channel and result (turn, duplicate: a redelivery that ran nothing, rejected: bad signature, failed: not stored, or its turn given up after the last attempt).',
       ),
     );
     this.deliveries = registry.register(
@@ -35,6 +40,22 @@ export class ChannelMetrics {
           ]),
       ),
     );
+    registry.register(
+      new LabeledGauge(
+        'treeagent_channel_inbox',
+        'Messages in the channel inbox, by channel and status (pending: their turn has not run yet; failed: given up after the last attempt, listed by GET /api/v1/channels/inbox/failures).',
+        () =>
+          this.#inbox.flatMap(({ channel, pending, failed }) => [
+            { labels: { channel, status: 'pending' }, value: pending },
+            { labels: { channel, status: 'failed' }, value: failed },
+          ]),
+      ),
+    );
+  }
+
+  /** The inbox's counts the gauge reports (set before each scrape). */
+  setInbox(counts: { channel: string; pending: number; failed: number }[]): void {
+    this.#inbox = counts;
   }
 
   /** The outbox's counts the gauge reports (set before each scrape). */

@@ -27,13 +27,15 @@ export function mountChannelWebhooks(app: Hono, channels: ChannelService): void 
 
 /**
  * The admin's view of the channels under `/api/v1/channels` (behind `guard`): the channels with
- * their capabilities and outbox counts, the dead letters, and putting one back in line.
+ * their capabilities and outbox and inbox counts, the dead letters, putting one back in line, and
+ * the incoming messages whose turn was given up (with their reason).
  */
 export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: MiddlewareHandler): void {
   app.use('/api/v1/channels', guard);
   app.use('/api/v1/channels/*', guard);
   app.get('/api/v1/channels', async (c) => {
     const counts = await channels.store.counts();
+    const inbox = await channels.inbox.counts();
     return c.json({
       channels: [...channels.channels.values()].map((channel) => ({
         name: channel.name,
@@ -41,12 +43,26 @@ export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: Mi
         webhook: `/channels/${channel.name}/webhook`,
         capabilities: channel.capabilities,
         outbox: counts.find((count) => count.channel === channel.name) ?? { pending: 0, dead: 0 },
+        inbox: inbox.find((count) => count.channel === channel.name) ?? { pending: 0, failed: 0 },
       })),
     });
   });
   app.get('/api/v1/channels/dead-letters', async (c) => {
     const limit = Number(c.req.query('limit') ?? 100);
     return c.json({ deadLetters: await channels.store.deadLetters(Number.isFinite(limit) ? limit : 100) });
+  });
+  app.get('/api/v1/channels/inbox/failures', async (c) => {
+    const limit = Number(c.req.query('limit') ?? 100);
+    return c.json({ failures: await channels.inbox.failures(Number.isFinite(limit) ? limit : 100) });
+  });
+  app.post('/api/v1/channels/inbox/failures/:channel/:messageId/retry', async (c) => {
+    const { channel, messageId } = c.req.param();
+    if (!(await channels.inbox.retry(channel, messageId, new Date())))
+      throw notFound(
+        `There is no given-up message "${messageId}" of channel "${channel}" in the inbox (GET /api/v1/channels/inbox/failures lists them).`,
+      );
+    channels.worker.poke();
+    return c.json({ retried: { channel, messageId } });
   });
   app.post('/api/v1/channels/dead-letters/:id/retry', async (c) => {
     const id = c.req.param('id');

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentOutput, FileMetadata, TreeAgent } from '@treeagent/core';
 import type {
   ChannelConversation,
+  ChannelInbox,
+  ChannelInboxEntry,
   ChannelPayload,
   ChannelStore,
   HandoffUpdate,
@@ -19,8 +21,8 @@ import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { TurnRunner } from '../turns/turn-runner.js';
-import { AcknowledgedTurns } from './acknowledged-turns.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
+import { ChannelInboxWorker } from './channel-inbox-worker.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries } from './channel-payloads.js';
 import { ChannelSatisfaction, type ChannelSatisfactionStores } from './channel-satisfaction.js';
@@ -31,21 +33,24 @@ const newSessionId = () => `ch-${randomUUID()}`;
 
 /**
  * The server's side of the channel seam (docs/channels.md): reads verified webhook requests, maps each
- * platform conversation to its session, runs one turn per message with the platform's message id as
- * its receipt (a redelivery runs nothing), and puts what the turn and the operators send in the
- * durable outbox that `ChannelDeliveryLoop` sends.
+ * platform conversation to its session, puts each message in the durable inbox before the platform is
+ * answered, runs one turn per message from the inbox (`ChannelInboxWorker`) with the platform's
+ * message id as its receipt (a redelivery runs nothing), and puts what the turn and the operators
+ * send in the durable outbox that `ChannelDeliveryLoop` sends.
  */
 export class ChannelService {
   readonly store: ChannelStore;
   readonly channels: ReadonlyMap<string, Channel>;
   readonly delivery: ChannelDeliveryLoop;
+  readonly inbox: ChannelInbox;
+  readonly worker: ChannelInboxWorker;
   readonly metrics: ChannelMetrics;
   readonly maxBodyBytes: number;
   readonly #agent: TreeAgent;
   readonly #runner: TurnRunner;
   readonly #logger: ServerLogger;
   readonly #tokens: SessionTokens;
-  readonly #acknowledged = new AcknowledgedTurns();
+  readonly #waitMs: number;
   readonly #listeners: ChannelListener[] = [];
   readonly #answersInCommit: boolean;
   #stopping: Promise<void> = Promise.resolve();
@@ -102,7 +107,29 @@ export class ChannelService {
       metrics: this.metrics,
       options,
     });
+    const inbox = store.inbox?.();
+    if (!inbox)
+      throw new TypeError(
+        'The channel store keeps no inbox (it has no inbox()): implement ChannelStore.inbox (it passes describeChannelInbox of @treeagent/core/conformance), or use the SQLite, PostgreSQL or in-memory channel store.',
+      );
+    this.inbox = inbox;
+    const settings = options.inbox ?? {};
+    this.#waitMs = settings.waitMs ?? 10_000;
+    this.worker = new ChannelInboxWorker({
+      inbox,
+      run: (entry) => this.#run(entry),
+      logger: init.logger,
+      onGivenUp: (entry) => this.metrics.received.inc({ channel: entry.channel, result: 'failed' }),
+      settings: {
+        maxAttempts: Math.max(1, settings.maxAttempts ?? 5),
+        retryDelayMs: settings.retryDelayMs ?? options.retryDelayMs ?? 1000,
+        leaseMs: settings.leaseMs ?? 30_000,
+        pollMs: options.pollMs ?? 1000,
+        concurrency: Math.max(1, settings.concurrency ?? 8),
+      },
+    });
     this.delivery.start();
+    this.worker.start();
     for (const channel of channels.values()) this.#listen(channel);
   }
 
@@ -118,26 +145,23 @@ export class ChannelService {
     );
   }
 
-  /** Runs each message's turn in order; throws at the first that failed (counted and logged). */
+  /**
+   * Puts each message in the inbox, in order, then waits (up to the inbox's `waitMs`) for their turns;
+   * throws when one could not be stored, so the platform sends it again.
+   */
   async #handleAll(channel: Channel, messages: readonly InboundMessage[]): Promise<void> {
-    for (const message of messages) {
-      try {
-        await this.#handle(channel, message);
-      } catch (error) {
-        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
-        this.#logger.error(
-          `Channel "${channel.name}": update ${message.messageId} failed; the platform will send it again`,
-          error,
-        );
-        throw error;
-      }
-    }
+    const stored = await this.#accept(channel, messages);
+    const turns = stored.map((messageId) => this.worker.waitFor(channel.name, messageId, this.#waitMs));
+    this.worker.poke();
+    await Promise.all(turns);
   }
 
   /**
    * One webhook request of `channel`: 401 when it is not the platform's (nothing stored), the
-   * channel's own answer to a handshake, else 200 once every message it carries ran its turn (a
-   * failure answers 500, so the platform delivers it again; the receipt makes that safe).
+   * channel's own answer to a handshake, else its messages go in the durable inbox and the platform is
+   * answered: at once with the channel's `acknowledgeWith` (Slack), else with 200 once their turns ran
+   * (or after the inbox's `waitMs`). Only a message that could not be stored answers 500, so the
+   * platform delivers it again.
    */
   async receive(channel: Channel, request: Request): Promise<Response> {
     const result = await channel.receive(request, { readFile: (id) => this.#agent.fileStore.read(id) });
@@ -152,25 +176,17 @@ export class ChannelService {
       );
     }
     if (result.kind === 'answer') return result.response;
-    if (result.acknowledgeWith) {
-      for (const message of result.messages)
-        this.#acknowledged.run(
-          `${channel.name}\u0000${message.conversation.conversationId}`,
-          () => this.#handle(channel, message),
-          (error) => {
-            // Answered already: the platform will not deliver it again (docs/channels.md, "Slack").
-            this.metrics.received.inc({ channel: channel.name, result: 'failed' });
-            this.#logger.error(`Channel "${channel.name}": update ${message.messageId} failed`, error);
-          },
-        );
-      return result.acknowledgeWith;
-    }
     try {
+      if (result.acknowledgeWith) {
+        await this.#accept(channel, result.messages);
+        this.worker.poke();
+        return result.acknowledgeWith;
+      }
       await this.#handleAll(channel, result.messages);
     } catch {
       return Response.json(
         {
-          error: { code: 'INTERNAL', message: 'The message could not be processed now; deliver it again.' },
+          error: { code: 'INTERNAL', message: 'The message could not be stored now; deliver it again.' },
         },
         { status: 500 },
       );
@@ -178,24 +194,75 @@ export class ChannelService {
     return Response.json({ ok: true });
   }
 
-  async #handle(channel: Channel, message: InboundMessage): Promise<void> {
-    const receipt = { channel: channel.name, messageId: message.messageId };
-    const conversation: ChannelConversation = { ...message.conversation, channel: channel.name };
-    const sessionId = await this.store.sessionOf(conversation, newSessionId(), new Date());
+  /**
+   * Writes each new message to the inbox (its files first, into the file store): a message whose
+   * receipt is known, or already in the inbox (a redelivery), adds nothing. Returns the message ids
+   * stored or found in the inbox (the caller pokes the worker). Throws (logged and counted) when one
+   * could not be stored.
+   */
+  async #accept(channel: Channel, messages: readonly InboundMessage[]): Promise<string[]> {
+    const kept: string[] = [];
+    for (const message of messages) {
+      try {
+        if (
+          await this.#agent.sessionStore.hasReceipt?.({ channel: channel.name, messageId: message.messageId })
+        ) {
+          this.metrics.received.inc({ channel: channel.name, result: 'duplicate' });
+          continue;
+        }
+        const conversation: ChannelConversation = { ...message.conversation, channel: channel.name };
+        const sessionId = await this.store.sessionOf(conversation, newSessionId(), new Date());
+        const attachments = await this.#store(sessionId, message);
+        const added = await this.inbox.add(
+          {
+            channel: channel.name,
+            messageId: message.messageId,
+            sessionId,
+            conversation,
+            text: message.text,
+            selectedOption: message.selectedOption ?? null,
+            attachments,
+          },
+          new Date(),
+        );
+        if (!added) {
+          // Already in the inbox (the platform sent it again): its files were kept the first time.
+          for (const file of attachments) await this.#agent.fileStore.delete(file.id).catch(() => {});
+          this.metrics.received.inc({ channel: channel.name, result: 'duplicate' });
+        }
+        kept.push(message.messageId);
+      } catch (error) {
+        this.metrics.received.inc({ channel: channel.name, result: 'failed' });
+        this.#logger.error(
+          `Channel "${channel.name}": update ${message.messageId} could not be put in the inbox; the platform will send it again`,
+          error,
+        );
+        throw error;
+      }
+    }
+    return kept;
+  }
+
+  /** The turn of one inbox entry (the worker's): nothing when its receipt shows it ran already. */
+  async #run(entry: ChannelInboxEntry): Promise<void> {
+    const channel = this.channels.get(entry.channel);
+    if (!channel)
+      throw new Error(
+        `there is no channel "${entry.channel}" in this server's configuration (add it again to run its waiting messages)`,
+      );
+    const receipt = { channel: channel.name, messageId: entry.messageId };
+    const { conversation, sessionId } = entry;
     await this.#register(sessionId);
     if (await this.#agent.sessionStore.hasReceipt?.(receipt)) {
       this.metrics.received.inc({ channel: channel.name, result: 'duplicate' });
       return;
     }
     // After a handoff: the rating asked with buttons 1–5, and its comment, run no turn.
-    const rated = await this.#satisfaction?.receive(
-      sessionId,
-      message.text,
-      message.selectedOption ?? null,
-      () => this.#languageOf(sessionId),
+    const rated = await this.#satisfaction?.receive(sessionId, entry.text, entry.selectedOption, () =>
+      this.#languageOf(sessionId),
     );
     if (rated) {
-      await this.enqueue(sessionId, conversation, `${channel.name}:${message.messageId}`, rated);
+      await this.enqueue(sessionId, conversation, `${channel.name}:${entry.messageId}`, rated);
       this.metrics.received.inc({ channel: channel.name, result: 'turn' });
       return;
     }
@@ -203,13 +270,12 @@ export class ChannelService {
       void channel.send(conversation, { type: 'typing' }).catch(() => {
         // Only a hint: a typing indicator that did not arrive is not retried.
       });
-    const attachments = await this.#store(sessionId, message);
-    const selectedOption = message.selectedOption ?? (await this.#numberedAnswer(sessionId, message.text));
+    const selectedOption = entry.selectedOption ?? (await this.#numberedAnswer(sessionId, entry.text));
     const turn = this.#runner.start({
       sessionId,
-      message: message.text,
+      message: entry.text,
       ...(selectedOption ? { selectedOption } : {}),
-      attachments,
+      attachments: entry.attachments,
       clientMetadata: { channel: channel.name, platform: channel.platform },
       inbound: receipt,
       // An experiment splits by the channel's user: the same variant in each of their conversations.
@@ -236,7 +302,7 @@ export class ChannelService {
     await this.enqueue(
       sessionId,
       conversation,
-      `${channel.name}:${message.messageId}`,
+      `${channel.name}:${entry.messageId}`,
       payloadsOfOutput(output),
     );
   }
@@ -339,18 +405,20 @@ export class ChannelService {
     await this.store.deleteSessions(sessionIds);
   }
 
-  /** The outbox counts the gauge reports (before each scrape). */
+  /** The outbox and inbox counts the gauges report (before each scrape). */
   async refreshMetrics(): Promise<void> {
     try {
       this.metrics.setOutbox(await this.store.counts());
+      this.metrics.setInbox(await this.inbox.counts());
     } catch (error) {
-      this.#logger.error('Counting the channel outbox failed', error);
+      this.#logger.error('Counting the channel outbox and inbox failed', error);
     }
   }
 
-  /** Stops the delivery loop (shutdown). */
+  /** Stops the delivery loop and the inbox worker (shutdown). */
   stop(): void {
     this.delivery.stop();
+    this.worker.stop();
     this.#stopping = Promise.all(
       this.#listeners
         .splice(0)
@@ -365,7 +433,7 @@ export class ChannelService {
   /** Waits for the sends in progress and the polling channels' last update, so none is left half-done. */
   async settle(): Promise<void> {
     await this.#stopping;
-    await this.#acknowledged.settle();
+    await this.worker.settle();
     await this.delivery.settle();
   }
 }

@@ -24,6 +24,29 @@ export interface ChannelDeliveryOptions {
   sendsPerSecond?: number | Record<string, number>;
   /** Largest webhook request body, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** How the inbox of incoming messages runs their turns (docs/channels.md, "The inbox"). */
+  inbox?: ChannelInboxOptions;
+}
+
+/** The inbox of incoming messages: retries of a turn that failed, leases, and how long a webhook waits. */
+export interface ChannelInboxOptions {
+  /** Attempts at a message's turn, the first included; then it is given up (kept as failed, listed for admins). Default 5. */
+  maxAttempts?: number;
+  /** Delay before the first retry of a turn; it doubles each time (with jitter), up to 5 minutes. Default `retryDelayMs`. */
+  retryDelayMs?: number;
+  /**
+   * How long a process holds a message before it must renew its hold (it renews it every third of
+   * this while the turn runs); a process that died gives its messages up after this long. Default
+   * 30 000 ms.
+   */
+  leaseMs?: number;
+  /**
+   * How long the webhook of a platform that waits for the turn (all but Slack) waits before it
+   * answers 200 anyway (the message is in the inbox either way). Default 10 000 ms.
+   */
+  waitMs?: number;
+  /** Most turns one process runs at once, each of another conversation. Default 8. */
+  concurrency?: number;
 }
 
 /**

@@ -328,6 +328,22 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
             replyTo: conversation,
           });
         }
+        // A message of the user still waiting in the inbox, one given up, and another user's.
+        const inbox = channels.inbox!();
+        const waiting = (messageId: string, index: number, text: string) => ({
+          channel: 'telegram',
+          messageId,
+          sessionId: sessions[index]!,
+          conversation: [direct, group, someoneElse][index]!,
+          text,
+          selectedOption: null,
+          attachments: [],
+        });
+        await inbox.add(waiting('update-9', 0, 'my address is Via Roma 1'), new Date());
+        await inbox.add(waiting('update-10', 1, 'my phone is 333 1234567'), new Date());
+        await inbox.lease(new Date(), 10, 60_000);
+        await inbox.failed('telegram', 'update-10', 'the model did not answer', null, new Date());
+        await inbox.add(waiting('update-11', 2, 'not theirs'), new Date());
         const admin = {
           'X-Operator-Token': await loginOperator(app, 'anna'),
           'Content-Type': 'application/json',
@@ -350,6 +366,7 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
             history: { role: string; content: string }[];
             channelIdentity: { conversation: unknown } | null;
             channelDeliveries: { id: string; payload: { text?: string } }[];
+            channelInbox: { messageId: string; text: string; status: string }[];
           }[];
         };
         expect(exported.sessions.map((session) => session.sessionId)).toEqual([sessions[0], sessions[1]]);
@@ -361,6 +378,23 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
         );
         // The answer still in the outbox (nothing sends in this test) is the user's data too.
         expect(first!.channelDeliveries.map((delivery) => delivery.id)).toEqual(['telegram:update-0:0']);
+        // What the user wrote that has not run yet (or was given up) is theirs too.
+        expect(exported.sessions.map((session) => session.channelInbox)).toEqual([
+          [
+            expect.objectContaining({
+              messageId: 'update-9',
+              text: 'my address is Via Roma 1',
+              status: 'pending',
+            }),
+          ],
+          [
+            expect.objectContaining({
+              messageId: 'update-10',
+              text: 'my phone is 333 1234567',
+              status: 'failed',
+            }),
+          ],
+        ]);
 
         const deletion = await post('delete', { channelUser: { channel: 'telegram', userId: '77' } });
         expect(deletion.status, await deletion.clone().text()).toBe(200);
@@ -380,6 +414,8 @@ export function describePersonalData(name: string, open: () => Promise<PersonalD
         // The other user's conversation is untouched.
         expect(await channels.sessionsOfUser('telegram', '78')).toEqual([sessions[2]]);
         expect((await channels.sessionData([sessions[2]!])).deliveries).toHaveLength(1);
+        expect((await inbox.sessionEntries(sessions)).map((entry) => entry.messageId)).toEqual(['update-11']);
+        expect(await inbox.failures()).toEqual([]);
         // Audited by the user's reference, never the platform's id.
         const audit = await stores.auditLog.list({ limit: 10 });
         const request = audit.find(
