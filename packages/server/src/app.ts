@@ -6,6 +6,7 @@ import { coreAreas } from './areas/core-areas.js';
 import { mountArea } from './areas/mount-area.js';
 import { requireApiKey } from './auth/api-keys.js';
 import { startSessionSweeper } from './auth/session-sweeper.js';
+import { mountChannelList } from './channels/channel-routes.js';
 import { mountChannels } from './channels/mount-channels.js';
 import { serverChannels } from './channels/server-channels.js';
 import { widgetAccess, widgetSkipsApiKey } from './embed/widget-access.js';
@@ -143,6 +144,7 @@ export function createApp(options: CreateAppOptions): TreeAgentApp {
   for (const area of options.routes ?? []) mountArea(app, area, services, ownGuards(area.prefix));
   // Messaging channels: webhooks under /channels, admin routes under /api/v1/channels (docs/channels.md).
   if (channels.messaging) services.channels = mountChannels(app, services, channels.messaging);
+  mountChannelList(app, channels.routes, services.channels ?? null, services.operatorAuth.require('admin'));
   if (options.web)
     app.use(
       '*',

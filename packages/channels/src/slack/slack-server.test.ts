@@ -238,9 +238,13 @@ describe('Slack through the server', () => {
       }),
     ]);
     const list = (await (await app.request('/api/v1/channels', admin)).json()) as {
-      channels: { inbox: unknown }[];
+      channels: { name: string; inbox: unknown }[];
     };
-    expect(list.channels[0]!.inbox).toEqual({ channel: 'slack', pending: 0, failed: 1 });
+    expect(list.channels.find((channel) => channel.name === 'slack')!.inbox).toEqual({
+      channel: 'slack',
+      pending: 0,
+      failed: 1,
+    });
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('treeagent_channel_messages_received_total{channel="slack",result="failed"} 1');
     expect(metrics).toContain('treeagent_channel_inbox{channel="slack",status="failed"} 1');

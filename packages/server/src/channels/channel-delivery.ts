@@ -143,7 +143,7 @@ export class ChannelDeliveryLoop {
       await this.#store.failed(delivery.id, failure.message, null, now);
       this.#metrics.deliveries.inc({ channel: name, result: 'dead' });
       this.#logger.error(
-        `Channel "${name}" did not take message ${delivery.id} (session ${delivery.sessionId}) after ${delivery.attempts} attempt(s): ${failure.message}. It is dead-lettered (treeagent_channel_outbox{status="dead"}); an admin can retry it with POST /api/v1/channels/dead-letters/${encodeURIComponent(delivery.id)}/retry or \`treeagent channels retry\`.`,
+        `Channel "${name}" did not take message ${delivery.id} (session ${delivery.sessionId}) after ${delivery.attempts} attempt(s): ${failure.message}. It is dead-lettered (treeagent_channel_outbox{status="dead"}); an admin can retry it with POST /api/v1/channels/dead-letters/${encodeURIComponent(delivery.id)}/retry.`,
       );
       return;
     }

@@ -2,6 +2,7 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, notFound } from '../errors/api-error.js';
 import type { ChannelService } from './channel-service.js';
+import type { RouteChannel } from './route-channel.js';
 
 /**
  * `/channels/<name>/webhook`: where each platform delivers (no API key: the channel verifies the
@@ -26,27 +27,50 @@ export function mountChannelWebhooks(app: Hono, channels: ChannelService): void 
 }
 
 /**
- * The admin's view of the channels under `/api/v1/channels` (behind `guard`): the channels with
- * their capabilities and outbox and inbox counts, the dead letters, putting one back in line, and
- * the incoming messages whose turn was given up (with their reason).
+ * `GET /api/v1/channels` (behind `guard`, an admin's): every channel of the server, each with its
+ * `kind`. A messaging channel (`messaging`) has its platform, webhook path, capabilities, and outbox
+ * and inbox counts; a route channel (`routes`: the web chat, the OpenAI-compatible endpoint, a
+ * program's own) its capabilities and the routes it answers with who may call each. Mounted whether
+ * or not the server has messaging channels.
  */
-export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: MiddlewareHandler): void {
-  app.use('/api/v1/channels', guard);
-  app.use('/api/v1/channels/*', guard);
-  app.get('/api/v1/channels', async (c) => {
-    const counts = await channels.store.counts();
-    const inbox = await channels.inbox.counts();
+export function mountChannelList(
+  app: Hono,
+  routeChannels: readonly RouteChannel[],
+  messaging: ChannelService | null,
+  guard: MiddlewareHandler,
+): void {
+  app.get('/api/v1/channels', guard, async (c) => {
+    const counts = messaging ? await messaging.store.counts() : [];
+    const inbox = messaging ? await messaging.inbox.counts() : [];
     return c.json({
-      channels: [...channels.channels.values()].map((channel) => ({
-        name: channel.name,
-        platform: channel.platform,
-        webhook: `/channels/${channel.name}/webhook`,
-        capabilities: channel.capabilities,
-        outbox: counts.find((count) => count.channel === channel.name) ?? { pending: 0, dead: 0 },
-        inbox: inbox.find((count) => count.channel === channel.name) ?? { pending: 0, failed: 0 },
-      })),
+      channels: [
+        ...routeChannels.map((channel) => ({
+          kind: 'routes' as const,
+          name: channel.name,
+          capabilities: channel.capabilities,
+          routes: channel.routes,
+        })),
+        ...[...(messaging?.channels.values() ?? [])].map((channel) => ({
+          kind: 'messaging' as const,
+          name: channel.name,
+          platform: channel.platform,
+          webhook: `/channels/${channel.name}/webhook`,
+          capabilities: channel.capabilities,
+          outbox: counts.find((count) => count.channel === channel.name) ?? { pending: 0, dead: 0 },
+          inbox: inbox.find((count) => count.channel === channel.name) ?? { pending: 0, failed: 0 },
+        })),
+      ],
     });
   });
+}
+
+/**
+ * The admin's routes of the messaging channels under `/api/v1/channels/` (behind `guard`): the dead
+ * letters, putting one back in line, and the incoming messages whose turn was given up (with their
+ * reason). The list of the channels is `mountChannelList`'s.
+ */
+export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: MiddlewareHandler): void {
+  app.use('/api/v1/channels/*', guard);
   app.get('/api/v1/channels/dead-letters', async (c) => {
     const limit = Number(c.req.query('limit') ?? 100);
     return c.json({ deadLetters: await channels.store.deadLetters(Number.isFinite(limit) ? limit : 100) });

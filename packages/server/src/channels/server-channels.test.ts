@@ -1,10 +1,13 @@
+import { InMemoryAuditLog } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { routeArea } from '../areas/route-area.js';
 import { describeRouteChannel } from '../conformance/index.js';
 import { openAiCompatible } from '../openai/openai-channel.js';
+import { operatorDirectory } from '../operators/operator-accounts.js';
 import { webChat } from '../sessions/web-chat-channel.js';
 import { testApp } from '../test-support/fixtures.js';
+import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 import { ScriptedChannel, scriptedUpdate } from '../test-support/scripted-channel.js';
 import { type RouteChannel, routeChannel } from './route-channel.js';
 
@@ -25,6 +28,41 @@ async function surfaces(app: ReturnType<typeof testApp>['app']) {
 }
 
 describe('option channels of createApp', () => {
+  it('GET /api/v1/channels lists every channel, route channels with their routes, for an admin only', async () => {
+    const operators = {
+      directory: operatorDirectory(await testOperatorAccounts()),
+      auditLog: new InMemoryAuditLog(),
+    };
+    const list = async (app: ReturnType<typeof testApp>['app']) => {
+      const admin = await loginOperator(app, 'anna');
+      const response = await app.request('/api/v1/channels', { headers: { 'X-Operator-Token': admin } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { channels: Record<string, any>[] }).channels;
+    };
+    // No messaging channel: the route channels are listed all the same.
+    const plain = testApp({ operators });
+    const listed = await list(plain.app);
+    expect(listed.map(({ kind, name }) => `${kind}:${name}`)).toEqual(['routes:web-chat', 'routes:openai']);
+    expect(listed[0]!.routes).toContainEqual({ method: 'POST', path: '/api/v1/sessions', access: 'public' });
+    expect(listed[0]!.capabilities).toMatchObject({ streaming: true, handoff: true });
+    expect((await plain.app.request('/api/v1/channels')).status).toBe(401);
+    const bruno = await loginOperator(plain.app, 'bruno');
+    const asOperator = await plain.app.request('/api/v1/channels', {
+      headers: { 'X-Operator-Token': bruno },
+    });
+    expect(asOperator.status).toBe(403);
+    // Both kinds: a route channel and a messaging channel, each as it is configured.
+    const both = testApp({ operators, channels: [webChat(), new ScriptedChannel()] });
+    const all = await list(both.app);
+    expect(all.map(({ kind, name }) => `${kind}:${name}`)).toEqual(['routes:web-chat', 'messaging:scripted']);
+    expect(all[1]).toMatchObject({
+      webhook: '/channels/scripted/webhook',
+      outbox: { pending: 0, dead: 0 },
+      inbox: { pending: 0, failed: 0 },
+    });
+    await both.app.shutdown();
+  });
+
   it('omitted: the web chat and the OpenAI-compatible endpoint', async () => {
     const { app } = testApp();
     expect(await surfaces(app)).toEqual({ webChat: 201, models: 200, completions: 200 });
