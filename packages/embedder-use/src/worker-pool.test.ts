@@ -55,8 +55,10 @@ describe('WorkerPool (several USE-lite workers, with fake workers)', () => {
   test('the workers beyond the first close once idle; the first stays', async () => {
     const workers = pool(1, 2, 50);
     await workers.embed(['a', 'bb', 'ccc']);
-    expect(workers.started).toBe(2);
+    // Two were started for the call (on a loaded machine the second may already have idled out).
+    expect(started).toHaveLength(2);
     await until(() => workers.started === 1);
+    expect(started).toHaveLength(2);
     expect(lengths(await workers.embed(['dddd']))).toEqual([4]);
   });
 });
