@@ -117,7 +117,7 @@ function cosineTo(target: Float32Array, targetOffset: number, y: Float32Array): 
 
 /** Mean cosine to the teacher on the held-out sentences, and nearest-neighbour agreement among them. */
 function heldOutAgreement(net: StudentNetwork, sp: FeatureSpace): { cosine: number; neighbours: number } {
-  const n = Math.min(heldIndex.length, 2000);
+  const n = Math.min(heldIndex.length, 1000);
   const student = new Float32Array(n * O);
   let sum = 0;
   for (let k = 0; k < n; k++) {

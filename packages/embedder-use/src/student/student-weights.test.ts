@@ -40,6 +40,15 @@ describe('the student weights file', () => {
     expect(decoded.network.b2).toEqual(network.b2);
   });
 
+  test("a Node Buffer that is a view into a larger pool (as readFileSync's can be) decodes the same", () => {
+    const bytes = encodeStudentWeights(header, network);
+    const pooled = Buffer.concat([Buffer.from('xyz'), Buffer.from(bytes)]).subarray(3);
+    expect(pooled.byteOffset).toBeGreaterThan(0);
+    const decoded = decodeStudentWeights(pooled);
+    expect(decoded.network.w2).toEqual(network.w2);
+    expect(decoded.network.table).toEqual(decodeStudentWeights(bytes).network.table);
+  });
+
   test('a truncated file or another file says so', () => {
     const bytes = encodeStudentWeights(header, network);
     expect(() => decodeStudentWeights(bytes.subarray(0, bytes.length - 4))).toThrow(/truncated or damaged/);

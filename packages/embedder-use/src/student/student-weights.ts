@@ -44,7 +44,7 @@ export function decodeStudentWeights(bytes: Uint8Array): StudentWeights {
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerLength))) as StudentHeader;
   const { rows, embedding, hidden, output } = header;
   // Copied to an aligned buffer of its own: the file's bytes may sit at any offset of a Node buffer.
-  const body = bytes.slice(align(12 + headerLength));
+  const body = new Uint8Array(bytes.subarray(align(12 + headerLength)));
   const expected = align(rows * 4 + rows * embedding) + 4 * denseFloats(header);
   if (body.byteLength !== expected)
     throw new Error(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { TreeAgentError } from '@treeagent/core';
-import type { Embedder } from '@treeagent/core/adapter';
+import type { Embedder, EmbedOptions } from '@treeagent/core/adapter';
 import { type Features, featuresOf } from './student-features.js';
 import { averageRows, forward } from './student-network.js';
 import { decodeStudentWeights, type StudentWeights } from './student-weights.js';
@@ -48,8 +48,12 @@ export class UseStudentEmbedder implements Embedder {
     this.#source = options.weightsFile ?? STUDENT_WEIGHTS_URL;
   }
 
-  /** One vector per text, in order; a text with no word (empty, blank, only symbols) is a zero vector. */
-  embed(texts: readonly string[]): Float32Array[] {
+  /**
+   * One vector per text, in order; a text with no word (empty, blank, only symbols) is a zero
+   * vector. Computed on the calling thread (≈ 0.1 ms a text); an aborted `options.signal` rejects.
+   */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    options.signal?.throwIfAborted();
     const { space, network } = this.#load();
     const x = new Float32Array(network.embedding);
     const hidden = new Float32Array(network.hidden);
