@@ -6,8 +6,8 @@ import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
 import { rejectionReason } from '@treeagent/core/test';
 import { afterAll, describe, expect, test } from 'vitest';
+import { EVERYDAY_SENTENCES } from '../test-support/everyday-sentences.js';
 import { UseEmbedder } from '../use-embedder.js';
-import { EVERYDAY_SENTENCES } from './everyday-sentences.js';
 import { decodeStudentWeights, encodeStudentWeights } from './student-weights.js';
 import { STUDENT_WEIGHTS_URL, USE_STUDENT_ID, UseStudentEmbedder } from './use-student-embedder.js';
 
