@@ -24,10 +24,10 @@ export interface UseStudentEmbedderOptions {
  * A distilled student of Universal Sentence Encoder lite (English, 512 dimensions): a deep
  * averaging network over words and word pairs, trained to give USE-lite's vectors for generic
  * English (WordNet glosses, fortunes, request-like sentences; never an intent set). Plain
- * JavaScript on the calling thread, no tfjs and no worker: about 0.1 ms per message, against
+ * JavaScript on the calling thread, no tfjs and no worker: about 0.15 ms of CPU per text, against
  * 4–20 ms for USE-lite, for vectors that agree with USE-lite's at a cosine of about 0.8 (less
- * faithful on rare words and long sentences). Its weights (≈ 9 MB) ship in this package and load
- * on the first `embed` (tens of milliseconds); its `id` differs from USE-lite's, so caches and fits
+ * faithful on unknown words and long sentences). Its weights (10.5 MB) ship in this package and load
+ * on the first `embed` (about 70 ms); its `id` differs from USE-lite's, so caches and fits
  * keyed by the embedder never mix the two.
  *
  * @example
@@ -37,7 +37,7 @@ export class UseStudentEmbedder implements Embedder {
   readonly id = USE_STUDENT_ID;
   readonly dimensions = 512;
   /**
-   * Not kept in embedding caches: computing a vector (≈ 0.1 ms) costs less than storing and reading
+   * Not kept in embedding caches: computing a vector (≈ 0.15 ms) costs less than storing and reading
    * it, and a message's vector is then never persisted.
    */
   readonly cacheable = false;
@@ -50,7 +50,7 @@ export class UseStudentEmbedder implements Embedder {
 
   /**
    * One vector per text, in order; a text with no word (empty, blank, only symbols) is a zero
-   * vector. Computed on the calling thread (≈ 0.1 ms a text); an aborted `options.signal` rejects.
+   * vector. Computed on the calling thread (≈ 0.15 ms of CPU a text); an aborted `options.signal` rejects.
    */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     options.signal?.throwIfAborted();
