@@ -9,16 +9,17 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * Where the time of a fit at load goes: embedding the chunks (the base embedder, through a cold
  * cache) against the math (PCA, scatter, LDA in the worker thread), as `spaceFitter()` fits an
  * English tree of CLINC150 `train` (`--per-intent` utterances per intent; `--base=agent` fits the
- * hashed n-grams instead of USE-lite + hashed). Wall time of each phase and CPU time of the process.
+ * hashed n-grams instead of USE-lite + hashed; `--base=use-student` over the USE-lite student + hashed). Wall time of each phase and CPU time of
+ * the process.
  * `--warm`: the chunks' vectors from the benchmarks' embedding cache (`embed-use-cache.ts` fills it),
  * as a restart with a persistent cache finds them: the math alone.
  *
- * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent] [--warm]
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--warm]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const tree = clincTree(loadClinc150(), { perIntent: Number(option('per-intent', '20')), threshold: null });
-const base = option('base', 'auto') as 'auto' | 'agent';
+const base = option('base', 'auto') as 'auto' | 'agent' | 'use-student';
 const cpu = () => {
   const { user, system } = cpuUsage();
   return (user + system) / 1000;

@@ -9,6 +9,7 @@ import {
   TreeAgent,
 } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
+import { baseOptions, parseBase } from '../student/bases.js';
 import { loadClinc150 } from './clinc150.js';
 
 /**
@@ -32,7 +33,10 @@ import { loadClinc150 } from './clinc150.js';
  *     them (balanced accuracy), in the space fitted on all chunks (a bias: see the results' notes).
  * Embeddings come from `bench/.cache/embeddings` (fill it with `embed-use-cache.ts`).
  *
- * npx tsx bench/routing/in-domain-oos.ts [--splits 2] [--domains banking,travel] [--no-write]
+ * `--base <name>`: another base of the fit (`bench/student/bases.ts`: the USE-lite student alone or
+ * combined), `--keep <k>` its calibration's keep; its results go to `in-domain-oos-results-<name>.json`.
+ *
+ * npx tsx bench/routing/in-domain-oos.ts [--splits 2] [--domains banking,travel] [--base student+hashed --keep 0.95] [--no-write]
  */
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
@@ -42,6 +46,8 @@ const splits = Number(argument('--splits') ?? 2);
 const folds = 5;
 const data = loadClinc150();
 const domains = argument('--domains')?.split(',') ?? Object.keys(data.domains);
+const base = parseBase(argument('--base'));
+const keepOption = argument('--keep');
 const cache = new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)));
 
 /** A small deterministic generator (mulberry32). */
@@ -173,7 +179,11 @@ for (const domain of domains) {
     ];
     const tree = defineTree({ name: `${domain}-${split}`, nodes });
     // The library's fitter, the fitted embedder kept to score the ideas on the same vectors.
-    const library = spaceFitter({ cacheDirectory: false });
+    const library = spaceFitter({
+      cacheDirectory: false,
+      ...baseOptions(base, tree),
+      ...(keepOption ? { calibrationKeep: Number(keepOption) } : {}),
+    });
     let fitted: Embedder | undefined;
     const fitter: SpaceFitter = {
       ...library,
@@ -335,6 +345,11 @@ const summary = Object.entries(rows).map(([rule, list]) => ({
 console.table(summary);
 if (!process.argv.includes('--no-write'))
   writeFileSync(
-    fileURLToPath(new URL('in-domain-oos-results.json', import.meta.url)),
+    fileURLToPath(
+      new URL(
+        `in-domain-oos-results${base === 'use+hashed' ? '' : `-${base.replace(/\+/g, '-')}`}.json`,
+        import.meta.url,
+      ),
+    ),
     `${JSON.stringify({ date: new Date().toISOString(), splits, folds, domains, summary, trees }, null, 2)}\n`,
   );

@@ -2,15 +2,19 @@ import { cpus, loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
 import { TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
+import { baseOptions, parseBase } from '../student/bases.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
- * What one message costs on the English fitted path (USE-lite + hashed, fitted at load) against the
- * hashed path, in the same run: CPU time of the whole process per message (the serving thread and
+ * What one message costs on the English fitted path over USE-lite + hashed (fitted at load), over
+ * the USE-lite student (`--student-base`, default `student+hashed`: `bench/student/bases.ts`), and
+ * on the hashed path, in the same run: CPU time of the whole process per message (the serving thread and
  * USE-lite's worker thread) and messages routed per second, one message at a time and
  * `--concurrency` at once (a server's users writing together: their messages share USE-lite's model
  * calls). The tree: CLINC150 `train`, `--per-intent` utterances per intent (default 10: 1,500
  * chunks); the messages: other `train` utterances (never `val`), each distinct, so no cache answers.
+ * "Turns per second on 2 cores" is 2,000 ms ÷ the CPU milliseconds of a message (what two free
+ * cores could route); the measured rate is the shared machine's.
  *
  * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/message-cost.ts [--messages=480] [--concurrency=16] [--per-intent=10]
  */
@@ -19,6 +23,10 @@ const option = (name: string, fallback: string) =>
 const MESSAGES = option('messages', '480');
 const CONCURRENCY = option('concurrency', '16');
 const PER_INTENT = option('per-intent', '10');
+const STUDENT_BASE = parseBase(
+  process.argv.find((arg) => arg.startsWith('--student-base='))?.slice('--student-base='.length) ??
+    'student+hashed',
+);
 
 const data = loadClinc150();
 const tree = clincTree(data, { perIntent: PER_INTENT, threshold: null });
@@ -72,14 +80,33 @@ console.log(
 );
 const hashed = await path('hashed', new TreeAgent({ tree }));
 const english = await path(
-  'English fitted',
+  'English fitted, USE-lite',
   new TreeAgent({ tree, spaceFitter: spaceFitter({ cacheDirectory: false }) }),
 );
+const student = await path(
+  `English fitted, ${STUDENT_BASE}`,
+  new TreeAgent({
+    tree,
+    spaceFitter: spaceFitter({ cacheDirectory: false, ...baseOptions(STUDENT_BASE, tree) }),
+  }),
+);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const perSecondOnTwoCores = (figures: Figures) => (2000 / figures.cpuMsPerMessage).toFixed(0);
+for (const [name, figures] of [
+  ['hashed', hashed],
+  ['English fitted, USE-lite', english],
+  [`English fitted, ${STUDENT_BASE}`, student],
+] as const)
+  console.log(
+    `${name}: turns per second on 2 cores (2,000 ms ÷ CPU per message): one at a time ${perSecondOnTwoCores(figures.one)}, ${CONCURRENCY} at once ${perSecondOnTwoCores(figures.many)}`,
+  );
 console.log(
   `English fitted ÷ hashed, CPU per message: one at a time ${ratio(english.one.cpuMsPerMessage, hashed.one.cpuMsPerMessage)}, ${CONCURRENCY} at once ${ratio(english.many.cpuMsPerMessage, hashed.many.cpuMsPerMessage)}`,
 );
 console.log(
   `English fitted, ${CONCURRENCY} at once ÷ one at a time: CPU per message ${ratio(english.many.cpuMsPerMessage, english.one.cpuMsPerMessage)}, messages per second ${ratio(english.many.messagesPerSecond, english.one.messagesPerSecond)}`,
+);
+console.log(
+  `USE-lite ÷ student (${STUDENT_BASE}), CPU per message: one at a time ${ratio(english.one.cpuMsPerMessage, student.one.cpuMsPerMessage)}, ${CONCURRENCY} at once ${ratio(english.many.cpuMsPerMessage, student.many.cpuMsPerMessage)}; student ÷ hashed: ${ratio(student.one.cpuMsPerMessage, hashed.one.cpuMsPerMessage)}, ${ratio(student.many.cpuMsPerMessage, hashed.many.cpuMsPerMessage)}`,
 );
 process.exit(0);

@@ -6,6 +6,7 @@ import type { SpaceFitter } from '../../packages/core/src/adapter/index.js';
 import type { CalibrationOptions, LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { FileEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/index.js';
+import { baseOptions, parseBase } from '../student/bases.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 
 /**
@@ -27,6 +28,9 @@ import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
  * (the issue's 0.85 with a margin for new data); for the hashed base, the rule that chose its 0.95
  * (the smallest keep whose held-out in-scope messages are answered at least 90% of the time).
  *
+ * `--base <name>` (with `--select`): another base of the fit for the cross-validation, one of
+ * `bench/student/bases.ts` (`student`, `student+hashed`, `use+student+hashed`: the USE-lite student).
+ *
  * `--data <dir>`: the agent keeps its embeddings (`FileEmbeddingCache`) and fits in `<dir>`, as
  * `treeagent dev` does in its data directory; run twice with the same directory for a warm start.
  * Without it: `new TreeAgent({ tree, spaceFitter: spaceFitter() })` alone, cold.
@@ -41,6 +45,9 @@ const argument = (name: string) => {
 const select = process.argv.includes('--select');
 const hashedBase = process.argv.includes('--hashed-base');
 const dataDirectory = argument('--data');
+const selectBase = parseBase(argument('--base'));
+if (argument('--base') && (!select || hashedBase))
+  throw new Error('--base is for the cross-validation (--select), without --hashed-base');
 
 /** The agent's fitter: the library's (`base: 'auto'`), or over the agent's hashed embedder. */
 function fitterFor(options: SpaceFitterOptions): SpaceFitter {
@@ -116,6 +123,7 @@ if (select) {
         for (const keep of keeps) {
           const fitter: SpaceFitter = fitterFor({
             cacheDirectory: directory,
+            ...baseOptions(selectBase, tree),
             ...(baseWeight === undefined ? {} : { baseWeight }),
           });
           // The agent's option wins over the fitter's advice: the keep under test.
@@ -149,6 +157,10 @@ if (select) {
       inScopeRight: mean((o) => o.inScopeRight),
       inScopeKept: mean((o) => o.inScopeKept),
       outOfScopeRecall: mean((o) => o.outOfScopeRecall),
+      // Each fold's figures: the spread that tells a difference from the noise of the split.
+      perFold: outcomes.map((o) =>
+        [o.inScopeRight, o.outOfScopeRecall].map((v) => Math.round(v * 1000) / 1000),
+      ),
     };
   });
   if (hashedBase) {
@@ -244,7 +256,7 @@ if (!process.argv.includes('--no-write')) {
   const file = new URL('./out-of-the-box-results.json', import.meta.url);
   const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const runs = previous.runs ?? (previous.val ? { [`hashed (${previous.date})`]: previous } : {});
-  const kind = hashedBase ? 'hashed' : 'library default';
+  const kind = hashedBase ? 'hashed' : selectBase === 'use+hashed' ? 'library default' : `base ${selectBase}`;
   runs[String(results.run ?? (select ? `${kind} selection` : kind))] = results;
   if (select && results.run) runs[`${kind} selection`] = { selection: results.selection };
   writeFileSync(file, `${JSON.stringify({ runs }, null, 2)}\n`);

@@ -1,1 +1,6 @@
+export {
+  USE_STUDENT_ID,
+  UseStudentEmbedder,
+  type UseStudentEmbedderOptions,
+} from './student/use-student-embedder.js';
 export { UseEmbedder, type UseEmbedderOptions, type UseEmbedderThread } from './use-embedder.js';

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '@treeagent/core';
 import { countEnglish, type Embedder, isEnglishTree } from '@treeagent/core/adapter';
 import { afterEach, describe, expect, test } from 'vitest';
-import { chooseFitBase, USE_BASE_CALIBRATION_KEEP, USE_BASE_WEIGHT, type UseImporter } from './fit-base.js';
+import {
+  chooseFitBase,
+  STUDENT_BASE_CALIBRATION_KEEP,
+  STUDENT_BASE_WEIGHT,
+  USE_BASE_CALIBRATION_KEEP,
+  USE_BASE_WEIGHT,
+  type UseImporter,
+} from './fit-base.js';
 import type { TransformersImporter } from './multilingual-base.js';
 import { MODEL_MANIFEST } from './pulled-models.js';
 import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
@@ -25,6 +32,14 @@ class FakeUse implements Embedder {
   }
 }
 const fakeUse: UseImporter = async () => ({ UseEmbedder: FakeUse });
+/** Test double for the package with its student (`UseStudentEmbedder`). */
+class FakeStudent extends FakeUse {
+  override readonly id = 'fake-student';
+}
+const fakeUseWithStudent: UseImporter = async () => ({
+  UseEmbedder: FakeUse,
+  UseStudentEmbedder: FakeStudent,
+});
 /** What Node's import throws when the package is not installed. */
 const notInstalled: UseImporter = () =>
   Promise.reject(
@@ -97,6 +112,48 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
       embedder: hashed,
       isAgents: true,
     });
+  });
+});
+
+describe("chooseFitBase: the USE-lite student, opted in ('use-student')", () => {
+  const hashed = new HashedEmbedder();
+
+  test('an English tree: the student + hashed 2:1, with its own settings; the rest as with auto', async () => {
+    const chosen = await chooseFitBase('use-student', englishIntentTree(), hashed, true, fakeUseWithStudent);
+    expect(chosen.embedder.id).toBe(`concat(fake-student*2,${hashed.id}*1)`);
+    expect(chosen.reason).toBe(
+      'USE-lite student + hashed n-grams 2:1 (English tree: 100% of the 128 chunks with function words)',
+    );
+    expect(chosen.settings).toEqual({
+      baseWeight: STUDENT_BASE_WEIGHT,
+      calibrationKeep: STUDENT_BASE_CALIBRATION_KEEP,
+    });
+    // 'auto' keeps USE-lite; an Italian tree or an embedder the user chose are as with 'auto'.
+    expect(
+      (await chooseFitBase('auto', englishIntentTree(), hashed, true, fakeUseWithStudent)).embedder.id,
+    ).toBe(`concat(fake-use*2,${hashed.id}*1)`);
+    const italian = await chooseFitBase(
+      'use-student',
+      italianIntentTree(),
+      new HashedEmbedder({ language: 'it' }),
+      true,
+      fakeUseWithStudent,
+    );
+    expect(italian.isAgents).toBe(true);
+    expect(
+      await chooseFitBase('use-student', englishIntentTree(), hashed, false, fakeUseWithStudent),
+    ).toEqual({
+      embedder: hashed,
+      isAgents: true,
+    });
+  });
+
+  test('a package without the student, or none: the hashed base, and why', async () => {
+    const old = await chooseFitBase('use-student', englishIntentTree(), hashed, true, fakeUse);
+    expect(old).toMatchObject({ embedder: hashed, isAgents: true });
+    expect(old.reason).toContain('the installed @treeagent/embedder-use has no USE-lite student: update it');
+    const missing = await chooseFitBase('use-student', englishIntentTree(), hashed, true, notInstalled);
+    expect(missing.reason).toContain('npm install @treeagent/embedder-use');
   });
 });
 
@@ -212,6 +269,32 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
     const again = new TreeAgent(options);
     await again.ready();
     expect(again.space()).toMatchObject({ state: 'fitted', cached: true, embedderId: status.embedderId });
+  });
+
+  test("spaceFitter({ base: 'use-student' }): the real student + hashed, its own key and settings, read back on a restart", async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-fit-student-'));
+    directories.push(directory);
+    const options = {
+      tree: englishIntentTree(),
+      embeddingCache: new InMemoryEmbeddingCache(),
+      spaceFitter: spaceFitter({ cacheDirectory: directory, base: 'use-student' }),
+    };
+    const agent = new TreeAgent(options);
+    const status = await agent.whenFitted();
+    expect(status).toMatchObject({
+      state: 'fitted',
+      cached: false,
+      baseId: `concat(use-lite-student-en@1*2,${new HashedEmbedder().id}*1)`,
+      base: 'USE-lite student + hashed n-grams 2:1 (English tree: 100% of the 128 chunks with function words)',
+    });
+    const open = { thresholds: 0 };
+    expect((await agent.route('umbrella needed today?', open)).node.name).toBe('weather');
+    const again = new TreeAgent(options);
+    await again.ready();
+    expect(again.space()).toMatchObject({ state: 'fitted', cached: true, embedderId: status.embedderId });
+    // The same data directory with the 'auto' base (USE-lite): the student's fit is not used.
+    const auto = new TreeAgent({ ...options, spaceFitter: spaceFitter({ cacheDirectory: directory }) });
+    expect(await auto.whenFitted()).toMatchObject({ state: 'fitted', cached: false });
   });
 
   test('the USE-lite base asks for its own calibration keep; the options win', async () => {

@@ -12,10 +12,13 @@ import { type MultilingualSource, multilingualEmbedder } from './multilingual-ba
  *   — and a tree in another language is fitted over a multilingual sentence encoder pulled with
  *   `treeagent models pull` + hashed n-grams (2:1) when one is in the models directory and
  *   `@treeagent/embedder-transformers` is installed;
+ * - `'use-student'`: as `'auto'`, except that the English tree is fitted over the distilled student of
+ *   USE-lite (`UseStudentEmbedder`) + hashed n-grams 2:1: far cheaper per message (plain JavaScript,
+ *   no model thread), and less accurate than USE-lite (docs/routing.md, "The base of the fit");
  * - `'agent'`: always the agent's embedder;
  * - an `Embedder`: that one (its vectors must describe the same texts as the agent's).
  */
-export type FitBase = 'auto' | 'agent' | Embedder;
+export type FitBase = 'auto' | 'use-student' | 'agent' | Embedder;
 
 /** The package whose `UseEmbedder` the `'auto'` base uses for English trees. */
 export const USE_PACKAGE = '@treeagent/embedder-use';
@@ -34,6 +37,15 @@ export const USE_BASE_WEIGHT = 0.25;
  */
 export const USE_BASE_CALIBRATION_KEEP = 0.965;
 
+/**
+ * The base weight and calibration keep of a space fitted over the USE-lite student + hashed 2:1
+ * (`base: 'use-student'`): USE-lite's base weight, and the keep chosen by 5-fold cross-validation on
+ * CLINC150 `train` with USE-lite's rule (the most in-scope right among the keeps that still decline
+ * 90% of `oos_train`; docs/routing.md, "The base of the fit").
+ */
+export const STUDENT_BASE_WEIGHT = 0.25;
+export const STUDENT_BASE_CALIBRATION_KEEP = 0.95;
+
 /** The base a fit is made over, and why. */
 export interface ChosenBase {
   /** The embedder the fit is made over. */
@@ -49,9 +61,10 @@ export interface ChosenBase {
   settings?: { baseWeight: number; calibrationKeep: number };
 }
 
-/** Imports `@treeagent/embedder-use`'s `UseEmbedder`, or says why it cannot. */
+/** Imports `@treeagent/embedder-use`'s `UseEmbedder` (and its student), or says why it cannot. */
 export type UseImporter = () => Promise<{
   UseEmbedder: new (options?: { batchSize?: number; workers?: number }) => Embedder;
+  UseStudentEmbedder?: new () => Embedder;
 }>;
 
 /**
@@ -76,7 +89,7 @@ export async function chooseFitBase(
   importer: UseImporter = importUse,
   multilingual: MultilingualSource = {},
 ): Promise<ChosenBase> {
-  if (base !== 'auto' && base !== 'agent') return { embedder: base, isAgents: base === agentEmbedder };
+  if (typeof base !== 'string') return { embedder: base, isAgents: base === agentEmbedder };
   const agents = (reason?: string): ChosenBase => ({
     embedder: agentEmbedder,
     isAgents: true,
@@ -96,6 +109,16 @@ export async function chooseFitBase(
     };
   }
   const english = `English tree: ${share}% of the ${language.decided.toLocaleString('en-US')} chunks with function words`;
+  if (base === 'use-student') {
+    const student = await studentEmbedder(importer);
+    if (typeof student === 'string') return agents(`hashed n-grams (${english}; ${student})`);
+    return {
+      embedder: new ConcatEmbedder([{ embedder: student, weight: 2 }, agentEmbedder]),
+      isAgents: false,
+      reason: `USE-lite student + hashed n-grams 2:1 (${english})`,
+      settings: { baseWeight: STUDENT_BASE_WEIGHT, calibrationKeep: STUDENT_BASE_CALIBRATION_KEEP },
+    };
+  }
   const use = await useEmbedder(importer);
   if (typeof use === 'string') return agents(`hashed n-grams (${english}; ${use})`);
   return {
@@ -109,6 +132,34 @@ export async function chooseFitBase(
 let shared: Promise<Embedder | string> | null = null;
 let sharedImporter: UseImporter | null = null;
 
+/** Why `@treeagent/embedder-use` could not be imported, in a few words. */
+function importFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const missing =
+    (error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' && message.includes(USE_PACKAGE);
+  return missing
+    ? `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`
+    : `${USE_PACKAGE} failed to load (${message})`;
+}
+
+let sharedStudent: Promise<Embedder | string> | null = null;
+let sharedStudentImporter: UseImporter | null = null;
+
+/** The student of the package (one per process: its weights load once), or why not. */
+function studentEmbedder(importer: UseImporter): Promise<Embedder | string> {
+  if (!sharedStudent || sharedStudentImporter !== importer) {
+    sharedStudentImporter = importer;
+    sharedStudent = importer().then(
+      (module) =>
+        module.UseStudentEmbedder
+          ? new module.UseStudentEmbedder()
+          : `the installed ${USE_PACKAGE} has no USE-lite student: update it`,
+      importFailure,
+    );
+  }
+  return sharedStudent;
+}
+
 function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
   if (!shared || sharedImporter !== importer) {
     sharedImporter = importer;
@@ -116,14 +167,7 @@ function useEmbedder(importer: UseImporter): Promise<Embedder | string> {
       // The model runs in its worker thread; small batches keep a user's message, which takes its turn
       // between the fit's batches, from waiting long behind them.
       (module) => new module.UseEmbedder({ batchSize: 16, workers: USE_FIT_WORKERS }),
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        const missing =
-          (error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' && message.includes(USE_PACKAGE);
-        return missing
-          ? `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`
-          : `${USE_PACKAGE} failed to load (${message})`;
-      },
+      importFailure,
     );
   }
   return shared;

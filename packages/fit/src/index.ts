@@ -4,6 +4,8 @@ export {
   type ChosenBase,
   chooseFitBase,
   type FitBase,
+  STUDENT_BASE_CALIBRATION_KEEP,
+  STUDENT_BASE_WEIGHT,
   USE_BASE_CALIBRATION_KEEP,
   USE_BASE_WEIGHT,
   USE_PACKAGE,

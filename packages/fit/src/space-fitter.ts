@@ -214,9 +214,11 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       try {
         projection = await project(chosen.embedder);
       } catch (error) {
-        // A base 'auto' chose (USE-lite) that fails to embed never leaves the tree unfitted: the fit is
-        // made over the agent's embedder, as without it, and the status says why.
-        if (fitBase !== 'auto' || chosen.isAgents || signal.aborted) throw error;
+        // A base 'auto' chose (USE-lite; the student with 'use-student') that fails to embed never
+        // leaves the tree unfitted: the fit is made over the agent's embedder, as without it, and the
+        // status says why.
+        if ((fitBase !== 'auto' && fitBase !== 'use-student') || chosen.isAgents || signal.aborted)
+          throw error;
         const message = error instanceof Error ? error.message : String(error);
         chosen = {
           embedder: request.base,
