@@ -22,4 +22,23 @@ describe('describeSpace: the CLI line on the embedding space', () => {
   test('the base id when the fitter says nothing of its choice', () => {
     expect(describeSpace(fitted)).toContain('; base concat(use-lite-en@0.2.0*2,hashed-v1*1); randomised PCA');
   });
+
+  test('an interim fit while the final one runs, and after the final one failed', () => {
+    const interim = {
+      baseId: 'concat(use-lite-student-en@1*2,hashed-v1*1)',
+      base: 'USE-lite student + hashed n-grams 2:1 (English tree: …) (interim)',
+      cached: false,
+      fitMilliseconds: 18_000,
+    };
+    const embedderId = 'fitted(concat(use-lite-student-en@1*2,hashed-v1*1),def,base*0.25)';
+    expect(describeSpace({ state: 'fitting', embedderId, fitter: 'f', interim })).toBe(
+      `embedding space: an interim fit (base ${interim.base}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`,
+    );
+    expect(describeSpace({ state: 'fitting', embedderId: 'hashed-v1', fitter: 'f' })).toMatch(
+      /^embedding space: unfitted \(hashed-v1\) while the fit runs/,
+    );
+    expect(describeSpace({ state: 'failed', embedderId, fitter: 'f', error: 'out of memory', interim })).toBe(
+      `embedding space: an interim fit (base ${interim.base}): the fit failed (out of memory).`,
+    );
+  });
 });

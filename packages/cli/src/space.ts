@@ -44,9 +44,13 @@ export function describeSpace(status: SpaceStatus): string {
     case 'fitted':
       return `embedding space: fitted to the tree (${status.cached ? `cached fit${status.file ? ` ${status.file}` : ''}` : `fitted in ${(status.fitMilliseconds / 1000).toFixed(1)} s`}; base ${status.base ?? status.baseId}${status.detail ? `; ${status.detail}` : ''}); thresholds calibrated in it.`;
     case 'fitting':
-      return `embedding space: unfitted (${status.embedderId}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`;
+      return status.interim
+        ? `embedding space: an interim fit (base ${status.interim.base ?? status.interim.baseId}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`
+        : `embedding space: unfitted (${status.embedderId}) while the fit runs in the background; the agent switches to the fitted space when it is ready.`;
     case 'failed':
-      return `embedding space: unfitted (${status.embedderId}): the fit failed (${status.error}).`;
+      return status.interim
+        ? `embedding space: an interim fit (base ${status.interim.base ?? status.interim.baseId}): the fit failed (${status.error}).`
+        : `embedding space: unfitted (${status.embedderId}): the fit failed (${status.error}).`;
     default:
       return `embedding space: unfitted (${status.embedderId}): ${status.reason}.`;
   }

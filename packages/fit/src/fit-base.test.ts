@@ -204,12 +204,17 @@ describe("chooseFitBase: a tree not in English ('auto') and the models pulled", 
       modelPath: join(directory, 'Xenova', 'paraphrase-multilingual-MiniLM-L12-v2'),
       quantized: true,
     });
+    // The pulled model is the costly part: a large tree gets an interim fit over hashed meanwhile.
+    expect(chosen.costly).toMatchObject({ interim: 'agent' });
+    expect(chosen.costly?.part.id).toBe('fake-multilingual');
     // An English tree keeps USE-lite.
     const english = await chooseFitBase('auto', englishIntentTree(), new HashedEmbedder(), true, fakeUse, {
       directory,
       importer: fakeTransformers,
     });
     expect(english.embedder.id).toContain('fake-use');
+    expect(english.costly).toMatchObject({ interim: 'use-student' });
+    expect(english.costly?.part.id).toBe('fake-use');
   });
 
   test('without a multilingual model pulled, or without the package to run it, the hashed base and why', async () => {

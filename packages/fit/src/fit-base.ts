@@ -59,6 +59,12 @@ export interface ChosenBase {
   reason?: string;
   /** Settings this base asks for (the fitter's options win). */
   settings?: { baseWeight: number; calibrationKeep: number };
+  /**
+   * A neural part of the base whose embedding of a large tree's chunks takes long (USE-lite, a
+   * pulled model), and the cheaper base an interim fit is made over meanwhile when its vectors of
+   * the chunks are not cached (`SpaceFitRequest.onInterim`; docs/routing.md, "Fitting at load").
+   */
+  costly?: { part: Embedder; interim: 'use-student' | 'agent' };
 }
 
 /** Imports `@treeagent/embedder-use`'s `UseEmbedder` (and its student), or says why it cannot. */
@@ -106,6 +112,7 @@ export async function chooseFitBase(
       embedder: new ConcatEmbedder([{ embedder: model.embedder, weight: 2 }, agentEmbedder]),
       isAgents: false,
       reason: `${model.name} (pulled, multilingual) + hashed n-grams 2:1 (${notEnglish})`,
+      costly: { part: model.embedder, interim: 'agent' },
     };
   }
   const english = `English tree: ${share}% of the ${language.decided.toLocaleString('en-US')} chunks with function words`;
@@ -126,6 +133,7 @@ export async function chooseFitBase(
     isAgents: false,
     reason: `USE-lite + hashed n-grams 2:1 (${english})`,
     settings: { baseWeight: USE_BASE_WEIGHT, calibrationKeep: USE_BASE_CALIBRATION_KEEP },
+    costly: { part: use, interim: 'use-student' },
   };
 }
 

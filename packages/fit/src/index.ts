@@ -30,6 +30,7 @@ export {
   projectionFromJSON,
   projectionToJSON,
 } from './fitted-embedder.js';
+export { INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
 export { type LintedFit, lintFit } from './lint-fit.js';
 export {
   type MultilingualSource,

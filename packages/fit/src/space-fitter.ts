@@ -11,6 +11,7 @@ import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
 import { type FitOptions, fitSettings } from './fit-settings.js';
 import { FittedEmbedder, fitFileName, readCachedFit } from './fitted-embedder.js';
+import { handInterimFit, INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
 import { projectInWorker } from './project-in-worker.js';
 import { projectVectors } from './project-vectors.js';
 import type { Projection } from './projection.js';
@@ -67,6 +68,15 @@ export interface SpaceFitterOptions
    * `data/models`); none without a cache directory, or with `false`.
    */
   modelsDirectory?: string | false;
+  /**
+   * An interim fit while the final one runs, when the final base's neural part (USE-lite, a pulled
+   * model) has not embedded at least `minUnembeddedChunks` of the tree's chunks (default
+   * `INTERIM_FIT_MIN_UNEMBEDDED`, 2,000): the agent routes within seconds in a space fitted over a
+   * cheaper base (the USE-lite student + hashed for an English tree, hashed otherwise), then
+   * switches to the final fit. `false`: no interim fit, the agent serves unfitted until the final
+   * one (docs/routing.md, "Fitting at load"). Only the `'auto'` base makes one.
+   */
+  interimFit?: false | { minUnembeddedChunks?: number };
 }
 
 /**
@@ -117,6 +127,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     calibrationKeep,
     base: fitBase = 'auto',
     modelsDirectory,
+    interimFit = {},
     ...fitOptions
   } = options;
   const settings = fitSettings(fitOptions);
@@ -150,6 +161,16 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     if (modelsDirectory === false) return {};
     const directory = modelsDirectory ?? directoryOf(request);
     return directory ? { directory: modelsDirectory ?? join(dirname(directory), 'models') } : {};
+  };
+  // The base of an interim fit (`handInterimFit`): the student for an English tree, else the agent's.
+  const interimBaseOf = async (
+    request: SpaceFitRequest,
+    interim: 'use-student' | 'agent',
+  ): Promise<ChosenBase | null> => {
+    if (interim === 'agent')
+      return { embedder: request.base, isAgents: true, reason: 'hashed n-grams (interim)' };
+    const student = await chooseFitBase('use-student', request.tree, request.base, true);
+    return student.isAgents ? null : { ...student, reason: `${student.reason} (interim)` };
   };
   const described = (chosen: ChosenBase) => ({
     calibration: calibrationOf(chosen),
@@ -209,7 +230,34 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           (input, onStep) =>
             worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
         );
+      const spaceOf = (
+        chosen: ChosenBase,
+        projection: FittedEmbedder['projection'],
+        cached: boolean,
+        file?: string,
+      ) => ({
+        embedder: embedderOf(request, chosen, projection),
+        cached,
+        fitMilliseconds: projection.milliseconds,
+        detail: describeFit(projection),
+        ...described(chosen),
+        ...(file ? { file } : {}),
+      });
       let chosen = await baseOf(request);
+      // A neural base that has not embedded a large tree yet: a cheaper fit first, routed meanwhile.
+      if (chosen.costly && fitBase === 'auto' && interimFit !== false) {
+        const { costly } = chosen;
+        await handInterimFit({
+          request,
+          settings,
+          minUnembeddedChunks: interimFit.minUnembeddedChunks ?? INTERIM_FIT_MIN_UNEMBEDDED,
+          chosen: { ...chosen, costly },
+          interimBase: () => interimBaseOf(request, costly.interim),
+          project,
+          fileOf: (base) => fileOf(request, base),
+          spaceOf,
+        });
+      }
       let projection: FittedEmbedder['projection'];
       try {
         projection = await project(chosen.embedder);
@@ -227,17 +275,10 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         };
         projection = await project(chosen.embedder);
       }
-      const embedder = embedderOf(request, chosen, projection);
       const file = fileOf(request, chosen.embedder);
-      if (file) embedder.save(file);
-      return {
-        embedder,
-        cached: false,
-        fitMilliseconds: projection.milliseconds,
-        detail: describeFit(projection),
-        ...described(chosen),
-        ...(file ? { file } : {}),
-      };
+      const space = spaceOf(chosen, projection, false, file);
+      if (file) space.embedder.save(file);
+      return space;
     },
   };
 }

@@ -79,6 +79,7 @@ export {
 export {
   AUTO_FIT_MIN_CHUNKS,
   type FittedSpace,
+  type InterimSpace,
   type SpaceFitRequest,
   type SpaceFitter,
 } from '../engine/runtime/space-fitter.js';

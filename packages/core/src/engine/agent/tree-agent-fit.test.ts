@@ -138,6 +138,116 @@ describe('TreeAgent fits its embedding space at load', () => {
     expect(await bestSimilarity(agent, 'a bike question')).toBeLessThan(0.99);
   });
 
+  test('an interim fit the fitter hands routes while the final fit runs, then the final one', async () => {
+    const interimEmbedder: Embedder = {
+      id: 'interim-vector',
+      dimensions: 2,
+      embed: (texts) => texts.map(() => [0, 1]),
+    };
+    const final = deferred<FittedSpace>();
+    const lines: string[] = [];
+    const fitter: SpaceFitter = {
+      id: 'scripted',
+      cached: async () => null,
+      fit: async (request) => {
+        await request.onInterim?.({
+          embedder: interimEmbedder,
+          cached: false,
+          fitMilliseconds: 3,
+          baseId: 'student',
+          baseReason: 'a cheap base (interim)',
+        });
+        return final.promise;
+      },
+    };
+    const agent = new TreeAgent({
+      tree: topicsTree(),
+      spaceFitter: fitter,
+      log: (level, message) => lines.push(`${level} ${message}`),
+    });
+    await agent.ready();
+    await vi.waitFor(() => expect(agent.space()).toHaveProperty('interim'));
+    expect(agent.space()).toEqual({
+      state: 'fitting',
+      embedderId: 'interim-vector',
+      fitter: 'scripted',
+      interim: { baseId: 'student', base: 'a cheap base (interim)', cached: false, fitMilliseconds: 3 },
+    });
+    expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'interim-vector' });
+    expect(await bestSimilarity(agent, 'a bike question')).toBeCloseTo(1, 5);
+    expect(lines.join('\n')).toMatch(
+      /info Tree Agent: routing tree "topics" in an interim fitted space while the fit runs \(fitted in 0\.0 s; over a cheap base \(interim\)\)/,
+    );
+
+    final.resolve(fitted());
+    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    expect(agent.space()).not.toHaveProperty('interim');
+    expect(await turnStart(agent, 's2')).toMatchObject({ fittedSpace: 'one-vector' });
+  });
+
+  test('a fit that fails after an interim one leaves the interim space routing, and says so', async () => {
+    const interimEmbedder: Embedder = {
+      id: 'interim-vector',
+      dimensions: 2,
+      embed: (t) => t.map(() => [0, 1]),
+    };
+    const lines: string[] = [];
+    const agent = new TreeAgent({
+      tree: topicsTree(),
+      spaceFitter: {
+        id: 'scripted',
+        cached: async () => null,
+        fit: async (request) => {
+          await request.onInterim?.({ embedder: interimEmbedder, cached: true, fitMilliseconds: 3 });
+          throw new Error('out of memory');
+        },
+      },
+      log: (level, message) => lines.push(`${level} ${message}`),
+    });
+    await agent.ready();
+    expect(await agent.whenFitted()).toMatchObject({
+      state: 'failed',
+      embedderId: 'interim-vector',
+      error: 'out of memory',
+      interim: { cached: true },
+    });
+    expect(lines.at(-1)).toMatch(
+      /^warn Tree Agent: fitting the embedding space to tree "topics" failed \(out of memory\); still routing in the interim fitted space \(interim-vector\)/,
+    );
+    expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'interim-vector' });
+  });
+
+  test('an interim fit handed after the tree was replaced installs nothing', async () => {
+    const interimEmbedder: Embedder = {
+      id: 'interim-vector',
+      dimensions: 2,
+      embed: (t) => t.map(() => [0, 1]),
+    };
+    const gate = deferred<void>();
+    let calls = 0;
+    const agent = new TreeAgent({
+      tree: topicsTree(),
+      spaceFitter: {
+        id: 'scripted',
+        cached: async () => null,
+        fit: async (request) => {
+          if (++calls === 1) {
+            await gate.promise;
+            await request.onInterim?.({ embedder: interimEmbedder, cached: false, fitMilliseconds: 3 });
+          }
+          return fitted();
+        },
+      },
+    });
+    await agent.ready();
+    await agent.setTree(topicsTree(70));
+    expect(await agent.whenFitted()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    gate.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(agent.space()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
+    expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'one-vector' });
+  });
+
   test('setTree during a fit: the old fit is dropped, the new tree is fitted', async () => {
     // The stale fit's space is recognisable: its own embedder id, and it records that the agent
     // built a runtime in it (the last thing the stale fit does before it must give up).

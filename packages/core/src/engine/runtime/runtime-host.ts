@@ -11,7 +11,14 @@ import { fitBlocker, NO_SPACE_FITTER } from './fit-plan.js';
 import { type ExploreIn, loadRuntime } from './load-runtime.js';
 import type { MissingModelPolicy } from './missing-models.js';
 import type { AgentRuntime, TurnLimits } from './runtime.js';
-import type { FitMode, FittedSpace, SpaceFitRequest, SpaceFitter, SpaceStatus } from './space-fitter.js';
+import type {
+  FitMode,
+  FittedSpace,
+  InterimSpace,
+  SpaceFitRequest,
+  SpaceFitter,
+  SpaceStatus,
+} from './space-fitter.js';
 
 /** What the host builds runtimes from: the agent's options, resolved (`TreeAgent` fills the defaults). */
 export interface RuntimeHostOptions {
@@ -170,14 +177,27 @@ export class RuntimeHost {
     return skip ? unfitted(skip) : fitter;
   }
 
-  #fitRequest(job: LoadJob): SpaceFitRequest {
+  #fitRequest(job: LoadJob, onInterim?: SpaceFitRequest['onInterim']): SpaceFitRequest {
     return {
       tree: job.tree,
       base: this.#options.embedder,
       baseIsDefault: this.#options.defaultEmbedder,
       embeddingCache: this.#options.embeddingCache,
       signal: job.controller.signal,
+      ...(onInterim ? { onInterim } : {}),
     };
+  }
+
+  /**
+   * Swaps in the runtime of `job`'s tree in `space` when `job` is still the installed load; false
+   * when it is not (the tree was replaced meanwhile).
+   */
+  async #switchTo(job: LoadJob, space: FittedSpace): Promise<boolean> {
+    const runtime = await this.#build(job.tree, space);
+    await job.installed;
+    if (job.controller.signal.aborted || this.#installed !== job) return false;
+    this.#runtime = Promise.resolve(runtime);
+    return true;
   }
 
   /**
@@ -191,12 +211,25 @@ export class RuntimeHost {
     const tree = job.tree;
     const started = performance.now();
     job.status = { state: 'fitting', embedderId: embedder.id, fitter: fitter.id };
+    // The space routing while the fit runs: the agent's, or an interim fit the fitter handed.
+    let meanwhile = `the unfitted space (${embedder.id})`;
+    const onInterim = async (space: FittedSpace) => {
+      if (!(await this.#switchTo(job, space))) return;
+      job.status = {
+        state: 'fitting',
+        embedderId: space.embedder.id,
+        fitter: fitter.id,
+        interim: interimStatus(space),
+      };
+      meanwhile = `the interim fitted space (${space.embedder.id})`;
+      log(
+        'info',
+        `Tree Agent: routing tree "${tree.name}" in an interim fitted space while the fit runs (${space.cached ? 'from the cache' : `fitted in ${(space.fitMilliseconds / 1000).toFixed(1)} s`}${space.baseReason ? `; over ${space.baseReason}` : ''}); thresholds calibrated in it.`,
+      );
+    };
     try {
-      const fitted = await fitter.fit(this.#fitRequest(job));
-      const runtime = await this.#build(tree, fitted);
-      await job.installed;
-      if (job.controller.signal.aborted || this.#installed !== job) return;
-      this.#runtime = Promise.resolve(runtime);
+      const fitted = await fitter.fit(this.#fitRequest(job, onInterim));
+      if (!(await this.#switchTo(job, fitted))) return;
       job.status = fittedStatus(embedder, fitter, fitted);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       log(
@@ -206,10 +239,17 @@ export class RuntimeHost {
     } catch (error) {
       if (job.controller.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
-      job.status = { state: 'failed', embedderId: embedder.id, fitter: fitter.id, error: message };
+      const interim = job.status.state === 'fitting' ? job.status.interim : undefined;
+      job.status = {
+        state: 'failed',
+        embedderId: job.status.embedderId,
+        fitter: fitter.id,
+        error: message,
+        ...(interim ? { interim } : {}),
+      };
       log(
         'warn',
-        `Tree Agent: fitting the embedding space to tree "${tree.name}" failed (${message}); still routing in the unfitted space (${embedder.id}). It is retried at the next load; fit: false turns automatic fitting off.`,
+        `Tree Agent: fitting the embedding space to tree "${tree.name}" failed (${message}); still routing in ${meanwhile}. It is retried at the next load; fit: false turns automatic fitting off.`,
       );
     } finally {
       job.resolveSettled();
@@ -277,6 +317,16 @@ function newLoadJob(tree: Tree): LoadJob {
     resolveInstalled,
     settled,
     resolveSettled,
+  };
+}
+
+function interimStatus(space: FittedSpace): InterimSpace {
+  return {
+    baseId: space.baseId ?? space.embedder.id,
+    fitMilliseconds: space.fitMilliseconds,
+    cached: space.cached,
+    ...(space.detail ? { detail: space.detail } : {}),
+    ...(space.baseReason ? { base: space.baseReason } : {}),
   };
 }
 

@@ -34,6 +34,14 @@ export interface SpaceFitRequest {
   embeddingCache: EmbeddingCache;
   /** Aborted when the tree is replaced (`setTree`) before the fit is done. */
   signal: AbortSignal;
+  /**
+   * Routes in `space` until `fit` returns: a fitter whose fit will take long (a large tree whose
+   * chunks a neural base has not embedded yet) may first make a quicker, less accurate one and hand
+   * it here. The agent builds its runtime and switches to it (the status stays `fitting`, with
+   * `interim`), then to the fit `fit` returns. Absent (`treeagent fit`, a fit made ahead): no
+   * interim fit is made.
+   */
+  onInterim?(space: FittedSpace): Promise<void>;
 }
 
 /** A fitted space, ready to route with. */
@@ -66,13 +74,21 @@ export interface FittedSpace {
 /**
  * Where the agent's embedding space stands (`TreeAgent.space()`):
  * - `unfitted`: routing in the base space, and no fit is coming (`reason` says why);
- * - `fitting`: routing in the base space while a fit runs in the background;
+ * - `fitting`: routing in the base space while a fit runs in the background (or in an `interim`
+ *   fitted space the fitter handed meanwhile);
  * - `fitted`: routing in the fitted space (its thresholds calibrated in it);
- * - `failed`: the fit failed; routing stays in the base space (`error` says why).
+ * - `failed`: the fit failed; routing stays in the base space, or the `interim` one (`error` says why).
  */
 export type SpaceStatus =
   | { state: 'unfitted'; embedderId: string; reason: string }
-  | { state: 'fitting'; embedderId: string; fitter: string }
+  | {
+      state: 'fitting';
+      /** The embedder routing now: the agent's, or the interim fitted space's. */
+      embedderId: string;
+      fitter: string;
+      /** Routing meanwhile in a quicker fit the fitter handed (`SpaceFitRequest.onInterim`). */
+      interim?: InterimSpace;
+    }
   | {
       state: 'fitted';
       embedderId: string;
@@ -86,7 +102,25 @@ export type SpaceStatus =
       /** See `FittedSpace.baseReason`. */
       base?: string;
     }
-  | { state: 'failed'; embedderId: string; fitter: string; error: string };
+  | {
+      state: 'failed';
+      embedderId: string;
+      fitter: string;
+      error: string;
+      /** The interim fit still routing, when one was installed before the fit failed. */
+      interim?: InterimSpace;
+    };
+
+/** A fit the agent routes in while the final fit runs (`SpaceFitRequest.onInterim`). */
+export interface InterimSpace {
+  baseId: string;
+  fitMilliseconds: number;
+  cached: boolean;
+  /** See `FittedSpace.detail`. */
+  detail?: string;
+  /** See `FittedSpace.baseReason`. */
+  base?: string;
+}
 
 /**
  * When the automatic fit applies (`TreeAgentOptions.fit`): `'auto'` (default) fits only the default
