@@ -14,7 +14,7 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * `--warm`: the chunks' vectors from the benchmarks' embedding cache (`embed-use-cache.ts` fills it),
  * as a restart with a persistent cache finds them: the math alone.
  *
- * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--warm]
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--pca=512] [--warm]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -27,9 +27,11 @@ const cpu = () => {
 const phases: { phase: string; at: number; cpu: number }[] = [];
 const started = performance.now();
 const cpuStart = cpu();
+const pca = option('pca', '');
 const fitter = spaceFitter({
   cacheDirectory: false,
   base,
+  ...(pca ? { pcaDimensions: Number(pca) } : {}),
   onProgress: ({ phase }) => phases.push({ phase, at: performance.now() - started, cpu: cpu() - cpuStart }),
 });
 const space = await fitter.fit({
