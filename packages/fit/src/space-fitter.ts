@@ -6,7 +6,7 @@ import type {
   SpaceFitRequest,
   SpaceFitter,
 } from '@treeagent/core/adapter';
-import { type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
+import { CASCADE_GAP, CASCADE_MARGIN, type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
 import { type FitOptions, fitSettings } from './fit-settings.js';
@@ -15,6 +15,12 @@ import { handInterimFit, INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
 import { projectInWorker } from './project-in-worker.js';
 import { projectVectors } from './project-vectors.js';
 import type { Projection } from './projection.js';
+
+/** The two bases of the `'cascade'` base: the student's first, USE-lite's for unsure messages. */
+interface Cascade {
+  first: ChosenBase;
+  second: ChosenBase;
+}
 
 /** How `spaceFitter` fits: the fit's settings, where fits are cached, and the embedder's base weight. */
 export interface SpaceFitterOptions
@@ -59,7 +65,8 @@ export interface SpaceFitterOptions
   /**
    * What the fit is made over (default `'auto'`: an English tree on the default hashed embedder is
    * fitted over USE-lite + hashed n-grams when `@treeagent/embedder-use` is installed; `'agent'`:
-   * always the agent's embedder). See `FitBase`.
+   * always the agent's embedder; `'use-student'`, `'cascade'`: the USE-lite student, alone or first
+   * with USE-lite for unsure messages). See `FitBase`.
    */
   base?: FitBase;
   /**
@@ -153,10 +160,30 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       ...(weight === undefined ? {} : { baseWeight: weight }),
     });
   };
-  const baseOf = (request: SpaceFitRequest) =>
-    chooseFitBase(fitBase, request.tree, request.base, request.baseIsDefault === true, undefined, {
+  const choose = (request: SpaceFitRequest, base: FitBase) =>
+    chooseFitBase(base, request.tree, request.base, request.baseIsDefault === true, undefined, {
       ...modelsOf(request),
     });
+  const baseOf = (request: SpaceFitRequest) => choose(request, fitBase === 'cascade' ? 'auto' : fitBase);
+  // 'cascade': the student's fit, and USE-lite's for unsure messages; null when the student does not
+  // serve this tree (not English, the package missing): then the tree is fitted as with 'auto'.
+  const cascadeOf = async (request: SpaceFitRequest): Promise<Cascade | null> => {
+    if (fitBase !== 'cascade') return null;
+    const first = await choose(request, 'use-student');
+    if (first.isAgents) return null;
+    const second = await choose(request, 'auto');
+    return second.isAgents ? null : { first, second };
+  };
+  // A fit over `chosen` made ahead or cached: a shipped file first, then the data directory's; each
+  // is used only when made for this tree's chunks, base and settings.
+  const readFit = (request: SpaceFitRequest, chosen: ChosenBase) => {
+    const cacheFile = fileOf(request, chosen.embedder);
+    for (const file of [...fitFiles, ...(cacheFile ? [cacheFile] : [])]) {
+      const projection = readCachedFit(file, request.tree, chosen.embedder, settings);
+      if (projection) return { projection, file };
+    }
+    return null;
+  };
   const modelsOf = (request: SpaceFitRequest) => {
     if (modelsDirectory === false) return {};
     const directory = modelsDirectory ?? directoryOf(request);
@@ -177,6 +204,40 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     baseId: chosen.embedder.id,
     ...(chosen.reason ? { baseReason: chosen.reason } : {}),
   });
+  const spaceOf = (
+    request: SpaceFitRequest,
+    chosen: ChosenBase,
+    projection: FittedEmbedder['projection'],
+    cached: boolean,
+    file?: string,
+  ) => ({
+    embedder: embedderOf(request, chosen, projection),
+    cached,
+    fitMilliseconds: projection.milliseconds,
+    detail: describeFit(projection),
+    ...described(chosen),
+    ...(file ? { file } : {}),
+  });
+  // The cascade's fitted space: the student's, with USE-lite's for its unsure messages.
+  const withEscalation = (
+    request: SpaceFitRequest,
+    cascade: Cascade,
+    first: FittedSpace,
+    second: FittedEmbedder['projection'],
+  ): FittedSpace => ({
+    ...first,
+    fitMilliseconds: first.fitMilliseconds + second.milliseconds,
+    detail: `${first.detail}; USE-lite's: ${describeFit(second)}`,
+    baseReason: `${cascade.first.reason}; unsure messages over ${cascade.second.reason?.replace(/ \(.*$/, '')}`,
+    escalation: {
+      embedder: embedderOf(request, cascade.second, second),
+      calibration: calibrationOf(cascade.second),
+      margin: CASCADE_MARGIN,
+      gap: CASCADE_GAP,
+      baseId: cascade.second.embedder.id,
+      ...(cascade.second.reason ? { baseReason: cascade.second.reason } : {}),
+    },
+  });
   return {
     id: `@treeagent/fit (shrinkage ${settings.shrinkage}${cacheOption ? `, cache ${cacheOption}` : ''})`,
     skip(tree, base) {
@@ -191,28 +252,21 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         : null;
     },
     async cached(request) {
-      const chosen = await baseOf(request);
-      const cacheFile = fileOf(request, chosen.embedder);
-      // A shipped fit first, then the data directory's; each is used only when made for this tree.
-      const candidates = [...fitFiles, ...(cacheFile ? [cacheFile] : [])];
-      let file: string | undefined;
-      let projection: FittedEmbedder['projection'] | null = null;
-      for (const candidate of candidates) {
-        projection = readCachedFit(candidate, request.tree, chosen.embedder, settings);
-        if (projection) {
-          file = candidate;
-          break;
-        }
+      const cascade = await cascadeOf(request);
+      if (cascade) {
+        const first = readFit(request, cascade.first);
+        const second = first && readFit(request, cascade.second);
+        if (!first || !second) return null;
+        return withEscalation(
+          request,
+          cascade,
+          { ...spaceOf(request, cascade.first, first.projection, true, first.file) },
+          second.projection,
+        );
       }
-      if (!projection) return null;
-      return {
-        embedder: embedderOf(request, chosen, projection),
-        cached: true,
-        fitMilliseconds: projection.milliseconds,
-        detail: describeFit(projection),
-        ...described(chosen),
-        ...(file ? { file } : {}),
-      } satisfies FittedSpace;
+      const chosen = await baseOf(request);
+      const found = readFit(request, chosen);
+      return found ? spaceOf(request, chosen, found.projection, true, found.file) : null;
     },
     async fit(request) {
       const { signal } = request;
@@ -230,19 +284,32 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           (input, onStep) =>
             worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
         );
-      const spaceOf = (
-        chosen: ChosenBase,
-        projection: FittedEmbedder['projection'],
-        cached: boolean,
-        file?: string,
-      ) => ({
-        embedder: embedderOf(request, chosen, projection),
-        cached,
-        fitMilliseconds: projection.milliseconds,
-        detail: describeFit(projection),
-        ...described(chosen),
-        ...(file ? { file } : {}),
-      });
+      const cascade = await cascadeOf(request);
+      if (cascade) {
+        // The student's fit (cached, or made now: seconds), routed while USE-lite's is made.
+        const fitOver = async (chosen: ChosenBase) => {
+          const found = readFit(request, chosen);
+          if (found) return { projection: found.projection, file: found.file, cached: true };
+          const projection = await project(chosen.embedder);
+          const file = fileOf(request, chosen.embedder);
+          if (file) embedderOf(request, chosen, projection).save(file);
+          return { projection, file, cached: false };
+        };
+        const first = await fitOver(cascade.first);
+        const firstSpace = spaceOf(request, cascade.first, first.projection, first.cached, first.file);
+        const second = readFit(request, cascade.second);
+        if (!second) await request.onInterim?.(firstSpace);
+        let secondProjection: FittedEmbedder['projection'];
+        try {
+          secondProjection = second?.projection ?? (await fitOver(cascade.second)).projection;
+        } catch (error) {
+          // USE-lite failing leaves the student's fit routing every message, and says why.
+          if (signal.aborted) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          return { ...firstSpace, baseReason: `${cascade.first.reason} (USE-lite failed: ${message})` };
+        }
+        return withEscalation(request, cascade, { ...firstSpace, cached: false }, secondProjection);
+      }
       let chosen = await baseOf(request);
       // A neural base that has not embedded a large tree yet: a cheaper fit first, routed meanwhile.
       if (chosen.costly && fitBase === 'auto' && interimFit !== false) {
@@ -255,7 +322,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           interimBase: () => interimBaseOf(request, costly.interim),
           project,
           fileOf: (base) => fileOf(request, base),
-          spaceOf,
+          spaceOf: (base, projection, cached, file) => spaceOf(request, base, projection, cached, file),
         });
       }
       let projection: FittedEmbedder['projection'];
@@ -276,7 +343,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         projection = await project(chosen.embedder);
       }
       const file = fileOf(request, chosen.embedder);
-      const space = spaceOf(chosen, projection, false, file);
+      const space = spaceOf(request, chosen, projection, false, file);
       if (file) space.embedder.save(file);
       return space;
     },

@@ -80,6 +80,7 @@ export {
   AUTO_FIT_MIN_CHUNKS,
   type FittedSpace,
   type InterimSpace,
+  type SpaceEscalation,
   type SpaceFitRequest,
   type SpaceFitter,
 } from '../engine/runtime/space-fitter.js';

@@ -7,6 +7,7 @@ import { afterOf, beforeOf } from '../../tree/node-callbacks.js';
 import type { Tree } from '../../tree/tree.js';
 import type { TreeNode } from '../../tree/tree-node.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
+import { routingRuntime } from './routing-runtime.js';
 
 /** Where exploration takes a message on a fresh session, and why. */
 export interface RouteResult {
@@ -36,6 +37,15 @@ export interface RouteResult {
  * Used by routing evaluation, lint and `TreeAgent.route`.
  */
 export async function routeText(
+  runtime: AgentRuntime,
+  text: string,
+  options: RouteOptions = {},
+): Promise<RouteResult> {
+  return routeIn(await routingRuntime(runtime, text, routeIn), text, options);
+}
+
+/** `routeText` in `runtime`'s own space, whatever its cascade says (`routingRuntime`'s first leg). */
+export async function routeIn(
   runtime: AgentRuntime,
   text: string,
   options: RouteOptions = {},

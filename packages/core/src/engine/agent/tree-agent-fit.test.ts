@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../protocol/events.js';
 import { defineTree } from '../../tree/define-tree.js';
 import type { NodeDefinition } from '../../tree/node-definition.js';
 import { AUTO_FIT_MIN_CHUNKS, type FittedSpace, type SpaceFitter } from '../runtime/space-fitter.js';
+import { isUnsure } from './routing-runtime.js';
 import { TreeAgent } from './tree-agent.js';
 
 // A scripted fitter (a mock, for the agent's mechanics; @treeagent/fit's space-fitter.test.ts runs
@@ -246,6 +247,90 @@ describe('TreeAgent fits its embedding space at load', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(agent.space()).toMatchObject({ state: 'fitted', embedderId: 'one-vector' });
     expect(await turnStart(agent, 's1')).toMatchObject({ fittedSpace: 'one-vector' });
+  });
+
+  test('a cascade: a sure message routes in the first space, an unsure one in the second', async () => {
+    // The first space: the hashed n-grams under another id (so the trace names it); the second:
+    // ONE_VECTOR (every chunk at similarity 1), recognisable in the trace and the route.
+    const hashed = new HashedEmbedder();
+    const cheap: Embedder = {
+      id: 'cheap',
+      dimensions: hashed.dimensions,
+      embed: (texts) => hashed.embed(texts),
+    };
+    const space: FittedSpace = {
+      embedder: cheap,
+      cached: true,
+      fitMilliseconds: 1,
+      escalation: {
+        embedder: ONE_VECTOR,
+        margin: 0.1,
+        gap: 0.02,
+        baseId: 'costly',
+        baseReason: 'a costly base',
+      },
+    };
+    // Thresholds set by hand (0.3 in both spaces), so the gate's distance to them is known.
+    const agent = new TreeAgent({
+      tree: topicsTree(60, { defaultSimilarityThreshold: 0.3 }),
+      spaceFitter: scriptedFitter({ cached: space }),
+    });
+    await agent.ready();
+    expect(agent.space()).toMatchObject({
+      state: 'fitted',
+      embedderId: 'cheap',
+      escalation: {
+        embedderId: 'one-vector',
+        baseId: 'costly',
+        base: 'a costly base',
+        margin: 0.1,
+        gap: 0.02,
+      },
+    });
+    // Bike words only: far ahead of the other topic, far above the threshold; routed in the first space.
+    const sure = 'a bike question about my bikes';
+    const first = await agent.route(sure);
+    expect(first.decisions[0]!.best!.similarity).toBeLessThan(0.95);
+    expect(first.decisions[0]!.best!.similarity).toBeGreaterThan(0.45);
+    expect(first.node.name).toBe('bikes');
+    // Both topics' words: the two children are close, so the second space decides.
+    const unsure = 'question number 3 about bikes and helmets';
+    expect(await bestSimilarity(agent, unsure)).toBeCloseTo(1, 5);
+    const streamed = async (text: string) => {
+      for await (const event of agent.stream(`s-${text}`, text))
+        if (event.type === 'turn-start') return event;
+      return undefined;
+    };
+    expect(await streamed(sure)).toMatchObject({ fittedSpace: 'cheap' });
+    expect(await streamed(unsure)).toMatchObject({ fittedSpace: 'one-vector' });
+  });
+
+  test('the cascade gate: a close runner-up or a similarity near the threshold is unsure', () => {
+    const decision = (similarity: number, runnerUp: number | null, threshold: number | null) =>
+      ({
+        type: 'explore-decision',
+        nodeId: 2,
+        action: 'descend',
+        moved: false,
+        threshold,
+        nextNodeId: 3,
+        best: {
+          chunkId: 'c',
+          text: 't',
+          nodeId: 3,
+          childId: 3,
+          similarity,
+          runnerUp: runnerUp === null ? null : { childId: 4, similarity: runnerUp },
+        },
+      }) as const;
+    const gate = { margin: 0.05, gap: 0.06 };
+    expect(isUnsure(decision(0.8, 0.7, 0.5), gate)).toBe(false);
+    expect(isUnsure(decision(0.8, 0.76, 0.5), gate)).toBe(true);
+    expect(isUnsure(decision(0.8, null, 0.75), gate)).toBe(true);
+    expect(isUnsure(decision(0.7, null, 0.75), gate)).toBe(true);
+    expect(isUnsure(decision(0.6, null, 0.75), gate)).toBe(false);
+    expect(isUnsure(decision(0.8, null, null), gate)).toBe(false);
+    expect(isUnsure({ ...decision(0.8, null, null), best: null }, gate)).toBe(false);
   });
 
   test('setTree during a fit: the old fit is dropped, the new tree is fitted', async () => {

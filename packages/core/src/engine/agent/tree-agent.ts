@@ -32,7 +32,8 @@ import { EventChannel } from './event-channel.js';
 import { type HandoffAction, type HandoffUpdate, runHandoffAction } from './handoff-actions.js';
 import { LoadedTrees } from './loaded-trees.js';
 import { type NearestNode, nearestNodes, type WeightedText } from './nearest-nodes.js';
-import { type RouteOptions, type RouteResult, routeText } from './route.js';
+import { type RouteOptions, type RouteResult, routeIn, routeText } from './route.js';
+import { routingRuntime } from './routing-runtime.js';
 import { checkSendInput } from './send-input.js';
 import {
   DEFAULT_MAX_LOADED_TREE_BYTES,
@@ -416,11 +417,19 @@ export class TreeAgent {
           : null;
         if (!tree || tree.contentHash === this.#host.tree.contentHash) {
           this.#otherTrees.leave(sessionId);
-          const runtime = await this.#host.load();
+          // A cascade routes an unsure message in its second space (`routingRuntime`).
+          const runtime = await routingRuntime(await this.#host.load(), input.message, routeIn);
           return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
         }
-        return this.#otherTrees.run(tree, sessionId, (runtime) =>
-          runTurn(runtime, this.sessionStore, sessionId, input, sink, recording),
+        return this.#otherTrees.run(tree, sessionId, async (runtime) =>
+          runTurn(
+            await routingRuntime(runtime, input.message, routeIn),
+            this.sessionStore,
+            sessionId,
+            input,
+            sink,
+            recording,
+          ),
         );
       });
     } catch (error) {

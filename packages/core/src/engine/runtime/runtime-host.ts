@@ -256,14 +256,33 @@ export class RuntimeHost {
     }
   }
 
-  /** The runtime of `tree`, in the fitted space when one is given (else the embedder's). */
-  #build(tree: Tree, fitted?: FittedSpace): Promise<AgentRuntime> {
+  /**
+   * The runtime of `tree`, in the fitted space when one is given (else the embedder's); with a
+   * cascade (`fitted.escalation`), the runtime of its second space too, built first.
+   */
+  async #build(tree: Tree, fitted?: FittedSpace): Promise<AgentRuntime> {
+    const escalation = fitted?.escalation;
+    const second = escalation
+      ? await this.#runtimeIn(tree, escalation.embedder, escalation.calibration)
+      : undefined;
+    const runtime = await this.#runtimeIn(tree, fitted?.embedder, fitted?.calibration);
+    return escalation && second
+      ? { ...runtime, escalation: { runtime: second, margin: escalation.margin, gap: escalation.gap } }
+      : runtime;
+  }
+
+  /** The runtime of `tree` routing with `exploreEmbedder` (default: the agent's embedder). */
+  #runtimeIn(
+    tree: Tree,
+    exploreEmbedder: Embedder | undefined,
+    calibration: CalibrationOptions | undefined,
+  ): Promise<AgentRuntime> {
     const options = this.#options;
     const calibrate = options.calibrateThresholds;
     return loadRuntime({
       tree,
       embedder: options.embedder,
-      ...(fitted ? { exploreEmbedder: fitted.embedder } : {}),
+      ...(exploreEmbedder ? { exploreEmbedder } : {}),
       embeddingCache: options.embeddingCache,
       messageCache: options.messageCache,
       vectorStore: options.vectorStore,
@@ -280,9 +299,7 @@ export class RuntimeHost {
       log: options.log,
       // The fitter's advice for its space first; what the options set wins.
       calibration:
-        calibrate === false
-          ? false
-          : { ...fitted?.calibration, ...(typeof calibrate === 'object' ? calibrate : {}) },
+        calibrate === false ? false : { ...calibration, ...(typeof calibrate === 'object' ? calibrate : {}) },
     });
   }
 }
@@ -341,5 +358,16 @@ function fittedStatus(base: Embedder, fitter: SpaceFitter, space: FittedSpace): 
     ...(space.file ? { file: space.file } : {}),
     ...(space.detail ? { detail: space.detail } : {}),
     ...(space.baseReason ? { base: space.baseReason } : {}),
+    ...(space.escalation
+      ? {
+          escalation: {
+            embedderId: space.escalation.embedder.id,
+            baseId: space.escalation.baseId ?? base.id,
+            ...(space.escalation.baseReason ? { base: space.escalation.baseReason } : {}),
+            margin: space.escalation.margin,
+            gap: space.escalation.gap,
+          },
+        }
+      : {}),
   };
 }

@@ -54,4 +54,9 @@ export interface AgentRuntime {
   languageDetector: LanguageDetector;
   /** Vector store collection of a query node. */
   collectionOf(nodeId: number): string;
+  /**
+   * A cascade (`FittedSpace.escalation`): the runtime of the second space, and when a message is
+   * unsure enough to route there (`routingRuntime`).
+   */
+  escalation?: { runtime: AgentRuntime; margin: number; gap: number };
 }

@@ -69,6 +69,29 @@ export interface FittedSpace {
   baseId?: string;
   /** Why the fitter chose that base, in a few words (e.g. `USE-lite + hashed n-grams 2:1 (English tree: 97% of 14,620 chunks)`). */
   baseReason?: string;
+  /**
+   * A cascade: a second, costlier and more accurate space for the messages this one is unsure of.
+   * Each message is routed in `embedder`'s space first (without running anything); when a decision
+   * on its way was close — the best child within `margin` of the runner-up, or the best similarity
+   * within `gap` of the node's threshold — the turn routes in `escalation.embedder`'s space instead,
+   * with that space's thresholds (docs/routing.md, "A cascade").
+   */
+  escalation?: SpaceEscalation;
+}
+
+/** The space of a cascade's unsure messages (`FittedSpace.escalation`). */
+export interface SpaceEscalation {
+  embedder: Embedder;
+  /** How to calibrate thresholds in this space (as `FittedSpace.calibration`). */
+  calibration?: CalibrationOptions;
+  /** A decision whose best child leads the runner-up by less than this is unsure. */
+  margin: number;
+  /** A decision whose best similarity is within this of the node's threshold (either side) is unsure. */
+  gap: number;
+  /** See `FittedSpace.baseId`. */
+  baseId?: string;
+  /** See `FittedSpace.baseReason`. */
+  baseReason?: string;
 }
 
 /**
@@ -101,6 +124,8 @@ export type SpaceStatus =
       detail?: string;
       /** See `FittedSpace.baseReason`. */
       base?: string;
+      /** A cascade's second space (`FittedSpace.escalation`). */
+      escalation?: { embedderId: string; baseId: string; base?: string; margin: number; gap: number };
     }
   | {
       state: 'failed';
