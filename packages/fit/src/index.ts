@@ -1,6 +1,8 @@
 export { countEnglish, ENGLISH_TREE_SHARE, isEnglishTree, type LanguageCount } from '@treeagent/core/adapter';
 export { DEFAULT_BASE_WEIGHT } from './base-weight.js';
 export {
+  CASCADE_GAP,
+  CASCADE_MARGIN,
   type ChosenBase,
   chooseFitBase,
   type FitBase,

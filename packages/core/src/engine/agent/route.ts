@@ -26,6 +26,11 @@ export interface RouteResult {
    * climbing with the node blacklisted, exactly as `send` does.
    */
   passedThrough: number[];
+  /**
+   * The id of the fitted embedder the message was routed with, as the trace's `fittedSpace`: absent
+   * in the unfitted space; with a cascade, the space the gate chose (`routingRuntime`).
+   */
+  fittedSpace?: string;
 }
 
 /**
@@ -50,6 +55,13 @@ export async function routeIn(
   text: string,
   options: RouteOptions = {},
 ): Promise<RouteResult> {
+  const result = await routeWith(runtime, text, options);
+  return runtime.exploreEmbedder !== runtime.embedder
+    ? { ...result, fittedSpace: runtime.exploreEmbedder.id }
+    : result;
+}
+
+async function routeWith(runtime: AgentRuntime, text: string, options: RouteOptions): Promise<RouteResult> {
   const tree = options.thresholds === undefined ? runtime.tree : overridden(runtime, options.thresholds);
   const startNodeId = options.startNodeId ?? tree.primaryAgent.id;
   const decisions: RouteResult['decisions'] = [];

@@ -293,8 +293,10 @@ describe('TreeAgent fits its embedding space at load', () => {
     expect(first.decisions[0]!.best!.similarity).toBeLessThan(0.95);
     expect(first.decisions[0]!.best!.similarity).toBeGreaterThan(0.45);
     expect(first.node.name).toBe('bikes');
+    expect(first.fittedSpace).toBe('cheap');
     // Both topics' words: the two children are close, so the second space decides.
     const unsure = 'question number 3 about bikes and helmets';
+    expect((await agent.route(unsure)).fittedSpace).toBe('one-vector');
     expect(await bestSimilarity(agent, unsure)).toBeCloseTo(1, 5);
     const streamed = async (text: string) => {
       for await (const event of agent.stream(`s-${text}`, text))
