@@ -97,7 +97,7 @@ try {
       (file) =>
         !/^(dist\/|schema\/[\w-]+\.schema\.json$|locales\/[\w-]+\/[\w-]+\.json$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE)/.test(
           file.path,
-        ),
+        ) && !(entry.name === '@treeagent/embedder-use' && /^weights\/(NOTICE|[\w-]+\.bin)$/.test(file.path)),
     );
     if (outside.length)
       throw new Error(
@@ -106,7 +106,7 @@ try {
   }
   check(
     true,
-    'no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, message catalogs (locales/), README, CHANGELOG',
+    "no tarball ships a *.test.* file or anything outside dist/, published JSON Schemas, message catalogs (locales/), README, CHANGELOG (and the USE-lite student's weights in @treeagent/embedder-use)",
   );
   // Source maps: a JavaScript map carries its sources (checked after install); declaration maps and
   // the web app's map would point at sources the package does not ship, so there are none.
@@ -250,13 +250,17 @@ const tree = defineTree({
 const agent = new TreeAgent({ tree, spaceFitter: spaceFitter() });
 const space = await agent.whenFitted();
 const plain = await new TreeAgent({ tree }).whenFitted();
-console.log(space.state + ' ' + space.baseId + ' | ' + plain.state);
+// The cascade reads the USE-lite student's weights from the installed package (weights/).
+const cascade = await new TreeAgent({ tree, spaceFitter: spaceFitter({ base: 'cascade', cacheDirectory: false }) }).whenFitted();
+console.log(space.state + ' ' + space.baseId + ' | ' + plain.state + ' | ' + cascade.baseId + ' then ' + cascade.escalation?.baseId);
 `,
   );
   const englishFit = run('node', ['english-fit.mjs'], project).trim();
   check(
-    /^fitted concat\(use-lite-en@[^*]+\*2,hashed-v1:.* \| unfitted$/.test(englishFit),
-    `(a) plain node: an English tree of 112 chunks fits over USE-lite + hashed with spaceFitter(), and stays unfitted without it ("${englishFit}")`,
+    /^fitted concat\(use-lite-en@[^*]+\*2,hashed-v1:.* \| unfitted \| concat\(use-lite-student-en@1\*2,hashed-v1:.* then concat\(use-lite-en@/.test(
+      englishFit,
+    ),
+    `(a) plain node: an English tree of 112 chunks fits over USE-lite + hashed with spaceFitter(), stays unfitted without it, and the cascade fits over the installed student then USE-lite ("${englishFit}")`,
   );
 
   // (a) A form of @treeagent/components, in plain node: two slots in one message, the third asked.

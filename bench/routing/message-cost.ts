@@ -7,8 +7,9 @@ import { clincTree, loadClinc150 } from './clinc150.js';
 
 /**
  * What one message costs on the English fitted path over USE-lite + hashed (fitted at load), over
- * the USE-lite student (`--student-base`, default `student+hashed`: `bench/student/bases.ts`), and
- * on the hashed path, in the same run: CPU time of the whole process per message (the serving thread and
+ * the USE-lite student (`--student-base`, default `student+hashed`: `bench/student/bases.ts`), over
+ * the cascade of the two (`base: 'cascade'`: the median message and the share routed over
+ * USE-lite too), and on the hashed path, in the same run: CPU time of the whole process per message (the serving thread and
  * USE-lite's worker thread) and messages routed per second, one message at a time and
  * `--concurrency` at once (a server's users writing together: their messages share USE-lite's model
  * calls). The tree: CLINC150 `train`, `--per-intent` utterances per intent (default 10: 1,500
@@ -46,17 +47,37 @@ const processCpuMs = () => {
 interface Figures {
   cpuMsPerMessage: number;
   messagesPerSecond: number;
+  /** One at a time: the median message's CPU time (each message measured alone). */
+  medianCpuMs?: number;
+  /** Share of the messages routed in a cascade's second space. */
+  escalated?: number;
 }
 
-async function measure(agent: TreeAgent, texts: string[], concurrency: number): Promise<Figures> {
+async function measure(
+  agent: TreeAgent,
+  texts: string[],
+  concurrency: number,
+  secondSpace?: string,
+): Promise<Figures> {
   const cpu = processCpuMs();
   const started = performance.now();
-  for (let start = 0; start < texts.length; start += concurrency)
-    await Promise.all(texts.slice(start, start + concurrency).map((text) => agent.route(text)));
+  const each: number[] = [];
+  let escalated = 0;
+  for (let start = 0; start < texts.length; start += concurrency) {
+    const before = processCpuMs();
+    const routed = await Promise.all(
+      texts.slice(start, start + concurrency).map((text) => agent.route(text)),
+    );
+    if (concurrency === 1) each.push(processCpuMs() - before);
+    escalated += routed.filter((route) => secondSpace && route.fittedSpace === secondSpace).length;
+  }
   const seconds = (performance.now() - started) / 1000;
+  each.sort((a, b) => a - b);
   return {
     cpuMsPerMessage: (processCpuMs() - cpu) / texts.length,
     messagesPerSecond: texts.length / seconds,
+    ...(each.length ? { medianCpuMs: each[Math.floor(each.length / 2)]! } : {}),
+    ...(secondSpace ? { escalated: escalated / texts.length } : {}),
   };
 }
 
@@ -64,11 +85,12 @@ async function path(name: string, agent: TreeAgent) {
   const loadStarted = performance.now();
   const status = await agent.whenFitted();
   const ready = (performance.now() - loadStarted) / 1000;
+  const second = status.state === 'fitted' ? status.escalation?.embedderId : undefined;
   await measure(agent, warm!.slice(0, 64), CONCURRENCY);
-  const one = await measure(agent, sequential!, 1);
-  const many = await measure(agent, concurrent!, CONCURRENCY);
+  const one = await measure(agent, sequential!, 1, second);
+  const many = await measure(agent, concurrent!, CONCURRENCY, second);
   console.log(
-    `${name} (${status.state}${status.state === 'fitted' ? `, base ${status.baseId}` : ''}; ready in ${ready.toFixed(1)} s): one at a time ${one.cpuMsPerMessage.toFixed(2)} ms CPU/message, ${one.messagesPerSecond.toFixed(0)}/s; ${CONCURRENCY} at once ${many.cpuMsPerMessage.toFixed(2)} ms CPU/message, ${many.messagesPerSecond.toFixed(0)}/s (load average ${loadavg()[0]!.toFixed(1)})`,
+    `${name} (${status.state}${status.state === 'fitted' ? `, base ${status.baseId}` : ''}; ready in ${ready.toFixed(1)} s): one at a time ${one.cpuMsPerMessage.toFixed(2)} ms CPU/message (median ${one.medianCpuMs?.toFixed(2)} ms), ${one.messagesPerSecond.toFixed(0)}/s; ${CONCURRENCY} at once ${many.cpuMsPerMessage.toFixed(2)} ms CPU/message, ${many.messagesPerSecond.toFixed(0)}/s${second ? `; routed over the second space: ${(100 * one.escalated!).toFixed(0)}% / ${(100 * many.escalated!).toFixed(0)}%` : ''} (load average ${loadavg()[0]!.toFixed(1)})`,
   );
   return { one, many };
 }
@@ -90,12 +112,17 @@ const student = await path(
     spaceFitter: spaceFitter({ cacheDirectory: false, ...baseOptions(STUDENT_BASE, tree) }),
   }),
 );
+const cascade = await path(
+  'English fitted, cascade (student, then USE-lite when unsure)',
+  new TreeAgent({ tree, spaceFitter: spaceFitter({ cacheDirectory: false, base: 'cascade' }) }),
+);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const perSecondOnTwoCores = (figures: Figures) => (2000 / figures.cpuMsPerMessage).toFixed(0);
 for (const [name, figures] of [
   ['hashed', hashed],
   ['English fitted, USE-lite', english],
   [`English fitted, ${STUDENT_BASE}`, student],
+  ['English fitted, cascade', cascade],
 ] as const)
   console.log(
     `${name}: turns per second on 2 cores (2,000 ms ÷ CPU per message): one at a time ${perSecondOnTwoCores(figures.one)}, ${CONCURRENCY} at once ${perSecondOnTwoCores(figures.many)}`,
@@ -108,5 +135,8 @@ console.log(
 );
 console.log(
   `USE-lite ÷ student (${STUDENT_BASE}), CPU per message: one at a time ${ratio(english.one.cpuMsPerMessage, student.one.cpuMsPerMessage)}, ${CONCURRENCY} at once ${ratio(english.many.cpuMsPerMessage, student.many.cpuMsPerMessage)}; student ÷ hashed: ${ratio(student.one.cpuMsPerMessage, hashed.one.cpuMsPerMessage)}, ${ratio(student.many.cpuMsPerMessage, hashed.many.cpuMsPerMessage)}`,
+);
+console.log(
+  `USE-lite ÷ cascade, CPU per message: one at a time ${ratio(english.one.cpuMsPerMessage, cascade.one.cpuMsPerMessage)} (median ${ratio(english.one.medianCpuMs!, cascade.one.medianCpuMs!)}), ${CONCURRENCY} at once ${ratio(english.many.cpuMsPerMessage, cascade.many.cpuMsPerMessage)}`,
 );
 process.exit(0);
