@@ -68,7 +68,9 @@ console.log(
   `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${noInterim ? 'off' : 'on'}`,
 );
 console.log(`routing unfitted: ${at('unfitted')}`);
-console.log(`routing in the interim fitted space: ${at('interim')}${interimSpace ? ` (${interimSpace.baseReason})` : ''}`);
+console.log(
+  `routing in the interim fitted space: ${at('interim')}${interimSpace ? ` (${interimSpace.baseReason})` : ''}`,
+);
 console.log(`routing in the final fitted space: ${at('final')} (${status.base ?? status.baseId})`);
 
 interface Outcome {
