@@ -27,6 +27,10 @@ import cascade as C  # noqa: E402  (load, Tree, subset, concat, meta)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEEPS = [0.95, 0.955, 0.96, 0.965, 0.97, 0.975, 0.98, 0.985]
+# Samples per node in the calibration (128 today: the keep then acts in steps of one dropped sample,
+# 0.955 and 0.96 both drop 5). QG_PER=512 with the finer QG_KEEPS grid tests a finer calibration.
+PER = int(os.environ.get('QG_PER', '128'))
+if os.environ.get('QG_KEEPS'): KEEPS = [float(x) for x in os.environ['QG_KEEPS'].split(',')]
 BASE = dict(mix=(2, 1), pca=512, exact=False, shrink=0.2, out=None, w=0.25, topk=1, cent=False, usec=False)
 
 VARIANTS = {'base': {}}
@@ -34,11 +38,11 @@ for s in (0.05, 0.1, 0.35, 0.5): VARIANTS[f'shrink{s}'] = dict(shrink=s)
 for m in ((1, 1), (3, 1), (4, 1)): VARIANTS[f'mix{m[0]}:{m[1]}'] = dict(mix=m)
 VARIANTS['mixUSEonly'] = dict(mix=(1, 0))
 for o in (64, 100): VARIANTS[f'out{o}'] = dict(out=o)
-for p in (256, 768): VARIANTS[f'pca{p}'] = dict(pca=p)
-for p in (256, 512, 768): VARIANTS[f'exact{p}'] = dict(pca=p, exact=True)
+for p in (256, 768, 1024): VARIANTS[f'pca{p}'] = dict(pca=p)
+for p in (256, 512, 768, 1024): VARIANTS[f'exact{p}'] = dict(pca=p, exact=True)
 for k in (2, 3, 5): VARIANTS[f'top{k}'] = dict(topk=k)
 VARIANTS['cent'] = dict(cent=True)
-for w in (0.0, 0.1, 0.5, 1.0): VARIANTS[f'w{w}'] = dict(w=w)
+for w in (0.0, 0.1, 0.35, 0.5, 0.75, 1.0): VARIANTS[f'w{w}'] = dict(w=w)
 VARIANTS['usec'] = dict(usec=True)
 
 
@@ -62,7 +66,7 @@ class Fold:
         self.tree = tree = C.Tree(tr['labels'], dom_of, intents_order)
         self.tr, self.q = tr, q
         self.n = n = len(tree.y)
-        per = 128
+        per = PER
 
         def even(idx):
             if len(idx) <= per: return idx
@@ -118,9 +122,9 @@ class Fold:
             else:
                 G = sa * sa * (Uc.T @ Uc)
             G -= n * np.outer(mu, mu)
-            ekey = (p['mix'], p['usec'])          # one eigendecomposition (768 vectors) serves all r
+            ekey = (p['mix'], p['usec'])          # one eigendecomposition (1024 vectors) serves all r
             if ekey not in self._eig:
-                rr = min(768, d)
+                rr = min(1024, d)
                 self._eig[ekey] = sla.eigh(G, subset_by_index=[d - rr, d - 1], driver='evr')[1][:, ::-1]
             Q = self._eig[ekey][:, :r]
         else:
@@ -264,6 +268,16 @@ def pick(rows):
     return max(rows, key=lambda k: (rows[k]['oos'], rows[k]['right']))
 
 
+def right_at(mean, target):
+    """In-scope right at exactly `target` mean declined, interpolated linearly between the two keeps
+    that bracket it on the mean curve (a comparison free of the keep grid's coarse steps)."""
+    pts = sorted((v['oos'], v['right']) for v in mean.values())
+    for (o1, r1), (o2, r2) in zip(pts, pts[1:]):
+        if o1 <= target <= o2:
+            return max(r1, r2) if o2 == o1 else r2 + (r1 - r2) * (o2 - target) / (o2 - o1)
+    return None
+
+
 def summarise(per_fold, log):
     names = list(per_fold[0].keys())
     summ = {}
@@ -272,7 +286,8 @@ def summarise(per_fold, log):
                 for kp in per_fold[0][nm]}
         kp = pick(mean)
         spread = {a: [round(r[nm][kp][a], 3) for r in per_fold] for a in ('right', 'oos')}
-        summ[nm] = dict(keep=float(kp), mean=mean, atPick=mean[kp], perFoldAtPick=spread)
+        summ[nm] = dict(keep=float(kp), mean=mean, atPick=mean[kp], perFoldAtPick=spread,
+                        rightAt090=right_at(mean, 0.90))
     log(f'\n{len(per_fold)} folds; at the keep the rule picks (mean declined >= 0.90, most right); '
         'neighbours: right/declined at the keeps either side')
     for nm in names:
@@ -280,7 +295,8 @@ def summarise(per_fold, log):
         nb = ' '.join(f'{k}:{s["mean"][k]["right"]:.3f}/{s["mean"][k]["oos"]:.3f}' for k in ks[max(0, i - 1):i + 2])
         v = s['atPick']
         log(f'{nm:>14} keep {kp:<6} right {v["right"]:.3f} answered {v["answered"]:.3f} declined {v["oos"]:.3f} '
-            f'| right per fold {s["perFoldAtPick"]["right"]} | {nb}')
+            f'| @0.90 {s["rightAt090"] if s["rightAt090"] is None else round(s["rightAt090"], 3)} '
+            f'| right per fold {s["perFoldAtPick"]["right"]} declined per fold {s["perFoldAtPick"]["oos"]} | {nb}')
     return summ
 
 
@@ -292,7 +308,8 @@ def main():
     intents_order = [i for d in meta['domains'] for i in meta['domains'][d]]
     pos = {n: i for i, n in enumerate(intents_order)}
     t0 = time.time()
-    train = C.load('train'); oos_train = C.load('oos_train')
+    if mode != 'summary': train = C.load('train'); oos_train = C.load('oos_train')
+    else: train = {'labels': []}
     labs = np.array(train['labels'])
     if mode == 'cv':
         folds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -325,6 +342,10 @@ def main():
                        'variants': {nm: params(nm) for nm in names}, 'summary': summ,
                        'perFold': per_fold, 'secondsPerFold': {k: float(np.mean(v)) for k, v in times.items()}},
                       open(outp, 'w'), indent=1, default=str)
+    elif mode == 'summary':       # re-summarise a cv json (e.g. with the interpolated column)
+        d = json.load(open(os.path.join(HERE, sys.argv[2])))
+        d['summary'] = summarise(d['perFold'], log)
+        json.dump(d, open(os.path.join(HERE, sys.argv[2]), 'w'), indent=1, default=str)
     elif mode == 'val':
         names = sys.argv[2].split(',')
         tri = np.arange(len(labs)); tri = tri[np.argsort([pos[l] for l in labs], kind='stable')]
