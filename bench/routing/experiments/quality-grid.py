@@ -38,7 +38,7 @@ for s in (0.05, 0.1, 0.35, 0.5): VARIANTS[f'shrink{s}'] = dict(shrink=s)
 for m in ((1, 1), (3, 1), (4, 1)): VARIANTS[f'mix{m[0]}:{m[1]}'] = dict(mix=m)
 VARIANTS['mixUSEonly'] = dict(mix=(1, 0))
 for o in (64, 100): VARIANTS[f'out{o}'] = dict(out=o)
-for p in (256, 768, 1024): VARIANTS[f'pca{p}'] = dict(pca=p)
+for p in (256, 768, 1024, 1536, 2048): VARIANTS[f'pca{p}'] = dict(pca=p)
 for p in (256, 512, 768, 1024): VARIANTS[f'exact{p}'] = dict(pca=p, exact=True)
 for k in (2, 3, 5): VARIANTS[f'top{k}'] = dict(topk=k)
 VARIANTS['cent'] = dict(cent=True)
@@ -294,9 +294,18 @@ def summarise(per_fold, log):
         s = summ[nm]; kp = str(s['keep']); ks = list(s['mean'].keys()); i = ks.index(kp)
         nb = ' '.join(f'{k}:{s["mean"][k]["right"]:.3f}/{s["mean"][k]["oos"]:.3f}' for k in ks[max(0, i - 1):i + 2])
         v = s['atPick']
-        log(f'{nm:>14} keep {kp:<6} right {v["right"]:.3f} answered {v["answered"]:.3f} declined {v["oos"]:.3f} '
+        log(f'{nm:>26} keep {kp:<6} right {v["right"]:.3f} answered {v["answered"]:.3f} declined {v["oos"]:.3f} '
             f'| @0.90 {s["rightAt090"] if s["rightAt090"] is None else round(s["rightAt090"], 3)} '
             f'| right per fold {s["perFoldAtPick"]["right"]} declined per fold {s["perFoldAtPick"]["oos"]} | {nb}')
+    if 'base' in summ:
+        log('\npaired with base, fold by fold (each at the keep the rule picks on the mean): right diff, declined diff')
+        kb = str(summ['base']['keep'])
+        for nm in names:
+            kp = str(summ[nm]['keep'])
+            dr = [r[nm][kp]['right'] - r['base'][kb]['right'] for r in per_fold]
+            do = [r[nm][kp]['oos'] - r['base'][kb]['oos'] for r in per_fold]
+            summ[nm]['pairedVsBase'] = dict(right=dr, oos=do)
+            log(f'{nm:>26} right {np.mean(dr):+.3f} {[round(x, 3) for x in dr]}  declined {np.mean(do):+.3f} {[round(x, 2) for x in do]}')
     return summ
 
 
@@ -356,7 +365,7 @@ def main():
         for nm in names:
             out[nm] = evaluate(F, nm, dq['labels'])
             for kp, v in out[nm].items():
-                log(f'{nm:>14} keep {kp:<6} right {v["right"]:.3f} answered {v["answered"]:.3f} declined {v["oos"]:.3f}')
+                log(f'{nm:>26} keep {kp:<6} right {v["right"]:.3f} answered {v["answered"]:.3f} declined {v["oos"]:.3f}')
         json.dump(out, open(os.path.join(HERE, 'quality-grid-val.json'), 'w'), indent=1)
     log(f'total {time.time() - t0:.1f} s')
 
