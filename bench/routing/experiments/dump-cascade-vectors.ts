@@ -35,7 +35,7 @@ const cache = new FileEmbeddingCache(fileURLToPath(new URL('../../.cache/embeddi
 function writeDense(file: string, vectors: Float32Array[]) {
   const dims = vectors[0]!.length;
   const out = new Float32Array(vectors.length * dims);
-  vectors.forEach((vector, row) => out.set(vector, row * dims));
+  for (const [row, vector] of vectors.entries()) out.set(vector, row * dims);
   writeFileSync(`${outDir}${file}`, Buffer.from(out.buffer));
   return dims;
 }
@@ -72,7 +72,15 @@ for (const [name, items] of Object.entries(sets)) {
     useDims,
     hashedDims: hashed.dimensions,
   };
-  console.log(name, texts.length, Object.fromEntries(Object.entries(timings).filter(([k]) => k.startsWith(name)).map(([k, v]) => [k, Math.round(v)])));
+  console.log(
+    name,
+    texts.length,
+    Object.fromEntries(
+      Object.entries(timings)
+        .filter(([k]) => k.startsWith(name))
+        .map(([k, v]) => [k, Math.round(v)]),
+    ),
+  );
 }
 meta.timingsMs = timings;
 writeFileSync(`${outDir}meta.json`, JSON.stringify(meta));
