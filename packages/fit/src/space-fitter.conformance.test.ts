@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HashedEmbedder } from '@treeagent/core';
 import { describeSpaceFitter } from '@treeagent/core/conformance';
 import { spaceFitter } from './space-fitter.js';
+import { englishIntentTree } from './test-support/intent-trees.js';
 import { syntheticTree, TableEmbedder } from './test-support/synthetic.js';
 
 // `spaceFitter()` as the CLI passes it (fits cached in a directory, math in a worker thread)…
@@ -34,3 +36,16 @@ describeSpaceFitter(
     ],
   },
 );
+
+// The cascade over the real USE-lite student and USE-lite (@treeagent/embedder-use is installed
+// here): an interim space (the student's, while USE-lite's fit is made) and a second space.
+describeSpaceFitter("spaceFitter({ base: 'cascade' })", async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'treeagent-fit-conformance-cascade-'));
+  return {
+    fitter: spaceFitter({ cacheDirectory: directory, base: 'cascade' }),
+    tree: englishIntentTree(),
+    base: new HashedEmbedder(),
+    baseIsDefault: true,
+    dispose: async () => rmSync(directory, { recursive: true, force: true }),
+  };
+});

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { embedTexts } from '../embedding/embed-texts.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { InMemoryEmbeddingCache } from '../embedding/embedding-cache.js';
-import type { SpaceFitRequest, SpaceFitter } from '../engine/runtime/space-fitter.js';
+import type { FittedSpace, SpaceFitRequest, SpaceFitter } from '../engine/runtime/space-fitter.js';
 import type { Tree } from '../tree/tree.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
@@ -12,6 +12,8 @@ export interface SpaceFitterFixture {
   /** A tree the fitter fits (its `skip` returns `null` for it). */
   tree: Tree;
   base: Embedder;
+  /** `base` is the library's default embedder (`SpaceFitRequest.baseIsDefault`): a fitter may choose another base. */
+  baseIsDefault?: boolean;
   dispose(): Promise<void>;
 }
 
@@ -19,9 +21,20 @@ function request(fixture: SpaceFitterFixture, signal = new AbortController().sig
   return {
     tree: fixture.tree,
     base: fixture.base,
+    ...(fixture.baseIsDefault ? { baseIsDefault: true } : {}),
     embeddingCache: new InMemoryEmbeddingCache(),
     signal,
   };
+}
+
+/** Every chunk embedded into `embedder`'s dimensions: finite, not all zero. */
+async function expectEmbedsChunks(fixture: SpaceFitterFixture, embedder: Embedder, fit: SpaceFitRequest) {
+  const vectors = await chunkVectors(fixture, embedder, fit);
+  for (const vector of vectors) {
+    expect(vector).toHaveLength(embedder.dimensions ?? vectors[0]!.length);
+    expect(vector.every(Number.isFinite)).toBe(true);
+    expect(vector.some((value) => value !== 0)).toBe(true);
+  }
 }
 
 /** The unit vectors of the tree's chunks in `embedder`'s space, through the request's cache. */
@@ -34,7 +47,9 @@ async function chunkVectors(fixture: SpaceFitterFixture, embedder: Embedder, fit
  * The behaviour every `SpaceFitter` (`TreeAgentOptions.spaceFitter`) shares: `fit` returns a space
  * that embeds every chunk of the tree into its own dimensions, the same text always to the same
  * vector; a fitter that caches returns the same space from `cached` afterwards (and `null` before);
- * an aborted fit rejects; and a space it fitted is not fitted again (`skip`).
+ * the interim spaces it hands (`onInterim`) and a cascade's second space embed the chunks too, the
+ * interim ones before the fit resolves; an aborted fit rejects; and a space it fitted is not fitted
+ * again (`skip`).
  */
 export function describeSpaceFitter(
   name: string,
@@ -84,6 +99,36 @@ export function describeSpaceFitter(
           expect((await chunkVectors(fixture, read!.embedder, fit)).map((vector) => [...vector])).toEqual(
             (await chunkVectors(fixture, space.embedder, fit)).map((vector) => [...vector]),
           );
+        } finally {
+          await fixture.dispose();
+        }
+      },
+    );
+
+    cases.test(
+      "every space a fit hands — interim ones, the fit, a cascade's second space — embeds the chunks; interim ones come before the fit resolves",
+      async () => {
+        const fixture = await open();
+        try {
+          let resolved = false;
+          const interims: FittedSpace[] = [];
+          const fit: SpaceFitRequest = {
+            ...request(fixture),
+            onInterim: async (space) => {
+              expect(resolved).toBe(false);
+              interims.push(space);
+            },
+          };
+          const space = await fixture.fitter.fit(fit);
+          resolved = true;
+          for (const interim of interims) await expectEmbedsChunks(fixture, interim.embedder, fit);
+          await expectEmbedsChunks(fixture, space.embedder, fit);
+          if (space.escalation) {
+            expect(space.escalation.embedder.id).not.toBe(space.embedder.id);
+            expect(space.escalation.margin).toBeGreaterThanOrEqual(0);
+            expect(space.escalation.gap).toBeGreaterThanOrEqual(0);
+            await expectEmbedsChunks(fixture, space.escalation.embedder, fit);
+          }
         } finally {
           await fixture.dispose();
         }
