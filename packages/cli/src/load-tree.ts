@@ -38,13 +38,20 @@ export interface LoadedTree {
   exports: Record<string, unknown>;
   /** For a JSON tree: the document as read, and the absolute path of its callback module. */
   document?: { value: TreeDocument; text: string; modulePath: string | null };
+  /** The module's `fitBase` export: what the fit at load is made over (`spaceFitter`'s `base`). */
+  fitBase?: FitBaseName;
 }
+
+/** The bases a tree module may name in `export const fitBase` (`@treeagent/fit`'s `FitBase` strings). */
+export const FIT_BASES = ['auto', 'use-student', 'cascade', 'agent'] as const;
+export type FitBaseName = (typeof FIT_BASES)[number];
 
 /**
  * Loads a tree file: a TypeScript or JavaScript module whose default export (or `tree` export) is a
  * `Tree`, a tree definition, or a function returning one; or a JSON tree document (docs/tree-format.md)
  * whose callbacks are the named exports of its `module`. The module may also export `embedder`,
- * `models` and `fit` (`true`, `false` or `'auto'`: `TreeAgentOptions.fit`). Models are read from `--config`, else from a
+ * `models`, `fit` (`true`, `false` or `'auto'`: `TreeAgentOptions.fit`) and `fitBase` (`'auto'`,
+ * `'use-student'`, `'cascade'` or `'agent'`: what the fit is made over). Models are read from `--config`, else from a
  * `treeagent.config.json` next to the tree, else from the environment.
  */
 export async function loadTree(
@@ -127,6 +134,7 @@ export async function loadTree(
     path: absolute,
     exports: exported,
     ...(document ? { document } : {}),
+    ...(exported.fitBase === undefined ? {} : { fitBase: fitBaseExport(exported.fitBase, absolute) }),
   };
 }
 
@@ -209,6 +217,15 @@ function topLevelAwaitError(error: unknown, path: string): TreeAgentError | null
   return new TreeAgentError(
     'INVALID_INPUT',
     `${path}${where ? `:${where[1]}:${where[2]}` : ''} uses top-level await, but it is loaded as CommonJS (no package.json with "type": "module" above it), where top-level await does not exist. Rename it to ${path.replace(/\.(c?ts|tsx)$/, '.mts')}, or add a package.json with { "type": "module" } in its directory (or a parent).`,
+  );
+}
+
+/** A tree module's `fitBase` export: `spaceFitter`'s `base`, by name. */
+function fitBaseExport(value: unknown, path: string): FitBaseName {
+  if ((FIT_BASES as readonly unknown[]).includes(value)) return value as FitBaseName;
+  throw new TreeAgentError(
+    'INVALID_INPUT',
+    `${path} exports fitBase = ${JSON.stringify(value)}; export one of ${FIT_BASES.map((base) => `'${base}'`).join(', ')} (docs/routing.md, "The base of the fit").`,
   );
 }
 

@@ -2,6 +2,7 @@ import { extname, join, resolve } from 'node:path';
 import type { SpaceStatus, TreeAgentOptions } from '@treeagent/core';
 import { spaceFitter } from '@treeagent/fit';
 import { DEFAULT_DATA_DIRECTORY } from './data-directory.js';
+import type { FitBaseName } from './load-tree.js';
 import type { Output } from './output.js';
 
 /** Where the CLI keeps fits: `fits/` in the data directory, beside the sessions and embeddings. */
@@ -20,19 +21,33 @@ export function shippedFitFile(treePath: string): string {
 }
 
 /**
+ * Where `treeagent fit` ships a cascade's second fit (`export const fitBase = 'cascade'`): beside the
+ * first, `tree.fit.json` → `tree.fit.escalation.json`.
+ */
+export function escalationFitFile(fitFile: string): string {
+  return fitFile.endsWith('.json')
+    ? `${fitFile.slice(0, -'.json'.length)}.escalation.json`
+    : `${fitFile}.escalation`;
+}
+
+/**
  * The agent options of the automatic fit for a command: the fit shipped beside the tree
- * (`shippedFitFile`) when it matches, else fits cached in the data directory, and the agent's
+ * (`shippedFitFile`, and a cascade's second beside it) when it matches, else fits cached in the data
+ * directory, over the base the tree module names (`fitBase`), and the agent's
  * background lines (fit ready, fit failed) on the command's output.
  */
 export function fitOptions(
   data: string | undefined,
   out: Output,
   treePath?: string,
+  base?: FitBaseName,
 ): Pick<TreeAgentOptions, 'spaceFitter' | 'log'> {
+  const shipped = treePath ? shippedFitFile(resolve(treePath)) : undefined;
   return {
     spaceFitter: spaceFitter({
       cacheDirectory: fitsDirectory(data),
-      ...(treePath ? { fitFiles: [shippedFitFile(resolve(treePath))] } : {}),
+      ...(shipped ? { fitFiles: [shipped, escalationFitFile(shipped)] } : {}),
+      ...(base ? { base } : {}),
     }),
     log: (level, message) => (level === 'warn' ? out.error(message) : out.log(message)),
   };

@@ -28,7 +28,7 @@ export async function chatCommand(
       new TreeAgent({
         tree: loaded.tree,
         ...data.options,
-        ...fitOptions(options.data, out, loaded.path),
+        ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
         ...loaded.agentOptions,
       }),
       loaded,

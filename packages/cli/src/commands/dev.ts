@@ -89,7 +89,7 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
   const agent = new TreeAgent({
     tree: loaded.tree,
     ...data.options,
-    ...fitOptions(options.data, out, loaded.path),
+    ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
     ...loaded.agentOptions,
     ...(options.redact ? { redaction: {} } : {}),
   });
@@ -161,7 +161,10 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
             agentOptions: {
               // Drafts are fitted as before core stopped looking for @treeagent/fit by itself: by its
               // default fitter, uncached (a draft's fit is not worth a file in the data directory).
-              spaceFitter: spaceFitter({ cacheDirectory: false }),
+              spaceFitter: spaceFitter({
+                cacheDirectory: false,
+                ...(loaded.fitBase ? { base: loaded.fitBase } : {}),
+              }),
               // A draft with an llm node routes before a model is configured, as the served tree does.
               missingModels: 'notice',
               modelHelp: cliModelHelp,

@@ -77,7 +77,7 @@ export async function measureRouting(
     const agent = new TreeAgent({
       tree: loaded.tree,
       embeddingCache: data.options.embeddingCache!,
-      ...fitOptions(options.data, out, loaded.path),
+      ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
       ...loaded.agentOptions,
     });
     // What serving gives once the background fit (if any) is in place.

@@ -106,3 +106,62 @@ describe('treeagent fit, made ahead, is used by dev and serve from the first mes
     }
   }, 120_000);
 });
+
+describe("a tree module's fitBase export", () => {
+  /** An English tree of 4 topics × 30 chunks (120: fitted at load), choosing its base. */
+  const englishTree = (fitBase: string) => `import { defineTree } from '@treeagent/core';
+export const fitBase = ${fitBase};
+const openings = ['can you tell me', 'i want to know', 'please show me', 'what is', 'i need to check', 'could you find'];
+const topics = {
+  shipping: ['the shipping cost', 'how long delivery takes', 'when my parcel arrives', 'the postage to france', 'the delivery options'],
+  returns: ['how to return an item', 'the refund policy', 'how i send back shoes', 'if i can get my money back', 'the return label'],
+  hours: ['your opening hours', 'when the shop opens', 'if you are open on sunday', 'what time you close', 'the holiday hours'],
+  payment: ['which cards you accept', 'if i can pay with paypal', 'how to pay in instalments', 'the payment options', 'the invoice'],
+};
+export default defineTree({ name: 'shop', nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  ...Object.entries(topics).map(([name, objects], index) => ({
+    id: 10 + index, type: 'emit', parent: 2, name,
+    chunks: openings.flatMap((opening) => objects.map((object) => opening + ' ' + object)),
+    emit: { message: { type: 'static', content: name } },
+  })),
+] });
+`;
+
+  test("'cascade': treeagent fit ships both fits, and inspect with a fresh data directory routes over them", async () => {
+    const project = join(scratch, 'cascade');
+    mkdirSync(project, { recursive: true });
+    const tree = join(project, 'tree.mjs');
+    writeFileSync(tree, englishTree("'cascade'"));
+    const fitted = capture();
+    expect(await main(['fit', tree, '--data', join(scratch, 'cascade-data')], fitted)).toBe(0);
+    expect(fitted.err).toEqual([]);
+    const text = fitted.out.join('\n');
+    expect(text).toContain(`written ${join(project, 'tree.fit.json')}`);
+    expect(text).toMatch(
+      /written .*tree\.fit\.escalation\.json \(the cascade's second space, for unsure messages: USE-lite \+ hashed/,
+    );
+    expect(text).toMatch(
+      /^base: USE-lite student \+ hashed n-grams 2:1 .*; unsure messages over USE-lite \+ hashed n-grams 2:1$/m,
+    );
+    expect(existsSync(join(project, 'tree.fit.escalation.json'))).toBe(true);
+
+    // Another machine: the project's files, an empty data directory: both fits read, nothing fitted.
+    const inspected = capture();
+    expect(await main(['inspect', tree], inspected)).toBe(0);
+    expect(inspected.out.join('\n')).toMatch(
+      /embedding space: fitted to the tree \(cached fit .*tree\.fit\.json; base USE-lite student \+ hashed n-grams 2:1 .*; unsure messages over USE-lite/,
+    );
+  });
+
+  test('a wrong value names the file and the choices', async () => {
+    const tree = join(scratch, 'wrong-base.mjs');
+    writeFileSync(tree, englishTree("'fast'"));
+    const failed = capture();
+    expect(await main(['lint', tree], failed)).toBe(2);
+    expect(failed.err.join('\n')).toContain(
+      `${tree} exports fitBase = "fast"; export one of 'auto', 'use-student', 'cascade', 'agent'`,
+    );
+  });
+});

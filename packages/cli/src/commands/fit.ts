@@ -8,7 +8,7 @@ import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
 import { progressBar } from '../progress.js';
-import { fitsDirectory, shippedFitFile } from '../space.js';
+import { escalationFitFile, fitsDirectory, shippedFitFile } from '../space.js';
 import { defineCommand } from './command-definition.js';
 
 export interface FitCommandOptions {
@@ -51,6 +51,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
     };
     const fitter = spaceFitter({
       cacheDirectory: fitsDirectory(options.data),
+      ...(loaded.fitBase ? { base: loaded.fitBase } : {}),
       ...custom,
       ...(options.baseWeight === undefined ? {} : { baseWeight: Number(options.baseWeight) }),
       onProgress: ({ done, total }) => {
@@ -80,6 +81,14 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
         `left out of the fit (fewer than ${projection.settings.minChunksPerClass} chunks; ${fitted.baseWeight > 0 ? `they fall back to the base space, kept at baseWeight ${fitted.baseWeight}` : 'no base space to fall back on with --base-weight 0'}): ${projection.excluded.map((entry) => entry.name ?? `node ${entry.nodeId}`).join(', ')}`,
       );
     out.log(`written ${file}`);
+    if (space.escalation) {
+      // A cascade (fitBase = 'cascade'): its second fit ships beside the first.
+      const second = escalationFitFile(file);
+      (space.escalation.embedder as FittedEmbedder).save(second);
+      out.log(
+        `written ${second} (the cascade's second space, for unsure messages: ${space.escalation.baseReason ?? space.escalation.baseId})`,
+      );
+    }
     if (space.file) out.log(`kept in the data directory: ${space.file}`);
     const exploring = loaded.tree.chunks.filter((chunk) => !chunk.forRag).length;
     const unused = loaded.agentOptions.fit !== true && exploring < AUTO_FIT_MIN_CHUNKS;

@@ -19,7 +19,11 @@ export async function inspectCommand(
   });
   const { tree } = loaded;
   // The thresholds as the agent runs them: calibrated ones need the chunks embedded.
-  const agent = new TreeAgent({ tree, ...fitOptions(undefined, out, loaded.path), ...loaded.agentOptions });
+  const agent = new TreeAgent({
+    tree,
+    ...fitOptions(undefined, out, loaded.path, loaded.fitBase),
+    ...loaded.agentOptions,
+  });
   const space = await agent.whenFitted();
   const thresholds = await thresholdsById(agent);
   const needsModel = new Map(

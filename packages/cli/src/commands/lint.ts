@@ -119,7 +119,7 @@ export async function lintCommand(
   // Thresholds as served: in the fitted space once the automatic fit (cached in .treeagent/fits) is in place.
   const agent = new TreeAgent({
     tree: loaded.tree,
-    ...fitOptions(undefined, out, loaded.path),
+    ...fitOptions(undefined, out, loaded.path, loaded.fitBase),
     ...loaded.agentOptions,
   });
   const space = await agent.whenFitted();

@@ -273,7 +273,7 @@ export async function startServe(
       ...(environment ? { sessionTrees: environment } : {}),
       tree: loaded.tree,
       ...stores.agentOptions,
-      ...fitOptions(options.data, out, loaded.path),
+      ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
       ...loaded.agentOptions,
       ...(options.redact ? { redaction: {} } : {}),
     });

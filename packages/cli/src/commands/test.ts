@@ -49,7 +49,7 @@ export async function playConversations(
     results.push(
       ...(await runConversationFile(file, {
         tree: loaded.tree,
-        spaceFitter: spaceFitter(),
+        spaceFitter: spaceFitter(loaded.fitBase ? { base: loaded.fitBase } : {}),
         ...loaded.agentOptions,
       })),
     );
