@@ -39,7 +39,7 @@ export interface LoadedTree {
   /** For a JSON tree: the document as read, and the absolute path of its callback module. */
   document?: { value: TreeDocument; text: string; modulePath: string | null };
   /** The module's `fitBase` export: what the fit at load is made over (`spaceFitter`'s `base`). */
-  fitBase?: FitBaseName;
+  fitBase?: 'auto' | 'use-student' | 'cascade' | 'agent';
 }
 
 /** The bases a tree module may name in `export const fitBase` (`@treeagent/fit`'s `FitBase` strings). */
