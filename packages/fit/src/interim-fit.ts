@@ -1,8 +1,8 @@
-import type { Embedder, FittedSpace, SpaceFitRequest } from '@treeagent/core/adapter';
+import type { FittedSpace, SpaceFitRequest } from '@treeagent/core/adapter';
 import type { ChosenBase } from './fit-base.js';
 import { trainingSet } from './fit-classes.js';
 import type { FitSettings } from './fit-settings.js';
-import { type FittedEmbedder, readCachedFit } from './fitted-embedder.js';
+import type { FittedEmbedder } from './fitted-embedder.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -22,10 +22,8 @@ export interface InterimFitContext {
   chosen: ChosenBase & { costly: NonNullable<ChosenBase['costly']> };
   /** The interim base (`chosen.costly.interim`), or null when it cannot be had (then no interim fit). */
   interimBase(): Promise<ChosenBase | null>;
-  /** Fits over `base` (in a worker). */
-  project(base: Embedder): Promise<Projection>;
-  /** The cache file of a fit over `base`, when the fitter keeps files. */
-  fileOf(base: Embedder): string | undefined;
+  /** The fit over `base`: read from the fitter's cache, or made now (in a worker) and kept there. */
+  fitOver(base: ChosenBase): Promise<{ projection: Projection; cached: boolean; file?: string }>;
   /** The fitted space of `projection` over `base`. */
   spaceOf(
     base: ChosenBase,
@@ -57,11 +55,8 @@ export async function handInterimFit(context: InterimFitContext): Promise<boolea
     if (unembedded < minUnembeddedChunks) return false;
     const base = await context.interimBase();
     if (!base) return false;
-    const file = context.fileOf(base.embedder);
-    const cached = file ? readCachedFit(file, request.tree, base.embedder, settings) : null;
-    const projection = cached ?? (await context.project(base.embedder));
-    const space = context.spaceOf(base, projection, cached !== null, file);
-    if (file && !cached) space.embedder.save(file);
+    const fit = await context.fitOver(base);
+    const space = context.spaceOf(base, fit.projection, fit.cached, fit.file);
     if (request.signal.aborted) return false;
     await request.onInterim(space);
     return true;

@@ -260,7 +260,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         return withEscalation(
           request,
           cascade,
-          { ...spaceOf(request, cascade.first, first.projection, true, first.file) },
+          spaceOf(request, cascade.first, first.projection, true, first.file),
           second.projection,
         );
       }
@@ -284,24 +284,27 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           (input, onStep) =>
             worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
         );
+      // A fit over `chosen` made now, kept in the cache directory; or read back when it is there.
+      const fitNow = async (chosen: ChosenBase) => {
+        const projection = await project(chosen.embedder);
+        const file = fileOf(request, chosen.embedder);
+        if (file) embedderOf(request, chosen, projection).save(file);
+        return { projection, cached: false, ...(file ? { file } : {}) };
+      };
+      const fitOver = async (chosen: ChosenBase) => {
+        const found = readFit(request, chosen);
+        return found ? { ...found, cached: true } : fitNow(chosen);
+      };
       const cascade = await cascadeOf(request);
       if (cascade) {
         // The student's fit (cached, or made now: seconds), routed while USE-lite's is made.
-        const fitOver = async (chosen: ChosenBase) => {
-          const found = readFit(request, chosen);
-          if (found) return { projection: found.projection, file: found.file, cached: true };
-          const projection = await project(chosen.embedder);
-          const file = fileOf(request, chosen.embedder);
-          if (file) embedderOf(request, chosen, projection).save(file);
-          return { projection, file, cached: false };
-        };
         const first = await fitOver(cascade.first);
         const firstSpace = spaceOf(request, cascade.first, first.projection, first.cached, first.file);
         const second = readFit(request, cascade.second);
         if (!second) await request.onInterim?.(firstSpace);
         let secondProjection: FittedEmbedder['projection'];
         try {
-          secondProjection = second?.projection ?? (await fitOver(cascade.second)).projection;
+          secondProjection = second?.projection ?? (await fitNow(cascade.second)).projection;
         } catch (error) {
           // USE-lite failing leaves the student's fit routing every message, and says why.
           if (signal.aborted) throw error;
@@ -320,14 +323,13 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           minUnembeddedChunks: interimFit.minUnembeddedChunks ?? INTERIM_FIT_MIN_UNEMBEDDED,
           chosen: { ...chosen, costly },
           interimBase: () => interimBaseOf(request, costly.interim),
-          project,
-          fileOf: (base) => fileOf(request, base),
+          fitOver,
           spaceOf: (base, projection, cached, file) => spaceOf(request, base, projection, cached, file),
         });
       }
-      let projection: FittedEmbedder['projection'];
+      let fitted: Awaited<ReturnType<typeof fitNow>>;
       try {
-        projection = await project(chosen.embedder);
+        fitted = await fitNow(chosen);
       } catch (error) {
         // A base 'auto' chose (USE-lite; the student with 'use-student') that fails to embed never
         // leaves the tree unfitted: the fit is made over the agent's embedder, as without it, and the
@@ -340,12 +342,9 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           isAgents: true,
           reason: `hashed n-grams (${chosen.reason} failed: ${message})`,
         };
-        projection = await project(chosen.embedder);
+        fitted = await fitNow(chosen);
       }
-      const file = fileOf(request, chosen.embedder);
-      const space = spaceOf(request, chosen, projection, false, file);
-      if (file) space.embedder.save(file);
-      return space;
+      return spaceOf(request, chosen, fitted.projection, false, fitted.file);
     },
   };
 }
