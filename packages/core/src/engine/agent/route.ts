@@ -46,7 +46,10 @@ export async function routeText(
   text: string,
   options: RouteOptions = {},
 ): Promise<RouteResult> {
-  return routeIn(await routingRuntime(runtime, text, routeIn), text, options);
+  const chosen = await routingRuntime(runtime, text, routeIn);
+  // A cascade that kept its first space has routed the message already, from the primary agent.
+  const sameRoute = options.startNodeId === undefined && options.thresholds === undefined;
+  return chosen.firstLeg && sameRoute ? chosen.firstLeg : routeIn(chosen.runtime, text, options);
 }
 
 /** `routeText` in `runtime`'s own space, whatever its cascade says (`routingRuntime`'s first leg). */

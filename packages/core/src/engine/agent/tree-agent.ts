@@ -418,12 +418,12 @@ export class TreeAgent {
         if (!tree || tree.contentHash === this.#host.tree.contentHash) {
           this.#otherTrees.leave(sessionId);
           // A cascade routes an unsure message in its second space (`routingRuntime`).
-          const runtime = await routingRuntime(await this.#host.load(), input.message, routeIn);
+          const { runtime } = await routingRuntime(await this.#host.load(), input.message, routeIn);
           return runTurn(runtime, this.sessionStore, sessionId, input, sink, recording);
         }
         return this.#otherTrees.run(tree, sessionId, async (runtime) =>
           runTurn(
-            await routingRuntime(runtime, input.message, routeIn),
+            (await routingRuntime(runtime, input.message, routeIn)).runtime,
             this.sessionStore,
             sessionId,
             input,
