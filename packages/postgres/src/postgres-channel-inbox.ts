@@ -1,47 +1,19 @@
-import type { FileMetadata } from '@treeagent/core';
 import {
-  type ChannelConversation,
   type ChannelInbox,
   type ChannelInboxEntry,
   type ChannelInboxInput,
+  type ChannelInboxRow,
   channelDeadLetterLimit,
+  channelInboxEntryOfRow,
 } from '@treeagent/core/adapter';
 import type pg from 'pg';
 import { type PostgresOperatorStoreOptions, PostgresSideTable } from './postgres-side-table.js';
 
-interface Row {
-  seq: string;
-  channel: string;
-  message_id: string;
-  session_id: string;
-  conversation: ChannelConversation;
-  text: string;
-  selected_option: string | null;
-  attachments: FileMetadata[];
-  status: 'pending' | 'failed';
-  attempts: number;
-  next_attempt_at: Date;
-  last_error: string | null;
-  received_at: Date;
-}
+/** A row as `pg` reads it back (`jsonb` decoded, times as `Date`), with its order of arrival. */
+type Row = ChannelInboxRow & { seq: string };
 
 const COLUMNS =
   'seq, channel, message_id, session_id, conversation, text, selected_option, attachments, status, attempts, next_attempt_at, last_error, received_at';
-
-const entryOf = (row: Row): ChannelInboxEntry => ({
-  channel: row.channel,
-  messageId: row.message_id,
-  sessionId: row.session_id,
-  conversation: row.conversation,
-  text: row.text,
-  selectedOption: row.selected_option,
-  attachments: row.attachments,
-  status: row.status,
-  attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at.toISOString(),
-  lastError: row.last_error,
-  receivedAt: row.received_at.toISOString(),
-});
 
 /**
  * The messaging channels' inbox (`ChannelInbox` of `@treeagent/core/adapter`) in PostgreSQL: table
@@ -120,7 +92,7 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
           RETURNING ${COLUMNS}`,
         [now, new Date(now.getTime() + leaseMs), Math.trunc(limit)],
       );
-      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(entryOf);
+      return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(channelInboxEntryOfRow);
     });
   }
 
@@ -190,7 +162,7 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
           ORDER BY next_attempt_at DESC, seq DESC LIMIT $1`,
         [channelDeadLetterLimit(limit)],
       );
-      return rows.map(entryOf);
+      return rows.map(channelInboxEntryOfRow);
     });
   }
 
@@ -216,7 +188,7 @@ export class PostgresChannelInbox extends PostgresSideTable implements ChannelIn
         `SELECT ${COLUMNS} FROM ${this.table} WHERE session_id = ANY($1::text[]) ORDER BY seq`,
         [[...sessionIds]],
       );
-      return rows.map(entryOf);
+      return rows.map(channelInboxEntryOfRow);
     });
   }
 

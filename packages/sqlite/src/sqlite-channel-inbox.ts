@@ -1,10 +1,10 @@
-import type { FileMetadata } from '@treeagent/core';
 import {
-  type ChannelConversation,
   type ChannelInbox,
   type ChannelInboxEntry,
   type ChannelInboxInput,
+  type ChannelInboxRow,
   channelDeadLetterLimit,
+  channelInboxEntryOfRow,
 } from '@treeagent/core/adapter';
 import type Database from 'better-sqlite3';
 import { type SchemaMigrations, SqliteDatabase, type SqliteDatabaseOptions } from './sqlite-database.js';
@@ -36,38 +36,10 @@ export const CHANNEL_INBOX_SCHEMA: SchemaMigrations = {
   ],
 };
 
-interface Row {
-  channel: string;
-  message_id: string;
-  session_id: string;
-  conversation: string;
-  text: string;
-  selected_option: string | null;
-  attachments: string;
-  status: 'pending' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  received_at: string;
-}
+type Row = ChannelInboxRow;
 
 const COLUMNS =
   'channel, message_id, session_id, conversation, text, selected_option, attachments, status, attempts, next_attempt_at, last_error, received_at';
-
-const entryOf = (row: Row): ChannelInboxEntry => ({
-  channel: row.channel,
-  messageId: row.message_id,
-  sessionId: row.session_id,
-  conversation: JSON.parse(row.conversation) as ChannelConversation,
-  text: row.text,
-  selectedOption: row.selected_option,
-  attachments: JSON.parse(row.attachments) as FileMetadata[],
-  status: row.status,
-  attempts: row.attempts,
-  nextAttemptAt: row.next_attempt_at,
-  lastError: row.last_error,
-  receivedAt: row.received_at,
-});
 
 /**
  * The messaging channels' inbox (`ChannelInbox` of `@treeagent/core/adapter`) in the SQLite file,
@@ -175,7 +147,7 @@ export class SqliteChannelInbox implements ChannelInbox {
       const until = new Date(now.getTime() + leaseMs).toISOString();
       const rows = this.#lease(now.toISOString(), Math.trunc(limit), until);
       if (rows.length) this.#database.wrote();
-      return rows.map(entryOf);
+      return rows.map(channelInboxEntryOfRow);
     });
   }
 
@@ -222,7 +194,7 @@ export class SqliteChannelInbox implements ChannelInbox {
 
   async failures(limit?: number): Promise<ChannelInboxEntry[]> {
     return this.#handle.run('read the failed entries of the channel inbox', () =>
-      (this.#failures.all(channelDeadLetterLimit(limit)) as Row[]).map(entryOf),
+      (this.#failures.all(channelDeadLetterLimit(limit)) as Row[]).map(channelInboxEntryOfRow),
     );
   }
 
@@ -239,7 +211,7 @@ export class SqliteChannelInbox implements ChannelInbox {
   async sessionEntries(sessionIds: readonly string[]): Promise<ChannelInboxEntry[]> {
     if (sessionIds.length === 0) return [];
     return this.#handle.run(`read the channel inbox of ${sessionIds.length} sessions`, () =>
-      (this.#sessionEntries.all(JSON.stringify(sessionIds)) as Row[]).map(entryOf),
+      (this.#sessionEntries.all(JSON.stringify(sessionIds)) as Row[]).map(channelInboxEntryOfRow),
     );
   }
 

@@ -32,6 +32,7 @@ export {
   optionsFor,
   splitText,
 } from '../channel/channel.js';
+export { type ChannelInboxRow, channelInboxEntryOfRow } from '../channel/channel-inbox-rows.js';
 export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';
 export { outboundOfTurn, payloadsOfOutput } from '../channel/channel-outbound.js';
 export { InMemoryChannelInbox } from '../channel/in-memory-channel-inbox.js';
