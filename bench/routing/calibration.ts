@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Embedder } from '../../packages/core/src/adapter/index.js';
 import { evaluateRouting, type LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { HashedEmbedder, InMemoryEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
-import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { clincFold, clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
 
 /**
  * Out of the box on CLINC150: `new TreeAgent({ tree })` with no threshold set, so that the agent
@@ -67,16 +67,7 @@ if (select) {
   const scores: { keep: number; inScopeRight: number; inScopeKept: number; outOfScopeRecall: number }[] = [];
   const byKeep = new Map<number, Outcome[]>(keeps.map((keep) => [keep, []]));
   for (let fold = 0; fold < folds; fold++) {
-    const seen = new Map<string, number>();
-    const train: [string, string][] = [];
-    const heldOut: LabelledUtterance[] = [];
-    for (const item of data.train) {
-      const index = seen.get(item[1]) ?? 0;
-      seen.set(item[1], index + 1);
-      if (index % folds === fold) heldOut.push(item);
-      else train.push(item);
-    }
-    const test = [...heldOut, ...data.oosTrain.map(([text]) => [text, 'none'] as LabelledUtterance)];
+    const { train, test } = clincFold(data, folds, fold);
     for (const keep of keeps) {
       const outcome = await measure(train, test, keep);
       byKeep.get(keep)!.push(outcome);

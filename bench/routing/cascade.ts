@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { FileEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/index.js';
-import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { clincFold, clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { routeCounts } from './route-counts.js';
 
 /**
  * The `'cascade'` base against its two parts, on CLINC150, as the library serves them
@@ -39,27 +40,12 @@ interface Outcome {
 }
 
 async function outcome(agent: TreeAgent, test: LabelledUtterance[], secondSpace?: string): Promise<Outcome> {
-  let inScope = 0;
-  let right = 0;
-  let answered = 0;
-  let declined = 0;
-  let escalated = 0;
-  for (const [text, expected] of test) {
-    const routed = await agent.route(text);
-    if (secondSpace && routed.fittedSpace === secondSpace) escalated++;
-    const predicted = routed.noMatch ? 'none' : routed.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      answered += predicted === 'none' ? 0 : 1;
-      right += predicted === expected ? 1 : 0;
-    }
-  }
+  const counts = await routeCounts(agent, test, secondSpace);
   return {
-    right: right / inScope,
-    answered: answered / inScope,
-    declined: declined / (test.length - inScope),
-    escalated: escalated / test.length,
+    right: counts.right / counts.inScope,
+    answered: counts.answered / counts.inScope,
+    declined: counts.declined / counts.outOfScope,
+    escalated: counts.escalated / test.length,
   };
 }
 
@@ -105,16 +91,7 @@ if (val) {
 } else {
   const perFold: Record<string, Outcome>[] = [];
   for (let fold = 0; fold < Math.min(folds, maxFolds); fold++) {
-    const seen = new Map<string, number>();
-    const train: [string, string][] = [];
-    const heldOut: LabelledUtterance[] = [];
-    for (const item of data.train) {
-      const index = seen.get(item[1]) ?? 0;
-      seen.set(item[1], index + 1);
-      if (index % folds === fold) heldOut.push(item);
-      else train.push(item);
-    }
-    const test = [...heldOut, ...data.oosTrain.map(([text]) => [text, 'none'] as LabelledUtterance)];
+    const { train, test } = clincFold(data, folds, fold);
     const results = await compare(train, test);
     perFold.push(results);
     console.log(`fold ${fold}: ${show(results)}`);

@@ -77,3 +77,25 @@ export function clincTestSet(data: Clinc150, domains = Object.keys(data.domains)
     ...data.oosVal.map(([text]) => [text, 'none'] as const),
   ];
 }
+
+/**
+ * Fold `fold` of a `folds`-fold split of `train`, as the cross-validations of these benchmarks make
+ * it: the i-th utterance of each intent is held out in fold i mod `folds`; the out-of-scope messages
+ * of `oos_train` (labelled `none`) join every fold's held-out set.
+ */
+export function clincFold(
+  data: Clinc150,
+  folds: number,
+  fold: number,
+): { train: [string, string][]; test: LabelledUtterance[] } {
+  const seen = new Map<string, number>();
+  const train: [string, string][] = [];
+  const heldOut: LabelledUtterance[] = [];
+  for (const item of data.train) {
+    const index = seen.get(item[1]) ?? 0;
+    seen.set(item[1], index + 1);
+    if (index % folds === fold) heldOut.push(item);
+    else train.push(item);
+  }
+  return { train, test: [...heldOut, ...data.oosTrain.map(([text]) => [text, 'none'] as LabelledUtterance)] };
+}

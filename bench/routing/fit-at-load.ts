@@ -6,6 +6,7 @@ import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { routeCounts } from './route-counts.js';
 
 /**
  * A fit at load from a cold cache, as a user gets it: `new TreeAgent({ tree, spaceFitter:
@@ -79,25 +80,12 @@ interface Outcome {
   outOfScopeDeclined: number;
 }
 async function outcome(routed: TreeAgent, test: LabelledUtterance[]): Promise<Outcome> {
-  let inScope = 0;
-  let right = 0;
-  let answered = 0;
-  let declined = 0;
-  for (const [text, expected] of test) {
-    const route = await routed.route(text);
-    const predicted = route.noMatch ? 'none' : route.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      answered += predicted === 'none' ? 0 : 1;
-      right += predicted === expected ? 1 : 0;
-    }
-  }
+  const counts = await routeCounts(routed, test);
   const round = (value: number) => Math.round(value * 10000) / 10000;
   return {
-    inScopeRight: round(right / inScope),
-    inScopeAnswered: round(answered / inScope),
-    outOfScopeDeclined: round(declined / (test.length - inScope)),
+    inScopeRight: round(counts.right / counts.inScope),
+    inScopeAnswered: round(counts.answered / counts.inScope),
+    outOfScopeDeclined: round(counts.declined / counts.outOfScope),
   };
 }
 /** An agent that routes in `space` from the first message (the fitter's cache hands it over). */

@@ -7,7 +7,8 @@ import type { CalibrationOptions, LabelledUtterance } from '../../packages/core/
 import { FileEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { type SpaceFitterOptions, spaceFitter } from '../../packages/fit/src/index.js';
 import { baseOptions, parseBase } from '../student/bases.js';
-import { clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { clincFold, clincTestSet, clincTree, loadClinc150 } from './clinc150.js';
+import { routeCounts } from './route-counts.js';
 
 /**
  * Out of the box on CLINC150, as the CLI and a scaffolded project run it:
@@ -75,24 +76,11 @@ interface Outcome {
 }
 
 async function outcome(agent: TreeAgent, test: LabelledUtterance[]): Promise<Outcome> {
-  let inScope = 0;
-  let right = 0;
-  let kept = 0;
-  let declined = 0;
-  for (const [text, expected] of test) {
-    const routed = await agent.route(text);
-    const predicted = routed.noMatch ? 'none' : routed.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      if (predicted !== 'none') kept++;
-      if (predicted === expected) right++;
-    }
-  }
+  const counts = await routeCounts(agent, test);
   return {
-    inScopeRight: right / inScope,
-    inScopeKept: kept / inScope,
-    outOfScopeRecall: declined / (test.length - inScope),
+    inScopeRight: counts.right / counts.inScope,
+    inScopeKept: counts.answered / counts.inScope,
+    outOfScopeRecall: counts.declined / counts.outOfScope,
   };
 }
 
@@ -105,16 +93,7 @@ if (select) {
   );
   const cache = new FileEmbeddingCache(fileURLToPath(new URL('../.cache/embeddings', import.meta.url)));
   for (let fold = 0; fold < Math.min(folds, maxFolds); fold++) {
-    const seen = new Map<string, number>();
-    const train: [string, string][] = [];
-    const heldOut: LabelledUtterance[] = [];
-    for (const item of data.train) {
-      const index = seen.get(item[1]) ?? 0;
-      seen.set(item[1], index + 1);
-      if (index % folds === fold) heldOut.push(item);
-      else train.push(item);
-    }
-    const test = [...heldOut, ...data.oosTrain.map(([text]) => [text, 'none'] as LabelledUtterance)];
+    const { train, test } = clincFold(data, folds, fold);
     const tree = clincTree(data, { threshold: null, train });
     // One fit per fold, cached: the agents of the other keeps read it.
     const directory = mkdtempSync(join(tmpdir(), 'treeagent-oob-'));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { random } from '../lib/vectors.js';
 
 /**
  * The student's training text: generic English that ships in packages, never an intent set we
@@ -21,17 +22,8 @@ export interface Corpus {
 
 export const FORTUNES_DIR = '/usr/share/games/fortunes';
 
-/** A small seeded PRNG (mulberry32). */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (mulberry32, the benchmarks' `random`). */
+export const seeded = random;
 
 function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
   const copy = [...items];
