@@ -3,6 +3,7 @@ import type { TreeEditorSource } from '../editor/tree-editor-source.js';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { testApp } from './fixtures.js';
 import { loginOperator, testOperatorAccounts } from './operators.js';
+import { SHOP_TOPICS } from './staff-pages.js';
 
 /**
  * The tree the editor's route tests edit: shipping (3) and returns (4) under the primary agent (2),
@@ -15,22 +16,7 @@ export const EDITOR_TREE: TreeDocument = {
   nodes: [
     { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
     { id: 2, parent: 1, type: 'agent', isPrimary: true, callbacks: { fallback: 'sorry' } },
-    {
-      id: 3,
-      parent: 2,
-      type: 'emit',
-      name: 'shipping',
-      chunks: ['how much does shipping cost', 'shipping price and delivery time'],
-      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
-    },
-    {
-      id: 4,
-      parent: 2,
-      type: 'emit',
-      name: 'returns',
-      chunks: ['how do I return a product', 'send back an item for a refund'],
-      emit: { message: { type: 'static', content: 'You have 30 days.' } },
-    },
+    ...SHOP_TOPICS,
   ],
 };
 

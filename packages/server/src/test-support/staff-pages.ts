@@ -1,5 +1,25 @@
 import type { TreeDocument } from '@treeagent/core/document';
 
+/** Shipping (3) and returns (4) under the primary agent (2): the topics of the test trees of the editor. */
+export const SHOP_TOPICS: TreeDocument['nodes'] = [
+  {
+    id: 3,
+    parent: 2,
+    type: 'emit',
+    name: 'shipping',
+    chunks: ['how much does shipping cost', 'shipping price and delivery time'],
+    emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
+  },
+  {
+    id: 4,
+    parent: 2,
+    type: 'emit',
+    name: 'returns',
+    chunks: ['how do I return a product', 'send back an item for a refund'],
+    emit: { message: { type: 'static', content: 'You have 30 days.' } },
+  },
+];
+
 /** The tree the staff pages' tests give the editor (`memoryTreeEditor(EDITED_TREE)`). */
 export const EDITED_TREE: TreeDocument = {
   format: 'treeagent-tree',
@@ -8,22 +28,7 @@ export const EDITED_TREE: TreeDocument = {
   nodes: [
     { id: 1, type: 'root', defaultSimilarityThreshold: 0.2 },
     { id: 2, parent: 1, type: 'agent', isPrimary: true },
-    {
-      id: 3,
-      parent: 2,
-      type: 'emit',
-      name: 'shipping',
-      chunks: ['how much does shipping cost', 'shipping price and delivery time'],
-      emit: { message: { type: 'static', content: 'Shipping is 7.90.' } },
-    },
-    {
-      id: 4,
-      parent: 2,
-      type: 'emit',
-      name: 'returns',
-      chunks: ['how do I return a product', 'send back an item for a refund'],
-      emit: { message: { type: 'static', content: 'You have 30 days.' } },
-    },
+    ...SHOP_TOPICS,
   ],
 };
 
