@@ -1,6 +1,6 @@
-import type { FileMetadata } from '../protocol/file-metadata.js';
 import type { ChannelConversation } from '../protocol/channel.js';
 import type { ChannelInboxEntry } from '../protocol/channel-inbox.js';
+import type { FileMetadata } from '../protocol/file-metadata.js';
 
 /**
  * A row of a SQL channel inbox table (SQLite, PostgreSQL) as a driver reads it back: the
