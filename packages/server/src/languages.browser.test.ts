@@ -206,6 +206,8 @@ describe.each([
         await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
         await page.locator('#operator-login button[type=submit]').click();
         await page.locator('#console-page .console-queue').waitFor();
+        // The count once the queue's first answer is in (before it, the tab says "…", not 0).
+        await page.locator('#queue-list button').first().waitFor();
         expect(await page.textContent('#queue-tab-open')).toBe(queue);
         if (viewport === DESKTOP) expect(await page.textContent('.console-placeholder')).toBe(pick);
         await page.locator('#queue-list button').first().click();
@@ -236,4 +238,31 @@ describe.each([
       }
     },
   );
+});
+
+describe('the console before its queue is read', () => {
+  it('says "…" on the open tab, not a count of 0, until the first answer', async () => {
+    const { context, page } = await pageIn('en-US');
+    try {
+      let answer: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      await page.route('**/api/v1/operator/handoffs?status=open', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/staff/console`);
+      await page.fill('#operator-login-name', 'anna');
+      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
+      await page.locator('#operator-login button[type=submit]').click();
+      await page.locator('#console-page .console-queue').waitFor();
+      expect(await page.textContent('#queue-tab-open')).toBe('Queue (…)');
+      answer();
+      await page.locator('#queue-list button').first().waitFor();
+      expect(await page.textContent('#queue-tab-open')).toBe('Queue (1)');
+    } finally {
+      await context.close();
+    }
+  });
 });

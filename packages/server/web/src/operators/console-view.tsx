@@ -24,7 +24,8 @@ export function ConsoleView() {
   const t = useT('console');
   const [status, setStatus] = useState<'open' | 'closed'>('open');
   const [queueFilter, setQueueFilter] = useState('');
-  const [list, setList] = useState<HandoffSummary[]>([]);
+  // null until the first answer for this tab: the tab then shows "…", not a count of 0.
+  const [list, setList] = useState<HandoffSummary[] | null>(null);
   const [queues, setQueues] = useState<string[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [detail, setDetail] = useState<HandoffDetail | null>(null);
@@ -69,6 +70,7 @@ export function ConsoleView() {
   );
 
   useEffect(() => {
+    setList(null);
     void loadList();
     return () => setReady(false);
   }, [loadList, setReady]);

@@ -30,7 +30,7 @@ function chime(): void {
  * new waiting conversation of their teams (none: every team) in the live queue `list` shows a
  * browser notification (once the browser allows it) and plays a chime. `data-alerts` counts them.
  */
-export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
+export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
   const { api } = useApp();
   const t = useT('console');
   const { operator } = useOperator();
@@ -52,6 +52,8 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] }) {
   }, [api, operator.id]);
 
   useEffect(() => {
+    // Not read yet: what the first answer holds is the queue as found, not new conversations.
+    if (list === null) return;
     const teams = operator.teams ?? [];
     const waiting = list.filter(
       (item) => item.status === 'waiting' && (teams.length === 0 || teams.includes(item.queue)),

@@ -11,7 +11,8 @@ import { formatWait, queueStatusText } from './console-model';
 export function QueueList(props: {
   status: 'open' | 'closed';
   onStatus(status: 'open' | 'closed'): void;
-  list: HandoffSummary[];
+  /** The tab's handoffs; null while the first answer is on its way. */
+  list: HandoffSummary[] | null;
   queues: string[];
   queueFilter: string;
   onQueueFilter(queue: string): void;
@@ -25,7 +26,8 @@ export function QueueList(props: {
 }) {
   const { operator } = useOperator();
   const t = useT('console');
-  const { status, list, queueFilter } = props;
+  const { status, queueFilter } = props;
+  const list = props.list ?? [];
   const shown = list.filter((item) => !queueFilter || item.queue === queueFilter);
   return (
     <aside class="console-queue" aria-label={t('queue.label')}>
@@ -42,7 +44,7 @@ export function QueueList(props: {
             onClick={() => props.onStatus(tab)}
           >
             {tab === 'open'
-              ? t('queue.tab', { count: status === 'open' ? list.length : '…' })
+              ? t('queue.tab', { count: status === 'open' && props.list ? list.length : '…' })
               : t('status.closed')}
           </button>
         ))}
@@ -95,7 +97,7 @@ export function QueueList(props: {
           {status === 'open' ? t('queue.nobody') : t('queue.noClosed')}
         </p>
       ) : null}
-      <CallbackQueue refresh={list} />
+      <CallbackQueue refresh={props.list} />
       <WebhookDeadLetters />
     </aside>
   );
