@@ -16,6 +16,7 @@ const ALL = [
   'packages/server/widget/src/**/*.test.ts',
   'examples/**/*.test.ts',
   'bench/smoke.test.ts',
+  'bench/routing/*.test.ts',
   'scripts/**/*.test.ts',
 ];
 const IGNORED = ['**/node_modules/**', '**/dist/**'];
