@@ -468,6 +468,8 @@ describe('the tree editor', () => {
     await page.goto(`${dev.url}/`);
     await page.waitForSelector('body.is-ready');
     await page.locator('#new-chat').click();
+    // The restored conversation goes once the new session is created (a request): count turns after that.
+    await expect.poll(() => page.locator('.turn').count()).toBe(0);
     await chat('I want to return a product');
     await chat('where is my order?');
     await chat('what is the weather like?');

@@ -100,7 +100,8 @@ describe('versions in the editor', () => {
     for (const id of ids) await page.locator(`#versions-panel tr[data-version="${id}"]`).waitFor();
 
     expect(await publish(ids[0]!, 'first release')).toContain(`Published version ${ids[0]} to production.`);
-    expect(await servedInProduction()).toContain(ids[0]);
+    // The panel shows the outcome first, then reads the environments again.
+    await expect.poll(servedInProduction).toContain(ids[0]);
 
     const refused = await publish(ids[1]!, 'slower shipping');
     expect(refused).toContain(`Publish of version ${ids[1]} to production refused:`);
@@ -111,7 +112,7 @@ describe('versions in the editor', () => {
     expect(await publish(ids[2]!, 'one more returns example')).toContain(
       `Published version ${ids[2]} to production.`,
     );
-    expect(await servedInProduction()).toContain(ids[2]);
+    await expect.poll(servedInProduction).toContain(ids[2]);
 
     await page.locator('#versions-panel button', { hasText: 'Roll back' }).click();
     await expect

@@ -121,10 +121,12 @@ describe('Analytics and Review pages (Chromium)', () => {
       `${(expected.totals.containmentRate * 100).toFixed(1)}%`,
     );
     expect(expected.totals.conversations).toBe(28);
+    // Each chart is drawn (and its canvas sized) in an effect after the page is ready: until then the
+    // canvas has the browser's default 300×150.
     for (const id of ['chart-per-day', 'chart-failures', 'chart-traffic', 'chart-latency']) {
-      const box = await page.locator(`#${id} canvas`).boundingBox();
-      expect(box!.width, id).toBeGreaterThan(200);
-      expect(box!.height, id).toBeGreaterThan(150);
+      const box = () => page.locator(`#${id} canvas`).boundingBox();
+      await expect.poll(async () => (await box())!.width, { message: id }).toBeGreaterThan(200);
+      await expect.poll(async () => (await box())!.height, { message: id }).toBeGreaterThan(150);
     }
     for (const name of ['from', 'to', 'version', 'compare'])
       expect(await page.locator(`#analytics-filter [name=${name}]`).count(), name).toBe(1);

@@ -258,6 +258,8 @@ describe('the console before its queue is read', () => {
       await page.locator('#operator-login button[type=submit]').click();
       await page.locator('#console-page .console-queue').waitFor();
       expect(await page.textContent('#queue-tab-open')).toBe('Queue (…)');
+      // Nor "Nobody is waiting" before the answer says so.
+      expect(await page.locator('#queue-empty').count()).toBe(0);
       answer();
       await page.locator('#queue-list button').first().waitFor();
       expect(await page.textContent('#queue-tab-open')).toBe('Queue (1)');

@@ -57,6 +57,8 @@ describe('teams, presence and notifications in the console (Chromium)', () => {
     await opened.page.locator('#operator-login button[type=submit]').click();
     await opened.page.locator('#presence-status').waitFor();
     await opened.page.locator('#presence-status').selectOption('online');
+    // The queue as found is read first ("…" until then): only conversations after it alert.
+    await opened.page.locator('#queue-tab-open:text-is("Queue (0)")').waitFor();
     return opened;
   }
 

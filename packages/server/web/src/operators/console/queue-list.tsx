@@ -92,7 +92,7 @@ export function QueueList(props: {
           </li>
         ))}
       </ul>
-      {shown.length === 0 ? (
+      {props.list && shown.length === 0 ? (
         <p id="queue-empty" class="muted console-empty">
           {status === 'open' ? t('queue.nobody') : t('queue.noClosed')}
         </p>
