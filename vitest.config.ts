@@ -31,7 +31,9 @@ export default defineConfig({
     setupFiles: ['scripts/vitest-setup.ts'],
     // A test that asserts nothing fails: it could not have caught a regression (CONTRIBUTING.md,
     // "Test helpers": a test that could not fail is a defect).
-    expect: { requireAssertions: true },
+    // expect.poll waits up to 5 s (vitest: 1 s): the browser tests poll pages that refresh from a
+    // live stream or a second request, which a loaded CI machine can slow past a second.
+    expect: { requireAssertions: true, poll: { timeout: 5000 } },
     // Builds the web app (packages/server/dist/web) when its sources changed: the browser tests and
     // `treeagent dev`'s tests serve it. Nothing to do when it is current.
     globalSetup: ['scripts/build-web-if-stale.ts'],

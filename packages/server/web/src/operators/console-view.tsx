@@ -49,9 +49,13 @@ export function ConsoleView() {
     [withApiKey],
   );
 
+  // Each read of the queue is numbered: a slow answer never replaces a newer one's list.
+  const listRead = useRef(0);
   const loadList = useCallback(async () => {
+    const read = ++listRead.current;
     await run(async () => {
       const response = await handoffApi.list(api, status);
+      if (read !== listRead.current) return;
       setList(response.handoffs);
       setQueues(response.queues);
       setNow(Date.now());

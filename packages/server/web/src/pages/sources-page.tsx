@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/api-client';
 import { type SourceChunkView, type SourceView, sourcesApi } from '../api/sources-api';
 import { treeApi } from '../api/tree-api';
@@ -48,9 +48,15 @@ function SourcesView() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
+  // Each read is numbered: a slow answer never replaces a newer one's list (a first read that
+  // returns after the read that follows an action would otherwise hide what the action did).
+  const reads = useRef(0);
   const load = useCallback(async () => {
+    const read = ++reads.current;
     try {
-      setSources((await withApiKey(() => sourcesApi.list(api))).sources);
+      const { sources: listed } = await withApiKey(() => sourcesApi.list(api));
+      if (read !== reads.current) return;
+      setSources(listed);
       setError(null);
     } catch (caught) {
       setError(messageOf(caught));

@@ -40,12 +40,14 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
     typeof Notification === 'undefined' ? 'denied' : Notification.permission,
   );
   const seen = useRef<Set<string> | null>(null);
+  const chosen = useRef(false);
 
   useEffect(() => {
     routingApi.presence(api).then(
       (response) => {
         const mine = response.presence.find((item) => item.operatorId === operator.id);
-        if (mine) setStatus(mine.status);
+        // A choice the operator made while the answer was on its way wins over it.
+        if (mine && !chosen.current) setStatus(mine.status);
       },
       () => {},
     );
@@ -75,6 +77,7 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
   }, [list, status, operator.teams, t]);
 
   const change = (next: PresenceStatusName) => {
+    chosen.current = true;
     setStatus(next);
     void routingApi.setPresence(api, next).catch(() => {});
   };
