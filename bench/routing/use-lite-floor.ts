@@ -90,7 +90,8 @@ interface Measure {
 async function measure(batch: number): Promise<Measure> {
   const batches: string[][] = [];
   for (let i = 0; i + batch <= texts.length; i += batch) batches.push(texts.slice(i, i + batch));
-  await model.embed(batches[0]!); // warm
+  // Warm: V8 compiles the backend's WebAssembly in tiers; the first calls run the baseline code.
+  for (const group of batches.slice(0, 32)) await model.embed(group);
   const before = cpu();
   for (const group of batches) await model.embed(group);
   const cpuPerText = (cpu() - before) / (batches.length * batch);
