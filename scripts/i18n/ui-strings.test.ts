@@ -18,6 +18,7 @@ describe('the web app’s components take every user-visible text from the catal
       '    <div class="bar" data-x="not read" title="Close it">',
       '      Hello there',
       "      {busy ? 'Sending…' : t('send')}",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a line of the component under test, as written
       "      <input placeholder={`Write to ${name}`} aria-label={t('label')} />",
       "      <img alt='' src=\"/a.png\" /> · {'—'} Tree Agent",
       '      <pre>context.sessionState.serialize()</pre>',

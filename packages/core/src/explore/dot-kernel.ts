@@ -102,13 +102,7 @@ export function createRowKernel(count: number, dimensions: number): RowKernel | 
   const outAt = directionAt + stride * 4;
   const instance = instantiateKernel(module, outAt + count * 4);
   if (!instance) return null;
-  const run = instance.exports['dots'] as (
-    m: number,
-    d: number,
-    o: number,
-    n: number,
-    stride: number,
-  ) => void;
+  const run = instance.exports.dots as (m: number, d: number, o: number, n: number, stride: number) => void;
   const buffer = instance.buffer;
   const rows = new Float32Array(buffer, 0, count * stride);
   const directionView = new Float32Array(buffer, directionAt, stride);

@@ -148,7 +148,7 @@ export function createInt8Kernel(count: number, stride: number): Int8Kernel | nu
   const outAt = positionsAt + BATCH * 4;
   const instance = instantiateKernel(module, outAt + BATCH * 8);
   if (!instance) return null;
-  const kernel = instance.exports['dots'] as (
+  const kernel = instance.exports.dots as (
     v: number,
     d: number,
     p: number,

@@ -256,14 +256,14 @@ export function createSignKernel(
   const made = (options.shared ? instantiate(true) : null) ?? instantiate(false);
   if (!made) return null;
   const { module, instance } = made;
-  const hamming = instance.exports['hamming'] as (
+  const hamming = instance.exports.hamming as (
     c: number,
     q: number,
     o: number,
     n: number,
     hist: number,
   ) => void;
-  const within = instance.exports['within'] as (
+  const within = instance.exports.within as (
     o: number,
     from: number,
     to: number,

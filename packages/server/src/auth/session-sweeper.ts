@@ -36,16 +36,19 @@ export function startSessionSweeper(
     await purgeExpiredFacts(facts, services.expiry, now);
     return deleted;
   };
-  let sweeping: Promise<unknown> | null = null;
+  // One sweep at a time: a tick while the last one runs does nothing.
+  let sweeping = false;
   const timer =
     services.expiry.sweepIntervalMs > 0 && (services.tokens.claimExpired || facts)
       ? setInterval(() => {
-          sweeping ??= sweep()
+          if (sweeping) return;
+          sweeping = true;
+          sweep()
             .catch((error) =>
               services.logger.error('Deleting expired sessions failed; the next sweep retries', error),
             )
             .finally(() => {
-              sweeping = null;
+              sweeping = false;
             });
         }, services.expiry.sweepIntervalMs)
       : null;

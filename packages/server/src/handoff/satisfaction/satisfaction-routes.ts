@@ -30,7 +30,7 @@ export function satisfactionRoutes(services: Services, analytics: AnalyticsStore
     const sessionId = c.req.param('id');
     const body = await readJson(c, RatingBody);
     const entry = await services.handoffs.queue.get(sessionId);
-    if (!entry || entry.status !== 'closed')
+    if (entry?.status !== 'closed')
       throw new ApiError(
         409,
         'NOT_RATEABLE',
