@@ -4,6 +4,7 @@ import { defineTree, type NodeDefinition, type Tree, TreeAgent } from '../../pac
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { CLINC150_DIR, loadClinc150 } from '../routing/clinc150.js';
 import { italianIntentsTestSet, loadItalianIntents } from '../routing/italian-intents.js';
+import { routeCounts } from '../routing/route-counts.js';
 
 /**
  * Routing Italian and English messages in one tree (docs/multilingual-trees.md, "Routing"): the 16
@@ -58,24 +59,13 @@ const tests: Record<'it' | 'en', LabelledUtterance[]> = {
 };
 
 async function measure(agent: TreeAgent, set: LabelledUtterance[]) {
-  let inScope = 0;
-  let right = 0;
-  let declined = 0;
-  for (const [text, expected] of set) {
-    const routed = await agent.route(text);
-    const predicted = routed.noMatch ? 'none' : routed.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      if (predicted === expected) right++;
-    }
-  }
+  const counts = await routeCounts(agent, set);
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return {
-    inScope,
-    outOfScope: set.length - inScope,
-    inScopeRight: round(right / inScope),
-    outOfScopeDeclined: round(declined / (set.length - inScope)),
+    inScope: counts.inScope,
+    outOfScope: counts.outOfScope,
+    inScopeRight: round(counts.right / counts.inScope),
+    outOfScopeDeclined: round(counts.declined / counts.outOfScope),
   };
 }
 

@@ -3,6 +3,7 @@ import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { InMemoryEmbeddingCache, TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { clincTree, loadClinc150 } from './clinc150.js';
+import { routeCounts } from './route-counts.js';
 
 /**
  * Does fitting at load help a tree with few chunks per node? On CLINC150 `train` only: trees built
@@ -28,25 +29,12 @@ const test: LabelledUtterance[] = [
 const cache = new InMemoryEmbeddingCache();
 
 async function measure(agent: TreeAgent) {
-  let inScope = 0;
-  let right = 0;
-  let kept = 0;
-  let declined = 0;
-  for (const [text, expected] of test) {
-    const routed = await agent.route(text);
-    const predicted = routed.noMatch ? 'none' : routed.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      if (predicted !== 'none') kept++;
-      if (predicted === expected) right++;
-    }
-  }
+  const counts = await routeCounts(agent, test);
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return {
-    inScopeRight: round(right / inScope),
-    inScopeKept: round(kept / inScope),
-    outOfScopeDeclined: round(declined / (test.length - inScope)),
+    inScopeRight: round(counts.right / counts.inScope),
+    inScopeKept: round(counts.answered / counts.inScope),
+    outOfScopeDeclined: round(counts.declined / counts.outOfScope),
   };
 }
 

@@ -4,6 +4,7 @@ import type { LabelledUtterance } from '../../packages/core/src/evaluation.js';
 import { type RoutingLanguage, type Tree, TreeAgent } from '../../packages/core/src/index.js';
 import { spaceFitter } from '../../packages/fit/src/index.js';
 import { italianIntentsTestSet, italianIntentsTree, loadItalianIntents } from './italian-intents.js';
+import { routeCounts } from './route-counts.js';
 
 /**
  * The Italian intent set out of the box (`new TreeAgent({ tree, spaceFitter: spaceFitter() })`, as
@@ -29,27 +30,14 @@ const sets: Record<string, { tree: Tree; test: LabelledUtterance[] }> = {
 };
 
 async function measure(agent: TreeAgent, set: LabelledUtterance[]) {
-  let inScope = 0;
-  let right = 0;
-  let kept = 0;
-  let declined = 0;
-  for (const [text, expected] of set) {
-    const routed = await agent.route(text);
-    const predicted = routed.noMatch ? 'none' : routed.node.name;
-    if (expected === 'none') declined += predicted === 'none' ? 1 : 0;
-    else {
-      inScope++;
-      if (predicted !== 'none') kept++;
-      if (predicted === expected) right++;
-    }
-  }
+  const counts = await routeCounts(agent, set);
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return {
-    inScope,
-    outOfScope: set.length - inScope,
-    inScopeRight: round(right / inScope),
-    inScopeKept: round(kept / inScope),
-    outOfScopeDeclined: round(declined / (set.length - inScope)),
+    inScope: counts.inScope,
+    outOfScope: counts.outOfScope,
+    inScopeRight: round(counts.right / counts.inScope),
+    inScopeKept: round(counts.answered / counts.inScope),
+    outOfScopeDeclined: round(counts.declined / counts.outOfScope),
   };
 }
 

@@ -113,6 +113,23 @@ async function pageIn(locale: string, viewport = DESKTOP): Promise<{ context: Br
   return { context, page };
 }
 
+/** A promise a held request waits on (`held`) until the test lets it answer (`answer()`). */
+function heldAnswer(): { held: Promise<void>; answer: () => void } {
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  return { held, answer };
+}
+
+/** Opens the console and logs in as Anna (an operator). */
+async function logInToConsole(page: Page) {
+  await page.goto(`${server.url}/staff/console`);
+  await page.fill('#operator-login-name', 'anna');
+  await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
+  await page.locator('#operator-login button[type=submit]').click();
+}
+
 async function send(page: Page, text: string) {
   await page.fill('#message-input', text);
   await page.press('#message-input', 'Enter');
@@ -244,18 +261,12 @@ describe('the console while its first answers are on their way', () => {
   it('says "…" on the open tab, not a count of 0, until the first answer', async () => {
     const { context, page } = await pageIn('en-US');
     try {
-      let answer: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
+      const { held, answer } = heldAnswer();
       await page.route('**/api/v1/operator/handoffs?status=open', async (route) => {
         await held;
         await route.continue();
       });
-      await page.goto(`${server.url}/staff/console`);
-      await page.fill('#operator-login-name', 'anna');
-      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
-      await page.locator('#operator-login button[type=submit]').click();
+      await logInToConsole(page);
       await page.locator('#console-page .console-queue').waitFor();
       expect(await page.textContent('#queue-tab-open')).toBe('Queue (…)');
       // Nor "Nobody is waiting" before the answer says so.
@@ -271,10 +282,7 @@ describe('the console while its first answers are on their way', () => {
   it('keeps the newest answer when an older one comes late', async () => {
     const { context, page } = await pageIn('en-US');
     try {
-      let answer: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
+      const { held, answer } = heldAnswer();
       // The first read of the open queue answers late, with the queue as it was before the
       // conversation of beforeAll (empty); the reads after it pass.
       let first = true;
@@ -284,10 +292,7 @@ describe('the console while its first answers are on their way', () => {
         await held;
         await route.fulfill({ json: { handoffs: [], queues: [] } });
       });
-      await page.goto(`${server.url}/staff/console`);
-      await page.fill('#operator-login-name', 'anna');
-      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
-      await page.locator('#operator-login button[type=submit]').click();
+      await logInToConsole(page);
       await page.locator('#console-page .console-queue').waitFor();
       // Read the open queue again (the tabs), while the first read is still on its way.
       await page.click('#queue-tab-closed');
@@ -309,10 +314,7 @@ describe('the console while its first answers are on their way', () => {
     for (const choose of [false, true]) {
       const { context, page } = await pageIn('en-US');
       try {
-        let answer: () => void = () => {};
-        const held = new Promise<void>((resolve) => {
-          answer = resolve;
-        });
+        const { held, answer } = heldAnswer();
         // The server says Anna is away, late.
         await page.route('**/api/v1/operator/routing/presence', async (route) => {
           if (route.request().method() !== 'GET') return route.continue();
@@ -326,10 +328,7 @@ describe('the console while its first answers are on their way', () => {
             },
           });
         });
-        await page.goto(`${server.url}/staff/console`);
-        await page.fill('#operator-login-name', 'anna');
-        await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
-        await page.locator('#operator-login button[type=submit]').click();
+        await logInToConsole(page);
         await page.locator('#presence-status').waitFor();
         if (choose) await page.selectOption('#presence-status', 'online');
         const late = page.waitForResponse('**/api/v1/operator/routing/presence');
