@@ -86,7 +86,9 @@ async function path(name: string, agent: TreeAgent) {
   const status = await agent.whenFitted();
   const ready = (performance.now() - loadStarted) / 1000;
   const second = status.state === 'fitted' ? status.escalation?.embedderId : undefined;
+  // Warm both ways, one at a time too: the model's worker sees single-message calls before they are measured.
   await measure(agent, warm!.slice(0, 64), CONCURRENCY);
+  await measure(agent, warm!.slice(64, 128), 1);
   const one = await measure(agent, sequential!, 1, second);
   const many = await measure(agent, concurrent!, CONCURRENCY, second);
   console.log(
