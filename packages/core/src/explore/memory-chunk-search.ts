@@ -77,7 +77,7 @@ export class MemoryChunkSearch implements ChunkSearch {
     // The runner-up: the best chunk outside the winning child's range, for the margin analytics
     // report (docs/analytics.md). Exact: a scan of the similarities already computed for this
     // direction, no vector math. Sign bits: from the hop's candidates (below).
-    const similarities = bySigns ? null : this.#buffers.similarities;
+    const similarities = bySigns ? null : this.#buffers.passOf(this, vector);
     const mask = this.#maskFor(constraints);
     const other = similarities
       ? better(
@@ -143,20 +143,15 @@ export class MemoryChunkSearch implements ChunkSearch {
   }
 
   /**
-   * One float32 pass per direction, then the best of the node's range. The pass is kept in the
-   * index's shared buffer; another search's pass in between (another session's turn) replaces it,
-   * and this one runs again.
+   * One float32 pass per direction, then the best of the node's range. The pass is kept in one of
+   * the index's pass buffers (`HopBuffers.passFor`), named by this search and the direction, so the
+   * next hop in the same direction reads it again while concurrent turns keep theirs in others.
    */
   #bestExact(vector: Float32Array, node: TreeNode, constraints: ExploreConstraints) {
-    const buffers = this.#buffers;
-    const count = this.#index.tree.chunks.length;
-    buffers.similarities ??= new Float32Array(count);
-    if (buffers.similaritiesOf !== this || buffers.similaritiesFor !== vector) {
-      this.#index.similarities(vector, 0, count, buffers.similarities);
-      buffers.similaritiesOf = this;
-      buffers.similaritiesFor = vector;
-    }
-    return bestChunkIn(buffers.similarities, this.#maskFor(constraints), node.ownChunkEnd, node.chunkEnd);
+    const similarities = this.#buffers.passFor(this, vector, (into) =>
+      this.#index.similarities(vector, 0, into.length, into),
+    );
+    return bestChunkIn(similarities, this.#maskFor(constraints), node.ownChunkEnd, node.chunkEnd);
   }
 
   /**
@@ -288,15 +283,21 @@ export class MemoryChunkSearch implements ChunkSearch {
  * The working arrays of the searches on one index, allocated once per index instead of once per turn
  * (a turn's search would otherwise allocate a tree-sized array, or about 40 KB of sign-bit scratch,
  * and leave it to the garbage collector). Searches share them safely because a search writes and
- * reads them only between two of its awaits (within one `best` call), except for the float32 pass,
- * which names its owner and direction (`similaritiesOf`, `similaritiesFor`): a search that finds
- * another's pass there runs its own again.
+ * reads them only between two of its awaits (within one `best` call), except for the float32
+ * passes, each named by its search and direction (`passFor`): a turn's next hop finds its own pass
+ * while other turns explore in between (before, one shared pass was made again by every turn that
+ * found another's there: at 16 turns at once, 1.9 passes per message instead of 1).
  */
 class HopBuffers {
-  /** One float32 similarity per chunk: the last exact pass (allocated by the first). */
-  similarities: Float32Array | null = null;
-  similaritiesOf: MemoryChunkSearch | null = null;
-  similaritiesFor: Float32Array | null = null;
+  /**
+   * The exact passes kept: one float32 similarity per chunk each, named by the search and the
+   * direction that made it; allocated as turns need them, up to `#maxPasses`, then the least
+   * recently used is taken over (its search, if it runs another hop, makes its pass again).
+   */
+  readonly #passes: ExactPass[] = [];
+  readonly #maxPasses: number;
+  readonly #chunks: number;
+  #clock = 0;
   /** The histogram of the last sign pass (valid while that pass is, `ChunkIndex.signPassValid`). */
   readonly histogram: Int32Array;
   readonly scratch: SignScratch;
@@ -312,6 +313,42 @@ class HopBuffers {
   constructor(index: ChunkIndex) {
     this.histogram = new Int32Array(index.codeBits + 1);
     this.scratch = new SignScratch(index.codeBits);
+    this.#chunks = index.tree.chunks.length;
+    const fit = Math.floor(KEPT_PASSES_BYTES / (4 * Math.max(1, this.#chunks)));
+    this.#maxPasses = Math.max(1, Math.min(MAX_KEPT_PASSES, fit));
+  }
+
+  /** The pass `search` made for `vector`, while it is kept. */
+  passOf(search: MemoryChunkSearch, vector: Float32Array): Float32Array | null {
+    const pass = this.#passes.find((entry) => entry.of === search && entry.for === vector);
+    if (!pass) return null;
+    pass.used = ++this.#clock;
+    return pass.similarities;
+  }
+
+  /**
+   * `search`'s pass for `vector`: the kept one, or one `compute` makes now — in the buffer of the
+   * search's earlier direction, a new buffer while fewer than `#maxPasses` exist, or the least
+   * recently used one.
+   */
+  passFor(
+    search: MemoryChunkSearch,
+    vector: Float32Array,
+    compute: (into: Float32Array) => void,
+  ): Float32Array {
+    const kept = this.passOf(search, vector);
+    if (kept) return kept;
+    let pass = this.#passes.find((entry) => entry.of === search);
+    if (!pass && this.#passes.length < this.#maxPasses) {
+      pass = { similarities: new Float32Array(this.#chunks), of: null, for: null, used: 0 };
+      this.#passes.push(pass);
+    }
+    pass ??= this.#passes.reduce((oldest, entry) => (entry.used < oldest.used ? entry : oldest));
+    compute(pass.similarities);
+    pass.of = search;
+    pass.for = vector;
+    pass.used = ++this.#clock;
+    return pass.similarities;
   }
 
   /** Copies a hop's candidate positions into `candidates` (growing it and `candidateScores`). */
@@ -323,6 +360,22 @@ class HopBuffers {
     this.candidates.set(positions.subarray(0, length));
   }
 }
+
+/** An exact pass: one float32 similarity per chunk, for `for` as `of` asked it; `used`: when last read. */
+interface ExactPass {
+  similarities: Float32Array;
+  of: MemoryChunkSearch | null;
+  for: Float32Array | null;
+  used: number;
+}
+
+/**
+ * Exact passes kept per index: as many as turns exploring at once (each keeps its pass between its
+ * hops, which await in between), within `KEPT_PASSES_BYTES`: a 15,000-chunk tree keeps 32 (1.9 MB),
+ * a million-chunk one 8.
+ */
+const MAX_KEPT_PASSES = 32;
+const KEPT_PASSES_BYTES = 32 * 1024 * 1024;
 
 /** The shared buffers of each index (collected with it). */
 const buffersByIndex = new WeakMap<ChunkIndex, HopBuffers>();
