@@ -21,6 +21,7 @@ export class ChunkStorage {
   /** `sparseDimensions.length × count` coordinates, dimension-major. */
   readonly columns: Float32Array;
   #rows: RowSource;
+  #version = 0;
 
   constructor(parts: {
     count: number;
@@ -56,8 +57,14 @@ export class ChunkStorage {
     this.#rows = rows;
   }
 
+  /** Counts the changes of the sparse block (`fill`), so that what is derived from it knows when it is stale. */
+  get version(): number {
+    return this.#version;
+  }
+
   /** Stores the unit vector of the chunk at `row`: its dense coordinates and its sparse ones (rows in memory only). */
   fill(row: number, vector: ArrayLike<number>): void {
+    this.#version++;
     const dense = this.denseDimensions;
     const sparse = this.sparseDimensions;
     const memory = this.#rows.memory!;
