@@ -324,10 +324,14 @@ export async function scalingChild({
   let passes = 0;
   let passMs = 0;
   let signBits = false;
-  ChunkIndex.prototype.similarities = function (this: ChunkIndex, direction: Float32Array) {
+  // Every argument passed on: the search fills its own buffer (`into`) and reads it, not the result.
+  ChunkIndex.prototype.similarities = function (
+    this: ChunkIndex,
+    ...args: Parameters<ChunkIndex['similarities']>
+  ) {
     passes++;
     const begin = performance.now();
-    const result = original.call(this, direction);
+    const result = original.apply(this, args);
     passMs += performance.now() - begin;
     return result;
   };
