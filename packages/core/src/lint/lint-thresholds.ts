@@ -6,6 +6,7 @@ import {
   type ThresholdCalibration,
   withCalibratedThresholds,
 } from '../explore/calibrate-thresholds.js';
+import { addPostingProducts, postingsOfRows } from '../explore/chunk-index/postings.js';
 import { ChunkIndex } from '../explore/chunk-index.js';
 import { routingThresholds } from '../explore/routing-thresholds.js';
 import type { ThresholdSource } from '../protocol/events.js';
@@ -80,69 +81,21 @@ async function indexSimilarities(tree: Tree, rows: SparseRows, embedder: Embedde
 
 /**
  * Similarities through an inverted index (for each dimension, the rows not zero there), equal to
- * `ChunkIndex.similarities` in its all-sparse layout: the direction's dimensions ascending, in
- * groups of four whose products are added in double precision and then to the row's float, then
- * the rest one by one. Products with a zero add nothing, so only the entries are visited. The
- * returned array is reused by the next call.
+ * `ChunkIndex.similarities` in its all-sparse layout: both add the products through
+ * `addPostingProducts`, so only the entries are visited. The returned array is reused by the next
+ * call.
  */
 export function invertedSimilarities(rows: SparseRows): SimilaritiesOf {
   const { count, dimensions, starts, indices, values } = rows;
-  const postingStart = new Uint32Array(dimensions + 1);
-  for (let k = 0; k < indices.length; k++) postingStart[indices[k]! + 1]!++;
-  for (let j = 0; j < dimensions; j++) postingStart[j + 1]! += postingStart[j]!;
-  const fill = postingStart.slice(0, dimensions);
-  const postingRow = new Uint32Array(indices.length);
-  const postingValue = new Float32Array(indices.length);
-  for (let row = 0; row < count; row++) {
-    for (let k = starts[row]!; k < starts[row + 1]!; k++) {
-      const at = fill[indices[k]!]!++;
-      postingRow[at] = row;
-      postingValue[at] = values[k]!;
-    }
-  }
+  const postings = postingsOfRows(starts, indices, values, count, dimensions);
   const out = new Float32Array(count);
-  const partial = new Float64Array(count);
-  // A row may be listed again in a group (see below), at most once per product: four per row.
-  const touched = new Uint32Array(4 * count);
-  /** First posting of dimension `j` at a row ≥ `row`. */
-  const firstAt = (j: number, row: number) => {
-    let low = postingStart[j]!;
-    let high = postingStart[j + 1]!;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (postingRow[middle]! < row) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
   return (position, from, to) => {
     out.fill(0, from, to);
     const first = starts[position]!;
-    const entries = starts[position + 1]! - first;
-    const grouped = entries - (entries % 4);
-    let size = 0;
-    for (let k = 0; k < entries; k++) {
-      const j = indices[first + k]!;
-      const weight = values[first + k]!;
-      const start = from === 0 ? postingStart[j]! : firstAt(j, from);
-      const end = to === count ? postingStart[j + 1]! : firstAt(j, to);
-      for (let p = start; p < end; p++) {
-        const row = postingRow[p]!;
-        // A row's first product in the group (a sum that came back to exactly zero is listed
-        // again: its later flush adds zero).
-        if (partial[row] === 0) touched[size++] = row;
-        partial[row]! += weight * postingValue[p]!;
-      }
-      // A group ends after every fourth dimension, then after each of the rest.
-      if (k >= grouped || k % 4 === 3) {
-        for (let t = 0; t < size; t++) {
-          const row = touched[t]!;
-          out[row]! += partial[row]!;
-          partial[row] = 0;
-        }
-        size = 0;
-      }
-    }
+    const last = starts[position + 1]!;
+    const columns = Array.from(indices.subarray(first, last));
+    const weights = Array.from(values.subarray(first, last));
+    addPostingProducts(postings, columns, weights, out, from, to);
     return out;
   };
 }

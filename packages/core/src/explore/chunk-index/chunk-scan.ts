@@ -1,5 +1,6 @@
 import { approximateRows, candidatesNear } from '../quantized-rows.js';
 import type { ChunkStorage } from './chunk-storage.js';
+import { addPostingProducts, type Postings, postingsOfColumns } from './postings.js';
 import { SignPass } from './sign-pass.js';
 
 /** Scratch arrays of `ChunkScan.bestAmong`. */
@@ -22,7 +23,8 @@ export class ChunkScan {
   /** The direction's dense coordinates, gathered (mixed layout). */
   readonly #denseDirection: Float32Array;
   readonly #signs: SignPass | null;
-  #postings: Postings | null = null;
+  /** The sparse block's postings, and the storage's version they were made at. */
+  #postings: { version: number; postings: Postings } | null = null;
 
   /** `signBits`: keep one sign bit per dense dimension of each chunk (dense rows only; codes to fill with `signCodes`). */
   constructor(storage: ChunkStorage, options: { signBits: boolean }) {
@@ -90,15 +92,18 @@ export class ChunkScan {
           weights.push(direction[j]!);
         }
       }
-      postingSimilarities(this.#postingsOf(storage), slots, weights, out, from, to);
+      addPostingProducts(this.#postingsOf(storage), slots, weights, out, from, to);
     }
     return out;
   }
 
   /** The sparse block's postings, made from its columns on first use and again after they change. */
   #postingsOf(storage: ChunkStorage): Postings {
-    if (this.#postings?.version !== storage.version) this.#postings = postingsOf(storage);
-    return this.#postings;
+    if (this.#postings?.version !== storage.version) {
+      const postings = postingsOfColumns(storage.columns, storage.count, storage.sparseDimensions.length);
+      this.#postings = { version: storage.version, postings };
+    }
+    return this.#postings.postings;
   }
 
   /** See `ChunkIndex.similaritiesRange`. */
@@ -209,104 +214,5 @@ export class ChunkScan {
     if (!this.#signs)
       throw new Error(`ChunkIndex.${method}: this index keeps no sign bits (signBits is false)`);
     return this.#signs;
-  }
-}
-
-/**
- * The sparse block's columns as postings: column `slot`'s non-zero chunks (ascending) and values are
- * `[starts[slot], starts[slot + 1])` of `rows` and `values`. A hashed n-gram is in a few hundred of
- * 15,000 chunks: a pass reads those instead of every chunk. `version`: the storage's, when made.
- * `partial` and `touched` are the pass's scratch (a double per chunk, and the chunks a group added to).
- */
-interface Postings {
-  version: number;
-  starts: Int32Array;
-  rows: Int32Array;
-  values: Float32Array;
-  partial: Float64Array;
-  touched: Int32Array;
-}
-
-function postingsOf(storage: ChunkStorage): Postings {
-  const { count, columns } = storage;
-  const slots = storage.sparseDimensions.length;
-  const starts = new Int32Array(slots + 1);
-  for (let slot = 0; slot < slots; slot++) {
-    const base = slot * count;
-    let n = 0;
-    for (let row = 0; row < count; row++) if (columns[base + row] !== 0) n++;
-    starts[slot + 1] = starts[slot]! + n;
-  }
-  const rows = new Int32Array(starts[slots]!);
-  const values = new Float32Array(starts[slots]!);
-  for (let slot = 0, at = 0; slot < slots; slot++) {
-    const base = slot * count;
-    for (let row = 0; row < count; row++) {
-      const value = columns[base + row]!;
-      if (value === 0) continue;
-      rows[at] = row;
-      values[at++] = value;
-    }
-  }
-  return {
-    version: storage.version,
-    starts,
-    rows,
-    values,
-    partial: new Float64Array(count),
-    touched: new Int32Array(4 * count),
-  };
-}
-
-/** The first posting of `[start, end)` at a chunk ≥ `row` (postings are in chunk order). */
-function firstAt(rows: Int32Array, start: number, end: number, row: number): number {
-  let low = start;
-  let high = end;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (rows[middle]! < row) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/**
- * `columnSimilarities` from the postings, to the last bit: the direction's slots in groups of four
- * whose products are added in double precision, then to the chunk's float; the rest one by one.
- * Products with a zero add nothing, so only the postings are visited (as `invertedSimilarities` of
- * lint-thresholds.ts does for a chunk's own vector).
- */
-function postingSimilarities(
-  postings: Postings,
-  slots: readonly number[],
-  weights: readonly number[],
-  out: Float32Array,
-  from: number,
-  to: number,
-): void {
-  const { starts, rows, values, partial, touched } = postings;
-  const count = partial.length;
-  const grouped = slots.length - (slots.length % 4);
-  let size = 0;
-  for (let k = 0; k < slots.length; k++) {
-    const slot = slots[k]!;
-    const weight = weights[k]!;
-    const start = from === 0 ? starts[slot]! : firstAt(rows, starts[slot]!, starts[slot + 1]!, from);
-    const end = to === count ? starts[slot + 1]! : firstAt(rows, start, starts[slot + 1]!, to);
-    for (let p = start; p < end; p++) {
-      const row = rows[p]!;
-      // A chunk's first product in the group (a sum back to exactly zero is listed again: its
-      // later flush adds zero).
-      if (partial[row] === 0) touched[size++] = row;
-      partial[row]! += weight * values[p]!;
-    }
-    if (k >= grouped || k % 4 === 3) {
-      for (let t = 0; t < size; t++) {
-        const row = touched[t]!;
-        out[row]! += partial[row]!;
-        partial[row] = 0;
-      }
-      size = 0;
-    }
   }
 }
