@@ -5,6 +5,7 @@ import { type RunningServer, serve } from './serve.js';
 import { launchChromium, openPage } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { HANDOFF_NOTICE, handoffAgent } from './test-support/handoff.js';
+import { holdTurnStreams } from './test-support/held-turn-streams.js';
 import { testOperatorAccounts } from './test-support/operators.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
@@ -71,4 +72,28 @@ describe('the chat page live stream (Chromium)', () => {
       await user.context.close();
     }
   }, 90_000);
+
+  it('sends the next message as soon as the answer is shown, while the server still holds the stream', async () => {
+    const user = await openPage(browser, `${server.url}/`, { width: 1000, height: 900 });
+    try {
+      const streams = await holdTurnStreams(user.context);
+      await user.page.reload();
+      const { page } = user;
+      await page.locator('#message-input').fill('hello');
+      await page.keyboard.press('Enter');
+      await page.locator('.turn:nth-child(1) .turn-meta').waitFor();
+      // The first turn's stream is still open: Enter sends all the same, and that turn ends too.
+      await page.locator('#message-input').fill('I want a human');
+      await page.keyboard.press('Enter');
+      await page.locator('.turn:nth-child(2) .turn-meta').waitFor({ timeout: 10_000 });
+      expect(await page.locator('.turn:nth-child(2) .msg--agent .content').first().textContent()).toBe(
+        HANDOFF_NOTICE,
+      );
+      expect(await page.locator('#message-input').inputValue()).toBe('');
+      await streams.release(page);
+      expect(user.errors).toEqual([]);
+    } finally {
+      await user.context.close();
+    }
+  }, 60_000);
 });

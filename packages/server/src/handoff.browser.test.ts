@@ -34,7 +34,15 @@ async function say(page: Page, text: string) {
   const turns = await page.locator('.turn').count();
   await page.locator('#message-input').fill(text);
   await page.keyboard.press('Enter');
-  await page.waitForSelector(`.turn:nth-child(${turns + 1}) .turn-meta`);
+  await page.waitForSelector(`.turn:nth-child(${turns + 1}) .turn-meta`).catch(async (error: Error) => {
+    // How far the turn got on the page (a turn that never ends says nothing itself).
+    const log = await page
+      .locator('#log')
+      .textContent({ timeout: 1000 })
+      .catch(() => '(no log)');
+    error.message += `\nthe conversation on the page:\n${log}`;
+    throw error;
+  });
 }
 
 describe('human handoff in the browser (Chromium)', () => {
@@ -212,6 +220,10 @@ describe('human handoff in the browser (Chromium)', () => {
     ]);
     expect(first.url).not.toBe(second.url);
     // Live updates must cross processes through the bus: well under the streams' 15 s re-read.
-    await scenario(first.url, second.url, false, 5000);
+    await scenario(first.url, second.url, false, 5000).catch((error: Error) => {
+      // What the servers said, with the failure (a step that never finishes says nothing itself).
+      error.message += `\nthe user's server, stderr:\n${first.stderr()}\nthe operator's server, stderr:\n${second.stderr()}`;
+      throw error;
+    });
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { type RunningServer, serve } from './serve.js';
 import { axeViolations } from './test-support/axe.js';
 import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
+import { holdTurnStreams } from './test-support/held-turn-streams.js';
 import { testOperatorAccounts } from './test-support/operators.js';
 import { GUIDE_SOURCES, RECEIPT_TEXT, widgetAgent } from './test-support/widget-agent.js';
 import { operatorOn, widgetSession } from './test-support/widget-operator.js';
@@ -364,6 +365,29 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
       expect(await small.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
     } finally {
       await phone.close();
+    }
+  });
+
+  it('the next message goes as soon as the answer is shown, while the server still holds the stream', async () => {
+    const held = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const streams = await holdTurnStreams(held);
+      const other = await held.newPage();
+      await other.goto(site.url);
+      await other.locator('treeagent-widget .launcher').click();
+      const answers = other.locator('treeagent-widget .msg--assistant .text');
+      await other.locator('treeagent-widget textarea').fill('hello');
+      await other.keyboard.press('Enter');
+      await expect.poll(() => answers.last().textContent()).toBe('Hi! How can I help?');
+      // The first turn's stream is still open: the widget is ready all the same.
+      await expect.poll(() => other.locator('treeagent-widget .send').isDisabled()).toBe(false);
+      await other.locator('treeagent-widget textarea').fill('story');
+      await other.keyboard.press('Enter');
+      await expect.poll(() => answers.last().textContent()).toBe('Once upon a time, a bike.');
+      expect(await other.locator('treeagent-widget textarea').inputValue()).toBe('');
+      await streams.release(other);
+    } finally {
+      await held.close();
     }
   });
 });

@@ -101,6 +101,38 @@ describe('the conversation and its live stream', () => {
     ]);
   });
 
+  it('the composer is free once the answer has come, before the server closes the stream', async () => {
+    const api = new ScriptedServer();
+    const view = await renderConversation(api);
+    await act(async () => void (await view.conversation.startSession()));
+    const user = (text: string) => ({ text, selectedOption: null, attachments: [] });
+    let first: Promise<unknown> = Promise.resolve();
+    await act(() => {
+      first = view.conversation.runTurn({ message: 'hello' }, user('hello'));
+    });
+    await settle();
+    expect(view.conversation.busy).toBe(true);
+    api.write('messages', 'turn-start', { turn: 1 });
+    api.write('messages', 'turn-end', {
+      output: { turn: 1, status: 'answered', messages: [], trace: [] },
+      durationMs: 5,
+    });
+    // The stream stays open (the server is still freeing the session): the turn is over all the same.
+    const firstStream = api.streams.get('messages');
+    await settle();
+    expect(view.conversation.busy).toBe(false);
+    expect(view.conversation.turns.map((turn) => turn.output?.status)).toEqual(['answered']);
+    // The next message is sent at once, not dropped.
+    await act(() => {
+      void view.conversation.runTurn({ message: 'I want a human' }, user('I want a human'));
+    });
+    await settle();
+    expect(api.requests.filter((request) => request.endsWith('/messages'))).toHaveLength(2);
+    expect(view.conversation.turns).toHaveLength(2);
+    firstStream?.close();
+    await act(async () => void (await first));
+  });
+
   it('a message sent while the first session is still starting goes to that session, not a second one', async () => {
     const api = new ScriptedServer();
     let open = () => {};
