@@ -37,11 +37,11 @@ Variants:
 
   noclimb         only the top domain is tried (no descent to the next domain).
   eigG            the baseline PCA; each LDA output direction scaled by (its eigenvalue / the largest) ** G.
-  blockR[sS][wW]  (a change to the fit, not to the rule) the LDA input without the joint PCA: the USE-lite
+  blockR[sS][wW][rN] (a change to the fit, not to the rule) the LDA input without the joint PCA: the USE-lite
                   part whole (512 dims, centred on the chunks' mean, x sqrt(2/3)) next to a randomised PCA
                   of the hashed part alone to R dims (centred, x sqrt(1/3); Gaussian start seed 1, two
                   rounds of H^T H Q + QR as quality-grid's); then the same shrunk LDA (shrinkage S, default
-                  0.2) and fitted vector (base weight W, default 0.25). 'blockR+rule' applies a rule above
+                  0.2) and fitted vector (base weight W, default 0.25); rN: the PCA's seed (default 1). 'blockR+rule' applies a rule above
                   (cfall, shrink1) on that fit.
 
 python3 bench/routing/experiments/quality-ideas.py cv [maxfolds] [variant,...] [out.json]  # -> quality-ideas-cv.json
@@ -172,14 +172,14 @@ def lda_full(Zc, y, Zq, shrink, gamma=0.0):
     return QG.nrm(Zc @ B), QG.nrm(Zq @ B)
 
 
-def block_inputs(F, rh):
+def block_inputs(F, rh, seed=1):
     """LDA input without the joint PCA: the USE part whole (512 dims, centred, x sqrt(2/3)) next to a
     randomised PCA (power 1, seed 1, as quality-grid) of the hashed part alone to rh dims (x sqrt(1/3))."""
     a, b = P['mix']; sa, sb = np.sqrt(a / (a + b)), np.sqrt(b / (a + b))
     Uc, Uq = F.use(False)[:2]
     H, Hq = F.tr['H'], F.q['H']; n, d = H.shape
     muh = np.asarray(H.mean(0)).ravel()
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed)
     Q = rng.standard_normal((d, rh))
     for _ in range(2):
         Pm = np.asarray(H.T @ (H @ Q)) - n * np.outer(muh, muh @ Q)
@@ -215,8 +215,8 @@ class Ideas:
             tt = time.time()
             if fit.startswith('block'):                # block<r>[s<shrink>][w<W>]
                 import re
-                mt = re.fullmatch(r'block(\d+)(?:s([\d.]+))?(?:w([\d.]+))?', fit)
-                Zc_in, Zq_in = block_inputs(F, int(mt.group(1))); gamma = 0.0
+                mt = re.fullmatch(r'block(\d+)(?:s([\d.]+))?(?:w([\d.]+))?(?:r(\d+))?', fit)
+                Zc_in, Zq_in = block_inputs(F, int(mt.group(1)), int(mt.group(4) or 1)); gamma = 0.0
                 if mt.group(2): self.P = dict(self.P, shrink=float(mt.group(2)))
                 if mt.group(3): self.P = dict(self.P, w=float(mt.group(3)))
             else:                                      # eigG: the baseline PCA, LDA directions scaled
