@@ -13,6 +13,12 @@ export interface KnowledgeDocument {
   text: string;
   /** Where the customer can read more: the answer's source links to it. */
   url?: string;
+  /**
+   * How customers ask for it ("fare un reso"): retrieved beside the text, each stands for the
+   * document. A short question is far from a long text in the embedding space; without these, a
+   * message that a signpost brought here may find no document and the node fails.
+   */
+  questions?: string[];
 }
 
 export interface KnowledgeOptions {
@@ -46,8 +52,25 @@ const CHECK_SCHEMA = {
   additionalProperties: false,
 };
 
+/** The document a retrieved chunk stands for: its text, or the text of the document a question asks for. */
+const documentText = (chunk: RetrievedChunk) =>
+  typeof chunk.extra.document === 'string' ? chunk.extra.document : chunk.text;
+
+/** The retrieved documents, best first, each once (a document and its questions are one document). */
+function distinctDocuments(chunks: readonly RetrievedChunk[], limit: number): RetrievedChunk[] {
+  const seen = new Set<string>();
+  return chunks
+    .filter((chunk) => {
+      const title = String(chunk.extra.title);
+      if (seen.has(title)) return false;
+      seen.add(title);
+      return true;
+    })
+    .slice(0, limit);
+}
+
 const documentsOf = (self: KnowledgeSelf) =>
-  (self.found ?? []).map((chunk) => `- ${String(chunk.extra.title)}: ${chunk.text}`).join('\n');
+  (self.found ?? []).map((chunk) => `- ${String(chunk.extra.title)}: ${documentText(chunk)}`).join('\n');
 
 /**
  * The *knowledge* component of the seeds. A query node retrieves the closest documents; when none
@@ -75,18 +98,26 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
         name: `${options.name}: search`,
         chunks: [
           ...options.signposts,
-          ...options.documents.map((document) => ({
-            text: document.text,
-            forRag: true,
-            extra: { title: document.title, ...(document.url ? { url: document.url } : {}) },
-          })),
+          ...options.documents.flatMap((document) => {
+            const extra = { title: document.title, ...(document.url ? { url: document.url } : {}) };
+            return [
+              { text: document.text, forRag: true, extra },
+              ...(document.questions ?? []).map((question) => ({
+                text: question,
+                forRag: true,
+                extra: { ...extra, document: document.text },
+              })),
+            ];
+          }),
         ],
         links: { answer: options.generative ? 4 : 3 },
-        query: (_self, context) => ({ query: context.input.extended, chunkQty: 2, threshold: 0.15 }),
+        // Four chunks, for two documents once their questions are folded in.
+        query: (_self, context) => ({ query: context.input.extended, chunkQty: 4, threshold: 0.15 }),
         after: (self, _context, special, links) => {
-          if (special.chunks.length === 0) return { outcome: 'failure' };
-          self.found = special.chunks;
-          self.best = special.chunks[0];
+          const found = distinctDocuments(special.chunks, 2);
+          if (found.length === 0) return { outcome: 'failure' };
+          self.found = found;
+          self.best = found[0];
           return { nodeTarget: links.answer, step: 'before' };
         },
       },
@@ -108,11 +139,11 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
         emit: (self: KnowledgeSelf) => ({
           message: options.generative
             ? { type: 'generated' as const }
-            : { type: 'static' as const, content: self.best!.text },
+            : { type: 'static' as const, content: documentText(self.best!) },
           sources: (self.found ?? []).map((chunk) => ({
             title: String(chunk.extra.title),
             ...(typeof chunk.extra.url === 'string' ? { url: chunk.extra.url } : {}),
-            content: chunk.text,
+            content: documentText(chunk),
             chunkId: chunk.id,
           })),
         }),

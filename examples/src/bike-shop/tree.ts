@@ -80,14 +80,27 @@ const returns = (generative: boolean) =>
       {
         title: 'Diritto di recesso',
         text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.',
+        questions: [
+          'fare un reso',
+          'come faccio un reso?',
+          'diritto di recesso',
+          'entro quanto posso restituirlo?',
+        ],
       },
       {
         title: 'Rimborsi',
         text: 'Il rimborso arriva sullo stesso metodo di pagamento entro 14 giorni dal ricevimento del reso.',
+        questions: ['rimborso', 'quando arriva il rimborso', 'voglio i soldi indietro'],
       },
       {
         title: 'Prodotti difettosi',
         text: "Se il prodotto è difettoso il reso è gratuito: scrivici una foto del difetto e ti mandiamo l'etichetta.",
+        questions: ['prodotto difettoso', 'è arrivato rotto'],
+      },
+      {
+        title: 'Cambio taglia',
+        text: 'Per cambiare taglia fai un reso gratuito entro 30 giorni e ordina la taglia giusta: la spediamo subito.',
+        questions: ['cambio taglia', 'taglia sbagliata'],
       },
     ],
   });
