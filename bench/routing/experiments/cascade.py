@@ -66,6 +66,15 @@ def fit(X, y, shrink=SHRINK, pca=512, seed=1, power=1):
         P = X.T @ (X @ Q) - n * np.outer(mu, mu @ Q)
         Q, _ = np.linalg.qr(P)
     Z = X @ Q - (mu @ Q)[None, :]
+    A = Q @ lda_directions(Z, y, shrink)[0]
+    return A, mu @ A
+
+
+def lda_directions(Z, y, shrink, out=None):
+    """The shrunk LDA of centred scores Z (rows) labelled y (0..k-1): the directions B (columns, the
+    between-class eigenvectors of the whitened within-class scatter, largest first; at most k - 1, or
+    `out`) and their eigenvalues."""
+    n, r = Z.shape; k = y.max() + 1
     means = np.zeros((k, r)); sizes = np.bincount(y, minlength=k)
     np.add.at(means, y, Z); means /= sizes[:, None]
     Wc = Z - means[y]; Sw = Wc.T @ Wc
@@ -75,8 +84,8 @@ def fit(X, y, shrink=SHRINK, pca=512, seed=1, power=1):
     wh = vecs / np.sqrt(np.maximum(vals, max(vals[-1] * 1e-10, 1e-12)))[None, :]
     wm = (means * np.sqrt(sizes / n)[:, None]) @ wh
     bv, bvec = np.linalg.eigh(wm.T @ wm); order = np.argsort(-bv)
-    A = Q @ (wh @ bvec[:, order[:min(k - 1, r)]])
-    return A, mu @ A
+    m = min(k - 1, r) if out is None else min(out, k - 1, r)
+    return wh @ bvec[:, order[:m]], bv[order[:m]]
 
 
 class Space:

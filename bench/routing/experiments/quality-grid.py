@@ -141,18 +141,7 @@ class Fold:
         key = (p['mix'], p['pca'], p['exact'], p['usec'], p['shrink'], p['out'])
         if key in self.ldas: return self.ldas[key]
         Q, mu, Z, sa, sb, du = self.pca(p)
-        y = self.tree.y; n, r = Z.shape; k = y.max() + 1
-        means = np.zeros((k, r)); sizes = np.bincount(y, minlength=k)
-        np.add.at(means, y, Z); means /= sizes[:, None]
-        Wc = Z - means[y]; Sw = Wc.T @ Wc
-        tr = np.trace(Sw); s = p['shrink']
-        Sw = Sw * (1 - s) + np.eye(r) * s * tr / r
-        vals, vecs = np.linalg.eigh(Sw)
-        wh = vecs / np.sqrt(np.maximum(vals, max(vals[-1] * 1e-10, 1e-12)))[None, :]
-        wm = (means * np.sqrt(sizes / n)[:, None]) @ wh
-        bv, bvec = np.linalg.eigh(wm.T @ wm); order = np.argsort(-bv)
-        m = min(k - 1, r) if p['out'] is None else min(p['out'], k - 1, r)
-        B = wh @ bvec[:, order[:m]]
+        B = C.lda_directions(Z, self.tree.y, p['shrink'], p['out'])[0]
         Zc = nrm(Z @ B)                      # (X - mu) Q B = X A - mu A
         Uc, Uq = self.use(p['usec'])[:2]
         A = Q @ B

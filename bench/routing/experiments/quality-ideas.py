@@ -117,22 +117,8 @@ def intent_max(S, yC, k):
 def lda_refit(Z, y, rows, shrink):
     """quality-grid's shrunk LDA on the PCA scores Z of `rows` only; returns the unit fitted (LDA) vectors
     of every chunk."""
-    Zr = Z[rows]; yr = y[rows]
-    cls, yi = np.unique(yr, return_inverse=True)
-    n, r = Zr.shape; k = len(cls)
-    mu = Zr.mean(0)
-    Zr = Zr - mu
-    means = np.zeros((k, r)); sizes = np.bincount(yi, minlength=k)
-    np.add.at(means, yi, Zr); means /= sizes[:, None]
-    Wc = Zr - means[yi]; Sw = Wc.T @ Wc
-    tr = np.trace(Sw)
-    Sw = Sw * (1 - shrink) + np.eye(r) * shrink * tr / r
-    vals, vecs = np.linalg.eigh(Sw)
-    wh = vecs / np.sqrt(np.maximum(vals, max(vals[-1] * 1e-10, 1e-12)))[None, :]
-    wm = (means * np.sqrt(sizes / n)[:, None]) @ wh
-    bv, bvec = np.linalg.eigh(wm.T @ wm); order = np.argsort(-bv)
-    B = wh @ bvec[:, order[:min(k - 1, r)]]
-    return QG.nrm((Z - mu) @ B).astype(np.float32)
+    yi = np.unique(y[rows], return_inverse=True)[1]
+    return lda_full(Z[rows], yi, Z, shrink)[1].astype(np.float32)
 
 
 def logreg(X, yb, n_free):
@@ -155,20 +141,9 @@ def logreg(X, yb, n_free):
 def lda_full(Zc, y, Zq, shrink, gamma=0.0):
     """The shrunk LDA on input scores Zc (chunks), applied to Zc and Zq; gamma != 0 scales each output
     direction by its between/within eigenvalue ** gamma (0 = quality-grid's LDA)."""
-    n, r = Zc.shape; k = y.max() + 1
     mu = Zc.mean(0); Zc = Zc - mu; Zq = Zq - mu
-    means = np.zeros((k, r)); sizes = np.bincount(y, minlength=k)
-    np.add.at(means, y, Zc); means /= sizes[:, None]
-    Wc = Zc - means[y]; Sw = Wc.T @ Wc
-    tr = np.trace(Sw)
-    Sw = Sw * (1 - shrink) + np.eye(r) * shrink * tr / r
-    vals, vecs = np.linalg.eigh(Sw)
-    wh = vecs / np.sqrt(np.maximum(vals, max(vals[-1] * 1e-10, 1e-12)))[None, :]
-    wm = (means * np.sqrt(sizes / n)[:, None]) @ wh
-    bv, bvec = np.linalg.eigh(wm.T @ wm); order = np.argsort(-bv)
-    m = min(k - 1, r)
-    B = wh @ bvec[:, order[:m]]
-    if gamma: B = B * (np.maximum(bv[order[:m]], 1e-12) / bv[order[0]]) ** gamma
+    B, ev = C.lda_directions(Zc, y, shrink)
+    if gamma: B = B * (np.maximum(ev, 1e-12) / ev[0]) ** gamma
     return QG.nrm(Zc @ B), QG.nrm(Zq @ B)
 
 
