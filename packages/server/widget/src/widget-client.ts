@@ -170,7 +170,7 @@ export class WidgetClient {
       .map((entry, index) => messageOf(entry, `h${index}`));
   }
 
-  /** Sends a message (with the ids of uploaded files) and yields the turn's events as they stream. */
+  /** Sends a message (with the ids of uploaded files) and yields the turn's events as they stream, up to its last. */
   async *send(
     message: string,
     selectedOption?: string,
@@ -185,7 +185,12 @@ export class WidgetClient {
         ...(attachments.length ? { attachments } : {}),
       }),
     });
-    yield* readEvents(response) as AsyncGenerator<TurnEvent>;
+    for await (const event of readEvents(response) as AsyncGenerator<TurnEvent>) {
+      yield event;
+      // The turn's last event: the turn is over, though the server may hold the stream a moment
+      // longer (PostgreSQL frees the session's lock after it); the next message need not wait.
+      if (event.type === 'turn-end' || event.type === 'error') return;
+    }
   }
 
   /** Uploads one file to the session (multipart, field `file`): its metadata, to send with a message. */

@@ -336,10 +336,6 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
           emit('message', message);
         } else if (event.type === 'error') {
           throw new WidgetError(event.error.code, event.error.message, 500);
-        } else if (event.type === 'turn-end') {
-          // The turn is over, though the server may hold the stream a moment longer (PostgreSQL
-          // frees the session's lock after it): the next message need not wait for the close.
-          break;
         }
       }
     } catch (error) {

@@ -43,8 +43,9 @@ export const sessionApi = {
   },
 
   /**
-   * Sends a message and yields the turn's events as they stream (`Accept: text/event-stream`).
-   * An HTTP error before the stream throws an `ApiError`; a JSON answer becomes one `turn-end`.
+   * Sends a message and yields the turn's events as they stream (`Accept: text/event-stream`), up
+   * to its last (`turn-end` or `error`). An HTTP error before the stream throws an `ApiError`; a
+   * JSON answer becomes one `turn-end`.
    */
   async *send(api: ApiClient, body: MessageRequest, signal?: AbortSignal): AsyncGenerator<ClientEvent> {
     const response = await api.request(api.sessionPath('/messages'), {
@@ -66,6 +67,9 @@ export const sessionApi = {
         continue;
       }
       if (event && typeof event === 'object') yield { ...event, type: message.event } as ClientEvent;
+      // The turn's last event: the turn is over, though the server may hold the stream a moment
+      // longer (PostgreSQL frees the session's lock after it); the next message need not wait.
+      if (message.event === 'turn-end' || message.event === 'error') return;
     }
   },
 

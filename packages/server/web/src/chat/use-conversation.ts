@@ -148,10 +148,6 @@ export function useConversation(): Conversation {
           if (event.type === 'turn-end' && Array.isArray(event.output.trace)) markDebug();
           turn = applyEvent(turn, event, performance.now());
           replace(turn);
-          // The stream's last event: the turn is over for the user, though the server may keep the
-          // stream open a moment longer (PostgreSQL frees the session's lock after it). Waiting for
-          // the close kept the composer busy, and a message sent meanwhile was ignored.
-          if (event.type === 'turn-end' || event.type === 'error') break;
         }
         if (!turn.output && !turn.error) {
           turn = failTurn(turn, {
