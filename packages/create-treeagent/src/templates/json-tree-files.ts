@@ -16,11 +16,14 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
         name: `${faq.name}: search`,
         chunks: [
           ...faq.signposts,
-          ...faq.documents.map((document) => ({
-            text: document.text,
-            forRag: true,
-            extra: { title: document.title },
-          })),
+          ...faq.documents.flatMap((document) => [
+            { text: document.text, forRag: true, extra: { title: document.title } },
+            ...document.questions.map((question) => ({
+              text: question,
+              forRag: true,
+              extra: { title: document.title, document: document.text },
+            })),
+          ]),
         ],
         links: { answer: 3 },
         callbacks: { query: 'faqQuery', after: 'faqFound' },
@@ -172,24 +175,42 @@ export const faqInit: InitCallback<FaqSelf> = (self) => {
   self.found = [];
 };
 
-/** The query node retrieves the documents closest to the message. */
+/**
+ * The query node retrieves the chunks closest to the message: documents, and the questions each
+ * document lists (\`extra.document\` holds the text of the document a question stands for). Four
+ * chunks, for two documents once their questions are folded in.
+ */
 export const faqQuery: QueryCallback<FaqSelf> = (_self, context) => ({
   query: context.input.extended,
-  chunkQty: 2,
+  chunkQty: 4,
   threshold: 0.15,
 });
 
-/** Nothing close enough: \`outcome: 'failure'\` climbs back to the agent, which explores elsewhere. */
+/** The text of the document a retrieved chunk stands for: its own, or the one its question asks for. */
+const documentText = (chunk: RetrievedChunk) =>
+  typeof chunk.extra.document === 'string' ? chunk.extra.document : chunk.text;
+
+/**
+ * The two best documents, each once (a document and its questions are one document). Nothing close
+ * enough: \`outcome: 'failure'\` climbs back to the agent, which explores elsewhere.
+ */
 export const faqFound: QueryAfterCallback<FaqSelf> = (self, _context, special, links) => {
-  if (special.chunks.length === 0) return { outcome: 'failure' };
-  self.found = special.chunks;
+  const seen = new Set<string>();
+  const found = special.chunks.filter((chunk) => {
+    const title = String(chunk.extra.title);
+    if (seen.has(title)) return false;
+    seen.add(title);
+    return true;
+  });
+  if (found.length === 0) return { outcome: 'failure' };
+  self.found = found.slice(0, 2);
   return { nodeTarget: links.answer!, step: 'before' };
 };
 
 /** Answers with the best document and cites them. */
 export const faqAnswer: EmitCallback<FaqSelf> = (self) => ({
-  message: { type: 'static', content: self.found[0]?.text ?? '' },
-  sources: self.found.map((chunk) => ({ title: String(chunk.extra.title), content: chunk.text })),
+  message: { type: 'static', content: self.found[0] ? documentText(self.found[0]) : '' },
+  sources: self.found.map((chunk) => ({ title: String(chunk.extra.title), content: documentText(chunk) })),
 });
 `;
 }

@@ -135,23 +135,52 @@ Anthropic).
 
 const FAQ_COMPONENT = `import { defineComponent, type RetrievedChunk } from '@treeagent/core';
 
+export interface FaqDocument {
+  title: string;
+  text: string;
+  /**
+   * How customers ask for it ("exchange a size"): retrieved beside the text, each stands for the
+   * document. A short question is far from a long text; without these, a message the signposts
+   * brought here may find no document, and the FAQ fails.
+   */
+  questions?: string[];
+}
+
 export interface FaqOptions {
   name: string;
   /** Short phrases saying what the FAQ is about: they route messages to it. */
   signposts: string[];
-  documents: { title: string; text: string }[];
+  documents: FaqDocument[];
 }
 
 interface FaqSelf {
   found: RetrievedChunk[];
 }
 
+/** The text of the document a retrieved chunk stands for: its own, or the one its question asks for. */
+const documentText = (chunk: RetrievedChunk) =>
+  typeof chunk.extra.document === 'string' ? chunk.extra.document : chunk.text;
+
+/** The retrieved documents, best first, each once (a document and its questions are one document). */
+function distinctDocuments(chunks: readonly RetrievedChunk[], limit: number): RetrievedChunk[] {
+  const seen = new Set<string>();
+  return chunks
+    .filter((chunk) => {
+      const title = String(chunk.extra.title);
+      if (seen.has(title)) return false;
+      seen.add(title);
+      return true;
+    })
+    .slice(0, limit);
+}
+
 /**
- * A small knowledge base: the query node retrieves the documents closest to the message; the emit
- * node answers with the best one and cites them. Nothing close enough: \`outcome: 'failure'\` climbs
- * back to the agent, which explores the message elsewhere. Each use of the component has its own
- * \`self\`. Inside a component, nodes name each other through \`links\` (ids are remapped when the
- * component is used); reading a link that does not exist throws, hence the \`!\`.
+ * A small knowledge base: the query node retrieves the documents closest to the message (or to one
+ * of their questions); the emit node answers with the best one and cites them. Nothing close enough:
+ * \`outcome: 'failure'\` climbs back to the agent, which explores the message elsewhere. Each use of
+ * the component has its own \`self\`. Inside a component, nodes name each other through \`links\`
+ * (ids are remapped when the component is used); reading a link that does not exist throws, hence
+ * the \`!\`.
  */
 export function faq(options: FaqOptions) {
   return defineComponent<FaqSelf>({
@@ -171,17 +200,22 @@ export function faq(options: FaqOptions) {
         name: \`\${options.name}: search\`,
         chunks: [
           ...options.signposts,
-          ...options.documents.map((document) => ({
-            text: document.text,
-            forRag: true,
-            extra: { title: document.title },
-          })),
+          ...options.documents.flatMap((document) => [
+            { text: document.text, forRag: true, extra: { title: document.title } },
+            ...(document.questions ?? []).map((question) => ({
+              text: question,
+              forRag: true,
+              extra: { title: document.title, document: document.text },
+            })),
+          ]),
         ],
         links: { answer: 3 },
-        query: (_self, context) => ({ query: context.input.extended, chunkQty: 2, threshold: 0.15 }),
+        // Four chunks, for two documents once their questions are folded in.
+        query: (_self, context) => ({ query: context.input.extended, chunkQty: 4, threshold: 0.15 }),
         after: (self, _context, special, links) => {
-          if (special.chunks.length === 0) return { outcome: 'failure' };
-          self.found = special.chunks;
+          const found = distinctDocuments(special.chunks, 2);
+          if (found.length === 0) return { outcome: 'failure' };
+          self.found = found;
           return { nodeTarget: links.answer!, step: 'before' };
         },
       },
@@ -191,8 +225,8 @@ export function faq(options: FaqOptions) {
         parent: 2,
         name: \`\${options.name}: answer\`,
         emit: (self) => ({
-          message: { type: 'static', content: self.found[0]?.text ?? '' },
-          sources: self.found.map((chunk) => ({ title: String(chunk.extra.title), content: chunk.text })),
+          message: { type: 'static', content: self.found[0] ? documentText(self.found[0]) : '' },
+          sources: self.found.map((chunk) => ({ title: String(chunk.extra.title), content: documentText(chunk) })),
         }),
       },
     ],
@@ -386,6 +420,18 @@ ${
 `
     : ''
 }
+  - name: a question in the customer's words finds its document
+    turns:
+${t.faqQuestions
+  .filter((question) => support || question.node === 'shipping')
+  .map(
+    (question) => `      - say: ${q(question.say)}
+        expect:
+          node: "${texts[question.node].name}: answer"
+          message: ${q(question.answer)}
+`,
+  )
+  .join('')}
   - name: the contact form remembers the email
     turns:
       - say: ${q(t.contact)}

@@ -1,11 +1,18 @@
 import type { Language } from '../project-kind.js';
 
+/** A FAQ: the signposts route messages to it; each document lists how customers ask for it. */
+export interface Faq {
+  name: string;
+  signposts: string[];
+  documents: { title: string; text: string; questions: string[] }[];
+}
+
 /** Every text of the generated tree, tests and utterances, in each language. */
 export interface Texts {
   greeting: { chunks: string[]; answer: string; options: string[] };
   hours: { chunks: string[]; answer: string };
-  shipping: { name: string; signposts: string[]; documents: { title: string; text: string }[] };
-  returns: { name: string; signposts: string[]; documents: { title: string; text: string }[] };
+  shipping: Faq;
+  returns: Faq;
   contact: { chunks: string[]; askEmail: string; done: string };
   order: { chunks: string[]; askNumber: string; status: string };
   sorry: { answer: string };
@@ -17,6 +24,8 @@ export interface Texts {
     shippingAnswer: string;
     returnsQuestion: string;
     returnsAnswer: string;
+    /** Asked in the customer's words: each must find its own document, not only the FAQ. */
+    faqQuestions: { say: string; node: 'shipping' | 'returns'; answer: string }[];
     contact: string;
     email: string;
     order: string;
@@ -41,16 +50,53 @@ export const TEXTS: Record<Language, Texts> = {
       name: 'shipping',
       signposts: ['shipping', 'how much is shipping', 'delivery times', 'do you ship abroad?'],
       documents: [
-        { title: 'Shipping costs', text: 'Shipping costs 5 € and is free for orders over 50 €.' },
-        { title: 'Delivery times', text: 'We deliver in 2 to 4 working days with an express courier.' },
+        {
+          title: 'Shipping costs',
+          text: 'Shipping costs 5 € and is free for orders over 50 €.',
+          questions: ['how much is shipping', 'is shipping free?'],
+        },
+        {
+          title: 'Delivery times',
+          text: 'We deliver in 2 to 4 working days with an express courier.',
+          questions: ['delivery times', 'how long does delivery take?'],
+        },
+        {
+          title: 'Shipping abroad',
+          text: 'We ship to every country of the European Union: shipping abroad costs 12 €.',
+          questions: ['do you ship abroad?', 'can you deliver to another country?'],
+        },
       ],
     },
     returns: {
       name: 'returns',
-      signposts: ['return a product', 'refund', 'exchange a size', 'the product is broken'],
+      signposts: [
+        'return a product',
+        'refund',
+        'exchange a size',
+        'the product is broken',
+        'it arrived broken',
+      ],
       documents: [
-        { title: 'Returns', text: 'You can return any product within 30 days of delivery.' },
-        { title: 'Refunds', text: 'Refunds reach your payment method within 14 days of the return.' },
+        {
+          title: 'Returns',
+          text: 'You can return any product within 30 days of delivery.',
+          questions: ['return a product', 'I want to send it back'],
+        },
+        {
+          title: 'Refunds',
+          text: 'Refunds reach your payment method within 14 days of the return.',
+          questions: ['refund', 'when do I get my money back?'],
+        },
+        {
+          title: 'Size exchange',
+          text: 'Need another size? Exchange it for free within 30 days: we send the new one when yours is back.',
+          questions: ['exchange a size', 'it does not fit', 'I need a bigger size'],
+        },
+        {
+          title: 'Damaged products',
+          text: 'A product arrived damaged? Send us a photo within 7 days and we replace it for free.',
+          questions: ['the product is broken', 'it arrived broken'],
+        },
       ],
     },
     contact: {
@@ -71,6 +117,11 @@ export const TEXTS: Record<Language, Texts> = {
       shippingAnswer: '5 €',
       returnsQuestion: 'I want to return a product',
       returnsAnswer: '30 days',
+      faqQuestions: [
+        { say: 'do you ship abroad?', node: 'shipping', answer: '12 €' },
+        { say: 'I need to exchange a size', node: 'returns', answer: 'another size' },
+        { say: 'my order arrived broken', node: 'returns', answer: 'photo' },
+      ],
       contact: 'please contact me',
       email: 'my email is ada@example.com',
       order: 'where is my order?',
@@ -104,18 +155,52 @@ export const TEXTS: Record<Language, Texts> = {
       name: 'spedizioni',
       signposts: ['spedizione', 'quanto costa la spedizione', 'tempi di consegna', "spedite all'estero?"],
       documents: [
-        { title: 'Costi di spedizione', text: 'La spedizione costa 5 € ed è gratuita sopra i 50 €.' },
-        { title: 'Tempi di consegna', text: 'Consegniamo in 2-4 giorni lavorativi con corriere espresso.' },
+        {
+          title: 'Costi di spedizione',
+          text: 'La spedizione costa 5 € ed è gratuita sopra i 50 €.',
+          questions: ['spedizione', 'quanto costa la spedizione', 'la spedizione è gratuita?'],
+        },
+        {
+          title: 'Tempi di consegna',
+          text: 'Consegniamo in 2-4 giorni lavorativi con corriere espresso.',
+          questions: ['tempi di consegna', 'quanto ci mette ad arrivare?'],
+        },
+        {
+          title: "Spedizioni all'estero",
+          text: "Spediamo in tutti i paesi dell'Unione europea: la spedizione all'estero costa 12 €.",
+          questions: ["spedite all'estero?", 'potete consegnare in un altro paese?'],
+        },
       ],
     },
     returns: {
       name: 'resi',
-      signposts: ['restituire un prodotto', 'rimborso', 'cambiare taglia', 'il prodotto è rotto'],
+      signposts: [
+        'restituire un prodotto',
+        'rimborso',
+        'cambiare taglia',
+        'il prodotto è rotto',
+        'è arrivato rotto',
+      ],
       documents: [
-        { title: 'Resi', text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna.' },
+        {
+          title: 'Resi',
+          text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna.',
+          questions: ['restituire un prodotto', 'come faccio un reso?'],
+        },
         {
           title: 'Rimborsi',
           text: 'Il rimborso arriva sul tuo metodo di pagamento entro 14 giorni dal reso.',
+          questions: ['rimborso', 'quando mi ridate i soldi?'],
+        },
+        {
+          title: 'Cambio taglia',
+          text: "Ti serve un'altra taglia? Il cambio è gratuito entro 30 giorni: spediamo la nuova quando ci arriva la tua.",
+          questions: ['cambiare taglia', 'non mi sta bene', 'mi serve una taglia più grande'],
+        },
+        {
+          title: 'Prodotti danneggiati',
+          text: 'Un prodotto è arrivato danneggiato? Mandaci una foto entro 7 giorni e lo sostituiamo gratis.',
+          questions: ['il prodotto è rotto', 'è arrivato rotto'],
         },
       ],
     },
@@ -147,6 +232,11 @@ export const TEXTS: Record<Language, Texts> = {
       shippingAnswer: '5 €',
       returnsQuestion: 'vorrei restituire un prodotto',
       returnsAnswer: '30 giorni',
+      faqQuestions: [
+        { say: "spedite anche all'estero?", node: 'shipping', answer: '12 €' },
+        { say: 'devo cambiare la taglia', node: 'returns', answer: "un'altra taglia" },
+        { say: 'la merce è arrivata rotta', node: 'returns', answer: 'foto' },
+      ],
       contact: 'per favore contattatemi',
       email: 'la mia email è ada@example.com',
       order: "dov'è il mio ordine?",
