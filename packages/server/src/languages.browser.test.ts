@@ -113,23 +113,6 @@ async function pageIn(locale: string, viewport = DESKTOP): Promise<{ context: Br
   return { context, page };
 }
 
-/** A promise a held request waits on (`held`) until the test lets it answer (`answer()`). */
-function heldAnswer(): { held: Promise<void>; answer: () => void } {
-  let answer: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  return { held, answer };
-}
-
-/** Opens the console and logs in as Anna (an operator). */
-async function logInToConsole(page: Page) {
-  await page.goto(`${server.url}/staff/console`);
-  await page.fill('#operator-login-name', 'anna');
-  await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
-  await page.locator('#operator-login button[type=submit]').click();
-}
-
 async function send(page: Page, text: string) {
   await page.fill('#message-input', text);
   await page.press('#message-input', 'Enter');
@@ -255,90 +238,4 @@ describe.each([
       }
     },
   );
-});
-
-describe('the console while its first answers are on their way', () => {
-  it('says "…" on the open tab, not a count of 0, until the first answer', async () => {
-    const { context, page } = await pageIn('en-US');
-    try {
-      const { held, answer } = heldAnswer();
-      await page.route('**/api/v1/operator/handoffs?status=open', async (route) => {
-        await held;
-        await route.continue();
-      });
-      await logInToConsole(page);
-      await page.locator('#console-page .console-queue').waitFor();
-      expect(await page.textContent('#queue-tab-open')).toBe('Queue (…)');
-      // Nor "Nobody is waiting" before the answer says so.
-      expect(await page.locator('#queue-empty').count()).toBe(0);
-      answer();
-      await page.locator('#queue-list button').first().waitFor();
-      expect(await page.textContent('#queue-tab-open')).toBe('Queue (1)');
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('keeps the newest answer when an older one comes late', async () => {
-    const { context, page } = await pageIn('en-US');
-    try {
-      const { held, answer } = heldAnswer();
-      // The first read of the open queue answers late, with the queue as it was before the
-      // conversation of beforeAll (empty); the reads after it pass.
-      let first = true;
-      await page.route('**/api/v1/operator/handoffs?status=open', async (route) => {
-        if (!first) return route.continue();
-        first = false;
-        await held;
-        await route.fulfill({ json: { handoffs: [], queues: [] } });
-      });
-      await logInToConsole(page);
-      await page.locator('#console-page .console-queue').waitFor();
-      // Read the open queue again (the tabs), while the first read is still on its way.
-      await page.click('#queue-tab-closed');
-      await page.click('#queue-tab-open');
-      await page.locator('#queue-list button').first().waitFor();
-      // The late answer reaches the page; give it time to be applied (or not).
-      const late = page.waitForResponse('**/api/v1/operator/handoffs?status=open');
-      answer();
-      await late;
-      await page.waitForTimeout(300);
-      expect(await page.textContent('#queue-tab-open')).toBe('Queue (1)');
-      expect(await page.locator('#queue-list button').count()).toBe(1);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it("applies the server's presence when it comes, unless the operator chose one meanwhile", async () => {
-    for (const choose of [false, true]) {
-      const { context, page } = await pageIn('en-US');
-      try {
-        const { held, answer } = heldAnswer();
-        // The server says Anna is away, late.
-        await page.route('**/api/v1/operator/routing/presence', async (route) => {
-          if (route.request().method() !== 'GET') return route.continue();
-          await held;
-          await route.fulfill({
-            json: {
-              presence: [
-                { operatorId: 'anna', name: 'Anna', teams: [], status: 'away', at: new Date().toISOString() },
-              ],
-              teams: [],
-            },
-          });
-        });
-        await logInToConsole(page);
-        await page.locator('#presence-status').waitFor();
-        if (choose) await page.selectOption('#presence-status', 'online');
-        const late = page.waitForResponse('**/api/v1/operator/routing/presence');
-        answer();
-        await late;
-        await page.waitForTimeout(300);
-        expect(await page.inputValue('#presence-status')).toBe(choose ? 'online' : 'away');
-      } finally {
-        await context.close();
-      }
-    }
-  });
 });
