@@ -67,6 +67,8 @@ const returns = (generative: boolean) =>
       'reso',
       'fare un reso',
       'restituire un prodotto',
+      'restituire la bici',
+      'rendere un articolo',
       'rimborso',
       'quando arriva il rimborso',
       'cambio taglia',
@@ -82,6 +84,8 @@ const returns = (generative: boolean) =>
         text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna, senza spiegazioni.',
         questions: [
           'fare un reso',
+          'restituire la bici',
+          'rendere un articolo',
           'come faccio un reso?',
           'diritto di recesso',
           'entro quanto posso restituirlo?',
