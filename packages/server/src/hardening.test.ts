@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { operatorDirectory } from './operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from './test-support/fixtures.js';
+import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
 
 const KEY = 'sk-hardening';
 
@@ -87,6 +89,42 @@ describe('failed authentication is rate-limited per client', () => {
         403,
       );
     expect((await postMessage(app, session, { message: 'hello' })).status).toBe(429);
+  });
+
+  it('checks at most `max` passwords per window, however many guesses arrive at once', async () => {
+    const operators = { directory: operatorDirectory(await testOperatorAccounts()) };
+    const { app } = testApp({ operators, authFailureLimit: { windowMs: 60_000, max: 5 } });
+    const login = (password: string) =>
+      app.request('/api/v1/operator/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ login: 'anna', password }),
+      });
+    // 30 guesses sent together: each password check is slow (scrypt), so all 30 are in flight
+    // before the first fails. Only 5 are checked; the others are refused before any check.
+    const statuses = (
+      await Promise.all(Array.from({ length: 30 }, (_, i) => login(`guess-${i}-xxxxxxx`)))
+    ).map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    // The right password too, until the window ends.
+    expect((await login(OPERATOR_PASSWORDS.anna)).status).toBe(429);
+  });
+
+  it('does not count a right password as a failure', async () => {
+    const operators = { directory: operatorDirectory(await testOperatorAccounts()) };
+    const { app } = testApp({ operators, authFailureLimit: { windowMs: 60_000, max: 2 } });
+    const login = (password: string) =>
+      app.request('/api/v1/operator/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ login: 'bruno', password }),
+      });
+    for (let i = 0; i < 4; i++) expect((await login(OPERATOR_PASSWORDS.bruno)).status).toBe(200);
+    expect((await login('wrong-password-1')).status).toBe(401);
+    expect((await login(OPERATOR_PASSWORDS.bruno)).status).toBe(200);
+    expect((await login('wrong-password-2')).status).toBe(401);
+    expect((await login(OPERATOR_PASSWORDS.bruno)).status).toBe(429);
   });
 
   it('is on by default', async () => {

@@ -22,6 +22,12 @@ export class FixedWindows {
     return window.count > this.#max ? this.#retryAfter(window) : null;
   }
 
+  /** Takes one back from `key`'s count (what `add` counted turned out not to count), if its window still runs. */
+  remove(key: string): void {
+    const window = this.#current(key, false);
+    if (window && window.count > 0) window.count -= 1;
+  }
+
   /** The seconds until `key`'s window ends when its count already reached `max`, else `null`. */
   exceeded(key: string): number | null {
     const window = this.#current(key, false);

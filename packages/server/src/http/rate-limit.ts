@@ -2,6 +2,19 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { clientAddress } from './client-address.js';
 import { FixedWindows, rateLimited } from './fixed-windows.js';
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by `limitAuthFailures`: claims a failure slot before a slow credential check (`claimAuthAttempt`). */
+    authAttempt: () => AuthAttempt;
+  }
+}
+
+/** A credential check counted as failed until it says otherwise. */
+export interface AuthAttempt {
+  /** The credential was right: the attempt no longer counts as a failure. */
+  succeeded(): void;
+}
+
 export interface RateLimitOptions {
   /** Length of a window in milliseconds. */
   windowMs: number;
@@ -36,6 +49,12 @@ export function rateLimit(options: RateLimitOptions, now: () => number = Date.no
  * requests answered 401 or 403 within a window, its next requests are refused with 429
  * `RATE_LIMITED` before any credential is checked (so guessing API keys or session tokens stays
  * slow, and a right guess is refused like a wrong one until the window ends).
+ *
+ * A request's failure is counted when its answer is known, so requests sent at once all pass the
+ * check before the first fails. That costs nothing against random tokens, but a password check is
+ * slow (scrypt) and worth guessing: a route that checks one claims its slot first
+ * (`claimAuthAttempt`), counted as a failure until the password is right, so at most `max` guesses
+ * per window are ever checked, however many arrive together.
  */
 export function limitAuthFailures(
   options: RateLimitOptions,
@@ -43,16 +62,42 @@ export function limitAuthFailures(
 ): MiddlewareHandler {
   const failures = new FixedWindows(options, now);
   const keyOf = options.key ?? clientAddress;
+  const refused = (retryAfter: number) =>
+    rateLimited(
+      `Too many failed authentications from this client: at most ${options.max} per ${options.windowMs} ms.`,
+      retryAfter,
+    );
   return async (c, next) => {
     const key = keyOf(c);
     const retryAfter = failures.exceeded(key);
-    if (retryAfter !== null) {
-      throw rateLimited(
-        `Too many failed authentications from this client: at most ${options.max} per ${options.windowMs} ms.`,
-        retryAfter,
-      );
-    }
+    if (retryAfter !== null) throw refused(retryAfter);
+    let claimed = false;
+    c.set('authAttempt', () => {
+      const over = failures.add(key);
+      if (over !== null) {
+        failures.remove(key);
+        throw refused(over);
+      }
+      claimed = true;
+      let settled = false;
+      return {
+        succeeded: () => {
+          if (!settled) failures.remove(key);
+          settled = true;
+        },
+      };
+    });
     await next();
-    if (c.res.status === 401 || c.res.status === 403) failures.add(key);
+    if (!claimed && (c.res.status === 401 || c.res.status === 403)) failures.add(key);
   };
+}
+
+/**
+ * Claims a failed-authentication slot before a slow credential check (a password): counted as a
+ * failure until `succeeded()`, refused with 429 when the client has none left. Without
+ * `limitAuthFailures` in front (the limit turned off), a claim counts nothing.
+ */
+export function claimAuthAttempt(c: Context): AuthAttempt {
+  const claim = c.get('authAttempt') as (() => AuthAttempt) | undefined;
+  return claim ? claim() : { succeeded: () => {} };
 }

@@ -2,6 +2,7 @@ import type { AuditRecord } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuditLogResponse, OperatorSessionView } from '../api-types.js';
+import { claimAuthAttempt } from '../http/rate-limit.js';
 import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
 import { operatorOf } from './operator-auth.js';
@@ -35,7 +36,10 @@ export function operatorRoutes(services: Services): Hono {
 
   routes.post('/login', async (c) => {
     const body = await readJson(c, LoginBody);
+    // Counted as a failure before the (slow) password check: guesses sent at once cannot all pass.
+    const attempt = claimAuthAttempt(c);
     const { operator, expiresAt } = await auth.login(c, body.login, body.password);
+    attempt.succeeded();
     c.header('Cache-Control', 'no-store');
     const view: OperatorSessionView = { operator, expiresAt: expiresAt.toISOString() };
     return c.json(view);
