@@ -219,8 +219,10 @@ export class ChannelService {
             messageId: message.messageId,
             sessionId,
             conversation,
-            text: message.text,
-            selectedOption: message.selectedOption ?? null,
+            // A NUL character is no text, and neither the engine nor PostgreSQL takes one: a
+            // platform's update that holds one would otherwise be refused, and sent again, forever.
+            text: withoutNul(message.text),
+            selectedOption: message.selectedOption ? withoutNul(message.selectedOption) : null,
             attachments,
           },
           new Date(),
@@ -437,3 +439,6 @@ export class ChannelService {
     await this.delivery.settle();
   }
 }
+
+/** `text` without NUL characters (U+0000). */
+const withoutNul = (text: string) => text.replaceAll('\u0000', '');

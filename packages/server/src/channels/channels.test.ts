@@ -71,6 +71,24 @@ describe('the channel seam', () => {
     await app.shutdown();
   });
 
+  it('an update whose text holds a NUL character runs its turn without it (no update refused and sent again forever)', async () => {
+    const { app, agent, channel } = channelApp();
+    const response = await app.request(
+      '/channels/scripted/webhook',
+      scriptedUpdate({ id: '300', ...user, text: 'hel\u0000lo' }),
+    );
+    expect(response.status).toBe(200);
+    await expect.poll(() => channel.sent.length).toBe(1);
+    const sessionId = await agent.sessionStore.channelStore!().sessionOf(
+      { channel: 'scripted', conversationId: '42', userId: '7' },
+      'unused',
+      new Date(),
+    );
+    const said = (await agent.history(sessionId)).filter((entry) => entry.role === 'user');
+    expect(said.map((entry) => entry.content)).toEqual(['hello']);
+    await app.shutdown();
+  });
+
   it('a 429 is retried after its Retry-After and the user gets the message once; a final refusal is dead-lettered and an admin retries it', async () => {
     const { app, channel, logger } = channelApp({ retryDelayMs: 10 });
     channel.failures.push(ChannelSendError.ofStatus('scripted', 429, '0.2'));

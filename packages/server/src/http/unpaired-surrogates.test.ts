@@ -3,7 +3,9 @@ import { type OperatorAccount, operatorDirectory } from '../operators/operator-a
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { handoffAgent } from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
-import { unpairedSurrogatePath } from './read-json.js';
+import { bodyProblem } from './read-json.js';
+
+const unpairedSurrogatePath = (value: unknown) => bodyProblem(value)?.path ?? null;
 
 // JSON.stringify writes a lone surrogate as the escape "\ud800": what a client sent in the review.
 const LONE_HIGH = 'order \ud800 please';

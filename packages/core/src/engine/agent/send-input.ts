@@ -25,6 +25,7 @@ export function checkSendInput(
     );
   }
   if (typeof message !== 'string') throw invalid(`the message must be a string, got ${typeof message}.`);
+  if (message.includes('\u0000')) throw invalid(NUL_IN_TEXT('the message'));
   const attachments = options.attachments ?? [];
   if (!Array.isArray(attachments)) throw invalid('attachments must be an array of FileMetadata.');
   const clientMetadata = options.clientMetadata ?? {};
@@ -34,6 +35,7 @@ export function checkSendInput(
   const selectedOption = options.selectedOption ?? null;
   if (selectedOption !== null && typeof selectedOption !== 'string')
     throw invalid('selectedOption must be a string.');
+  if (selectedOption?.includes('\u0000')) throw invalid(NUL_IN_TEXT('selectedOption'));
   const inbound = options.inbound as { channel?: unknown; messageId?: unknown } | undefined;
   if (
     inbound !== undefined &&
@@ -78,6 +80,10 @@ export function checkSendInput(
     ...(replyTo ? { replyTo: structuredClone(replyTo) as unknown as ChannelConversation } : {}),
   };
 }
+
+/** A NUL character is no text, and PostgreSQL cannot store it: refused the same on every store. */
+const NUL_IN_TEXT = (what: string) =>
+  `${what} holds the NUL character (U+0000), which no text needs and the PostgreSQL store cannot keep; remove it.`;
 
 function invalid(problem: string): TreeAgentError {
   return new TreeAgentError('INVALID_INPUT', `Invalid message: ${problem}`);

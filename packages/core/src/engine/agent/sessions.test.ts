@@ -284,10 +284,15 @@ describe('afterRun and metadata', () => {
       ['s', 'alpha', { clientMetadata: [] }],
       ['s', 'alpha', { attachments: 'file' }],
       ['s', 'alpha', { selectedOption: 3 }],
+      ['s', 'al\u0000pha', {}],
+      ['s', '', { selectedOption: 'yes\u0000' }],
     ] as [string, string, object][]) {
       const error = await rejection(agent.send(sessionId, message, options));
       expect(error.code).toBe('INVALID_INPUT');
     }
+    // Nothing was written: the same on every store (PostgreSQL cannot keep a NUL).
+    expect(await agent.sessionStore.load('s')).toBeNull();
+    expect((await rejection(agent.send('s', 'a\u0000'))).message).toMatch(/NUL character \(U\+0000\)/);
   });
 });
 

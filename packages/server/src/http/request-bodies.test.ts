@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
+import { MAX_JSON_DEPTH } from './read-json.js';
+
+const json = { 'Content-Type': 'application/json' };
+
+/** A JSON value nested `depth` arrays deep. */
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describe('what no JSON endpoint keeps is refused at the edge with a 400 naming where', () => {
+  it('a body nested thousands of levels deep: 400, not a 500 from an exhausted stack, nothing logged', async () => {
+    const { app, logger } = testApp();
+    const session = await createSession(app);
+    for (const [path, body] of [
+      ['/api/v1/sessions', nested(5000)],
+      [
+        `/api/v1/sessions/${session.sessionId}/messages`,
+        `{"message":"hi","clientMetadata":{"a":${nested(5000)}}}`,
+      ],
+      ['/v1/chat/completions', `{"model":"x","messages":${nested(5000)}}`],
+      ['/api/v1/operator/login', `{"login":${nested(100_000)}}`],
+    ] as const) {
+      const response = await app.request(path, {
+        method: 'POST',
+        headers: { ...json, 'X-Session-Token': session.token },
+        body,
+      });
+      expect(response.status, path).toBe(400);
+      expect(JSON.stringify(await response.json()), path).toMatch(/nests more than 64 levels deep/);
+    }
+    expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    // A body as deep as the bound passes the walk (the schema then says what it expects).
+    const deepest = await postMessage(
+      app,
+      session,
+      JSON.parse(`{"message":"hi","clientMetadata":{"a":${nested(MAX_JSON_DEPTH - 3)}}}`),
+    );
+    expect(deepest.status).toBe(200);
+  });
+
+  it('a NUL character (U+0000) in a message or a key: 400 naming where, nothing stored', async () => {
+    const { app, agent } = testApp();
+    const session = await createSession(app);
+    const response = await postMessage(app, session, { message: 'spedizioni\u0000x' });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string; details: any } };
+    expect(body.error.code).toBe('INVALID_REQUEST');
+    expect(body.error.message).toMatch(/message: .*NUL character \(U\+0000/);
+    expect(body.error.details.issues[0]).toEqual({ path: 'message', message: 'NUL character (U+0000)' });
+    const inKey = await postMessage(app, session, { message: 'hi', clientMetadata: { 'a\u0000': 1 } });
+    expect(inKey.status).toBe(400);
+    expect(((await inKey.json()) as any).error.details.issues[0].path).toBe('clientMetadata.a\u0000');
+    expect(await agent.history(session.sessionId)).toEqual([]);
+  });
+
+  it('bytes that are not UTF-8: 400, not stored with replacement characters', async () => {
+    const { app, agent } = testApp();
+    const session = await createSession(app);
+    // "caffè" in Latin-1: 0xE8 alone is no UTF-8.
+    const latin1 = Uint8Array.from([...Buffer.from('{"message":"caff'), 0xe8, ...Buffer.from(' resi"}')]);
+    const response = await app.request(`/api/v1/sessions/${session.sessionId}/messages`, {
+      method: 'POST',
+      headers: { ...json, 'X-Session-Token': session.token },
+      body: latin1,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error.message).toMatch(/not valid UTF-8/);
+    expect(await agent.history(session.sessionId)).toEqual([]);
+  });
+
+  it('a charset other than UTF-8 is 415 saying to send UTF-8; charset=utf-8 passes', async () => {
+    const { app } = testApp();
+    const session = await createSession(app);
+    const send = (type: string) =>
+      app.request(`/api/v1/sessions/${session.sessionId}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': type, 'X-Session-Token': session.token },
+        body: JSON.stringify({ message: 'caffè' }),
+      });
+    const latin1 = await send('application/json; charset=iso-8859-1');
+    expect(latin1.status).toBe(415);
+    expect(((await latin1.json()) as any).error.message).toMatch(/declared as iso-8859-1: send it in UTF-8/);
+    expect((await send('application/json; charset=UTF-8')).status).toBe(200);
+    expect((await send('application/json;charset="utf-8"')).status).toBe(200);
+  });
+});
