@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TreeAgent } from '@treeagent/core';
@@ -121,5 +121,28 @@ describe('/api/v1/sources', () => {
     expect(big.status).toBe(413);
     expect(JSON.stringify(await big.json())).toMatch(/over the limit of 50000 \(sources\.maxFileBytes\)/);
     expect(await store.listSources()).toHaveLength(1);
+  });
+
+  it('an upload is private (0600 in a 0700 folder); a refused one is not kept; deleting the source deletes its file', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-source-uploads-'));
+    try {
+      const { call, as } = setup({ fileDirectory: join(directory, 'sources') });
+      const anna = await as('anna');
+      const docx = makeDocx([{ text: 'Two years on every frame.' }]);
+      // Not a query node: refused, and nothing is left on disk.
+      const refused = await call('/files?name=warranty.docx&nodeId=999', anna, { body: docx });
+      expect(refused.status).toBe(400);
+      expect(readdirSync(join(directory, 'sources'))).toEqual([]);
+      const uploaded = await call('/files?name=warranty.docx&nodeId=3', anna, { body: docx });
+      expect(uploaded.status).toBe(201);
+      const { source } = (await uploaded.json()) as { source: { id: string } };
+      const [file] = readdirSync(join(directory, 'sources'));
+      expect(statSync(join(directory, 'sources')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(directory, 'sources', file!)).mode & 0o777).toBe(0o600);
+      expect((await call(`/${source.id}`, anna, { method: 'DELETE' })).status).toBe(200);
+      expect(readdirSync(join(directory, 'sources'))).toEqual([]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import {
   addSource,
   DOCUMENT_EXTENSIONS,
@@ -147,10 +147,19 @@ export function sourcesRoutes(services: Services, options: SourcesOptions): Hono
         },
       );
     if (!data.byteLength) throw invalidRequest('The file is empty: send its bytes as the request body.');
-    mkdirSync(options.fileDirectory, { recursive: true });
+    // Private to the server's user, as the rest of the data directory: the folder 0700, the file 0600.
+    mkdirSync(options.fileDirectory, { recursive: true, mode: 0o700 });
+    chmodSync(options.fileDirectory, 0o700);
     const path = join(options.fileDirectory, `${randomUUID()}${extname(name).toLowerCase()}`);
-    writeFileSync(path, data);
-    const source = await addSource({ kind: 'file', location: path, nodeId, options: { name } }, context());
+    writeFileSync(path, data, { mode: 0o600 });
+    let source: Awaited<ReturnType<typeof addSource>>;
+    try {
+      source = await addSource({ kind: 'file', location: path, nodeId, options: { name } }, context());
+    } catch (error) {
+      // Refused (not a query node…): the upload is not kept.
+      rmSync(path, { force: true });
+      throw error;
+    }
     await services.operatorAuth.audit(operatorOf(c), 'sources.add', {
       detail: { sourceId: source.id, kind: 'file', location: name },
     });
@@ -170,14 +179,23 @@ export function sourcesRoutes(services: Services, options: SourcesOptions): Hono
 
   routes.delete('/:id', admin, async (c) => {
     const id = c.req.param('id');
-    if (!(await options.store.getSource(id)))
-      throw new ApiError(404, 'NOT_FOUND', `There is no knowledge source "${id}".`);
+    const source = await options.store.getSource(id);
+    if (!source) throw new ApiError(404, 'NOT_FOUND', `There is no knowledge source "${id}".`);
     await refreshing.get(id);
     const pages = await removeSource(id, context());
+    // A file uploaded here goes with its source; a file the CLI named (the user's own) stays.
+    if (source.kind === 'file' && options.fileDirectory && isInside(source.location, options.fileDirectory))
+      rmSync(source.location, { force: true });
     await services.operatorAuth.audit(operatorOf(c), 'sources.remove', { detail: { sourceId: id, pages } });
     return c.json({ removed: id, pages });
   });
   return routes;
+}
+
+/** Whether `path` lies inside `directory` (not the directory itself, nor outside it through `..`). */
+function isInside(path: string, directory: string): boolean {
+  const inner = relative(resolve(directory), resolve(path));
+  return inner !== '' && !inner.startsWith('..') && !inner.startsWith('/');
 }
 
 /** `/api/v1/sources` without the option `sources`: 501 `NOT_CONFIGURED` for every request. */
