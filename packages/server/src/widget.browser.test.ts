@@ -368,6 +368,114 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     }
   });
 
+  describe('when a message cannot go as it is', () => {
+    /** The widget in a fresh browser context (its own localStorage), in `locale`, open. */
+    async function freshWidget(locale = 'en-US'): Promise<{ fresh: BrowserContext; widget: Page }> {
+      const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale });
+      const widget = await fresh.newPage();
+      widget.setDefaultTimeout(15_000);
+      await widget.goto(site.url);
+      await widget.locator('treeagent-widget .launcher').click();
+      return { fresh, widget };
+    }
+    const type = async (widget: Page, text: string) => {
+      await widget.locator('treeagent-widget textarea').fill(text);
+      await widget.keyboard.press('Enter');
+    };
+    const answersOf = (widget: Page) => widget.locator('treeagent-widget .msg--assistant .text');
+
+    it('a session the server lost (expired, deleted): the next message starts a new one and is answered', async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        await type(widget, 'hello');
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Hi! How can I help?');
+        const before = await widgetSession(widget, agent);
+        const deleted = await fetch(`${agent.url}/api/v1/sessions/${before.sessionId}`, {
+          method: 'DELETE',
+          headers: { 'X-Session-Token': before.token },
+        });
+        expect(deleted.status).toBeLessThan(300);
+        await type(widget, 'story');
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Once upon a time, a bike.');
+        expect(await widget.locator('treeagent-widget .error').count()).toBe(0);
+        expect((await widgetSession(widget, agent)).sessionId).not.toBe(before.sessionId);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it("a refused message (too long): the server's words in the widget's language, no Retry, the text back in the box", async () => {
+      const { fresh, widget } = await freshWidget('it-IT');
+      try {
+        const long = 'x'.repeat(12_000);
+        await type(widget, long);
+        const error = widget.locator('treeagent-widget .error');
+        await error.waitFor();
+        expect(await error.textContent()).toMatch(/^Il messaggio è troppo lungo/);
+        expect(await error.locator('button').count()).toBe(0);
+        expect(await widget.locator('treeagent-widget textarea').inputValue()).toBe(long);
+        expect(await widget.locator('treeagent-widget .msg--user').count()).toBe(0);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('the server unreachable: the message stays (greyed) with Retry under it; Retry sends it once', async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        await type(widget, 'hello');
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Hi! How can I help?');
+        await widget.route('**/messages', (route) => route.abort('connectionrefused'));
+        await type(widget, 'story');
+        const error = widget.locator('treeagent-widget .error');
+        await error.waitFor();
+        expect(await error.textContent()).toMatch(/^The assistant cannot be reached\./);
+        expect(await widget.locator('treeagent-widget .msg--failed .text').allTextContents()).toEqual([
+          'story',
+        ]);
+        await widget.unroute('**/messages');
+        await error.locator('button').click();
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Once upon a time, a bike.');
+        expect(await widget.locator('treeagent-widget .msg--user .text').allTextContents()).toEqual([
+          'hello',
+          'story',
+        ]);
+        expect(await widget.locator('treeagent-widget .msg--failed').count()).toBe(0);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('"New conversation" while an answer is on its way: the answer is dropped, the next message goes at once', async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await widget.route('**/messages', async (route) => {
+          await held;
+          await route.continue().catch(() => {});
+        });
+        await type(widget, 'story');
+        await widget.locator('treeagent-widget .msg--user').waitFor();
+        await widget.locator('treeagent-widget .new').click();
+        expect(await widget.locator('treeagent-widget .msg').count()).toBe(0);
+        await widget.unroute('**/messages');
+        release();
+        await type(widget, 'hello');
+        await expect.poll(() => answersOf(widget).allTextContents()).toEqual(['Hi! How can I help?']);
+        await widget.waitForTimeout(300);
+        expect(await widget.locator('treeagent-widget .msg .text').allTextContents()).toEqual([
+          'hello',
+          'Hi! How can I help?',
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
   it('the next message goes as soon as the answer is shown, while the server still holds the stream', async () => {
     const held = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {

@@ -61,7 +61,10 @@ export class WidgetError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The HTTP status; 0 when the server was not reached or the widget itself failed. */
     readonly status: number,
+    /** The server's text for the customer, in the widget's language (the body's `userMessage`). */
+    readonly userMessage?: string,
   ) {
     super(message);
     this.name = 'WidgetError';
@@ -83,17 +86,28 @@ export type TurnEvent =
         waitInteraction: boolean;
       };
     }
-  | { type: 'error'; error: { code: string; message: string } }
+  | { type: 'error'; status?: number; error: { code: string; message: string; userMessage?: string } }
   | { type: 'turn-end' };
+
+/** The pause before the live stream reconnects, and its bound after failed attempts. */
+const FOLLOW_PAUSE_MS = 1000;
+const MAX_FOLLOW_PAUSE_MS = 30_000;
 
 /** Talks to a Tree Agent server from another origin: sessions, messages (streamed), history. */
 export class WidgetClient {
   #session: StoredSession | null;
   readonly #key: string;
 
-  constructor(readonly server: string) {
+  readonly #locale: () => string;
+
+  /** `locale`: the widget's language, sent as `Accept-Language` so the server's texts for the customer match it. */
+  constructor(
+    readonly server: string,
+    locale: () => string = () => navigator.language,
+  ) {
     this.#key = `treeagent.widget:${server}`;
     this.#session = readStored(this.#key);
+    this.#locale = locale;
   }
 
   get session(): StoredSession | null {
@@ -124,17 +138,22 @@ export class WidgetClient {
   /**
    * Follows the session's news while `signal` is not aborted: operators' messages and handoff rows
    * (`entry`, only those: the widget's own turns arrive with their answers), the handoff's state and
-   * the operator's typing. Reconnects after a pause when the stream ends, resuming after the last row.
+   * the operator's typing. Reconnects after a pause when the stream ends, resuming after the last row:
+   * 1 s after a stream that opened, twice as long after each failed attempt up to 30 s (a server
+   * that is down does not get, nor fill the site's console with, a request a second).
    */
   async follow(signal: AbortSignal, onEvent: (event: LiveEvent) => void): Promise<void> {
     let after: number | null = null;
+    let pause = FOLLOW_PAUSE_MS;
     while (!signal.aborted && this.#session) {
+      pause = Math.min(pause * 2, MAX_FOLLOW_PAUSE_MS);
       try {
         const query = after === null ? '' : `?after=${after}`;
         const response = await this.#fetch(this.#path(`/events${query}`), {
           headers: { Accept: 'text/event-stream' },
           signal,
         });
+        pause = FOLLOW_PAUSE_MS;
         for await (const event of readEvents(response)) {
           const data = event as LiveEvent & { index?: number };
           if (data.type === 'entry' && typeof data.index === 'number') after = data.index;
@@ -145,7 +164,7 @@ export class WidgetClient {
         if (error instanceof WidgetError && error.status >= 400 && error.status < 500 && error.status !== 429)
           return;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
@@ -175,9 +194,11 @@ export class WidgetClient {
     message: string,
     selectedOption?: string,
     attachments: string[] = [],
+    signal?: AbortSignal,
   ): AsyncGenerator<TurnEvent> {
     const response = await this.#fetch(this.#path('/messages'), {
       method: 'POST',
+      ...(signal ? { signal } : {}),
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify({
         message,
@@ -226,18 +247,25 @@ export class WidgetClient {
   async #fetch(path: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.#session) headers.set('X-Session-Token', this.#session.token);
+    // A CORS-safelisted header: the server writes its texts for the customer in this language.
+    const locale = this.#locale();
+    if (/^[A-Za-z0-9-]{1,35}$/.test(locale)) headers.set('Accept-Language', locale);
     const response = await fetch(this.server + path, { ...init, headers, credentials: 'omit' });
     if (response.ok) return response;
     let code = 'HTTP_ERROR';
     let message = `The server answered ${response.status}.`;
+    let userMessage: string | undefined;
     try {
-      const body = (await response.json()) as { error?: { code?: string; message?: string } };
+      const body = (await response.json()) as {
+        error?: { code?: string; message?: string; userMessage?: string };
+      };
       code = body.error?.code ?? code;
       message = body.error?.message ?? message;
+      userMessage = body.error?.userMessage;
     } catch {
       // Not JSON: the status says enough.
     }
-    throw new WidgetError(code, message, response.status);
+    throw new WidgetError(code, message, response.status, userMessage);
   }
 }
 

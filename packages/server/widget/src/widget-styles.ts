@@ -21,7 +21,8 @@ export const WIDGET_CSS = `
 .root[data-position="left"] { right: auto; left: 20px; }
 .launcher { position: relative; display: grid; place-items: center; width: 56px; height: 56px; border: 0; border-radius: 50%; background: var(--treeagent-accent); color: var(--treeagent-accent-text); cursor: pointer; box-shadow: 0 4px 14px rgb(0 0 0 / 0.25); }
 .launcher svg { width: 26px; height: 26px; }
-.launcher:focus-visible, button:focus-visible, textarea:focus-visible, a:focus-visible, summary:focus-visible { outline: 3px solid #1a1d21; outline-offset: 2px; }
+/* Two rings, white inside dark: one of them stands out on any background (the accent colour too). */
+.launcher:focus-visible, button:focus-visible, textarea:focus-visible, a:focus-visible, summary:focus-visible { outline: 2px solid #fff; outline-offset: 0; box-shadow: 0 0 0 5px #1a1d21; }
 .badge { position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px; border-radius: 11px; background: #b3261e; color: #fff; font-size: 12px; font-weight: 700; line-height: 22px; text-align: center; }
 .panel { position: absolute; bottom: 70px; right: 0; display: flex; flex-direction: column; width: min(380px, calc(100vw - 40px)); height: min(600px, calc(100vh - 110px)); border: 1px solid var(--treeagent-border); border-radius: var(--treeagent-radius); background: var(--treeagent-surface); box-shadow: 0 12px 40px rgb(0 0 0 / 0.22); overflow: hidden; animation: rise 0.18s ease-out; }
 .root[data-position="left"] .panel { right: auto; left: 0; }
@@ -41,6 +42,8 @@ header button { min-width: 36px; height: 36px; padding: 0 10px; border: 1px soli
 .log { flex: 1; overflow-y: auto; padding: 14px 12px; }
 .msg { max-width: 85%; margin: 0 0 10px; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .msg--user { margin-left: auto; background: var(--treeagent-accent); color: var(--treeagent-accent-text); }
+/* Not sent (the error under it says why, and offers Retry). */
+.msg--failed { opacity: 0.6; }
 .msg--assistant, .msg--operator { background: #eef1f4; }
 .msg--system { max-width: 100%; background: none; color: var(--treeagent-muted); font-size: 13px; text-align: center; }
 .author { display: block; color: var(--treeagent-muted); font-size: 12px; font-weight: 600; }

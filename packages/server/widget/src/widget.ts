@@ -55,8 +55,8 @@ export interface WidgetApi {
 
 /** Mounts the launcher and the chat panel in a shadow root, and returns the widget's API. */
 export function mountWidget(options: WidgetOptions): WidgetApi {
-  const client = new WidgetClient(options.server.replace(/\/+$/, ''));
   const texts = new WidgetTexts(initialLocale(options.locale));
+  const client = new WidgetClient(options.server.replace(/\/+$/, ''), () => texts.locale);
   const t = texts.t.bind(texts);
   const host = document.createElement('treeagent-widget');
   const shadow = host.attachShadow({ mode: 'open' });
@@ -209,7 +209,9 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   };
   const showError = (error: unknown, retry: (() => void) | null) => {
     const problem = error instanceof WidgetError ? error : new WidgetError('NETWORK', t('unreachable'), 0);
-    const row = element('div', { class: 'error', role: 'alert' }, problem.message);
+    // The server's words for the customer when it has some; never its words for developers.
+    const shown = problem.userMessage ?? (problem.status >= 400 ? t('notSent') : problem.message);
+    const row = element('div', { class: 'error', role: 'alert' }, shown);
     if (retry) {
       const again = element('button', { type: 'button' });
       texts.bind(again, null, () => t('retry'));
@@ -288,6 +290,16 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     }
   };
 
+  /** Bumped by a new conversation: what an older turn still brings is dropped. */
+  let generation = 0;
+  let inFlight: AbortController | null = null;
+  /** Errors a second try can fix: the server not reached, its own failures, a rate limit. */
+  const retryable = (error: unknown) =>
+    !(error instanceof WidgetError) || error.status === 0 || error.status === 429 || error.status >= 500;
+  /** The server no longer has the session (expired, deleted): the message starts a new one. */
+  const sessionGone = (error: unknown) =>
+    error instanceof WidgetError && (error.status === 404 || error.status === 401);
+
   const say = async (text: string, selectedOption?: string, files?: WidgetFile[]) => {
     if (busy) return;
     if (files === undefined && !selectedOption) {
@@ -300,51 +312,86 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     texts.bind(hint, null, () => '');
     busy = true;
     send.disabled = true;
+    const mine = generation;
+    const current = () => generation === mine;
+    const controller = new AbortController();
+    inFlight = controller;
     // A chosen option's button is disabled with the others: the focus goes on to the message box.
     if (selectedOption && shadow.activeElement?.classList.contains('option')) input.focus();
     disableOptions();
     setWaiting(false);
-    addMessage(
+    const bubble = addMessage(
       { id: '', role: 'user', text, options: [], files: attached, at: new Date().toISOString() },
       false,
     );
     let answer: HTMLElement | null = null;
     try {
-      await ensureSession();
-      const ids = attached.map((file) => file.id);
-      for await (const event of client.send(text, selectedOption, ids)) {
-        if (event.type === 'text-delta') {
-          answer ??= addMessage({ id: event.messageId, role: 'assistant', text: '', options: [] }, true);
-          answer.querySelector('.text')!.textContent += event.delta;
-        } else if (event.type === 'message' && event.message.content !== null) {
-          const sent = event.message;
-          const message: WidgetMessage = {
-            id: sent.id,
-            role: 'assistant',
-            text: sent.content ?? '',
-            options: sent.options,
-            files: sent.attachments ?? [],
-            inlineFiles: sent.dynamicAttachments ?? [],
-            sources: sent.sources ?? [],
-            at: new Date().toISOString(),
-            waiting: sent.waitInteraction,
-          };
-          if (answer) answer.remove();
-          answer = null;
-          addMessage(message, true);
-          setWaiting(Boolean(sent.waitInteraction));
-          emit('message', message);
-        } else if (event.type === 'error') {
-          throw new WidgetError(event.error.code, event.error.message, 500);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await ensureSession();
+          const ids = attached.map((file) => file.id);
+          for await (const event of client.send(text, selectedOption, ids, controller.signal)) {
+            if (!current()) return;
+            if (event.type === 'text-delta') {
+              answer ??= addMessage({ id: event.messageId, role: 'assistant', text: '', options: [] }, true);
+              answer.querySelector('.text')!.textContent += event.delta;
+            } else if (event.type === 'message' && event.message.content !== null) {
+              const sent = event.message;
+              const message: WidgetMessage = {
+                id: sent.id,
+                role: 'assistant',
+                text: sent.content ?? '',
+                options: sent.options,
+                files: sent.attachments ?? [],
+                inlineFiles: sent.dynamicAttachments ?? [],
+                sources: sent.sources ?? [],
+                at: new Date().toISOString(),
+                waiting: sent.waitInteraction,
+              };
+              if (answer) answer.remove();
+              answer = null;
+              addMessage(message, true);
+              setWaiting(Boolean(sent.waitInteraction));
+              emit('message', message);
+            } else if (event.type === 'error') {
+              const { code, message, userMessage } = event.error;
+              throw new WidgetError(code, message, event.status ?? 500, userMessage);
+            }
+          }
+          return;
+        } catch (error) {
+          // The session expired or was deleted: as docs/widget.md says, the message starts a new one
+          // (its files belonged to the old session: they are not sent again).
+          if (attempt === 0 && sessionGone(error) && attached.length === 0 && current()) {
+            stopFollowing();
+            client.forget();
+            continue;
+          }
+          throw error;
         }
       }
     } catch (error) {
+      if (!current()) return;
       answer?.remove();
-      log.lastElementChild?.classList.contains('msg--user') && log.lastElementChild.remove();
-      showError(error, () => void say(text, selectedOption, attached));
+      if (retryable(error)) {
+        // What the customer wrote stays, greyed, with the reason and Retry under it.
+        bubble.classList.add('msg--failed');
+        showError(error, () => {
+          bubble.remove();
+          void say(text, selectedOption, attached);
+        });
+      } else {
+        // Nothing a retry could change (too long, refused): the text goes back to the box, to edit.
+        bubble.remove();
+        if (!selectedOption && input.value === '') input.value = text;
+        showError(error, null);
+      }
     } finally {
-      busy = false;
-      send.disabled = false;
+      if (current()) {
+        busy = false;
+        send.disabled = false;
+        inFlight = null;
+      }
     }
   };
 
@@ -370,6 +417,12 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     emit('close');
   };
   const newConversation = () => {
+    // A turn still on its way belongs to the old conversation: stop it, and show nothing of it.
+    generation += 1;
+    inFlight?.abort();
+    inFlight = null;
+    busy = false;
+    send.disabled = false;
     stopFollowing();
     client.forget();
     uploads.clear();
