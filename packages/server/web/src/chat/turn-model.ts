@@ -45,6 +45,8 @@ export interface Turn {
   /** Rebuilt from `GET /history`: no events, no debug data. */
   restored: boolean;
   user: UserMessage;
+  /** Retried already: its Retry is gone (a second click would send the message twice). */
+  retried?: boolean;
   /** The request, to retry it. */
   request: MessageRequest | null;
   messages: AgentMessage[];

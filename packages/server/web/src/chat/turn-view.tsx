@@ -113,7 +113,7 @@ export function TurnView(props: {
             hint={HINTED_ERRORS.has(turn.error.code) ? t(`errorHints.${turn.error.code}`) : undefined}
             retryAfter={turn.error.retryAfter}
           >
-            {RETRYABLE.has(turn.error.code) && turn.request ? (
+            {RETRYABLE.has(turn.error.code) && turn.request && !turn.retried ? (
               <NoticeAction label={t('retry')} onClick={() => actions.onRetry(turn)} />
             ) : null}
             {losesSession(turn.error) ? (

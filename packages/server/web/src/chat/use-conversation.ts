@@ -41,6 +41,8 @@ export interface Conversation {
   runTurn(request: MessageRequest, user: UserMessage): Promise<Turn | null>;
   /** Marks the option the user chose on a turn. */
   chooseOption(turnKey: number, option: string): void;
+  /** Marks a failed turn as retried: its Retry goes (the retry is a new turn). */
+  markRetried(turnKey: number): void;
   /** Aborts the running turn (the server saves nothing of it). */
   stop(): void;
   /**
@@ -184,6 +186,8 @@ export function useConversation(): Conversation {
       setTurns((list) =>
         list.map((turn) => (turn.key === turnKey ? { ...turn, chosenOption: option } : turn)),
       ),
+    markRetried: (turnKey) =>
+      setTurns((list) => list.map((turn) => (turn.key === turnKey ? { ...turn, retried: true } : turn))),
     stop: () => controller.current?.abort(),
     liveFrom,
     addFollowup: (entry) => setTurns((list) => addFollowup(list, entry)),

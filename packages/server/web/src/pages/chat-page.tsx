@@ -166,7 +166,9 @@ export function ChatPage() {
                     document.getElementById('tab-debug')?.focus();
                   },
                   onRetry: (failed) => {
-                    if (failed.request) void run(failed.request, failed.user);
+                    if (!failed.request || failed.retried || busy) return;
+                    conversation.markRetried(failed.key);
+                    void run(failed.request, failed.user);
                   },
                   onNewChat: () => void newChat(),
                 }}
