@@ -14,9 +14,10 @@ export interface KnowledgeDocument {
   /** Where the customer can read more: the answer's source links to it. */
   url?: string;
   /**
-   * How customers ask for it ("fare un reso"): retrieved beside the text, each stands for the
-   * document. A short question is far from a long text in the embedding space; without these, a
-   * message that a signpost brought here may find no document and the node fails.
+   * How customers ask for it ("fare un reso"): each routes messages to the knowledge base, as its
+   * signposts do, and is retrieved beside the text, standing for the document. A short question is
+   * far from a long text in the embedding space; without these, a message that a signpost brought
+   * here may find no document and the node fails.
    */
   questions?: string[];
 }
@@ -97,7 +98,11 @@ export function knowledge(options: KnowledgeOptions): ComponentDefinition<Knowle
         parent: 1,
         name: `${options.name}: search`,
         chunks: [
-          ...options.signposts,
+          // What routes messages here: the signposts, and every question a document lists.
+          ...new Set([
+            ...options.signposts,
+            ...options.documents.flatMap((document) => document.questions ?? []),
+          ]),
           ...options.documents.flatMap((document) => {
             const extra = { title: document.title, ...(document.url ? { url: document.url } : {}) };
             return [

@@ -86,7 +86,6 @@ const returns = (generative: boolean) =>
           'fare un reso',
           'restituire la bici',
           'rendere un articolo',
-          'come faccio un reso?',
           'diritto di recesso',
           'entro quanto posso restituirlo?',
         ],

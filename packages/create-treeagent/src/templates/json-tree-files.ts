@@ -15,7 +15,8 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
         type: 'query',
         name: `${faq.name}: search`,
         chunks: [
-          ...faq.signposts,
+          // What routes messages here: the signposts, and every question a document lists.
+          ...new Set([...faq.signposts, ...faq.documents.flatMap((document) => document.questions)]),
           ...faq.documents.flatMap((document) => [
             { text: document.text, forRag: true, extra: { title: document.title } },
             ...document.questions.map((question) => ({
@@ -108,7 +109,13 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
           { id: 42, parent: 40, type: 'emit', name: 'order status', callbacks: { emit: 'orderStatus' } },
         ]
       : []),
-    { id: 90, parent: 2, type: 'emit', name: 'sorry', emit: staticEmit(texts.sorry.answer) },
+    {
+      id: 90,
+      parent: 2,
+      type: 'emit',
+      name: 'sorry',
+      emit: staticEmit(support ? texts.sorry.support : texts.sorry.answer),
+    },
   ];
   const document = {
     $schema: '../node_modules/@treeagent/core/schema/tree-document.schema.json',

@@ -139,9 +139,10 @@ export interface FaqDocument {
   title: string;
   text: string;
   /**
-   * How customers ask for it ("exchange a size"): retrieved beside the text, each stands for the
-   * document. A short question is far from a long text; without these, a message the signposts
-   * brought here may find no document, and the FAQ fails.
+   * How customers ask for it ("exchange a size"): each routes messages to the FAQ, as its signposts
+   * do, and is retrieved beside the text, standing for the document. A short question is far from a
+   * long text; without these, a message the signposts brought here may find no document, and the
+   * FAQ fails.
    */
   questions?: string[];
 }
@@ -199,7 +200,8 @@ export function faq(options: FaqOptions) {
         parent: 1,
         name: \`\${options.name}: search\`,
         chunks: [
-          ...options.signposts,
+          // What routes messages here: the signposts, and every question a document lists.
+          ...new Set([...options.signposts, ...options.documents.flatMap((document) => document.questions ?? [])]),
           ...options.documents.flatMap((document) => [
             { text: document.text, forRag: true, extra: { title: document.title } },
             ...(document.questions ?? []).map((question) => ({
@@ -342,7 +344,7 @@ export default defineTree({
       type: 'emit',
       parent: ids.assistant,
       name: 'sorry',
-      emit: { message: { type: 'static', content: ${q(texts.sorry.answer)} } },
+      emit: { message: { type: 'static', content: ${q(support ? texts.sorry.support : texts.sorry.answer)} } },
     },
   ],
 });

@@ -15,7 +15,8 @@ export interface Texts {
   returns: Faq;
   contact: { chunks: string[]; askEmail: string; done: string };
   order: { chunks: string[]; askNumber: string; status: string };
-  sorry: { answer: string };
+  /** The fallback's answer: what the minimal template can help with, and the support one. */
+  sorry: { answer: string; support: string };
   /** A question and an answer fragment of each FAQ, for the conversation test. */
   tests: {
     hello: string;
@@ -109,7 +110,11 @@ export const TEXTS: Record<Language, Texts> = {
       askNumber: 'What is your order number? It is in the confirmation email.',
       status: 'Order {order} left yesterday: it arrives within 2 working days.',
     },
-    sorry: { answer: 'Sorry, I did not understand. I can help with opening hours, shipping and contacts.' },
+    sorry: {
+      answer: 'Sorry, I did not understand. I can help with opening hours, shipping and contacts.',
+      support:
+        'Sorry, I did not understand. I can help with opening hours, shipping, returns, your order and contacts.',
+    },
     tests: {
       hello: 'hi!',
       hours: 'when are you open on saturday?',
@@ -120,6 +125,7 @@ export const TEXTS: Record<Language, Texts> = {
       faqQuestions: [
         { say: 'do you ship abroad?', node: 'shipping', answer: '12 €' },
         { say: 'I need to exchange a size', node: 'returns', answer: 'another size' },
+        { say: 'when do I get my money back?', node: 'returns', answer: '14 days' },
         { say: 'my order arrived broken', node: 'returns', answer: 'photo' },
       ],
       contact: 'please contact me',
@@ -185,7 +191,7 @@ export const TEXTS: Record<Language, Texts> = {
         {
           title: 'Resi',
           text: 'Puoi restituire qualsiasi prodotto entro 30 giorni dalla consegna.',
-          questions: ['restituire un prodotto', 'come faccio un reso?'],
+          questions: ['restituire un prodotto', 'fare un reso'],
         },
         {
           title: 'Rimborsi',
@@ -224,7 +230,10 @@ export const TEXTS: Record<Language, Texts> = {
       askNumber: "Qual è il numero d'ordine? Lo trovi nella mail di conferma.",
       status: "L'ordine {order} è partito ieri: arriva entro 2 giorni lavorativi.",
     },
-    sorry: { answer: 'Scusa, non ho capito. Posso aiutarti con orari, spedizioni e contatti.' },
+    sorry: {
+      answer: 'Scusa, non ho capito. Posso aiutarti con orari, spedizioni e contatti.',
+      support: 'Scusa, non ho capito. Posso aiutarti con orari, spedizioni, resi, il tuo ordine e contatti.',
+    },
     tests: {
       hello: 'ciao!',
       hours: 'quando siete aperti il sabato?',
@@ -235,6 +244,7 @@ export const TEXTS: Record<Language, Texts> = {
       faqQuestions: [
         { say: "spedite anche all'estero?", node: 'shipping', answer: '12 €' },
         { say: 'devo cambiare la taglia', node: 'returns', answer: "un'altra taglia" },
+        { say: 'quando mi ridate i soldi?', node: 'returns', answer: '14 giorni' },
         { say: 'la merce è arrivata rotta', node: 'returns', answer: 'foto' },
       ],
       contact: 'per favore contattatemi',
