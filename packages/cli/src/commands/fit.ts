@@ -113,7 +113,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
       out.log(summary('unfitted', before));
       out.log(summary('fitted  ', after));
       out.log(
-        '\nThresholds in the fitted space differ: run `treeagent eval` with the fitted embedder for the suggested similarityThreshold per node.',
+        '\nThresholds in the fitted space differ: `treeagent eval` suggests a similarityThreshold per node in the space it routes in (this fit, when it is used: see above).',
       );
     }
     return 0;
