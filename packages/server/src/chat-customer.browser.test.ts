@@ -96,6 +96,41 @@ describe('the customer chat page, the staff pages, the handoff in the chat (Chro
     }
   });
 
+  it("serve: an error is told in the customer's words, with no error code, HTTP status or browser reason", async () => {
+    const { page, context } = await openPage(browser, customer.url, { width: 1280, height: 800 });
+    try {
+      await say(page, 'hello');
+      // The server out of reach.
+      await page.route('**/messages', (route) => route.abort('connectionrefused'));
+      await page.locator('#message-input').fill('hello again');
+      await page.keyboard.press('Enter');
+      const error = page.locator('.turn').nth(1).locator('.notice--error');
+      await error.waitFor();
+      expect(await error.locator('.error-message').textContent()).toBe(
+        'The assistant cannot be reached. Check your connection and try again.',
+      );
+      expect(await error.locator('.error-code').count()).toBe(0);
+      expect(await error.textContent()).not.toMatch(/NETWORK|fetch|HTTP/);
+      // The session gone (expired): the server's words for developers are not shown either.
+      await page.unroute('**/messages');
+      await fetch(`${customer.url}/api/v1/sessions/${await sessionOf(page)}`, {
+        method: 'DELETE',
+        headers: {
+          'X-Session-Token': JSON.parse(
+            String(await page.evaluate("sessionStorage.getItem('treeagent.session')")),
+          ).token,
+        },
+      });
+      await page.locator('#message-input').fill('are you there?');
+      await page.keyboard.press('Enter');
+      const lost = page.locator('.turn').nth(2).locator('.notice--error');
+      await lost.waitFor();
+      expect(await lost.textContent()).not.toMatch(/POST \/api|There is no session|NOT_FOUND/);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the staff pages live under /staff/, behind the operator login; the old paths are no pages', async () => {
     const { page, context } = await openPage(browser, `${customer.url}/staff/console`);
     try {

@@ -1,8 +1,23 @@
 import type { HistoryEntry, OutputMessage } from '@treeagent/core/client';
 import type { ClientEvent, ClientOutput, MessageRequest } from '../../../src/api-types';
 import type { LinkedFile } from '../api/session-api';
+import { tOf } from '../i18n/use-t';
 
 /** Why a turn failed, as the chat shows it. */
+/** Errors whose message the page wrote itself, in its language: a customer may read it as it is. */
+const PAGE_WORDS = new Set(['ABORTED', 'INCOMPLETE']);
+
+/**
+ * What a customer reads about an error: the server's words for them, else a plain sentence in the
+ * page's language — never an error code, a browser's reason or the API's words for developers.
+ */
+export function customerErrorText(error: Pick<TurnError, 'code' | 'message' | 'userMessage'>): string {
+  if (error.userMessage) return error.userMessage;
+  if (PAGE_WORDS.has(error.code)) return error.message;
+  if (error.code === 'NETWORK') return tOf('common')('error.unreachable');
+  return tOf('chat')('turn.somethingWrong');
+}
+
 export interface TurnError {
   code: string;
   message: string;

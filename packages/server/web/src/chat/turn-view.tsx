@@ -6,7 +6,7 @@ import { ErrorNotice, NoticeAction } from '../components/notice';
 import { useT } from '../i18n/use-t';
 import { AgentMessage } from './agent-message';
 import { Followup } from './handoff-views';
-import { HINTED_ERRORS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
+import { customerErrorText, HINTED_ERRORS, isTyping, losesSession, RETRYABLE, type Turn } from './turn-model';
 
 /** What a turn's buttons do. */
 export interface TurnActions {
@@ -105,9 +105,9 @@ export function TurnView(props: {
         {turn.error ? (
           <ErrorNotice
             code={turn.error.code}
+            customer={props.customer}
             message={
-              (props.customer ? turn.error.userMessage : undefined) ??
-              (turn.error.message || t('turn.somethingWrong'))
+              props.customer ? customerErrorText(turn.error) : turn.error.message || t('turn.somethingWrong')
             }
             status={turn.error.status}
             hint={HINTED_ERRORS.has(turn.error.code) ? t(`errorHints.${turn.error.code}`) : undefined}

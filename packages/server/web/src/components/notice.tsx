@@ -10,6 +10,8 @@ export function ErrorNotice(props: {
   hint?: string | undefined;
   retryAfter?: string | undefined;
   system?: boolean;
+  /** Shown to a customer: no error code nor HTTP status (words for developers). */
+  customer?: boolean;
   children?: ComponentChildren;
 }) {
   const t = useT('common');
@@ -18,8 +20,14 @@ export function ErrorNotice(props: {
       <Icon name="error" />
       <div class="notice-text">
         <p class="notice-title">
-          {t('error.title')} <code class="error-code">{props.code}</code>
-          {props.status ? (
+          {t('error.title')}
+          {props.customer ? null : (
+            <>
+              {' '}
+              <code class="error-code">{props.code}</code>
+            </>
+          )}
+          {props.status && !props.customer ? (
             <span class="error-status"> {t('error.httpStatus', { status: props.status })}</span>
           ) : null}
         </p>

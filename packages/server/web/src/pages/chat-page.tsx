@@ -9,7 +9,7 @@ import { DeveloperBar } from '../chat/developer-bar';
 import { HandoffBar } from '../chat/handoff-views';
 import { Inspector } from '../chat/inspector';
 import { SatisfactionPrompt } from '../chat/satisfaction-prompt';
-import { isFollowup, type Turn, type UserMessage, waitsForUser } from '../chat/turn-model';
+import { customerErrorText, isFollowup, type Turn, type UserMessage, waitsForUser } from '../chat/turn-model';
 import { TurnView } from '../chat/turn-view';
 import { useConversation } from '../chat/use-conversation';
 import { useInspector } from '../chat/use-inspector';
@@ -177,10 +177,12 @@ export function ChatPage() {
             {conversation.systemError ? (
               <ErrorNotice
                 system
+                customer={customer}
                 code={conversation.systemError.error.code}
                 message={
-                  (customer ? conversation.systemError.error.userMessage : undefined) ??
-                  conversation.systemError.error.message
+                  customer
+                    ? customerErrorText(conversation.systemError.error)
+                    : conversation.systemError.error.message
                 }
               >
                 <NoticeAction label={t('retry')} onClick={conversation.systemError.retry} />
