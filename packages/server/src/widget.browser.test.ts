@@ -384,6 +384,20 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     };
     const answersOf = (widget: Page) => widget.locator('treeagent-widget .msg--assistant .text');
 
+    it("a reload keeps an answer's sources", async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        await type(widget, 'guide');
+        const sources = widget.locator('treeagent-widget .msg--assistant .sources summary');
+        await expect.poll(() => sources.last().textContent()).toBe('Sources (2)');
+        await widget.reload();
+        await widget.locator('treeagent-widget .launcher').click();
+        await expect.poll(() => sources.last().textContent()).toBe('Sources (2)');
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('a session the server lost (expired, deleted): the next message starts a new one and is answered', async () => {
       const { fresh, widget } = await freshWidget();
       try {

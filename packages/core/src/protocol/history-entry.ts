@@ -1,5 +1,6 @@
 import type { FileMetadata } from './file-metadata.js';
 import type { HandoffTransition, OperatorRef } from './handoff.js';
+import type { Source } from './output-message.js';
 
 /** One entry of a session's conversation history. History is append-only. */
 export interface HistoryEntry {
@@ -22,6 +23,8 @@ export interface HistoryEntry {
   selectedOption?: string;
   options?: string[];
   attachments?: FileMetadata[];
+  /** The sources an assistant message cited (its `OutputMessage.sources`): a reloaded page shows them again. */
+  sources?: Source[];
   /** True for a guardrail warning. */
   isWarning?: boolean;
   /** The operator who wrote an `assistant` message while people had the session. */

@@ -281,6 +281,7 @@ export interface HistoryRow {
   content: string | null;
   options?: string[];
   attachments?: WidgetFile[];
+  sources?: WidgetSource[];
   operator?: { name: string };
   at?: string;
   handoff?: WidgetHandoffTransition;
@@ -301,6 +302,7 @@ export function messageOf(entry: HistoryRow, id: string): WidgetMessage {
     text: entry.content ?? '',
     options: entry.options ?? [],
     files: entry.attachments ?? [],
+    ...(entry.sources?.length ? { sources: entry.sources } : {}),
     ...(entry.at ? { at: entry.at } : {}),
     ...(entry.operator ? { author: entry.operator.name } : {}),
     ...(entry.role === 'system' && entry.handoff ? { handoff: entry.handoff } : {}),

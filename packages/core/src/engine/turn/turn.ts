@@ -403,6 +403,7 @@ export class Turn implements StepContext {
       nodeId: message.nodeId,
       ...(message.options.length ? { options: message.options } : {}),
       ...(message.attachments.length ? { attachments: message.attachments } : {}),
+      ...(message.sources.length ? { sources: message.sources } : {}),
       ...(message.isWarning ? { isWarning: true } : {}),
     });
     this.emit({ type: 'message', message });

@@ -3,8 +3,8 @@ import { isFollowup, startTurn, type Turn } from './turn-model';
 
 /**
  * Rebuilds the turns of a session from `GET /history`: the user's message and the agent's
- * messages of each turn. The history keeps no events, so restored turns have no debug data, and
- * dynamic attachments are not part of it (their placeholders show as text).
+ * messages of each turn, with the sources they cited. The history keeps no events, so restored turns
+ * have no debug data, and dynamic attachments are not part of it (their placeholders show as text).
  */
 export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
   const byTurn = new Map<number, HistoryEntry[]>();
@@ -37,7 +37,7 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
         options: entry.options ?? [],
         attachments: entry.attachments ?? [],
         dynamicAttachments: [],
-        sources: [],
+        sources: entry.sources ?? [],
         waitInteraction: false,
         isWarning: entry.isWarning ?? false,
       }),
