@@ -26,6 +26,6 @@ describe('restoreHistory', () => {
       options: ['More'],
       sources,
     });
-    expect(turns[1]!.messages[0]!.message.sources).toEqual([]);
+    expect(turns[1]!.messages[0]!.message?.sources).toEqual([]);
   });
 });
