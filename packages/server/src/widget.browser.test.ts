@@ -384,6 +384,35 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
     };
     const answersOf = (widget: Page) => widget.locator('treeagent-widget .msg--assistant .text');
 
+    it('two tabs open on the conversation: what is said in one shows in the other', async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        await type(widget, 'hello');
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Hi! How can I help?');
+        const other = await fresh.newPage();
+        other.setDefaultTimeout(15_000);
+        await other.goto(site.url);
+        await other.locator('treeagent-widget .launcher').click();
+        await expect.poll(() => answersOf(other).allTextContents()).toEqual(['Hi! How can I help?']);
+        // Both open: a turn in the first tab shows in the second.
+        await type(widget, 'story');
+        await expect.poll(() => answersOf(widget).last().textContent()).toBe('Once upon a time, a bike.');
+        await expect
+          .poll(() => other.locator('treeagent-widget .msg .text').allTextContents())
+          .toEqual(['hello', 'Hi! How can I help?', 'story', 'Once upon a time, a bike.']);
+        // And back: the second tab's turn shows in the first, once.
+        await type(other, 'hello');
+        await expect.poll(() => answersOf(widget).count()).toBe(3);
+        expect(await widget.locator('treeagent-widget .msg--user .text').allTextContents()).toEqual([
+          'hello',
+          'story',
+          'hello',
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it("a reload keeps an answer's sources", async () => {
       const { fresh, widget } = await freshWidget();
       try {

@@ -392,6 +392,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
         send.disabled = false;
         inFlight = null;
       }
+      told(client.session?.sessionId);
     }
   };
 
@@ -475,6 +476,18 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       first?.focus();
     }
   });
+  // Another tab of the site, on the same conversation, says when a turn of its own ended: this one
+  // shows it too (its live stream carries only operators' messages and the handoff).
+  const tabs =
+    'BroadcastChannel' in window ? new BroadcastChannel(`treeagent.widget:${client.server}`) : null;
+  tabs?.addEventListener('message', (event: MessageEvent<{ sessionId?: string }>) => {
+    if (busy || !client.session || event.data?.sessionId !== client.session.sessionId) return;
+    if (!panel.hidden) void loadHistory();
+    else loaded = false;
+  });
+  const told = (sessionId: string | undefined) => {
+    if (sessionId) tabs?.postMessage({ sessionId });
+  };
   // Another tab started or ended the conversation: take it up.
   const onStorage = (event: StorageEvent) => {
     if (!event.key?.startsWith('treeagent.widget:')) return;
@@ -524,6 +537,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     },
     destroy() {
       stopFollowing();
+      tabs?.close();
       window.removeEventListener('storage', onStorage);
       host.remove();
     },
