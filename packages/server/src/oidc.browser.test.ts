@@ -186,6 +186,31 @@ describe('single sign-on for operators (OpenID Connect, Chromium)', () => {
       );
       expect(await page.locator('#operator-login').count()).toBe(1);
 
+      // A callback URL anyone could craft, with text in place of an OAuth error code: the audit log
+      // keeps no text a caller wrote (it could be anything personal), only that it was no code.
+      await page.locator('#sso-login').click();
+      await page.locator('#login').waitFor();
+      await page.goto(
+        `${server.url}/api/v1/operator/oidc/callback?${new URLSearchParams({ error: 'Ada Lovelace ada@example.com' })}`,
+      );
+      await page.locator('#sso-error').waitFor();
+      expect(await page.locator('#sso-error').textContent()).not.toContain('ada@example.com');
+      const admin = await openPage(browser, `${server.url}/staff/audit`);
+      try {
+        await signIn(admin.page, 'anna', 'anna-sso-1');
+        await admin.page.locator('#audit-page').waitFor();
+        const failed = (await admin.page.evaluate(async () =>
+          (await fetch('/api/v1/operator/audit?action=operator.login-failed')).json(),
+        )) as { entries: { detail: { error?: string } }[] };
+        expect(failed.entries.map((entry) => entry.detail.error).slice(0, 2)).toEqual([
+          'not an OAuth error code',
+          'access_denied',
+        ]);
+        expect(JSON.stringify(failed)).not.toContain('ada@example.com');
+      } finally {
+        await admin.context.close();
+      }
+
       await signIn(page, 'eve', 'eve-sso-1');
       await page.locator('#sso-error').waitFor();
       await expect

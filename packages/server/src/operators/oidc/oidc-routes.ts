@@ -79,10 +79,13 @@ export function oidcRoutes(services: Services): Hono {
     const url = new URL(c.req.url);
     const providerError = url.searchParams.get('error');
     if (providerError) {
-      await auth.audit(null, 'operator.login-failed', { detail: { method: 'oidc', error: providerError } });
+      // Anyone can open this URL with any text in `error`: the audit log keeps only an OAuth error
+      // code (RFC 6749 §4.1.2.1: access_denied, login_required…), never text a caller wrote.
+      const code = OAUTH_ERROR_CODE.test(providerError) ? providerError : 'not an OAuth error code';
+      await auth.audit(null, 'operator.login-failed', { detail: { method: 'oidc', error: code } });
       const description = url.searchParams.get('error_description');
       return back(
-        `The sign-in provider refused the sign-in (${providerError}${description ? `: ${description.slice(0, 200)}` : ''}).`,
+        `The sign-in provider refused the sign-in (${code}${description ? `: ${description.slice(0, 200)}` : ''}).`,
       );
     }
     // The callback URL as the provider sent it: the configured redirect URI plus the query.
@@ -124,3 +127,6 @@ export function oidcRoutes(services: Services): Hono {
 
   return routes;
 }
+
+/** The shape of an OAuth 2.0 error code (`access_denied`, `temporarily_unavailable`…). */
+const OAUTH_ERROR_CODE = /^[a-z][a-z0-9_]{0,63}$/;
