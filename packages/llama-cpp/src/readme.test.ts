@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { checkExample, markdownExample } from '../../../scripts/readme-example.js';
+import { checkExample, markdownExample, runExample } from '../../../scripts/readme-example.js';
 import { writeTinyGguf } from './test-support/index.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'treeagent-llama-readme-'));
@@ -19,4 +19,16 @@ test('the README example streams an answer from the real llama.cpp, on a tiny te
   await writeTinyGguf(join(cwd, 'models/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf'), { seed: 7 });
   const example = markdownExample('packages/llama-cpp/README.md');
   expect(await checkExample(example, { directory, name: 'local-model.ts', cwd })).toEqual([]);
+}, 120_000);
+
+test('without the model file, the README example fails with an error that names the path (not an empty answer)', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'treeagent-llama-readme-empty-'));
+  try {
+    const example = markdownExample('packages/llama-cpp/README.md');
+    await expect(
+      runExample(example.code, { directory, name: 'local-model-missing.ts', cwd: empty }),
+    ).rejects.toThrow(/Qwen2\.5-1\.5B-Instruct-Q4_K_M\.gguf/);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
 }, 120_000);
