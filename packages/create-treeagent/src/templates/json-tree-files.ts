@@ -103,10 +103,19 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
             type: 'emit',
             name: 'ask order number',
             emit: staticEmit(texts.order.askNumber, { waitInteraction: true }),
-            links: { status: 42 },
+            links: { status: 42, again: 43 },
             callbacks: { after: 'readOrderNumber' },
           },
           { id: 42, parent: 40, type: 'emit', name: 'order status', callbacks: { emit: 'orderStatus' } },
+          {
+            id: 43,
+            parent: 40,
+            type: 'emit',
+            name: 'ask order number again',
+            emit: staticEmit(texts.order.askAgain, { waitInteraction: true }),
+            links: { status: 42, again: 43 },
+            callbacks: { after: 'readOrderNumber' },
+          },
         ]
       : []),
     {
@@ -231,8 +240,13 @@ export const orderForm: AfterCallback = (_self, context, _special, links) => ({
   step: 'before',
 });
 
+/**
+ * The answer to "what is your order number?": digits but no number in it (a typo) asks again; no
+ * digits at all, the user changed subject: \`outcome: 'failure'\` explores the message from the agent.
+ */
 export const readOrderNumber: AfterCallback = (_self, context, _special, links) => {
   const order = ORDER_NUMBER.exec(context.input.original)?.[0];
+  if (!order && /\\d/.test(context.input.original)) return { nodeTarget: links.again!, step: 'before' };
   if (!order) return { outcome: 'failure' };
   context.sessionState.set('order', order);
   return { nodeTarget: links.status!, step: 'before' };

@@ -236,9 +236,25 @@ export function faq(options: FaqOptions) {
 }
 `;
 
+/** The support template's order-number reader, shared by the node that asks and the one that asks again. */
+const ORDER_NUMBER_READER = `
+const ORDER_NUMBER = /\\b\\d{5,}\\b/;
+
+/**
+ * The answer to "what is your order number?": digits but no number in it (a typo) asks again; no
+ * digits at all, the user changed subject: \`outcome: 'failure'\` explores the message from the agent.
+ */
+const readOrderNumber: AfterCallback = (_self, context) => {
+  const order = ORDER_NUMBER.exec(context.input.original)?.[0];
+  if (!order && /\\d/.test(context.input.original)) return { nodeTarget: ids.askOrderNumberAgain, step: 'before' };
+  if (!order) return { outcome: 'failure' };
+  context.sessionState.set('order', order);
+  return { nodeTarget: ids.orderStatus, step: 'before' };
+};`;
+
 function treeModule(texts: Texts, support: boolean): string {
   const q = (value: unknown) => JSON.stringify(value);
-  return `import { defineTree } from '@treeagent/core';
+  return `import { ${support ? 'type AfterCallback, ' : ''}defineTree } from '@treeagent/core';
 import { faq } from './faq.js';
 
 /**
@@ -253,11 +269,11 @@ export const ids = {
   shipping: 20,${support ? '\n  returns: 21,' : ''}
   contact: 30,
   askEmail: 31,
-  contactDone: 32,${support ? '\n  order: 40,\n  askOrderNumber: 41,\n  orderStatus: 42,' : ''}
+  contactDone: 32,${support ? '\n  order: 40,\n  askOrderNumber: 41,\n  orderStatus: 42,\n  askOrderNumberAgain: 43,' : ''}
   sorry: 90,
 } as const;
 
-const EMAIL = /[^\\s@]+@[^\\s@]+\\.[a-z]{2,}/i;${support ? '\nconst ORDER_NUMBER = /\\b\\d{5,}\\b/;' : ''}
+const EMAIL = /[^\\s@]+@[^\\s@]+\\.[a-z]{2,}/i;${support ? ORDER_NUMBER_READER : ''}
 
 export default defineTree({
   name: ${q(support ? 'support' : 'assistant')},
@@ -372,14 +388,18 @@ function supportNodes(texts: Texts): string {
       type: 'emit',
       parent: ids.order,
       name: 'ask order number',
-      links: { status: ids.orderStatus },
+      links: { status: ids.orderStatus, again: ids.askOrderNumberAgain },
       emit: { message: { type: 'static', content: ${q(texts.order.askNumber)} }, waitInteraction: true },
-      after: (_self, context) => {
-        const order = ORDER_NUMBER.exec(context.input.original)?.[0];
-        if (!order) return { outcome: 'failure' };
-        context.sessionState.set('order', order);
-        return { nodeTarget: ids.orderStatus, step: 'before' };
-      },
+      after: readOrderNumber,
+    },
+    {
+      id: ids.askOrderNumberAgain,
+      type: 'emit',
+      parent: ids.order,
+      name: 'ask order number again',
+      links: { status: ids.orderStatus, again: ids.askOrderNumberAgain },
+      emit: { message: { type: 'static', content: ${q(texts.order.askAgain)} }, waitInteraction: true },
+      after: readOrderNumber,
     },
     {
       id: ids.orderStatus,
@@ -454,6 +474,9 @@ ${
       - say: ${q(t.order)}
         expect:
           node: ask order number
+      - say: ${q(t.notAnOrderNumber)}
+        expect:
+          node: ask order number again
       - say: ${q(t.orderNumber)}
         expect:
           node: order status

@@ -14,7 +14,8 @@ export interface Texts {
   shipping: Faq;
   returns: Faq;
   contact: { chunks: string[]; askEmail: string; done: string };
-  order: { chunks: string[]; askNumber: string; status: string };
+  /** `askAgain`: an answer with digits but no order number in it (a typo, a letter too many). */
+  order: { chunks: string[]; askNumber: string; askAgain: string; status: string };
   /** The fallback's answer: what the minimal template can help with, and the support one. */
   sorry: { answer: string; support: string };
   /** A question and an answer fragment of each FAQ, for the conversation test. */
@@ -31,6 +32,8 @@ export interface Texts {
     email: string;
     order: string;
     orderNumber: string;
+    /** An answer with digits that are no order number: asked again, not dropped. */
+    notAnOrderNumber: string;
     offTopic: string;
   };
   utterances: [string, string][];
@@ -108,6 +111,8 @@ export const TEXTS: Record<Language, Texts> = {
     order: {
       chunks: ['where is my order?', 'order status', 'track my parcel', 'my order has not arrived'],
       askNumber: 'What is your order number? It is in the confirmation email.',
+      askAgain:
+        'I could not read an order number there: it is 5 or more digits, as in the confirmation email.',
       status: 'Order {order} left yesterday: it arrives within 2 working days.',
     },
     sorry: {
@@ -132,6 +137,7 @@ export const TEXTS: Record<Language, Texts> = {
       email: 'my email is ada@example.com',
       order: 'where is my order?',
       orderNumber: 'it is 123456',
+      notAnOrderNumber: 'it is A1234',
       offTopic: 'penguins love cold weather',
     },
     utterances: [
@@ -228,6 +234,7 @@ export const TEXTS: Record<Language, Texts> = {
         'il mio ordine non è arrivato',
       ],
       askNumber: "Qual è il numero d'ordine? Lo trovi nella mail di conferma.",
+      askAgain: "Non riesco a leggere un numero d'ordine: sono 5 o più cifre, come nella mail di conferma.",
       status: "L'ordine {order} è partito ieri: arriva entro 2 giorni lavorativi.",
     },
     sorry: {
@@ -251,6 +258,7 @@ export const TEXTS: Record<Language, Texts> = {
       email: 'la mia email è ada@example.com',
       order: "dov'è il mio ordine?",
       orderNumber: 'è il 123456',
+      notAnOrderNumber: "è l'A1234",
       offTopic: 'vendete elicotteri?',
     },
     utterances: [
