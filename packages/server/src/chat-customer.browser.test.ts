@@ -131,6 +131,32 @@ describe('the customer chat page, the staff pages, the handoff in the chat (Chro
     }
   });
 
+  it("serve with an assistant's name: customers read it (header, title, browser tab), not the tree's name nor Tree Agent's", async () => {
+    const named = await serve({
+      agent: handoffAgent(),
+      logger: memoryLogger(),
+      hostname: '127.0.0.1',
+      port: 0,
+      web: { directory: WEB_DIRECTORY, assistantName: 'Ciclofficina Rossi' },
+    });
+    const { page, context } = await openPage(browser, named.url, { width: 1280, height: 800 });
+    try {
+      await expect.poll(() => page.locator('#assistant-name').textContent()).toBe('Ciclofficina Rossi');
+      expect(await page.locator('#empty-title').textContent()).toContain('Ciclofficina Rossi');
+      await expect.poll(() => page.title()).toBe('Ciclofficina Rossi');
+      // Without the option (the customer server of this file): the tree's name, and no "Tree Agent".
+      const plain = await openPage(browser, customer.url, { width: 1280, height: 800 });
+      try {
+        await expect.poll(() => plain.page.title()).toBe('test-desk');
+      } finally {
+        await plain.context.close();
+      }
+    } finally {
+      await context.close();
+      await named.close({ timeoutMs: 1000 });
+    }
+  });
+
   it('the staff pages live under /staff/, behind the operator login; the old paths are no pages', async () => {
     const { page, context } = await openPage(browser, `${customer.url}/staff/console`);
     try {

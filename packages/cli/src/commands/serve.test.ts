@@ -168,7 +168,7 @@ describe('treeagent serve refuses an unsafe or broken configuration, naming the 
 });
 
 describe('treeagent serve message limits', () => {
-  it('--message-limit, --address-message-limit, --max-message-length and --stream-limits reach the served app', async () => {
+  it('--message-limit, --address-message-limit, --max-message-length, --stream-limits and --assistant-name reach the served app', async () => {
     const dir = mkdtempSync(join(scratch, 'limits-'));
     const out: Output = { log: () => undefined, write: () => undefined, error: () => undefined };
     const server = await startServe(
@@ -180,10 +180,16 @@ describe('treeagent serve message limits', () => {
         addressMessageLimit: '3',
         maxMessageLength: '20',
         streamLimits: 'session=1',
+        assistantName: 'Ciclofficina Rossi',
       },
       out,
     );
     try {
+      // --assistant-name reaches the chat page's settings.
+      expect(await (await fetch(`${server.url}/web-settings.json`)).json()).toEqual({
+        view: 'customer',
+        assistantName: 'Ciclofficina Rossi',
+      });
       const session = async () =>
         (await (await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' })).json()) as {
           sessionId: string;

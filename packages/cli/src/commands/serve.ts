@@ -39,6 +39,8 @@ export interface ServeCommandOptions {
   config?: string;
   /** The deployment's language (`it`, `en`, `es`): the pages and the server's customer messages use it. */
   locale?: string;
+  /** The assistant's name on the customer's chat page (default: the tree's name). */
+  assistantName?: string;
   /** Serve the version published to this environment, sessions keeping theirs (docs/versions.md). */
   env?: string;
   /** SQLite data directory (default `.treeagent`); with `databaseUrl`, only the embedding cache and fits. */
@@ -339,7 +341,10 @@ export async function startServe(
     server = await serve({
       agent,
       ...(channels ? { channels: serverChannelsOf(channels) } : {}),
-      web: { directory: WEB_DIRECTORY },
+      web: {
+        directory: WEB_DIRECTORY,
+        ...(options.assistantName ? { assistantName: options.assistantName } : {}),
+      },
       ...localeOption(deploymentLocale(options.locale, loaded.path, options.config)),
       debug: false,
       port,
@@ -576,6 +581,11 @@ export const serveDefinition = defineCommand({
       flags: '--widget-origin <origin...>',
       description:
         'origins of the sites that embed the widget (/widget.js), e.g. https://shop.example.com; others are refused',
+    },
+    {
+      flags: '--assistant-name <name>',
+      description:
+        'the assistant\'s name customers read on the chat page (header, title, browser tab), e.g. "Ciclofficina Rossi"; default: the tree\'s name',
     },
     {
       flags: '--widget-locale <locale>',

@@ -25,6 +25,11 @@ export interface WebOptions {
   view?: WebView;
   /** The pages' language whatever the browser asks (default: `createApp`'s `locale`; else `?lang=`, the browser, English). */
   locale?: string;
+  /**
+   * The assistant's name customers read on the chat page (header, title, browser tab), such as
+   * "Ciclofficina Rossi"; default: the tree's name, which is an identifier (`bike-shop`).
+   */
+  assistantName?: string;
 }
 
 /** The default CSP of the web page: everything from this origin only; the app needs nothing else. */
@@ -58,6 +63,7 @@ const IMMUTABLE = /^\/assets\//;
 export function webPage(options: WebOptions): MiddlewareHandler {
   const view = options.view ?? 'customer';
   const locale = options.locale === undefined ? undefined : checkLocale(options.locale, 'web.locale');
+  const assistantName = options.assistantName?.trim().slice(0, 80) || undefined;
   const root = resolve(options.directory);
   const policy = options.contentSecurityPolicy ?? WEB_CONTENT_SECURITY_POLICY;
   const files = serveStatic({ root, index: 'index.html' });
@@ -76,7 +82,11 @@ export function webPage(options: WebOptions): MiddlewareHandler {
     const path = c.req.path;
     if (path === '/api' || path.startsWith('/api/') || isOpenAiPath(path)) return next();
     if (path === WEB_SETTINGS_PATH && c.req.method === 'GET')
-      return webSettingsResponse(c, { view, ...(locale ? { locale } : {}) });
+      return webSettingsResponse(c, {
+        view,
+        ...(locale ? { locale } : {}),
+        ...(assistantName ? { assistantName } : {}),
+      });
     let missing = false;
     const found = await files(c, async () => {
       missing = true;

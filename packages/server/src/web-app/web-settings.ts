@@ -12,6 +12,8 @@ export interface WebSettings {
   view: WebView;
   /** The deployment's language (`locale` of `createApp`, `treeagent serve --locale`): the pages use it whatever the browser asks. */
   locale?: string;
+  /** The assistant's name on the customer's chat page (its header, title and browser tab); default: the tree's name. */
+  assistantName?: string;
 }
 
 /** The path of the web app's settings (beside `index.html`, not under `/api`: no API key needed). */

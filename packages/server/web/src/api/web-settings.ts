@@ -14,6 +14,7 @@ export async function loadWebSettings(): Promise<WebSettings> {
     return {
       view: settings.view === 'developer' ? 'developer' : 'customer',
       ...(typeof settings.locale === 'string' ? { locale: settings.locale } : {}),
+      ...(typeof settings.assistantName === 'string' ? { assistantName: settings.assistantName } : {}),
     };
   } catch {
     return { view: 'customer' };

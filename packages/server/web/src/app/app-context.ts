@@ -20,6 +20,8 @@ export interface AppServices {
    * or debug) or the developer's (`treeagent dev`); `null` until the server said.
    */
   view: WebSettings['view'] | null;
+  /** The assistant's name customers read: the deployment's (`assistantName`), else the tree's name; `null` while neither is known. */
+  assistantName: string | null;
   /** The server runs with `debug: true` (seen from the tree's chunks or from debug events). */
   debug: boolean;
   markDebug(): void;

@@ -9,10 +9,12 @@ import { useAppServices } from './use-app-services';
 /** The web app: the shared services, the router over `PAGES`, and the API-key dialog. */
 export function App({ api }: { api: ApiClient }) {
   const { services, prompt } = useAppServices(api);
-  const name = services.tree?.tree.name;
+  // Customers read the assistant's name alone; the developer view says it is Tree Agent's.
+  const name = services.view === 'customer' ? services.assistantName : services.tree?.tree.name;
+  const suffix = services.view === 'customer' ? '' : ' · Tree Agent';
   useEffect(() => {
-    if (name) document.title = `${name} · Tree Agent`;
-  }, [name]);
+    if (name) document.title = `${name}${suffix}`;
+  }, [name, suffix]);
   return (
     <AppContext.Provider value={services}>
       <LocationProvider>

@@ -21,6 +21,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
   const [treeError, setTreeError] = useState<string | null>(null);
   const [debug, setDebug] = useState(false);
   const [view, setView] = useState<WebSettings['view'] | null>(null);
+  const [assistantName, setAssistantName] = useState<string | null>(null);
   const [usesApiKey, setUsesApiKey] = useState(false);
   /** One prompt at a time: concurrent requests wait for the same answer. */
   const asking = useRef<Promise<string | null> | null>(null);
@@ -84,7 +85,10 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
   }, [reloadTree]);
 
   useEffect(() => {
-    void loadWebSettings().then((settings) => setView(settings.view));
+    void loadWebSettings().then((settings) => {
+      setView(settings.view);
+      setAssistantName(settings.assistantName ?? null);
+    });
   }, []);
 
   useEffect(() => {
@@ -99,6 +103,7 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
       treeError,
       reloadTree,
       view,
+      assistantName: assistantName ?? tree?.tree.name ?? null,
       debug,
       markDebug: () => setDebug(true),
       nodeLabel: (id) => (tree ? tree.nodeLabel(id) : `#${id}`),
@@ -107,7 +112,19 @@ export function useAppServices(api: ApiClient): { services: AppServices; prompt:
       usesApiKey,
       setReady,
     }),
-    [api, tree, treeStatus, treeError, reloadTree, view, debug, withApiKey, askApiKey, usesApiKey],
+    [
+      api,
+      tree,
+      treeStatus,
+      treeError,
+      reloadTree,
+      view,
+      assistantName,
+      debug,
+      withApiKey,
+      askApiKey,
+      usesApiKey,
+    ],
   );
   return { services, prompt };
 }

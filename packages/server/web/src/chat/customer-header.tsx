@@ -9,14 +9,14 @@ import { useT } from '../i18n/use-t';
  * conversation"; no staff links, session id or debug.
  */
 export function CustomerHeader({ onNewChat }: { onNewChat(): void }) {
-  const { tree } = useApp();
+  const { assistantName } = useApp();
   const t = useT('chat');
   return (
     <header class="topbar topbar--customer">
       <div class="brand">
         <Icon name="agent" class="brand-logo" />
         <span id="assistant-name" class="brand-name">
-          {tree?.tree.name ?? t('assistant')}
+          {assistantName ?? t('assistant')}
         </span>
       </div>
       <div class="topbar-actions">

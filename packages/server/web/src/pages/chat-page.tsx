@@ -28,7 +28,7 @@ import { useT } from '../i18n/use-t';
 export function ChatPage() {
   const app = useApp();
   const t = useT('chat');
-  const { debug, tree, treeStatus, view } = app;
+  const { assistantName, debug, tree, treeStatus, view } = app;
   const customer = view !== 'developer';
   const conversation = useConversation();
   const { turns, busy } = conversation;
@@ -191,7 +191,13 @@ export function ChatPage() {
           </div>
           <div id="empty-state" class="empty-state" hidden={!empty}>
             <Icon name="agent" class="empty-logo" />
-            <h1 id="empty-title">{tree ? t('talkTo', { name: tree.tree.name }) : t('talkToAssistant')}</h1>
+            <h1 id="empty-title">
+              {customer && assistantName
+                ? t('talkTo', { name: assistantName })
+                : tree
+                  ? t('talkTo', { name: tree.tree.name })
+                  : t('talkToAssistant')}
+            </h1>
             <p>{customer ? t('writeYourQuestion') : t('everyMessageRouted')}</p>
             <p id="empty-debug" class="empty-debug" hidden={!debug}>
               {markup(t('debugModeOn'))}

@@ -22,6 +22,7 @@ export async function renderInApp(
     treeError: null,
     reloadTree: async () => {},
     view: 'developer',
+    assistantName: tree?.tree.name ?? null,
     debug: options.debug ?? true,
     markDebug: () => {},
     nodeLabel: (id) => (tree ? tree.nodeLabel(id) : `#${id}`),
