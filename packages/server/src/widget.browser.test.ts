@@ -413,6 +413,21 @@ describe('the embeddable widget on another origin under a strict CSP (Chromium)'
       }
     });
 
+    it("a reload keeps 'Your answer…' when the last answer waits for the user's (the handoff's notice)", async () => {
+      const { fresh, widget } = await freshWidget();
+      try {
+        const box = widget.locator('treeagent-widget textarea');
+        await type(widget, 'human');
+        await expect.poll(() => box.getAttribute('placeholder')).toBe('Your answer…');
+        await widget.reload();
+        await widget.locator('treeagent-widget .launcher').click();
+        await expect.poll(() => answersOf(widget).count()).toBe(1);
+        await expect.poll(() => box.getAttribute('placeholder')).toBe('Your answer…');
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it("a reload keeps an answer's sources", async () => {
       const { fresh, widget } = await freshWidget();
       try {

@@ -25,6 +25,8 @@ export interface HistoryEntry {
   attachments?: FileMetadata[];
   /** The sources an assistant message cited (its `OutputMessage.sources`): a reloaded page shows them again. */
   sources?: Source[];
+  /** An assistant message that waits for the user's answer (its `OutputMessage.waitInteraction`). */
+  waitInteraction?: boolean;
   /** True for a guardrail warning. */
   isWarning?: boolean;
   /** The operator who wrote an `assistant` message while people had the session. */

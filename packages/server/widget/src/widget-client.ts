@@ -282,6 +282,7 @@ export interface HistoryRow {
   options?: string[];
   attachments?: WidgetFile[];
   sources?: WidgetSource[];
+  waitInteraction?: boolean;
   operator?: { name: string };
   at?: string;
   handoff?: WidgetHandoffTransition;
@@ -303,6 +304,7 @@ export function messageOf(entry: HistoryRow, id: string): WidgetMessage {
     options: entry.options ?? [],
     files: entry.attachments ?? [],
     ...(entry.sources?.length ? { sources: entry.sources } : {}),
+    ...(entry.waitInteraction ? { waiting: true } : {}),
     ...(entry.at ? { at: entry.at } : {}),
     ...(entry.operator ? { author: entry.operator.name } : {}),
     ...(entry.role === 'system' && entry.handoff ? { handoff: entry.handoff } : {}),

@@ -282,6 +282,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       history.forEach((message, index) => {
         addMessage(message, index === history.length - 1);
       });
+      // The last answer waits for the user's (a form's question): the box says so, as before the reload.
+      setWaiting(Boolean([...history].reverse().find((message) => message.role !== 'system')?.waiting));
       unread = 0;
       showUnread();
       follow();

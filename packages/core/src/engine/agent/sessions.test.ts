@@ -275,19 +275,22 @@ describe('afterRun and metadata', () => {
     expect(await agent.sessionStore.load('s')).toBeNull();
   });
 
-  it("keeps an answer's sources in the history, so a reloaded page shows them again", async () => {
+  it("keeps an answer's sources and waitInteraction in the history, so a reloaded page shows them again", async () => {
     const sources = [{ title: 'Returns', url: 'https://shop.example/returns', content: 'Within 30 days.' }];
     const agent = makeAgent([
       { id: 1, type: 'root' },
       { id: 2, type: 'agent', parent: 1, isPrimary: true },
       { id: 3, type: 'emit', parent: 2, chunks: ['alpha'], emit: { ...say('A'), sources } },
-      { id: 4, type: 'emit', parent: 2, chunks: ['beta'], emit: say('B') },
+      { id: 4, type: 'emit', parent: 2, chunks: ['beta'], emit: { ...say('B'), waitInteraction: true } },
     ]);
     expect((await agent.send('s', 'alpha')).messages[0]!.sources).toEqual(sources);
     await agent.send('s', 'beta');
     const answers = (await agent.history('s')).filter((entry) => entry.role === 'assistant');
     expect(answers[0]!.sources).toEqual(sources);
     expect(answers[1]).not.toHaveProperty('sources');
+    // And whether it waits for the user's answer (a reloaded page's message box says so).
+    expect(answers[0]).not.toHaveProperty('waitInteraction');
+    expect(answers[1]!.waitInteraction).toBe(true);
   });
 
   it('rejects invalid input with INVALID_INPUT', async () => {

@@ -404,6 +404,7 @@ export class Turn implements StepContext {
       ...(message.options.length ? { options: message.options } : {}),
       ...(message.attachments.length ? { attachments: message.attachments } : {}),
       ...(message.sources.length ? { sources: message.sources } : {}),
+      ...(message.waitInteraction ? { waitInteraction: true } : {}),
       ...(message.isWarning ? { isWarning: true } : {}),
     });
     this.emit({ type: 'message', message });

@@ -38,7 +38,7 @@ export function restoreHistory(history: readonly HistoryEntry[]): Turn[] {
         attachments: entry.attachments ?? [],
         dynamicAttachments: [],
         sources: entry.sources ?? [],
-        waitInteraction: false,
+        waitInteraction: entry.waitInteraction ?? false,
         isWarning: entry.isWarning ?? false,
       }),
     );

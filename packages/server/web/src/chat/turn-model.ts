@@ -239,9 +239,10 @@ export function hasContent(message: OutputMessage): boolean {
   );
 }
 
-/** The turn's messages asked the user to answer. */
+/** The turn's messages asked the user to answer (a restored turn's too: the history keeps it). */
 export function waitsForUser(turn: Turn | undefined): boolean {
-  return (turn?.output?.messages ?? []).some((message) => message.waitInteraction);
+  if (turn?.output) return turn.output.messages.some((message) => message.waitInteraction);
+  return Boolean(turn?.restored && turn.messages.some((shown) => shown.message?.waitInteraction));
 }
 
 /** The agent is still to say something in this turn. */
