@@ -60,6 +60,11 @@ export class HandoffRouter {
   }
 
   /** The options of `team` (a team not configured is manual and always open). */
+  /** The teams the configuration names (`helpDesk.teams`), whether or not anyone of them is online. */
+  get configuredTeams(): string[] {
+    return Object.keys(this.#teams);
+  }
+
   team(team: string): TeamOptions {
     return this.#teams[team] ?? {};
   }

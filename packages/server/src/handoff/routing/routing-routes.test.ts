@@ -155,6 +155,28 @@ describe('teams and routing over HTTP', () => {
     ]);
   });
 
+  it('lists every configured team, with nobody of it online (a transfer can put a conversation in its queue)', async () => {
+    const { app } = desk({
+      teams: { billing: { policy: 'least-busy' }, support: { policy: 'round-robin' } },
+    });
+    const bruno = await loginOperator(app, 'bruno');
+    // Nobody has set a presence and no conversation waits: the teams come from the configuration.
+    const presence = (await (await call(app, bruno, 'GET', '/routing/presence')).json()) as {
+      teams: { team: string; policy: string; open: boolean }[];
+    };
+    expect(presence.teams).toEqual([
+      { team: 'billing', policy: 'least-busy', open: true },
+      { team: 'support', policy: 'round-robin', open: true },
+    ]);
+    // And the transfer there is accepted: the conversation waits in billing's queue.
+    const sessionId = await handOff(app);
+    expect((await call(app, bruno, 'POST', `/handoffs/${sessionId}/claim`, {})).status).toBe(200);
+    const moved = await call(app, bruno, 'POST', `/routing/handoffs/${sessionId}/transfer`, {
+      team: 'billing',
+    });
+    expect(moved.status).toBe(200);
+  });
+
   it("out of hours: the team says it is closed, the conversation waits with the user's messages, nobody is assigned", async () => {
     const { app } = desk({
       teams: {

@@ -22,8 +22,8 @@ const TransferBody = z
 
 /**
  * Teams and presence under `/api/v1/operator/routing` (operators; changes audited):
- * `GET /presence` → `{ presence, teams }` (who is online, away, offline; each team's policy and
- * whether it is open now); `PUT /presence` `{ status }` → the caller's presence (coming online
+ * `GET /presence` → `{ presence, teams }` (who is online, away, offline; each team — configured,
+ * with a queue or with an operator — its policy and whether it is open now); `PUT /presence` `{ status }` → the caller's presence (coming online
  * assigns them waiting conversations of their teams); `POST /handoffs/:id/transfer`
  * `{ operatorId | team, note? }` → pass a session on (the holder, or an admin), with an internal note.
  */
@@ -35,7 +35,12 @@ export function routingRoutes(services: Services): Hono {
   routes.get('/presence', async (c) => {
     const presence = await router.routing.presence();
     const open = await handoffs.queue.list({ status: 'open', limit: 1000 });
-    const queues = new Set([...open.map((entry) => entry.queue), ...presence.flatMap((item) => item.teams)]);
+    // Every configured team, even with nobody online: a conversation may wait in its queue.
+    const queues = new Set([
+      ...router.configuredTeams,
+      ...open.map((entry) => entry.queue),
+      ...presence.flatMap((item) => item.teams),
+    ]);
     const teams = [...queues].sort().map((team) => ({
       team,
       policy: router.team(team).policy ?? 'manual',
