@@ -2,13 +2,13 @@ import type { ConversationSummary, StoredTurnFact, TurnFactStatus } from '@treea
 import { useEffect, useState } from 'preact/hooks';
 import type { TranscriptResponse } from '../../../src/api-types';
 import { defaultRange, FilterBar } from '../analytics/filter-bar';
+import { Transcript } from '../analytics/review-transcript';
 import { analyticsApi, type ReviewQuery } from '../api/analytics-api';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { formatDateTime } from '../components/format';
 import { ErrorNotice } from '../components/notice';
-import { TurnFactsView } from '../debug/turn-facts-view';
 import { useT } from '../i18n/use-t';
 import { OperatorGate } from '../operators/operator-gate';
 
@@ -146,64 +146,5 @@ function ReviewView() {
         )}
       </div>
     </div>
-  );
-}
-
-function Transcript({
-  transcript,
-  named,
-  nodeLabel,
-  onLabel,
-}: {
-  transcript: TranscriptResponse;
-  named: { id: number; name: string | null }[];
-  nodeLabel: (id: number) => string;
-  onLabel: (fact: StoredTurnFact, label: string) => void;
-}) {
-  const turns = [
-    ...new Set([
-      ...transcript.history.map((entry) => entry.turn),
-      ...transcript.facts.map((fact) => fact.turn),
-    ]),
-  ].sort((a, b) => a - b);
-  const t = useT('review');
-  return (
-    <section id="transcript" class="transcript" aria-label={t('conversation', { id: transcript.sessionId })}>
-      <h2>{t('conversation', { id: transcript.sessionId })}</h2>
-      {turns.map((turn) => (
-        <div key={turn} class="transcript-turn" data-turn={turn}>
-          {transcript.history
-            .filter((entry) => entry.turn === turn)
-            .map((entry, index) => (
-              <p key={index} class={`transcript-message transcript-${entry.role}`}>
-                <span class="transcript-role">{entry.role === 'user' ? t('user') : t('agent')}</span>{' '}
-                {entry.content ?? ''}
-              </p>
-            ))}
-          {transcript.facts
-            .filter((fact) => fact.turn === turn)
-            .map((fact) => (
-              <TurnFactsView key={fact.at} fact={fact} nodeLabel={nodeLabel}>
-                <label class="turn-label">
-                  {t('shouldHaveReached')}
-                  <select
-                    aria-label={t('labelOfTurn', { turn })}
-                    value={fact.label ?? ''}
-                    onChange={(e) => onLabel(fact, e.currentTarget.value)}
-                  >
-                    <option value="">{t('noLabel')}</option>
-                    <option value="none">{t('outOfScope')}</option>
-                    {named.map((node) => (
-                      <option key={node.id} value={node.name!}>
-                        {node.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              </TurnFactsView>
-            ))}
-        </div>
-      ))}
-    </section>
   );
 }
