@@ -101,24 +101,28 @@ export function addChild(
   };
 }
 
-/** Removes a node and its whole subtree (never the root); links to removed nodes are dropped too. */
+/**
+ * Removes a node and its whole subtree (never the root). Links that pointed into it stay: the check
+ * lists each as a problem of the node that holds it, so a callback that follows one (a fallback's
+ * `links.sorry`) is not left to fail at run time unnoticed; point it elsewhere, or undo.
+ */
 export function deleteSubtree(document: TreeDocument, id: number): TreeDocument {
   const node = nodeOf(document, id);
   if (!node || node.parent == null) return document;
   const removed = subtreeIds(document, id);
-  return {
-    ...document,
-    nodes: document.nodes
-      .filter((item) => !removed.has(item.id))
-      .map((item) => {
-        const links = item.links as Record<string, number> | undefined;
-        if (!links || !Object.values(links).some((target) => removed.has(target))) return item;
-        const kept = Object.fromEntries(Object.entries(links).filter(([, target]) => !removed.has(target)));
-        const next: TreeDocumentNode = { ...item, links: kept };
-        if (!Object.keys(kept).length) delete next.links;
-        return next;
-      }),
-  };
+  return { ...document, nodes: document.nodes.filter((item) => !removed.has(item.id)) };
+}
+
+/** The links of nodes outside `id`'s subtree that point into it: what deleting it would break. */
+export function linksInto(document: TreeDocument, id: number): { nodeId: number; link: string }[] {
+  const removed = subtreeIds(document, id);
+  return document.nodes
+    .filter((item) => !removed.has(item.id))
+    .flatMap((item) =>
+      Object.entries((item.links as Record<string, number> | undefined) ?? {})
+        .filter(([, target]) => removed.has(target))
+        .map(([link]) => ({ nodeId: item.id, link })),
+    );
 }
 
 /** Why a node cannot move under `parentId`, or `null` when it can. */

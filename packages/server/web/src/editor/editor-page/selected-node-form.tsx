@@ -1,5 +1,6 @@
 import type { TreeDocument } from '@treeagent/core/client';
 import type { EditorCheckResponse, EditorSuggestionsResponse } from '../../../../src/api-types';
+import { useT } from '../../i18n/use-t';
 import {
   addChild,
   addComponent,
@@ -9,17 +10,17 @@ import {
   makeInstanceExplicit,
   moveAmongSiblings,
   siblingPosition,
-  subtreeIds,
   updateNode,
 } from '../document-model';
 import { NodeForm } from '../node-form';
 import { SuggestChunksPanel } from '../node-form/suggest-chunks-panel';
+import { deleteQuestion } from './delete-question';
 import { type Selection, withPrimaryAgent } from './editor-page-model';
 
 /**
  * The form of the selected node, wired to the document's edits (`document-model.ts`): a change, a
- * child or component added (and selected), a clone, a move, a duplicate, a delete (confirmed when it
- * takes a subtree), the primary agent.
+ * child or component added (and selected), a clone, a move, a duplicate, a delete (always confirmed,
+ * naming the nodes that go with it and the links that point into them), the primary agent.
  */
 export function SelectedNodeForm({
   document,
@@ -42,6 +43,7 @@ export function SelectedNodeForm({
   onSelect(id: number | null): void;
 }) {
   const { node, head, instance, documentNode } = selection;
+  const t = useT('editor');
   const added = (result: { id: number; document: TreeDocument }, select = result.id) => {
     onSelect(select);
     edit(() => result.document);
@@ -74,9 +76,7 @@ export function SelectedNodeForm({
         onInstantiate={(name) => added(instantiateComponent(document, node.id, name))}
         onDuplicate={() => added(duplicate(document, node.id))}
         onDelete={() => {
-          const count = subtreeIds(document, node.id).size;
-          if (count > 1 && !window.confirm(`Delete node ${node.id} and the ${count - 1} nodes below it?`))
-            return;
+          if (!window.confirm(deleteQuestion(t, document, node.id))) return;
           onSelect(node.parent ?? null);
           edit((current) => deleteSubtree(current, node.id));
         }}

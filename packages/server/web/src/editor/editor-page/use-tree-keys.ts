@@ -1,14 +1,8 @@
 import type { TreeDocument } from '@treeagent/core/client';
 import { useEffect, useRef } from 'preact/hooks';
 import { useT } from '../../i18n/use-t';
-import {
-  addChild,
-  deleteSubtree,
-  type GraphNode,
-  moveAmongSiblings,
-  nodeOf,
-  subtreeIds,
-} from '../document-model';
+import { addChild, deleteSubtree, type GraphNode, moveAmongSiblings, nodeOf } from '../document-model';
+import { deleteQuestion } from './delete-question';
 import { arrowTarget, treeKeyOf } from './tree-keys';
 
 /** Whether a key press is typed into a field (inputs, text areas, selects, a code editor). */
@@ -58,11 +52,7 @@ export function useTreeKeys(options: {
         edit(() => added.document);
         onSelect(added.id);
       } else if (command === 'delete' && node.parent != null) {
-        const below = subtreeIds(document, node.id).size - 1;
-        const question = below
-          ? t('shortcuts.confirmDeleteSubtree', { id: node.id, count: below })
-          : t('shortcuts.confirmDelete', { id: node.id });
-        if (!window.confirm(question)) return;
+        if (!window.confirm(deleteQuestion(t, document, node.id))) return;
         onSelect(node.parent);
         edit((current) => deleteSubtree(current, node.id));
       }
