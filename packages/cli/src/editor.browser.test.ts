@@ -485,4 +485,24 @@ describe('the tree editor', () => {
     expect(await main(['test', treePath, file], output), lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toMatch(/1 passed/);
   }, 60_000);
+  it('asks before a reload drops unsaved changes', async () => {
+    await openEditor(page, dev.url);
+    await selectNode(page, 3);
+    await set('#node-name', 'postage');
+    await waitChecked(page);
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    // Dismissed: the page stays, with the change.
+    await page.reload({ timeout: 2000 }).catch(() => {});
+    expect(await asked).toBe('beforeunload');
+    expect(await page.locator('#node-name').inputValue()).toBe('postage');
+    await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await waitChecked(page);
+    expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+  }, 60_000);
 });

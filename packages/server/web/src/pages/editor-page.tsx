@@ -58,6 +58,16 @@ export function EditorPage() {
     [editor, readOnly],
   );
   useEditorShortcuts(editor);
+  // A reload or a closed tab would drop the unsaved draft: the browser asks first.
+  useEffect(() => {
+    if (!editor.dirty) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [editor.dirty]);
 
   const graph = useMemo(() => (document ? effectiveGraph(document) : null), [document]);
   useTreeKeys({ document, nodes: graph?.nodes ?? [], selected, onSelect: setSelected, edit, readOnly });
