@@ -15,9 +15,10 @@ type AreaProps = FieldAttributes & { rows?: number };
 /**
  * A text field that keeps what is being typed until it is committed (on change: blur or Enter), so
  * that the page re-rendering meanwhile (a check coming back, the disk poll) never resets it. One
- * commit is one undo step.
+ * commit is one undo step. `onCommit` returning `false` refuses the text (it does not parse): the
+ * field keeps it, to be fixed, rather than going back to the value.
  */
-export function DraftInput(props: InputProps & { value: string; onCommit(value: string): void }) {
+export function DraftInput(props: InputProps & { value: string; onCommit(value: string): boolean | void }) {
   const { value, onCommit, ...rest } = props;
   const [draft, setDraft] = useState<string | null>(null);
   // Preact types an input by its `type` (a union); these attributes fit the text and number kinds.
@@ -27,15 +28,14 @@ export function DraftInput(props: InputProps & { value: string; onCommit(value: 
     onInput: (event: Event) => setDraft((event.target as HTMLInputElement).value),
     onChange: (event: Event) => {
       const next = (event.target as HTMLInputElement).value;
-      setDraft(null);
-      if (next !== value) onCommit(next);
+      if (next === value || onCommit(next) !== false) setDraft(null);
     },
   } as unknown as JSX.IntrinsicElements['input'];
   return <input {...attributes} />;
 }
 
 /** `DraftInput` as a textarea. */
-export function DraftArea(props: AreaProps & { value: string; onCommit(value: string): void }) {
+export function DraftArea(props: AreaProps & { value: string; onCommit(value: string): boolean | void }) {
   const { value, onCommit, ...rest } = props;
   const [draft, setDraft] = useState<string | null>(null);
   return (
@@ -45,8 +45,7 @@ export function DraftArea(props: AreaProps & { value: string; onCommit(value: st
       onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
       onChange={(event) => {
         const next = (event.target as HTMLTextAreaElement).value;
-        setDraft(null);
-        if (next !== value) onCommit(next);
+        if (next === value || onCommit(next) !== false) setDraft(null);
       }}
     />
   );

@@ -24,8 +24,11 @@ export function JsonField({
           try {
             onChange(raw ? JSON.parse(raw) : undefined);
             setError(null);
+            return true;
           } catch (caught) {
+            // Refused: the field keeps the typed text, to be fixed.
             setError(`Not JSON: ${(caught as Error).message}`);
+            return false;
           }
         }}
       />

@@ -62,9 +62,14 @@ export function SchemaField(props: SchemaFieldProps) {
   );
   const commit = (typed: string) => {
     const parsed = parseField(kind, schema, typed);
-    if ('error' in parsed) return setError(parsed);
+    if ('error' in parsed) {
+      // Refused: the field keeps the typed text, to be fixed (`DraftInput`).
+      setError(parsed);
+      return false;
+    }
     setError(null);
     onChange(parsed.value);
+    return true;
   };
 
   if (kind === 'boolean')
