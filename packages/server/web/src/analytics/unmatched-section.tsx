@@ -51,7 +51,7 @@ function ClusterCard({
   return (
     <article class="cluster" data-cluster={cluster.id}>
       <header>
-        {markup(t('unmatched.clusterHead', { size: cluster.size, distinct: cluster.messages.length }))}
+        {markup(t('unmatched.clusterHead', { count: cluster.size, distinct: cluster.messages.length }))}
       </header>
       <ul class="cluster-examples">
         {cluster.messages.slice(0, 5).map((message) => (
