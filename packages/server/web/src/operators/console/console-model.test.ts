@@ -5,6 +5,7 @@ import {
   factOf,
   formatWait,
   holderText,
+  panelHead,
   queueStatusText,
   replyRequest,
   speakerOf,
@@ -26,6 +27,21 @@ describe('the operator console model', () => {
     expect(formatWait(3 * 60_000 + 59_000)).toBe('3 min');
     expect(formatWait(65 * 60_000)).toBe('1 h 05 min');
     expect(formatWait(125 * 60_000)).toBe('2 h 05 min');
+  });
+
+  it('heads a conversation with the wait that fits its state: still waiting, waited before the claim, or closed', () => {
+    const since = '2026-12-07T10:00:00.000Z';
+    const now = Date.parse('2026-12-07T10:20:00.000Z');
+    const base = { queue: 'billing', since, claimedAt: '2026-12-07T10:03:00.000Z' };
+    expect(panelHead(item({ ...base }), 'session-0123456789', now)).toBe(
+      'Queue <strong>billing</strong> · waiting 20 min · session <code>session-0123</code>',
+    );
+    expect(panelHead(item({ ...base, status: 'claimed' }), 'session-0123456789', now)).toBe(
+      'Queue <strong>billing</strong> · waited 3 min · session <code>session-0123</code>',
+    );
+    expect(panelHead(item({ ...base, status: 'closed' }), 'session-0123456789', now)).toBe(
+      'Queue <strong>billing</strong> · closed · session <code>session-0123</code>',
+    );
   });
 
   it("says a queue item's state, 'you' for the operator looking", () => {

@@ -92,3 +92,17 @@ export function withTyping(
   else next.delete(sessionId);
   return next;
 }
+
+/**
+ * The line under the reason: the queue, how long the user has waited — still waiting, or how long
+ * they waited before an operator took the conversation — or that it is closed, and the session.
+ */
+export function panelHead(handoff: HandoffSummary, sessionId: string, now: number): string {
+  const t = tOf('console');
+  const values = { queue: handoff.queue, session: sessionId.slice(0, 12) };
+  if (handoff.status === 'closed') return t('panel.headClosed', values);
+  const since = Date.parse(handoff.since);
+  if (handoff.status === 'claimed' && handoff.claimedAt)
+    return t('panel.headClaimed', { ...values, wait: formatWait(Date.parse(handoff.claimedAt) - since) });
+  return t('panel.head', { ...values, wait: formatWait(now - since) });
+}

@@ -3,7 +3,7 @@ import type { HandoffDetail } from '../../../../src/api-types';
 import { markup } from '../../i18n/markup';
 import { useT } from '../../i18n/use-t';
 import { useOperator } from '../operator-gate';
-import { formatWait, holderText } from './console-model';
+import { holderText, panelHead } from './console-model';
 import { ReplyForm } from './reply-form';
 import { SessionActions } from './session-actions';
 import { SessionSide } from './session-side';
@@ -51,15 +51,7 @@ export function SessionPanel({
         <header class="session-head">
           <div>
             <h1 id="session-reason">{detail.handoff.reason}</h1>
-            <p class="muted">
-              {markup(
-                t('panel.head', {
-                  queue: detail.handoff.queue,
-                  wait: formatWait(now - Date.parse(detail.handoff.since)),
-                  session: sessionId.slice(0, 12),
-                }),
-              )}
-            </p>
+            <p class="muted">{markup(panelHead(detail.handoff, sessionId, now))}</p>
             {detail.handoff.summary ? (
               <p id="session-summary" class="session-summary">
                 {detail.handoff.summary}
