@@ -147,6 +147,20 @@ describe('Analytics and Review pages (Chromium)', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('an invalid range shows its error without the previous figures; Compare waits for a version', async () => {
+    const { page } = await loggedIn('/staff/analytics');
+    await page.waitForSelector('.report-card');
+    await page.waitForSelector('body.is-ready');
+    expect(await page.locator('#analytics-filter [name=compare]').isDisabled()).toBe(true);
+    await page.fill('#analytics-filter [name=from]', '2026-12-07');
+    await page.fill('#analytics-filter [name=to]', '2026-12-01');
+    await page.locator('#analytics-filter button[type=submit]').click();
+    await page.locator('.notice--error').waitFor();
+    expect(await page.locator('.report-card').count()).toBe(0);
+    await page.locator('#analytics-filter [name=version]').selectOption(versions[0]!);
+    expect(await page.locator('#analytics-filter [name=compare]').isDisabled()).toBe(false);
+  }, 120_000);
+
   it('compares two tree versions side by side', async () => {
     const { page, errors } = await loggedIn(`/staff/analytics?version=${versions[0]}&compare=${versions[1]}`);
     await page.waitForSelector('.report-compare');

@@ -53,6 +53,8 @@ function AnalyticsView() {
   );
   const [unmatched, setUnmatched] = useState<UnmatchedResponse | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  // The versions the last report named: kept when a later filter fails, to choose from again.
+  const [versions, setVersions] = useState<AnalyticsReport['versions']>([]);
   useEffect(() => {
     let live = true;
     setReady(false);
@@ -64,14 +66,17 @@ function AnalyticsView() {
       const clusters = await analyticsApi.unmatched(api, base);
       if (!live) return;
       setReports({ main, other });
+      setVersions(main.versions);
       setUnmatched(clusters);
       setError(null);
     };
     load()
-      .catch(
-        (caught: unknown) =>
-          live && setError(caught instanceof ApiError ? caught : new ApiError(0, 'ERROR', String(caught))),
-      )
+      .catch((caught: unknown) => {
+        if (!live) return;
+        setError(caught instanceof ApiError ? caught : new ApiError(0, 'ERROR', String(caught)));
+        // The figures shown were for the previous filter: not under an error about this one.
+        setReports(null);
+      })
       .finally(() => live && setReady(true));
     const query = new URLSearchParams(
       Object.entries(filter).filter(([, value]) => value) as [string, string][],
@@ -81,7 +86,6 @@ function AnalyticsView() {
       live = false;
     };
   }, [api, filter, setReady]);
-  const versions = reports?.main.versions ?? [];
   const labels = reports?.other
     ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
     : [t('allTurns')];
@@ -99,6 +103,9 @@ function AnalyticsView() {
             {t('compareWith')}
             <select
               name="compare"
+              // A comparison is between two versions: choose the first one (Version) before.
+              disabled={!draft.version}
+              title={draft.version ? undefined : t('compareNeedsVersion')}
               value={draft.compare ?? ''}
               onChange={(e) => setDraft({ ...draft, compare: e.currentTarget.value || (undefined as never) })}
             >
