@@ -11,10 +11,12 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * English tree of CLINC150 `train` (`--per-intent` utterances per intent; `--base=agent` fits the
  * hashed n-grams instead of USE-lite + hashed; `--base=use-student` over the USE-lite student + hashed). Wall time of each phase and CPU time of
  * the process.
+ * `--whole=0`: one PCA of the whole base (the fit before `wholePart`); `--whole=N`: USE-lite's 512
+ * dimensions whole beside a PCA of the hashed part to N (default: what the base asks for, 256).
  * `--warm`: the chunks' vectors from the benchmarks' embedding cache (`embed-use-cache.ts` fills it),
  * as a restart with a persistent cache finds them: the math alone.
  *
- * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--pca=512] [--warm]
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--pca=512] [--whole=0|N] [--warm]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -28,10 +30,12 @@ const phases: { phase: string; at: number; cpu: number }[] = [];
 const started = performance.now();
 const cpuStart = cpu();
 const pca = option('pca', '');
+const whole = option('whole', '');
 const fitter = spaceFitter({
   cacheDirectory: false,
   base,
   ...(pca ? { pcaDimensions: Number(pca) } : {}),
+  ...(whole ? { wholePart: whole === '0' ? false : { dimensions: 512, pcaOfRest: Number(whole) } } : {}),
   onProgress: ({ phase }) => phases.push({ phase, at: performance.now() - started, cpu: cpu() - cpuStart }),
 });
 const space = await fitter.fit({

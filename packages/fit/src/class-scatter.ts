@@ -1,7 +1,6 @@
 import { rowWeight, type TrainingMatrix } from './centred-scatter.js';
-import { multiply } from './linear-algebra.js';
 import { sharedFloat64 } from './parallel.js';
-import type { PcaBasis } from './pca-basis.js';
+import { coordinatesIn, type PcaBasis } from './pca-basis.js';
 
 /** The classes in the reduced space: sizes, means (k×r) and the within-class scatter (r×r) with its trace. */
 export interface ClassScatter {
@@ -24,8 +23,8 @@ export async function classScatter(
   onStep: () => void,
 ): Promise<ClassScatter> {
   const { csr, mean, n, d, pool } = matrix;
-  const { q, r } = basis;
-  const qMean = q ? multiply(mean, q, 1, d, r) : mean;
+  const { q, r, whole = 0 } = basis;
+  const qMean = coordinatesIn(basis, mean, d);
   const reducedRows = sharedFloat64(n * r);
   if (q) {
     const sharedQ = sharedFloat64(q.length);
@@ -34,7 +33,7 @@ export async function classScatter(
       n,
       rowWeight(csr),
       0,
-      (start, end, target) => ({ kernel: 'reduce', csr, q: sharedQ, r, out: target, start, end }),
+      (start, end, target) => ({ kernel: 'reduce', csr, q: sharedQ, r, whole, out: target, start, end }),
       reducedRows,
     );
   } else {

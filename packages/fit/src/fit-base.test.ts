@@ -10,11 +10,14 @@ import {
   STUDENT_BASE_WEIGHT,
   USE_BASE_CALIBRATION_KEEP,
   USE_BASE_WEIGHT,
+  USE_HASHED_PCA_DIMENSIONS,
+  USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
 import type { TransformersImporter } from './multilingual-base.js';
+import type { Projection } from './projection.js';
 import { MODEL_MANIFEST } from './pulled-models.js';
-import { DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
+import { askedKeep, DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
 import { englishIntentTree, italianIntentTree } from './test-support/intent-trees.js';
 
 const directories: string[] = [];
@@ -84,6 +87,12 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
     expect(chosen.settings).toEqual({
       baseWeight: USE_BASE_WEIGHT,
       calibrationKeep: USE_BASE_CALIBRATION_KEEP,
+      // USE-lite's dimensions kept whole beside a PCA of the hashed part, with that space's keep.
+      wholePart: {
+        dimensions: 64,
+        pcaOfRest: USE_HASHED_PCA_DIMENSIONS,
+        calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
+      },
     });
   });
 
@@ -311,6 +320,8 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
       signal: new AbortController().signal,
     };
     const auto = await spaceFitter({ worker: false }).fit(request);
+    // 128 chunks are too few to keep USE-lite's 512 dimensions whole: the one PCA, and its keep.
+    expect(auto.detail).toMatch(/^exact PCA, \d+ dimensions/);
     expect(auto.calibration).toEqual({ keep: USE_BASE_CALIBRATION_KEEP });
     expect(auto.baseId).toBe(`concat(use-lite-en@0.2.0*2,${request.base.id}*1)`);
     const given = await spaceFitter({ worker: false, calibrationKeep: 0.9 }).fit(request);
@@ -325,5 +336,28 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
     const status = await agent.whenFitted();
     expect(status).toMatchObject({ state: 'fitted', baseId: new HashedEmbedder({ language: 'it' }).id });
     expect(status.state === 'fitted' && status.base).toMatch(/not an English tree/);
+  });
+});
+
+describe('askedKeep: the keep a base asks for, by how its fit was made', () => {
+  const chosen = {
+    embedder: new HashedEmbedder(),
+    isAgents: false,
+    settings: {
+      baseWeight: USE_BASE_WEIGHT,
+      calibrationKeep: USE_BASE_CALIBRATION_KEEP,
+      wholePart: { dimensions: 512, pcaOfRest: 256, calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP },
+    },
+  };
+  const fitted = (pca: Projection['pca']) => ({ pca }) as Projection;
+
+  test("the whole part's keep when the fit kept the part whole, the base's own when the tree was too small", () => {
+    expect(askedKeep(chosen, fitted({ method: 'randomised', dimensions: 768, whole: 512 }))).toBe(
+      USE_WHOLE_PART_CALIBRATION_KEEP,
+    );
+    expect(askedKeep(chosen, fitted({ method: 'exact', dimensions: 64 }))).toBe(USE_BASE_CALIBRATION_KEEP);
+    expect(askedKeep({ ...chosen, settings: undefined }, fitted({ method: 'exact', dimensions: 64 }))).toBe(
+      undefined,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ConcatEmbedder, type Tree } from '@treeagent/core';
 import { type Embedder, isEnglishTree } from '@treeagent/core/adapter';
+import type { WholePart } from './fit-settings.js';
 import { type MultilingualSource, multilingualEmbedder } from './multilingual-base.js';
 
 /**
@@ -60,6 +61,17 @@ export const USE_BASE_CALIBRATION_KEEP = 0.965;
 export const STUDENT_BASE_WEIGHT = 0.25;
 export const STUDENT_BASE_CALIBRATION_KEEP = 0.95;
 
+/**
+ * Over USE-lite + hashed, the fit keeps USE-lite's 512 dimensions whole and reduces the hashed
+ * n-grams alone to `USE_HASHED_PCA_DIMENSIONS` (`FitOptions.wholePart`) when the tree has chunks
+ * enough for both (about 3,100 or more; smaller trees get the one PCA). The calibration's keep in
+ * that space is `USE_WHOLE_PART_CALIBRATION_KEEP`. Both chosen by 5-fold cross-validation on
+ * CLINC150 `train` (+ `oos_train`, never `val`) with the rule of `USE_BASE_CALIBRATION_KEEP`
+ * (docs/routing.md, "The base of the fit").
+ */
+export const USE_HASHED_PCA_DIMENSIONS = 256;
+export const USE_WHOLE_PART_CALIBRATION_KEEP = 0.97;
+
 /** The base a fit is made over, and why. */
 export interface ChosenBase {
   /** The embedder the fit is made over. */
@@ -71,8 +83,15 @@ export interface ChosenBase {
    * `agent.space()`, the switch's log line and the CLI); none for an embedder the user chose.
    */
   reason?: string;
-  /** Settings this base asks for (the fitter's options win). */
-  settings?: { baseWeight: number; calibrationKeep: number };
+  /**
+   * Settings this base asks for (the fitter's options win): the base weight, the calibration's keep,
+   * and a part of the base to keep whole, with the keep of a space fitted that way.
+   */
+  settings?: {
+    baseWeight: number;
+    calibrationKeep: number;
+    wholePart?: WholePart & { calibrationKeep: number };
+  };
   /**
    * A neural part of the base whose embedding of a large tree's chunks takes long (USE-lite, a
    * pulled model), and the cheaper base an interim fit is made over meanwhile when its vectors of
@@ -147,7 +166,19 @@ export async function chooseFitBase(
     embedder: new ConcatEmbedder([{ embedder: use, weight: 2 }, agentEmbedder]),
     isAgents: false,
     reason: `USE-lite + hashed n-grams 2:1 (${english})`,
-    settings: { baseWeight: USE_BASE_WEIGHT, calibrationKeep: USE_BASE_CALIBRATION_KEEP },
+    settings: {
+      baseWeight: USE_BASE_WEIGHT,
+      calibrationKeep: USE_BASE_CALIBRATION_KEEP,
+      ...(use.dimensions
+        ? {
+            wholePart: {
+              dimensions: use.dimensions,
+              pcaOfRest: USE_HASHED_PCA_DIMENSIONS,
+              calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
+            },
+          }
+        : {}),
+    },
     costly: { part: use, interim: 'use-student' },
   };
 }

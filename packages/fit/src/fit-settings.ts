@@ -29,6 +29,15 @@ export interface FitOptions {
   shrinkage?: number;
   /** Output dimensions (at most classes − 1, the default). */
   dimensions?: number;
+  /**
+   * Keeps the first `dimensions` of the base whole (a dense neural part of a `ConcatEmbedder`, such
+   * as USE-lite's 512) and reduces only the rest (the hashed n-grams) by a randomised PCA to
+   * `pcaOfRest` dimensions; the LDA then sees both blocks side by side, instead of one PCA of the
+   * whole base to `pcaDimensions`. Used only when the tree has chunks enough for `dimensions +
+   * pcaOfRest` (`pcaBound`); a smaller tree gets the one PCA. Default: none (the `'auto'` base asks
+   * for it over USE-lite + hashed; docs/routing.md, "The base of the fit").
+   */
+  wholePart?: WholePart | false;
   /** Power iterations of the randomised PCA. Default 1. */
   powerIterations?: number;
   /** Seed of the randomised PCA. Default 1. */
@@ -56,6 +65,14 @@ export interface FitProgress {
   total: number;
 }
 
+/** See `FitOptions.wholePart`. */
+export interface WholePart {
+  /** Leading base dimensions that enter the LDA whole. */
+  dimensions: number;
+  /** Dimensions the PCA of the remaining base dimensions keeps. */
+  pcaOfRest: number;
+}
+
 /** The options that change the result, as stored with a fit. */
 export interface FitSettings {
   classes: FitClasses;
@@ -63,6 +80,8 @@ export interface FitSettings {
   pcaDimensions: number;
   shrinkage: number;
   dimensions: number | null;
+  /** See `FitOptions.wholePart`; absent when not asked for (fits stored before it still match). */
+  wholePart?: WholePart;
   powerIterations: number;
   seed: number;
   /** See `FitOptions.exactPcaMaxChunks`. Fits stored before it had none and are refitted once. */
@@ -77,6 +96,9 @@ export function fitSettings(options: FitOptions = {}): FitSettings {
     pcaDimensions: options.pcaDimensions ?? 512,
     shrinkage: options.shrinkage ?? 0.2,
     dimensions: options.dimensions ?? null,
+    ...(options.wholePart
+      ? { wholePart: { dimensions: options.wholePart.dimensions, pcaOfRest: options.wholePart.pcaOfRest } }
+      : {}),
     powerIterations: options.powerIterations ?? 1,
     seed: options.seed ?? 1,
     exactPcaMaxChunks: options.exactPcaMaxChunks ?? DEFAULT_EXACT_PCA_MAX_CHUNKS,
@@ -87,6 +109,13 @@ export function fitSettings(options: FitOptions = {}): FitSettings {
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: pcaDimensions must be a positive integer.');
   if (!(Number.isInteger(settings.exactPcaMaxChunks) && settings.exactPcaMaxChunks >= 0))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: exactPcaMaxChunks must be an integer ≥ 0.');
+  const positive = (value: number) => Number.isInteger(value) && value >= 1;
+  const whole = settings.wholePart;
+  if (whole && !(positive(whole.dimensions) && positive(whole.pcaOfRest)))
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      'fitProjection: wholePart.dimensions and wholePart.pcaOfRest must be positive integers.',
+    );
   if (typeof settings.classes === 'object' && !(settings.classes.depth >= 0))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: classes.depth must be 0 or more.');
   return settings;

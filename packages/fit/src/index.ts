@@ -10,7 +10,9 @@ export {
   STUDENT_BASE_WEIGHT,
   USE_BASE_CALIBRATION_KEEP,
   USE_BASE_WEIGHT,
+  USE_HASHED_PCA_DIMENSIONS,
   USE_PACKAGE,
+  USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
 export { chunkClasses, type FitClass, fitKey } from './fit-classes.js';
@@ -22,6 +24,7 @@ export {
   type FitProgress,
   type FitSettings,
   fitSettings,
+  type WholePart,
 } from './fit-settings.js';
 export {
   FittedEmbedder,

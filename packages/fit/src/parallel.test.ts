@@ -54,7 +54,23 @@ describe('the fit kernels (four rows at a time) give the plain sums', () => {
       for (let j = 0; j < d; j++)
         for (let c = 0; c < k; c++) expected[i * k + c]! += dense[i]![j]! * b[j * k + c]!;
     const out = new Float64Array(n * k);
-    reduceKernel(csr.indptr, csr.indices, csr.values, b, k, out, 0, n);
+    reduceKernel(csr.indptr, csr.indices, csr.values, b, k, out, 0, n, 0);
+    close(out, expected);
+  });
+
+  test('reduce with a whole part: the first columns as they are, X·Q of the rest beside them', () => {
+    // The basis is block-diagonal: the identity on the 8 dense columns, Q ((d − 8)×k) on the rest.
+    const whole = 8;
+    const r = whole + k;
+    const q = b.subarray(0, (d - whole) * k);
+    const expected = new Float64Array(n * r);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < whole; j++) expected[i * r + j] = dense[i]![j]!;
+      for (let j = whole; j < d; j++)
+        for (let c = 0; c < k; c++) expected[i * r + whole + c]! += dense[i]![j]! * q[(j - whole) * k + c]!;
+    }
+    const out = new Float64Array(n * r);
+    reduceKernel(csr.indptr, csr.indices, csr.values, q, r, out, 0, n, whole);
     close(out, expected);
   });
 

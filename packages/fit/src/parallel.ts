@@ -123,7 +123,12 @@ export function scatterKernel(
   }
 }
 
-/** Rows start…end of `Z = X · Q` (Q d×r) into `out` (n×r), four entries of a row per pass over r. */
+/**
+ * Rows start…end of `Z = X · Q` into `out` (n×r), four entries of a row per pass over Q's columns.
+ * With `whole` > 0 the basis is block-diagonal: a row's first `whole` entries are copied as they are
+ * (the row's indices are ascending), and Q ((d − whole)×(r − whole)) reduces the rest into the
+ * columns after them (`FitOptions.wholePart`).
+ */
 export function reduceKernel(
   indptr: Int32Array,
   indices: Int32Array,
@@ -133,27 +138,30 @@ export function reduceKernel(
   out: Float64Array,
   start: number,
   end: number,
+  whole: number,
 ): void {
+  const width = r - whole;
   for (let i = start; i < end; i++) {
-    const row = i * r;
     const to = indptr[i + 1]!;
     let j = indptr[i]!;
+    for (; j < to && indices[j]! < whole; j++) out[i * r + indices[j]!]! += values[j]!;
+    const row = i * r + whole;
     for (; j + 3 < to; j += 4) {
-      const b0 = indices[j]! * r;
-      const b1 = indices[j + 1]! * r;
-      const b2 = indices[j + 2]! * r;
-      const b3 = indices[j + 3]! * r;
+      const b0 = (indices[j]! - whole) * width;
+      const b1 = (indices[j + 1]! - whole) * width;
+      const b2 = (indices[j + 2]! - whole) * width;
+      const b3 = (indices[j + 3]! - whole) * width;
       const v0 = values[j]!;
       const v1 = values[j + 1]!;
       const v2 = values[j + 2]!;
       const v3 = values[j + 3]!;
-      for (let c = 0; c < r; c++)
+      for (let c = 0; c < width; c++)
         out[row + c]! += v0 * q[b0 + c]! + v1 * q[b1 + c]! + v2 * q[b2 + c]! + v3 * q[b3 + c]!;
     }
     for (; j < to; j++) {
-      const base = indices[j]! * r;
+      const base = (indices[j]! - whole) * width;
       const value = values[j]!;
-      for (let c = 0; c < r; c++) out[row + c]! += value * q[base + c]!;
+      for (let c = 0; c < width; c++) out[row + c]! += value * q[base + c]!;
     }
   }
 }
@@ -209,7 +217,16 @@ export function solveKernel(
 
 type Task =
   | { kernel: 'scatter'; csr: Csr; b: Float64Array; k: number; out: Float64Array; start: number; end: number }
-  | { kernel: 'reduce'; csr: Csr; q: Float64Array; r: number; out: Float64Array; start: number; end: number }
+  | {
+      kernel: 'reduce';
+      csr: Csr;
+      q: Float64Array;
+      r: number;
+      whole: number;
+      out: Float64Array;
+      start: number;
+      end: number;
+    }
   | { kernel: 'gram'; z: Float64Array; r: number; out: Float64Array; start: number; end: number }
   | {
       kernel: 'solve';
@@ -243,6 +260,7 @@ function runTask(task: Task): void {
       task.out,
       task.start,
       task.end,
+      task.whole,
     );
   else if (task.kernel === 'gram') gramKernel(task.z, task.r, task.out, task.start, task.end);
   else solveKernel(task.a, task.rt, task.k, task.out, task.start, task.end);

@@ -4,9 +4,11 @@ import type { FitProgress, FitSettings } from './fit-settings.js';
 import { multiply } from './linear-algebra.js';
 import type { Csr } from './parallel.js';
 import { Pool } from './parallel.js';
+import { fromBasis } from './pca-basis.js';
 import type { PcaDescription } from './projection.js';
 import { randomisedPca } from './randomised-pca.js';
 import { shrunkLda } from './shrunk-lda.js';
+import { wholePartBasis } from './whole-part-basis.js';
 
 /**
  * The math of a fit, once the training chunks are embedded: everything in it can be sent to a worker
@@ -50,11 +52,14 @@ export async function projectVectors(
   const pool = new Pool(Math.max(1, Math.floor(input.threads)));
   try {
     const matrix: TrainingMatrix = { csr, mean, n, d, pool };
-    const basis = await randomisedPca(matrix, k, settings, signal, () => onStep('pca'));
+    const pcaStep = () => onStep('pca');
+    const basis =
+      (await wholePartBasis(matrix, k, settings, signal, pcaStep)) ??
+      (await randomisedPca(matrix, k, settings, signal, pcaStep));
     const scatter = await classScatter(matrix, basis, labels, k, () => onStep('lda'));
     const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
     onStep('lda');
-    const full = basis.q ? multiply(basis.q, lda.reduced, d, basis.r, lda.out) : lda.reduced; // d×out
+    const full = fromBasis(basis, lda.reduced, d, lda.out); // d×out
     const projection = Float32Array.from(full);
     const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
     onStep('lda');
@@ -62,7 +67,7 @@ export async function projectVectors(
       matrix: projection,
       offset,
       outputDimensions: lda.out,
-      pca: { method: basis.method, dimensions: basis.r },
+      pca: { method: basis.method, dimensions: basis.r, ...(basis.whole ? { whole: basis.whole } : {}) },
     };
   } finally {
     await pool.close();

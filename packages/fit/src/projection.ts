@@ -8,7 +8,10 @@ import type { FitSettings } from './fit-settings.js';
  */
 export interface PcaDescription {
   method: 'exact' | 'randomised' | 'identity';
+  /** Dimensions the LDA sees: the whole part's (`whole`) and the PCA's. */
   dimensions: number;
+  /** Leading base dimensions kept whole beside the PCA of the rest (`FitOptions.wholePart`). */
+  whole?: number;
 }
 
 /** A fitted linear map `y = Aᵀx − b` from the (unit-normalised) base space to the fitted space. */

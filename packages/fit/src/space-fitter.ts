@@ -1,11 +1,5 @@
 import { dirname, join } from 'node:path';
-import type {
-  Embedder,
-  EmbeddingCache,
-  FittedSpace,
-  SpaceFitRequest,
-  SpaceFitter,
-} from '@treeagent/core/adapter';
+import type { EmbeddingCache, FittedSpace, SpaceFitRequest, SpaceFitter } from '@treeagent/core/adapter';
 import { CASCADE_GAP, CASCADE_MARGIN, type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
 import { chunkClasses } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
@@ -29,6 +23,7 @@ export interface SpaceFitterOptions
     | 'classes'
     | 'minChunksPerClass'
     | 'pcaDimensions'
+    | 'wholePart'
     | 'shrinkage'
     | 'dimensions'
     | 'powerIterations'
@@ -95,13 +90,28 @@ export interface SpaceFitterOptions
  */
 export const DEFAULT_FITTED_CALIBRATION_KEEP = 0.95;
 
+/**
+ * The calibration's keep a fit's base asks for: that of a space fitted with the base's part kept
+ * whole when the fit kept it (a large enough tree), else the base's own; none when the base asks
+ * for none.
+ */
+export function askedKeep(chosen: ChosenBase, projection: Projection): number | undefined {
+  const asked = chosen.settings;
+  return projection.pca?.whole !== undefined && asked?.wholePart
+    ? asked.wholePart.calibrationKeep
+    : asked?.calibrationKeep;
+}
+
 /** What a fit chose, for `FittedSpace.detail`: `exact PCA, 64 dimensions → 15 dimensions, 16 classes`. */
 export function describeFit(projection: Projection): string {
-  const pca = projection.pca
-    ? projection.pca.method === 'identity'
+  const { pca: step } = projection;
+  const pca = !step
+    ? 'PCA'
+    : step.method === 'identity'
       ? 'no PCA'
-      : `${projection.pca.method} PCA, ${projection.pca.dimensions} dimensions`
-    : 'PCA';
+      : step.whole
+        ? `${step.whole} dimensions whole + ${step.method} PCA of the rest, ${step.dimensions - step.whole} dimensions`
+        : `${step.method} PCA, ${step.dimensions} dimensions`;
   return `${pca} → ${projection.outputDimensions} dimensions, ${projection.classes.length} classes`;
 }
 
@@ -138,16 +148,23 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     ...fitOptions
   } = options;
   const settings = fitSettings(fitOptions);
+  // The chosen base's own settings (a base weight, a calibration, a part kept whole) give way to the options.
+  const optionsOver = (chosen: ChosenBase): FitOptions => {
+    const wholePart = fitOptions.wholePart ?? chosen.settings?.wholePart;
+    return { ...fitOptions, ...(wholePart === undefined ? {} : { wholePart }) };
+  };
+  const settingsOf = (chosen: ChosenBase) => fitSettings(optionsOver(chosen));
   const directoryOf = (request: SpaceFitRequest) =>
     cacheOption === false ? undefined : (cacheOption ?? dataFitsDirectory(request.embeddingCache));
-  const fileOf = (request: SpaceFitRequest, base: Embedder) => {
+  const fileOf = (request: SpaceFitRequest, chosen: ChosenBase) => {
     const directory = directoryOf(request);
-    return directory ? join(directory, fitFileName(request.tree, base, settings)) : undefined;
+    return directory
+      ? join(directory, fitFileName(request.tree, chosen.embedder, settingsOf(chosen)))
+      : undefined;
   };
-  // The chosen base's own settings (a base weight, a calibration) give way to the options.
   const weightOf = (chosen: ChosenBase) => baseWeight ?? chosen.settings?.baseWeight;
-  const calibrationOf = (chosen: ChosenBase) => ({
-    keep: calibrationKeep ?? chosen.settings?.calibrationKeep ?? DEFAULT_FITTED_CALIBRATION_KEEP,
+  const calibrationOf = (chosen: ChosenBase, projection: Projection) => ({
+    keep: calibrationKeep ?? askedKeep(chosen, projection) ?? DEFAULT_FITTED_CALIBRATION_KEEP,
   });
   const embedderOf = (
     request: SpaceFitRequest,
@@ -177,9 +194,9 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
   // A fit over `chosen` made ahead or cached: a shipped file first, then the data directory's; each
   // is used only when made for this tree's chunks, base and settings.
   const readFit = (request: SpaceFitRequest, chosen: ChosenBase) => {
-    const cacheFile = fileOf(request, chosen.embedder);
+    const cacheFile = fileOf(request, chosen);
     for (const file of [...fitFiles, ...(cacheFile ? [cacheFile] : [])]) {
-      const projection = readCachedFit(file, request.tree, chosen.embedder, settings);
+      const projection = readCachedFit(file, request.tree, chosen.embedder, settingsOf(chosen));
       if (projection) return { projection, file };
     }
     return null;
@@ -199,8 +216,8 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     const student = await chooseFitBase('use-student', request.tree, request.base, true);
     return student.isAgents ? null : { ...student, reason: `${student.reason} (interim)` };
   };
-  const described = (chosen: ChosenBase) => ({
-    calibration: calibrationOf(chosen),
+  const described = (chosen: ChosenBase, projection: Projection) => ({
+    calibration: calibrationOf(chosen, projection),
     baseId: chosen.embedder.id,
     ...(chosen.reason ? { baseReason: chosen.reason } : {}),
   });
@@ -215,7 +232,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     cached,
     fitMilliseconds: projection.milliseconds,
     detail: describeFit(projection),
-    ...described(chosen),
+    ...described(chosen, projection),
     ...(file ? { file } : {}),
   });
   // The cascade's fitted space: the student's, with USE-lite's for its unsure messages.
@@ -231,7 +248,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     baseReason: `${cascade.first.reason}; unsure messages over ${cascade.second.reason?.replace(/ \(.*$/, '')}`,
     escalation: {
       embedder: embedderOf(request, cascade.second, second),
-      calibration: calibrationOf(cascade.second),
+      calibration: calibrationOf(cascade.second, second),
       margin: CASCADE_MARGIN,
       gap: CASCADE_GAP,
       baseId: cascade.second.embedder.id,
@@ -270,14 +287,14 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     },
     async fit(request) {
       const { signal } = request;
-      const project = (base: Embedder) =>
+      const project = (chosen: ChosenBase) =>
         fitProjectionWith(
           request.tree,
-          base,
+          chosen.embedder,
           {
             // A small tree fits in a fraction of a second: more threads only cost their start-up.
             threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
-            ...fitOptions,
+            ...optionsOver(chosen),
             embeddingCache: request.embeddingCache,
             signal,
           },
@@ -286,8 +303,8 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         );
       // A fit over `chosen` made now, kept in the cache directory; or read back when it is there.
       const fitNow = async (chosen: ChosenBase) => {
-        const projection = await project(chosen.embedder);
-        const file = fileOf(request, chosen.embedder);
+        const projection = await project(chosen);
+        const file = fileOf(request, chosen);
         if (file) embedderOf(request, chosen, projection).save(file);
         return { projection, cached: false, ...(file ? { file } : {}) };
       };
