@@ -205,4 +205,32 @@ describe('the inspector edits every field of every node type and of the root', (
     await page.waitForSelector('#route-node');
     expect(await page.locator('#route-node').textContent()).toBe('plans #3');
   }, 180_000);
+
+  it('saves the text just typed in a field: Save clicked from the field, and Ctrl+S in it', async () => {
+    await openEditor(page, fixture.dev.url);
+    await selectNode(page, 3);
+    const savedName = () => nodeOf(JSON.parse(readFileSync(fixture.treePath, 'utf8')), 3).name;
+
+    // Typed, not committed: Save is enabled for it; the press commits the field, the draft is
+    // checked, then saved (the button used to be disabled until the field was left: nothing saved).
+    await page.locator('#node-name').fill('plans and prices');
+    expect(await page.locator('#save').isDisabled()).toBe(false);
+    let reloaded = fixture.dev.nextReload();
+    await page.locator('#save').click();
+    await expect.poll(savedName, { timeout: 10_000 }).toBe('plans and prices');
+    await reloaded;
+    await page.waitForSelector('#editor-status:text("Saved")');
+
+    // Ctrl+S while typing saves what is on screen (it used to save the draft without it), and the
+    // field keeps the focus.
+    await page.locator('#node-name').fill('our plans');
+    reloaded = fixture.dev.nextReload();
+    await page.locator('#node-name').press('Control+s');
+    await expect.poll(savedName, { timeout: 10_000 }).toBe('our plans');
+    await reloaded;
+    await page.waitForSelector('#editor-status:text("Saved")');
+    expect(
+      await page.locator('#node-name').evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true);
+  }, 60_000);
 });

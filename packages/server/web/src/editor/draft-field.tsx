@@ -16,7 +16,8 @@ type AreaProps = FieldAttributes & { rows?: number };
  * A text field that keeps what is being typed until it is committed (on change: blur or Enter), so
  * that the page re-rendering meanwhile (a check coming back, the disk poll) never resets it. One
  * commit is one undo step. `onCommit` returning `false` refuses the text (it does not parse): the
- * field keeps it, to be fixed, rather than going back to the value.
+ * field keeps it, to be fixed, rather than going back to the value. Marked `data-draft`: the editor
+ * page follows its typing (`isDraftField`) to enable Save before the commit.
  */
 export function DraftInput(props: InputProps & { value: string; onCommit(value: string): boolean | void }) {
   const { value, onCommit, ...rest } = props;
@@ -24,6 +25,7 @@ export function DraftInput(props: InputProps & { value: string; onCommit(value: 
   // Preact types an input by its `type` (a union); these attributes fit the text and number kinds.
   const attributes = {
     ...rest,
+    'data-draft': '',
     value: draft ?? value,
     onInput: (event: Event) => setDraft((event.target as HTMLInputElement).value),
     onChange: (event: Event) => {
@@ -41,6 +43,7 @@ export function DraftArea(props: AreaProps & { value: string; onCommit(value: st
   return (
     <textarea
       {...rest}
+      data-draft=""
       value={draft ?? value}
       onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
       onChange={(event) => {
@@ -49,4 +52,19 @@ export function DraftArea(props: AreaProps & { value: string; onCommit(value: st
       }}
     />
   );
+}
+
+/** A field whose text is committed on change (`DraftInput`, `DraftArea`). */
+export function isDraftField(target: EventTarget | null): boolean {
+  return target instanceof Element && target.hasAttribute('data-draft');
+}
+
+/**
+ * Commits the text being typed in `field` (its `change`, as on leaving it), now: Save and Ctrl+S save
+ * what is on screen. `keepFocus`: the field has the focus again afterwards (Ctrl+S).
+ */
+export function commitDraftField(field: Element | null, keepFocus = false): void {
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+  field.blur();
+  if (keepFocus) field.focus();
 }

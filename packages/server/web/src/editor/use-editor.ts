@@ -41,6 +41,14 @@ export interface TreeEditor {
   redo(): void;
   /** Saves a valid draft; `force` overwrites a file changed on disk. */
   save(force?: boolean): Promise<void>;
+  /**
+   * Saves the draft once it is checked, if it is valid and unsaved: what Save and Ctrl+S do, so that
+   * a field committed just before (Ctrl+S in it, Save clicked from it) is in the save. A check that
+   * fails drops the request (the problem shows).
+   */
+  requestSave(): void;
+  /** A save is asked for and waits for the draft's check. */
+  saveWanted: boolean;
   /** Loads the file from disk again, dropping the draft. */
   reload(): Promise<void>;
 }
@@ -57,6 +65,9 @@ export function useEditor(): TreeEditor {
   const [diskVersion, setDiskVersion] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [saveWanted, setSaveWanted] = useState(false);
+  /** The check on screen when the save was asked for: another one that is not of the draft failed. */
+  const checkAtRequest = useRef<EditorCheckResponse | null>(null);
   /** Counts the Callbacks panel's saves: a draft is checked again against the module's new exports. */
   const [moduleSaves, setModuleSaves] = useState(0);
   const document = history?.present ?? null;
@@ -196,6 +207,18 @@ export function useEditor(): TreeEditor {
     [api, document, file],
   );
 
+  useEffect(() => {
+    if (!saveWanted || saving) return;
+    if (document && check && checked.current === document) {
+      setSaveWanted(false);
+      if (check.valid && document !== saved) void save();
+    } else if (check !== checkAtRequest.current) setSaveWanted(false);
+  }, [saveWanted, saving, document, check, saved, save]);
+  const requestSave = useCallback(() => {
+    checkAtRequest.current = check;
+    setSaveWanted(true);
+  }, [check]);
+
   return {
     status,
     loadError,
@@ -215,6 +238,8 @@ export function useEditor(): TreeEditor {
     undo: () => setHistory((current) => (current ? undo(current) : current)),
     redo: () => setHistory((current) => (current ? redo(current) : current)),
     save,
+    requestSave,
+    saveWanted,
     reload,
   };
 }

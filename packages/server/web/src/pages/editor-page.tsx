@@ -5,6 +5,7 @@ import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
 import { CallbacksPanel } from '../editor/callbacks/callbacks-panel';
 import { effectiveGraph, reparent, reparentProblem, updateNode } from '../editor/document-model';
+import { isDraftField } from '../editor/draft-field';
 import { EditorBanners } from '../editor/editor-page/editor-banners';
 import { EditorLogin, LOGIN_ERRORS } from '../editor/editor-page/editor-login';
 import {
@@ -41,6 +42,8 @@ export function EditorPage() {
   const [route, setRoute] = useState<EditorRouteResponse | null>(null);
   const [suggestions, setSuggestions] = useState<EditorSuggestionsResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** A draft field holds typed text not committed yet (Save is enabled for it). */
+  const [typing, setTyping] = useState(false);
   const { document, check } = editor;
   const readOnly = editor.file ? !editor.file.editable : true;
 
@@ -107,10 +110,17 @@ export function EditorPage() {
           problems={problems.length}
           readOnly={readOnly}
           saveBlocked={saveBlocked}
+          typing={typing}
         />
         <ShortcutsHelp />
       </TopBar>
-      <main id="editor-page" class="page page-editor">
+      <main
+        id="editor-page"
+        class="page page-editor"
+        // After the field's own handlers (bubbling): typing enables Save, the commit ends it.
+        onInput={(event) => isDraftField(event.target) && setTyping(true)}
+        onChange={(event) => isDraftField(event.target) && setTyping(false)}
+      >
         <EditorBanners
           editor={editor}
           file={editor.file}

@@ -1,4 +1,5 @@
 import { useT } from '../../i18n/use-t';
+import { commitDraftField } from '../draft-field';
 import type { TreeEditor } from '../use-editor';
 import { editorStatusText } from './editor-page-model';
 
@@ -8,12 +9,15 @@ export function EditorToolbar({
   problems,
   readOnly,
   saveBlocked,
+  typing,
 }: {
   editor: TreeEditor;
   problems: number;
   readOnly: boolean;
   /** An invalid draft (or one being checked) cannot be saved. */
   saveBlocked: boolean;
+  /** A field holds text not committed yet: Save commits it, then saves once it is checked. */
+  typing: boolean;
 }) {
   const t = useT('editor');
   return (
@@ -48,9 +52,19 @@ export function EditorToolbar({
         type="button"
         id="save"
         class="button-primary button-small"
-        disabled={readOnly || !editor.dirty || saveBlocked || editor.saving}
-        title={saveBlocked ? t('toolbar.invalid') : t('toolbar.saveTitle')}
-        onClick={() => void editor.save()}
+        disabled={
+          readOnly || editor.saving || (!typing && !editor.saveWanted && (!editor.dirty || saveBlocked))
+        }
+        title={saveBlocked && !typing ? t('toolbar.invalid') : t('toolbar.saveTitle')}
+        // Pressing the button would take the focus from the field, commit its text and start a check,
+        // and the button would be disabled before the click: the field is committed here, then the
+        // save asked for (made once the check is back).
+        onPointerDown={() => {
+          if (!typing) return;
+          commitDraftField(document.activeElement);
+          editor.requestSave();
+        }}
+        onClick={editor.requestSave}
       >
         {editor.saving ? t('toolbar.saving') : t('toolbar.save')}
       </button>

@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import { commitDraftField } from '../draft-field';
 import type { TreeEditor } from '../use-editor';
 
 /** Which editor command a key press is (Ctrl or ⌘ with S, Z, Shift+Z, Y), or null; undo and redo not while typing in a field. */
@@ -27,8 +28,10 @@ export function useEditorShortcuts(editor: TreeEditor): void {
       const command = shortcutOf({ key, ctrlKey, metaKey, shiftKey, inField });
       if (!command) return;
       event.preventDefault();
-      if (command === 'save') void editor.save();
-      else if (command === 'undo') editor.undo();
+      if (command === 'save') {
+        commitDraftField(event.target as Element | null, true);
+        editor.requestSave();
+      } else if (command === 'undo') editor.undo();
       else editor.redo();
     };
     window.addEventListener('keydown', keys);
