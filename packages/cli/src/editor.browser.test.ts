@@ -485,7 +485,7 @@ describe('the tree editor', () => {
     expect(await main(['test', treePath, file], output), lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toMatch(/1 passed/);
   }, 60_000);
-  it('asks before a reload drops unsaved changes', async () => {
+  it('asks before a reload or another page drops unsaved changes', async () => {
     await openEditor(page, dev.url);
     await selectNode(page, 3);
     await set('#node-name', 'postage');
@@ -499,6 +499,19 @@ describe('the tree editor', () => {
     // Dismissed: the page stays, with the change.
     await page.reload({ timeout: 2000 }).catch(() => {});
     expect(await asked).toBe('beforeunload');
+    expect(await page.locator('#node-name').inputValue()).toBe('postage');
+
+    // A page of the top bar (the app follows it without unloading): asked too, in the page's
+    // language; refused, the editor stays with the change.
+    const question = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(`${dialog.type()}: ${dialog.message()}`);
+        void dialog.dismiss();
+      }),
+    );
+    await page.locator('.page-nav a[href="/staff/analytics"]').click();
+    expect(await question).toBe('confirm: Leave the editor? Your unsaved changes will be lost.');
+    expect(new URL(page.url()).pathname).toBe('/staff/editor');
     expect(await page.locator('#node-name').inputValue()).toBe('postage');
     await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('Control+z');

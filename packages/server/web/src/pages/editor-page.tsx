@@ -21,6 +21,7 @@ import { SelectedNodeForm } from '../editor/editor-page/selected-node-form';
 import { ShortcutsHelp } from '../editor/editor-page/shortcuts-help';
 import { useEditorShortcuts } from '../editor/editor-page/use-editor-shortcuts';
 import { useTreeKeys } from '../editor/editor-page/use-tree-keys';
+import { useUnsavedGuard } from '../editor/editor-page/use-unsaved-guard';
 import { RoutingPanel } from '../editor/routing-panel';
 import { moveBeside, reorderProblem } from '../editor/sibling-order';
 import { TreeGraph } from '../editor/tree-graph';
@@ -61,16 +62,7 @@ export function EditorPage() {
     [editor, readOnly],
   );
   useEditorShortcuts(editor);
-  // A reload or a closed tab would drop the unsaved draft: the browser asks first.
-  useEffect(() => {
-    if (!editor.dirty) return;
-    const ask = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [editor.dirty]);
+  useUnsavedGuard(editor.dirty, t('leaveUnsaved'));
 
   const graph = useMemo(() => (document ? effectiveGraph(document) : null), [document]);
   useTreeKeys({ document, nodes: graph?.nodes ?? [], selected, onSelect: setSelected, edit, readOnly });
