@@ -244,7 +244,9 @@ describe('the tree editor', () => {
     await waitChecked(page);
     expect(await page.locator('#editor-status').textContent()).toMatch(/1 problem: cannot save/);
     expect(await page.locator('#save').isDisabled()).toBe(true);
-    expect(await page.locator('#problems').textContent()).toContain('similarityThreshold: must be <= 1');
+    expect(await page.locator('#problems').textContent()).toContain(
+      'similarityThreshold must be from -1 to 1; it is 2.',
+    );
     expect(await page.locator('#node-form .node-findings').textContent()).toContain('Fix:');
     expect(await page.locator('[data-node-id="3"] .graph-badge.is-error').count()).toBe(1);
     await page.screenshot({ path: `${SCREENSHOTS}editor-problems.png` });

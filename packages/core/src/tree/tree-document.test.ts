@@ -129,10 +129,26 @@ describe('tree documents', () => {
     });
     const lines = problems.map((problem) => `${problem.nodeId} ${problem.message}`);
     expect(lines).toContain('2 at /nodes/1/isPrimary: must be boolean.');
-    expect(lines).toContain('3 at /nodes/2/similarityThreshold: must be <= 1.');
+    expect(lines).toContain(
+      '3 at /nodes/2/similarityThreshold (node 3): similarityThreshold must be from -1 to 1; it is 2.',
+    );
     expect(lines).toContain('3 at /nodes/2: unknown property "colour".');
     expect(lines).toContain('3 at /nodes/2: "isPrimary" is not a property of an emit node.');
     expect(lines).toContain('4 at /nodes/3/callbacks: this node type has no callbacks.');
+    // A range names the node by its id and name (not its place in the file) and gives the bounds.
+    const [range] = validateTreeDocument({
+      version: 1,
+      nodes: [
+        { id: 1, type: 'root' },
+        { id: 2, type: 'agent', parent: 1, isPrimary: true },
+        { id: 7, type: 'llm', parent: 2, name: 'advisor', chunks: ['x'], maxToolSteps: 0 },
+      ],
+    });
+    expect(range).toEqual({
+      nodeId: 7,
+      message: 'at /nodes/2/maxToolSteps (node 7 "advisor"): maxToolSteps must be 1 or more; it is 0.',
+      fix: 'Set maxToolSteps to a value of 1 or more.',
+    });
     expect(validateTreeDocument({ version: 2, nodes: [] })[0]?.message).toMatch(
       /version: must be equal to constant/,
     );

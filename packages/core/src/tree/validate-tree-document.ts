@@ -16,7 +16,8 @@ let compiled: ReturnType<Ajv2020['compile']> | null = null;
  * right; `defineTree` still checks the tree as a whole.
  */
 export function validateTreeDocument(value: unknown): TreeProblem[] {
-  compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(TREE_DOCUMENT_SCHEMA);
+  // `verbose`: an error carries the value and its schema (a range's other bound, for its message).
+  compiled ??= new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(TREE_DOCUMENT_SCHEMA);
   if (compiled(value)) return [];
   const nodes = (value as { nodes?: unknown } | null)?.nodes;
   const seen = new Set<string>();
@@ -122,7 +123,8 @@ function documentKeysOf(type: NodeType): string[] {
 function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
   const path = error.instancePath || '/';
   const match = /^\/nodes\/(\d+)/.exec(path);
-  const node = match && Array.isArray(nodes) ? (nodes[Number(match[1])] as { id?: unknown }) : undefined;
+  const node =
+    match && Array.isArray(nodes) ? (nodes[Number(match[1])] as { id?: unknown; name?: unknown }) : undefined;
   const nodeId = Number.isInteger(node?.id) ? (node!.id as number) : undefined;
   const at = `at ${path}`;
   const params = error.params as Record<string, unknown>;
@@ -152,6 +154,11 @@ function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
           fix: 'Remove "callbacks", or change the node type.',
         };
       break;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return rangeProblem(error, path, nodeId, node);
     case 'required':
       return {
         nodeId,
@@ -163,6 +170,52 @@ function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
     nodeId,
     message: `${at}: ${error.message ?? 'is not valid'}${error.keyword === 'enum' ? ` (${(params.allowedValues as unknown[]).join(', ')})` : ''}.`,
     fix: 'Correct the value (docs/tree-format.md gives the shape of every property).',
+  };
+}
+
+/**
+ * A number out of its range: the property, the node (id and name: `/nodes/14` is the 15th entry of
+ * the file, not node 14), the whole range and the value given.
+ * `at /nodes/2/similarityThreshold (node 3 "shipping"): similarityThreshold must be from -1 to 1; it is 2.`
+ */
+function rangeProblem(
+  error: ErrorObject,
+  path: string,
+  nodeId: number | undefined,
+  node: { name?: unknown } | undefined,
+): TreeProblem {
+  const schema = (error.parentSchema ?? {}) as Partial<
+    Record<'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum', number>
+  >;
+  const low =
+    schema.minimum !== undefined
+      ? `${schema.minimum}`
+      : schema.exclusiveMinimum !== undefined
+        ? `more than ${schema.exclusiveMinimum}`
+        : null;
+  const high =
+    schema.maximum !== undefined
+      ? `${schema.maximum}`
+      : schema.exclusiveMaximum !== undefined
+        ? `less than ${schema.exclusiveMaximum}`
+        : null;
+  const range =
+    low !== null && high !== null
+      ? `from ${low} to ${high}`
+      : low !== null
+        ? schema.minimum !== undefined
+          ? `${low} or more`
+          : low
+        : schema.maximum !== undefined
+          ? `${high} or less`
+          : `${high}`;
+  const property = path.slice(path.lastIndexOf('/') + 1);
+  const name = typeof node?.name === 'string' && node.name ? ` "${node.name}"` : '';
+  const which = nodeId === undefined ? '' : ` (node ${nodeId}${name})`;
+  return {
+    nodeId,
+    message: `at ${path}${which}: ${property} must be ${range}; it is ${JSON.stringify(error.data)}.`,
+    fix: `Set ${property} to a value ${range.startsWith('from') ? range : `of ${range}`}.`,
   };
 }
 

@@ -51,7 +51,11 @@ describe('the tree editor API', () => {
     expect(bad.valid).toBe(false);
     expect(bad.tree).toBeNull();
     expect(bad.problems).toContainEqual(
-      expect.objectContaining({ nodeId: 5, message: 'at /nodes/4/similarityThreshold: must be <= 1.' }),
+      expect.objectContaining({
+        nodeId: 5,
+        message:
+          'at /nodes/4/similarityThreshold (node 5): similarityThreshold must be from -1 to 1; it is 3.',
+      }),
     );
     const unknownCallback = {
       ...document,

@@ -58,7 +58,11 @@ test('withKey sets, removes, and drops an object left empty', () => {
 
 test("problemsAt: the check's problems about one property, by JSON pointer or by its quoted name", () => {
   const problems = [
-    { nodeId: 3, message: 'at /nodes/2/query/chunkQty: must be >= 1.', fix: 'Set it to 1 or more.' },
+    {
+      nodeId: 3,
+      message: 'at /nodes/2/query/chunkQty (node 3): chunkQty must be 1 or more; it is 0.',
+      fix: 'Set chunkQty to a value of 1 or more.',
+    },
     { nodeId: 3, message: 'at /nodes/2/query: unknown property "x".', fix: 'Remove it.' },
     { nodeId: 3, message: '"maxToolSteps" is 0: it must be a positive integer.', fix: 'Set 5.' },
   ];
