@@ -9,19 +9,22 @@ import { useT } from '../i18n/use-t';
 export function ReportCards({ report, label }: { report: AnalyticsReport; label?: string }) {
   const { totals, latency } = report;
   const t = useT('analytics');
-  const percent = (value: number) => formatPercent(value);
+  // A range without conversations (or turns) has no rate and no latency: a dash, not "0%" or "0 ms".
+  const ofConversations = (value: number) => (totals.conversations ? formatPercent(value) : '—');
+  const ofTurns = (value: number) => (totals.turns ? formatPercent(value) : '—');
+  const ms = (value: number) => (totals.turns ? formatMs(value) : '—');
   const cards: [string, string, string][] = [
     ['conversations', formatInteger(totals.conversations), t('cards.conversations')],
     ['turns', formatInteger(totals.turns), t('cards.turns')],
     [
       'containment',
-      percent(totals.containmentRate),
+      ofConversations(totals.containmentRate),
       t('cards.containment', { contained: totals.contained, conversations: totals.conversations }),
     ],
-    ['no-match', percent(totals.noMatchRate), t('cards.noMatch', { count: totals.noMatch })],
-    ['fallback', percent(totals.fallbackRate), t('cards.fallback', { count: totals.fallback })],
-    ['low-margin', percent(totals.lowMarginRate), t('cards.lowMargin', { count: totals.lowMarginTurns })],
-    ['p95', formatMs(latency.p95), t('cards.latency', { p50: formatMs(latency.p50) })],
+    ['no-match', ofTurns(totals.noMatchRate), t('cards.noMatch', { count: totals.noMatch })],
+    ['fallback', ofTurns(totals.fallbackRate), t('cards.fallback', { count: totals.fallback })],
+    ['low-margin', ofTurns(totals.lowMarginRate), t('cards.lowMargin', { count: totals.lowMarginTurns })],
+    ['p95', ms(latency.p95), t('cards.latency', { p50: ms(latency.p50) })],
   ];
   return (
     <section class="report-cards" aria-label={label ?? t('cards.figures')}>
