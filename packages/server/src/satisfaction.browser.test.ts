@@ -86,16 +86,23 @@ describe('satisfaction from the chat page into analytics (Chromium)', () => {
       await analytics.locator('#operator-login button[type=submit]').click();
       await analytics.locator('#satisfaction-report').waitFor();
       expect(await analytics.locator('#satisfaction-overall').textContent()).toBe(
-        'Average 4.0 of 5 from 1 ratings.',
+        'Average 4.0 of 5 from 1 rating.',
       );
       const row = (id: string) =>
         analytics.locator(`#${id} tbody tr`).first().locator('td').allTextContents();
-      expect(await row('satisfaction-by-operator')).toEqual(['bruno', '4.0', '1']);
+      expect(await row('satisfaction-by-operator')).toEqual(['Bruno Bianchi', '4.0', '1']);
       expect(await row('satisfaction-by-team')).toEqual(['support', '4.0', '1']);
       expect((await row('satisfaction-by-version')).slice(1)).toEqual(['4.0', '1']);
       await analytics
         .locator('#satisfaction-report')
         .screenshot({ path: `${SCREENSHOTS}analytics-satisfaction.png` });
+      // The section follows the page's filter: days without ratings have none.
+      await analytics.fill('#analytics-filter [name=from]', '2020-01-01');
+      await analytics.fill('#analytics-filter [name=to]', '2020-01-31');
+      await analytics.locator('#analytics-filter button[type=submit]').click();
+      await expect
+        .poll(() => analytics.locator('#satisfaction-overall').textContent())
+        .toBe('No ratings in these days.');
       expect(user.errors).toEqual([]);
     } finally {
       await user.context.close();

@@ -108,6 +108,14 @@ export class OperatorAuth {
   }
 
   /**
+   * The name colleagues see of the operator `id`, from the directory; null when it is not there (an
+   * operator removed, or one who signs in by single sign-on only).
+   */
+  async nameOf(id: string): Promise<string | null> {
+    return (await this.#directory?.find(id))?.name ?? null;
+  }
+
+  /**
    * Checks `login` and `password`; on success starts a login (cookie set on `c`) and audits
    * `operator.login`, else audits `operator.login-failed` and throws 401.
    */

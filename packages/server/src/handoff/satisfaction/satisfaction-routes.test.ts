@@ -88,10 +88,27 @@ describe('satisfaction (CSAT) over HTTP', () => {
     expect(await report.json()).toMatchObject({
       count: 1,
       average: 4,
-      byOperator: [{ key: 'bruno', count: 1, average: 4, distribution: [0, 0, 0, 1, 0] }],
+      byOperator: [
+        { key: 'bruno', name: 'Bruno Bianchi', count: 1, average: 4, distribution: [0, 0, 0, 1, 0] },
+      ],
       byTeam: [{ key: 'support', count: 1, average: 4 }],
       byTreeVersion: [{ key: agent.tree.contentHash, count: 1 }],
     });
+    // The analytics filter: UTC days, both included, and the tree version.
+    const reportFor = async (query: string) =>
+      await app.request(`/api/v1/analytics/satisfaction?${query}`, {
+        headers: { 'X-Operator-Token': bruno },
+      });
+    const today = new Date().toISOString().slice(0, 10);
+    const count = async (query: string) =>
+      ((await (await reportFor(query)).json()) as { count: number }).count;
+    expect(await count(`from=${today}&to=${today}`)).toBe(1);
+    expect(await count('from=2020-01-01&to=2020-01-31')).toBe(0);
+    expect(await count(`version=${agent.tree.contentHash}`)).toBe(1);
+    expect(await count('version=another')).toBe(0);
+    const backwards = await reportFor('from=2020-02-01&to=2020-01-01');
+    expect(backwards.status).toBe(400);
+    expect(JSON.stringify(await backwards.json())).toContain('ends (2020-01-01) before it starts');
 
     // Deleting the session forgets its rating.
     const deleted = await app.request(`/api/v1/sessions/${session.sessionId}`, {

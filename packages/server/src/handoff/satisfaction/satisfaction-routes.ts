@@ -1,5 +1,6 @@
 import type { AnalyticsStore } from '@treeagent/core/adapter';
 import { satisfactionBy } from '@treeagent/core/adapter';
+import { resolveReportFilter } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error.js';
@@ -16,7 +17,14 @@ const RatingBody = z.strictObject({
   comment: z.string().trim().max(2000, 'the comment is at most 2000 characters').optional(),
 });
 
-const ReportQuery = z.strictObject({ since: z.iso.datetime({ offset: true }).optional() });
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+const ReportQuery = z.strictObject({
+  since: z.iso.datetime({ offset: true }).optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+  version: z.string().min(1).max(128).optional(),
+});
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `POST /sessions/:id/satisfaction` `{ rating: 1–5, comment? }` (the session's token): the user's
@@ -55,22 +63,38 @@ export function satisfactionRoutes(services: Services, analytics: AnalyticsStore
 }
 
 /**
- * `GET /analytics/satisfaction?since=` (operators): the users' ratings grouped by operator, team
- * and tree version (`{ count, average, distribution }` each), and the overall count and average.
+ * `GET /analytics/satisfaction?from=&to=&version=` (operators): the users' ratings grouped by
+ * operator (with the name colleagues see), team and tree version (`{ count, average, distribution }`
+ * each), and the overall count and average. `from`/`to` are UTC days, both included, as the
+ * report's (a range that ends before it starts is a 400); `version` keeps the ratings of sessions run
+ * by that tree version; `since` (an ISO time) is the older form. Without any: every rating.
  */
 export function satisfactionReportRoutes(services: Services): Hono {
   const routes = new Hono();
   routes.get('/satisfaction', async (c) => {
     const query = validate(ReportQuery, c.req.query(), 'query');
-    const ratings = await services.handoffs.satisfaction.list(
-      query.since ? new Date(query.since) : undefined,
+    const range = query.from || query.to ? resolveReportFilter({ from: query.from, to: query.to }) : null;
+    const start = range
+      ? new Date(`${range.from}T00:00:00Z`)
+      : query.since
+        ? new Date(query.since)
+        : undefined;
+    const end = range ? Date.parse(`${range.to}T00:00:00Z`) + DAY_MS : Number.POSITIVE_INFINITY;
+    const ratings = (await services.handoffs.satisfaction.list(start)).filter(
+      (rating) =>
+        rating.at.getTime() < end && (query.version === undefined || rating.treeVersion === query.version),
     );
     const total = ratings.reduce((sum, rating) => sum + rating.rating, 0);
     c.header('Cache-Control', 'no-store');
     return c.json({
       count: ratings.length,
       average: ratings.length ? total / ratings.length : null,
-      byOperator: satisfactionBy(ratings, 'operatorId'),
+      byOperator: await Promise.all(
+        satisfactionBy(ratings, 'operatorId').map(async (group) => ({
+          ...group,
+          name: group.key ? await services.operatorAuth.nameOf(group.key) : null,
+        })),
+      ),
       byTeam: satisfactionBy(ratings, 'team'),
       byTreeVersion: satisfactionBy(ratings, 'treeVersion'),
       comments: ratings

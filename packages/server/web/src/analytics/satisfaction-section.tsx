@@ -1,22 +1,36 @@
 import { useEffect, useState } from 'preact/hooks';
-import { analyticsApi, type SatisfactionGroupView, type SatisfactionReport } from '../api/analytics-api';
+import {
+  type AnalyticsFilter,
+  analyticsApi,
+  type SatisfactionGroupView,
+  type SatisfactionReport,
+} from '../api/analytics-api';
 import { useApp } from '../app/app-context';
 import { formatDecimal, formatInteger } from '../components/format';
 import { useT } from '../i18n/use-t';
 import './satisfaction-section.css';
 
-/** The users' ratings of conversations with people (CSAT): overall, and by operator, team and tree version. */
-export function SatisfactionSection() {
+/**
+ * The users' ratings of conversations with people (CSAT) in the report's days and version (`filter`:
+ * the days the report resolved, so both say the same range): overall, and by operator (by name),
+ * team and tree version.
+ */
+export function SatisfactionSection({ filter }: { filter: AnalyticsFilter }) {
   const { api } = useApp();
   const t = useT('analytics');
   const [report, setReport] = useState<SatisfactionReport | null>(null);
+  const { from, to, version } = filter;
 
   useEffect(() => {
-    void analyticsApi
-      .satisfaction(api)
-      .then(setReport)
-      .catch(() => setReport(null));
-  }, [api]);
+    let live = true;
+    analyticsApi
+      .satisfaction(api, { from, to, version })
+      .then((next) => live && setReport(next))
+      .catch(() => live && setReport(null));
+    return () => {
+      live = false;
+    };
+  }, [api, from, to, version]);
 
   if (!report) return null;
   return (
@@ -61,7 +75,9 @@ function Groups({ id, title, groups }: { id: string; title: string; groups: Sati
       <tbody>
         {groups.map((group) => (
           <tr key={group.key}>
-            <td>{group.key || t('satisfaction.nobody')}</td>
+            <td title={group.name ? group.key : undefined}>
+              {group.name ?? (group.key || t('satisfaction.nobody'))}
+            </td>
             <td>{formatDecimal(group.average, 1)}</td>
             <td>{formatInteger(group.count)}</td>
           </tr>

@@ -41,6 +41,8 @@ const json = { 'Content-Type': 'application/json' };
 /** One group of ratings: its key, how many, their average, how many of each value 1–5. */
 export interface SatisfactionGroupView {
   key: string;
+  /** By operator: the name colleagues see (null when the directory does not have it). */
+  name?: string | null;
   count: number;
   average: number;
   distribution: number[];
@@ -56,8 +58,9 @@ export interface SatisfactionReport {
 }
 
 export const analyticsApi = {
-  /** `GET /api/v1/analytics/satisfaction`: the users' ratings by operator, team and tree version. */
-  satisfaction: (api: ApiClient) => api.json<SatisfactionReport>('/api/v1/analytics/satisfaction'),
+  /** `GET /api/v1/analytics/satisfaction`: the users' ratings in the filter's days and version, by operator, team and tree version. */
+  satisfaction: (api: ApiClient, filter: AnalyticsFilter) =>
+    api.json<SatisfactionReport>(`/api/v1/analytics/satisfaction${query({ ...filter })}`),
   report: (api: ApiClient, filter: AnalyticsFilter) =>
     api.json<AnalyticsReport>(`/api/v1/analytics/report${query({ ...filter })}`),
   compare: (api: ApiClient, filter: AnalyticsFilter, a: string, b: string) =>

@@ -142,7 +142,15 @@ function AnalyticsView() {
         </>
       ) : null}
       <ExperimentView />
-      <SatisfactionSection />
+      <SatisfactionSection
+        // The days the report resolved (its default range too), so both say the same days; without a
+        // report (no analytics store) the filter as given.
+        filter={{
+          from: reports?.main.filter.from ?? filter.from,
+          to: reports?.main.filter.to ?? filter.to,
+          version: filter.version,
+        }}
+      />
       {unmatched ? (
         <section>
           <h2>{t('unmatched.title')}</h2>
