@@ -64,6 +64,9 @@ describe('transfer from the console (Chromium)', () => {
       await item.waitFor();
       const sessionId = (await item.getAttribute('data-session-id'))!;
       await item.click();
+      // The open conversation is in the address: a reload opens it again.
+      await expect.poll(() => new URL(bruno.page.url()).searchParams.get('session')).toBe(sessionId);
+      await bruno.page.reload();
       await bruno.page.locator('#claim').click();
       await expect.poll(() => bruno.page.locator('#session-holder').textContent()).toBe('Claimed by you');
 

@@ -14,6 +14,11 @@ import { OperatorBadge } from './operator-badge';
 import './console.css';
 import { useT } from '../i18n/use-t';
 
+/** The session the address names (`/staff/console?session=…`), or null. */
+function sessionInAddress(): string | null {
+  return new URLSearchParams(location.search).get('session') || null;
+}
+
 /**
  * The console once logged in: the queue on the left (`console/queue-list.tsx`), the selected session in
  * the middle and its state and notes on the right (`console/session-panel.tsx`), both kept live by the
@@ -27,7 +32,8 @@ export function ConsoleView() {
   // null until the first answer for this tab: the tab then shows "…", not a count of 0.
   const [list, setList] = useState<HandoffSummary[] | null>(null);
   const [queues, setQueues] = useState<string[]>([]);
-  const [selected, setSelected] = useState<string | null>(null);
+  // The open conversation is in the address (`?session=`): a reload or a shared link opens it again.
+  const [selected, setSelected] = useState<string | null>(sessionInAddress);
   const [detail, setDetail] = useState<HandoffDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
@@ -83,6 +89,13 @@ export function ConsoleView() {
     setDetail(null);
     if (selected) void loadDetail(selected);
   }, [selected, loadDetail]);
+
+  useEffect(() => {
+    const url = new URL(location.href);
+    if (selected) url.searchParams.set('session', selected);
+    else url.searchParams.delete('session');
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }, [selected]);
 
   // Live: the queue and the open session follow what happens on any server process.
   useEffect(() => {
