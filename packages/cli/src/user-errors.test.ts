@@ -20,10 +20,10 @@ function tree(name: string, text: string): string {
 }
 
 /** The real command in its own process (as a user runs it; tsx only because this is the source). */
-function run(argv: string[]): Promise<{ code: number; err: string }> {
+function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', BIN, ...argv], { cwd: ROOT }, (error, _stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, err: stderr }),
+    execFile(process.execPath, ['--import', 'tsx', BIN, ...argv], { cwd: ROOT }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, out: stdout, err: stderr }),
     );
   });
 }
@@ -89,7 +89,7 @@ describe("a user's mistake is one message naming the file and line (or the flag)
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const { code, err } = await run([
+      const { code, out, err } = await run([
         'dev',
         tree('ok.ts', VALID),
         '--port',
@@ -101,6 +101,8 @@ describe("a user's mistake is one message naming the file and line (or the flag)
       expect(code).toBe(2);
       expect(err).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(err).toContain('--port');
+      // Nothing started: no version recorded, nothing said about one before the error.
+      expect(out).not.toContain('Recorded version');
     } finally {
       blocker.close();
     }

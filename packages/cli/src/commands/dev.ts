@@ -85,7 +85,6 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     options.config ? { config: options.config } : {},
     out,
   );
-  await recordVersion('cli', 'treeagent dev started');
   const agent = new TreeAgent({
     tree: loaded.tree,
     ...data.options,
@@ -183,6 +182,8 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     await data.close();
     throw portInUseError(error, hostname, port) ?? error;
   });
+  // Once the server runs: a start that fails (a port in use) records and says nothing.
+  await recordVersion('cli', 'treeagent dev started');
   out.log(
     `Tree Agent dev server: ${loaded.tree.name} (${loaded.tree.nodes.size} nodes, ${loaded.tree.chunks.length} chunks); ${loaded.modelSource}.`,
   );
