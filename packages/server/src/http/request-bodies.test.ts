@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
-import { MAX_JSON_DEPTH } from './read-json.js';
+import { MAX_JSON_DEPTH } from './body-problems.js';
 
 const json = { 'Content-Type': 'application/json' };
 

@@ -3,7 +3,7 @@ import { type OperatorAccount, operatorDirectory } from '../operators/operator-a
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { handoffAgent } from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
-import { bodyProblem } from './read-json.js';
+import { bodyProblem } from './body-problems.js';
 
 const unpairedSurrogatePath = (value: unknown) => bodyProblem(value)?.path ?? null;
 
