@@ -10,6 +10,7 @@ import { launchChromium } from './test-support/browser.js';
 import { memoryLogger } from './test-support/fixtures.js';
 import { handoffAgent } from './test-support/handoff.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { seedConversations } from './test-support/staff-pages.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
 /**
@@ -36,16 +37,7 @@ beforeAll(async () => {
     web: { directory: WEB_DIRECTORY },
   });
   // One conversation waiting for an operator.
-  const created = await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' });
-  const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-  for (const message of ['hello', 'a human please']) {
-    const response = await fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
-      body: JSON.stringify({ message }),
-    });
-    expect(response.status).toBe(200);
-  }
+  await seedConversations(server.url, [['hello', 'a human please']]);
   browser = await launchChromium();
 }, 120_000);
 

@@ -13,6 +13,7 @@ import { handoffAgent } from './test-support/handoff.js';
 import { overflowing, topBarProblems } from './test-support/layout.js';
 import { memoryTreeEditor } from './test-support/memory-tree-editor.js';
 import { OPERATOR_PASSWORDS, testOperatorAccounts } from './test-support/operators.js';
+import { seedConversations } from './test-support/staff-pages.js';
 import { WEB_DIRECTORY } from './web-directory.js';
 
 /**
@@ -79,16 +80,7 @@ beforeAll(async () => {
     locale: 'it',
   });
   // A conversation for the review and analytics pages, one waiting for an operator in the console.
-  const created = await fetch(`${server.url}/api/v1/sessions`, { method: 'POST' });
-  const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-  for (const message of ['hello', 'a human please']) {
-    const response = await fetch(`${server.url}/api/v1/sessions/${sessionId}/messages`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Session-Token': token },
-      body: JSON.stringify({ message }),
-    });
-    expect(response.status).toBe(200);
-  }
+  await seedConversations(server.url, [['hello', 'a human please']]);
   browser = await launchChromium();
 }, 120_000);
 
