@@ -206,20 +206,27 @@ export const faqQuery: QueryCallback<FaqSelf> = (_self, context) => ({
 const documentText = (chunk: RetrievedChunk) =>
   typeof chunk.extra.document === 'string' ? chunk.extra.document : chunk.text;
 
+/** The retrieved documents, best first, each once (a document and its questions are one document). */
+function distinctDocuments(chunks: readonly RetrievedChunk[], limit: number): RetrievedChunk[] {
+  const seen = new Set<string>();
+  return chunks
+    .filter((chunk) => {
+      const title = String(chunk.extra.title);
+      if (seen.has(title)) return false;
+      seen.add(title);
+      return true;
+    })
+    .slice(0, limit);
+}
+
 /**
- * The two best documents, each once (a document and its questions are one document). Nothing close
- * enough: \`outcome: 'failure'\` climbs back to the agent, which explores elsewhere.
+ * The two best documents. Nothing close enough: \`outcome: 'failure'\` climbs back to the agent,
+ * which explores elsewhere.
  */
 export const faqFound: QueryAfterCallback<FaqSelf> = (self, _context, special, links) => {
-  const seen = new Set<string>();
-  const found = special.chunks.filter((chunk) => {
-    const title = String(chunk.extra.title);
-    if (seen.has(title)) return false;
-    seen.add(title);
-    return true;
-  });
+  const found = distinctDocuments(special.chunks, 2);
   if (found.length === 0) return { outcome: 'failure' };
-  self.found = found.slice(0, 2);
+  self.found = found;
   return { nodeTarget: links.answer!, step: 'before' };
 };
 
