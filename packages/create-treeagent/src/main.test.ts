@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main as treeagent } from '@treeagent/cli';
+import { formatTreeDocument } from '@treeagent/core/document';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type Io, main } from './main.js';
 
@@ -55,6 +56,11 @@ describe('npm create treeagent', () => {
       expect(manifest.scripts.dev).toBe(
         `treeagent dev ${format === 'json' ? 'src/tree.json' : 'src/tree.ts'}`,
       );
+      if (format === 'json') {
+        // Written in the editor's stable layout: its first save changes only what was edited.
+        const text = readFileSync(tree, 'utf8');
+        expect(formatTreeDocument(JSON.parse(text))).toBe(text);
+      }
       expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
       expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);
       expect(

@@ -22,12 +22,12 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
             ...document.questions.map((question) => ({
               text: question,
               forRag: true,
-              extra: { title: document.title, document: document.text },
+              extra: { document: document.text, title: document.title },
             })),
           ]),
         ],
         links: { answer: 3 },
-        callbacks: { query: 'faqQuery', after: 'faqFound' },
+        callbacks: { after: 'faqFound', query: 'faqQuery' },
       },
       { id: 3, parent: 2, type: 'emit', name: `${faq.name}: answer`, callbacks: { emit: 'faqAnswer' } },
     ],
@@ -103,7 +103,7 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
             type: 'emit',
             name: 'ask order number',
             emit: staticEmit(texts.order.askNumber, { waitInteraction: true }),
-            links: { status: 42, again: 43 },
+            links: { again: 43, status: 42 },
             callbacks: { after: 'readOrderNumber' },
           },
           { id: 42, parent: 40, type: 'emit', name: 'order status', callbacks: { emit: 'orderStatus' } },
@@ -113,7 +113,7 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
             type: 'emit',
             name: 'ask order number again',
             emit: staticEmit(texts.order.askAgain, { waitInteraction: true }),
-            links: { status: 42, again: 43 },
+            links: { again: 43, status: 42 },
             callbacks: { after: 'readOrderNumber' },
           },
         ]
@@ -132,9 +132,10 @@ export function jsonTreeFiles(texts: Texts, support: boolean): { document: strin
     version: 1,
     name: support ? 'support' : 'assistant',
     module: './tree.callbacks.ts',
+    // By name, as the editor's stable layout writes them: its first save changes nothing else.
     components: {
-      shipping: faqComponent(texts.shipping),
       ...(support ? { returns: faqComponent(texts.returns) } : {}),
+      shipping: faqComponent(texts.shipping),
     },
     nodes,
   };
