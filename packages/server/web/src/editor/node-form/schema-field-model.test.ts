@@ -46,6 +46,8 @@ describe('parseField', () => {
     expect(parseField('number', node.maxToolSteps!, 'five')).toEqual({ error: 'notNumber' });
     expect(parseField('number', node.maxToolSteps!, '2.5')).toEqual({ error: 'notInteger' });
     expect(parseField('json', node.tools!, '{a:')).toMatchObject({ error: 'notJson' });
+    // A list field's message shows a list, not an object.
+    expect(parseField('json', sub('emit', 'sources'), '[{a:')).toMatchObject({ error: 'notJsonList' });
     expect(parseField('json', node.tools!, '[1]')).toEqual({ error: 'notObject' });
   });
 });

@@ -13,7 +13,7 @@ export type FieldKind = 'text' | 'number' | 'boolean' | 'enum' | 'list' | 'objec
 export type FieldError =
   | { error: 'notNumber' }
   | { error: 'notInteger' }
-  | { error: 'notJson'; detail: string }
+  | { error: 'notJson' | 'notJsonList'; detail: string }
   | { error: 'notObject' }
   | { error: 'notArray' };
 
@@ -125,13 +125,15 @@ export function parseField(
         .map((line) => line.trim())
         .filter(Boolean),
     };
+  const types = typesOf(schema);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (caught) {
-    return { error: 'notJson', detail: (caught as Error).message };
+    // The example in the message has the field's shape: a list for a list.
+    const list = types.length === 1 && types[0] === 'array';
+    return { error: list ? 'notJsonList' : 'notJson', detail: (caught as Error).message };
   }
-  const types = typesOf(schema);
   if (types.length === 1 && types[0] === 'object' && !isObject(value)) return { error: 'notObject' };
   if (types.length === 1 && types[0] === 'array' && !Array.isArray(value)) return { error: 'notArray' };
   return { value };

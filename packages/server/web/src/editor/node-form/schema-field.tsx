@@ -50,7 +50,7 @@ export function SchemaField(props: SchemaFieldProps) {
     <>
       {error ? (
         <span class="finding is-error">
-          {t(`schemaField.${error.error}`, error.error === 'notJson' ? { detail: error.detail } : {})}
+          {t(`schemaField.${error.error}`, 'detail' in error ? { detail: error.detail } : {})}
         </span>
       ) : null}
       {found.map((problem) => (
