@@ -93,7 +93,10 @@ describe('teams, presence and notifications in the console (Chromium)', () => {
       expect(await shown(bruno.page)).toEqual(['New conversation in support: asked for a person']);
       expect(await alerts(carla.page)).toBe('0');
 
-      // Bruno passes it to sales: Carla is alerted.
+      // Bruno passes it to sales: Carla is alerted, though she is reading the Closed tab (the alerts
+      // and the Queue tab's count follow the live queue on either tab).
+      await carla.page.click('#queue-tab-closed');
+      await carla.page.locator('#queue-tab-closed[aria-selected="true"]').waitFor();
       const token = await loginOperator(server.app, 'bruno');
       await fetch(`${server.url}/api/v1/operator/handoffs/${created.sessionId}/claim`, {
         method: 'POST',
@@ -111,6 +114,7 @@ describe('teams, presence and notifications in the console (Chromium)', () => {
       expect(moved.status).toBe(200);
       await expect.poll(() => alerts(carla.page)).toBe('1');
       expect(await shown(carla.page)).toEqual(['New conversation in sales: asked for a person']);
+      expect(await carla.page.textContent('#queue-tab-open')).toBe('Queue (1)');
       expect(bruno.errors).toEqual([]);
       expect(carla.errors).toEqual([]);
     } finally {

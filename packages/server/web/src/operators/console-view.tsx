@@ -31,6 +31,9 @@ export function ConsoleView() {
   const [queueFilter, setQueueFilter] = useState('');
   // null until the first answer for this tab: the tab then shows "…", not a count of 0.
   const [list, setList] = useState<HandoffSummary[] | null>(null);
+  // The live queue (open handoffs) whichever tab is shown: its count on the Queue tab, and the
+  // new-conversation alerts, also while the operator reads the Closed tab.
+  const [openList, setOpenList] = useState<HandoffSummary[] | null>(null);
   const [queues, setQueues] = useState<string[]>([]);
   // The open conversation is in the address (`?session=`): a reload or a shared link opens it again.
   const [selected, setSelected] = useState<string | null>(sessionInAddress);
@@ -60,8 +63,10 @@ export function ConsoleView() {
   const loadList = useCallback(async () => {
     const read = ++listRead.current;
     await run(async () => {
-      const response = await handoffApi.list(api, status);
+      const open = await handoffApi.list(api, 'open');
+      const response = status === 'open' ? open : await handoffApi.list(api, status);
       if (read !== listRead.current) return;
+      setOpenList(open.handoffs);
       setList(response.handoffs);
       setQueues(response.queues);
       setNow(Date.now());
@@ -135,7 +140,8 @@ export function ConsoleView() {
           onSelect={setSelected}
           typing={typingUsers.typing}
           now={now}
-          header={<PresenceAlerts list={list} />}
+          openCount={openList?.length ?? null}
+          header={<PresenceAlerts list={openList} />}
         />
         {error ? (
           <p id="console-error" class="console-error tone-error" role="alert">

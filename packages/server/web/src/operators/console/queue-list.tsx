@@ -13,6 +13,8 @@ export function QueueList(props: {
   onStatus(status: 'open' | 'closed'): void;
   /** The tab's handoffs; null while the first answer is on its way. */
   list: HandoffSummary[] | null;
+  /** How many handoffs are open (the Queue tab's count, on either tab); null before the first answer. */
+  openCount: number | null;
   queues: string[];
   queueFilter: string;
   onQueueFilter(queue: string): void;
@@ -43,9 +45,7 @@ export function QueueList(props: {
             class="ghost-button"
             onClick={() => props.onStatus(tab)}
           >
-            {tab === 'open'
-              ? t('queue.tab', { count: status === 'open' && props.list ? list.length : '…' })
-              : t('status.closed')}
+            {tab === 'open' ? t('queue.tab', { count: props.openCount ?? '…' }) : t('status.closed')}
           </button>
         ))}
       </div>
