@@ -37,7 +37,7 @@ import { routeCounts } from './route-counts.js';
  * Without it: `new TreeAgent({ tree, spaceFitter: spaceFitter() })` alone, cold.
  *
  * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.95,0.96] [--folds 5] [--hashed-base]
- *   [--data <dir>] [--skip-val] [--no-write]
+ *   [--whole N] [--data <dir>] [--skip-val] [--no-write]
  */
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
@@ -50,9 +50,19 @@ const selectBase = parseBase(argument('--base'));
 if (argument('--base') && (!select || hashedBase))
   throw new Error('--base is for the cross-validation (--select), without --hashed-base');
 
+/**
+ * `--whole N`: USE-lite's 512 dimensions whole beside a PCA of the hashed part to N (`0`: one PCA of
+ * both); default: what the base asks for.
+ */
+const whole = argument('--whole');
+const wholePart =
+  whole === undefined
+    ? {}
+    : { wholePart: whole === '0' ? (false as const) : { dimensions: 512, pcaOfRest: Number(whole) } };
+
 /** The agent's fitter: the library's (`base: 'auto'`), or over the agent's hashed embedder. */
 function fitterFor(options: SpaceFitterOptions): SpaceFitter {
-  return spaceFitter({ ...options, ...(hashedBase ? { base: 'agent' as const } : {}) });
+  return spaceFitter({ ...options, ...wholePart, ...(hashedBase ? { base: 'agent' as const } : {}) });
 }
 const keeps = (
   argument('--keeps') ?? (hashedBase ? '0.9,0.925,0.95,0.975,0.99' : '0.95,0.955,0.96,0.965,0.97,0.975')
@@ -183,7 +193,7 @@ if (!process.argv.includes('--skip-val')) {
         }
       : hashedBase
         ? { spaceFitter: fitterFor({}) }
-        : { spaceFitter: spaceFitter() }),
+        : { spaceFitter: spaceFitter(wholePart) }),
   });
   await agent.ready();
   const readyMs = performance.now() - started;
