@@ -14,6 +14,7 @@ import {
   USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
+import type { FittedEmbedder } from './fitted-embedder.js';
 import type { TransformersImporter } from './multilingual-base.js';
 import type { Projection } from './projection.js';
 import { MODEL_MANIFEST } from './pulled-models.js';
@@ -322,6 +323,8 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
     const auto = await spaceFitter({ worker: false }).fit(request);
     // 128 chunks are too few to keep USE-lite's 512 dimensions whole: the one PCA, and its keep.
     expect(auto.detail).toMatch(/^exact PCA, \d+ dimensions/);
+    // …and the settings (the key its fit is cached and shipped under) are the one PCA's, as before.
+    expect((auto.embedder as FittedEmbedder).projection.settings).not.toHaveProperty('wholePart');
     expect(auto.calibration).toEqual({ keep: USE_BASE_CALIBRATION_KEEP });
     expect(auto.baseId).toBe(`concat(use-lite-en@0.2.0*2,${request.base.id}*1)`);
     const given = await spaceFitter({ worker: false, calibrationKeep: 0.9 }).fit(request);

@@ -80,7 +80,7 @@ export interface FitSettings {
   pcaDimensions: number;
   shrinkage: number;
   dimensions: number | null;
-  /** See `FitOptions.wholePart`; absent when not asked for (fits stored before it still match). */
+  /** See `FitOptions.wholePart`; absent when not used (then the settings, and the fit's key, are the one PCA's). */
   wholePart?: WholePart;
   powerIterations: number;
   seed: number;

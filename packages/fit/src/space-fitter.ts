@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
+import type { Tree } from '@treeagent/core';
 import type { EmbeddingCache, FittedSpace, SpaceFitRequest, SpaceFitter } from '@treeagent/core/adapter';
 import { CASCADE_GAP, CASCADE_MARGIN, type ChosenBase, chooseFitBase, type FitBase } from './fit-base.js';
-import { chunkClasses } from './fit-classes.js';
+import { chunkClasses, trainingSet } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
 import { type FitOptions, fitSettings } from './fit-settings.js';
 import { FittedEmbedder, fitFileName, readCachedFit } from './fitted-embedder.js';
@@ -9,6 +10,7 @@ import { handInterimFit, INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
 import { projectInWorker } from './project-in-worker.js';
 import { projectVectors } from './project-vectors.js';
 import type { Projection } from './projection.js';
+import { wholePartFits } from './whole-part-basis.js';
 
 /** The two bases of the `'cascade'` base: the student's first, USE-lite's for unsure messages. */
 interface Cascade {
@@ -149,17 +151,39 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
   } = options;
   const settings = fitSettings(fitOptions);
   // The chosen base's own settings (a base weight, a calibration, a part kept whole) give way to the options.
-  const optionsOver = (chosen: ChosenBase): FitOptions => {
-    const wholePart = fitOptions.wholePart ?? chosen.settings?.wholePart;
-    return { ...fitOptions, ...(wholePart === undefined ? {} : { wholePart }) };
+  // The training chunks and classes of a tree (null: too few classes to fit), once per tree.
+  const sizes = new WeakMap<Tree, { chunks: number; classes: number } | null>();
+  const sizeOf = (tree: Tree) => {
+    if (!sizes.has(tree)) {
+      try {
+        const training = trainingSet(tree, settings);
+        sizes.set(tree, { chunks: training.texts.length, classes: training.classes.length });
+      } catch {
+        sizes.set(tree, null);
+      }
+    }
+    return sizes.get(tree)!;
   };
-  const settingsOf = (chosen: ChosenBase) => fitSettings(optionsOver(chosen));
+  // A part the base asks to keep whole is in the fit's settings only for a tree large enough for
+  // it: a smaller tree's fit, and the key it is cached and shipped under, stay the one PCA's.
+  const optionsOver = (chosen: ChosenBase, tree: Tree): FitOptions => {
+    const asked = fitOptions.wholePart ?? chosen.settings?.wholePart;
+    const size = asked ? sizeOf(tree) : null;
+    return {
+      ...fitOptions,
+      wholePart:
+        asked && size && wholePartFits(size.chunks, size.classes, asked)
+          ? { dimensions: asked.dimensions, pcaOfRest: asked.pcaOfRest }
+          : false,
+    };
+  };
+  const settingsOf = (chosen: ChosenBase, tree: Tree) => fitSettings(optionsOver(chosen, tree));
   const directoryOf = (request: SpaceFitRequest) =>
     cacheOption === false ? undefined : (cacheOption ?? dataFitsDirectory(request.embeddingCache));
   const fileOf = (request: SpaceFitRequest, chosen: ChosenBase) => {
     const directory = directoryOf(request);
     return directory
-      ? join(directory, fitFileName(request.tree, chosen.embedder, settingsOf(chosen)))
+      ? join(directory, fitFileName(request.tree, chosen.embedder, settingsOf(chosen, request.tree)))
       : undefined;
   };
   const weightOf = (chosen: ChosenBase) => baseWeight ?? chosen.settings?.baseWeight;
@@ -196,7 +220,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
   const readFit = (request: SpaceFitRequest, chosen: ChosenBase) => {
     const cacheFile = fileOf(request, chosen);
     for (const file of [...fitFiles, ...(cacheFile ? [cacheFile] : [])]) {
-      const projection = readCachedFit(file, request.tree, chosen.embedder, settingsOf(chosen));
+      const projection = readCachedFit(file, request.tree, chosen.embedder, settingsOf(chosen, request.tree));
       if (projection) return { projection, file };
     }
     return null;
@@ -294,7 +318,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           {
             // A small tree fits in a fraction of a second: more threads only cost their start-up.
             threads: request.tree.chunks.length < SMALL_FIT_CHUNKS ? 1 : undefined,
-            ...optionsOver(chosen),
+            ...optionsOver(chosen, request.tree),
             embeddingCache: request.embeddingCache,
             signal,
           },

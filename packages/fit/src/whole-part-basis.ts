@@ -1,5 +1,5 @@
 import type { TrainingMatrix } from './centred-scatter.js';
-import type { FitSettings } from './fit-settings.js';
+import type { FitSettings, WholePart } from './fit-settings.js';
 import { type Csr, sharedFloat64 } from './parallel.js';
 import type { PcaBasis } from './pca-basis.js';
 import { pcaBound, randomisedPca } from './randomised-pca.js';
@@ -27,7 +27,7 @@ export async function wholePartBasis(
   if (!part) return null;
   const { dimensions: whole, pcaOfRest } = part;
   const { csr, mean, n, d, pool } = matrix;
-  if (d - whole <= pcaOfRest || pcaBound(n, classes) < whole + pcaOfRest) return null;
+  if (d - whole <= pcaOfRest || !wholePartFits(n, classes, part)) return null;
   const rest: TrainingMatrix = {
     csr: columnsFrom(csr, whole),
     mean: mean.slice(whole),
@@ -38,6 +38,14 @@ export async function wholePartBasis(
   const basis = await randomisedPca(rest, classes, { ...settings, pcaDimensions: pcaOfRest }, signal, onStep);
   if (!basis.q) return null;
   return { q: basis.q, r: whole + basis.r, method: basis.method, whole };
+}
+
+/**
+ * Whether `chunks` training chunks in `classes` classes support the two blocks' dimensions
+ * (`pcaBound`: about 3,100 chunks for USE-lite's 512 beside 256); a smaller tree gets the one PCA.
+ */
+export function wholePartFits(chunks: number, classes: number, part: WholePart): boolean {
+  return pcaBound(chunks, classes) >= part.dimensions + part.pcaOfRest;
 }
 
 /** The columns `first`… of the rows, numbered from 0, in shared memory. */

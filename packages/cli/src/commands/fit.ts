@@ -73,7 +73,7 @@ export async function fitCommand(treePath: string, options: FitCommandOptions, o
     fitted.save(file);
     const { projection } = fitted;
     out.log(
-      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${fitted.base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s${projection.pca ? ` (PCA: ${projection.pca.method}, ${projection.pca.dimensions} dimensions)` : ''}`,
+      `fitted ${projection.chunks} chunks in ${projection.classes.length} classes on ${fitted.base.id} → ${projection.outputDimensions} dimensions in ${(projection.milliseconds / 1000).toFixed(1)} s${projection.pca ? ` (PCA: ${projection.pca.method}, ${projection.pca.dimensions} dimensions${projection.pca.whole ? `, the first ${projection.pca.whole} of the base kept whole` : ''})` : ''}`,
     );
     if (space.baseReason) out.log(`base: ${space.baseReason}`);
     if (projection.excluded.length)
