@@ -232,5 +232,19 @@ describe('the inspector edits every field of every node type and of the root', (
     expect(
       await page.locator('#node-name').evaluate((field) => field === field.ownerDocument.activeElement),
     ).toBe(true);
+
+    // Ctrl+S in a field whose text does not parse saves nothing: the other edit stays unsaved and
+    // the field keeps its text, with its error (it used to save the rest and say "Saved").
+    await page.locator('#node-name').fill('plans');
+    await page.locator('#node-name').press('Tab');
+    await waitChecked(page);
+    await selectNode(page, 5);
+    await page.locator('#field-tools').fill('{lookupPlan');
+    await page.locator('#field-tools').press('Control+s');
+    await page.waitForSelector('.schema-field:has(#field-tools) .finding:text("Not JSON")');
+    await page.waitForTimeout(1000);
+    expect(savedName()).toBe('our plans');
+    expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
+    expect(await page.locator('#field-tools').inputValue()).toBe('{lookupPlan');
   }, 60_000);
 });

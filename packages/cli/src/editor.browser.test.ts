@@ -271,6 +271,18 @@ describe('the tree editor', () => {
     await page.keyboard.press('Control+z');
     await waitChecked(page);
     expect(await page.locator('#editor-status').textContent()).toBe('Saved');
+
+    // Text typed in a field and not committed yet is unsaved too: a reload asks.
+    await page.locator('#node-name').fill('parcels');
+    const typed = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    await page.reload({ timeout: 2000 }).catch(() => {});
+    expect(await typed).toBe('beforeunload');
+    expect(await page.locator('#node-name').inputValue()).toBe('parcels');
   }, 60_000);
 
   it('sees a change made on disk: a save is refused as a conflict, and the page reloads the new file', async () => {

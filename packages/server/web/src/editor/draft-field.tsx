@@ -28,10 +28,7 @@ export function DraftInput(props: InputProps & { value: string; onCommit(value: 
     'data-draft': '',
     value: draft ?? value,
     onInput: (event: Event) => setDraft((event.target as HTMLInputElement).value),
-    onChange: (event: Event) => {
-      const next = (event.target as HTMLInputElement).value;
-      if (next === value || onCommit(next) !== false) setDraft(null);
-    },
+    onChange: (event: Event) => commitOrKeep(event.target as HTMLInputElement, value, onCommit, setDraft),
   } as unknown as JSX.IntrinsicElements['input'];
   return <input {...attributes} />;
 }
@@ -46,10 +43,7 @@ export function DraftArea(props: AreaProps & { value: string; onCommit(value: st
       data-draft=""
       value={draft ?? value}
       onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
-      onChange={(event) => {
-        const next = (event.target as HTMLTextAreaElement).value;
-        if (next === value || onCommit(next) !== false) setDraft(null);
-      }}
+      onChange={(event) => commitOrKeep(event.currentTarget, value, onCommit, setDraft)}
     />
   );
 }
@@ -60,11 +54,30 @@ export function isDraftField(target: EventTarget | null): boolean {
 }
 
 /**
- * Commits the text being typed in `field` (its `change`, as on leaving it), now: Save and Ctrl+S save
- * what is on screen. `keepFocus`: the field has the focus again afterwards (Ctrl+S).
+ * A field's change: its text committed (the draft dropped), or refused by `onCommit` (kept, to be
+ * fixed). A refused field is marked `data-refused` at once, for `commitDraftField`.
  */
-export function commitDraftField(field: Element | null, keepFocus = false): void {
-  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+function commitOrKeep(
+  field: HTMLInputElement | HTMLTextAreaElement,
+  value: string,
+  onCommit: (value: string) => boolean | void,
+  setDraft: (draft: string | null) => void,
+): void {
+  if (field.value === value || onCommit(field.value) !== false) {
+    field.removeAttribute('data-refused');
+    setDraft(null);
+  } else field.setAttribute('data-refused', '');
+}
+
+/**
+ * Commits the text being typed in a draft `field` (its `change`, as on leaving it), now: Save and
+ * Ctrl+S save what is on screen. `keepFocus`: the field has the focus again afterwards (Ctrl+S).
+ * False when the field refused its text (it does not parse): then nothing should be saved.
+ */
+export function commitDraftField(field: Element | null, keepFocus = false): boolean {
+  if (!isDraftField(field) || !(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement))
+    return true;
   field.blur();
   if (keepFocus) field.focus();
+  return !field.hasAttribute('data-refused');
 }

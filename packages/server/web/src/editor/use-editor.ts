@@ -66,8 +66,8 @@ export function useEditor(): TreeEditor {
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saveWanted, setSaveWanted] = useState(false);
-  /** The check on screen when the save was asked for: another one that is not of the draft failed. */
-  const checkAtRequest = useRef<EditorCheckResponse | null>(null);
+  /** The draft whose check failed (the server did not answer): a save asked for it is dropped. */
+  const failed = useRef<TreeDocument | null>(null);
   /** Counts the Callbacks panel's saves: a draft is checked again against the module's new exports. */
   const [moduleSaves, setModuleSaves] = useState(0);
   const document = history?.present ?? null;
@@ -127,13 +127,14 @@ export function useEditor(): TreeEditor {
           setCheck(result);
         })
         .catch((error: unknown) => {
-          if (!isAbort(error))
-            setCheck({
-              valid: false,
-              problems: [{ message: messageOf(error), fix: tOf('editor')('checkServer') }],
-              lint: [],
-              tree: null,
-            });
+          if (isAbort(error)) return;
+          failed.current = document;
+          setCheck({
+            valid: false,
+            problems: [{ message: messageOf(error), fix: tOf('editor')('checkServer') }],
+            lint: [],
+            tree: null,
+          });
         });
     }, CHECK_DELAY_MS);
     return () => {
@@ -207,17 +208,16 @@ export function useEditor(): TreeEditor {
     [api, document, file],
   );
 
+  // A save asked for waits for the check of the draft as it is now: made if it is valid, dropped if
+  // it is not (its problems show) or if the check failed. Checks of earlier drafts do not count.
   useEffect(() => {
-    if (!saveWanted || saving) return;
-    if (document && check && checked.current === document) {
+    if (!saveWanted || saving || !document) return;
+    if (check && checked.current === document) {
       setSaveWanted(false);
       if (check.valid && document !== saved) void save();
-    } else if (check !== checkAtRequest.current) setSaveWanted(false);
+    } else if (failed.current === document) setSaveWanted(false);
   }, [saveWanted, saving, document, check, saved, save]);
-  const requestSave = useCallback(() => {
-    checkAtRequest.current = check;
-    setSaveWanted(true);
-  }, [check]);
+  const requestSave = useCallback(() => setSaveWanted(true), []);
 
   return {
     status,

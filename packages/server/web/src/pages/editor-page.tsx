@@ -62,7 +62,7 @@ export function EditorPage() {
     [editor, readOnly],
   );
   useEditorShortcuts(editor);
-  useUnsavedGuard(editor.dirty, t('leaveUnsaved'));
+  useUnsavedGuard(editor.dirty || typing, t('leaveUnsaved'));
 
   const graph = useMemo(() => (document ? effectiveGraph(document) : null), [document]);
   useTreeKeys({ document, nodes: graph?.nodes ?? [], selected, onSelect: setSelected, edit, readOnly });

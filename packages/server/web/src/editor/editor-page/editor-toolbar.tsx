@@ -59,10 +59,9 @@ export function EditorToolbar({
         // Pressing the button would take the focus from the field, commit its text and start a check,
         // and the button would be disabled before the click: the field is committed here, then the
         // save asked for (made once the check is back).
-        onPointerDown={() => {
-          if (!typing) return;
-          commitDraftField(document.activeElement);
-          editor.requestSave();
+        onPointerDown={(event) => {
+          if (!typing || event.button !== 0) return;
+          if (commitDraftField(document.activeElement)) editor.requestSave();
         }}
         onClick={editor.requestSave}
       >

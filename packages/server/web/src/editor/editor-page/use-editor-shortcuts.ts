@@ -29,8 +29,8 @@ export function useEditorShortcuts(editor: TreeEditor): void {
       if (!command) return;
       event.preventDefault();
       if (command === 'save') {
-        commitDraftField(event.target as Element | null, true);
-        editor.requestSave();
+        // A field that refuses its text (it does not parse) keeps it, with its error: nothing saved.
+        if (commitDraftField(event.target as Element | null, true)) editor.requestSave();
       } else if (command === 'undo') editor.undo();
       else editor.redo();
     };
