@@ -223,6 +223,22 @@ describe('single sign-on for operators (OpenID Connect, Chromium)', () => {
     }
   });
 
+  it('comes back to the page asked for with its query (a link to an open conversation), refused or not', async () => {
+    const { page, context } = await openPage(browser, `${server.url}/staff/console?session=s-42`);
+    try {
+      await signIn(page, 'dora', 'dora-sso-1');
+      await page.locator('#sso-error').waitFor();
+      const refused = new URL(page.url());
+      expect(refused.pathname).toBe('/staff/console');
+      expect(refused.searchParams.get('session')).toBe('s-42');
+      await signIn(page, 'bruno', 'bruno-sso-1');
+      await page.locator('#operator-name').waitFor();
+      expect(new URL(page.url()).search).toBe('?session=s-42');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('asks for a sign-in again once the login expired', async () => {
     const { page, context } = await openPage(browser, `${shortServer.url}/staff/console`);
     try {

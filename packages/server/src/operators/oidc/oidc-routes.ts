@@ -9,7 +9,8 @@ import { OidcLogin } from './oidc-login.js';
 /** The cookie that holds a sign-in in progress (signed; only sent back to the callback). */
 const PENDING_COOKIE = 'treeagent_oidc';
 const PENDING_PATH = '/api/v1/operator/oidc';
-const STAFF_PAGE = /^\/staff\/[A-Za-z0-9/_-]*$/;
+/** A staff page of this server, with a query of plain parameters (`/staff/console?session=…`). */
+const STAFF_PAGE = /^\/staff\/[A-Za-z0-9/_-]*(\?[A-Za-z0-9=&%._:-]*)?$/;
 
 /**
  * Single sign-on under `/api/v1/operator/oidc` (public: a sign-in starts without a login; each route
@@ -75,7 +76,10 @@ export function oidcRoutes(services: Services): Hono {
       );
     }
     const back = (error: string) =>
-      c.redirect(`${pending.returnTo}?${new URLSearchParams({ 'sso-error': error })}`, 302);
+      c.redirect(
+        `${pending.returnTo}${pending.returnTo.includes('?') ? '&' : '?'}${new URLSearchParams({ 'sso-error': error })}`,
+        302,
+      );
     const url = new URL(c.req.url);
     const providerError = url.searchParams.get('error');
     if (providerError) {

@@ -27,7 +27,12 @@ export function SingleSignOn() {
   }, [api]);
 
   if (!settings?.enabled && !refusal) return null;
-  const returnTo = location.pathname;
+  // Back to this page as it is asked for (a link to an open conversation: ?session=), without the
+  // refusal of an earlier sign-in.
+  const query = new URLSearchParams(location.search);
+  query.delete('sso-error');
+  const rest = query.toString();
+  const returnTo = `${location.pathname}${rest ? `?${rest}` : ''}`;
   return (
     <section class="single-sign-on" aria-label={t('gate.singleSignOn')}>
       {refusal ? (
