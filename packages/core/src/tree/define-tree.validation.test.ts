@@ -5,6 +5,7 @@ import { ALL_CALLBACKS, CALLBACKS_BY_TYPE } from './constants.js';
 import { defineComponent } from './define-component.js';
 import { defineTree } from './define-tree.js';
 import type { TreeDefinition } from './node-definition.js';
+import { aNode } from './node-type-article.js';
 import { formatProblem, type TreeProblem } from './tree-problem.js';
 import { TreeValidationError } from './tree-validation-error.js';
 
@@ -88,7 +89,7 @@ describe('defineTree reports every problem at once', () => {
     [6, /cycle: 6 → 7 → 6/],
     [8, /switch node does not support the "after" callback/],
     [9, /unknown property "isAnchr"/],
-    [10, /forRag: true on a llm node/],
+    [10, /forRag: true on an llm node/],
     [11, /link "gone" points to node 404, which does not exist/],
     [11, /link "group" points to the component node 12/],
     [12, /0 head nodes/],
@@ -241,10 +242,13 @@ describe('defineTree: roots and agents', () => {
     expectProblem(problems, 3, /"isPrimary" must be a boolean/);
   });
 
-  it.each(['empty', 'query', 'llm', 'emit', 'switch'])('reports a %s node as a child of the root', (type) => {
-    const problems = problemsOf(withAgent({ id: 3, type, parent: 1 }));
-    expectProblem(problems, 3, new RegExp(`a ${type} node is a child of the root`), /under an agent/);
-  });
+  it.each(['empty', 'query', 'llm', 'emit', 'switch'] as const)(
+    'reports a %s node as a child of the root',
+    (type) => {
+      const problems = problemsOf(withAgent({ id: 3, type, parent: 1 }));
+      expectProblem(problems, 3, new RegExp(`${aNode(type)} node is a child of the root`), /under an agent/);
+    },
+  );
 
   it('reports a guardrail as a child of the root', () => {
     const problems = problemsOf(withAgent({ id: 3, type: 'guardrail', parent: 1, warning: 'No.' }));
@@ -354,10 +358,10 @@ describe('defineTree: callbacks by node type (CALLBACKS_BY_TYPE)', () => {
     expectProblem(
       problems,
       target,
-      new RegExp(`^a ${type} node does not support the "${name}" callback\\.$`),
+      new RegExp(`^${aNode(type)} node does not support the "${name}" callback\\.$`),
       supported.length
         ? new RegExp(`supports only: ${supported.join(', ')}\\.`)
-        : new RegExp(`a ${type} node has no callbacks`),
+        : new RegExp(`${aNode(type)} node has no callbacks`),
     );
   });
 
@@ -441,12 +445,12 @@ describe('defineTree: chunks', () => {
     const problems = problemsOf(
       withAgent({ id: 3, type, parent: 2, chunks: ['signpost', { text: 'doc', forRag: true }] }),
     );
-    expectProblem(problems, 3, new RegExp(`chunk 1 has forRag: true on a ${type} node`), /query node/);
+    expectProblem(problems, 3, new RegExp(`chunk 1 has forRag: true on ${aNode(type)} node`), /query node/);
   });
 
   it('reports forRag chunks on an agent', () => {
     const problems = problemsOf([ROOT, { ...AGENT, chunks: [{ text: 'doc', forRag: true }] }]);
-    expectProblem(problems, 2, /chunk 0 has forRag: true on a agent node/);
+    expectProblem(problems, 2, /chunk 0 has forRag: true on an agent node/);
   });
 
   it('accepts forRag chunks on a query node', () => {
@@ -457,7 +461,7 @@ describe('defineTree: chunks', () => {
 
   it.each(['root', 'component', 'head', 'tail'] as const)('reports chunks on a %s node', (type) => {
     const { nodes, target } = placed(type, { chunks: ['hello'] });
-    expectProblem(problemsOf(nodes), target, new RegExp(`a ${type} node cannot hold chunks`));
+    expectProblem(problemsOf(nodes), target, new RegExp(`${aNode(type)} node cannot hold chunks`));
   });
 
   it('tells to move head chunks to its child', () => {

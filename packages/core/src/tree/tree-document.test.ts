@@ -102,7 +102,7 @@ describe('tree documents', () => {
         /^3: callbacks.emit is "nope", which the module "\.\/callbacks\.ts" does not export.*it exports: apologise, shippingMessage/,
       ),
       expect.stringMatching(
-        /^3: a emit node has no "fallback" callback.*supports: before, prompt, emit, after/,
+        /^3: an emit node has no "fallback" callback.*supports: before, prompt, emit, after/,
       ),
       expect.stringMatching(/^5: "emit" is both a constant and the callback "shippingMessage"/),
       expect.stringMatching(/^4: "use" is "missing".*use one of: greeting/),

@@ -1,5 +1,6 @@
 import { CALLBACKS_BY_TYPE } from './constants.js';
 import type { ComponentDefinition, NodeDefinition, TreeDefinition } from './node-definition.js';
+import { aNode } from './node-type-article.js';
 import { TOOL_PREFIX, type ToolSet, toolJsonSchema } from './tool-definition.js';
 import {
   TREE_DOCUMENT_FORMAT,
@@ -71,10 +72,10 @@ export function documentToDefinition(
       if (!allowed.includes(key)) {
         problems.push({
           nodeId: node.id,
-          message: `${where}a ${node.type} node has no "${key}" callback (callbacks.${key} is "${name}").`,
+          message: `${where}${aNode(node.type)} node has no "${key}" callback (callbacks.${key} is "${name}").`,
           fix: allowed.length
-            ? `Remove it; a ${node.type} node supports: ${allowed.join(', ')}.`
-            : `Remove it; a ${node.type} node has no callbacks.`,
+            ? `Remove it; ${aNode(node.type)} node supports: ${allowed.join(', ')}.`
+            : `Remove it; ${aNode(node.type)} node has no callbacks.`,
         });
       } else if (definition[key] !== undefined) {
         problems.push({

@@ -2,6 +2,7 @@ import { MessageType, NODE_TYPES, type NodeType } from '../protocol/constants.js
 import { closestWord } from './closest-word.js';
 import { ALL_CALLBACKS, CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import { isLocalizedObject, LANGUAGE_CODE_PATTERN } from './localized-text.js';
+import { aNode } from './node-type-article.js';
 import type { TreeProblem } from './tree-problem.js';
 import { validateTools } from './validate-tools.js';
 
@@ -29,10 +30,10 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
     if (allowed.has(key) || node[key] === undefined) continue;
     if ((ALL_CALLBACKS as readonly string[]).includes(key)) {
       where(
-        `a ${type} node does not support the "${key}" callback.`,
+        `${aNode(type)} node does not support the "${key}" callback.`,
         supported.length
-          ? `Remove it; a ${type} node supports only: ${supported.join(', ')}.`
-          : `Remove it; a ${type} node has no callbacks.`,
+          ? `Remove it; ${aNode(type)} node supports only: ${supported.join(', ')}.`
+          : `Remove it; ${aNode(type)} node has no callbacks.`,
       );
     } else {
       const guess = closestWord(key, [...allowed]);
@@ -52,7 +53,7 @@ export function validateNode(node: Record<string, unknown>, index: number, probl
     for (const key of ['isBlocking', 'isAnchor', 'isMute', 'similarityThreshold', 'links', 'model']) {
       if (node[key] !== undefined) {
         where(
-          `"${key}" has no effect on a ${type} node, which disappears when components are flattened.`,
+          `"${key}" has no effect on ${aNode(type)} node, which disappears when components are flattened.`,
           type === 'head' ? "Set it on the head's child." : 'Set it on a node inside the component.',
         );
       }
@@ -100,7 +101,7 @@ function validateChunks(node: Record<string, unknown>, type: NodeType, where: Re
   }
   if (node.chunks.length && (type === 'component' || type === 'head' || type === 'tail' || type === 'root')) {
     where(
-      `a ${type} node cannot hold chunks (it is not part of the explored tree).`,
+      `${aNode(type)} node cannot hold chunks (it is not part of the explored tree).`,
       type === 'head' ? "Move the chunks to the head's child." : 'Move the chunks to a node below it.',
     );
   }
@@ -120,7 +121,7 @@ function validateChunks(node: Record<string, unknown>, type: NodeType, where: Re
     }
     if (chunk.forRag === true && type !== 'query') {
       where(
-        `chunk ${index} has forRag: true on a ${type} node.`,
+        `chunk ${index} has forRag: true on ${aNode(type)} node.`,
         'forRag chunks live only in query nodes: move it to a query node or drop forRag.',
       );
     }

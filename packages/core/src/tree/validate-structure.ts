@@ -1,4 +1,5 @@
 import type { NodeDefinition } from './node-definition.js';
+import { aNode } from './node-type-article.js';
 import type { TreeProblem } from './tree-problem.js';
 
 /** Nodes indexed by id and by parent, as the structural checks and the flattening need them. */
@@ -98,7 +99,7 @@ export function validateAgents(index: NodeIndex, problems: TreeProblem[]): void 
     if (child.type !== 'agent') {
       problems.push({
         nodeId: child.id,
-        message: `a ${child.type} node is a child of the root.`,
+        message: `${aNode(child.type)} node is a child of the root.`,
         fix: 'Only agent nodes can be children of the root: put it under an agent.',
       });
     }

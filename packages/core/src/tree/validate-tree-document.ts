@@ -3,6 +3,7 @@ import { NODE_TYPES, type NodeType } from '../protocol/constants.js';
 import { closestWord } from './closest-word.js';
 import { CALLBACKS_BY_TYPE, COMMON_PROPERTIES, PROPERTIES_BY_TYPE } from './constants.js';
 import { jsonErrorPosition } from './json-error-position.js';
+import { aNode } from './node-type-article.js';
 import { TREE_DOCUMENT_SCHEMA } from './tree-document-schema.js';
 import { CONSTANT_CALLBACKS, type TreeDocument } from './tree-document-types.js';
 import type { TreeProblem } from './tree-problem.js';
@@ -92,18 +93,18 @@ function unknownKeyProblem(error: ErrorObject, nodes: unknown): TreeProblem | nu
     const guess = closestWord(name, CALLBACKS_BY_TYPE[type]);
     return {
       nodeId,
-      message: `${at}: ${article(type)} ${type} node has no "${name}" callback.`,
+      message: `${at}: ${aNode(type)} node has no "${name}" callback.`,
       fix: guess
         ? `Did you mean "${guess}"?`
         : CALLBACKS_BY_TYPE[type].length
-          ? `Remove it; a ${type} node takes only: ${CALLBACKS_BY_TYPE[type].join(', ')}.`
-          : `Remove it; a ${type} node has no callbacks.`,
+          ? `Remove it; ${aNode(type)} node takes only: ${CALLBACKS_BY_TYPE[type].join(', ')}.`
+          : `Remove it; ${aNode(type)} node has no callbacks.`,
     };
   }
   if (name in TREE_DOCUMENT_SCHEMA.$defs.node.properties)
     return {
       nodeId,
-      message: `${at}: "${name}" is not a property of ${article(type)} ${type} node.`,
+      message: `${at}: "${name}" is not a property of ${aNode(type)} node.`,
       fix: `Remove it, or change the node type (docs/tree-format.md lists what each type takes).`,
     };
   const guess = closestWord(name, documentKeysOf(type));
@@ -217,9 +218,4 @@ function rangeProblem(
     message: `at ${path}${which}: ${property} must be ${range}; it is ${JSON.stringify(error.data)}.`,
     fix: `Set ${property} to a value ${range.startsWith('from') ? range : `of ${range}`}.`,
   };
-}
-
-/** "an llm node", "an agent node", "a query node". */
-function article(type: NodeType): string {
-  return type === 'llm' || /^[aeiou]/.test(type) ? 'an' : 'a';
 }

@@ -5,6 +5,7 @@ import type { FileMetadata } from '../../protocol/file-metadata.js';
 import type { HandBackTarget, HandoffState, HandoffTransition, OperatorRef } from '../../protocol/handoff.js';
 import type { HistoryEntry } from '../../protocol/history-entry.js';
 import type { SessionRecord, SessionStore } from '../../session/session-store.js';
+import { aNode } from '../../tree/node-type-article.js';
 import type { Tree } from '../../tree/tree.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import { handoffRow } from '../turn/handoff-rows.js';
@@ -91,7 +92,7 @@ function checkTarget(tree: Tree, target: HandBackTarget): void {
   if (target.resume && node.type !== 'agent') {
     throw new TreeAgentError(
       'INVALID_STEP',
-      `The hand-back asks to resume node ${node.id}, a ${node.type} node. resume needs an agent node.`,
+      `The hand-back asks to resume node ${node.id}, ${aNode(node.type)} node. resume needs an agent node.`,
     );
   }
 }

@@ -2,6 +2,7 @@ import { validateBeforeRunOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import type { OutputMessage } from '../../protocol/output-message.js';
 import { createLinks } from '../../tree/links.js';
+import { aNode } from '../../tree/node-type-article.js';
 import type { AfterSpecial } from '../../tree/specials.js';
 import type { Tree } from '../../tree/tree.js';
 import type { TreeNode } from '../../tree/tree-node.js';
@@ -98,7 +99,7 @@ export function resumePosition(
   if (agent.type !== 'agent') {
     throw new TreeAgentError(
       'INVALID_STEP',
-      `The "${callback}" callback of node ${fromNodeId} asked to resume node ${agent.id}, a ${agent.type} node. resume: true needs an agent node as nodeTarget.`,
+      `The "${callback}" callback of node ${fromNodeId} asked to resume node ${agent.id}, ${aNode(agent.type)} node. resume: true needs an agent node as nodeTarget.`,
       { nodeId: fromNodeId, callback },
     );
   }

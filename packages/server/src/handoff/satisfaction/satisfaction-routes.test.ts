@@ -99,7 +99,8 @@ describe('satisfaction (CSAT) over HTTP', () => {
       await app.request(`/api/v1/analytics/satisfaction?${query}`, {
         headers: { 'X-Operator-Token': bruno },
       });
-    const today = new Date().toISOString().slice(0, 10);
+    // The rating's own day (UTC), not today's: the test may run across midnight.
+    const today = stored[0]!.at.toISOString().slice(0, 10);
     const count = async (query: string) =>
       ((await (await reportFor(query)).json()) as { count: number }).count;
     expect(await count(`from=${today}&to=${today}`)).toBe(1);
@@ -109,6 +110,7 @@ describe('satisfaction (CSAT) over HTTP', () => {
     const backwards = await reportFor('from=2020-02-01&to=2020-01-01');
     expect(backwards.status).toBe(400);
     expect(JSON.stringify(await backwards.json())).toContain('ends (2020-01-01) before it starts');
+    expect((await reportFor(`since=2020-01-01T00:00:00Z&from=${today}`)).status).toBe(400);
 
     // Deleting the session forgets its rating.
     const deleted = await app.request(`/api/v1/sessions/${session.sessionId}`, {

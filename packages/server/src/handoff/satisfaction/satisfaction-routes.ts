@@ -3,7 +3,7 @@ import { satisfactionBy } from '@treeagent/core/adapter';
 import { resolveReportFilter } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, invalidRequest } from '../../errors/api-error.js';
 import { readJson, validate } from '../../http/read-json.js';
 
 import type { Services } from '../../services.js';
@@ -73,6 +73,8 @@ export function satisfactionReportRoutes(services: Services): Hono {
   const routes = new Hono();
   routes.get('/satisfaction', async (c) => {
     const query = validate(ReportQuery, c.req.query(), 'query');
+    if (query.since && (query.from || query.to))
+      throw invalidRequest('Give either since (an ISO time) or from/to (days), not both.');
     const range = query.from || query.to ? resolveReportFilter({ from: query.from, to: query.to }) : null;
     const start = range
       ? new Date(`${range.from}T00:00:00Z`)

@@ -1,4 +1,5 @@
 import { TreeAgentError } from '../../../errors/tree-agent-error.js';
+import { aNode } from '../../../tree/node-type-article.js';
 import type { TreeNode } from '../../../tree/tree-node.js';
 import type { StepContext } from '../step-context.js';
 import { executeEmit } from './execute-emit.js';
@@ -24,7 +25,7 @@ export async function executeNode(turn: StepContext, node: TreeNode): Promise<Ex
     default:
       throw new TreeAgentError(
         'INVALID_STEP',
-        `Node ${node.id} is a ${node.type} node, which cannot be executed.`,
+        `Node ${node.id} is ${aNode(node.type)} node, which cannot be executed.`,
         { nodeId: node.id },
       );
   }
