@@ -124,6 +124,17 @@ describe('transfer from the console (Chromium)', () => {
       await expect.poll(() => carla.page.locator('#notes').textContent()).toContain(NOTE);
       expect(await carla.page.locator('#notes').textContent()).toContain('Bruno Bianchi');
       await carla.page.screenshot({ path: `${SCREENSHOTS}console-transfer-note.png` });
+      // The top bar's Console link goes to the queue, and the address says so; Back opens the
+      // conversation again.
+      expect(new URL(carla.page.url()).searchParams.get('session')).toBe(sessionId);
+      await carla.page.locator('.page-nav a[href="/staff/console"]').click();
+      await expect
+        .poll(() => carla.page.locator('#console-session:not(.console-placeholder)').count())
+        .toBe(0);
+      expect(new URL(carla.page.url()).search).toBe('');
+      await carla.page.goBack();
+      await carla.page.locator('#console-session:not(.console-placeholder)').waitFor();
+      expect(new URL(carla.page.url()).searchParams.get('session')).toBe(sessionId);
 
       // The audit records who passed which session where — not the note's text.
       const transfers = (await auditLog.list()).filter((entry) => entry.action === 'handoff.transfer');

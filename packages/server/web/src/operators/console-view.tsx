@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import type { HandoffDetail, HandoffSummary } from '../../../src/api-types';
 import { messageOf } from '../api/api-client';
 import { handoffApi } from '../api/handoff-api';
@@ -13,11 +14,6 @@ import { useUserTyping } from './console/use-user-typing';
 import { OperatorBadge } from './operator-badge';
 import './console.css';
 import { useT } from '../i18n/use-t';
-
-/** The session the address names (`/staff/console?session=…`), or null. */
-function sessionInAddress(): string | null {
-  return new URLSearchParams(location.search).get('session') || null;
-}
 
 /**
  * The console once logged in: the queue on the left (`console/queue-list.tsx`), the selected session in
@@ -35,8 +31,19 @@ export function ConsoleView() {
   // new-conversation alerts, also while the operator reads the Closed tab.
   const [openList, setOpenList] = useState<HandoffSummary[] | null>(null);
   const [queues, setQueues] = useState<string[]>([]);
-  // The open conversation is in the address (`?session=`): a reload or a shared link opens it again.
-  const [selected, setSelected] = useState<string | null>(sessionInAddress);
+  // The open conversation is the address's (`?session=`), through the app's router: a reload or a
+  // shared link opens it again, the top bar's Console link and Back go where they say.
+  const { query, route } = useLocation();
+  const selected = query.session || null;
+  const setSelected = useCallback(
+    (sessionId: string | null) => {
+      const url = new URL(location.href);
+      if (sessionId) url.searchParams.set('session', sessionId);
+      else url.searchParams.delete('session');
+      route(`${url.pathname}${url.search}`, true);
+    },
+    [route],
+  );
   const [detail, setDetail] = useState<HandoffDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
@@ -94,13 +101,6 @@ export function ConsoleView() {
     setDetail(null);
     if (selected) void loadDetail(selected);
   }, [selected, loadDetail]);
-
-  useEffect(() => {
-    const url = new URL(location.href);
-    if (selected) url.searchParams.set('session', selected);
-    else url.searchParams.delete('session');
-    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  }, [selected]);
 
   // Live: the queue and the open session follow what happens on any server process.
   useEffect(() => {
