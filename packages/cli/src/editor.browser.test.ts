@@ -145,6 +145,16 @@ async function chat(text: string): Promise<string> {
   return (await answers.count()) ? ((await answers.last().textContent()) ?? '') : '';
 }
 
+/** The next dialog the page opens (its type and message), dismissed. */
+function dismissNextDialog(page: Page): Promise<{ type: string; message: string }> {
+  return new Promise((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve({ type: dialog.type(), message: dialog.message() });
+      void dialog.dismiss();
+    }),
+  );
+}
+
 describe('the tree editor', () => {
   it('builds a three-intent agent with a component from an empty tree, routes, tunes, saves; the reloaded page and the chat have it', async () => {
     await openEditor(page, dev.url);
@@ -274,14 +284,9 @@ describe('the tree editor', () => {
 
     // Text typed in a field and not committed yet is unsaved too: a reload asks.
     await page.locator('#node-name').fill('parcels');
-    const typed = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(dialog.type());
-        void dialog.dismiss();
-      }),
-    );
+    const typed = dismissNextDialog(page);
     await page.reload({ timeout: 2000 }).catch(() => {});
-    expect(await typed).toBe('beforeunload');
+    expect((await typed).type).toBe('beforeunload');
     expect(await page.locator('#node-name').inputValue()).toBe('parcels');
   }, 60_000);
 
@@ -504,27 +509,20 @@ describe('the tree editor', () => {
     await selectNode(page, 3);
     await set('#node-name', 'postage');
     await waitChecked(page);
-    const asked = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(dialog.type());
-        void dialog.dismiss();
-      }),
-    );
+    const asked = dismissNextDialog(page);
     // Dismissed: the page stays, with the change.
     await page.reload({ timeout: 2000 }).catch(() => {});
-    expect(await asked).toBe('beforeunload');
+    expect((await asked).type).toBe('beforeunload');
     expect(await page.locator('#node-name').inputValue()).toBe('postage');
 
     // A page of the top bar (the app follows it without unloading): asked too, in the page's
     // language; refused, the editor stays with the change.
-    const question = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(`${dialog.type()}: ${dialog.message()}`);
-        void dialog.dismiss();
-      }),
-    );
+    const question = dismissNextDialog(page);
     await page.locator('.page-nav a[href="/staff/analytics"]').click();
-    expect(await question).toBe('confirm: Leave the editor? Your unsaved changes will be lost.');
+    expect(await question).toEqual({
+      type: 'confirm',
+      message: 'Leave the editor? Your unsaved changes will be lost.',
+    });
     expect(new URL(page.url()).pathname).toBe('/staff/editor');
     expect(await page.locator('#node-name').inputValue()).toBe('postage');
     await page.locator('#tree-graph').click({ position: { x: 5, y: 5 } });

@@ -188,28 +188,21 @@ function rangeProblem(
   const schema = (error.parentSchema ?? {}) as Partial<
     Record<'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum', number>
   >;
-  const low =
-    schema.minimum !== undefined
-      ? `${schema.minimum}`
-      : schema.exclusiveMinimum !== undefined
-        ? `more than ${schema.exclusiveMinimum}`
+  // A bound that is inclusive (`minimum`: "1", then "1 or more") or exclusive ("more than 0").
+  const bound = (inclusive: number | undefined, exclusive: number | undefined, beyond: string) =>
+    inclusive !== undefined
+      ? { text: `${inclusive}`, inclusive: true }
+      : exclusive !== undefined
+        ? { text: `${beyond} ${exclusive}`, inclusive: false }
         : null;
-  const high =
-    schema.maximum !== undefined
-      ? `${schema.maximum}`
-      : schema.exclusiveMaximum !== undefined
-        ? `less than ${schema.exclusiveMaximum}`
-        : null;
+  const low = bound(schema.minimum, schema.exclusiveMinimum, 'more than');
+  const high = bound(schema.maximum, schema.exclusiveMaximum, 'less than');
   const range =
-    low !== null && high !== null
-      ? `from ${low} to ${high}`
-      : low !== null
-        ? schema.minimum !== undefined
-          ? `${low} or more`
-          : low
-        : schema.maximum !== undefined
-          ? `${high} or less`
-          : `${high}`;
+    low && high
+      ? `from ${low.text} to ${high.text}`
+      : low
+        ? `${low.text}${low.inclusive ? ' or more' : ''}`
+        : `${high?.text}${high?.inclusive ? ' or less' : ''}`;
   const property = path.slice(path.lastIndexOf('/') + 1);
   const name = typeof node?.name === 'string' && node.name ? ` "${node.name}"` : '';
   const which = nodeId === undefined ? '' : ` (node ${nodeId}${name})`;
