@@ -193,7 +193,7 @@ describe('callbacks in the editor', () => {
     await page.locator('#editor-status:text-is("Unsaved changes")').waitFor();
     await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
     await page.locator('#save').click();
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     const tree = JSON.parse(readFileSync(treePath, 'utf8')) as {
       nodes: { id: number; callbacks?: object }[];
     };

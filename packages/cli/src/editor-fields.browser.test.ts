@@ -149,7 +149,7 @@ describe('the inspector edits every field of every node type and of the root', (
     expect(await page.locator('#editor-status').textContent()).toBe('Unsaved changes');
     const reloaded = fixture.dev.nextReload();
     await page.locator('#save').click();
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     await reloaded;
 
     const saved = JSON.parse(readFileSync(fixture.treePath, 'utf8'));
@@ -219,7 +219,7 @@ describe('the inspector edits every field of every node type and of the root', (
     await page.locator('#save').click();
     await expect.poll(savedName, { timeout: 10_000 }).toBe('plans and prices');
     await reloaded;
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
 
     // Ctrl+S while typing saves what is on screen (it used to save the draft without it), and the
     // field keeps the focus.
@@ -228,7 +228,7 @@ describe('the inspector edits every field of every node type and of the root', (
     await page.locator('#node-name').press('Control+s');
     await expect.poll(savedName, { timeout: 10_000 }).toBe('our plans');
     await reloaded;
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     expect(
       await page.locator('#node-name').evaluate((field) => field === field.ownerDocument.activeElement),
     ).toBe(true);

@@ -112,7 +112,7 @@ async function drag(page: Page, id: number, target: number | { x: number; y: num
 async function save(page: Page): Promise<void> {
   const reloaded = dev.nextReload();
   await page.keyboard.press('Control+s');
-  await page.waitForSelector('#editor-status:text("Saved")');
+  await page.waitForSelector('#editor-status:text-is("Saved")');
   await reloaded;
 }
 
@@ -192,7 +192,7 @@ describe('sibling order, undo/redo and shortcuts', () => {
     await expect.poll(() => drawnOrder(page)).toEqual([3, 4, 5]);
     await page.keyboard.press('Control+z'); // the chunks
     await page.keyboard.press('Control+z'); // the name
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     expect(await page.locator('#undo').isDisabled()).toBe(true);
 
     // Redo all: Ctrl+Shift+Z, Ctrl+Y and the button.

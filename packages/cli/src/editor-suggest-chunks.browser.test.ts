@@ -109,7 +109,7 @@ describe('suggest chunks', () => {
     await waitChecked(page);
     const reloaded = fixture.dev.nextReload();
     await page.locator('#save').click();
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     await reloaded;
     const saved = JSON.parse(readFileSync(fixture.treePath, 'utf8')) as {
       nodes: { id: number; chunks?: string[] }[];

@@ -210,7 +210,7 @@ describe('the tree editor', () => {
 
     const reloaded = dev.nextReload();
     await page.locator('#save').click();
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     await reloaded;
     const saved = JSON.parse(readFileSync(treePath, 'utf8'));
     expect(saved.nodes.find((node: { id: number }) => node.id === 2).similarityThreshold).toBe(0.3);
@@ -470,7 +470,7 @@ describe('the tree editor', () => {
       expect(await page.locator('#save').isVisible()).toBe(true);
 
       await page.locator('#save').click();
-      await page.waitForSelector('#editor-status:text("Saved")');
+      await page.waitForSelector('#editor-status:text-is("Saved")');
       const saved = JSON.parse(readFileSync(file, 'utf8')) as {
         nodes: { id: number; parent?: number; use?: string; callbacks?: Record<string, string> }[];
       };

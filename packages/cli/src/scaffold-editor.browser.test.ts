@@ -41,7 +41,7 @@ describe('a project from npm create treeagent in the editor', () => {
     await page.locator('#editor-status:not(:text-is("Checking…"))').waitFor();
     const reloaded = dev.nextReload();
     await page.locator('#save').click();
-    await page.waitForSelector('#editor-status:text("Saved")');
+    await page.waitForSelector('#editor-status:text-is("Saved")');
     await reloaded;
 
     const saved = JSON.parse(readFileSync(treePath, 'utf8'));
