@@ -15,14 +15,21 @@ import { routeCounts } from './route-counts.js';
  * worker threads included) to the unfitted runtime, to the interim fit (over the USE-lite student +
  * hashed, `@treeagent/fit`'s `interimFit`) and to the final one (over USE-lite + hashed). Then, once
  * the run is over (so the timings are not disturbed), the routing of `val` + `oos_val` in each of
- * the three spaces: unfitted, interim, final. `--no-interim`: `spaceFitter({ interimFit: false })`,
- * the previous behaviour, in a second process for a before/after pair.
+ * the three spaces: unfitted, interim, final. `--interim`: `spaceFitter({ interimFit: true })` (an
+ * interim fit over the student first, the default before USE-lite ran on ONNX Runtime);
+ * `--no-interim`: `interimFit: false`; neither: the library's default.
  *
- * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--no-interim] [--no-quality] [--json=file]
+ * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--interim|--no-interim] [--no-quality] [--json=file]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const noInterim = process.argv.includes('--no-interim');
+// The library's default (no interim fit over USE-lite since it runs on ONNX Runtime), or forced.
+const interimFit = process.argv.includes('--interim')
+  ? true
+  : process.argv.includes('--no-interim')
+    ? false
+    : undefined;
+const interimLabel = interimFit === undefined ? 'default' : interimFit ? 'on' : 'off';
 const data = loadClinc150();
 const tree = clincTree(data, { perIntent: Number(option('per-intent', '100')), threshold: null });
 const cpu = () => {
@@ -35,7 +42,7 @@ const mark = () => ({ wall: performance.now() - started, cpu: cpu() - cpuStart }
 const marks: Record<string, { wall: number; cpu: number }> = {};
 
 // The library's fitter, with the interim space kept for the quality read at the end.
-const library = spaceFitter({ cacheDirectory: false, ...(noInterim ? { interimFit: false as const } : {}) });
+const library = spaceFitter({ cacheDirectory: false, ...(interimFit === undefined ? {} : { interimFit }) });
 let interimSpace: FittedSpace | undefined;
 const fitter: SpaceFitter = {
   ...library,
@@ -66,7 +73,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const at = (name: string) =>
   marks[name] ? `${seconds(marks[name]!.wall)} wall, ${seconds(marks[name]!.cpu)} CPU` : 'none';
 console.log(
-  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${noInterim ? 'off' : 'on'}`,
+  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${interimLabel}`,
 );
 console.log(`routing unfitted: ${at('unfitted')}`);
 console.log(
@@ -110,6 +117,6 @@ const json = option('json', '');
 if (json)
   writeFileSync(
     json,
-    `${JSON.stringify({ date: new Date().toISOString(), chunks: tree.chunks.length, interim: !noInterim, loadAverage: loadavg()[0], marks, quality }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), chunks: tree.chunks.length, interim: interimLabel, loadAverage: loadavg()[0], marks, quality }, null, 2)}\n`,
   );
 process.exit(0);

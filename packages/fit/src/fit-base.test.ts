@@ -215,7 +215,7 @@ describe("chooseFitBase: a tree not in English ('auto') and the models pulled", 
       quantized: true,
     });
     // The pulled model is the costly part: a large tree gets an interim fit over hashed meanwhile.
-    expect(chosen.costly).toMatchObject({ interim: 'agent' });
+    expect(chosen.costly).toMatchObject({ interim: 'agent', interimByDefault: true });
     expect(chosen.costly?.part.id).toBe('fake-multilingual');
     // An English tree keeps USE-lite.
     const english = await chooseFitBase('auto', englishIntentTree(), new HashedEmbedder(), true, fakeUse, {
@@ -223,7 +223,8 @@ describe("chooseFitBase: a tree not in English ('auto') and the models pulled", 
       importer: fakeTransformers,
     });
     expect(english.embedder.id).toContain('fake-use');
-    expect(english.costly).toMatchObject({ interim: 'use-student' });
+    // USE-lite embeds fast enough that an interim fit is only made when asked for.
+    expect(english.costly).toMatchObject({ interim: 'use-student', interimByDefault: false });
     expect(english.costly?.part.id).toBe('fake-use');
   });
 

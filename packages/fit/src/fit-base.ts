@@ -93,11 +93,14 @@ export interface ChosenBase {
     wholePart?: WholePart & { calibrationKeep: number };
   };
   /**
-   * A neural part of the base whose embedding of a large tree's chunks takes long (USE-lite, a
-   * pulled model), and the cheaper base an interim fit is made over meanwhile when its vectors of
-   * the chunks are not cached (`SpaceFitRequest.onInterim`; docs/routing.md, "Fitting at load").
+   * A neural part of the base (USE-lite, a pulled model), and the cheaper base an interim fit can be
+   * made over meanwhile when its vectors of the chunks are not cached (`SpaceFitRequest.onInterim`;
+   * docs/routing.md, "Fitting at load"). `interimByDefault`: whether one is made without
+   * `SpaceFitterOptions.interimFit` asking — for a pulled model, whose embedding of a large tree takes
+   * minutes; not for USE-lite, which embeds 15,000 chunks in about 10 s on two cores since it runs on
+   * ONNX Runtime, so that an interim fit would delay the final one more than it routes fitted sooner.
    */
-  costly?: { part: Embedder; interim: 'use-student' | 'agent' };
+  costly?: { part: Embedder; interim: 'use-student' | 'agent'; interimByDefault: boolean };
 }
 
 /** Imports `@treeagent/embedder-use`'s `UseEmbedder` (and its student), or says why it cannot. */
@@ -146,7 +149,7 @@ export async function chooseFitBase(
       embedder: new ConcatEmbedder([{ embedder: model.embedder, weight: 2 }, agentEmbedder]),
       isAgents: false,
       reason: `${model.name} (pulled, multilingual) + hashed n-grams 2:1 (${notEnglish})`,
-      costly: { part: model.embedder, interim: 'agent' },
+      costly: { part: model.embedder, interim: 'agent', interimByDefault: true },
     };
   }
   const english = `English tree: ${share}% of the ${language.decided.toLocaleString('en-US')} chunks with function words`;
@@ -179,7 +182,7 @@ export async function chooseFitBase(
           }
         : {}),
     },
-    costly: { part: use, interim: 'use-student' },
+    costly: { part: use, interim: 'use-student', interimByDefault: false },
   };
 }
 

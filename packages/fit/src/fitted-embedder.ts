@@ -88,6 +88,8 @@ export class FittedEmbedder implements Embedder {
   readonly dimensions: number;
   readonly base: Embedder;
   readonly projection: Projection;
+  /** Scratch for `project`: the positions of a vector's non-zero inputs. */
+  #rows: Int32Array | null = null;
   /** Weight of the base space beside the fitted one (0: fitted space only). */
   readonly baseWeight: number;
   /**
@@ -174,10 +176,45 @@ export class FittedEmbedder implements Embedder {
     if (!(length > 0)) return out;
     const scale = 1 / length;
     const sum = new Float64Array(k);
-    for (let i = 0; i < d; i++) {
-      const value = vector[i]!;
-      if (value === 0) continue;
-      const x = value * scale;
+    // The non-zero inputs (a hashed part is sparse), their matrix rows added eight at a time: one
+    // pass over `sum` per eight rows instead of per row, about twice as fast on a fit at load.
+    this.#rows ??= new Int32Array(d);
+    const rows = this.#rows;
+    let count = 0;
+    for (let i = 0; i < d; i++) if (vector[i] !== 0) rows[count++] = i;
+    let next = 0;
+    for (; next + 8 <= count; next += 8) {
+      // Scalars, not arrays: this loop is the fit's hot path at load.
+      const r0 = rows[next]! * k;
+      const r1 = rows[next + 1]! * k;
+      const r2 = rows[next + 2]! * k;
+      const r3 = rows[next + 3]! * k;
+      const r4 = rows[next + 4]! * k;
+      const r5 = rows[next + 5]! * k;
+      const r6 = rows[next + 6]! * k;
+      const r7 = rows[next + 7]! * k;
+      const x0 = vector[rows[next]!]! * scale;
+      const x1 = vector[rows[next + 1]!]! * scale;
+      const x2 = vector[rows[next + 2]!]! * scale;
+      const x3 = vector[rows[next + 3]!]! * scale;
+      const x4 = vector[rows[next + 4]!]! * scale;
+      const x5 = vector[rows[next + 5]!]! * scale;
+      const x6 = vector[rows[next + 6]!]! * scale;
+      const x7 = vector[rows[next + 7]!]! * scale;
+      for (let o = 0; o < k; o++)
+        sum[o]! +=
+          x0 * matrix[r0 + o]! +
+          x1 * matrix[r1 + o]! +
+          x2 * matrix[r2 + o]! +
+          x3 * matrix[r3 + o]! +
+          x4 * matrix[r4 + o]! +
+          x5 * matrix[r5 + o]! +
+          x6 * matrix[r6 + o]! +
+          x7 * matrix[r7 + o]!;
+    }
+    for (; next < count; next++) {
+      const i = rows[next]!;
+      const x = vector[i]! * scale;
       const row = i * k;
       for (let o = 0; o < k; o++) sum[o]! += x * matrix[row + o]!;
     }

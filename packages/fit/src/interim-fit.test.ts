@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { HashedEmbedder, InMemoryEmbeddingCache, type SpaceStatus, TreeAgent } from '@treeagent/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
+import { INTERIM_FIT_MIN_UNEMBEDDED, interimThreshold } from './interim-fit.js';
 import { spaceFitter } from './space-fitter.js';
 import { englishIntentTree } from './test-support/intent-trees.js';
 
@@ -102,6 +102,17 @@ describe('an interim fit while USE-lite embeds a large tree', () => {
     });
     expect(await small.agent.whenFitted()).toMatchObject({ state: 'fitted', baseId: USE_BASE });
     expect(small.lines.map((line) => line.message).join('\n')).not.toContain('interim fitted space');
+  });
+
+  test('by default only a pulled model gets one; asked for, USE-lite too, at the threshold given', () => {
+    const pulled = { interimByDefault: true };
+    const useLite = { interimByDefault: false };
+    expect(interimThreshold(undefined, pulled)).toBe(INTERIM_FIT_MIN_UNEMBEDDED);
+    expect(interimThreshold(undefined, useLite)).toBeNull();
+    expect(interimThreshold(true, useLite)).toBe(INTERIM_FIT_MIN_UNEMBEDDED);
+    expect(interimThreshold({}, useLite)).toBe(INTERIM_FIT_MIN_UNEMBEDDED);
+    expect(interimThreshold({ minUnembeddedChunks: 100 }, useLite)).toBe(100);
+    expect(interimThreshold(false, pulled)).toBeNull();
   });
 
   test("only the 'auto' base makes one: a fit over the student is already cheap", async () => {

@@ -12,6 +12,19 @@ import type { Projection } from './projection.js';
  */
 export const INTERIM_FIT_MIN_UNEMBEDDED = 2000;
 
+/**
+ * How many unembedded chunks call for an interim fit over a base with `costly` part, given
+ * `SpaceFitterOptions.interimFit`; null when none is made. Unset, only a part made for it
+ * (`interimByDefault`: a pulled model) gets one at the default threshold.
+ */
+export function interimThreshold(
+  option: boolean | { minUnembeddedChunks?: number } | undefined,
+  costly: { interimByDefault: boolean },
+): number | null {
+  if (option === false || (option === undefined && !costly.interimByDefault)) return null;
+  return (typeof option === 'object' ? option.minUnembeddedChunks : undefined) ?? INTERIM_FIT_MIN_UNEMBEDDED;
+}
+
 /** What the interim fit needs from the fitter that makes it (`spaceFitter`). */
 export interface InterimFitContext {
   request: SpaceFitRequest;

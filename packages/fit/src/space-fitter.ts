@@ -6,7 +6,7 @@ import { chunkClasses, trainingSet } from './fit-classes.js';
 import { fitProjectionWith } from './fit-projection.js';
 import { type FitOptions, fitSettings } from './fit-settings.js';
 import { FittedEmbedder, fitFileName, readCachedFit } from './fitted-embedder.js';
-import { handInterimFit, INTERIM_FIT_MIN_UNEMBEDDED } from './interim-fit.js';
+import { handInterimFit, interimThreshold } from './interim-fit.js';
 import { projectInWorker } from './project-in-worker.js';
 import { projectVectors } from './project-vectors.js';
 import type { Projection } from './projection.js';
@@ -73,14 +73,17 @@ export interface SpaceFitterOptions
    */
   modelsDirectory?: string | false;
   /**
-   * An interim fit while the final one runs, when the final base's neural part (USE-lite, a pulled
-   * model) has not embedded at least `minUnembeddedChunks` of the tree's chunks (default
-   * `INTERIM_FIT_MIN_UNEMBEDDED`, 2,000): the agent routes within seconds in a space fitted over a
-   * cheaper base (the USE-lite student + hashed for an English tree, hashed otherwise), then
-   * switches to the final fit. `false`: no interim fit, the agent serves unfitted until the final
-   * one (docs/routing.md, "Fitting at load"). Only the `'auto'` base makes one.
+   * An interim fit while the final one runs, when the final base's neural part has not embedded at
+   * least `minUnembeddedChunks` of the tree's chunks (default `INTERIM_FIT_MIN_UNEMBEDDED`, 2,000):
+   * the agent routes sooner in a space fitted over a cheaper base (the USE-lite student + hashed
+   * for an English tree, hashed otherwise), then switches to the final fit. Default: only over a
+   * pulled multilingual model, whose embedding of a large tree takes minutes; USE-lite embeds
+   * 15,000 chunks in about 10 s on two cores, and an interim fit first would put its final fit
+   * about 30 s later (docs/routing.md, "Fitting at load"). `true` or `{ minUnembeddedChunks }`: over
+   * USE-lite too. `false`: never; the agent serves unfitted until the final fit. Only the `'auto'`
+   * base makes one.
    */
-  interimFit?: false | { minUnembeddedChunks?: number };
+  interimFit?: boolean | { minUnembeddedChunks?: number };
 }
 
 /**
@@ -146,7 +149,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     calibrationKeep,
     base: fitBase = 'auto',
     modelsDirectory,
-    interimFit = {},
+    interimFit,
     ...fitOptions
   } = options;
   const settings = fitSettings(fitOptions);
@@ -356,12 +359,13 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       }
       let chosen = await baseOf(request);
       // A neural base that has not embedded a large tree yet: a cheaper fit first, routed meanwhile.
-      if (chosen.costly && fitBase === 'auto' && interimFit !== false) {
+      const minUnembeddedChunks = chosen.costly && interimThreshold(interimFit, chosen.costly);
+      if (chosen.costly && fitBase === 'auto' && minUnembeddedChunks) {
         const { costly } = chosen;
         await handInterimFit({
           request,
           settings,
-          minUnembeddedChunks: interimFit.minUnembeddedChunks ?? INTERIM_FIT_MIN_UNEMBEDDED,
+          minUnembeddedChunks,
           chosen: { ...chosen, costly },
           interimBase: () => interimBaseOf(request, costly.interim),
           fitOver,
