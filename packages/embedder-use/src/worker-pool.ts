@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { startUseWorker } from './start-use-worker.js';
 import { WorkerEmbedding } from './worker-embedding.js';
 
-/** How long a worker beyond the first stays loaded with nothing to do (its model holds ≈ 230 MB). */
+/** How long a worker beyond the first stays loaded with nothing to do (its model holds ≈ 200 MB). */
 export const EXTRA_WORKER_IDLE_MILLISECONDS = 30_000;
 
 /**

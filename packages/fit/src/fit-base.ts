@@ -111,7 +111,7 @@ export type UseImporter = () => Promise<{
 
 /**
  * USE-lite's worker threads for a fit's base: one per core, at most 2. A fit at load embeds every
- * chunk, which then runs on both cores of a small server; the second worker (and its 230 MB) is
+ * chunk, which then runs on both cores of a small server; the second worker (and its 200 MB) is
  * closed 30 s after the load.
  */
 export const USE_FIT_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
