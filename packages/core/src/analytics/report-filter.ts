@@ -21,10 +21,10 @@ export function resolveReportFilter(filter: ReportFilter = {}, now: Date = new D
     ['from', from],
     ['to', to],
   ] as const) {
-    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    if (!isCalendarDay(value)) {
       throw new TreeAgentError(
         'INVALID_INPUT',
-        `The report's "${name}" must be a day as YYYY-MM-DD (UTC), got "${value}".`,
+        `The report's "${name}" must be a day of the calendar as YYYY-MM-DD (UTC), got "${value}".`,
       );
     }
   }
@@ -39,4 +39,11 @@ export function resolveReportFilter(filter: ReportFilter = {}, now: Date = new D
     throw new TreeAgentError('INVALID_INPUT', `lowMargin must be between 0 and 2, got ${filter.lowMargin}.`);
   }
   return { from, to, treeVersion: filter.treeVersion || null, lowMargin };
+}
+
+/** `YYYY-MM-DD` and a day of the calendar: `Date` rolls 2024-02-31 over to March 2nd, so it is read back. */
+function isCalendarDay(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }

@@ -182,6 +182,10 @@ describe('analytics endpoints', () => {
     expect(other.totals.turns).toBe(0);
     const bad = await app.request('/api/v1/analytics/report?from=ieri', { headers: ADMIN });
     expect(bad.status).toBe(400);
+    // Not a day of the calendar: refused with what a day is, not read as March 2nd.
+    const impossible = await app.request('/api/v1/analytics/report?to=2023-02-29', { headers: ADMIN });
+    expect(impossible.status).toBe(400);
+    expect(JSON.stringify(await impossible.json())).toContain('2024-02-29, not 2024-02-31');
   });
 
   it('review: list, transcript with facts, label with a node name (unknown names refused), labels as TSV', async () => {

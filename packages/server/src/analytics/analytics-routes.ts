@@ -10,6 +10,7 @@ import type {
   UnmatchedResponse,
 } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
+import { QueryDay } from '../http/query-day.js';
 import { readJson, validate } from '../http/read-json.js';
 import { storedSessionId } from '../http/stored-session-id.js';
 import { operatorOf } from '../operators/operator-auth.js';
@@ -18,10 +19,9 @@ import type { AnalyticsOptions } from './analytics-options.js';
 import { appendUtterances, planChunks } from './tree-file-edits.js';
 import { routingEffect, unmatchedClusters } from './unmatched-clusters.js';
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
 const FilterQuery = z.strictObject({
-  from: Day.optional(),
-  to: Day.optional(),
+  from: QueryDay.optional(),
+  to: QueryDay.optional(),
   version: z.string().min(1).max(128).optional(),
   lowMargin: z.coerce.number().min(0).max(2).optional(),
 });

@@ -111,6 +111,11 @@ describe('satisfaction (CSAT) over HTTP', () => {
     expect(backwards.status).toBe(400);
     expect(JSON.stringify(await backwards.json())).toContain('ends (2020-01-01) before it starts');
     expect((await reportFor(`since=2020-01-01T00:00:00Z&from=${today}`)).status).toBe(400);
+    // A day that is not in the calendar is refused, not rolled over to March.
+    const impossible = await reportFor('from=2024-02-31');
+    expect(impossible.status).toBe(400);
+    expect(JSON.stringify(await impossible.json())).toContain('a day of the calendar written YYYY-MM-DD');
+    expect(await count('from=2024-02-29&to=2024-02-29')).toBe(0);
 
     // Deleting the session forgets its rating.
     const deleted = await app.request(`/api/v1/sessions/${session.sessionId}`, {

@@ -4,8 +4,8 @@ import { resolveReportFilter } from '@treeagent/core/analytics';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, invalidRequest } from '../../errors/api-error.js';
+import { QueryDay } from '../../http/query-day.js';
 import { readJson, validate } from '../../http/read-json.js';
-
 import type { Services } from '../../services.js';
 
 const RatingBody = z.strictObject({
@@ -17,11 +17,10 @@ const RatingBody = z.strictObject({
   comment: z.string().trim().max(2000, 'the comment is at most 2000 characters').optional(),
 });
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
 const ReportQuery = z.strictObject({
   since: z.iso.datetime({ offset: true }).optional(),
-  from: Day.optional(),
-  to: Day.optional(),
+  from: QueryDay.optional(),
+  to: QueryDay.optional(),
   version: z.string().min(1).max(128).optional(),
 });
 const DAY_MS = 24 * 60 * 60 * 1000;
