@@ -2,6 +2,7 @@ import { defaultEmbedderFor, type Embedder } from '../../packages/core/src/adapt
 import { ConcatEmbedder, type Tree } from '../../packages/core/src/index.js';
 import { UseEmbedder, UseStudentEmbedder } from '../../packages/embedder-use/src/index.js';
 import { type SpaceFitterOptions, USE_BASE_WEIGHT } from '../../packages/fit/src/index.js';
+import { UseMaxPoolEmbedder } from '../routing/experiments/use-max-pool.js';
 
 /**
  * The bases of the fit compared for the USE-lite student (`--base <name>` of the routing
@@ -9,7 +10,14 @@ import { type SpaceFitterOptions, USE_BASE_WEIGHT } from '../../packages/fit/src
  * keep), `hashed` the agent's hashed embedder alone; the others are given to `spaceFitter` as an
  * `Embedder`, with USE-lite + hashed's base weight (0.25) unless the benchmark chooses another.
  */
-export const BASES = ['use+hashed', 'hashed', 'student', 'student+hashed', 'use+student+hashed'] as const;
+export const BASES = [
+  'use+hashed',
+  'hashed',
+  'student',
+  'student+hashed',
+  'use+student+hashed',
+  'use+usemax+hashed',
+] as const;
 export type BaseName = (typeof BASES)[number];
 
 let student: UseStudentEmbedder | undefined;
@@ -27,6 +35,17 @@ export function baseOptions(name: BaseName, tree: Tree): SpaceFitterOptions {
   if (name === 'use+hashed') return {};
   if (name === 'hashed') return { base: 'agent' };
   const hashed: Embedder = defaultEmbedderFor(tree);
+  if (name === 'use+usemax+hashed') {
+    // The experiment of routing/experiments/use-max-pool.ts: USE-lite's two views whole, the hashed part's PCA beside.
+    use ??= new UseEmbedder({ batchSize: 16, workers: 2 });
+    const weight = Number(process.env.USEMAX_WEIGHT ?? '1');
+    const base = new ConcatEmbedder([
+      { embedder: use, weight: 2 },
+      { embedder: new UseMaxPoolEmbedder(), weight },
+      hashed,
+    ]);
+    return { base, baseWeight: USE_BASE_WEIGHT, wholePart: { dimensions: 1024, pcaOfRest: 256 } };
+  }
   student ??= new UseStudentEmbedder();
   if (name === 'use+student+hashed') use ??= new UseEmbedder({ batchSize: 16, workers: 2 });
   const base =
