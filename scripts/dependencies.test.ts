@@ -76,6 +76,21 @@ describe('the dependency check (scripts/dependencies.ts)', () => {
     );
   });
 
+  it('an optional dependency is imported as an optional peer is: by import() where the root entry loads', () => {
+    const manifest = {
+      name: '@treeagent/embedder-use',
+      optionalDependencies: { 'onnxruntime-node': '1.30.0' },
+    };
+    expect(
+      undeclaredImports(manifest, [{ file: 'src/onnx/model.ts', name: 'onnxruntime-node', kind: 'dynamic' }]),
+    ).toEqual([]);
+    const problems = undeclaredImports(manifest, [
+      { file: 'src/index.ts', name: 'onnxruntime-node', kind: 'static' },
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/imports the optional peer dependency "onnxruntime-node" statically/);
+  });
+
   it('rejects any import of another Tree Agent package by core, even a declared dynamic one', () => {
     const source = `
       import type { Embedder } from '@treeagent/core/adapter';

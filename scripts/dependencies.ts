@@ -2,7 +2,8 @@
  * What each published package imports at run time, against what its package.json declares. A user
  * installs a package with its `dependencies` (and its non-optional `peerDependencies`) and nothing
  * else, so every bare import of a shipped source file must be one of those — or an optional peer
- * dependency, imported only by a dynamic `import()` that turns its absence into a clear error.
+ * dependency or an optional dependency (which npm skips where it cannot install), imported only by a
+ * dynamic `import()` that turns its absence into a clear error or a fallback that says so.
  * `npm run deps` runs the check (part of `npm run check`); it reads the sources that
  * `tsconfig.build.json` compiles into `dist/`, so it needs no build.
  */
@@ -33,6 +34,8 @@ export interface Manifest {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  /** Installed with the package when they can be (a platform without a build skips them). */
+  optionalDependencies?: Record<string, string>;
 }
 
 const BUILTINS = new Set(builtinModules);
@@ -133,11 +136,13 @@ export function undeclaredImports(
       (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
     ),
   ]);
-  const optional = new Set(
-    Object.keys(manifest.peerDependencies ?? {}).filter(
+  // An optional dependency may be missing too (npm skips one that cannot install): the same rule.
+  const optional = new Set([
+    ...Object.keys(manifest.peerDependencies ?? {}).filter(
       (name) => manifest.peerDependenciesMeta?.[name]?.optional,
     ),
-  );
+    ...Object.keys(manifest.optionalDependencies ?? {}),
+  ]);
   for (const { file, name, kind } of imports) {
     if (name === manifest.name || required.has(name)) continue;
     if (optional.has(name)) {

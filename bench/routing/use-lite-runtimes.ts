@@ -3,7 +3,7 @@ import { cpuUsage } from 'node:process';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { UseEmbedder } from '../../packages/embedder-use/src/index.js';
 import { encodeOnnxModel } from '../../packages/embedder-use/src/onnx/onnx-proto.js';
-import type { UseRuntime } from '../../packages/embedder-use/src/use-model.js';
+import type { UseRuntime } from '../../packages/embedder-use/src/use-runtime.js';
 import { loadClinc150 } from './clinc150.js';
 
 /**
@@ -83,8 +83,8 @@ console.log(
   `${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; ${MESSAGES} messages per measure`,
 );
 const peak = await onnxPeakRate();
-const rows: Record<UseRuntime, Record<string, string>> = { tfjs: {}, onnx: {} };
-const figures: Record<UseRuntime, number[]> = { onnx: [], tfjs: [] };
+const rows: Record<'onnx' | 'tfjs', Record<string, string>> = { tfjs: {}, onnx: {} };
+const figures: Record<'onnx' | 'tfjs', number[]> = { onnx: [], tfjs: [] };
 // Alternated, each measure on both runtimes in turn: a shared machine's speed drifts.
 for (const atOnce of [1, 16])
   for (const runtime of ['tfjs', 'onnx'] as const) {

@@ -1,14 +1,14 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { UseRuntime } from './use-model.js';
+import type { UseRuntime } from './use-runtime.js';
 
 /**
  * Starts USE-lite's worker thread, computing on `runtime` (its `workerData`). The built package runs `use-worker.js` beside this file; from
  * the TypeScript sources (tests, tsx: `@treeagent/*` resolves to `src/` inside the repository), the
  * worker registers tsx first, as the calling thread did, and imports `use-worker.ts`.
  */
-export function startUseWorker(runtime: UseRuntime = 'onnx'): Worker {
+export function startUseWorker(runtime: UseRuntime = 'auto'): Worker {
   const here = import.meta.url;
   const workerData = { runtime };
   if (!here.endsWith('.ts')) return new Worker(new URL('./use-worker.js', here), { workerData });

@@ -93,16 +93,16 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
       /workers is 0: it must be a whole number of worker threads/,
     );
     expect(() => new UseEmbedder({ workers: 2, thread: 'calling' })).toThrow(/and 1 with thread: 'calling'/);
-    expect(() => new UseEmbedder({ runtime: 'wasm' as 'onnx' })).toThrow(
-      `UseEmbedder's runtime is "wasm": use 'onnx' (the default) or 'tfjs'.`,
+    expect(() => new UseEmbedder({ runtime: 'wasm' as 'auto' })).toThrow(
+      `UseEmbedder's runtime is "wasm": use 'auto' (the default), 'onnx' or 'tfjs'.`,
     );
   });
 
-  test('ONNX Runtime (the default) gives the vectors of TensorFlow.js, within float rounding, text by text', async () => {
+  test('ONNX Runtime gives the vectors of TensorFlow.js, within float rounding, text by text', async () => {
     // Everyday sentences, a blank, non-Latin text and one longer than the model reads (it clips),
     // in batches that mix lengths: every translated op of the graph is on this path.
     const texts = [...EVERYDAY_SENTENCES, '', 'perché è così caro? 🚲 東京', 'parola '.repeat(300), 'a'];
-    const onnx = new UseEmbedder({ batchSize: 8, thread: 'calling' });
+    const onnx = new UseEmbedder({ batchSize: 8, thread: 'calling', runtime: 'onnx' });
     const tfjs = new UseEmbedder({ batchSize: 8, thread: 'calling', runtime: 'tfjs' });
     try {
       const [fromOnnx, fromTfjs] = [await onnx.embed(texts), await tfjs.embed(texts)];

@@ -3,7 +3,7 @@ import type { Embedder, EmbedOptions } from '@treeagent/core/adapter';
 import { CallingThreadEmbedding } from './calling-thread-embedding.js';
 import { embedInLengthOrder } from './length-order.js';
 import { startUseWorker } from './start-use-worker.js';
-import type { UseRuntime } from './use-model.js';
+import type { UseRuntime } from './use-runtime.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Where the model computes. */
@@ -32,11 +32,12 @@ export interface UseEmbedderOptions {
    */
   workers?: number;
   /**
-   * What computes the model. `'onnx'` (default): USE-lite's graph translated to ONNX when it loads,
-   * run by ONNX Runtime's native kernels (`onnxruntime-node`), about 4× less CPU per text.
-   * `'tfjs'`: TensorFlow.js on WebAssembly, as earlier versions did. The same weights and
-   * tokenizer: the vectors agree within float rounding (about 1e-6), so the id, cached vectors and
-   * fits are shared.
+   * What computes the model. `'auto'` (default): ONNX Runtime — USE-lite's graph translated to
+   * ONNX when it loads, run by `onnxruntime-node`'s native kernels, about 4× less CPU per text —
+   * or TensorFlow.js where ONNX Runtime cannot run (a process warning says why). `'onnx'`: ONNX
+   * Runtime or an error. `'tfjs'`: TensorFlow.js on WebAssembly, as earlier versions did. The same
+   * weights and tokenizer: the vectors agree within float rounding (about 1e-6), so the id, cached
+   * vectors and fits are shared.
    */
   runtime?: UseRuntime;
 }
@@ -74,11 +75,11 @@ export class UseEmbedder implements Embedder {
         'INVALID_INPUT',
         `UseEmbedder's workers is ${workers}: it must be a whole number of worker threads, 1 or more (default 1), and 1 with thread: 'calling'.`,
       );
-    const runtime = options.runtime ?? 'onnx';
-    if (runtime !== 'onnx' && runtime !== 'tfjs')
+    const runtime = options.runtime ?? 'auto';
+    if (runtime !== 'auto' && runtime !== 'onnx' && runtime !== 'tfjs')
       throw new TreeAgentError(
         'INVALID_INPUT',
-        `UseEmbedder's runtime is ${JSON.stringify(runtime)}: use 'onnx' (the default) or 'tfjs'.`,
+        `UseEmbedder's runtime is ${JSON.stringify(runtime)}: use 'auto' (the default), 'onnx' or 'tfjs'.`,
       );
     this.#model =
       thread === 'worker'

@@ -3,12 +3,13 @@
  * answers each `BatchRequest` in the order received with the batch's vectors, transferred.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { embedBatch, loadUseModel, type UseRuntime } from './use-model.js';
+import { embedBatch, loadUseModel } from './use-model.js';
+import type { UseRuntime } from './use-runtime.js';
 import type { BatchRequest, WorkerAnswer } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('use-worker.ts runs as a worker thread (new UseEmbedder() starts it).');
-const model = loadUseModel((workerData as { runtime: UseRuntime }).runtime);
+const model = loadUseModel((workerData as { runtime?: UseRuntime } | null)?.runtime ?? 'auto');
 // One batch at a time, in order: the model computes on this thread anyway.
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: BatchRequest) => {

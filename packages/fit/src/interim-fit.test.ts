@@ -112,6 +112,7 @@ describe('an interim fit while USE-lite embeds a large tree', () => {
     expect(interimThreshold(true, useLite)).toBe(INTERIM_FIT_MIN_UNEMBEDDED);
     expect(interimThreshold({}, useLite)).toBe(INTERIM_FIT_MIN_UNEMBEDDED);
     expect(interimThreshold({ minUnembeddedChunks: 100 }, useLite)).toBe(100);
+    expect(interimThreshold({ minUnembeddedChunks: 0 }, useLite)).toBe(0);
     expect(interimThreshold(false, pulled)).toBeNull();
   });
 

@@ -359,8 +359,9 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       }
       let chosen = await baseOf(request);
       // A neural base that has not embedded a large tree yet: a cheaper fit first, routed meanwhile.
-      const minUnembeddedChunks = chosen.costly && interimThreshold(interimFit, chosen.costly);
-      if (chosen.costly && fitBase === 'auto' && minUnembeddedChunks) {
+      const minUnembeddedChunks = chosen.costly ? interimThreshold(interimFit, chosen.costly) : null;
+      // 0 is a threshold too: an interim fit whatever the cache holds.
+      if (chosen.costly && fitBase === 'auto' && minUnembeddedChunks !== null) {
         const { costly } = chosen;
         await handInterimFit({
           request,

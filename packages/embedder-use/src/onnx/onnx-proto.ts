@@ -1,6 +1,6 @@
 /**
  * ONNX's model format (onnx.proto, IR version 8), the messages and fields a converted graph uses:
- * tensors as raw little-endian bytes, nodes with int, float, ints and tensor attributes, and the
+ * tensors as raw little-endian bytes, nodes with int, ints and string attributes, and the
  * graph's inputs and outputs with their element types and shapes.
  */
 import { ProtobufWriter } from './protobuf-writer.js';
@@ -17,8 +17,8 @@ export interface OnnxTensor {
   data: Float32Array | BigInt64Array;
 }
 
-/** An attribute's value: an int, a float, a list of ints, or a tensor. */
-export type OnnxAttribute = number | { float: number } | readonly number[] | { tensor: OnnxTensor };
+/** An attribute's value: an int, a list of ints, or a string. */
+export type OnnxAttribute = number | readonly number[] | { string: string };
 
 export interface OnnxNode {
   op: string;
@@ -77,7 +77,7 @@ function nodeProto({ op, inputs, outputs, attributes = {} }: OnnxNode): Protobuf
   return out;
 }
 
-// AttributeProto: name 1, f 2, i 3, t 5, ints 8, type 20 (FLOAT 1, INT 2, TENSOR 4, INTS 7).
+// AttributeProto: name 1, i 3, s 4, ints 8, type 20 (INT 2, STRING 3, INTS 7).
 function attributeProto(name: string, value: OnnxAttribute): ProtobufWriter {
   const out = new ProtobufWriter().string(1, name);
   if (typeof value === 'number') return out.int(3, value).int(20, 2);
@@ -85,8 +85,7 @@ function attributeProto(name: string, value: OnnxAttribute): ProtobufWriter {
     for (const item of value) out.int(8, item);
     return out.int(20, 7);
   }
-  if ('float' in value) return out.float(2, value.float).int(20, 1);
-  return out.message(5, tensorProto(value.tensor)).int(20, 4);
+  return out.string(4, value.string).int(20, 3);
 }
 
 function isIntList(value: OnnxAttribute): value is readonly number[] {

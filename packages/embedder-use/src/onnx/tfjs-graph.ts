@@ -11,6 +11,8 @@ export interface TfAttribute {
   f?: number;
   b?: boolean;
   type?: number | string;
+  /** A string, base64 (`data_format`, `padding`). */
+  s?: string;
   list?: { i?: string[] };
 }
 

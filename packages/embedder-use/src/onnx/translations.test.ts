@@ -97,6 +97,64 @@ describe('translations of TensorFlow ops to ONNX', () => {
     expect(out.data).toEqual(data);
   });
 
+  test('StridedSlice x[::-1] (a begin mask with a negative stride starts at the end)', async () => {
+    const out = await run(
+      [
+        { name: 'x', op: 'Placeholder' },
+        {
+          name: 's',
+          op: 'StridedSlice',
+          input: ['x', 'b', 'e', 'st'],
+          attr: { begin_mask: attrInt(1), end_mask: attrInt(1) },
+        },
+      ],
+      { b: ints([0]), e: ints([0]), st: ints([-1]) },
+      { dims: [5], type: 'float', data: [0, 1, 2, 3, 4] },
+      's',
+    );
+    expect(out.data).toEqual([4, 3, 2, 1, 0]);
+  });
+
+  test('Sum over no axes reduces nothing, as in TensorFlow', async () => {
+    const out = await run(
+      [
+        { name: 'x', op: 'Placeholder' },
+        { name: 's', op: 'Sum', input: ['x', 'axes'] },
+      ],
+      { axes: ints([]) },
+      { dims: [5], type: 'float', data: [0, 1, 2, 3, 4] },
+      's',
+    );
+    expect(out.data).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('ScatterNd sums the updates of a repeated index', async () => {
+    const out = await run(
+      [
+        { name: 'x', op: 'Placeholder' },
+        { name: 's', op: 'ScatterNd', input: ['x', 'updates', 'shape'] },
+      ],
+      { shape: ints([3]), updates: { dims: [2], type: 'float', data: Float32Array.of(2, 3) } },
+      { dims: [2, 1], type: 'int64', data: [1, 1] },
+      's',
+    );
+    expect(out.data).toEqual([0, 5, 0]);
+  });
+
+  test('Reshape to a shape with a 0 makes an empty dimension, not a copy of the input one', async () => {
+    const out = await run(
+      [
+        { name: 'x', op: 'Placeholder' },
+        { name: 'r', op: 'Reshape', input: ['x', 'shape'] },
+      ],
+      { shape: ints([4, 0]) },
+      { dims: [0, 4], type: 'float', data: [] },
+      'r',
+    );
+    // ONNX's default would read [4, 0] as [4, 4] here, and fail: 16 elements out of none.
+    expect(out.dims).toEqual([4, 0]);
+  });
+
   test('Slice with a size of -1 runs to the end of its axis', async () => {
     const out = await run(
       [

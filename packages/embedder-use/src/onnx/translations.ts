@@ -33,6 +33,8 @@ const reduce =
   (node, [input, axes], output, onnx) =>
     onnx.emit(op, [input!, onnx.int64(node, onnx.ints(axes!))], [output], {
       keepdims: flag(node, 'keep_dims') ? 1 : 0,
+      // TensorFlow reduces nothing over no axes; ONNX would reduce them all.
+      noop_with_empty_axes: 1,
     });
 
 /** `MatMul` (`transpose_a`/`_b`) and `BatchMatMul` (`adj_x`/`_y`, rank-4 operands) as a MatMul. */
@@ -47,7 +49,10 @@ const matMul =
 export const translations: Record<string, Translate> = {
   Add: same('Add'),
   AddV2: same('Add'),
-  BiasAdd: same('Add'),
+  BiasAdd: (node, inputs, output, onnx) => {
+    channelsLast(node);
+    onnx.emit('Add', inputs, [output]);
+  },
   Sub: same('Sub'),
   Mul: same('Mul'),
   RealDiv: same('Div'),
@@ -60,7 +65,8 @@ export const translations: Record<string, Translate> = {
   Tanh: same('Tanh'),
   Relu: same('Relu'),
   Shape: same('Shape'),
-  Reshape: same('Reshape'),
+  // A 0 in TensorFlow's shape is a dimension of size 0, not ONNX's "copy the input's".
+  Reshape: (_node, inputs, output, onnx) => onnx.emit('Reshape', inputs, [output], { allowzero: 1 }),
   Range: same('Range'),
   GatherNd: same('GatherND'),
   Identity: same('Identity'),
@@ -82,8 +88,11 @@ export const translations: Record<string, Translate> = {
       throw new Error(`${node.name} is a Where of ${inputs.length} inputs; only one is translated`);
     onnx.emit('Transpose', [onnx.emit('NonZero', inputs, [onnx.temp(node)])], [output], { perm: [1, 0] });
   },
-  GatherV2: (_node, [params, indices, axis], output, onnx) =>
-    onnx.emit('Gather', [params!, indices!], [output], { axis: onnx.scalar(axis!) }),
+  GatherV2: (node, [params, indices, axis], output, onnx) => {
+    if (int(node, 'batch_dims'))
+      throw new Error(`${node.name} gathers with batch_dims, which the conversion does not translate`);
+    onnx.emit('Gather', [params!, indices!], [output], { axis: onnx.scalar(axis!) });
+  },
   Max: reduce('ReduceMax'),
   Sum: reduce('ReduceSum'),
   Mean: reduce('ReduceMean'),
@@ -111,6 +120,7 @@ export const translations: Record<string, Translate> = {
   BatchMatMulV2: matMul('adj_x', 'adj_y', [0, 1, 3, 2]),
   // A 1×1 convolution, stride 1, over NHWC: a MatMul of the last dimension by the kernel.
   Conv2D: (node, [input, kernel], output, onnx) => {
+    channelsLast(node);
     const weights = onnx.constant(kernel!);
     const [height, width, inChannels, outChannels] = weights.dims;
     const strides = (node.attr?.strides?.list?.i ?? []).map(Number);
@@ -140,10 +150,11 @@ export const translations: Record<string, Translate> = {
       [onnx.emit('Expand', [fill!, shape!], [onnx.temp(node)]), indices!, values!],
       [output],
     ),
-  // Float updates scattered into zeros of `shape` (the graph scatters its activations back).
+  // Float updates scattered into zeros of `shape` (the graph scatters its activations back);
+  // TensorFlow sums the updates of a repeated index.
   ScatterNd: (node, [indices, updates, shape], output, onnx) => {
     const zeros = onnx.emit('Expand', [onnx.float(node, [0], []), shape!], [onnx.temp(node)]);
-    onnx.emit('ScatterND', [zeros, indices!, updates!], [output]);
+    onnx.emit('ScatterND', [zeros, indices!, updates!], [output], { reduction: { string: 'add' } });
   },
   // TensorFlow's Slice takes a size per axis, -1 meaning "to the end"; ONNX's takes the ends.
   Slice: (node, [input, begin, size], output, onnx) => {
@@ -169,13 +180,18 @@ export const translations: Record<string, Translate> = {
     begin.forEach((at, axis) => {
       const forward = strides[axis]! > 0;
       if ((shrinkMask >> axis) & 1) {
+        if (!forward)
+          throw new Error(
+            `${node.name} shrinks axis ${axis} with a negative stride, which is not translated`,
+          );
         // One element, the axis dropped: [at, at + 1), or [-1, end) for the last.
         starts.push(at);
         ends.push(at === -1 ? TO_END : at + 1);
         shrunk.push(axis);
         return;
       }
-      starts.push((beginMask >> axis) & 1 ? (forward ? 0 : -TO_END) : at);
+      // Masked bounds run to the axis' ends (ONNX clamps a backward start to the last element).
+      starts.push((beginMask >> axis) & 1 ? (forward ? 0 : TO_END) : at);
       ends.push((endMask >> axis) & 1 ? (forward ? TO_END : -TO_END) : end[axis]!);
     });
     const axes = begin.map((_, axis) => axis);
@@ -193,6 +209,13 @@ export const translations: Record<string, Translate> = {
     if (shrunk.length) onnx.emit('Squeeze', [sliced, onnx.int64(node, shrunk)], [output]);
   },
 };
+
+/** Channels last (NHWC, TensorFlow's default), as the MatMul and Add translations assume. */
+function channelsLast(node: TfNode): void {
+  const format = node.attr?.data_format?.s;
+  if (format !== undefined && Buffer.from(format, 'base64').toString() !== 'NHWC')
+    throw new Error(`${node.name} is not channels last (NHWC), the only layout translated`);
+}
 
 function int(node: TfNode, name: string): number {
   return Number(node.attr?.[name]?.i ?? 0);

