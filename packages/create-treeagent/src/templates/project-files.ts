@@ -22,7 +22,8 @@ export function projectFiles(settings: ProjectSettings): Record<string, string> 
     // src/tree.fit.json (npm run fit) is kept: it ships the fit with the project.
     '.gitignore': 'node_modules/\n.treeagent/\n',
     // USE-lite runs on onnxruntime-node, whose install script would fetch CUDA libraries from
-    // api.nuget.org on Linux x64 (npm before 11 runs it); the CPU runtime ships in its npm package.
+    // api.nuget.org on Linux x64 (hundreds of MB it never uses; offline, npm drops the optional
+    // dependency and USE-lite falls back to TensorFlow.js); the CPU runtime ships in its npm package.
     ...(settings.language === 'en' ? { '.npmrc': 'onnxruntime-node-install=skip\n' } : {}),
     'README.md': readme(settings),
     ...treeFiles(settings, texts, support),
