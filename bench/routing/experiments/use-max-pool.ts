@@ -1,9 +1,11 @@
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { Embedder } from '../../../packages/core/src/adapter/index.js';
-import { encodeOnnxModel } from '../../../packages/embedder-use/src/onnx/onnx-proto.js';
-import { readTfGraph } from '../../../packages/embedder-use/src/onnx/tfjs-graph.js';
-import { tfjsToOnnx } from '../../../packages/embedder-use/src/onnx/tfjs-to-onnx.js';
-import { useModelDirectory } from '../../../packages/embedder-use/src/onnx/use-onnx-model.js';
+import {
+  loadUseTokenizer,
+  tokenInputs,
+  useModelDirectory,
+  useOnnxModelBytes,
+} from '../../../packages/embedder-use/src/onnx/use-onnx-model.js';
 
 /**
  * An experiment (issue #43, goal 2): USE-lite's final token states max-pooled over each text's
@@ -31,37 +33,16 @@ export class UseMaxPoolEmbedder implements Embedder {
 
   async #load() {
     const directory = useModelDirectory();
-    const graph = tfjsToOnnx(await readTfGraph(directory), {
-      inputs: [
-        { name: 'indices:0', type: 'int64', dims: ['tokens', 2] },
-        { name: 'values:0', type: 'int64', dims: ['tokens'] },
-      ],
-      outputs: [
-        { name: STATES, type: 'float', dims: ['texts', 'length', 512] },
-        { name: MASK, type: 'float', dims: ['texts', 'length'] },
-      ],
-    });
-    const session = await InferenceSession.create(encodeOnnxModel(graph), {
-      intraOpNumThreads: 1,
-      logSeverityLevel: 3,
-    });
-    const { EmbeddingsModel } = await import('@energetic-ai/embeddings');
-    const { readFile } = await import('node:fs/promises');
-    const vocabulary = JSON.parse(await readFile(`${directory}/vocab.json`, 'utf8'));
-    const { tokenizer } = new EmbeddingsModel({ vocabulary, model: undefined as never });
+    const bytes = await useOnnxModelBytes(directory, [
+      { name: STATES, type: 'float', dims: ['texts', 'length', 512] },
+      { name: MASK, type: 'float', dims: ['texts', 'length'] },
+    ]);
+    const session = await InferenceSession.create(bytes, { intraOpNumThreads: 1, logSeverityLevel: 3 });
+    const tokenizer = await loadUseTokenizer(directory);
     const run = async (texts: string[]) => {
       const tokens = texts.map((text) => (text.trim() ? tokenizer.encode(text) : []));
-      const count = tokens.reduce((sum, ids) => sum + ids.length, 0);
+      const { count, indices, values } = tokenInputs(tokens);
       if (count === 0) return texts.map(() => new Float32Array(512));
-      const indices = new BigInt64Array(count * 2);
-      const values = new BigInt64Array(count);
-      let at = 0;
-      for (const [text, ids] of tokens.entries())
-        for (const [position, id] of ids.entries()) {
-          indices[at * 2] = BigInt(text);
-          indices[at * 2 + 1] = BigInt(position);
-          values[at++] = BigInt(id);
-        }
       const result = await session.run({
         'indices:0': new Tensor('int64', indices, [count, 2]),
         'values:0': new Tensor('int64', values, [count]),

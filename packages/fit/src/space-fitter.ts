@@ -359,10 +359,10 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       }
       let chosen = await baseOf(request);
       // A neural base that has not embedded a large tree yet: a cheaper fit first, routed meanwhile.
-      const minUnembeddedChunks = chosen.costly ? interimThreshold(interimFit, chosen.costly) : null;
+      const { costly } = chosen;
+      const minUnembeddedChunks = costly && fitBase === 'auto' ? interimThreshold(interimFit, costly) : null;
       // 0 is a threshold too: an interim fit whatever the cache holds.
-      if (chosen.costly && fitBase === 'auto' && minUnembeddedChunks !== null) {
-        const { costly } = chosen;
+      if (costly && minUnembeddedChunks !== null)
         await handInterimFit({
           request,
           settings,
@@ -372,7 +372,6 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
           fitOver,
           spaceOf: (base, projection, cached, file) => spaceOf(request, base, projection, cached, file),
         });
-      }
       let fitted: Awaited<ReturnType<typeof fitNow>>;
       try {
         fitted = await fitNow(chosen);

@@ -30,21 +30,12 @@ export class OnnxBuilder {
 
   /** A new int64 constant of the given values (a 1-D tensor unless `dims` says otherwise). */
   int64(node: TfNode, values: readonly number[], dims: readonly number[] = [values.length]): string {
-    const name = this.temp(node);
-    this.#initializers.set(name, {
-      name,
-      type: 'int64',
-      dims,
-      data: BigInt64Array.from(values, (value) => BigInt(value)),
-    });
-    return name;
+    return this.#constantFor(node, { type: 'int64', dims, data: BigInt64Array.from(values, BigInt) });
   }
 
   /** A new float constant. */
   float(node: TfNode, values: readonly number[], dims: readonly number[] = [values.length]): string {
-    const name = this.temp(node);
-    this.#initializers.set(name, { name, type: 'float', dims, data: Float32Array.from(values) });
-    return name;
+    return this.#constantFor(node, { type: 'float', dims, data: Float32Array.from(values) });
   }
 
   /** The TensorFlow constant `tensor` names (`node:0`), or an error if it is computed. */
@@ -68,8 +59,14 @@ export class OnnxBuilder {
   }
 
   /** Keeps a TensorFlow constant as an initializer under the tensor name `name`. */
-  keep(name: string, constant: TfConstant): void {
-    this.#initializers.set(name, { name, type: constant.type, dims: constant.dims, data: constant.data });
+  keep(name: string, { type, dims, data }: TfConstant): void {
+    this.#initializers.set(name, { name, type, dims, data });
+  }
+
+  #constantFor(node: TfNode, constant: TfConstant): string {
+    const name = this.temp(node);
+    this.keep(name, constant);
+    return name;
   }
 
   /** The initializers some node reads (ONNX Runtime warns about the others). */

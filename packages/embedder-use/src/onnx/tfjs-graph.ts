@@ -24,7 +24,7 @@ export interface TfNode {
 }
 
 export interface TfConstant {
-  dims: number[];
+  dims: readonly number[];
   type: 'float' | 'int64';
   data: Float32Array | BigInt64Array;
 }
