@@ -211,10 +211,24 @@ describe('the inspector edits every field of every node type and of the root', (
     await selectNode(page, 3);
     const savedName = () => nodeOf(JSON.parse(readFileSync(fixture.treePath, 'utf8')), 3).name;
 
-    // Typed, not committed: Save is enabled for it; the press commits the field, the draft is
-    // checked, then saved (the button used to be disabled until the field was left: nothing saved).
+    // Typed, not committed: Save is enabled for it. A press dragged off the button before its
+    // release is no click: nothing saved, the field keeps its text and the focus (the press used to
+    // save).
     await page.locator('#node-name').fill('plans and prices');
     expect(await page.locator('#save').isDisabled()).toBe(false);
+    const button = (await page.locator('#save').boundingBox())!;
+    await page.mouse.move(button.x + button.width / 2, button.y + button.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(button.x + button.width / 2, button.y + 300, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(1000);
+    expect(savedName()).toBe('plans');
+    expect(await page.locator('#node-name').inputValue()).toBe('plans and prices');
+    expect(
+      await page.locator('#node-name').evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true);
+    // The click commits the field, the draft is checked, then saved (the button used to be
+    // disabled until the field was left: nothing saved).
     let reloaded = fixture.dev.nextReload();
     await page.locator('#save').click();
     await expect.poll(savedName, { timeout: 10_000 }).toBe('plans and prices');

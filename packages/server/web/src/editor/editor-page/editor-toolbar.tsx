@@ -57,13 +57,15 @@ export function EditorToolbar({
         }
         title={saveBlocked && !typing ? t('toolbar.invalid') : t('toolbar.saveTitle')}
         // Pressing the button would take the focus from the field, commit its text and start a check,
-        // and the button would be disabled before the click: the field is committed here, then the
-        // save asked for (made once the check is back).
-        onPointerDown={(event) => {
-          if (!typing || event.button !== 0) return;
+        // and the button would be disabled before the click: while a field is being typed in, the
+        // press keeps the focus there, and the click (not the press: a press dragged off the button
+        // saves nothing) commits the field, then asks for the save (made once the check is back).
+        onMouseDown={(event) => {
+          if (typing) event.preventDefault();
+        }}
+        onClick={() => {
           if (commitDraftField(document.activeElement)) editor.requestSave();
         }}
-        onClick={editor.requestSave}
       >
         {editor.saving ? t('toolbar.saving') : t('toolbar.save')}
       </button>
