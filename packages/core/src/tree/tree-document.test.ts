@@ -154,6 +154,32 @@ describe('tree documents', () => {
     );
   });
 
+  it('a problem inside a component names the component and its node after the path', () => {
+    const problems = validateTreeDocument({
+      version: 1,
+      components: {
+        'address/form': {
+          nodes: [
+            { id: 1, type: 'form', name: 'address', isPrimary: 'yes' },
+            { id: 2, type: 'llm', parent: 1, name: 'street', chunks: ['x'], maxToolSteps: 0, mute: true },
+          ],
+        },
+      },
+      nodes: [{ id: 1, type: 'root' }],
+    });
+    const lines = problems.map((problem) => `${problem.nodeId} ${problem.message} ${problem.fix}`);
+    // A component's nodes have local ids: no tree node id, the component and the node in the message.
+    expect(lines).toContain(
+      'undefined at /components/address~1form/nodes/0/isPrimary (component "address/form", node 1 "address"): must be boolean. Correct the value (docs/tree-format.md gives the shape of every property).',
+    );
+    expect(lines).toContain(
+      'undefined at /components/address~1form/nodes/1/maxToolSteps (component "address/form", node 2 "street"): maxToolSteps must be 1 or more; it is 0. Set maxToolSteps to a value of 1 or more.',
+    );
+    expect(lines).toContain(
+      'undefined at /components/address~1form/nodes/1 (component "address/form", node 2 "street"): unknown property "mute". Did you mean "isMute"?',
+    );
+  });
+
   it('an unknown key is one problem with "Did you mean …?", as in defineTree', () => {
     const problems = validateTreeDocument({
       version: 1,

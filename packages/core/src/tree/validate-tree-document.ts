@@ -20,7 +20,6 @@ export function validateTreeDocument(value: unknown): TreeProblem[] {
   // `verbose`: an error carries the value and its schema (a range's other bound, for its message).
   compiled ??= new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(TREE_DOCUMENT_SCHEMA);
   if (compiled(value)) return [];
-  const nodes = (value as { nodes?: unknown } | null)?.nodes;
   const seen = new Set<string>();
   const problems: TreeProblem[] = [];
   for (const error of compiled.errors ?? []) {
@@ -28,7 +27,8 @@ export function validateTreeDocument(value: unknown): TreeProblem[] {
     if (error.keyword === 'if' || error.keyword === 'oneOf') continue;
     // A failed `propertyNames` also reports its inner `enum` on the name: the outer error says it.
     if ((error as { propertyName?: string }).propertyName !== undefined) continue;
-    const problem = unknownKeyProblem(error, nodes) ?? toProblem(error, nodes);
+    const at = nodeAt(error.instancePath, value);
+    const problem = unknownKeyProblem(error, at) ?? toProblem(error, at);
     const key = `${problem.nodeId}|${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -69,12 +69,51 @@ function lineAndColumn(text: string, position: number): string {
   return ` at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
 }
 
+/** The node an error's path points into: a node of the tree, or of one of its `components`. */
+interface NodeAt {
+  node: { id?: unknown; type?: unknown; name?: unknown };
+  /** Its id when it is a node of the tree (a component's nodes have local ids, no tree id). */
+  nodeId: number | undefined;
+  /** The path to the node itself (`/nodes/2`, `/components/address/nodes/0`). */
+  path: string;
+  /** How the message names it after the path: `(node 3 "shipping")`, `(component "address", node 1 "street")`. */
+  label: string;
+}
+
+/** The node `path` (a JSON pointer) is in, or undefined when it is not in one. */
+function nodeAt(path: string, document: unknown): NodeAt | undefined {
+  const inTree = /^\/nodes\/(\d+)/.exec(path);
+  const inComponent = /^\/components\/([^/]+)\/nodes\/(\d+)/.exec(path);
+  const match = inTree ?? inComponent;
+  if (!match) return undefined;
+  const component = inComponent ? inComponent[1]!.replaceAll('~1', '/').replaceAll('~0', '~') : undefined;
+  const owner = component
+    ? (document as { components?: Record<string, { nodes?: unknown }> }).components?.[component]
+    : document;
+  const nodes = (owner as { nodes?: unknown } | null | undefined)?.nodes;
+  const node = Array.isArray(nodes) ? nodes[Number(match[inComponent ? 2 : 1])] : undefined;
+  if (!node || typeof node !== 'object') return undefined;
+  const { id, name } = node as { id?: unknown; name?: unknown };
+  const named = typeof name === 'string' && name ? ` "${name}"` : '';
+  const localId = Number.isInteger(id) ? ` ${id}` : '';
+  return {
+    node,
+    nodeId: !component && Number.isInteger(id) ? (id as number) : undefined,
+    path: match[0],
+    label: component
+      ? ` (component "${component}", node${localId}${named})`
+      : localId
+        ? ` (node${localId}${named})`
+        : '',
+  };
+}
+
 /**
  * A key a node (or its `callbacks`) may not have, once per key however many schema rules refuse it:
  * a key of another node type says so; an unknown one gets "Did you mean …?" from the keys this
  * node type takes, as `defineTree` does (`mute` → `isMute`).
  */
-function unknownKeyProblem(error: ErrorObject, nodes: unknown): TreeProblem | null {
+function unknownKeyProblem(error: ErrorObject, at: NodeAt | undefined): TreeProblem | null {
   const params = error.params as Record<string, unknown>;
   const name =
     error.keyword === 'propertyNames'
@@ -82,18 +121,17 @@ function unknownKeyProblem(error: ErrorObject, nodes: unknown): TreeProblem | nu
       : error.keyword === 'additionalProperties'
         ? String(params.additionalProperty)
         : null;
-  const match = /^\/nodes\/(\d+)(\/callbacks)?$/.exec(error.instancePath);
-  if (name === null || !match || !Array.isArray(nodes)) return null;
-  const node = nodes[Number(match[1])] as { id?: unknown; type?: unknown } | undefined;
-  const nodeId = Number.isInteger(node?.id) ? (node!.id as number) : undefined;
-  const type = node?.type as NodeType;
+  const rest = at ? error.instancePath.slice(at.path.length) : null;
+  if (name === null || !at || (rest !== '' && rest !== '/callbacks')) return null;
+  const { nodeId } = at;
+  const type = at.node.type as NodeType;
   if (!NODE_TYPES.includes(type)) return null;
-  const at = `at ${error.instancePath}`;
-  if (match[2]) {
+  const where = `at ${error.instancePath}${componentLabel(at)}`;
+  if (rest) {
     const guess = closestWord(name, CALLBACKS_BY_TYPE[type]);
     return {
       nodeId,
-      message: `${at}: ${aNode(type)} node has no "${name}" callback.`,
+      message: `${where}: ${aNode(type)} node has no "${name}" callback.`,
       fix: guess
         ? `Did you mean "${guess}"?`
         : CALLBACKS_BY_TYPE[type].length
@@ -104,15 +142,24 @@ function unknownKeyProblem(error: ErrorObject, nodes: unknown): TreeProblem | nu
   if (name in TREE_DOCUMENT_SCHEMA.$defs.node.properties)
     return {
       nodeId,
-      message: `${at}: "${name}" is not a property of ${aNode(type)} node.`,
+      message: `${where}: "${name}" is not a property of ${aNode(type)} node.`,
       fix: `Remove it, or change the node type (docs/tree-format.md lists what each type takes).`,
     };
   const guess = closestWord(name, documentKeysOf(type));
   return {
     nodeId,
-    message: `${at}: unknown property "${name}".`,
+    message: `${where}: unknown property "${name}".`,
     fix: guess ? `Did you mean "${guess}"?` : 'Remove it, or check its spelling against docs/tree-format.md.',
   };
+}
+
+/**
+ * A component's node named after the path (its problems carry no tree node id): every message of a
+ * node inside `components` says which component and which of its nodes. A tree's node is named by
+ * `nodeId` (and in full by a range's message).
+ */
+function componentLabel(at: NodeAt | undefined): string {
+  return at && at.nodeId === undefined ? at.label : '';
 }
 
 /** The keys a node of `type` may have in a tree document. */
@@ -121,13 +168,10 @@ function documentKeysOf(type: NodeType): string[] {
   return [...COMMON_PROPERTIES, ...PROPERTIES_BY_TYPE[type], ...constants, 'callbacks'];
 }
 
-function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
+function toProblem(error: ErrorObject, node: NodeAt | undefined): TreeProblem {
   const path = error.instancePath || '/';
-  const match = /^\/nodes\/(\d+)/.exec(path);
-  const node =
-    match && Array.isArray(nodes) ? (nodes[Number(match[1])] as { id?: unknown; name?: unknown }) : undefined;
-  const nodeId = Number.isInteger(node?.id) ? (node!.id as number) : undefined;
-  const at = `at ${path}`;
+  const nodeId = node?.nodeId;
+  const at = `at ${path}${componentLabel(node)}`;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties':
@@ -159,7 +203,7 @@ function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return rangeProblem(error, path, nodeId, node);
+      return rangeProblem(error, path, node);
     case 'required':
       return {
         nodeId,
@@ -179,12 +223,7 @@ function toProblem(error: ErrorObject, nodes: unknown): TreeProblem {
  * the file, not node 14), the whole range and the value given.
  * `at /nodes/2/similarityThreshold (node 3 "shipping"): similarityThreshold must be from -1 to 1; it is 2.`
  */
-function rangeProblem(
-  error: ErrorObject,
-  path: string,
-  nodeId: number | undefined,
-  node: { name?: unknown } | undefined,
-): TreeProblem {
+function rangeProblem(error: ErrorObject, path: string, node: NodeAt | undefined): TreeProblem {
   const schema = (error.parentSchema ?? {}) as Partial<
     Record<'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum', number>
   >;
@@ -204,11 +243,9 @@ function rangeProblem(
         ? `${low.text}${low.inclusive ? ' or more' : ''}`
         : `${high?.text}${high?.inclusive ? ' or less' : ''}`;
   const property = path.slice(path.lastIndexOf('/') + 1);
-  const name = typeof node?.name === 'string' && node.name ? ` "${node.name}"` : '';
-  const which = nodeId === undefined ? '' : ` (node ${nodeId}${name})`;
   return {
-    nodeId,
-    message: `at ${path}${which}: ${property} must be ${range}; it is ${JSON.stringify(error.data)}.`,
+    nodeId: node?.nodeId,
+    message: `at ${path}${node?.label ?? ''}: ${property} must be ${range}; it is ${JSON.stringify(error.data)}.`,
     fix: `Set ${property} to a value ${range.startsWith('from') ? range : `of ${range}`}.`,
   };
 }
