@@ -156,4 +156,42 @@ describe('the console while its first answers are on their way', () => {
       }
     }
   });
+  it('keeps the status the server has when a change of presence fails, and says why', async () => {
+    const { context, page } = await englishPage();
+    try {
+      await page.route('**/api/v1/operator/routing/presence', async (route) => {
+        if (route.request().method() !== 'PUT') return route.continue();
+        await route.fulfill({
+          status: 503,
+          json: { error: { code: 'STORE_UNAVAILABLE', message: 'The store is down: try again.' } },
+        });
+      });
+      // The server's presence read first, so that it cannot land after the change.
+      const read = page.waitForResponse(
+        (response) => response.url().endsWith('/routing/presence') && response.request().method() === 'GET',
+      );
+      await logInToConsole(page);
+      await page.locator('#presence-status').waitFor();
+      await read;
+      await page.waitForTimeout(200);
+      const before = await page.inputValue('#presence-status');
+      const next = before === 'online' ? 'away' : 'online';
+      await page.selectOption('#presence-status', next);
+      // The selector goes back to what the server still has; the alert names the status and the reason.
+      await page.locator('#presence-failure').waitFor();
+      expect(await page.inputValue('#presence-status')).toBe(before);
+      expect(await page.textContent('#presence-failure')).toBe(
+        `Your status did not change to ${next === 'online' ? 'Online' : 'Away'}: The store is down: try again.`,
+      );
+      expect(await page.getAttribute('#presence-alerts', 'data-status')).toBe(before);
+      // The next change that the server takes clears it.
+      await page.unroute('**/api/v1/operator/routing/presence');
+      await page.selectOption('#presence-status', next);
+      await page.waitForTimeout(500);
+      expect(await page.locator('#presence-failure').count()).toBe(0);
+      expect(await page.inputValue('#presence-status')).toBe(next);
+    } finally {
+      await context.close();
+    }
+  });
 });

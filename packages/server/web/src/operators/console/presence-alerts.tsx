@@ -36,6 +36,8 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
   const { operator } = useOperator();
   const [status, setStatus] = useState<PresenceStatusName>('offline');
   const [alerts, setAlerts] = useState(0);
+  // Why the last change of presence did not reach the server (the selector shows the status it kept).
+  const [failure, setFailure] = useState<string | null>(null);
   const [permission, setPermission] = useState(
     typeof Notification === 'undefined' ? 'denied' : Notification.permission,
   );
@@ -76,10 +78,23 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
     setAlerts((count) => count + fresh.length);
   }, [list, status, operator.teams, t]);
 
+  // The selector shows the new status at once; if the server did not take it, the status it still
+  // has comes back with the reason: an operator who believes they are online while the server routes
+  // nothing to them is the failure to avoid.
   const change = (next: PresenceStatusName) => {
     chosen.current = true;
+    const previous = status;
     setStatus(next);
-    void routingApi.setPresence(api, next).catch(() => {});
+    setFailure(null);
+    routingApi.setPresence(api, next).catch((caught: unknown) => {
+      setStatus((current) => (current === next ? previous : current));
+      setFailure(
+        t('presence.failed', {
+          status: t(`presence.${next}`),
+          error: caught instanceof Error ? caught.message : String(caught),
+        }),
+      );
+    });
   };
 
   return (
@@ -96,6 +111,11 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
         <option value="away">{t('presence.away')}</option>
         <option value="offline">{t('presence.offline')}</option>
       </select>
+      {failure ? (
+        <p id="presence-failure" class="tone-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
       {permission === 'default' ? (
         <button
           type="button"
