@@ -97,6 +97,40 @@ describe('the widget on the session routes', () => {
     expect(() => testApp({ widget: { origins: [SITE], identitySecret: 'short' } })).toThrow(/at least 32/);
   });
 
+  it('on a deployment without API keys, a user id asked without an Origin (or from its own pages) needs its signature too', async () => {
+    const app = widgetApp();
+    const create = (headers: Record<string, string>, body: object) =>
+      app.request('http://localhost/api/v1/sessions', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    // A curl without an Origin, or a request that claims the server's own origin: no borrowed id.
+    for (const headers of [{}, { Origin: 'http://localhost' }] as Record<string, string>[]) {
+      const borrowed = await create(headers, { userId: 'user-42' });
+      expect(borrowed.status).toBe(401);
+      expect(((await borrowed.json()) as { error: { code: string } }).error.code).toBe('IDENTITY_REFUSED');
+      const signed = await create(
+        { ...headers, 'X-User-Signature': signUserId('user-42', SECRET) },
+        {
+          userId: 'user-42',
+        },
+      );
+      expect(signed.status).toBe(201);
+      // Anonymous sessions (the server's own chat page) are not affected.
+      expect((await create(headers, {})).status).toBe(201);
+    }
+    // With API keys the backend's key vouches for the id: no signature asked.
+    const KEY = 'sk-widget-test-key-0000';
+    const keyed = testApp({ apiKeys: [KEY], widget: { origins: [SITE], identitySecret: SECRET } }).app;
+    const backend = await keyed.request('/api/v1/sessions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: 'user-42' }),
+    });
+    expect(backend.status).toBe(201);
+  });
+
   it('on a deployment with API keys: refuses the widget, naming the option, unless the widget is allowed', async () => {
     const KEY = 'sk-widget-test-key-0000';
     const keyed = testApp({ apiKeys: [KEY], widget: { origins: [SITE] } }).app;

@@ -13,7 +13,10 @@ const ALLOWED_HEADERS = ['Content-Type', 'Accept', 'X-Session-Token', USER_SIGNA
  * The widget's access to the session routes from the sites of `origins`: CORS (preflight
  * included) for them, 403 `ORIGIN_NOT_ALLOWED` for any other origin; and for a session created from
  * another origin for a `userId`, the user's signature checked (401 `IDENTITY_REFUSED` when it does
- * not match). Requests without `Origin`, or from the server's own origin, pass unchanged. On a server
+ * not match). Requests without `Origin`, or from the server's own origin, pass unchanged — but for
+ * one: on a deployment without `apiKeys` and with an identity secret, a session for a `userId` asked
+ * that way needs the user's signature too (else a `curl` without an `Origin` would borrow any user's
+ * id: nothing else vouches for it there; with `apiKeys`, the key of the backend does). On a server
  * with `apiKeys`, the widget's requests (which carry no key) are refused with 403
  * `WIDGET_NOT_ALLOWED` unless `allowWithoutApiKey` (then `widgetSkipsApiKey` exempts them).
  */
@@ -25,7 +28,11 @@ export function widgetAccess(options: WidgetServerOptions, apiKeys = false): Mid
   const origins = new Set(options.origins.map(normalizeOrigin));
   return async (c, next) => {
     const origin = crossOrigin(c);
-    if (!origin) return next();
+    if (!origin) {
+      if (!apiKeys && options.identitySecret !== undefined && createsSession(c))
+        await checkIdentity(c.req.raw, options.identitySecret, {});
+      return next();
+    }
     if (!origins.has(normalizeOrigin(origin))) {
       throw new ApiError(
         403,
@@ -54,9 +61,7 @@ export function widgetAccess(options: WidgetServerOptions, apiKeys = false): Mid
         { headers: cors },
       );
     }
-    if (c.req.method === 'POST' && c.req.path.replace(/\/$/, '') === '/api/v1/sessions') {
-      await checkIdentity(c.req.raw, options.identitySecret, cors);
-    }
+    if (createsSession(c)) await checkIdentity(c.req.raw, options.identitySecret, cors);
     try {
       await next();
     } finally {
@@ -76,6 +81,11 @@ export function widgetSkipsApiKey(options: WidgetServerOptions | undefined): (c:
     const origin = crossOrigin(c);
     return origin !== null && origins.has(normalizeOrigin(origin));
   };
+}
+
+/** Whether `c` asks for a new session (`POST /api/v1/sessions`). */
+function createsSession(c: Context): boolean {
+  return c.req.method === 'POST' && c.req.path.replace(/\/$/, '') === '/api/v1/sessions';
 }
 
 /** The `Origin` of a request to the session routes from another site, or `null`. */
