@@ -87,6 +87,10 @@ describe('human handoff in the browser (Chromium)', () => {
     await expect
       .poll(() => page.locator('#handoff-status').textContent(), { timeout: liveMs })
       .toBe('Waiting for an operator…');
+    // The customer reads that a person takes over, not why (the reason is for the operators).
+    await expect
+      .poll(() => page.locator('.handoff-row').first().textContent(), { timeout: liveMs })
+      .toBe('The conversation was handed to a person.');
 
     // The operator logs in (their own credentials) and finds the session in the queue.
     await console.locator('#operator-login-name').fill('bruno');

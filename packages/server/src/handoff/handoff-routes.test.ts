@@ -357,11 +357,16 @@ describe('handoff over HTTP', () => {
     await stream.close();
   });
 
-  it("what a user reads shows operators by display name, never their login: history, stream, the turn's output", async () => {
+  it("what a user reads shows operators by display name, never their login, nor why the handoff was made: history, stream, the turn's output", async () => {
     const { app } = deskApp();
     const session = await createSession(app);
     const stream = new SseReader(await events(app, session, 0));
-    await say(app, session, 'human');
+    const handedOff = await say(app, session, 'human');
+    // The reason and the summary are for the operators.
+    expect((handedOff.handoff as any).reason).toBe('');
+    expect((handedOff.handoff as any).summary).toBeNull();
+    expect(JSON.stringify(handedOff)).not.toContain('asked for a person');
+    expect(JSON.stringify(handedOff)).not.toContain('Wants to talk about an order.');
     const bruno = await loginOperator(app, 'bruno');
     const anna = await loginOperator(app, 'anna');
     expect((await operatorCall(app, bruno, `/handoffs/${session.sessionId}/claim`, {})).status).toBe(200);
@@ -390,6 +395,7 @@ describe('handoff over HTTP', () => {
     expect(reply.operator).toEqual({ id: '', name: 'Bruno Bianchi' });
     const transitions = history.filter((entry) => entry.handoff).map((entry) => entry.handoff);
     expect(transitions.map((transition) => transition.type)).toEqual(['start', 'claim', 'claim', 'end']);
+    expect(transitions[0].reason).toBe('');
     expect(transitions.slice(1).map((transition) => transition.operator)).toEqual([
       { id: '', name: 'Bruno Bianchi' },
       { id: '', name: 'Anna Rossi' },
@@ -401,8 +407,12 @@ describe('handoff over HTTP', () => {
       stream.events.filter((event) => event.event === 'entry').map((event) => (event.data as any).entry),
     ).toEqual(history);
     expect(JSON.stringify(history)).not.toMatch(/"(bruno|anna)"/);
-    // Operators still see who did what.
+    expect(JSON.stringify(history)).not.toContain('asked for a person');
+    // Operators still see who did what, and why.
     const detail = (await (await operatorCall(app, anna, `/handoffs/${session.sessionId}`)).json()) as any;
+    expect(detail.history.find((entry: any) => entry.handoff?.type === 'start').handoff.reason).toBe(
+      'asked for a person',
+    );
     expect(detail.history.find((entry: any) => entry.content === 'Hi, Bruno here.').operator.id).toBe(
       'bruno',
     );

@@ -2,11 +2,16 @@ import type { HandoffRequest, HandoffState, HandoffTransition } from '../../prot
 import type { HistoryEntry } from '../../protocol/history-entry.js';
 import type { LocalizedText } from '../../protocol/localized-text.js';
 
-/** A one-line description of a handoff transition: the `content` of its history row. */
+/**
+ * A one-line description of a handoff transition: the `content` of its history row. A start without
+ * a reason (the user's view of it, where the reason is blanked) ends at the queue.
+ */
 export function describeHandoff(transition: HandoffTransition): string {
   switch (transition.type) {
-    case 'start':
-      return `The conversation was handed to people (queue "${transition.queue}"): ${transition.reason}`;
+    case 'start': {
+      const handed = `The conversation was handed to people (queue "${transition.queue}")`;
+      return transition.reason ? `${handed}: ${transition.reason}` : `${handed}.`;
+    }
     case 'claim':
       return `${transition.operator.name} joined the conversation.`;
     case 'release':

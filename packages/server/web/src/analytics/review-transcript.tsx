@@ -49,7 +49,7 @@ export function Transcript({
                         : t('agent')}
                 </span>{' '}
                 {entry.role === 'system' && entry.handoff
-                  ? handoffText(t, entry.handoff)
+                  ? handoffText(t, entry.handoff, 'staff')
                   : (entry.content ?? '')}
               </p>
             ))}

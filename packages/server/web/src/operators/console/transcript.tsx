@@ -57,7 +57,9 @@ function TranscriptEntry({ entry, sessionId }: { entry: HistoryEntry; sessionId:
   const t = useT('console');
   if (entry.role === 'system') {
     return (
-      <li class="t-entry t-entry--system">{entry.handoff ? handoffText(t, entry.handoff) : entry.content}</li>
+      <li class="t-entry t-entry--system">
+        {entry.handoff ? handoffText(t, entry.handoff, 'staff') : entry.content}
+      </li>
     );
   }
   const { who, kind } = speakerOf(entry, tree ? (id) => tree.nodeLabel(id) : null);
