@@ -5,7 +5,10 @@ gets r_c, the mean similarity of its K nearest chunks of other intents (fitted s
 routed), and a message's score for c becomes S(q, c) - beta (r_c - mean r): computable at fit time, a
 per-chunk offset at routing. The calibration's samples get the same offsets (thresholds adapt).
 
-Variants: hub<beta>k<K> (rule: the baseline climb); baseline block256 (the fit as shipped).
+Variants: hub<beta>k<K> (rule: the baseline climb); res<a>: every similarity of a message lowered by
+a x the z-score of its residual (the squared norm outside the discriminant subspace in the shrunk,
+whitened input space: the class-independent part of its Mahalanobis distance to every class mean),
+the calibration's sampled chunks by their own; baseline block256 (the fit as shipped).
 
 python3 bench/routing/experiments/hubness.py [maxfolds] [variant,...] [out.json]
 """
@@ -57,7 +60,38 @@ class Hub(QI.Ideas):
         ta = QI.qthr(fs[0].max(1)[[self.F.row[x] for x in self.F.nodes[0]]], keep)
         return QI.climb(D, D, A, ta, self.node_samples(fs[0], keep))
 
+    def residuals(self):
+        """Each message's and each chunk's squared norm outside the discriminant subspace, in the
+        shrunk within-class whitened input space (the class-independent part of its Mahalanobis
+        distance to every class mean), as z-scores over the training chunks."""
+        if getattr(self, '_res', None) is None:
+            F = self.F; y = F.tree.y; k = y.max() + 1
+            Zc_in, Zq_in = QI.block_inputs(F, 256, 1)
+            mu = Zc_in.mean(0); Zc = Zc_in - mu; Zq = Zq_in - mu; r = Zc.shape[1]
+            means = np.zeros((k, r)); np.add.at(means, y, Zc); means /= np.bincount(y)[:, None]
+            R = Zc - means[y]; Sw = R.T @ R / len(y); sh = self.P['shrink']
+            S = (1 - sh) * Sw + sh * np.trace(Sw) / r * np.eye(r)
+            Winv = np.linalg.inv(np.linalg.cholesky(S))
+            wc = Zc @ Winv.T; wq = Zq @ Winv.T; wm = means @ Winv.T
+            Bv = np.linalg.svd(wm - wm.mean(0), full_matrices=False)[2][:k - 1].T
+            rc = ((wc - (wc @ Bv) @ Bv.T) ** 2).sum(1); rq = ((wq - (wq @ Bv) @ Bv.T) ** 2).sum(1)
+            m, sd = np.median(rc), rc.std()
+            self._res = ((rq - m) / sd).astype(np.float32), ((rc - m) / sd).astype(np.float32)
+        return self._res
+
+    def res(self, keep, a):
+        zq, zc = self.residuals()
+        F = self.F; tree = self.tree
+        zs = zc[F.sampled]
+        Iq = self.Iq - np.float32(a) * zq[:, None]; Is = self.Is - np.float32(a) * zs[:, None]
+        fq = QI.domain_feats(tree, Iq); fs = QI.domain_feats(tree, Is)
+        D, Do, M, A = fq
+        ta = QI.qthr(fs[0].max(1)[[F.row[x] for x in F.nodes[0]]], keep)
+        return QI.climb(D, D, A, ta, self.node_samples(fs[0], keep))
+
     def run(self, name, keep):
+        m = re.fullmatch(r'res([\d.]+)', name)
+        if m: return self.res(keep, float(m.group(1)))
         m = re.fullmatch(r'hub([\d.]+)k(\d+)', name)
         if m: return self.hub(keep, float(m.group(1)), int(m.group(2)))
         return super().run(name, keep)
