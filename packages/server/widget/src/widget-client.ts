@@ -54,6 +54,8 @@ interface StoredSession {
   sessionId: string;
   token: string;
   userId: string | null;
+  /** The customer rated this conversation (the server takes one rating each: not asked again). */
+  rated?: boolean;
 }
 
 /** An error of the server, with its code and message (what the widget shows, and its `error` event carries). */
@@ -65,6 +67,8 @@ export class WidgetError extends Error {
     readonly status: number,
     /** The server's text for the customer, in the widget's language (the body's `userMessage`). */
     readonly userMessage?: string,
+    /** The body's `details` (e.g. `maxBytes` of a 413). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'WidgetError';
@@ -126,6 +130,13 @@ export class WidgetClient {
     });
     const created = (await response.json()) as { sessionId: string; token: string };
     this.#session = { sessionId: created.sessionId, token: created.token, userId: identity?.userId ?? null };
+    writeStored(this.#key, this.#session);
+  }
+
+  /** Remembers that this conversation was rated (with the session: across reloads and tabs). */
+  markRated(): void {
+    if (!this.#session) return;
+    this.#session = { ...this.#session, rated: true };
     writeStored(this.#key, this.#session);
   }
 
@@ -232,11 +243,18 @@ export class WidgetClient {
 
   /** Rates the conversation with people, 1–5, with an optional comment (once, after the hand-back). */
   async rate(rating: number, comment: string): Promise<void> {
-    await this.#fetch(this.#path('/satisfaction'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(comment ? { rating, comment } : { rating }),
-    });
+    try {
+      await this.#fetch(this.#path('/satisfaction'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(comment ? { rating, comment } : { rating }),
+      });
+    } catch (error) {
+      // Rated already (in another tab, before a reload): as good as rated here.
+      if (error instanceof WidgetError && error.code === 'ALREADY_RATED') this.markRated();
+      throw error;
+    }
+    this.markRated();
   }
 
   #path(suffix: string): string {
@@ -255,17 +273,19 @@ export class WidgetClient {
     let code = 'HTTP_ERROR';
     let message = `The server answered ${response.status}.`;
     let userMessage: string | undefined;
+    let details: Record<string, unknown> | undefined;
     try {
       const body = (await response.json()) as {
-        error?: { code?: string; message?: string; userMessage?: string };
+        error?: { code?: string; message?: string; userMessage?: string; details?: Record<string, unknown> };
       };
       code = body.error?.code ?? code;
       message = body.error?.message ?? message;
       userMessage = body.error?.userMessage;
+      details = body.error?.details;
     } catch {
       // Not JSON: the status says enough.
     }
-    throw new WidgetError(code, message, response.status, userMessage);
+    throw new WidgetError(code, message, response.status, userMessage, details);
   }
 }
 

@@ -16,7 +16,7 @@ describe("the widget's handoff rows", () => {
     expect(handoffText(new WidgetTexts('it-IT'), claim)).toBe('Bruno è entrato nella conversazione.');
     expect(handoffText(new WidgetTexts('en'), claim)).toBe('Bruno joined the conversation.');
     expect(handoffText(new WidgetTexts('es'), { type: 'start', reason: 'pedido' })).toBe(
-      'La conversación pasó a una persona: pedido',
+      'La conversación pasó a una persona.',
     );
     expect(handoffText(new WidgetTexts('it'), { type: 'end', outcome: 'user-returned' })).toBe(
       "Sei tornato all'assistente.",
@@ -24,5 +24,12 @@ describe("the widget's handoff rows", () => {
     expect(handoffText(new WidgetTexts('it'), { type: 'end', outcome: 'handed-back', operator: null })).toBe(
       "Un operatore ha restituito la conversazione all'assistente.",
     );
+  });
+
+  it("never show the handoff's reason, which is for operators only (docs/concepts.md)", () => {
+    const start = { type: 'start' as const, reason: 'angry customer, refund over 500 EUR' };
+    expect(handoffText(new WidgetTexts('en'), start)).toBe('The conversation was handed to a person.');
+    for (const locale of ['en', 'es', 'it'])
+      expect(handoffText(new WidgetTexts(locale), start), locale).not.toContain('angry');
   });
 });

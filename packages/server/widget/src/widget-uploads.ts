@@ -1,12 +1,13 @@
-import type { WidgetFile } from './widget-client';
+import { WidgetError, type WidgetFile } from './widget-client';
 import { element } from './widget-dom';
 import type { WidgetTexts } from './widget-i18n';
 
 interface Pending {
-  file: File;
+  size: number;
   status: 'uploading' | 'ready' | 'failed';
   metadata: WidgetFile | null;
   item: HTMLLIElement;
+  show(text: () => string): void;
 }
 
 /**
@@ -27,41 +28,60 @@ export class PendingUploads {
 
   add(files: readonly File[]): void {
     for (const file of files) {
-      const item = element('li', { 'data-status': 'uploading' });
-      const status = element('span', { class: 'status' });
-      const remove = element('button', { type: 'button', class: 'remove' }, '×');
-      this.texts.bind(remove, 'aria-label', () => this.texts.t('removeFile', { name: file.name }));
-      item.append(element('span', { class: 'name' }, file.name), status, remove);
-      const entry: Pending = { file, status: 'uploading', metadata: null, item };
-      const show = (reason = '') =>
-        this.texts.bind(status, null, () =>
-          entry.status === 'uploading'
-            ? this.texts.t('uploading')
-            : entry.status === 'failed'
-              ? this.texts.t('uploadFailed', { reason })
-              : this.texts.bytes(entry.metadata?.size ?? file.size),
-        );
-      remove.addEventListener('click', () => {
-        this.#entries = this.#entries.filter((other) => other !== entry);
-        item.remove();
-      });
-      this.#entries.push(entry);
-      this.list.append(item);
-      show();
+      const entry = this.#entry(file.name, file.size);
       this.upload(file).then(
-        (metadata) => {
-          entry.status = 'ready';
-          entry.metadata = metadata;
-          item.dataset.status = 'ready';
-          show();
-        },
+        (metadata) => this.#ready(entry, metadata),
         (error: unknown) => {
           entry.status = 'failed';
-          item.dataset.status = 'failed';
-          show(error instanceof Error ? error.message : String(error));
+          entry.item.dataset.status = 'failed';
+          entry.show(() => this.texts.t('uploadFailed', { reason: this.#reason(error) }));
         },
       );
     }
+  }
+
+  /** Lists again files already uploaded (a message the server refused: they go with the next try). */
+  restore(files: readonly WidgetFile[]): void {
+    for (const file of files) this.#ready(this.#entry(file.name, file.size ?? 0), file);
+  }
+
+  /**
+   * Why an upload failed, for the customer: the server's words for customers when it has some, else
+   * the widget's own (never the API's English for developers, e.g. "larger than 10485760 bytes").
+   */
+  #reason(error: unknown): string {
+    if (!(error instanceof WidgetError)) return this.texts.t('uploadError');
+    if (error.userMessage) return error.userMessage;
+    const max = error.details?.maxBytes;
+    if (error.status === 413 && typeof max === 'number')
+      return this.texts.t('uploadTooLarge', { size: this.texts.bytes(max) });
+    return this.texts.t('uploadError');
+  }
+
+  #ready(entry: Pending, metadata: WidgetFile): void {
+    entry.status = 'ready';
+    entry.metadata = metadata;
+    entry.item.dataset.status = 'ready';
+    entry.show(() => this.texts.bytes(metadata.size ?? entry.size));
+  }
+
+  #entry(name: string, size: number): Pending {
+    const item = element('li', { 'data-status': 'uploading' });
+    const status = element('span', { class: 'status' });
+    const remove = element('button', { type: 'button', class: 'remove' }, '×');
+    this.texts.bind(remove, 'aria-label', () => this.texts.t('removeFile', { name }));
+    item.append(element('span', { class: 'name' }, name), status, remove);
+    // Bound: `setLocale` rewrites the status (and a failure's reason) too.
+    const show = (text: () => string) => this.texts.bind(status, null, text);
+    const entry: Pending = { size, status: 'uploading', metadata: null, item, show };
+    remove.addEventListener('click', () => {
+      this.#entries = this.#entries.filter((other) => other !== entry);
+      item.remove();
+    });
+    this.#entries.push(entry);
+    this.list.append(item);
+    show(() => this.texts.t('uploading'));
+    return entry;
   }
 
   get uploading(): boolean {

@@ -177,10 +177,12 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       anchor.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
+      // The site's `error` event gets the reason; the customer the server's words for customers,
+      // or the widget's (never "Failed to fetch").
       const reason = error instanceof Error ? error.message : String(error);
-      showError(
-        new WidgetError('DOWNLOAD_FAILED', t('downloadFailed', { name: file.name, reason }), 0),
-        null,
+      const userMessage = error instanceof WidgetError ? error.userMessage : undefined;
+      showError(new WidgetError('DOWNLOAD_FAILED', `${file.name}: ${reason}`, 0, userMessage), null, () =>
+        t('downloadFailed', { name: file.name }),
       );
     }
   };
@@ -207,11 +209,17 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
   const disableOptions = () => {
     for (const button of log.querySelectorAll<HTMLButtonElement>('.option')) button.disabled = true;
   };
-  const showError = (error: unknown, retry: (() => void) | null) => {
+  /** `fallback`: the widget's own words for the failure, when the server has none for customers. */
+  const showError = (
+    error: unknown,
+    retry: (() => void) | null,
+    fallback = () => t(error instanceof WidgetError && error.status > 0 ? 'notSent' : 'unreachable'),
+  ) => {
     const problem = error instanceof WidgetError ? error : new WidgetError('NETWORK', t('unreachable'), 0);
-    // The server's words for the customer when it has some; never its words for developers.
-    const shown = problem.userMessage ?? (problem.status >= 400 ? t('notSent') : problem.message);
-    const row = element('div', { class: 'error', role: 'alert' }, shown);
+    const row = element('div', { class: 'error', role: 'alert' });
+    // The server's words for the customer when it has some; never its words for developers. Bound,
+    // so `setLocale` rewrites the widget's own words (the server's stay as it wrote them).
+    texts.bind(row.appendChild(element('span')), null, () => problem.userMessage ?? fallback());
     if (retry) {
       const again = element('button', { type: 'button' });
       texts.bind(again, null, () => t('retry'));
@@ -246,8 +254,11 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
           emit('message', message);
         } else if (event.type === 'handoff') {
           // People had it and no longer: ask for a rating, as the chat page does.
-          if (handoff && !event.handoff) {
-            log.append(satisfactionForm(t, (rating, comment) => client.rate(rating, comment)));
+          // Once a conversation: the server takes one rating each (a second is refused).
+          if (handoff && !event.handoff && !client.session?.rated) {
+            for (const asked of log.querySelectorAll('form.rate'))
+              if (asked.querySelector('.rate-send')) asked.remove();
+            log.append(satisfactionForm(texts, (rating, comment) => client.rate(rating, comment)));
             log.scrollTop = log.scrollHeight;
           }
           handoff = event.handoff;
@@ -275,6 +286,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
 
   const loadHistory = async () => {
     loaded = true;
+    // A rating asked while the panel was closed (its history not loaded yet) stays, after the history.
+    const rating = [...log.querySelectorAll('form.rate')];
     log.replaceChildren();
     try {
       const history = await client.history();
@@ -282,6 +295,7 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       history.forEach((message, index) => {
         addMessage(message, index === history.length - 1);
       });
+      log.append(...rating);
       // The last answer waits for the user's (a form's question): the box says so, as before the reload.
       setWaiting(Boolean([...history].reverse().find((message) => message.role !== 'system')?.waiting));
       unread = 0;
@@ -386,6 +400,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
         // Nothing a retry could change (too long, refused): the text goes back to the box, to edit.
         bubble.remove();
         if (!selectedOption && input.value === '') input.value = text;
+        // The files it had go back above the box too (uploaded: they go with the edited text).
+        if (files === undefined && !selectedOption) uploads.restore(attached);
         showError(error, null);
       }
     } finally {
@@ -496,9 +512,15 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
     client.reload();
     stopFollowing();
     if (!panel.hidden) void loadHistory();
-    else loaded = false;
+    else {
+      loaded = false;
+      follow();
+    }
   };
   window.addEventListener('storage', onStorage);
+  // A conversation from an earlier page: its news (an operator's reply) reaches the closed launcher's
+  // badge. A visitor who never wrote has no session, and gets none here.
+  follow();
 
   return {
     open,
@@ -515,14 +537,15 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       identity = next;
       if (client.session?.userId === next.userId) return;
       try {
-        stopFollowing();
         await client.start(next);
-        follow();
       } catch (error) {
+        // Refused: the conversation it had goes on, its live stream (operators' replies) included.
         identity = previous;
         emit('error', error instanceof WidgetError ? { code: error.code, message: error.message } : null);
         throw error;
       }
+      stopFollowing();
+      follow();
       log.replaceChildren();
       emit('identify', { userId: next.userId });
     },
