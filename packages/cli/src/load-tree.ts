@@ -193,16 +193,30 @@ export async function importTreeModule(absolute: string, files: string[]): Promi
   if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
   const { tsImport } = await import('tsx/esm/api');
   try {
-    return await tsImport(url, {
-      parentURL: import.meta.url,
-      onImport: (imported) => {
-        if (imported.startsWith('file:') && !imported.includes('/node_modules/'))
-          files.push(fileURLToPath(imported));
-      },
-    });
+    return fromCommonJs(
+      await tsImport(url, {
+        parentURL: import.meta.url,
+        onImport: (imported) => {
+          if (imported.startsWith('file:') && !imported.includes('/node_modules/'))
+            files.push(fileURLToPath(imported));
+        },
+      }),
+    );
   } catch (error) {
     throw topLevelAwaitError(error, absolute) ?? error;
   }
+}
+
+/**
+ * A `.ts` file compiled as CommonJS (no `package.json` with `"type": "module"` above it) comes back
+ * as `{ default: module.exports }`, its own `default` and named exports one level down (esbuild marks
+ * them `__esModule`): the exports as the file wrote them.
+ */
+function fromCommonJs(module: Record<string, unknown>): Record<string, unknown> {
+  const inner = module.default as Record<string, unknown> | null | undefined;
+  if (!inner || typeof inner !== 'object' || inner.__esModule !== true) return module;
+  const { __esModule: _marker, ...exports } = inner;
+  return exports;
 }
 
 /**

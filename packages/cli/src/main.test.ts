@@ -117,6 +117,32 @@ export default { nodes: [
     }
   });
 
+  test('a .ts tree outside an ESM package (compiled as CommonJS) loads with its default and named exports', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'cjs-tree-'));
+    try {
+      writeFileSync(
+        join(outside, 'tree.ts'),
+        `export const topics = ['greetings'];
+export default { nodes: [
+  { id: 1, type: 'root' },
+  { id: 2, type: 'agent', parent: 1, isPrimary: true },
+  { id: 3, type: 'emit', parent: 2, name: 'hi', chunks: ['ciao'], emit: { message: { type: 'static', content: 'hi' } } },
+] };
+`,
+      );
+      const loaded = capture();
+      // It used to say "does not export a tree": the default was one level down.
+      expect(await main(['inspect', join(outside, 'tree.ts')], loaded)).toBe(0);
+      expect(loaded.out.join('\n')).toContain('3 emit "hi"');
+      const { importTreeModule } = await import('./load-tree.js');
+      const exports = await importTreeModule(join(outside, 'tree.ts'), []);
+      expect(exports.topics).toEqual(['greetings']);
+      expect(Object.keys(exports).sort()).toEqual(['default', 'topics']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   test('eval --json prints the whole report', async () => {
     const output = capture();
     await main(['eval', bikeShop, utterances, '--json', '--data', data], output);
