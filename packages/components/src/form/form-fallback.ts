@@ -15,7 +15,7 @@ import { activeForm, clearFormState, loadFormState } from './form-state.js';
  *
  * @example
  * { id: 2, type: 'agent', parent: 1, isPrimary: true, links: { sorry: 90 },
- *   fallback: formFallback((_self, _context, _special, links) => ({ nodeTarget: links.sorry })) }
+ *   fallback: formFallback((_self, _context, _special, links) => ({ nodeTarget: links.sorry! })) }
  */
 export function formFallback<S extends Self = Self>(otherwise: FallbackCallback<S>): FallbackCallback<S> {
   return (self: S, context: Context, special: FallbackSpecial, links: Links) => {

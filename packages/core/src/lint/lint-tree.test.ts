@@ -132,5 +132,10 @@ describe('lintTree', () => {
         fix: expect.stringContaining('Give agent 5 a fallback'),
       },
     ]);
+    // The code it suggests compiles under noUncheckedIndexedAccess (a link may be absent) and says
+    // where the link comes from.
+    expect(warnings[0]!.fix).toContain(
+      'links: { sorry: <its id> }, fallback: (self, context, special, links) => ({ nodeTarget: links.sorry! })',
+    );
   });
 });

@@ -37,7 +37,7 @@ export function structureWarnings(tree: Tree, label: (node: TreeNode) => string)
         code: 'agent-without-fallback',
         nodeId: node.id,
         message: `agent ${label(node)} has no fallback: an error in one of its callbacks, a loop, or a message nothing fits ends the turn with an error or no answer.`,
-        fix: `Give agent ${node.id} a fallback that targets a node which apologises: fallback: (self, context, special, links) => ({ nodeTarget: links.sorry }).`,
+        fix: `Give agent ${node.id} a fallback that targets a node which apologises: links: { sorry: <its id> }, fallback: (self, context, special, links) => ({ nodeTarget: links.sorry! }).`,
       });
     }
   }
