@@ -117,6 +117,23 @@ describe('npm create treeagent', () => {
     expect(output.err.join('\n')).toContain('npm create treeagent@latest my-bot');
   });
 
+  test('Ctrl+C or Ctrl+D at a question cancels quietly: exit 130, nothing written', async () => {
+    const directory = join(scratch, 'cancelled');
+    const output = io([directory], true);
+    output.ask = async (question) => {
+      output.asked.push(question);
+      if (output.asked.length === 2) {
+        const aborted = new Error('Aborted with Ctrl+C');
+        aborted.name = 'AbortError';
+        throw aborted;
+      }
+      return directory;
+    };
+    expect(await main([], output)).toBe(130);
+    expect(output.err).toEqual(['Cancelled: nothing was written.']);
+    expect(existsSync(directory)).toBe(false);
+  });
+
   test('in a terminal, what the flags do not say is asked', async () => {
     const directory = join(scratch, 'asked');
     const output = io([directory, 'it', ''], true);

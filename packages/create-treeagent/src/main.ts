@@ -21,7 +21,9 @@ const USAGE = `Usage: npm create treeagent@latest <directory> [-- --lang en|it -
                        ts: the tree as a TypeScript module (the editor shows it read-only)
   --yes                no questions: defaults for what the flags do not say
 
-In a terminal, what the flags do not say is asked.`;
+In a terminal, the directory, the language and the template are asked when the flags do not say
+them (the format is json unless --format says ts). Ctrl+C or Ctrl+D at a question cancels: nothing
+is written.`;
 
 /** Where `main` reads answers and writes messages (injectable for tests). */
 export interface Io {
@@ -45,8 +47,21 @@ const processIo = (): Io => ({
   error: (line) => process.stderr.write(`${line}\n`),
 });
 
-/** Runs `create-treeagent` and returns its exit code: 0 done, 2 bad usage or a non-empty directory. */
+/**
+ * Runs `create-treeagent` and returns its exit code: 0 done, 2 bad usage or a non-empty directory,
+ * 130 cancelled at a question (Ctrl+C or Ctrl+D: `readline` rejects with an `AbortError`).
+ */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+    io.error('Cancelled: nothing was written.');
+    return 130;
+  }
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
