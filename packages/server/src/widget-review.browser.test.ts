@@ -264,4 +264,33 @@ describe('the widget after the review (Chromium)', () => {
     expect(await widget(page, '.rate-send').textContent()).toBe('Invia la valutazione');
     expect(await widget(page, '.rate-value').nth(3).getAttribute('aria-label')).toBe('4: Soddisfatto');
   });
+
+  it('two widgets for the same server on one page share the conversation: the second takes it up, neither overwrites it', async () => {
+    const page = await fresh();
+    // A second widget of the page, mounted by the site's app from the ES module (left corner).
+    // (A string: vitest would rewrite an import() in a function.)
+    await page.evaluate(
+      `import(${JSON.stringify(`${agent.url}/widget.mjs`)}).then(({ mountWidget }) => { mountWidget({ server: ${JSON.stringify(agent.url)}, position: 'left', name: 'Second' }); })`,
+    );
+    const [first, second] = [0, 1].map((index) => page.locator('treeagent-widget').nth(index));
+    await second!.locator('.launcher').waitFor();
+    await first!.locator('textarea').fill('hello');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => first!.locator('.msg--assistant .text').allTextContents())
+      .toEqual(['Hi! How can I help?']);
+    const { sessionId } = await widgetSession(page, agent);
+    await second!.locator('.launcher').click();
+    const texts = (which: typeof first) => which!.locator('.msg .text').allTextContents();
+    await expect.poll(() => texts(second)).toEqual(['hello', 'Hi! How can I help?']);
+    await second!.locator('textarea').fill('story');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => texts(second))
+      .toEqual(['hello', 'Hi! How can I help?', 'story', 'Once upon a time, a bike.']);
+    expect((await widgetSession(page, agent)).sessionId).toBe(sessionId);
+    await expect
+      .poll(() => texts(first))
+      .toEqual(['hello', 'Hi! How can I help?', 'story', 'Once upon a time, a bike.']);
+  });
 });

@@ -179,6 +179,17 @@ export class WidgetClient {
     }
   }
 
+  /**
+   * Takes up the stored session when it is `sessionId` (another widget of the same page started it:
+   * the page's own widgets get no `storage` event); whether it did.
+   */
+  takeUp(sessionId: string): boolean {
+    const stored = readStored(this.#key);
+    if (stored?.sessionId !== sessionId) return false;
+    this.#session = stored;
+    return true;
+  }
+
   /** Takes up the session another tab started or changed. */
   reload(): void {
     this.#session = readStored(this.#key);

@@ -494,12 +494,21 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
       first?.focus();
     }
   });
-  // Another tab of the site, on the same conversation, says when a turn of its own ended: this one
-  // shows it too (its live stream carries only operators' messages and the handoff).
+  // Another tab of the site, or another widget of this page for the same server (the channel reaches
+  // both), says when a turn of its own ended: this one shows it too (its live stream carries only
+  // operators' messages and the handoff). A conversation it does not hold yet, another widget of the
+  // page started: it takes it up (the page's widgets share the stored session, so they must share
+  // the conversation, or the next message of one would start another and overwrite it).
   const tabs =
     'BroadcastChannel' in window ? new BroadcastChannel(`treeagent.widget:${client.server}`) : null;
   tabs?.addEventListener('message', (event: MessageEvent<{ sessionId?: string }>) => {
-    if (busy || !client.session || event.data?.sessionId !== client.session.sessionId) return;
+    const sessionId = event.data?.sessionId;
+    if (busy || !sessionId) return;
+    if (client.session?.sessionId !== sessionId) {
+      if (!client.takeUp(sessionId)) return;
+      stopFollowing();
+      follow();
+    }
     if (!panel.hidden) void loadHistory();
     else loaded = false;
   });
