@@ -81,7 +81,9 @@ export async function publishCommand(
     const { files } = result;
     for (const line of result.ran) out.log(line);
     if (!files.tests.length && !files.utterances)
-      out.log('The gate had nothing to run: no conversation tests (conversations/*.yaml) and no utterances.');
+      out.log(
+        "The gate had nothing to run: no conversation tests (conversations/*.yaml beside the tree, or the project's tests/*.yaml) and no utterances.",
+      );
     if (result.failures.length) {
       out.error(`Publish of version ${version.id} to ${environment} refused:`);
       for (const failure of result.failures) out.error(`  - ${failure}`);
@@ -132,11 +134,13 @@ export const publishDefinition = defineCommand({
     { flags: '--version <id>', description: 'the version to publish (default: the tree file as it is now)' },
     {
       flags: '--tests <files...>',
-      description: 'conversation tests the version must pass (default: conversations/*.yaml beside the tree)',
+      description:
+        "conversation tests the version must pass (default: conversations/*.yaml beside the tree, else the project's tests/*.yaml)",
     },
     {
       flags: '--utterances <file>',
-      description: 'labelled utterances of the routing eval (default: utterances.tsv beside the tree)',
+      description:
+        "labelled utterances of the routing eval (default: utterances.tsv beside the tree, else the project's data/utterances.tsv)",
     },
     {
       flags: '--min-accuracy <share>',

@@ -13,9 +13,13 @@ export const DEFAULT_RECALL_MARGIN = 0.05;
 
 /** What the gate checks a tree with: its conversation tests and labelled utterances. */
 export interface GateInputs {
-  /** Conversation files; default: every `.yaml` in `conversations/` beside the tree. */
+  /**
+   * Conversation files; default: every `.yaml` in `conversations/` beside the tree, else in `tests/`
+   * of its project (the nearest directory above it with a `package.json`, as `npm create treeagent`
+   * lays it out).
+   */
   tests?: string[];
-  /** Labelled utterances; default: `utterances.{tsv,csv,json,jsonl}` beside the tree. */
+  /** Labelled utterances; default: `utterances.{tsv,csv,json,jsonl}` beside the tree, else in `data/` of its project. */
   utterances?: string;
   config?: string;
   data?: string;
@@ -31,26 +35,48 @@ export interface GateResult {
 
 const UTTERANCE_FILES = ['utterances.tsv', 'utterances.csv', 'utterances.json', 'utterances.jsonl'];
 
-/** The tree's conversation test files and labelled utterances, as given or found beside `treePath`. */
+/**
+ * The tree's conversation test files and labelled utterances, as given, or found beside `treePath`
+ * (`conversations/*.yaml`, `utterances.tsv`…), or else where a scaffolded project keeps them
+ * (`tests/*.yaml`, `data/utterances.tsv`… of the nearest directory above with a `package.json`).
+ */
 export function gateFiles(
   treePath: string,
   inputs: GateInputs,
 ): { tests: string[]; utterances: string | null } {
   const directory = dirname(resolve(treePath));
-  const conversations = join(directory, 'conversations');
+  const project = projectOf(directory);
   const tests =
-    inputs.tests ??
-    (existsSync(conversations)
-      ? readdirSync(conversations)
-          .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-          .sort()
-          .map((name) => join(conversations, name))
-      : []);
+    inputs.tests ?? firstNonEmpty([join(directory, 'conversations'), project && join(project, 'tests')]);
+  const places = [directory, ...(project ? [join(project, 'data')] : [])];
   const utterances =
     inputs.utterances ??
-    UTTERANCE_FILES.map((name) => join(directory, name)).find((file) => existsSync(file)) ??
+    places
+      .flatMap((place) => UTTERANCE_FILES.map((name) => join(place, name)))
+      .find((file) => existsSync(file)) ??
     null;
   return { tests, utterances: utterances === null ? null : resolve(utterances) };
+}
+
+/** The `.yaml` files of the first of `directories` that has some. */
+function firstNonEmpty(directories: (string | null)[]): string[] {
+  for (const directory of directories) {
+    if (!directory || !existsSync(directory)) continue;
+    const files = readdirSync(directory)
+      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+      .sort()
+      .map((name) => join(directory, name));
+    if (files.length) return files;
+  }
+  return [];
+}
+
+/** The nearest directory at or above `directory` with a `package.json`, or null. */
+function projectOf(directory: string): string | null {
+  for (let current = directory; ; current = dirname(current)) {
+    if (existsSync(join(current, 'package.json'))) return current;
+    if (dirname(current) === current) return null;
+  }
 }
 
 /**
