@@ -16,6 +16,13 @@ export interface TurnOutcome {
   state: Record<string, unknown>;
 }
 
+/** Whether `ref` (a name or an id, as `expect.node` and `expect.path` give them) is a node of `tree`. */
+function hasNode(tree: Tree, ref: string | number): boolean {
+  if (typeof ref === 'number') return tree.nodes.has(ref);
+  for (const node of tree.nodes.values()) if (node.name === ref) return true;
+  return false;
+}
+
 /** Checks a turn's outcome against its expectations. No expectations: the turn must not fail. */
 export function checkTurn(tree: Tree, outcome: TurnOutcome, expect: TurnExpectation = {}): Mismatch[] {
   const mismatches: Mismatch[] = [];
@@ -44,6 +51,17 @@ export function checkTurn(tree: Tree, outcome: TurnOutcome, expect: TurnExpectat
   const last = output.messages.at(-1);
   if (expect.status !== undefined && expect.status !== output.status)
     add('status', expect.status, output.status);
+  // A name or id the tree does not have is a typo in the test, not a routing failure: say so.
+  const unknown = [expect.node, ...(expect.path ?? [])].filter(
+    (ref): ref is string | number => ref !== undefined && !hasNode(tree, ref),
+  );
+  for (const ref of new Set(unknown))
+    add(
+      'node',
+      `a node of the tree "${tree.name}"`,
+      `${JSON.stringify(ref)}, which names none: check its spelling (the names are the nodes' "name", or their ids)`,
+    );
+  if (unknown.length) return mismatches;
   if (expect.node !== undefined) {
     const answered = last?.nodeId ?? output.nodeId;
     if (!sameNode(expect.node, answered)) add('node', expect.node, nameOf(answered));

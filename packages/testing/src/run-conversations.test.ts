@@ -135,6 +135,40 @@ conversations:
     expect(report).toContain('+ actual   "menu"');
   });
 
+  test('a node name or id the tree does not have is reported as a typo, not as a routing failure', async () => {
+    const file = parseConversations(`${fixtures}
+conversations:
+  - name: refuso
+    turns:
+      - say: vorrei una pizza
+        expect: { node: menuu, path: [menu, 99] }
+`);
+    const [result] = await runConversationFile(file, { tree });
+    expect(result!.passed).toBe(false);
+    expect(result!.turns[0]!.mismatches).toEqual([
+      {
+        field: 'node',
+        expected: 'a node of the tree "mini"',
+        actual: `"menuu", which names none: check its spelling (the names are the nodes' "name", or their ids)`,
+      },
+      {
+        field: 'node',
+        expected: 'a node of the tree "mini"',
+        actual: `99, which names none: check its spelling (the names are the nodes' "name", or their ids)`,
+      },
+    ]);
+    // A real name and a real id that did not answer stay an ordinary mismatch.
+    const wrong = parseConversations(`${fixtures}
+conversations:
+  - name: sbagliata
+    turns:
+      - say: vorrei una pizza
+        expect: { node: 5 }
+`);
+    const [routed] = await runConversationFile(wrong, { tree });
+    expect(routed!.turns[0]!.mismatches).toEqual([{ field: 'node', expected: 5, actual: 'menu' }]);
+  });
+
   test('malformed files are refused with the place and the field', () => {
     const message = (text: string) => {
       try {
