@@ -10,6 +10,7 @@ import {
   TreeAgentError,
   type TreeAgentOptions,
   type TreeDefinition,
+  TreeValidationError,
 } from '@treeagent/core';
 import type { Embedder, LanguageModel } from '@treeagent/core/adapter';
 import { definitionToDocument, documentToDefinition, type TreeDocument } from '@treeagent/core/document';
@@ -81,7 +82,8 @@ export async function loadTree(
   const files = [absolute];
   let document: LoadedTree['document'];
   if (extname(absolute) === '.json') {
-    const { value, text } = readTreeDocument(absolute);
+    // A wrong shape is reported with the callbacks' problems below, every problem at once.
+    const { value, text, shape } = readTreeDocument(absolute);
     const modulePath = value.module ? resolve(dirname(absolute), value.module) : null;
     if (modulePath) {
       if (!existsSync(modulePath))
@@ -94,7 +96,7 @@ export async function loadTree(
       });
       Object.assign(exported, module);
     }
-    tree = defineTree(documentToDefinition(value, exported));
+    tree = defineTree(withShape(shape, () => documentToDefinition(value, exported)));
     document = { value, text, modulePath };
   } else {
     const module = await importTreeModule(absolute, files).catch((error: unknown) => {
@@ -136,6 +138,21 @@ export async function loadTree(
     ...(document ? { document } : {}),
     ...(exported.fitBase === undefined ? {} : { fitBase: fitBaseExport(exported.fitBase, absolute) }),
   };
+}
+
+/**
+ * The definition of a document, or — when its shape is wrong (`shape`) — one error listing the shape's
+ * problems and those of its callbacks together (a conversion that fails on the wrong shape adds none).
+ */
+function withShape(shape: TreeValidationError | null, convert: () => TreeDefinition): TreeDefinition {
+  if (!shape) return convert();
+  try {
+    convert();
+  } catch (error) {
+    if (error instanceof TreeValidationError)
+      throw new TreeValidationError([...shape.problems, ...error.problems]);
+  }
+  throw shape;
 }
 
 /** The `<tree>.chunks.json` beside a TypeScript or JavaScript tree, when there is one. */

@@ -68,4 +68,36 @@ describe('treeagent export --json', () => {
       /node 2: callbacks.fallback is "sorry", which the module ".\/broken.callbacks.ts" does not export as a function\. Fix: Export a function named sorry .*\(it exports: greet\)/,
     );
   });
+  test('a JSON tree with a wrong shape and a missing callback reports both at once', async () => {
+    const file = join(scratch, 'both.json');
+    writeFileSync(join(scratch, 'both.callbacks.ts'), 'export const greet = () => undefined;\n');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        module: './both.callbacks.ts',
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: true, callbacks: { fallback: 'sorry' } },
+          { id: 3, type: 'emit', parent: 2, name: 'shipping', similarityThreshold: 2, chunks: ['shipping'] },
+        ],
+      }),
+    );
+    const output = capture();
+    expect(await main(['inspect', file], output)).toBe(2);
+    const text = output.err.join('\n');
+    // It used to report the shape alone, and the callback only once the shape was fixed.
+    expect(text).toMatch(/The tree definition has 2 problems/);
+    expect(text).toMatch(
+      /node 3: at \/nodes\/2\/similarityThreshold \(node 3 "shipping"\): similarityThreshold must be from -1 to 1; it is 2\./,
+    );
+    expect(text).toMatch(
+      /node 2: callbacks.fallback is "sorry", which the module ".\/both.callbacks.ts" does not export as a function/,
+    );
+    // A JSON syntax error is still reported alone, with its place.
+    writeFileSync(file, '{ "nodes": [ }');
+    const syntax = capture();
+    expect(await main(['inspect', file], syntax)).toBe(2);
+    expect(syntax.err.join('\n')).toMatch(/is not valid JSON at line 1/);
+  });
 });
