@@ -66,7 +66,7 @@ describe('npm create treeagent', () => {
         expect(formatTreeDocument(JSON.parse(text))).toBe(text);
       }
       expect(await treeagent(['lint', tree, '--strict'], quiet)).toBe(0);
-      expect(await treeagent(['test', tree, join(directory, 'tests/conversations.yaml')], quiet)).toBe(0);
+      expect(await treeagent(['test', tree, join(directory, 'tests')], quiet)).toBe(0);
       expect(
         await treeagent(
           [

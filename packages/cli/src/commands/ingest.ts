@@ -64,7 +64,7 @@ export function findQueryNode(tree: Tree, reference: string) {
   if (node.type !== 'query')
     throw new TreeAgentError(
       'INVALID_INPUT',
-      `Node ${node.id} is a ${node.type} node; documents go into a query node.`,
+      `Node ${node.id} is ${node.type === 'llm' || /^[aeiou]/.test(node.type) ? 'an' : 'a'} ${node.type} node; documents go into a query node.`,
     );
   return node;
 }

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
 import { spaceFitter } from '@treeagent/fit';
 import {
@@ -20,12 +22,41 @@ export async function testCommand(
   out: Output,
 ): Promise<number> {
   if (!files.length)
-    throw new TreeAgentError('INVALID_INPUT', 'Give at least one conversation file (.yaml).');
-  const results = await playConversations(treePath, files, options);
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      'Give at least one conversation file (.yaml) or a directory of them.',
+    );
+  const results = await playConversations(treePath, conversationFiles(files), options);
   const failures = formatFailures(results);
   if (failures) out.log(`${failures}\n`);
   out.log(formatSummary(results, { failures: failures ? 'omit' : 'list' }));
   return results.every((result) => result.passed) ? 0 : 1;
+}
+
+/**
+ * The conversation files of the command line: a directory stands for its `.yaml` and `.yml` files
+ * (sorted; `treeagent test src/tree.json tests` plays every file a project keeps in `tests/`).
+ */
+export function conversationFiles(paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    let directory = false;
+    try {
+      directory = statSync(path).isDirectory();
+    } catch {
+      return [path]; // reading it says that it does not exist
+    }
+    if (!directory) return [path];
+    const found = readdirSync(path)
+      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+      .sort()
+      .map((name) => join(path, name));
+    if (!found.length)
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `${path} is a directory with no conversation file (.yaml) in it.`,
+      );
+    return found;
+  });
 }
 
 /** Plays the conversation files against the tree (what `treeagent test` and the publish gate run). */
@@ -64,7 +95,7 @@ export const testDefinition = defineCommand({
     'Play YAML conversation tests against the tree and show what differs; exit code 1 when one fails.',
   arguments: [
     { name: '<tree>', description: 'tree file (.ts, .js or .json)' },
-    { name: '<conversations...>', description: 'conversation files (.yaml)' },
+    { name: '<conversations...>', description: 'conversation files (.yaml), or directories of them' },
   ],
   options: [{ flags: '--config <file>', description: 'model configuration' }],
   run: ([tree, files], options, out) => testCommand(tree, files, options, out),

@@ -56,7 +56,7 @@ function packageJson(settings: ProjectSettings) {
     scripts: {
       dev: `treeagent dev ${tree}`,
       chat: `treeagent chat ${tree}`,
-      test: `tsc --noEmit && treeagent lint ${tree} && treeagent test ${tree} tests/conversations.yaml`,
+      test: `tsc --noEmit && treeagent lint ${tree} && treeagent test ${tree} tests`,
       eval: `treeagent eval ${tree} data/utterances.tsv`,
       fit: `treeagent fit ${tree} --utterances data/utterances.tsv`,
       lint: `treeagent lint ${tree}`,
@@ -102,7 +102,7 @@ tree of typed nodes, routed by semantic similarity.
 |---|---|
 | \`npm run dev\` | the chat page, the debug view and the tree view on http://127.0.0.1:3000/, reloading when \`src/\` changes |
 | \`npm run chat\` | talk to the agent in the terminal (\`-- --debug\` shows each routing decision) |
-| \`npm test\` | type check, lint the tree, play \`tests/conversations.yaml\` |
+| \`npm test\` | type check, lint the tree, play the conversation tests of \`tests/\` |
 | \`npm run eval\` | routing accuracy on \`data/utterances.tsv\` (one message and the node it should reach per line, or \`none\`) |
 | \`npm run fit\` | fit the embedding space to the tree's chunks ahead (sharper routing on trees of 100 chunks or more): writes \`src/tree.fit.json\`, which \`dev\`, \`chat\`, \`eval\` and \`treeagent serve\` use from the first message while the chunks are unchanged — commit it to ship it; below 100 chunks it says that the file is not used |
 | \`npm run lint\` | unreachable nodes, ambiguous siblings, … |
