@@ -149,6 +149,32 @@ describe('the widget after the review (Chromium)', () => {
     expect(await widget(page, '.badge').isHidden()).toBe(true);
   });
 
+  it("an operator's reply that arrives while the opened panel loads the history shows once", async () => {
+    const page = await fresh();
+    const sessionId = await handOff(page);
+    const following = page.waitForResponse((response) => response.url().includes('/events'));
+    await page.reload();
+    await following;
+    // The history held until the reply came by the live stream.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/history', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await widget(page, '.launcher').click();
+    const operator = await operatorOn(agent, sessionId);
+    expect((await operator.claim()).status).toBe(200);
+    expect((await operator.reply('Only once, please.')).status).toBe(201);
+    const replies = widget(page, '.msg--operator .text');
+    await expect.poll(() => replies.allTextContents()).toEqual(['Only once, please.']);
+    release();
+    await expect.poll(() => widget(page, '.msg--user .text').allTextContents()).toEqual(['a human please']);
+    expect(await replies.allTextContents()).toEqual(['Only once, please.']);
+  });
+
   it('a visitor who never wrote gets no session from the page load', async () => {
     const context = await browser.newContext();
     contexts.push(context);
@@ -229,6 +255,35 @@ describe('the widget after the review (Chromium)', () => {
       .poll(() => widget(page, '.msg--assistant .text').last().textContent())
       .toBe('Received: photo-note.txt. Your receipt is attached.');
     expect(await pending.count()).toBe(0);
+  });
+
+  it('a message with files to a session the server lost: the text comes back, not the lost files; the next goes', async () => {
+    const page = await fresh();
+    await type(page, 'hello');
+    await expect
+      .poll(() => widget(page, '.msg--assistant .text').last().textContent())
+      .toBe('Hi! How can I help?');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), widget(page, '.attach').click()]);
+    await chooser.setFiles({
+      name: 'photo-note.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('a flat tyre'),
+    });
+    await expect.poll(() => widget(page, '.pending li').getAttribute('data-status')).toBe('ready');
+    const { sessionId, token } = await widgetSession(page, agent);
+    const deleted = await fetch(`${agent.url}/api/v1/sessions/${sessionId}`, {
+      method: 'DELETE',
+      headers: { 'X-Session-Token': token },
+    });
+    expect(deleted.status).toBeLessThan(300);
+    await type(page, 'story');
+    await widget(page, '.error').waitFor();
+    expect(await widget(page, 'textarea').inputValue()).toBe('story');
+    expect(await widget(page, '.pending li').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => widget(page, '.msg--assistant .text').last().textContent())
+      .toBe('Once upon a time, a bike.');
   });
 
   it("an upload too large, a failed download and a failed rating: the widget's words, in its language after setLocale", async () => {

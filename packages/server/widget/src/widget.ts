@@ -286,11 +286,13 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
 
   const loadHistory = async () => {
     loaded = true;
-    // A rating asked while the panel was closed (its history not loaded yet) stays, after the history.
-    const rating = [...log.querySelectorAll('form.rate')];
-    log.replaceChildren();
     try {
       const history = await client.history();
+      // Cleared once the history is here, not before: what the live stream brings meanwhile (it
+      // follows from the page's load) is in this history, and would show twice.
+      // A rating asked while the panel was closed (its history not loaded yet) stays, after the history.
+      const rating = [...log.querySelectorAll('form.rate')];
+      log.replaceChildren();
       if (history === null) return client.forget();
       history.forEach((message, index) => {
         addMessage(message, index === history.length - 1);
@@ -401,7 +403,8 @@ export function mountWidget(options: WidgetOptions): WidgetApi {
         bubble.remove();
         if (!selectedOption && input.value === '') input.value = text;
         // The files it had go back above the box too (uploaded: they go with the edited text).
-        if (files === undefined && !selectedOption) uploads.restore(attached);
+        // (Not those of a session the server lost: they went with it.)
+        if (files === undefined && !selectedOption && !sessionGone(error)) uploads.restore(attached);
         showError(error, null);
       }
     } finally {
