@@ -84,13 +84,18 @@ export async function loadTree(
   if (extname(absolute) === '.json') {
     // A wrong shape is reported with the callbacks' problems below, every problem at once.
     const { value, text, shape } = readTreeDocument(absolute);
-    const modulePath = value.module ? resolve(dirname(absolute), value.module) : null;
+    // A "module" that is not a string is one of the shape's problems (`shape`): nothing to import.
+    const modulePath =
+      typeof value.module === 'string' && value.module ? resolve(dirname(absolute), value.module) : null;
     if (modulePath) {
-      if (!existsSync(modulePath))
-        throw new TreeAgentError(
-          'INVALID_INPUT',
-          `${absolute} names the callback module "${value.module}", but ${modulePath} does not exist. Create it (its named exports are the callbacks), or correct "module".`,
-        );
+      if (!existsSync(modulePath)) {
+        const missing = {
+          message: `${absolute} names the callback module "${value.module}", but ${modulePath} does not exist.`,
+          fix: 'Create it (its named exports are the callbacks), or correct "module".',
+        };
+        if (shape) throw new TreeValidationError([...shape.problems, missing]);
+        throw new TreeAgentError('INVALID_INPUT', `${missing.message} ${missing.fix}`);
+      }
       const module = await importTreeModule(modulePath, files).catch((error: unknown) => {
         throw treeLoadError(error, modulePath);
       });

@@ -61,12 +61,12 @@ export function checkTurn(tree: Tree, outcome: TurnOutcome, expect: TurnExpectat
       `a node of the tree "${tree.name}"`,
       `${JSON.stringify(ref)}, which names none: check its spelling (the names are the nodes' "name", or their ids)`,
     );
-  if (unknown.length) return mismatches;
-  if (expect.node !== undefined) {
+  // The rest of the turn is still checked; only the node and the path, which a typo makes moot, are not.
+  if (expect.node !== undefined && !unknown.length) {
     const answered = last?.nodeId ?? output.nodeId;
     if (!sameNode(expect.node, answered)) add('node', expect.node, nameOf(answered));
   }
-  if (expect.path !== undefined) {
+  if (expect.path !== undefined && !unknown.length) {
     const ok =
       expect.path.length === executed.length &&
       expect.path.every((step, index) => sameNode(step, executed[index]!));

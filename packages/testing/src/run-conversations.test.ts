@@ -141,7 +141,7 @@ conversations:
   - name: refuso
     turns:
       - say: vorrei una pizza
-        expect: { node: menuu, path: [menu, 99] }
+        expect: { node: menuu, path: [menu, 99], message: Margherita? }
 `);
     const [result] = await runConversationFile(file, { tree });
     expect(result!.passed).toBe(false);
@@ -156,6 +156,8 @@ conversations:
         expected: 'a node of the tree "mini"',
         actual: `99, which names none: check its spelling (the names are the nodes' "name", or their ids)`,
       },
+      // The rest of the turn is still checked.
+      { field: 'message', expected: 'Margherita?', actual: 'Quale pizza?' },
     ]);
     // A real name and a real id that did not answer stay an ordinary mismatch.
     const wrong = parseConversations(`${fixtures}

@@ -94,6 +94,36 @@ describe('treeagent export --json', () => {
     expect(text).toMatch(
       /node 2: callbacks.fallback is "sorry", which the module ".\/both.callbacks.ts" does not export as a function/,
     );
+    // A "module" of the wrong type is a shape problem, not a crash; a missing module joins the shape's.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        module: 42,
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: 'yes' },
+        ],
+      }),
+    );
+    const typed = capture();
+    expect(await main(['inspect', file], typed)).toBe(2);
+    expect(typed.err.join('\n')).toMatch(/at \/module: must be string/);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        module: './gone.ts',
+        nodes: [
+          { id: 1, type: 'root' },
+          { id: 2, type: 'agent', parent: 1, isPrimary: 'yes' },
+        ],
+      }),
+    );
+    const gone = capture();
+    expect(await main(['inspect', file], gone)).toBe(2);
+    expect(gone.err.join('\n')).toMatch(/The tree definition has 2 problems/);
+    expect(gone.err.join('\n')).toMatch(/names the callback module "\.\/gone\.ts", but .* does not exist/);
     // A JSON syntax error is still reported alone, with its place.
     writeFileSync(file, '{ "nodes": [ }');
     const syntax = capture();

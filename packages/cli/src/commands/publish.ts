@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
 import { type PublishGate, publishedFigures } from '@treeagent/core/adapter';
 import type { Output } from '../output.js';
@@ -79,6 +80,11 @@ export async function publishCommand(
       out,
     );
     const { files } = result;
+    // Which files the gate found (beside the tree, or in the project's tests/ and data/): said, not guessed.
+    if (files.tests.length || files.utterances)
+      out.log(
+        `The gate's files: ${[...files.tests, ...(files.utterances ? [files.utterances] : [])].map((file) => relative(process.cwd(), file) || file).join(', ')}`,
+      );
     for (const line of result.ran) out.log(line);
     if (!files.tests.length && !files.utterances)
       out.log(

@@ -49,6 +49,10 @@ describe('the files the publish gate runs', () => {
       tests: ['x.yaml'],
       utterances: join(project, 'data/utterances.tsv'),
     });
+    // --tests takes directories, as treeagent test does.
+    expect(gateFiles(tree, { tests: [join(project, 'tests')] }).tests).toEqual([
+      join(project, 'tests/conversations.yaml'),
+    ]);
   });
 
   it('finds nothing outside a project when nothing is beside the tree', () => {

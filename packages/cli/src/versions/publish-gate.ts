@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { PublishGate, RoutingFigures } from '@treeagent/core/adapter';
 import { formatFailures } from '@treeagent/testing';
 import { measureRouting } from '../commands/eval.js';
-import { playConversations } from '../commands/test.js';
+import { conversationFiles, playConversations } from '../commands/test.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
@@ -46,8 +46,10 @@ export function gateFiles(
 ): { tests: string[]; utterances: string | null } {
   const directory = dirname(resolve(treePath));
   const project = projectOf(directory);
-  const tests =
-    inputs.tests ?? firstNonEmpty([join(directory, 'conversations'), project && join(project, 'tests')]);
+  // Given files and directories as `treeagent test` takes them (a directory: its .yaml files).
+  const tests = inputs.tests
+    ? conversationFiles(inputs.tests)
+    : firstNonEmpty([join(directory, 'conversations'), project && join(project, 'tests')]);
   const places = [directory, ...(project ? [join(project, 'data')] : [])];
   const utterances =
     inputs.utterances ??

@@ -87,7 +87,16 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
     setStatus(next);
     setFailure(null);
     routingApi.setPresence(api, next).catch((caught: unknown) => {
+      // Back to what the server has (asked again: the status on screen may itself not be the
+      // server's after an earlier failure), or to the one shown before when it cannot be read.
       setStatus((current) => (current === next ? previous : current));
+      routingApi.presence(api).then(
+        (response) => {
+          const mine = response.presence.find((item) => item.operatorId === operator.id);
+          if (mine) setStatus((current) => (current === previous ? mine.status : current));
+        },
+        () => {},
+      );
       setFailure(
         t('presence.failed', {
           status: t(`presence.${next}`),
