@@ -48,7 +48,19 @@ describe('the widget on the session routes', () => {
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('ORIGIN_NOT_ALLOWED');
     expect(body.error.message).toContain('--widget-origin https://evil.example');
-    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    // Readable by that site (its widget's error event says why, instead of a network failure), and
+    // nothing else: its preflight passes, every request of it is this refusal.
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const preflight = await app.request('/api/v1/sessions', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+    const history = await app.request('/api/v1/sessions/any/history', {
+      headers: { Origin: 'https://evil.example', 'X-Session-Token': 'x' },
+    });
+    expect(history.status).toBe(403);
     expect((await app.request('/api/v1/sessions', { method: 'POST' })).status).toBe(201);
     const own = await app.request('http://localhost/api/v1/sessions', {
       method: 'POST',

@@ -33,26 +33,31 @@ export function widgetAccess(options: WidgetServerOptions, apiKeys = false): Mid
         await checkIdentity(c.req.raw, options.identitySecret, {});
       return next();
     }
-    if (!origins.has(normalizeOrigin(origin))) {
-      throw new ApiError(
-        403,
-        'ORIGIN_NOT_ALLOWED',
-        `The widget is not allowed on ${origin}: add it to the deployment's widget origins (treeagent serve --widget-origin ${origin}, or the server option widget.origins).`,
-      );
-    }
     const cors = {
       'Access-Control-Allow-Origin': origin,
       'Access-Control-Expose-Headers': 'Retry-After',
       Vary: 'Origin',
     };
-    if (c.req.method === 'OPTIONS') {
-      return c.body(null, 204, {
+    const preflight = () =>
+      c.body(null, 204, {
         ...cors,
         'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
         'Access-Control-Allow-Headers': ALLOWED_HEADERS,
         'Access-Control-Max-Age': '600',
       });
+    if (!origins.has(normalizeOrigin(origin))) {
+      // The refusal is readable by the site that made the request (its preflight passes, its
+      // request gets the 403 with CORS), so that the widget's `error` event says why instead of a
+      // network failure that retrying never mends. Nothing but the refusal is ever answered to it.
+      if (c.req.method === 'OPTIONS') return preflight();
+      throw new ApiError(
+        403,
+        'ORIGIN_NOT_ALLOWED',
+        `The widget is not allowed on ${origin}: add it to the deployment's widget origins (treeagent serve --widget-origin ${origin}, or the server option widget.origins).`,
+        { headers: cors },
+      );
     }
+    if (c.req.method === 'OPTIONS') return preflight();
     if (apiKeys && !options.allowWithoutApiKey && !c.req.header('authorization')) {
       throw new ApiError(
         403,
