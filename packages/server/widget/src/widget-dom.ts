@@ -54,3 +54,8 @@ export function appendRichText(parent: HTMLElement, text: string, file: (name: s
     if (last < part.length) parent.append(part.slice(last));
   });
 }
+
+/** Runs `then` once the next frame has been painted (the second animation frame after now). */
+export function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
+}
