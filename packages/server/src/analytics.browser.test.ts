@@ -157,6 +157,8 @@ describe('Analytics and Review pages (Chromium)', () => {
     await page.locator('#analytics-filter button[type=submit]').click();
     await page.locator('.notice--error').waitFor();
     expect(await page.locator('.report-card').count()).toBe(0);
+    // Nor the previous filter's unmatched clusters, whose "Add to utterances" still worked.
+    expect(await page.locator('#unmatched-clusters .cluster').count()).toBe(0);
     await page.locator('#analytics-filter [name=version]').selectOption(versions[0]!);
     expect(await page.locator('#analytics-filter [name=compare]').isDisabled()).toBe(false);
   }, 120_000);
@@ -195,5 +197,28 @@ describe('Analytics and Review pages (Chromium)', () => {
       .toContainEqual([sessionId, 2, 'saluto']);
     await page.screenshot({ path: `${SCREENSHOTS}review.png`, fullPage: true });
     expect(errors).toEqual([]);
+    // An invalid range: its error without the previous search's conversations and transcript.
+    await page.fill('#review-filter [name=from]', '2026-12-07');
+    await page.fill('#review-filter [name=to]', '2026-12-01');
+    await page.click('#review-filter button[type=submit]');
+    await page.locator('.notice--error').waitFor();
+    expect(await page.locator('#conversation-list .conversation-item').count()).toBe(0);
+    expect(await page.locator('#transcript').count()).toBe(0);
+  }, 120_000);
+
+  it('review on a phone: the transcript a tap opens comes into view', async () => {
+    const { page } = await loggedIn('/staff/review');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForSelector('#conversation-list .conversation-item');
+    await page.locator('#conversation-list .conversation-item').first().click();
+    await page.waitForSelector('#transcript .turn-facts');
+    // It used to render below the list, out of sight, as if the tap did nothing.
+    await expect
+      .poll(() =>
+        page.evaluate(
+          `document.getElementById('transcript').getBoundingClientRect().top < window.innerHeight`,
+        ),
+      )
+      .toBe(true);
   }, 120_000);
 });

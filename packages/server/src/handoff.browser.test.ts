@@ -184,9 +184,25 @@ describe('human handoff in the browser (Chromium)', () => {
     await console.locator('#notes li').first().waitFor();
     await console.locator('.t-debug[data-turn="1"]').scrollIntoViewIfNeeded();
     if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-conversation.png` });
-    // At a tablet's width the console still fits: nothing scrolls sideways.
+    // A tracking URL from the user and a long unbroken note wrap where they are: they used to spill
+    // out of the bubble and widen the queue, the notes and (on a phone) the whole page.
+    const url = `https://tracking.example.com/parcel?id=${'A1B2C3D4E5'.repeat(18)}`;
+    await page.locator('#message-input').fill(url);
+    await page.locator('#message-input').press('Enter');
+    await console.locator('.t-entry--user', { hasText: 'tracking.example.com' }).waitFor({ timeout: liveMs });
+    await console.locator('#note-input').fill('x'.repeat(600));
+    await console.locator('#note-add').click();
+    await expect.poll(() => console.locator('#notes li').count()).toBe(2);
+    const spills = () =>
+      console.evaluate(`[...document.querySelectorAll('.t-entry, .queue-item, #notes li')]
+        .filter((element) => element.scrollWidth > element.clientWidth + 1).length`);
+    expect(await spills()).toBe(0);
+    // At a tablet's width the console still fits: nothing scrolls sideways; nor on a phone.
+    await console.setViewportSize({ width: 390, height: 844 });
+    expect(await console.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await console.setViewportSize({ width: 820, height: 1180 });
     expect(await console.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(await spills()).toBe(0);
     expect(await console.locator('#reply-send').isVisible()).toBe(true);
     if (screenshots) await console.screenshot({ path: `${SCREENSHOTS}console-tablet.png` });
     await console.setViewportSize({ width: 1280, height: 860 });

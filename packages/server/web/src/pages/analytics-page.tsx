@@ -74,8 +74,9 @@ function AnalyticsView() {
       .catch((caught: unknown) => {
         if (!live) return;
         setError(caught instanceof ApiError ? caught : new ApiError(0, 'ERROR', String(caught)));
-        // The figures shown were for the previous filter: not under an error about this one.
+        // The figures and clusters shown were for the previous filter: not under an error about this one.
         setReports(null);
+        setUnmatched(null);
       })
       .finally(() => live && setReady(true));
     const query = new URLSearchParams(
@@ -87,7 +88,7 @@ function AnalyticsView() {
     };
   }, [api, filter, setReady]);
   const labels = reports?.other
-    ? [draft.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
+    ? [filter.version?.slice(0, 8) ?? 'A', filter.compare?.slice(0, 8) ?? 'B']
     : [t('allTurns')];
   return (
     <div class="analytics">

@@ -46,14 +46,33 @@ function ReviewView() {
     setReady(false);
     analyticsApi
       .conversations(api, query)
-      .then((response) => {
-        setList(response.conversations);
-        setError(null);
-      }, fail)
+      .then(
+        (response) => {
+          setList(response.conversations);
+          setError(null);
+        },
+        (caught: unknown) => {
+          // The list shown was the previous search's: not under an error about this one.
+          setList(null);
+          setOpen(null);
+          fail(caught);
+        },
+      )
       .finally(() => setReady(true));
   }, [api, query, setReady]);
   const named = tree ? [...tree.nodes.values()].filter((node) => node.name) : [];
-  const show = (sessionId: string) => analyticsApi.transcript(api, sessionId).then(setOpen, fail);
+  const show = (sessionId: string) =>
+    analyticsApi.transcript(api, sessionId).then((transcript) => {
+      setOpen(transcript);
+      setError(null);
+      // On a phone the transcript is below the list: bring it into view, as the console opens a
+      // conversation alone (after the render that shows it).
+      requestAnimationFrame(() => {
+        const shown = document.getElementById('transcript');
+        if (shown && shown.getBoundingClientRect().top > window.innerHeight)
+          shown.scrollIntoView({ block: 'start' });
+      });
+    }, fail);
   const label = async (fact: StoredTurnFact, value: string) => {
     try {
       await analyticsApi.label(api, fact, value || null);
