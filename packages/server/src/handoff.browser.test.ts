@@ -137,6 +137,8 @@ describe('human handoff in the browser (Chromium)', () => {
       .poll(() => page.locator('#handoff-status').textContent(), { timeout: liveMs })
       .toBe('Bruno Bianchi is answering you.');
 
+    // The reply box stops at the server's limit (it used to take more and show the API's refusal).
+    expect(await console.locator('#reply-input').getAttribute('maxlength')).toBe('10000');
     // Typing, then the reply: the user sees both without sending anything.
     await console.locator('#reply-input').fill('Ciao, sono Bruno: quale ordine?');
     await console.locator('#reply-input').dispatchEvent('input');

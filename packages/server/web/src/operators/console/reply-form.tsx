@@ -72,6 +72,9 @@ export function ReplyForm({
       <textarea
         id="reply-input"
         rows={3}
+        // The server's limit of an operator's message (handoff-routes.ts): the box stops there
+        // instead of a refusal after Send.
+        maxLength={10_000}
         placeholder={mine ? t('reply.placeholder') : t('reply.claimFirst')}
         disabled={!mine}
         value={reply}
