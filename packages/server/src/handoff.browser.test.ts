@@ -122,6 +122,10 @@ describe('human handoff in the browser (Chromium)', () => {
       .toBe('Claimed by Bruno Bianchi');
     expect(await carla.locator('#claim').count()).toBe(0);
     expect(await carla.locator('#reply-input').isDisabled()).toBe(true);
+    // It says who writes, not "Claim the session" with no Claim button to press.
+    expect(await carla.locator('#reply-input').getAttribute('placeholder')).toBe(
+      'Bruno Bianchi holds this conversation: only they write to the user.',
+    );
 
     // The per-turn debug view: the agent's turn with its decisions, the turn that handed off.
     const firstTurn = console.locator('.t-debug[data-turn="1"]');

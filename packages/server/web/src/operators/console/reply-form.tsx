@@ -14,6 +14,7 @@ import { useCannedResponses } from './use-canned-responses';
 export function ReplyForm({
   sessionId,
   mine,
+  holderName,
   run,
   reload,
   team,
@@ -21,6 +22,8 @@ export function ReplyForm({
 }: {
   sessionId: string;
   mine: boolean;
+  /** The operator who holds the session when it is not this one (`null`: nobody holds it yet, it can be claimed). */
+  holderName: string | null;
   /** The session's team (its handoff queue), whose canned responses the box offers. */
   team: string | null;
   /** The session's state, which fills the canned responses' variables. */
@@ -75,7 +78,13 @@ export function ReplyForm({
         // The server's limit of an operator's message (handoff-routes.ts): the box stops there
         // instead of a refusal after Send.
         maxLength={10_000}
-        placeholder={mine ? t('reply.placeholder') : t('reply.claimFirst')}
+        placeholder={
+          mine
+            ? t('reply.placeholder')
+            : holderName
+              ? t('reply.heldBy', { name: holderName })
+              : t('reply.claimFirst')
+        }
         disabled={!mine}
         value={reply}
         aria-autocomplete="list"

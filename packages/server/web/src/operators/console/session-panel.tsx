@@ -85,6 +85,7 @@ export function SessionPanel({
           <ReplyForm
             sessionId={sessionId}
             mine={mine}
+            holderName={holder && !mine ? holder.name : null}
             run={run}
             reload={reload}
             team={state.queue}
