@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
 import { spaceFitter } from '@treeagent/fit';
@@ -46,10 +46,7 @@ export function conversationFiles(paths: string[]): string[] {
       return [path]; // reading it says that it does not exist
     }
     if (!directory) return [path];
-    const found = readdirSync(path)
-      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-      .sort()
-      .map((name) => join(path, name));
+    const found = yamlFilesIn(path);
     if (!found.length)
       throw new TreeAgentError(
         'INVALID_INPUT',
@@ -57,6 +54,15 @@ export function conversationFiles(paths: string[]): string[] {
       );
     return found;
   });
+}
+
+/** The `.yaml` and `.yml` files of a directory, sorted (none when it does not exist). */
+export function yamlFilesIn(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+    .sort()
+    .map((name) => join(directory, name));
 }
 
 /** Plays the conversation files against the tree (what `treeagent test` and the publish gate run). */

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PublishGate, RoutingFigures } from '@treeagent/core/adapter';
 import { formatFailures } from '@treeagent/testing';
 import { measureRouting } from '../commands/eval.js';
-import { conversationFiles, playConversations } from '../commands/test.js';
+import { conversationFiles, playConversations, yamlFilesIn } from '../commands/test.js';
 import { loadTree } from '../load-tree.js';
 import { loadUtterances } from '../load-utterances.js';
 import type { Output } from '../output.js';
@@ -63,11 +63,7 @@ export function gateFiles(
 /** The `.yaml` files of the first of `directories` that has some. */
 function firstNonEmpty(directories: (string | null)[]): string[] {
   for (const directory of directories) {
-    if (!directory || !existsSync(directory)) continue;
-    const files = readdirSync(directory)
-      .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-      .sort()
-      .map((name) => join(directory, name));
+    const files = directory ? yamlFilesIn(directory) : [];
     if (files.length) return files;
   }
   return [];

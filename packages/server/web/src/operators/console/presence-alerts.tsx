@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { HandoffSummary } from '../../../../src/api-types';
 import { type PresenceStatusName, routingApi } from '../../api/routing-api';
 import { useApp } from '../../app/app-context';
@@ -44,16 +44,22 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
   const seen = useRef<Set<string> | null>(null);
   const chosen = useRef(false);
 
+  // The status the server has for this operator, or null when it has none or cannot be read.
+  const serverStatus = useCallback(
+    () =>
+      routingApi.presence(api).then(
+        (response) => response.presence.find((item) => item.operatorId === operator.id)?.status ?? null,
+        () => null,
+      ),
+    [api, operator.id],
+  );
+
   useEffect(() => {
-    routingApi.presence(api).then(
-      (response) => {
-        const mine = response.presence.find((item) => item.operatorId === operator.id);
-        // A choice the operator made while the answer was on its way wins over it.
-        if (mine && !chosen.current) setStatus(mine.status);
-      },
-      () => {},
-    );
-  }, [api, operator.id]);
+    void serverStatus().then((found) => {
+      // A choice the operator made while the answer was on its way wins over it.
+      if (found && !chosen.current) setStatus(found);
+    });
+  }, [serverStatus]);
 
   useEffect(() => {
     // Not read yet: what the first answer holds is the queue as found, not new conversations.
@@ -90,13 +96,9 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
       // Back to what the server has (asked again: the status on screen may itself not be the
       // server's after an earlier failure), or to the one shown before when it cannot be read.
       setStatus((current) => (current === next ? previous : current));
-      routingApi.presence(api).then(
-        (response) => {
-          const mine = response.presence.find((item) => item.operatorId === operator.id);
-          if (mine) setStatus((current) => (current === previous ? mine.status : current));
-        },
-        () => {},
-      );
+      void serverStatus().then((found) => {
+        if (found) setStatus((current) => (current === previous ? found : current));
+      });
       setFailure(
         t('presence.failed', {
           status: t(`presence.${next}`),
