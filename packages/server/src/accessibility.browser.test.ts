@@ -187,3 +187,48 @@ describe('the widget by keyboard alone (Chromium)', () => {
     }
   });
 });
+
+describe("the console's queue tabs by keyboard (Chromium)", () => {
+  it('one tab stop; the arrows, Home and End select the tab and show its panel', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const focused = () => page.evaluate<string | null>('document.activeElement?.id ?? null');
+    const selected = () =>
+      page.locator('#console-page [role="tab"][aria-selected="true"]').getAttribute('id');
+    try {
+      await page.goto(`${server.url}/staff/console`);
+      await page.fill('#operator-login-name', 'anna');
+      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
+      await page.locator('#operator-login button[type=submit]').click();
+      await page.locator('#queue-list button').first().waitFor();
+      // The selected tab is the tablist's one stop, and names the panel it controls.
+      expect(await page.locator('#queue-tab-open').getAttribute('tabindex')).toBe('0');
+      expect(await page.locator('#queue-tab-closed').getAttribute('tabindex')).toBe('-1');
+      expect(await page.locator('#queue-tab-open').getAttribute('aria-controls')).toBe('queue-panel');
+      expect(await page.locator('#queue-panel').getAttribute('aria-labelledby')).toBe('queue-tab-open');
+      await page.focus('#queue-tab-open');
+      await page.keyboard.press('ArrowRight');
+      expect(await focused()).toBe('queue-tab-closed');
+      expect(await selected()).toBe('queue-tab-closed');
+      await page.locator('#queue-empty').waitFor();
+      expect(await page.textContent('#queue-empty')).toBe('No closed handoffs.');
+      expect(await page.locator('#queue-panel').getAttribute('aria-labelledby')).toBe('queue-tab-closed');
+      await page.keyboard.press('ArrowRight');
+      expect(await focused()).toBe('queue-tab-open');
+      expect(await selected()).toBe('queue-tab-open');
+      await page.locator('#queue-list button').first().waitFor();
+      await page.keyboard.press('End');
+      expect(await selected()).toBe('queue-tab-closed');
+      await page.keyboard.press('Home');
+      expect(await selected()).toBe('queue-tab-open');
+      await page.keyboard.press('ArrowLeft');
+      expect(await selected()).toBe('queue-tab-closed');
+      // Tab leaves the tablist for the panel's first control.
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('queue-filter');
+    } finally {
+      await context.close();
+    }
+  });
+});
