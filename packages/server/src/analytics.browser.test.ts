@@ -136,6 +136,12 @@ describe('Analytics and Review pages (Chromium)', () => {
     );
     const clusters = await page.locator('#unmatched-clusters .cluster').count();
     expect(clusters).toBeGreaterThan(0);
+    // The summary line spans the grid's row, above the clusters (not a cell of its own beside them).
+    const grid = (await page.locator('#unmatched-clusters').boundingBox())!;
+    const summary = (await page.locator('#unmatched-clusters > .clusters-summary').boundingBox())!;
+    expect(summary.width).toBeCloseTo(grid.width, 0);
+    const card = (await page.locator('#unmatched-clusters .cluster').first().boundingBox())!;
+    expect(card.y).toBeGreaterThanOrEqual(summary.y + summary.height);
     await page.screenshot({ path: `${SCREENSHOTS}analytics.png`, fullPage: true });
 
     // "Add to utterances" on the first cluster: appended to the utterance set, with its effect.
@@ -143,6 +149,10 @@ describe('Analytics and Review pages (Chromium)', () => {
     await first.locator('select[aria-label="Label of the utterances"]').selectOption('none');
     await first.locator('button', { hasText: 'Add to utterances' }).click();
     await expect.poll(() => first.locator('.cluster-result').textContent()).toMatch(/Added \d+ utterances/);
+    // The file by its name, not the server's absolute path.
+    const result = (await first.locator('.cluster-result').textContent())!;
+    expect(result).toContain('to utterances.tsv.');
+    expect(result).not.toContain(dir);
     expect(readFileSync(join(dir, 'utterances.tsv'), 'utf8')).toMatch(/\tnone\n$/);
     expect(errors).toEqual([]);
   }, 120_000);

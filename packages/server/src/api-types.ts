@@ -270,7 +270,7 @@ export interface EffectResponse {
 /** `POST /api/v1/analytics/unmatched/actions`. */
 export interface ClusterActionResponse {
   action: 'add-chunks' | 'add-utterances';
-  /** The file written. */
+  /** The file written, relative to the server's working directory (its name alone when outside it). */
   file: string;
   /** Texts written (chunks the node already had are skipped). */
   added: number;

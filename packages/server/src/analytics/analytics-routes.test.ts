@@ -255,13 +255,17 @@ describe('analytics endpoints', () => {
       await post({ action: 'add-chunks', nodeId: 3, messages: ['parking?'] })
     ).json()) as {
       added: number;
+      file: string;
       effect: { total: number };
     };
-    expect(added).toMatchObject({ added: 1, effect: { total: 1 } });
+    // The file by its name: the server's absolute path (a temporary directory here) is not shown.
+    expect(added).toMatchObject({ added: 1, file: 'tree.json', effect: { total: 1 } });
     expect(JSON.parse(readFileSync(treeFile, 'utf8')).nodes[1].chunks).toEqual(['hello', 'parking?']);
     expect((await post({ action: 'add-chunks', nodeId: 3, messages: ['parking?'] })).status).toBe(200);
     expect(JSON.parse(readFileSync(treeFile, 'utf8')).nodes[1].chunks).toEqual(['hello', 'parking?']);
-    expect((await post({ action: 'add-utterances', label: 'none', messages: ['weather'] })).status).toBe(200);
+    const utterances = await post({ action: 'add-utterances', label: 'none', messages: ['weather'] });
+    expect(utterances.status).toBe(200);
+    expect(((await utterances.json()) as { file: string }).file).toBe('utterances.tsv');
     expect(readFileSync(utterancesFile, 'utf8')).toBe('hello\tgreet\nweather\tnone\n');
     expect((await post({ action: 'add-utterances', label: 'nope', messages: ['weather'] })).status).toBe(400);
   });

@@ -16,7 +16,7 @@ import { storedSessionId } from '../http/stored-session-id.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
-import { appendUtterances, planChunks } from './tree-file-edits.js';
+import { appendUtterances, planChunks, shownFile } from './tree-file-edits.js';
 import { routingEffect, unmatchedClusters } from './unmatched-clusters.js';
 
 const FilterQuery = z.strictObject({
@@ -156,7 +156,7 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
       if (edit.added.length) options.onTreeChange?.();
       const response: ClusterActionResponse = {
         action: body.action,
-        file: edit.file,
+        file: shownFile(edit.file),
         added: edit.added.length,
         effect: await routingEffect(services.agent, body.messages, body.nodeId),
       };
@@ -183,7 +183,7 @@ export function analyticsRoutes(services: Services, options: AnalyticsOptions): 
         : [...services.agent.tree.nodes.values()].find((node) => node.name === label)!.id;
     const response: ClusterActionResponse = {
       action: body.action,
-      file: options.utterancesFile,
+      file: shownFile(options.utterancesFile),
       added,
       effect: await routingEffect(services.agent, body.messages, target),
     };

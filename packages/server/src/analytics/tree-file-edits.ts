@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
+import { basename, extname, isAbsolute, relative } from 'node:path';
 import { formatTreeDocument, type TreeDocument } from '@treeagent/core/document';
 import type { ExtraChunks } from '@treeagent/core/evaluation';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
@@ -8,6 +8,15 @@ import { writeFileAtomic } from '../files/write-file-atomic.js';
 /** The chunks file of a TypeScript or JavaScript tree: `tree.ts` → `tree.chunks.json`, next to it. */
 export function chunksFileOf(treeFile: string): string {
   return `${treeFile.slice(0, treeFile.length - extname(treeFile).length)}.chunks.json`;
+}
+
+/**
+ * A written file as staff see it: relative to the server's working directory (`data/utterances.tsv`),
+ * or its name alone when it lies outside: the server's absolute paths are not shown to staff.
+ */
+export function shownFile(file: string, cwd = process.cwd()): string {
+  const inside = relative(cwd, file);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(file);
 }
 
 /** What an "add as chunks" wrote, and where. */

@@ -15,7 +15,7 @@ export function UnmatchedSection({ unmatched }: { unmatched: UnmatchedResponse }
   }
   return (
     <div id="unmatched-clusters" class="clusters">
-      <p class="muted">
+      <p class="muted clusters-summary">
         {t('unmatched.summary', { messages: unmatched.messages, clusters: unmatched.clusters.length })}
       </p>
       {unmatched.clusters.map((cluster) => (
