@@ -26,6 +26,7 @@ export {
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
+  type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
   optionOfAnswer,

@@ -63,6 +63,20 @@ export type ChannelSend =
   | { type: 'typing' };
 
 /**
+ * How far one send has gone, for a send the channel makes in several platform messages (a text
+ * longer than one message, a caption after its file). The server keeps it across the attempts of one
+ * outbox message, so a retry after a failure or a timeout sends only what the platform did not take.
+ */
+export interface ChannelSendProgress {
+  /** Platform messages an earlier attempt of this send delivered, from the first: do not send them again. */
+  readonly skip: number;
+  /** Tell after each platform message the platform took: `count` delivered so far, from the first (skipped ones included). */
+  sent(count: number): void;
+  /** Aborted when the server stops waiting (no progress within its timeout, or shutdown): send nothing more. */
+  readonly signal: AbortSignal;
+}
+
+/**
  * A messaging platform on the server's channel seam (docs/channels.md). A channel verifies and reads
  * the platform's webhook requests and sends on the platform; the server does the rest (sessions,
  * exactly once, the outbox, retries, rate limits, handoff). Every channel runs `describeChannel`
@@ -82,9 +96,15 @@ export interface Channel {
   receive(request: Request, context?: ChannelReceiveContext): Promise<ChannelRequest>;
   /**
    * Sends one thing to a conversation; resolves when the platform accepted it. A failure throws a
-   * `ChannelSendError` that says whether to retry and when.
+   * `ChannelSendError` that says whether to retry and when. A send made of several platform messages
+   * skips the `progress.skip` first ones and reports each one the platform took (`progress.sent`),
+   * so a retry never repeats them; without `progress` it sends them all.
    */
-  send(conversation: ChannelConversation, message: ChannelSend): Promise<void>;
+  send(
+    conversation: ChannelConversation,
+    message: ChannelSend,
+    progress?: ChannelSendProgress,
+  ): Promise<void>;
   /**
    * For a channel that fetches its updates itself instead of receiving webhooks (Telegram's long
    * polling, for development): the server calls it once at start. `handle` runs the verified messages'
@@ -164,14 +184,30 @@ export function optionOfAnswer(text: string, options: readonly string[]): string
   return options.find((option) => option.toLowerCase() === trimmed.toLowerCase()) ?? null;
 }
 
-/** Cuts a text into pieces of at most `length` characters, at a line or word break where there is one. */
-export function splitText(text: string, length: number): string[] {
+/**
+ * Cuts a text into pieces of at most `length` characters (UTF-16 code units, as platforms count), at a
+ * line or word break where there is one, never inside a character (an emoji's surrogate pair). The
+ * last piece holds at most `lastLength` (the shorter limit of a message that carries buttons); the
+ * pieces before it use the full `length`.
+ */
+export function splitText(text: string, length: number, lastLength = length): string[] {
+  const pieces = cutText(text, length);
+  const last = pieces.pop()!;
+  return last.length > lastLength ? [...pieces, ...cutText(last, lastLength)] : [...pieces, last];
+}
+
+function cutText(text: string, length: number): string[] {
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > length) {
     let cut = rest.lastIndexOf('\n', length);
     if (cut < length / 2) cut = rest.lastIndexOf(' ', length);
-    if (cut < length / 2) cut = length;
+    if (cut < length / 2) {
+      cut = length;
+      // Not between the two halves of a surrogate pair: the character goes whole to the next piece.
+      const code = rest.charCodeAt(cut - 1);
+      if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    }
     pieces.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
   }
