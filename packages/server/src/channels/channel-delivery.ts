@@ -1,5 +1,10 @@
 import type { ChannelDelivery, ChannelStore, FileStore } from '@treeagent/core/adapter';
-import { type Channel, type ChannelSend, ChannelSendError } from '@treeagent/core/adapter';
+import {
+  type Channel,
+  type ChannelSend,
+  ChannelSendError,
+  type ChannelSendProgress,
+} from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import { DrainLoop } from '../outbox/drain-loop.js';
 import type { ChannelMetrics } from './channel-metrics.js';
@@ -9,6 +14,11 @@ import type { MessagingChannels } from './channels-options.js';
 const BATCH = 50;
 /** Longest delay between two attempts of one message. */
 const MAX_RETRY_DELAY_MS = 5 * 60_000;
+/**
+ * A lease lasts this many timeouts (and 5 s): a long answer sent piece by piece may take longer than
+ * one timeout while it progresses, and another process must not take it meanwhile.
+ */
+const LEASE_TIMEOUTS = 4;
 
 /**
  * Sends the channel outbox: leases due messages (one per conversation at a time, so a conversation's
@@ -18,6 +28,12 @@ const MAX_RETRY_DELAY_MS = 5 * 60_000;
  * the message: kept, logged (ids, never the text), counted, and retried by an admin. Every process
  * may run the loop: the store's lease gives a message to one of them at a time, and a message leased
  * by a process that died is sent after its lease.
+ *
+ * A message the channel sends as several platform messages (a long text) keeps its progress across
+ * its attempts in this process: a retry skips the pieces the platform took (`ChannelSendProgress`),
+ * and the timeout counts from the last piece taken, so a slow platform is not sent the same pieces
+ * again while it is still taking them. (After a crash, or when another process takes the message over
+ * after its lease, the message is sent from its first piece: at least once.)
  */
 export class ChannelDeliveryLoop {
   readonly #store: ChannelStore;
@@ -32,6 +48,8 @@ export class ChannelDeliveryLoop {
   readonly #intervalMs: (channel: string) => number;
   /** Per channel: when the next send may start (the rate limit, and a 429's pause). */
   readonly #nextSlot = new Map<string, number>();
+  /** Per outbox message being tried: platform messages of it the platform took so far. */
+  readonly #piecesSent = new Map<string, number>();
   readonly #loop: DrainLoop;
 
   constructor(init: {
@@ -83,7 +101,7 @@ export class ChannelDeliveryLoop {
   async #drain(): Promise<void> {
     try {
       for (;;) {
-        const leased = await this.#store.lease(new Date(), BATCH, this.#timeoutMs + 5000);
+        const leased = await this.#store.lease(new Date(), BATCH, LEASE_TIMEOUTS * this.#timeoutMs + 5000);
         if (leased.length === 0 || this.#loop.stopped) return;
         await Promise.all(leased.map((delivery) => this.#attempt(delivery)));
         if (this.#loop.stopped) return;
@@ -113,10 +131,11 @@ export class ChannelDeliveryLoop {
     } else {
       try {
         await this.#slot(name);
-        await withTimeout(
-          channel.send(delivery.conversation, await this.#resolve(delivery)),
-          this.#timeoutMs,
+        const message = await this.#resolve(delivery);
+        await this.#sendWithProgress(delivery.id, (progress) =>
+          channel.send(delivery.conversation, message, progress),
         );
+        this.#piecesSent.delete(delivery.id);
         await this.#store.delivered(delivery.id);
         this.#metrics.deliveries.inc({ channel: name, result: 'delivered' });
         return;
@@ -140,6 +159,8 @@ export class ChannelDeliveryLoop {
     const name = delivery.conversation.channel;
     const now = new Date();
     if (!failure.retryable || delivery.attempts >= this.#maxAttempts) {
+      // An admin's retry sends it whole again.
+      this.#piecesSent.delete(delivery.id);
       await this.#store.failed(delivery.id, failure.message, null, now);
       this.#metrics.deliveries.inc({ channel: name, result: 'dead' });
       this.#logger.error(
@@ -160,6 +181,38 @@ export class ChannelDeliveryLoop {
     if (delay < this.#pollMs) setTimeout(() => this.poke(), delay + 5).unref?.();
   }
 
+  /**
+   * One attempt of a send, with its progress: it skips the pieces earlier attempts delivered, and
+   * fails (aborting the channel's requests) when no piece was taken for the timeout.
+   */
+  #sendWithProgress(id: string, send: (progress: ChannelSendProgress) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const error = new ChannelSendError(`no answer in ${this.#timeoutMs} ms`, { retryable: true });
+          controller.abort(error);
+          reject(error);
+        }, this.#timeoutMs);
+      };
+      const progress: ChannelSendProgress = {
+        skip: this.#piecesSent.get(id) ?? 0,
+        sent: (count) => {
+          if (controller.signal.aborted) return;
+          this.#piecesSent.set(id, Math.max(count, this.#piecesSent.get(id) ?? 0));
+          arm();
+        },
+        signal: controller.signal,
+      };
+      arm();
+      send(progress)
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
+  }
+
   /** The payload as the channel sends it: a file's bytes read from the file store. */
   async #resolve(delivery: ChannelDelivery): Promise<ChannelSend> {
     const payload = delivery.payload;
@@ -175,12 +228,4 @@ export class ChannelDeliveryLoop {
     }
     return { type: 'file', file: payload.file, data, caption: payload.caption ?? null };
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ChannelSendError(`no answer in ${ms} ms`, { retryable: true })), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -13,7 +13,11 @@ export interface ChannelDeliveryOptions {
   maxAttempts?: number;
   /** Delay before the first retry; it doubles each time (with jitter), up to 5 minutes. Default 1000 ms. */
   retryDelayMs?: number;
-  /** How long one send may take. Default 15 000 ms. */
+  /**
+   * How long a send may wait for the platform: when it has taken no message of the send for this long
+   * (an answer in several messages counts from the last one taken), the send is aborted and retried
+   * from the first message not taken. Default 15 000 ms.
+   */
   timeoutMs?: number;
   /** How often the delivery loop looks for due messages. Default 1000 ms. */
   pollMs?: number;
