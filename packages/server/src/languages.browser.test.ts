@@ -231,3 +231,30 @@ describe.each([
     },
   );
 });
+
+describe("the staff's errors in the page's language", () => {
+  it("an Italian page says what the API's refusal means in Italian, then the server's words", async () => {
+    const { context, page } = await pageIn('it-IT');
+    try {
+      await page.goto(`${server.url}/staff/review`);
+      await page.fill('#operator-login-name', 'anna');
+      await page.fill('#operator-password', OPERATOR_PASSWORDS.anna);
+      await page.locator('#operator-login button[type=submit]').click();
+      await page.locator('#review-page').waitFor();
+      // The server refuses the next search (as it does a role that may not read the review).
+      await page.route('**/api/v1/analytics/conversations**', (route) =>
+        route.fulfill({
+          status: 403,
+          json: { error: { code: 'FORBIDDEN', message: 'Only admins read the review.' } },
+        }),
+      );
+      await page.reload();
+      await page.locator('#review-page .notice--error').waitFor();
+      expect(await page.textContent('#review-page .notice--error .error-message')).toBe(
+        'Il tuo ruolo non lo consente: chiedi a un amministratore. (Only admins read the review.)',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ClusterActionResponse, UnmatchedCluster, UnmatchedResponse } from '../../../src/api-types';
 import { analyticsApi } from '../api/analytics-api';
-import { ApiError } from '../api/api-error';
+import { messageOf } from '../api/api-client';
 import { useApp } from '../app/app-context';
 import { formatDecimal } from '../components/format';
 import { markup } from '../i18n/markup';
@@ -45,7 +45,7 @@ function ClusterCard({
     try {
       setResult(await action());
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : String(caught));
+      setError(messageOf(caught));
     }
   };
   return (

@@ -1,5 +1,5 @@
 import type { CreatedSession } from '../../../src/api-types';
-import { currentLocale } from '../i18n/i18n';
+import { currentLocale, i18n } from '../i18n/i18n';
 import { tOf } from '../i18n/use-t';
 import { ApiError, errorFrom, isAbort } from './api-error';
 import { tabStorage } from './tab-storage';
@@ -103,7 +103,17 @@ function parseSession(stored: string | null): CreatedSession | null {
   }
 }
 
-/** The message of anything thrown. */
+/**
+ * The message of anything thrown, for staff: the server's words (English, for developers: they name
+ * the node, the file, the limit). On a page in another language, an API error whose code the
+ * catalogs know reads first what the code means in the page's language, then the server's words.
+ * (A customer's page uses `customerErrorText`: never the API's words.)
+ */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  if (!(error instanceof ApiError) || i18n.language === 'en') return error.message;
+  const key = `error.codes.${error.code}`;
+  if (!i18n.exists(key, { ns: 'common' })) return error.message;
+  const t = tOf('common');
+  return t('error.withDetail', { meaning: t(key), detail: error.message });
 }

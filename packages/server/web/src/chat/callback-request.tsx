@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CallbackRequestView, SessionEventHandoff } from '../../../src/api-types';
-import { messageOf } from '../api/api-client';
+import { ApiError } from '../api/api-error';
 import { callbackApi } from '../api/callback-api';
 import { useApp } from '../app/app-context';
 import { useT } from '../i18n/use-t';
+import { customerErrorText } from './turn-model';
 import './satisfaction.css';
 
 /** Tomorrow as `YYYY-MM-DD` (the browser's day: the usual "next morning"). */
@@ -63,7 +64,9 @@ export function CallbackRequestForm({ handoff }: { handoff: SessionEventHandoff 
       setRequest(answer.request);
       setError(null);
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(
+        customerErrorText(caught instanceof ApiError ? caught : { code: 'ERROR', message: String(caught) }),
+      );
     }
   };
   const input = (set: (next: string) => void) => (event: Event) =>

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionEventHandoff } from '../../../src/api-types';
-import { messageOf } from '../api/api-client';
+import { ApiError } from '../api/api-error';
 import { sessionApi } from '../api/session-api';
 import { useApp } from '../app/app-context';
 import { useT } from '../i18n/use-t';
+import { customerErrorText } from './turn-model';
 import './satisfaction.css';
 
 const RATINGS = [1, 2, 3, 4, 5] as const;
@@ -42,7 +43,9 @@ export function SatisfactionPrompt({ handoff }: { handoff: SessionEventHandoff |
       await sessionApi.rate(api, rating, comment);
       setState('sent');
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(
+        customerErrorText(caught instanceof ApiError ? caught : { code: 'ERROR', message: String(caught) }),
+      );
     }
   };
 

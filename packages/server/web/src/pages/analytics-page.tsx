@@ -7,6 +7,7 @@ import { AmbiguousSiblings, ReportCards, ReportCharts } from '../analytics/repor
 import { SatisfactionSection } from '../analytics/satisfaction-section';
 import { UnmatchedSection } from '../analytics/unmatched-section';
 import { type AnalyticsFilter, analyticsApi } from '../api/analytics-api';
+import { messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
@@ -120,7 +121,7 @@ function AnalyticsView() {
           </label>
         }
       />
-      {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
+      {error ? <ErrorNotice code={error.code} status={error.status} message={messageOf(error)} /> : null}
       {reports ? (
         <>
           {reports.other ? (

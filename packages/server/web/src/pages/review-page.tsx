@@ -4,6 +4,7 @@ import type { TranscriptResponse } from '../../../src/api-types';
 import { defaultRange, FilterBar } from '../analytics/filter-bar';
 import { Transcript } from '../analytics/review-transcript';
 import { analyticsApi, type ReviewQuery } from '../api/analytics-api';
+import { messageOf } from '../api/api-client';
 import { ApiError } from '../api/api-error';
 import { useApp } from '../app/app-context';
 import { TopBar } from '../app/top-bar';
@@ -135,7 +136,7 @@ function ReviewView() {
           </>
         }
       />
-      {error ? <ErrorNotice code={error.code} status={error.status} message={error.message} /> : null}
+      {error ? <ErrorNotice code={error.code} status={error.status} message={messageOf(error)} /> : null}
       <div class="review-columns">
         <ul id="conversation-list" class="conversation-list" aria-label={t('conversations')}>
           {list?.length === 0 ? <li class="muted">{t('noMatches')}</li> : null}
