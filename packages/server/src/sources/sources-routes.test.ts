@@ -78,6 +78,12 @@ describe('/api/v1/sources', () => {
     expect(JSON.stringify(await response.json())).toMatch(
       /internal address 169\.254\.169\.254.*TREEAGENT_SOURCES_ALLOW_HOSTS/,
     );
+    // IPv4-mapped IPv6, which the URL parser rewrites to hex (::ffff:7f00:1): refused as 127.0.0.1 is.
+    const mapped = await call('', await as('anna'), {
+      json: { kind: 'crawl', location: 'http://[::ffff:127.0.0.1]:3922/', nodeId: 3 },
+    });
+    expect(mapped.status).toBe(400);
+    expect(JSON.stringify(await mapped.json())).toMatch(/internal address ::ffff:7f00:1/);
   });
 
   it('an admin adds a website, refreshes it, sees its pages; search shows what the node retrieves, with URL and title; delete removes its chunks', async () => {

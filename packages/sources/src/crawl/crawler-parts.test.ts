@@ -66,6 +66,40 @@ describe('SSRF guard', () => {
     for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111'])
       expect(isInternalAddress(address), address).toBe(false);
   });
+  test('IPv6 forms that embed an internal IPv4 address are internal, hex or dotted', () => {
+    for (const address of [
+      '::ffff:7f00:1', // ::ffff:127.0.0.1 as the URL parser writes it
+      '::ffff:a9fe:a9fe', // metadata 169.254.169.254
+      '0:0:0:0:0:ffff:7f00:1',
+      '::7f00:1', // IPv4-compatible ::127.0.0.1
+      '::127.0.0.1',
+      '::a9fe:a9fe',
+      '::ffff:0:7f00:1', // IPv4-translated
+      '64:ff9b::7f00:1', // NAT64
+      '64:ff9b::169.254.169.254',
+      '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::1',
+      '2002:c0a8:101::1', // 6to4 of 192.168.1.1
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1
+      'fec0::1',
+      'ff02::1',
+      'not-an-address',
+    ])
+      expect(isInternalAddress(address), address).toBe(true);
+    for (const address of ['::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1', '2001:4860:4860::8888'])
+      expect(isInternalAddress(address), address).toBe(false);
+  });
+  test('a URL with a mapped or NAT64 IPv6 literal of an internal address is refused', async () => {
+    for (const href of [
+      'http://[::ffff:127.0.0.1]:3922/',
+      'http://[::ffff:169.254.169.254]/latest/meta-data/',
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+    ])
+      await expect(checkAddress(new URL(href)), href).rejects.toThrow(/internal address/);
+  });
   test('a name that resolves to loopback is refused; a non-http scheme too', async () => {
     await expect(checkAddress(new URL('http://localhost:8080/'))).rejects.toThrow(/internal address/);
     await expect(checkAddress(new URL('file:///etc/passwd'))).rejects.toThrow(/not an http\(s\) URL/);
