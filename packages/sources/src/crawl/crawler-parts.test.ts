@@ -159,3 +159,40 @@ test('a page over maxBytes is refused with the limit named', async () => {
     await site.stop();
   }
 });
+
+test("a page is decoded by its charset: the Content-Type header's, else <meta charset>, else UTF-8", async () => {
+  const site = await new TestSite().start();
+  try {
+    const latin1 = (html: string) => Buffer.from(html, 'latin1');
+    site.set('/header', {
+      html: latin1('<p>Caffè à la crème, 5 €uro</p>'.replace('€', 'E')),
+      type: 'text/html; charset=iso-8859-1',
+    });
+    site.set('/meta', {
+      html: latin1(
+        '<html><head><meta charset="iso-8859-1"><title>Ñandú</title></head><body>Ñandú</body></html>',
+      ),
+      type: 'text/html',
+    });
+    site.set('/http-equiv', {
+      html: latin1(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"></head><body>año</body></html>',
+      ),
+      type: 'text/html',
+    });
+    site.set('/utf8', { html: '<p>Caffè ☕</p>', type: 'text/html' });
+    site.set('/unknown', { html: '<p>Caffè</p>', type: 'text/html; charset=no-such-charset' });
+    const fetcher = new PoliteFetcher({
+      userAgent: 'TreeAgent-Sources/0 (+test)',
+      allowPrivateHosts: ['127.0.0.1'],
+      delayMs: 0,
+    });
+    expect((await fetcher.get(`${site.origin}/header`)).body).toBe('<p>Caffè à la crème, 5 Euro</p>');
+    expect((await fetcher.get(`${site.origin}/meta`)).body).toContain('<body>Ñandú</body>');
+    expect((await fetcher.get(`${site.origin}/http-equiv`)).body).toContain('<body>año</body>');
+    expect((await fetcher.get(`${site.origin}/utf8`)).body).toBe('<p>Caffè ☕</p>');
+    expect((await fetcher.get(`${site.origin}/unknown`)).body).toBe('<p>Caffè</p>');
+  } finally {
+    await site.stop();
+  }
+});

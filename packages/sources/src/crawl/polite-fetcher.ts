@@ -1,4 +1,5 @@
 import { TreeAgentError } from '@treeagent/core';
+import { decodeHtml } from '../documents/decode-text.js';
 import { type AddressPolicy, checkAddress } from './address-guard.js';
 
 /** How the crawler treats each host. */
@@ -24,6 +25,7 @@ export interface FetchedResponse {
   etag: string | null;
   lastModified: string | null;
   contentType: string;
+  /** Decoded by the page's charset (header, then `<meta charset>`, then UTF-8). */
   body: string;
 }
 
@@ -89,14 +91,15 @@ export class PoliteFetcher {
       const notModified = response.status === 304;
       const withoutBody = notModified || response.status >= 400;
       if (withoutBody) await response.body?.cancel();
+      const contentType = response.headers.get('content-type') ?? '';
       return {
         url: current.href,
         status: response.status,
         notModified,
         etag: response.headers.get('etag'),
         lastModified: response.headers.get('last-modified'),
-        contentType: response.headers.get('content-type') ?? '',
-        body: withoutBody ? '' : await this.#read(response, current),
+        contentType,
+        body: withoutBody ? '' : decodeHtml(await this.#read(response, current), contentType),
       };
     }
   }
@@ -129,7 +132,7 @@ export class PoliteFetcher {
     }
   }
 
-  async #read(response: Response, url: URL): Promise<string> {
+  async #read(response: Response, url: URL): Promise<Uint8Array> {
     const limit = this.#options.maxBytes ?? 5 * 1024 * 1024;
     const declared = Number(response.headers.get('content-length') ?? 0);
     if (declared > limit) {
@@ -153,7 +156,7 @@ export class PoliteFetcher {
       }
       chunks.push(part.value);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
   }
 
   #gate(host: string): HostGate {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /** A response of the test site: a page's HTML, or a status (a redirect's Location in `location`). */
 export type SiteResponse =
-  | { html: string; type?: string }
+  | { html: string | Uint8Array; type?: string }
   | { status: number; location?: string; body?: string };
 
 /** One request the site received. */
