@@ -6,6 +6,7 @@ import { ingestDocuments } from '@treeagent/core/ingest';
 import { describe, expect, test } from 'vitest';
 import { makeDocx } from '../test-support/make-docx.js';
 import { readDocument, readDocuments } from './read-documents.js';
+import { readHtml } from './read-html.js';
 
 const tree = defineTree({
   name: 'help',
@@ -104,5 +105,58 @@ describe('readDocuments: HTML and Word files beside text, Markdown and PDF', () 
 
   test('an unsupported type is refused with the list of supported ones', async () => {
     await expect(readDocument('sheet.xlsx', new Uint8Array())).rejects.toThrow(/not a document type.*\.docx/);
+  });
+});
+
+describe('what readDocument refuses, and the titles it finds', () => {
+  test('binary bytes behind a text extension are refused, naming the file', async () => {
+    const random = new Uint8Array(100_000).map((_, index) => (index * 7919 + 13) % 256);
+    await expect(readDocument('fake.md', random)).rejects.toThrow(
+      /fake\.md is not text: it contains NUL bytes/,
+    );
+    await expect(readDocument('fake.txt', random)).rejects.toThrow(/fake\.txt is not text/);
+    await expect(readDocument('fake.html', random)).rejects.toThrow(/fake\.html is not text/);
+    // Not UTF-8 and no NUL (Latin-1 text): refused too, with how to fix it.
+    await expect(readDocument('notes.txt', Buffer.from('caffè', 'latin1'))).rejects.toThrow(
+      /notes\.txt is not valid UTF-8 text.*save it as UTF-8/,
+    );
+    // An HTML file that declares its charset is read in it.
+    const latin1 = Buffer.from(
+      '<html><head><meta charset="iso-8859-1"></head><body><p>Caffè</p></body></html>',
+      'latin1',
+    );
+    expect((await readDocument('menu.html', latin1)).text).toContain('Caffè');
+  });
+
+  test("a Markdown file's title is its first # heading (not one in a code fence); a text file has none", async () => {
+    const markdown = new TextEncoder().encode(
+      '```\n# not a title\n```\n\nIntro.\n\n# Shipping costs {#costs}\n\n## Italy\n\nNine euros.\n',
+    );
+    expect(await readDocument('shipping.md', markdown)).toMatchObject({
+      title: 'Shipping costs',
+      source: 'shipping.md',
+    });
+    expect(
+      (await readDocument('plain.md', new TextEncoder().encode('No heading here.'))).title,
+    ).toBeUndefined();
+    expect(
+      (await readDocument('notes.txt', new TextEncoder().encode('# Not markdown'))).title,
+    ).toBeUndefined();
+  });
+
+  test('readDocuments refuses a file over maxBytes (default 10 MiB) before reading it, naming it and the limit', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'treeagent-documents-'));
+    writeFileSync(join(folder, 'big.txt'), 'x'.repeat(2_000));
+    writeFileSync(join(folder, 'small.txt'), 'small');
+    await expect(readDocuments([folder], folder, { maxBytes: 1_000 })).rejects.toThrow(
+      /big\.txt is 2000 bytes, over the limit of 1000 bytes \(maxBytes\): split it/,
+    );
+    expect(await readDocuments([folder], folder)).toHaveLength(2);
+  });
+
+  test('an empty or element-less HTML page reads as empty or plain text instead of throwing', () => {
+    expect(readHtml('', { source: 'empty.html' }).document.text).toBe('');
+    expect(readHtml('   ', { source: 'blank.html' }).document.text).toBe('');
+    expect(readHtml('Just words.', { source: 'words.html' }).document.text).toContain('Just words.');
   });
 });

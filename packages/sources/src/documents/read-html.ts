@@ -39,7 +39,11 @@ export interface ReadHtmlOptions {
  * await ingestDocuments([page.document], { tree, nodeId: 3, vectorStore, embedder });
  */
 export function readHtml(html: string, options: ReadHtmlOptions): HtmlPage {
-  const { document } = parseHTML(html);
+  // Text without a single element (or nothing at all) parses to a document without <html>, which
+  // neither Readability nor the text walk can read: give it a body.
+  let { document } = parseHTML(html);
+  if (!document.documentElement)
+    ({ document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`));
   const base = options.url;
   const resolve = (href: string | null | undefined): string | null => {
     if (!href?.trim()) return null;
@@ -66,12 +70,7 @@ export function readHtml(html: string, options: ReadHtmlOptions): HtmlPage {
     heading || document.querySelector('title')?.textContent?.replace(/\s+/g, ' ').trim() || options.source;
   let text = '';
   if (options.mainContent !== false) {
-    const article = new Readability(
-      document.cloneNode(true) as unknown as ConstructorParameters<typeof Readability>[0],
-      {
-        keepClasses: false,
-      },
-    ).parse();
+    const article = mainArticle(document);
     if (article?.content)
       text = htmlToText(
         parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body,
@@ -86,4 +85,18 @@ export function readHtml(html: string, options: ReadHtmlOptions): HtmlPage {
     noindex: /\bnoindex\b|\bnone\b/.test(robots),
     nofollow: /\bnofollow\b|\bnone\b/.test(robots),
   };
+}
+
+/** Readability's article, or `null` when it finds none or cannot read the page (the whole body is read then). */
+function mainArticle(document: ReturnType<typeof parseHTML>['document']): { content?: string | null } | null {
+  try {
+    return new Readability(
+      document.cloneNode(true) as unknown as ConstructorParameters<typeof Readability>[0],
+      {
+        keepClasses: false,
+      },
+    ).parse();
+  } catch {
+    return null;
+  }
 }
