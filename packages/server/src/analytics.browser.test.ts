@@ -108,6 +108,11 @@ describe('Analytics and Review pages (Chromium)', () => {
 
   it('asks for an operator login; shows the report, charts, ambiguous siblings and unmatched clusters', async () => {
     const { page, errors } = await loggedIn('/staff/analytics');
+    // An operator's page does not ask for the environments (admins only: a 403 on every view).
+    const asked: string[] = [];
+    await page.waitForSelector('.report-card[data-figure="conversations"] dd');
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.reload();
     await page.waitForSelector('.report-card[data-figure="conversations"] dd');
     await page.waitForSelector('body.is-ready');
     const expected = await sessionStore.analytics().report();
@@ -154,6 +159,8 @@ describe('Analytics and Review pages (Chromium)', () => {
     expect(result).toContain('to utterances.tsv.');
     expect(result).not.toContain(dir);
     expect(readFileSync(join(dir, 'utterances.tsv'), 'utf8')).toMatch(/\tnone\n$/);
+    expect(asked.filter((path) => path.startsWith('/api/v1/versions'))).toEqual([]);
+    expect(asked.length).toBeGreaterThan(3);
     expect(errors).toEqual([]);
   }, 120_000);
 

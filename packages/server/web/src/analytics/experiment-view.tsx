@@ -7,6 +7,7 @@ import { useApp } from '../app/app-context';
 import { ChartView, SERIES_COLORS } from '../components/chart';
 import { formatDecimal, formatInteger, formatPercent } from '../components/format';
 import { useT } from '../i18n/use-t';
+import { useOperator } from '../operators/operator-gate';
 import { PromoteDialog, type PromoteRequest } from './promote-dialog';
 import './experiment-view.css';
 
@@ -18,6 +19,8 @@ import './experiment-view.css';
  */
 export function ExperimentView() {
   const { api } = useApp();
+  const { operator } = useOperator();
+  const admin = operator.role === 'admin';
   const t = useT('analytics');
   const [environments, setEnvironments] = useState<string[]>([]);
   const [environment, setEnvironment] = useState('');
@@ -29,6 +32,8 @@ export function ExperimentView() {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
+    // Environments are an admin's: an operator's page does not ask (a refusal for every page view).
+    if (!admin) return;
     let live = true;
     void reload;
     versionsApi
@@ -39,7 +44,7 @@ export function ExperimentView() {
         setEnvironments(running);
         setEnvironment(running[0] ?? '');
       })
-      // No versions on this server, or not an admin: the view stays hidden.
+      // No versions on this server: the view stays hidden.
       .catch((caught) => {
         if (!(caught instanceof ApiError && (caught.status === 403 || caught.status === 404)) && live)
           setError(caught instanceof Error ? caught.message : String(caught));
@@ -47,7 +52,7 @@ export function ExperimentView() {
     return () => {
       live = false;
     };
-  }, [api, reload]);
+  }, [api, admin, reload]);
 
   useEffect(() => {
     if (!environment) return;
