@@ -41,7 +41,7 @@ interface Pending {
  * Read-only queries of one SQLite file on a worker thread (the analytics report, docs/analytics.md):
  * a report over a million turns takes seconds of SQLite's time, which on the server's own connection
  * would stop every other request for as long. Started on the first query; the thread keeps the
- * process alive only while a query is pending; `close` stops it.
+ * process alive only while a query is pending or it is closing; `close` stops it and resolves when it has.
  */
 export class SqliteReadWorker {
   readonly #file: string;
@@ -78,6 +78,9 @@ export class SqliteReadWorker {
     if (!worker) return;
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
+      // Held while closing: an unreferenced thread's exit does not keep the process alive, so a caller
+      // awaiting close() as its last work (the CLI) would end with that promise never settled (exit 13).
+      worker.ref();
       worker.postMessage('close');
     });
     this.#failAll(this.#error('the store was closed during the query'));
