@@ -34,4 +34,19 @@ describe('rollbackTarget', () => {
     expect(publishedFigures([publish('a', 0.7), publish('b', 0.9), rollback('a')])?.accuracy).toBe(0.7);
     expect(publishedFigures([])).toBeNull();
   });
+
+  test('a double publish is undone by one rollback, and one recorded as a no-op leaves its version in force', () => {
+    expect(rollbackTarget([publish('a'), publish('b'), publish('b')])).toBe('a');
+    expect(rollbackTarget([publish('a'), publish('b'), publish('b'), rollback('a')])).toBeNull();
+    // A rollback once recorded to the version it left (the double publish's no-op): b still serves.
+    expect(rollbackTarget([publish('a'), publish('b'), publish('b'), rollback('b')])).toBe('a');
+  });
+
+  test('after a promote (no figures) the recall gate compares with the last publish in force that has them', () => {
+    const promote = { ...publish('c'), figures: null };
+    expect(publishedFigures([publish('a', 0.7), publish('b', 0.9), promote])?.accuracy).toBe(0.9);
+    expect(publishedFigures([publish('a', 0.7), publish('b', 0.9), rollback('a'), promote])?.accuracy).toBe(
+      0.7,
+    );
+  });
 });
