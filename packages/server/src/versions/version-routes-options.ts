@@ -33,4 +33,10 @@ export interface VersionRoutesOptions {
    * version: the experiment's figures per variant are read by it.
    */
   treeVersionOf(version: TreeVersion): Promise<string>;
+  /**
+   * Why a stored version cannot be loaded now (its callbacks module changed since it was saved…),
+   * or `null` when it loads: a rollback to a version that does not load is refused and moves
+   * nothing. Without it, a rollback trusts the version it returns to.
+   */
+  unloadable?(version: TreeVersion): Promise<string | null>;
 }

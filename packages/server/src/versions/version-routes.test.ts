@@ -45,14 +45,18 @@ async function setup() {
   const broken = await add('broken', good);
   const better = await add('hello again', broken);
   const asked: PublishGateRequest[] = [];
+  // How long the gate takes (ms): a real gate runs for seconds.
+  const timing = { gateMs: 0 };
   // A stand-in for the CLI's gate (mock, labelled): refuses a version whose document says "broken".
   const gate = async (request: PublishGateRequest) => {
     asked.push(request);
+    if (timing.gateMs) await new Promise((resolve) => setTimeout(resolve, timing.gateMs));
     return request.version.document.includes('broken')
       ? { failures: ['conversation test "greeting" (conversations/greet.yaml) failed'], figures: null }
       : { failures: [], figures: { accuracy: 1, outOfScopeRecall: null, nodeRecall: { greet: 1 } } };
   };
   const satisfaction = new InMemorySatisfactionRatings();
+  const unloadable = new Set<string>();
   const { app } = testApp({
     agent,
     handoff: { satisfaction },
@@ -62,6 +66,9 @@ async function setup() {
       tree: 'shop',
       gate,
       treeVersionOf: async (version) => (version.id === good.id ? agent.tree.contentHash : 'not-served'),
+      // A stand-in for the CLI's check (mock, labelled): the versions in `unloadable` do not load.
+      unloadable: async (version) =>
+        unloadable.has(version.id) ? 'its callbacks module changed since it was saved' : null,
     },
   });
   const admin = { 'X-Operator-Token': await loginOperator(app, 'anna') };
@@ -71,7 +78,7 @@ async function setup() {
       headers: { ...headers, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  return { app, agent, store, satisfaction, good, broken, better, asked, admin, call };
+  return { app, agent, store, satisfaction, good, broken, better, asked, admin, call, timing, unloadable };
 }
 
 /** An experiment "town" on production, half and half between two versions. */
@@ -163,22 +170,106 @@ describe('versions routes', () => {
         treeVersion,
         at: new Date(),
       });
-    await rating('rated-1', 4, agent.tree.contentHash);
-    await rating('rated-2', 5, agent.tree.contentHash);
-    await rating('elsewhere', 1, 'another-tree-version');
+    // A conversation on the good version before the experiment started: not the experiment's.
+    const before = await createSession(app);
+    await postMessage(app, before, { message: 'hello' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await startExperiment(store, good, better);
-    const session = await createSession(app);
-    await postMessage(app, session, { message: 'hello' });
+    // The experiment's: conversations begun on the good version since the start.
+    const inIt: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const session = await createSession(app);
+      await postMessage(app, session, { message: 'hello' });
+      // A second turn: still one conversation.
+      await postMessage(app, session, { message: 'hello' });
+      inIt.push(session.sessionId);
+    }
+    await rating(inIt[0]!, 4, agent.tree.contentHash);
+    await rating(inIt[1]!, 5, agent.tree.contentHash);
+    await rating(before.sessionId, 1, agent.tree.contentHash);
+    await rating('elsewhere', 1, 'another-tree-version');
     const body = (await (await call('/experiments/production')).json()) as {
       variants: { versionId: string; conversations: number; csat: number | null; csatRatings: number }[];
       decision: { status: string; method: string; sampleSize: number };
     };
     expect(body.variants.map((v) => [v.versionId, v.conversations, v.csat, v.csatRatings])).toEqual([
-      [good.id, 1, 4.5, 2],
+      [good.id, 2, 4.5, 2],
       [better.id, 0, null, 0],
     ]);
     expect(body.decision).toMatchObject({ status: 'continue', sampleSize: 1565 });
     expect(body.decision.method).toMatch(/two-proportion z-test/);
+  });
+
+  it('a publish during an experiment is refused naming it; a rollback wins, ending it in the history', async () => {
+    const { call, store, good, better, asked } = await setup();
+    await call('/publish', { environment: 'production', version: good.id, message: 'first' });
+    await call('/publish', { environment: 'production', version: better.id, message: 'second' });
+    await startExperiment(store, good, better);
+    const gated = asked.length;
+    const refused = await call('/publish', { environment: 'production', version: good.id, message: 'm' });
+    expect(refused.status).toBe(409);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('EXPERIMENT_RUNNING');
+    expect(error.message).toMatch(/production runs the experiment "town"/);
+    expect(error.message).toMatch(/--stop/);
+    expect(asked).toHaveLength(gated);
+    expect((await store.getEnvironment('shop', 'production'))?.versionId).toBe(better.id);
+
+    const back = await call('/rollback', { environment: 'production' });
+    expect(back.status).toBe(200);
+    expect(await back.json()).toEqual({
+      rolledBack: true,
+      from: better.id,
+      versionId: good.id,
+      endedExperiment: 'town',
+    });
+    expect(await store.getEnvironment('shop', 'production')).toMatchObject({
+      versionId: good.id,
+      experiment: null,
+    });
+    expect((await store.history('shop', 'production')).at(-1)?.message).toBe(
+      `rollback from ${better.id} (ended the experiment "town")`,
+    );
+  });
+
+  it('a rollback to a version that cannot be loaded any more is refused, naming it, and moves nothing', async () => {
+    const { call, store, good, better, unloadable } = await setup();
+    await call('/publish', { environment: 'production', version: good.id, message: 'first' });
+    await call('/publish', { environment: 'production', version: better.id, message: 'second' });
+    unloadable.add(good.id);
+    const refused = await call('/rollback', { environment: 'production' });
+    expect(refused.status).toBe(409);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('VERSION_NOT_LOADABLE');
+    expect(error.message).toContain(
+      `production cannot roll back to version ${good.id}: it cannot be loaded any more (its callbacks module changed since it was saved). Nothing changed.`,
+    );
+    expect((await store.getEnvironment('shop', 'production'))?.versionId).toBe(better.id);
+    expect(await store.history('shop', 'production')).toHaveLength(2);
+  });
+
+  it('two identical publishes at once publish once, and the next rollback returns to the version before', async () => {
+    const { call, store, good, better, timing } = await setup();
+    await call('/publish', { environment: 'production', version: good.id, message: 'first' });
+    timing.gateMs = 50;
+    const both = await Promise.all(
+      [1, 2].map(async () =>
+        (await call('/publish', { environment: 'production', version: better.id, message: 'again' })).json(),
+      ),
+    );
+    expect(both).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ published: true }),
+        expect.objectContaining({ alreadyServed: true }),
+      ]),
+    );
+    expect((await store.history('shop', 'production')).map((change) => change.versionId)).toEqual([
+      good.id,
+      better.id,
+    ]);
+    const back = await call('/rollback', { environment: 'production' });
+    expect(await back.json()).toMatchObject({ rolledBack: true, from: better.id, versionId: good.id });
+    expect((await store.getEnvironment('shop', 'production'))?.versionId).toBe(good.id);
   });
 
   it('promote the winner in one action: published, the experiment ended; bad input refused, operators 403', async () => {

@@ -1,8 +1,8 @@
 import { TreeAgentError } from '@treeagent/core';
 import {
   type AnalyticsStore,
-  decideExperiment,
   type EnvironmentChange,
+  type EnvironmentExperiment,
   NO_GATE,
   promoteVariant,
   publishedFigures,
@@ -18,6 +18,8 @@ import type { ExperimentResponse } from '../api-types.js';
 import { ApiError, invalidRequest, notFound } from '../errors/api-error.js';
 import { readJson } from '../http/read-json.js';
 import type { Services } from '../services.js';
+import { decideVariants } from './decide-variants.js';
+import { experimentConversations } from './experiment-conversations.js';
 import type { VersionRoutesOptions } from './version-routes-options.js';
 
 const DEFAULT_ENVIRONMENTS = ['draft', 'staging', 'production'];
@@ -40,9 +42,11 @@ const RollbackBody = z.strictObject({
  * newest first, `GET /diff?from=&to=` what changed between two, `GET /environments` each environment
  * with its version, gate, experiment and history, `POST /publish` `{ environment, version, message }`
  * (gated: `{ published: false, failures }` when refused, nothing moved), `POST /rollback`
- * `{ environment }`, `GET /experiments/:environment` the experiment's figures per variant and the
- * test's decision, `POST /experiments/:environment/promote` `{ version, message }` the winner
- * published and the experiment ended in one action (`treeagent experiment --promote`).
+ * `{ environment }` (refused, moving nothing, when the version it returns to cannot be loaded; it
+ * ends a running experiment), `GET /experiments/:environment` the experiment's figures per variant
+ * over its own conversations and the test's decision, `POST /experiments/:environment/promote`
+ * `{ version, message }` the winner published and the experiment ended in one action (`treeagent
+ * experiment --promote`). A publish is refused (409) while an experiment runs.
  */
 export function versionRoutes(
   services: Services,
@@ -111,8 +115,9 @@ export function versionRoutes(
     if (!message) throw invalidRequest('Say why you publish: a message of what changed.');
     const version = await versionOf(body.version, 'version');
     const env = await store.getEnvironment(tree, body.environment);
-    if (env?.versionId === version.id)
-      return c.json({ published: false, alreadyServed: true, versionId: version.id, failures: [] });
+    const alreadyServed = { published: false, alreadyServed: true, versionId: version.id, failures: [] };
+    if (env?.versionId === version.id) return c.json(alreadyServed);
+    if (env?.experiment) throw experimentRunning(body.environment, env.experiment);
     const outcome = await options.gate({
       version,
       environment: body.environment,
@@ -121,6 +126,10 @@ export function versionRoutes(
     });
     if (outcome.failures.length)
       return c.json({ published: false, versionId: version.id, failures: outcome.failures });
+    // The gate takes seconds: the same publish (a double click) or an experiment may have come since.
+    const now = await store.getEnvironment(tree, body.environment);
+    if (now?.versionId === version.id) return c.json(alreadyServed);
+    if (now?.experiment) throw experimentRunning(body.environment, now.experiment);
     await store.moveEnvironment(tree, {
       environment: body.environment,
       versionId: version.id,
@@ -144,17 +153,35 @@ export function versionRoutes(
         'NOTHING_TO_ROLL_BACK',
         `${body.environment} has no earlier publish to return to: publish a version there first.`,
       );
-    const from = history.at(-1)!.versionId;
+    const version = await versionOf(target, 'rollback target');
+    const unloadable = await options.unloadable?.(version);
+    if (unloadable)
+      throw new ApiError(
+        409,
+        'VERSION_NOT_LOADABLE',
+        `${body.environment} cannot roll back to version ${target}: it cannot be loaded any more (${unloadable}). Nothing changed. Restore what it was saved with, or publish a version that loads.`,
+      );
+    const env = await store.getEnvironment(tree, body.environment);
+    const from = env?.versionId ?? history.at(-1)!.versionId;
+    // A rollback is the emergency exit: it wins over a running experiment, which it ends (said in its message).
+    const experiment = env?.experiment ?? null;
+    const message = body.message?.trim() || `rollback from ${from}`;
     await store.moveEnvironment(tree, {
       environment: body.environment,
       versionId: target,
       action: 'rollback',
       author: authorOf(c),
-      message: body.message?.trim() || `rollback from ${from}`,
+      message: experiment ? `${message} (ended the experiment "${experiment.name}")` : message,
       at: new Date(),
       figures: null,
     });
-    return c.json({ rolledBack: true, from, versionId: target });
+    if (experiment) await store.setExperiment(tree, body.environment, null);
+    return c.json({
+      rolledBack: true,
+      from,
+      versionId: target,
+      ...(experiment ? { endedExperiment: experiment.name } : {}),
+    });
   });
 
   routes.get('/experiments/:environment', async (c) => {
@@ -170,13 +197,20 @@ export function versionRoutes(
     const ratings = await services.handoffs.satisfaction.list();
     const variants = [];
     for (const variant of experiment.variants) {
-      const treeVersion = await options.treeVersionOf(await versionOf(variant.versionId, 'variant'));
-      const report = await facts.report({ treeVersion });
-      const { treeVersion: _, ...figures } = variantFigures(treeVersion, report.totals, ratings);
+      const version = await versionOf(variant.versionId, 'variant');
+      const treeVersion = await options.treeVersionOf(version);
+      // The experiment's conversations: begun on this variant since its start (no 30-day cap; not
+      // those begun before it).
+      const { totals, sessionIds } = await experimentConversations(facts, {
+        treeVersion,
+        since: experiment.startedAt,
+        from: version.createdAt.toISOString().slice(0, 10),
+      });
+      const rated = ratings.filter((rating) => sessionIds.has(rating.sessionId));
+      const { treeVersion: _, ...figures } = variantFigures(treeVersion, totals, rated);
       variants.push({ versionId: variant.versionId, percent: variant.percent, ...figures });
     }
-    const [control, treatment] = variants;
-    const decision = decideExperiment(control!, treatment!);
+    const decision = decideVariants(variants);
     return c.json(
       {
         environment: name,
@@ -210,6 +244,15 @@ export function versionRoutes(
   });
 
   return routes;
+}
+
+/** A publish while an experiment runs would not reach new sessions: refused, naming the ways out. */
+function experimentRunning(environment: string, experiment: EnvironmentExperiment): ApiError {
+  return new ApiError(
+    409,
+    'EXPERIMENT_RUNNING',
+    `${environment} runs the experiment "${experiment.name}" (${experiment.variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ')}): new sessions get its variants, not a publish. Promote a variant (POST /api/v1/versions/experiments/${environment}/promote), stop it (treeagent experiment ${environment} <tree> --stop), or roll back, then publish.`,
+  );
 }
 
 function analyticsStore(services: Services, options: AnalyticsOptions): AnalyticsStore {
