@@ -78,3 +78,28 @@ test('an experiment splits new sessions between two versions, each session stick
     else process.env.TREEAGENT_VERSION_POLL_MS = previousPoll;
   }
 }, 120_000);
+
+test('after a promote (published without figures), the recall gate still compares with the last publish measured: a degraded tree is refused', async () => {
+  const directory = `${scratch}/promote-gate`;
+  const data = `${directory}/data`;
+  const tree = writeShopTree(directory);
+  const run = async (...args: string[]) => {
+    const output = capture();
+    const code = await main([...args, '--data', data], output);
+    return { code, text: output.out.join('\n'), err: output.err.join('\n') };
+  };
+  const first = await run('publish', 'production', tree, '-m', 'first', '--max-recall-drop', '0.05');
+  const v1 = /Published version (\w{12})/.exec(first.text)![1]!;
+  writeShopTree(directory, { shippingAnswer: 'Shipping takes 2 days, 1 in town.' });
+  const v2 = /Recorded version (\w{12})/.exec((await run('versions', tree)).text)![1]!;
+  expect((await run('experiment', 'production', tree, '--split', `${v1}=50`, `${v2}=50`)).code).toBe(0);
+  expect((await run('experiment', 'production', tree, '--promote', v2, '-m', 'won')).code).toBe(0);
+
+  writeShopTree(directory, {
+    shippingAnswer: 'Shipping takes 2 days, 1 in town.',
+    returnsChunks: ['opening hours', 'store address'],
+  });
+  const degraded = await run('publish', 'production', tree, '-m', 'new returns examples');
+  expect(degraded.code).toBe(1);
+  expect(degraded.err).toMatch(/- node "returns": recall 0\.000, was 1\.000 at the last publish/);
+}, 120_000);

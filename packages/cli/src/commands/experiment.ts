@@ -4,6 +4,7 @@ import type { Output } from '../output.js';
 import { checkEnvironment } from '../versions/environment-names.js';
 import { openVersionStore, type VersionStoreOptions } from '../versions/open-version-store.js';
 import { STORE_FLAGS } from '../versions/store-flags.js';
+import { whyUnloadable } from '../versions/unloadable.js';
 import { fileContentOf } from '../versions/version-content.js';
 import { defineCommand } from './command-definition.js';
 
@@ -34,13 +35,21 @@ export async function experimentCommand(
       'INVALID_INPUT',
       'Say what to do: --split <version>=<percent> <version>=<percent> to start, --stop to end, or --promote <version> -m "why" to publish the winner.',
     );
-  const { tree } = await fileContentOf(treePath, options.config ? { config: options.config } : {});
+  const config = options.config ? { config: options.config } : {};
+  const { tree } = await fileContentOf(treePath, config);
   const opened = await openVersionStore(options);
   try {
     const { store } = opened;
     if (options.stop) {
+      const served = await store.getEnvironment(tree, environment);
+      if (!served?.experiment) {
+        out.error(`${environment} runs no experiment of ${tree}: nothing to stop.`);
+        return 1;
+      }
       await store.setExperiment(tree, environment, null);
-      out.log(`Stopped the experiment of ${environment}: new sessions get its version again.`);
+      out.log(
+        `Stopped the experiment "${served.experiment.name}" of ${environment}: new sessions get its version${served.versionId ? ` ${served.versionId}` : ''} again.`,
+      );
       return 0;
     }
     if (options.promote) {
@@ -69,17 +78,30 @@ export async function experimentCommand(
     } catch (error) {
       throw new TreeAgentError('INVALID_INPUT', (error as Error).message);
     }
-    for (const variant of variants)
-      if (!(await store.getVersion(tree, variant.versionId)))
+    for (const variant of variants) {
+      const version = await store.getVersion(tree, variant.versionId);
+      if (!version)
         throw new TreeAgentError(
           'INVALID_INPUT',
           `The tree "${tree}" has no version "${variant.versionId}": list them with treeagent versions ${treePath}.`,
         );
+      // A variant the server cannot load would silently serve the environment's version instead.
+      const unloadable = await whyUnloadable(treePath, version, config);
+      if (unloadable)
+        throw new TreeAgentError(
+          'INVALID_INPUT',
+          `Version ${variant.versionId} cannot be a variant: it cannot be loaded any more (${unloadable}). Nothing started. Choose versions that load (the current file's, or ones saved with the callbacks module on disk now).`,
+        );
+    }
     const name = options.name ?? `${environment}-${new Date().toISOString()}`;
     await store.setExperiment(tree, environment, { name, variants, startedAt: new Date() });
     out.log(
       `Experiment "${name}" on ${environment}: ${variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ')} of new sessions.`,
     );
+    if (variants.length > 2)
+      out.log(
+        `The decision (the Analytics page) compares each variant with the first, the control, at the significance level divided by ${variants.length - 1} (Bonferroni); treeagent report --experiment compares two at a time.`,
+      );
     return 0;
   } finally {
     await opened.close();

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { TreeAgentError } from '@treeagent/core';
-import { type PublishGate, publishedFigures } from '@treeagent/core/adapter';
+import { type EnvironmentExperiment, type PublishGate, publishedFigures } from '@treeagent/core/adapter';
 import type { Output } from '../output.js';
 import { checkEnvironment } from '../versions/environment-names.js';
 import { gateVersion } from '../versions/gate-version.js';
@@ -65,6 +65,10 @@ export async function publishCommand(
       out.log(`${environment} already serves version ${version.id} of ${content.tree}: nothing to publish.`);
       return 0;
     }
+    if (stored?.experiment) {
+      out.error(experimentRunning(environment, treePath, stored.experiment));
+      return 1;
+    }
     const previous = publishedFigures(await store.history(content.tree, environment));
     const result = await gateVersion(
       treePath,
@@ -95,6 +99,16 @@ export async function publishCommand(
       for (const failure of result.failures) out.error(`  - ${failure}`);
       return 1;
     }
+    // The gate takes seconds: the same publish, or an experiment, may have come since.
+    const now = await store.getEnvironment(content.tree, environment);
+    if (now?.versionId === version.id) {
+      out.log(`${environment} already serves version ${version.id} of ${content.tree}: nothing to publish.`);
+      return 0;
+    }
+    if (now?.experiment) {
+      out.error(experimentRunning(environment, treePath, now.experiment));
+      return 1;
+    }
     await store.moveEnvironment(content.tree, {
       environment,
       versionId: version.id,
@@ -109,6 +123,11 @@ export async function publishCommand(
   } finally {
     await opened.close();
   }
+}
+
+/** A publish during an experiment would not reach new sessions: refused, naming the ways out. */
+function experimentRunning(environment: string, treePath: string, experiment: EnvironmentExperiment): string {
+  return `${environment} runs the experiment "${experiment.name}" (${experiment.variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ')}): new sessions get its variants, so a publish would not reach them. Promote a variant (treeagent experiment ${environment} ${treePath} --promote <version> -m "why"), or stop it (treeagent experiment ${environment} ${treePath} --stop), then publish.`;
 }
 
 /** A share between 0 and 1 given to `flag`, or null when not given. */

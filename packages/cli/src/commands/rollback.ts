@@ -3,12 +3,14 @@ import type { Output } from '../output.js';
 import { checkEnvironment } from '../versions/environment-names.js';
 import { openVersionStore, type VersionStoreOptions } from '../versions/open-version-store.js';
 import { STORE_FLAGS } from '../versions/store-flags.js';
+import { whyUnloadable } from '../versions/unloadable.js';
 import { fileContentOf } from '../versions/version-content.js';
 import { defineCommand } from './command-definition.js';
 
 /**
  * `treeagent rollback <env> <tree>`: returns the environment to the version published before the
- * current one (no gate: it served before). Exit 1 when there is none.
+ * current one (no gate: it served before), ending a running experiment (an emergency wins). Exit 1,
+ * changing nothing, when there is none or it cannot be loaded any more.
  */
 export async function rollbackCommand(
   environment: string,
@@ -17,7 +19,8 @@ export async function rollbackCommand(
   out: Output,
 ): Promise<number> {
   checkEnvironment(environment);
-  const { tree } = await fileContentOf(treePath, options.config ? { config: options.config } : {});
+  const config = options.config ? { config: options.config } : {};
+  const { tree } = await fileContentOf(treePath, config);
   const opened = await openVersionStore(options);
   try {
     const { store } = opened;
@@ -29,17 +32,32 @@ export async function rollbackCommand(
       );
       return 1;
     }
-    const from = history.at(-1)!.versionId;
+    const version = await store.getVersion(tree, target);
+    const unloadable = version ? await whyUnloadable(treePath, version, config) : 'it is not in the store';
+    if (unloadable) {
+      out.error(
+        `${environment} cannot roll back to version ${target} of ${tree}: it cannot be loaded any more (${unloadable}). Nothing changed. Restore what it was saved with, or publish a version that loads: treeagent publish ${environment} ${treePath} -m "fix".`,
+      );
+      return 1;
+    }
+    const served = await store.getEnvironment(tree, environment);
+    const from = served?.versionId ?? history.at(-1)!.versionId;
+    // An emergency wins over a running experiment: the rollback ends it, and its message says so.
+    const experiment = served?.experiment ?? null;
+    const message = options.message ?? `rollback from ${from}`;
     await store.moveEnvironment(tree, {
       environment,
       versionId: target,
       action: 'rollback',
       author: 'cli',
-      message: options.message ?? `rollback from ${from}`,
+      message: experiment ? `${message} (ended the experiment "${experiment.name}")` : message,
       at: new Date(),
       figures: null,
     });
-    out.log(`Rolled ${environment} back from version ${from} to ${target} of ${tree}.`);
+    if (experiment) await store.setExperiment(tree, environment, null);
+    out.log(
+      `Rolled ${environment} back from version ${from} to ${target} of ${tree}${experiment ? `, and ended its experiment "${experiment.name}": every new session gets ${target}` : ''}.`,
+    );
     return 0;
   } finally {
     await opened.close();
@@ -50,7 +68,7 @@ export async function rollbackCommand(
 export const rollbackDefinition = defineCommand({
   name: 'rollback',
   description:
-    'Return an environment to the version published there before the current one (a second rollback goes one further back); exit 1 when there is none.',
+    'Return an environment to the version published there before the current one (a second rollback goes one further back), ending a running experiment; exit 1, changing nothing, when there is none or it cannot be loaded any more.',
   arguments: [
     {
       name: '<environment>',

@@ -37,7 +37,10 @@ export async function versionsCommand(
     out.log('Environments:');
     for (const name of environmentNames()) {
       const environment = environments.find((each) => each.name === name);
-      out.log(`  ${name.padEnd(12)} ${environment?.versionId ?? '(nothing published)'}`);
+      const experiment = environment?.experiment;
+      out.log(
+        `  ${name.padEnd(12)} ${environment?.versionId ?? '(nothing published)'}${experiment ? `  experiment "${experiment.name}" since ${experiment.startedAt.toISOString()}: ${experiment.variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ')} of new sessions` : ''}`,
+      );
     }
     return 0;
   } finally {

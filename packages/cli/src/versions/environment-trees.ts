@@ -154,23 +154,45 @@ export class EnvironmentTrees implements SessionTrees {
     };
   }
 
-  /** Switches the agent to the environment's current version when it moved; resolves to whether it did. */
+  /**
+   * Switches the agent to the environment's current version when it moved, and follows its
+   * experiment starting or ending; resolves to whether the version moved. The log says what new
+   * sessions get: while an experiment runs, its variants, whatever the environment's version.
+   */
   async refresh(agent: TreeAgent): Promise<boolean> {
     try {
       const served = await this.#store.getEnvironment(this.tree, this.environment);
-      this.#experiment = served?.experiment ?? null;
-      if (!served?.versionId || served.versionId === this.#current.version.id) return false;
-      const version = await this.#store.getVersion(this.tree, served.versionId);
-      if (!version) return false;
-      const loaded = await loadVersion(this.#treePath, version, this.#config);
-      await agent.setTree(loaded.tree);
-      const previous = this.#current;
-      this.#current = { version, loaded };
-      this.#others.set(previous.version.id, Promise.resolve(previous.loaded.tree));
-      this.#out.log(
-        `${this.environment} now serves version ${version.id} of ${this.tree} to new sessions (was ${previous.version.id}); sessions begun before keep theirs.`,
-      );
-      return true;
+      const experiment = served?.experiment ?? null;
+      const before = this.#experiment;
+      this.#experiment = experiment;
+      let moved: string | null = null;
+      if (served?.versionId && served.versionId !== this.#current.version.id) {
+        const version = await this.#store.getVersion(this.tree, served.versionId);
+        if (version) {
+          const loaded = await loadVersion(this.#treePath, version, this.#config);
+          await agent.setTree(loaded.tree);
+          const previous = this.#current;
+          this.#current = { version, loaded };
+          this.#others.set(previous.version.id, Promise.resolve(previous.loaded.tree));
+          moved = previous.version.id;
+        }
+      }
+      const current = this.#current.version.id;
+      if (before && before.name !== experiment?.name)
+        this.#out.log(`The experiment "${before.name}" of ${this.environment} ended.`);
+      if (experiment && experiment.name !== before?.name)
+        this.#out.log(
+          `${this.environment} runs the experiment "${experiment.name}": new sessions get ${splitOf(experiment)}; sessions begun before keep theirs.`,
+        );
+      if (experiment && moved !== null)
+        this.#out.log(
+          `${this.environment}'s version is now ${current} of ${this.tree} (was ${moved}), but its experiment "${experiment.name}" still gives new sessions ${splitOf(experiment)}: ${current} reaches them when the experiment ends.`,
+        );
+      else if (!experiment && (moved !== null || before))
+        this.#out.log(
+          `${this.environment} now serves version ${current} of ${this.tree} to new sessions${moved === null ? '' : ` (was ${moved})`}; sessions begun before keep theirs.`,
+        );
+      return moved !== null;
     } catch (error) {
       this.#out.error(
         `Could not switch to the version published to ${this.environment}: ${TreeAgentError.isInstance(error) ? error.message : String(error)}. Still serving ${this.#current.version.id}.`,
@@ -196,6 +218,11 @@ export class EnvironmentTrees implements SessionTrees {
     }
     return tree;
   }
+}
+
+/** An experiment's split, for the log: `3f2a9c01d4e7 50%, 8c1d0e2f4a6b 50%`. */
+function splitOf(experiment: EnvironmentExperiment): string {
+  return experiment.variants.map((variant) => `${variant.versionId} ${variant.percent}%`).join(', ');
 }
 
 /** Loads a stored version of the tree at `treePath` (its document with the callbacks on disk). */

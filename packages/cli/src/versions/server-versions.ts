@@ -4,6 +4,7 @@ import { loadTree } from '../load-tree.js';
 import type { Output } from '../output.js';
 import { environmentNames } from './environment-names.js';
 import { gateVersion } from './gate-version.js';
+import { whyUnloadable } from './unloadable.js';
 import { fileContentOf } from './version-content.js';
 import { versionFile } from './version-file.js';
 
@@ -37,5 +38,7 @@ export async function serverVersions(
         loadable.dispose();
       }
     },
+    // A rollback to a version that no longer loads is refused: the server would serve another one.
+    unloadable: (version: TreeVersion) => whyUnloadable(treePath, version, config),
   };
 }
