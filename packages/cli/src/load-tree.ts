@@ -205,14 +205,19 @@ const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
 let loads = 0;
 
 /**
- * Imports a tree module (or a JSON tree's callback module), fresh on every call (hot reload). TypeScript goes through tsx's `tsImport`,
- * registered for this import only (the rest of the process stays plain Node), which also lists the
- * local files the tree imports (what `dev` watches). JavaScript is imported by Node, with a query
- * that makes the tree file itself fresh (its own imports are Node's cached modules).
+ * Imports a tree module (or a JSON tree's callback module), fresh on every call (hot reload), and
+ * adds to `files` the local files to watch. TypeScript goes through tsx's `tsImport`, registered for
+ * this import only (the rest of the process stays plain Node), which also lists the local files the
+ * tree imports. JavaScript is imported by Node, with a query that makes the module itself fresh: it
+ * is watched, but its own imports are Node's cached modules (a change to them needs a restart), so
+ * they are not.
  */
 export async function importTreeModule(absolute: string, files: string[]): Promise<Record<string, unknown>> {
   const url = pathToFileURL(absolute).href;
-  if (!TYPESCRIPT.has(extname(absolute))) return import(`${url}?load=${++loads}`);
+  if (!TYPESCRIPT.has(extname(absolute))) {
+    files.push(absolute);
+    return import(`${url}?load=${++loads}`);
+  }
   const { tsImport } = await import('tsx/esm/api');
   try {
     return fromCommonJs(
