@@ -81,6 +81,19 @@ describe('treeagent report', () => {
     expect(readFileSync(labels, 'utf8')).toBe('dove posso parcheggiare?\tparking\n');
   });
 
+  test('--experiment counts every conversation of each version, not only the last 30 days', async () => {
+    // The fixture's days are more than 30 days before today's.
+    const output = capture();
+    expect(await main(['report', '--data', data, '--experiment', 'v1', 'v2', '--json'], output)).toBe(0);
+    const { control, treatment } = JSON.parse(output.out.join('\n'));
+    const expected = (version: 'v1' | 'v2') =>
+      ANALYTICS_FIXTURE.filter((conversation) =>
+        conversation.facts.some((fact) => fact.treeVersion === version),
+      ).length;
+    expect([control.conversations, treatment.conversations]).toEqual([expected('v1'), expected('v2')]);
+    expect(control.conversations).toBeGreaterThan(0);
+  });
+
   test('a bad day is a usage error that says the format', async () => {
     const output = capture();
     expect(await main(['report', '--data', data, '--from', 'ieri'], output)).toBe(2);

@@ -11,6 +11,9 @@ import { formatComparison, formatReport, type NodeNames } from '../report/format
 import { reportHtml } from '../report/report-html.js';
 import { defineCommand } from './command-definition.js';
 
+/** The first day an experiment's figures are read from without --from: every day the facts hold. */
+const EXPERIMENT_FROM = '2000-01-01';
+
 export interface ReportOptions {
   data?: string;
   /** PostgreSQL instead of the data directory: a `postgres://` URL. */
@@ -77,15 +80,23 @@ export async function reportCommand(options: ReportOptions, out: Output): Promis
           '--experiment takes two tree versions: --experiment <control> <treatment>.',
         );
       const design = experimentDesign(options);
+      // An experiment's figures are not capped at the report's default 30 days: its first
+      // conversations count as much as its last. From the first day, unless --from says otherwise.
+      const since = { ...filter, from: options.from ?? EXPERIMENT_FROM };
       const [a, b] = await Promise.all(
-        options.experiment.map((version) => analytics.report({ ...filter, treeVersion: version })),
+        options.experiment.map((version) => analytics.report({ ...since, treeVersion: version })),
       );
       // CSAT per variant: the ratings of the sessions each version ran.
       const ratings = await satisfaction.list();
       const control = variantFigures(options.experiment[0]!, a!.totals, ratings);
       const treatment = variantFigures(options.experiment[1]!, b!.totals, ratings);
       if (options.json) out.log(JSON.stringify({ control, treatment }, null, 2));
-      else for (const line of experimentLines(control, treatment, design)) out.log(line);
+      else {
+        out.log(
+          `Every conversation of each tree version ${options.from ? `from ${options.from}` : 'since its first'}${options.to ? ` to ${options.to}` : ''} (--from <the experiment's start day> leaves out those before it; the Analytics page counts from the experiment's start).`,
+        );
+        for (const line of experimentLines(control, treatment, design)) out.log(line);
+      }
       return 0;
     }
     if (options.compare) {
