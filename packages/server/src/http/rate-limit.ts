@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { SESSION_TOKEN_HEADER } from '../auth/session-access.js';
 import { clientAddress } from './client-address.js';
 import { FixedWindows, rateLimited } from './fixed-windows.js';
 
@@ -46,9 +47,15 @@ export function rateLimit(options: RateLimitOptions, now: () => number = Date.no
 
 /**
  * Limits failed authentication per client: once a client (by default its socket address) had `max`
- * requests answered 401 or 403 within a window, its next requests are refused with 429
- * `RATE_LIMITED` before any credential is checked (so guessing API keys or session tokens stays
- * slow, and a right guess is refused like a wrong one until the window ends).
+ * failed authentications within a window, its next requests are refused with 429 `RATE_LIMITED`
+ * before any credential is checked (so guessing API keys or session tokens stays slow, and a right
+ * guess is refused like a wrong one until the window ends).
+ *
+ * A failed authentication is an answer 401 (no credential, or a wrong, unknown or expired one), or
+ * a 403 to a request that presented a session token (`X-Session-Token`: another session's token is
+ * 403). Other 403s refuse a caller who did authenticate (an operator on an admin route, an action
+ * from another origin, a host or widget origin not allowed): they are not guesses, and counting them
+ * would let one operator's page loads lock out everyone behind the same address.
  *
  * A request's failure is counted when its answer is known, so requests sent at once all pass the
  * check before the first fails. That costs nothing against random tokens, but a password check is
@@ -88,8 +95,14 @@ export function limitAuthFailures(
       };
     });
     await next();
-    if (!claimed && (c.res.status === 401 || c.res.status === 403)) failures.add(key);
+    if (!claimed && failedAuthentication(c)) failures.add(key);
   };
+}
+
+/** Whether the answer to `c` refused its credential (a wrong session token is 403: `checkSessionToken`). */
+function failedAuthentication(c: Context): boolean {
+  if (c.res.status === 401) return true;
+  return c.res.status === 403 && c.req.header(SESSION_TOKEN_HEADER) !== undefined;
 }
 
 /**
