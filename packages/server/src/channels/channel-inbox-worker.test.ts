@@ -1,6 +1,11 @@
 import { type ChannelInboxEntry, InMemoryChannelInbox } from '@treeagent/core/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChannelInboxSettings, ChannelInboxWorker } from './channel-inbox-worker.js';
+import {
+  type ChannelInboxSettings,
+  ChannelInboxWorker,
+  isTransientTurnError,
+  loggedUpdateId,
+} from './channel-inbox-worker.js';
 
 // The worker over the in-memory inbox (the reference implementation); the turns are functions of the
 // test and the logger a recording mock (labelled).
@@ -41,7 +46,9 @@ function worker(
     inbox,
     run,
     logger: { error: (text: string) => logged.push(text) },
-    onGivenUp: (entry) => given.push(entry.messageId),
+    onGivenUp: (entry) => {
+      given.push(entry.messageId);
+    },
     settings,
   });
   workers.push(made);
@@ -92,8 +99,67 @@ describe('ChannelInboxWorker', () => {
       attempts: 3,
       lastError: 'MODEL: the model is down',
     });
-    expect(logged.join('\n')).toMatch(/update m2 \(session session-B\) failed 3 time\(s\)/);
+    expect(logged.join('\n')).toContain(
+      `update ${loggedUpdateId('m2')} (session session-B) failed 3 time(s)`,
+    );
     expect(logged.join('\n')).not.toContain('4111');
+  });
+
+  it('a turn that fails the same way each time (CALLBACK_ERROR) runs once, is given up at once, and onGivenUp is told', async () => {
+    const inbox = new InMemoryChannelInbox();
+    await inbox.add(message('m5', 'D'), new Date());
+    await inbox.add(message('m6', 'D'), new Date());
+    const logged: string[] = [];
+    const given: string[] = [];
+    const ran: string[] = [];
+    worker(
+      inbox,
+      async (entry) => {
+        ran.push(entry.messageId);
+        if (entry.messageId === 'm5')
+          throw Object.assign(new Error('The agent could not answer (CALLBACK_ERROR)'), {
+            code: 'CALLBACK_ERROR',
+          });
+      },
+      logged,
+      given,
+    );
+    await expect.poll(() => ran).toEqual(['m5', 'm6']);
+    await expect.poll(() => given).toEqual(['m5']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ran).toEqual(['m5', 'm6']);
+    const [failure] = await inbox.failures();
+    expect(failure).toMatchObject({ messageId: 'm5', status: 'failed', attempts: 1 });
+    expect(logged.join('\n')).toContain('Not retried');
+  });
+
+  it('the platform’s update id never appears in the log: each line names its hash', async () => {
+    const inbox = new InMemoryChannelInbox();
+    const wamid = 'wamid.HBgLMzkzNDcxMjM0NTY3FQIAEhgUM0VCMDQ1';
+    await inbox.add(message(wamid, 'E'), new Date());
+    const logged: string[] = [];
+    let runs = 0;
+    worker(
+      inbox,
+      async () => {
+        runs++;
+        throw Object.assign(new Error('the store is down'), { code: 'SESSION_STORE' });
+      },
+      logged,
+    );
+    await expect.poll(() => runs).toBe(3);
+    await expect.poll(() => logged.length).toBe(3);
+    expect(logged.join('\n')).not.toContain(wamid);
+    expect(logged.join('\n')).toContain(loggedUpdateId(wamid));
+  });
+
+  it('retries store outages, models and uncoded errors; not callback and input errors', () => {
+    const coded = (code: string) => Object.assign(new Error(code), { code });
+    expect(isTransientTurnError(coded('SESSION_STORE'))).toBe(true);
+    expect(isTransientTurnError(coded('MODEL'))).toBe(true);
+    expect(isTransientTurnError(new Error('connection reset'))).toBe(true);
+    expect(isTransientTurnError(coded('CALLBACK_ERROR'))).toBe(false);
+    expect(isTransientTurnError(coded('INVALID_INPUT'))).toBe(false);
   });
 
   it('waitFor resolves when this process has run the entry, or after its time', async () => {

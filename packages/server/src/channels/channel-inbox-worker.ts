@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChannelInbox, ChannelInboxEntry } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import { DrainLoop } from '../outbox/drain-loop.js';
@@ -24,18 +25,57 @@ const MAX_REASON = 500;
 const keyOf = (channel: string, messageId: string) => `${channel}\u0000${messageId}`;
 
 /**
+ * Engine codes that fail the same way on every attempt (the tree's callbacks and data, not a store or
+ * a model that is down): retrying runs a callback's side effects again and then fails anyway.
+ */
+const PERMANENT_CODES = new Set([
+  'CALLBACK_ERROR',
+  'INVALID_CALLBACK_OUTPUT',
+  'INVALID_INPUT',
+  'INVALID_STEP',
+  'LOOP',
+  'UNKNOWN_LINK',
+  'UNKNOWN_NODE',
+  'UNKNOWN_FILE',
+  'TREE_VALIDATION',
+  'MODEL_NOT_CONFIGURED',
+  'FILTER',
+]);
+
+/**
+ * Whether a turn's failure may pass if the turn runs again: everything but the engine's codes that
+ * fail the same way each time (`CALLBACK_ERROR`, `INVALID_INPUT`…). A store outage, a model or an
+ * embedder that failed, a timeout, a shutdown, or an error without a code are retried.
+ */
+export function isTransientTurnError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return !(typeof code === 'string' && PERMANENT_CODES.has(code));
+}
+
+/**
+ * A platform's update id as the logs show it: a short hash, the same on every line and redelivery,
+ * so an id that carries personal data (a WhatsApp `wamid` encodes the phone number) never appears
+ * in a log, whatever the channel (docs/channels.md, "Privacy").
+ */
+export function loggedUpdateId(messageId: string): string {
+  return `#${createHash('sha256').update(messageId).digest('base64url').slice(0, 12)}`;
+}
+
+/**
  * Runs the turns of the channel inbox (docs/channels.md, "The inbox"): leases due entries (one per
  * conversation at a time, so a conversation's messages run in order), runs each one's turn with
- * `run`, and removes it from the inbox when the turn ran. A failure is retried with exponential
- * backoff; after the last attempt the entry is given up (`failed`, with its reason), logged with its
- * ids (never its text) and counted. Every process may run a worker: the store's lease gives an entry
+ * `run`, and removes it from the inbox when the turn ran. A transient failure is retried with
+ * exponential backoff; one that fails the same way each time (`isTransientTurnError`) is not. After
+ * the last attempt the entry is given up (`failed`, with its reason), logged with its session and the
+ * hash of its update id (never its text nor the platform's id) and handed to `onGivenUp` (the user is
+ * told, the metrics count it). Every process may run a worker: the store's lease gives an entry
  * to one of them at a time, and an entry leased by a process that died is taken again after its lease.
  */
 export class ChannelInboxWorker {
   readonly #inbox: ChannelInbox;
   readonly #run: (entry: ChannelInboxEntry) => Promise<void>;
   readonly #logger: ServerLogger;
-  readonly #onGivenUp: (entry: ChannelInboxEntry) => void;
+  readonly #onGivenUp: (entry: ChannelInboxEntry) => void | Promise<void>;
   readonly #settings: ChannelInboxSettings;
   readonly #loop: DrainLoop;
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -46,8 +86,8 @@ export class ChannelInboxWorker {
     /** Runs an entry's turn; throws when it failed (the entry is then retried or given up). */
     run: (entry: ChannelInboxEntry) => Promise<void>;
     logger: ServerLogger;
-    /** Called when an entry is given up (the metrics). */
-    onGivenUp: (entry: ChannelInboxEntry) => void;
+    /** Called when an entry is given up (the metrics, the user's notice); a failure of it is logged. */
+    onGivenUp: (entry: ChannelInboxEntry) => void | Promise<void>;
     settings: ChannelInboxSettings;
   }) {
     this.#inbox = init.inbox;
@@ -130,7 +170,10 @@ export class ChannelInboxWorker {
         this.#inbox
           .renew(entry.channel, entry.messageId, new Date(Date.now() + leaseMs))
           .catch((error) =>
-            this.#logger.error(`Renewing the lease of inbox update ${entry.messageId} failed`, error),
+            this.#logger.error(
+              `Renewing the lease of inbox update ${loggedUpdateId(entry.messageId)} failed`,
+              error,
+            ),
           );
       },
       Math.max(1, Math.floor(leaseMs / 3)),
@@ -142,7 +185,7 @@ export class ChannelInboxWorker {
       await this.#failed(entry, error).catch((failure) =>
         // The lease ends by itself: the entry is taken again then.
         this.#logger.error(
-          `Recording the failed turn of update ${entry.messageId} of channel "${entry.channel}" failed`,
+          `Recording the failed turn of update ${loggedUpdateId(entry.messageId)} of channel "${entry.channel}" failed`,
           failure,
         ),
       );
@@ -153,7 +196,7 @@ export class ChannelInboxWorker {
     await this.#inbox.done(entry.channel, entry.messageId).catch((error) =>
       // The turn is committed with its receipt: taken again, the entry runs nothing and goes.
       this.#logger.error(
-        `Removing update ${entry.messageId} of channel "${entry.channel}" from the inbox failed; it is taken again after its lease and runs nothing`,
+        `Removing update ${loggedUpdateId(entry.messageId)} of channel "${entry.channel}" from the inbox failed; it is taken again after its lease and runs nothing`,
         error,
       ),
     );
@@ -162,12 +205,18 @@ export class ChannelInboxWorker {
   async #failed(entry: ChannelInboxEntry, error: unknown): Promise<void> {
     const reason = reasonOf(error);
     const now = new Date();
-    const where = `Channel "${entry.channel}": the turn of update ${entry.messageId} (session ${entry.sessionId})`;
-    if (entry.attempts >= this.#settings.maxAttempts) {
+    const where = `Channel "${entry.channel}": the turn of update ${loggedUpdateId(entry.messageId)} (session ${entry.sessionId})`;
+    const transient = isTransientTurnError(error);
+    if (!transient || entry.attempts >= this.#settings.maxAttempts) {
+      // Told before the entry leaves the line: the conversation's next message cannot answer first.
+      try {
+        await this.#onGivenUp(entry);
+      } catch (failure) {
+        this.#logger.error(`${where}: telling the user it was given up failed`, failure);
+      }
       await this.#inbox.failed(entry.channel, entry.messageId, reason, null, now);
-      this.#onGivenUp(entry);
       this.#logger.error(
-        `${where} failed ${entry.attempts} time(s): ${reason}. It is given up and kept in the inbox as failed (GET /api/v1/channels/inbox/failures lists it); the user got no answer.`,
+        `${where} failed ${entry.attempts} time(s): ${reason}.${transient ? '' : ' Not retried: it fails the same way each time.'} It is given up and kept in the inbox as failed (GET /api/v1/channels/inbox/failures lists it); the user is told something went wrong.`,
       );
       return;
     }

@@ -19,10 +19,11 @@ import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ServerLogger } from '../errors/error-response.js';
+import { serverMessage } from '../i18n/server-messages.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
 import { TurnRunner } from '../turns/turn-runner.js';
 import { ChannelDeliveryLoop } from './channel-delivery.js';
-import { ChannelInboxWorker } from './channel-inbox-worker.js';
+import { ChannelInboxWorker, loggedUpdateId } from './channel-inbox-worker.js';
 import { ChannelMetrics } from './channel-metrics.js';
 import { payloadsOfHandoffEntries } from './channel-payloads.js';
 import { ChannelSatisfaction, type ChannelSatisfactionStores } from './channel-satisfaction.js';
@@ -119,7 +120,7 @@ export class ChannelService {
       inbox,
       run: (entry) => this.#run(entry),
       logger: init.logger,
-      onGivenUp: (entry) => this.metrics.received.inc({ channel: entry.channel, result: 'failed' }),
+      onGivenUp: (entry) => this.#givenUp(entry),
       settings: {
         maxAttempts: Math.max(1, settings.maxAttempts ?? 5),
         retryDelayMs: settings.retryDelayMs ?? options.retryDelayMs ?? 1000,
@@ -236,7 +237,7 @@ export class ChannelService {
       } catch (error) {
         this.metrics.received.inc({ channel: channel.name, result: 'failed' });
         this.#logger.error(
-          `Channel "${channel.name}": update ${message.messageId} could not be put in the inbox; the platform will send it again`,
+          `Channel "${channel.name}": update ${loggedUpdateId(message.messageId)} could not be put in the inbox; the platform will send it again`,
           error,
         );
         throw error;
@@ -307,6 +308,18 @@ export class ChannelService {
       `${channel.name}:${entry.messageId}`,
       payloadsOfOutput(output),
     );
+  }
+
+  /**
+   * A message whose turn was given up (failed the same way each time, or on every attempt): counted,
+   * and the user gets the web chat's "something went wrong" in their language instead of silence.
+   */
+  async #givenUp(entry: ChannelInboxEntry): Promise<void> {
+    this.metrics.received.inc({ channel: entry.channel, result: 'failed' });
+    const text = serverMessage(await this.#languageOf(entry.sessionId), 'serverError');
+    await this.enqueue(entry.sessionId, entry.conversation, `${entry.channel}:${entry.messageId}:failed`, [
+      { type: 'text', text, options: [] },
+    ]);
   }
 
   /**
