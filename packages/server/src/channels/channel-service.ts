@@ -15,6 +15,7 @@ import {
   optionOfAnswer,
   payloadsOfOutput,
 } from '@treeagent/core/adapter';
+import { type ResolvedLimits, resolveLimits } from '../app-options.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
 import { ApiError } from '../errors/api-error.js';
@@ -31,6 +32,24 @@ import type { MessagingChannels } from './channels-options.js';
 
 /** A channel session's id: random, kept in the channel store (the platform's ids never appear in it). */
 const newSessionId = () => `ch-${randomUUID()}`;
+
+/**
+ * Most the turn waits for the platform to take the typing indicator: it goes out before the answer
+ * (Messenger shows the last of the two it got), yet a slow platform holds the answer no longer.
+ */
+const TYPING_WAIT_MS = 2000;
+
+/** The web chat's limits on files that channel files keep too. */
+export type ChannelFileLimits = Pick<
+  ResolvedLimits,
+  'maxUploadBytes' | 'sessionQuotaBytes' | 'totalQuotaBytes'
+>;
+
+/** A file the user sent that was not stored, and why (the key of the user's notice in the `server` catalogs). */
+interface RefusedFile {
+  name: string;
+  why: 'fileTooLarge' | 'fileNoRoom' | 'fileNotReceived';
+}
 
 /**
  * The server's side of the channel seam (docs/channels.md): reads verified webhook requests, maps each
@@ -57,6 +76,7 @@ export class ChannelService {
   #stopping: Promise<void> = Promise.resolve();
   readonly #locale: string;
   readonly #satisfaction: ChannelSatisfaction | null;
+  readonly #limits: ChannelFileLimits;
 
   constructor(init: {
     agent: TreeAgent;
@@ -70,6 +90,8 @@ export class ChannelService {
     locale?: string;
     /** Where ratings (CSAT) asked on the channels after a handoff are kept; without it none is asked. */
     satisfaction?: ChannelSatisfactionStores;
+    /** The web chat's upload limit and file quotas (option `limits`), which channel files keep too. Default: their defaults. */
+    limits?: ChannelFileLimits;
   }) {
     const { options, agent } = init;
     const channels = new Map<string, Channel>();
@@ -100,6 +122,7 @@ export class ChannelService {
     this.#locale = init.locale ?? 'en';
     this.#satisfaction = init.satisfaction ? new ChannelSatisfaction(init.satisfaction) : null;
     this.#tokens = init.tokens;
+    this.#limits = init.limits ?? resolveLimits();
     this.delivery = new ChannelDeliveryLoop({
       store: this.store,
       channels,
@@ -197,9 +220,11 @@ export class ChannelService {
 
   /**
    * Writes each new message to the inbox (its files first, into the file store): a message whose
-   * receipt is known, or already in the inbox (a redelivery), adds nothing. Returns the message ids
-   * stored or found in the inbox (the caller pokes the worker). Throws (logged and counted) when one
-   * could not be stored.
+   * receipt is known, or already in the inbox (a redelivery), adds nothing. A file that was not
+   * stored (over the limits, or one the platform will not give) leaves a note in the message's text
+   * for the agent and the operators, and the user a notice, queued before the message's turn can
+   * answer. Returns the message ids stored or found in the inbox (the caller pokes the worker). Throws
+   * (logged and counted) when one could not be stored, or a file could not be fetched for now.
    */
   async #accept(channel: Channel, messages: readonly InboundMessage[]): Promise<string[]> {
     const kept: string[] = [];
@@ -213,7 +238,25 @@ export class ChannelService {
         }
         const conversation: ChannelConversation = { ...message.conversation, channel: channel.name };
         const sessionId = await this.store.sessionOf(conversation, newSessionId(), new Date());
-        const attachments = await this.#store(sessionId, message);
+        const { stored: attachments, refused } = await this.#receiveFiles(channel, sessionId, message);
+        const notes: string[] = [];
+        if (refused.length > 0) {
+          const language = await this.#languageOf(sessionId);
+          const megabytes = Math.round((this.#limits.maxUploadBytes / 1024 / 1024) * 10) / 10;
+          // Queued before the inbox has the message, so it goes out before the answer; its ids are
+          // stable, so a redelivery queues it once.
+          await this.enqueue(
+            sessionId,
+            conversation,
+            `${channel.name}:${message.messageId}:files`,
+            refused.map(({ name, why }) => ({
+              type: 'text',
+              text: serverMessage(language, `channels.${why}`, { name, megabytes }),
+              options: [],
+            })),
+          );
+          for (const { name } of refused) notes.push(serverMessage(language, 'channels.fileNote', { name }));
+        }
         const added = await this.inbox.add(
           {
             channel: channel.name,
@@ -222,7 +265,7 @@ export class ChannelService {
             conversation,
             // A NUL character is no text, and neither the engine nor PostgreSQL takes one: a
             // platform's update that holds one would otherwise be refused, and sent again, forever.
-            text: withoutNul(message.text),
+            text: withoutNul([message.text, ...notes].filter(Boolean).join('\n')),
             selectedOption: message.selectedOption ? withoutNul(message.selectedOption) : null,
             attachments,
           },
@@ -269,10 +312,8 @@ export class ChannelService {
       this.metrics.received.inc({ channel: channel.name, result: 'turn' });
       return;
     }
-    if (channel.capabilities.typing)
-      void channel.send(conversation, { type: 'typing' }).catch(() => {
-        // Only a hint: a typing indicator that did not arrive is not retried.
-      });
+    if (channel.capabilities.typing && !(await this.#withPeople(sessionId, entry)))
+      await this.#typing(channel, conversation);
     const selectedOption = entry.selectedOption ?? (await this.#numberedAnswer(sessionId, entry.text));
     const turn = this.#runner.start({
       sessionId,
@@ -333,22 +374,119 @@ export class ChannelService {
     else await this.#tokens.touch?.(sessionId, new Date());
   }
 
-  /** The user's files, fetched from the platform and stored in the agent's file store for the session. */
-  async #store(sessionId: string, message: InboundMessage): Promise<FileMetadata[]> {
+  /**
+   * The "typing…" indicator, before the turn runs: awaited (up to `TYPING_WAIT_MS`), so it reaches the
+   * platform before the answer can. Only a hint: one that fails or is late is not retried.
+   */
+  async #typing(channel: Channel, conversation: ChannelConversation): Promise<void> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error('the typing indicator took too long'));
+        resolve();
+      }, TYPING_WAIT_MS);
+    });
+    const progress = { skip: 0, sent: () => {}, signal: controller.signal };
+    await Promise.race([channel.send(conversation, { type: 'typing' }, progress).catch(() => {}), late]);
+    clearTimeout(timer);
+  }
+
+  /** Whether people have the session (a handoff): the message goes to them, the agent does not answer it. */
+  async #withPeople(sessionId: string, entry: ChannelInboxEntry): Promise<boolean> {
+    const handoff = (await this.#agent.inspectSession(sessionId))?.handoff;
+    if (!handoff) return false;
+    // Choosing the way back to the assistant is a message the agent answers.
+    const chosen = (entry.selectedOption ?? entry.text).trim();
+    return !(handoff.returnOption && chosen === handoff.returnOption);
+  }
+
+  /**
+   * The user's files, fetched from the platform and stored in the agent's file store for the session
+   * under the web chat's limits: `maxUploadBytes` each, and what the session's and the server's
+   * quotas leave. A file over them is not stored; nor is one the platform will not give (it answered
+   * 4xx: Telegram's "file is too big" past 20 MB, a WhatsApp media that is gone): both are returned in
+   * `refused` (logged without names or ids). A platform that cannot be reached, or answers 5xx, 408
+   * or 429, throws (the files stored so far are deleted), so the message is not stored and the
+   * platform sends it again.
+   */
+  async #receiveFiles(
+    channel: Channel,
+    sessionId: string,
+    message: InboundMessage,
+  ): Promise<{ stored: FileMetadata[]; refused: RefusedFile[] }> {
     const stored: FileMetadata[] = [];
-    for (const attachment of message.attachments) {
-      const data = await attachment.download();
-      stored.push(
-        await this.#agent.fileStore.put({
-          name: attachment.name,
-          mimeType: attachment.mimeType,
-          data,
-          origin: 'chat',
-          sessionId,
-        }),
+    const refused: RefusedFile[] = [];
+    const files = this.#agent.fileStore;
+    const refuse = (index: number, name: string, why: RefusedFile['why'], detail: string) => {
+      refused.push({ name, why });
+      this.#logger.error(
+        `Channel "${channel.name}": file ${index + 1} of update ${loggedUpdateId(message.messageId)} (session ${sessionId}) was not stored (${detail}); the message runs without it and the user is told`,
       );
+    };
+    try {
+      for (const [index, attachment] of message.attachments.entries()) {
+        const room = await this.#roomLeft(sessionId);
+        if (room <= 0) {
+          refuse(index, attachment.name, 'fileNoRoom', 'the file quotas are used up');
+          continue;
+        }
+        let data: Uint8Array;
+        try {
+          data = await attachment.download();
+        } catch (error) {
+          if (isTransientDownloadError(error)) throw error;
+          refuse(
+            index,
+            attachment.name,
+            'fileNotReceived',
+            `the platform did not give it: ${downloadFailureOf(error)}`,
+          );
+          continue;
+        }
+        if (data.byteLength > this.#limits.maxUploadBytes) {
+          refuse(
+            index,
+            attachment.name,
+            'fileTooLarge',
+            `${data.byteLength} bytes, over maxUploadBytes ${this.#limits.maxUploadBytes}`,
+          );
+          continue;
+        }
+        if (data.byteLength > room) {
+          refuse(
+            index,
+            attachment.name,
+            'fileNoRoom',
+            `${data.byteLength} bytes, over the ${room} the file quotas leave`,
+          );
+          continue;
+        }
+        stored.push(
+          await files.put({
+            name: attachment.name,
+            mimeType: attachment.mimeType,
+            data,
+            origin: 'chat',
+            sessionId,
+          }),
+        );
+      }
+    } catch (error) {
+      for (const file of stored) await files.delete(file.id).catch(() => {});
+      throw error;
     }
-    return stored;
+    return { stored, refused };
+  }
+
+  /** The bytes a file of `sessionId` may take: what the session's and the server's quotas leave (the web chat's `uploadAllowance`). */
+  async #roomLeft(sessionId: string): Promise<number> {
+    const store = this.#agent.fileStore;
+    const { sessionQuotaBytes, totalQuotaBytes } = this.#limits;
+    const [sessionUsed, totalUsed] = store.usage
+      ? await Promise.all([store.usage(sessionId), store.usage()])
+      : [0, 0];
+    return Math.max(0, Math.min(sessionQuotaBytes - sessionUsed, totalQuotaBytes - totalUsed));
   }
 
   /** "2" as the answer to options sent as a numbered list (a platform without buttons, or too many options). */
@@ -455,3 +593,47 @@ export class ChannelService {
 
 /** `text` without NUL characters (U+0000). */
 const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+
+/** The HTTP status a failed download names: its `status` or `error_code` (grammY), else "HTTP nnn" in its message. */
+function statusOfDownload(error: unknown): number | null {
+  const failure = error as { status?: unknown; error_code?: unknown; message?: unknown } | null;
+  for (const status of [failure?.status, failure?.error_code])
+    if (typeof status === 'number' && status >= 100 && status < 600) return status;
+  const named = typeof failure?.message === 'string' ? /\bHTTP (\d{3})\b/.exec(failure.message) : null;
+  return named ? Number(named[1]) : null;
+}
+
+/** Codes of a platform that could not be reached (Node's sockets and DNS, undici). */
+const UNREACHABLE =
+  /^(E(CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH)|UND_ERR_\w+)$/;
+
+/**
+ * Whether a file's download may work if tried again: an error that says so (`retryable`), a 5xx, 408
+ * or 429, a platform that could not be reached, or a timeout. Any other failure (a 4xx, a platform
+ * that gave no URL) happens again on every redelivery: the message is stored without the file.
+ */
+export function isTransientDownloadError(error: unknown): boolean {
+  const failure = error as {
+    retryable?: unknown;
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    cause?: unknown;
+  } | null;
+  if (typeof failure?.retryable === 'boolean') return failure.retryable;
+  const status = statusOfDownload(error);
+  if (status !== null) return status >= 500 || status === 408 || status === 429;
+  if (failure?.name === 'AbortError' || failure?.name === 'TimeoutError' || failure?.name === 'HttpError')
+    return true;
+  if (failure?.name === 'TypeError' && failure.message === 'fetch failed') return true;
+  const code = failure?.code ?? (failure?.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && UNREACHABLE.test(code);
+}
+
+/** What the log says of a permanent download failure: its status or its kind, never its message (it may name the platform's file). */
+function downloadFailureOf(error: unknown): string {
+  const status = statusOfDownload(error);
+  if (status !== null) return `HTTP ${status}`;
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : 'an error';
+}
