@@ -21,6 +21,23 @@ describe('e-mail detector', () => {
     expect(stored('write to j.doe @ example.com 12 times')).toBe('write to [email] 12 times');
   });
 
+  it('names and domains in any script, and quoted names, are redacted whole, never their tail', () => {
+    expect(stored('scrivimi a josé.garcía@correo.es grazie')).toBe('scrivimi a [email] grazie');
+    expect(stored('Mail: müller@beispiel.de.')).toBe('Mail: [email].');
+    expect(stored('ñandú@correo.es, gracias')).toBe('[email], gracias');
+    expect(stored('info@café.it')).toBe('[email]');
+    expect(stored('пишите mario@пример.рф сегодня')).toBe('пишите [email] сегодня');
+    expect(stored('mail xn--mario@xn--e1afmkfd.xn--p1ai ok')).toBe('mail [email] ok');
+    expect(stored('write to "mario"@example.com or "mario rossi"@example.com')).toBe(
+      'write to [email] or [email]',
+    );
+    expect(stored("write to o'brien@example.ie, or all'info@azienda.it")).toBe(
+      'write to [email], or [email]',
+    );
+    expect(stored('…josé@correo.es «müller@beispiel.de»')).toBe('…[email] «[email]»');
+    expect(stored('scrivi a josé.garcía (at) correo (dot) es')).toBe('scrivi a [email]');
+  });
+
   it('spelled out with [at] / (at) / [dot], and with " at " after a name that is not a plain word', () => {
     expect(stored('scrivi a mario[at]example.com e grazie')).toBe('scrivi a [email] e grazie');
     expect(stored('scrivi a mario (at) example (dot) com, grazie')).toBe('scrivi a [email], grazie');

@@ -1,11 +1,26 @@
 import { findMatches } from './regex-detector.js';
 import { mergeSpans, type TextSpan } from './text-span.js';
 
-const LOCAL = '[A-Za-z0-9._%+-]+';
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+/**
+ * A name's characters: letters and digits of any script (`josé`, `müller`, `ñandú`, `марио`), combining
+ * marks, and `. _ % + - '` (`o'brien`, and so `all'info@…` is redacted whole).
+ */
+const LOCAL_CHAR = "[\\p{L}\\p{M}\\p{N}._%+'’-]";
+const LOCAL = `${LOCAL_CHAR}+`;
+/** A quoted name: `"mario"@example.com`, `"mario rossi"@example.com`. */
+const QUOTED_LOCAL = '"[^"\\r\\n@]{1,64}"';
+/** A domain label of any script (`café`, `пример`); punycode (`xn--…`) is letters, digits and `-`. */
+const LABEL = '[\\p{L}\\p{M}\\p{N}](?:[\\p{L}\\p{M}\\p{N}-]*[\\p{L}\\p{M}\\p{N}])?';
+const TLD = '(?:xn--[a-z0-9-]*[a-z0-9]|\\p{L}[\\p{L}\\p{M}]+)';
 
-/** `name@domain.tld`. */
-const EMAIL = new RegExp(`${LOCAL}@${LABEL}(?:\\.${LABEL})*\\.[A-Za-z]{2,}`, 'g');
+/**
+ * `name@domain.tld`, starting where the name starts: never after a character a name holds, so an
+ * address is redacted whole, never its tail (`mü[email]`).
+ */
+const EMAIL = new RegExp(
+  `(?:(?<!${LOCAL_CHAR})${LOCAL}|${QUOTED_LOCAL})@${LABEL}(?:\\.${LABEL})*\\.${TLD}`,
+  'giu',
+);
 
 /**
  * An address written to dodge harvesters: `name[at]domain.tld`, `name (at) domain (dot) tld`,
@@ -15,15 +30,15 @@ const EMAIL = new RegExp(`${LOCAL}@${LABEL}(?:\\.${LABEL})*\\.[A-Za-z]{2,}`, 'g'
  */
 const SPELLED_AT = /[ \u00a0]?[[({]at[\])}][ \u00a0]?|[ \u00a0]@[ \u00a0]|[ \u00a0]at[ \u00a0]/gi;
 const SPELLED_DOT = '\\.|[ \\u00a0]?[[({]dot[\\])}][ \\u00a0]?|[ \\u00a0]dot[ \\u00a0]';
-const LOCAL_BEFORE = new RegExp(`${LOCAL}$`);
+const LOCAL_BEFORE = new RegExp(`${LOCAL}$`, 'u');
 const DOMAIN_AFTER = new RegExp(
-  `${LABEL}(?:(?:${SPELLED_DOT})${LABEL})*(?:${SPELLED_DOT})[A-Za-z]{2,}(?![\\p{L}\\p{N}_@])`,
+  `${LABEL}(?:(?:${SPELLED_DOT})${LABEL})*(?:${SPELLED_DOT})${TLD}(?![\\p{L}\\p{N}_@])`,
   'iuy',
 );
 
 /** Whether the name before a spelled ` at ` is an address's: bracketed forms take any name. */
 function isSpelledName(local: string, at: string): boolean {
-  return /[[({@]/.test(at) || (/[A-Za-z]/.test(local) && /[._%+\-\d]/.test(local));
+  return /[[({@]/.test(at) || (/\p{L}/u.test(local) && /[._%+\-\d]/.test(local));
 }
 
 /** The spelled-out addresses: found from each spelled `at`, the name before it and the domain after. */

@@ -33,6 +33,29 @@ describe('phone detector', () => {
     }
   });
 
+  it('international numbers with a one-digit area or mobile prefix, and Spanish national numbers', () => {
+    for (const phone of [
+      '+33 6 12 34 56 78',
+      '+33 1 23 45 67 89',
+      '+31 6 12345678',
+      '+43 1 5138888',
+      '+34 6 12 34 56 78',
+      '+33 (0)6 12 34 56 78',
+      '0033 6 12 34 56 78',
+      '+34 91 123 45 67',
+      '612 345 678',
+      '612 34 56 78',
+      '91 123 45 67',
+      '976-123-456',
+      '612345678',
+    ]) {
+      expect(stored(`llámame al ${phone}, gracias`), phone).toBe('llámame al [phone], gracias');
+    }
+    // Only the group right after the country code may be one digit.
+    expect(stored('+33 6 12 34 56 78 2 volte')).toBe('[phone] 2 volte');
+    expect(stored('chiama il 612 345 678 9 volte')).toBe('chiama il [phone] 9 volte');
+  });
+
   it("the review's example: a phone number followed by another number is redacted and the number kept", () => {
     expect(stored('chiamami al 333 1234567 45 volte')).toBe('chiamami al [phone] 45 volte');
     expect(stored('chiamami al 333 1234567 2 volte')).toBe('chiamami al [phone] 2 volte');
@@ -60,6 +83,12 @@ describe('phone detector', () => {
       'ordine 12345 del 2026-12-01',
       '+39 12', // too short
       'costa 1.234,56',
+      '650 000 000 euros', // an amount with spaces between thousands, not a Spanish number
+      'cuesta 650.000.000 euros',
+      'codice 712.345.678',
+      '99 12 34 56 78', // two-digit numbers side by side
+      'il 9 12 2026',
+      '+33 6', // too short
     ]) {
       expect(redactor.redact(text), text).toEqual({ text, found: [] });
     }
