@@ -156,11 +156,25 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlReport> {
     }
     if (!/html/i.test(response.contentType))
       return skip(url.href, `not HTML (${response.contentType || 'no type'})`);
-    const page = readHtml(response.body, {
-      source: response.url,
-      url: response.url,
-      ...(options.mainContent === undefined ? {} : { mainContent: options.mainContent }),
-    });
+    // A page that cannot be read fails alone (its previous chunks stay), named with what was wrong.
+    const unreadable = (reason: string): string[] => {
+      if (isStart)
+        throw new TreeAgentError('INVALID_INPUT', `The start page ${reason}: nothing was crawled.`);
+      report.failed.push({ url: url.href, reason });
+      return [];
+    };
+    if (!response.body.trim())
+      return unreadable(`${url.href} answered ${response.status} with an empty body`);
+    let page: ReturnType<typeof readHtml>;
+    try {
+      page = readHtml(response.body, {
+        source: response.url,
+        url: response.url,
+        ...(options.mainContent === undefined ? {} : { mainContent: options.mainContent }),
+      });
+    } catch (error) {
+      return unreadable(`${url.href} could not be read as HTML (${(error as Error).message})`);
+    }
     const next =
       options.mode === 'crawl' && !page.nofollow && depth < maxDepth
         ? page.links.filter((link) => inSite(new URL(link)) && !visited.has(link))

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { type RetrievedChunk, TreeAgentError } from '@treeagent/core';
 import type { KnowledgeSource, KnowledgeSourceKind } from '@treeagent/core/adapter';
 import { embedTexts } from '@treeagent/core/adapter';
-import { ingestDocuments } from '@treeagent/core/ingest';
 import { checkAddress } from '../crawl/address-guard.js';
+import { deletePageChunks, storedIds } from './source-chunks.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 
 /** A source to add: what to read, into which query node, and how often. */
@@ -60,7 +60,7 @@ export async function addSource(input: NewSource, context: SourcesContext): Prom
     } catch {
       throw new TreeAgentError(
         'INVALID_INPUT',
-        `"${input.location}" is not a URL: give an address such as https://help.example.com/.`,
+        `"${input.location}" is not a URL: give an address with http:// or https://, such as https://help.example.com/ (a file is a source of kind file).`,
       );
     }
     url.hash = '';
@@ -104,14 +104,8 @@ export async function removeSource(id: string, context: SourcesContext): Promise
   const source = await context.sourceStore.getSource(id);
   if (!source) throw unknownSource(id);
   const pages = await context.sourceStore.listPages(id);
-  for (const page of pages)
-    await ingestDocuments([{ source: page.url, text: '' }], {
-      tree: context.tree,
-      nodeId: source.nodeId,
-      collection: source.collection,
-      vectorStore: context.vectorStore,
-      embedder: context.embedder,
-    });
+  const ids = pages.length ? await storedIds(context, source) : new Set<string>();
+  for (const page of pages) await deletePageChunks(context, source, page.url, ids);
   await context.sourceStore.deleteSource(id);
   return pages.length;
 }

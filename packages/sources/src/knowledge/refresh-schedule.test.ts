@@ -70,7 +70,7 @@ test('bad input to addSource says which field and how to fix it', async () => {
     addSource({ kind: 'crawl', location: 'https://help.example/', nodeId: 2 }, context),
   ).rejects.toThrow(/Node 2 is not a query node/);
   await expect(addSource({ kind: 'crawl', location: 'help.example', nodeId: 3 }, context)).rejects.toThrow(
-    /"help\.example" is not a URL: give an address such as/,
+    /"help\.example" is not a URL: give an address with http:\/\/ or https:\/\/, such as/,
   );
   await expect(
     addSource({ kind: 'file', location: '/tmp/x.md', nodeId: 3, refreshMinutes: 1 }, context),

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { KnowledgePage, KnowledgeSource } from '@treeagent/core/adapter';
-import { type IngestDocument, ingestDocuments } from '@treeagent/core/ingest';
+import { ingestDocuments } from '@treeagent/core/ingest';
 import { type CrawledPage, crawlSite } from '../crawl/crawl-site.js';
-import { readDocument } from '../documents/read-documents.js';
+import { checkDocumentSize, readDocument } from '../documents/read-documents.js';
+import { deletePageChunks, hasChunks, pageChunkSource, storedIds } from './source-chunks.js';
 import { type SourcesContext, unknownSource } from './sources-context.js';
 
 /** What one refresh did. */
@@ -26,9 +28,11 @@ export interface RefreshReport {
 /**
  * Reads a source again and brings its chunks up to date: only pages whose text changed are
  * re-embedded (a 304 to `If-None-Match`/`If-Modified-Since`, or the same content hash, writes
- * nothing), pages that are gone lose their chunks, and a page that cannot be read keeps its chunks.
- * When the source cannot be read at all (its start page, sitemap, robots.txt or file), nothing
- * changes but its status (`failed`) and `error`, which says why.
+ * nothing, unless the page's chunks are no longer in the collection), pages that are gone lose their
+ * chunks, and a page that cannot be read keeps its chunks. Each page is recorded as its chunks are
+ * written, so a refresh that fails part-way leaves every chunk it wrote listed (and `removeSource`
+ * removes them). When the source cannot be read at all (its start page, sitemap, robots.txt or
+ * file), nothing else changes but its status (`failed`) and `error`, which says why.
  */
 export async function refreshSource(id: string, context: SourcesContext): Promise<RefreshReport> {
   const now = context.now ?? (() => new Date());
@@ -37,6 +41,11 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
   let source: KnowledgeSource = { ...found, status: 'refreshing' };
   await context.sourceStore.saveSource(source);
   const previous = new Map((await context.sourceStore.listPages(id)).map((page) => [page.url, page]));
+  const ids = previous.size ? await storedIds(context, source) : new Set<string>();
+  // A page whose chunks are gone (or were stored before chunks were named by source) is read again in full.
+  const intact = new Set(
+    [...previous.values()].filter((page) => hasChunks(source, page, ids)).map((page) => page.url),
+  );
   const report: RefreshReport = {
     source,
     changed: 0,
@@ -46,47 +55,61 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
     failed: [],
     skipped: [],
   };
-  const saved: KnowledgePage[] = [];
-  const ingest = async (document: IngestDocument, unseen = false) => {
-    const result = await ingestDocuments([document], {
-      unseen,
-      tree: context.tree,
-      nodeId: source.nodeId,
-      collection: source.collection,
-      vectorStore: context.vectorStore,
-      embedder: context.embedder,
-      ...(context.embeddingCache ? { embeddingCache: context.embeddingCache } : {}),
-    });
-    report.written += result.written;
-    return result.written + result.unchanged;
-  };
+  const seen = new Set<string>();
+  const unchanged: KnowledgePage[] = [];
   const onPage = async (page: CrawledPage) => {
+    seen.add(page.url);
     const before = previous.get(page.url);
-    if (page.kind === 'unchanged' || before?.contentHash === page.contentHash) {
+    if (page.kind === 'unchanged' || (intact.has(page.url) && before?.contentHash === page.contentHash)) {
       if (!before) return;
       report.unchanged++;
-      saved.push({
+      unchanged.push({
         ...before,
         etag: page.etag ?? before.etag,
         lastModified: page.lastModified ?? before.lastModified,
       });
       return;
     }
-    // A page new to this source has no chunks yet: no look-up of old ones (a scan on SQLite).
-    const chunks = await ingest(page.document, !before);
-    report.changed++;
-    saved.push({
+    const record: KnowledgePage = {
       url: page.url,
       title: page.title,
       etag: page.etag,
       lastModified: page.lastModified,
       contentHash: page.contentHash,
-      chunks,
+      chunks: 0,
       fetchedAt: now(),
-    });
+    };
+    // Recorded before its chunks are written, with no hash (so it is read again if this fails):
+    // whatever happens next, the source lists every chunk it may have written.
+    await context.sourceStore.savePages(
+      id,
+      [{ ...record, contentHash: '', chunks: before?.chunks ?? 0 }],
+      [],
+    );
+    if (before && !intact.has(page.url)) await deletePageChunks(context, source, page.url, ids);
+    const result = await ingestDocuments(
+      [{ ...page.document, source: pageChunkSource(id, page.url), title: page.document.title ?? page.title }],
+      {
+        // A page new to this source has no chunks yet: no look-up of old ones (a scan on SQLite).
+        unseen: !before,
+        tree: context.tree,
+        nodeId: source.nodeId,
+        collection: source.collection,
+        vectorStore: context.vectorStore,
+        embedder: context.embedder,
+        ...(context.embeddingCache ? { embeddingCache: context.embeddingCache } : {}),
+      },
+    );
+    report.written += result.written;
+    report.changed++;
+    await context.sourceStore.savePages(id, [{ ...record, chunks: result.written + result.unchanged }], []);
+  };
+  const counts = async () => {
+    const pages = await context.sourceStore.listPages(id);
+    return { pages: pages.length, chunks: pages.reduce((sum, page) => sum + page.chunks, 0) };
   };
   try {
-    if (source.kind === 'file') await onPage(await readFileSource(source));
+    if (source.kind === 'file') await onPage(await readFileSource(source, context));
     else {
       const crawl = await crawlSite({
         ...(source.options as Partial<Parameters<typeof crawlSite>[0]>),
@@ -94,23 +117,34 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
         mode: source.kind,
         start: source.location,
         ...(context.contact ? { contact: context.contact } : {}),
-        previous,
+        previous: new Map(
+          [...previous].map(([url, page]) => [
+            url,
+            intact.has(url) ? page : { etag: null, lastModified: null, contentHash: '' },
+          ]),
+        ),
         onPage,
       });
       report.failed = crawl.failed;
       report.skipped = crawl.skipped;
     }
   } catch (error) {
-    source = { ...source, status: 'failed', refreshedAt: now(), error: (error as Error).message };
+    await context.sourceStore.savePages(id, unchanged, []);
+    source = {
+      ...source,
+      status: 'failed',
+      refreshedAt: now(),
+      error: (error as Error).message,
+      ...(await counts()),
+    };
     await context.sourceStore.saveSource(source);
     return { ...report, source };
   }
-  const kept = new Set([...saved.map((page) => page.url), ...report.failed.map((failure) => failure.url)]);
+  const kept = new Set([...seen, ...report.failed.map((failure) => failure.url)]);
   const removed = [...previous.keys()].filter((url) => !kept.has(url));
-  for (const url of removed) await ingest({ source: url, text: '' });
+  for (const url of removed) await deletePageChunks(context, source, url, ids);
   report.removed = removed.length;
-  await context.sourceStore.savePages(id, saved, removed);
-  const pages = await context.sourceStore.listPages(id);
+  await context.sourceStore.savePages(id, unchanged, removed);
   source = {
     ...source,
     status: 'ready',
@@ -121,20 +155,32 @@ export async function refreshSource(id: string, context: SourcesContext): Promis
           .map((failure) => failure.reason)
           .join('; ')}`
       : null,
-    pages: pages.length,
-    chunks: pages.reduce((sum, page) => sum + page.chunks, 0),
+    ...(await counts()),
   };
   await context.sourceStore.saveSource(source);
   return { ...report, source };
 }
 
-async function readFileSource(source: KnowledgeSource): Promise<CrawledPage> {
+/**
+ * Reads a file source: named by its upload's name or its file name (never the server's path, which
+ * chunks would cite), refused over the size limit before it is read.
+ */
+async function readFileSource(source: KnowledgeSource, context: SourcesContext): Promise<CrawledPage> {
+  const name = typeof source.options.name === 'string' ? source.options.name : basename(source.location);
+  const maxBytes =
+    typeof source.options.maxBytes === 'number' ? source.options.maxBytes : context.maxFileBytes;
+  const cannotRead = (error: Error) =>
+    new Error(`The file ${source.location} cannot be read (${error.message}): its previous content is kept.`);
+  const size = await stat(source.location).then(
+    (stats) => stats.size,
+    (error: Error) => {
+      throw cannotRead(error);
+    },
+  );
+  checkDocumentSize(name, size, maxBytes);
   const data = await readFile(source.location).catch((error: Error) => {
-    throw new Error(
-      `The file ${source.location} cannot be read (${error.message}): its previous content is kept.`,
-    );
+    throw cannotRead(error);
   });
-  const name = typeof source.options.name === 'string' ? source.options.name : source.location;
   const document = await readDocument(name, data, name);
   return {
     kind: 'changed',

@@ -13,6 +13,8 @@ export interface SourcesContext {
   addressPolicy?: AddressPolicy;
   /** The contact page or mailto: in the crawler's user agent. */
   contact?: string;
+  /** Largest file a file source reads, in bytes, unless the source's `maxBytes` option says otherwise. Default 10 MiB. */
+  maxFileBytes?: number;
   /** The clock (tests inject it). Default `() => new Date()`. */
   now?: () => Date;
 }
