@@ -151,4 +151,55 @@ describe('/api/v1/sources', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it('an upload that cannot be read (corrupt PDF, binary .md) is 400 with the reason, and nothing is kept', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-source-uploads-'));
+    try {
+      const { call, as, store, auditLog } = setup({ fileDirectory: directory });
+      const anna = await as('anna');
+      const pdf = await call('/files?name=manual.pdf&nodeId=3', anna, {
+        body: new TextEncoder().encode('%PDF-1.7 this is not really a PDF'),
+      });
+      expect(pdf.status).toBe(400);
+      expect(JSON.stringify(await pdf.json())).toMatch(/manual\.pdf.*cannot be read, so it was not added/);
+      const binary = await call('/files?name=fake.md&nodeId=3', anna, {
+        body: new Uint8Array(4_000).map((_, index) => (index * 31) % 256),
+      });
+      expect(binary.status).toBe(400);
+      expect(JSON.stringify(await binary.json())).toMatch(/fake\.md is not text/);
+      expect(await store.listSources()).toEqual([]);
+      expect(readdirSync(directory)).toEqual([]);
+      expect((await auditLog.list()).map((entry) => entry.action)).not.toContain('sources.add');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('two uploads with the same name to one node keep their own chunks; deleting one keeps the other', async () => {
+    const { call, as } = setup();
+    const anna = await as('anna');
+    const upload = async (text: string) => {
+      const response = await call('/files?name=faq.md&nodeId=3', anna, {
+        body: new TextEncoder().encode(text),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { source: { id: string; title?: string } }).source.id;
+    };
+    await upload('# FAQ\n\nThe workshop repairs punctures while you wait.');
+    const second = await upload('# FAQ\n\nGift cards never expire.');
+    const search = async (message: string) =>
+      (
+        (await (await call('/search', anna, { json: { message, nodeId: 3, limit: 5 } })).json()) as {
+          chunks: { text: string; title: string }[];
+        }
+      ).chunks;
+    const texts = async () =>
+      (await search('punctures workshop gift cards expire')).map((chunk) => chunk.text).join('\n');
+    expect(await texts()).toMatch(/punctures/);
+    expect(await texts()).toMatch(/Gift cards/);
+    expect((await search('punctures'))[0]!.title).toBe('FAQ');
+    expect((await call(`/${second}`, anna, { method: 'DELETE' })).status).toBe(200);
+    expect(await texts()).toMatch(/punctures/);
+    expect(await texts()).not.toMatch(/Gift cards/);
+  });
 });

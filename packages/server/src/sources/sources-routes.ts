@@ -49,6 +49,8 @@ export function sourcesContext(services: Services, options: SourcesOptions): Sou
     embedder: agent.embedder,
     embeddingCache: agent.embeddingCache,
     addressPolicy: { allowPrivateHosts: options.allowPrivateHosts ?? [] },
+    // An uploaded file is read again on refresh: under the limit it was accepted with.
+    ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.contact ? { contact: options.contact } : {}),
   };
 }
@@ -160,11 +162,18 @@ export function sourcesRoutes(services: Services, options: SourcesOptions): Hono
       rmSync(path, { force: true });
       throw error;
     }
+    const { source: read } = await refreshSource(source.id, context());
+    if (read.status === 'failed') {
+      // A file that cannot be read (corrupt PDF, binary behind a text extension…) would stay a failed
+      // source no refresh can mend: nothing is kept, and the uploader is told why.
+      await removeSource(source.id, context());
+      rmSync(path, { force: true });
+      throw invalidRequest(`The file "${name}" cannot be read, so it was not added: ${read.error}`);
+    }
     await services.operatorAuth.audit(operatorOf(c), 'sources.add', {
       detail: { sourceId: source.id, kind: 'file', location: name },
     });
-    await refreshSource(source.id, context());
-    return c.json({ source: await options.store.getSource(source.id) }, 201);
+    return c.json({ source: read }, 201);
   });
 
   routes.post('/:id/refresh', admin, async (c) => {
