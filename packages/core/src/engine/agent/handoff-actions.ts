@@ -1,5 +1,7 @@
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
 import { handoffEventsOf } from '../../handoff/handoff-events.js';
+import { redactHistoryEntry } from '../../privacy/redact-commit.js';
+import type { Redactor } from '../../privacy/redactor.js';
 import type { AgentEvent } from '../../protocol/events.js';
 import type { FileMetadata } from '../../protocol/file-metadata.js';
 import type { HandBackTarget, HandoffState, HandoffTransition, OperatorRef } from '../../protocol/handoff.js';
@@ -233,13 +235,16 @@ export function applyHandoffAction(
  * Runs an operator's action on a session (`TreeAgent.handoffAction`, which queues it with the
  * session's turns): under the store's lock when it has one, the action is applied to the stored
  * record and committed atomically with its history rows and webhook events; an action that does
- * not fit the handoff throws `HANDOFF` and changes nothing.
+ * not fit the handoff throws `HANDOFF` and changes nothing. With a `redactor` (the agent's
+ * `redaction`), the rows are stored redacted as a turn's are (an operator's reply and its options,
+ * docs/privacy.md); the update returned, which goes to the user, keeps the text as written.
  */
 export async function runHandoffAction(
   store: SessionStore,
   runtime: AgentRuntime,
   sessionId: string,
   action: HandoffAction,
+  redactor: Redactor | null = null,
 ): Promise<HandoffUpdate> {
   const release = store.lock ? await store.lock(sessionId) : null;
   try {
@@ -247,10 +252,13 @@ export async function runHandoffAction(
     const at = runtime.now().toISOString();
     const { record: next, update } = applyHandoffAction(record, sessionId, action, runtime.tree, at);
     if (next && record) {
-      const handoffEvents = handoffEventsOf(sessionId, record.handoff, next.handoff, update.entries);
+      const history = redactor
+        ? update.entries.map((entry) => redactHistoryEntry(entry, redactor))
+        : update.entries;
+      const handoffEvents = handoffEventsOf(sessionId, record.handoff, next.handoff, history);
       await store.commit({
         record: next,
-        history: update.entries,
+        history,
         expectedVersion: record.version,
         ...(release ? { endsInteraction: true } : {}),
         ...(handoffEvents.length ? { handoffEvents } : {}),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '@treeagent/sqlite';
@@ -124,5 +124,37 @@ describe('satisfaction (CSAT) over HTTP', () => {
     });
     expect(deleted.status).toBe(204);
     expect(await stores.satisfaction.list()).toEqual([]);
+  });
+
+  it('with redaction on, the comment is stored redacted: the raw address is in neither the .db nor the -wal', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'treeagent-csat-'));
+    const stores = openSqlite(directory);
+    cleanups.push(async () => {
+      await stores.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    const agent = handoffAgent({ redaction: {}, sessionStore: stores.sessionStore });
+    const { app } = testApp({
+      agent,
+      operators: { directory: operatorDirectory(await testOperatorAccounts()) },
+      handoff: { satisfaction: stores.satisfaction, queue: stores.handoffQueue },
+    });
+    const bruno = await loginOperator(app, 'bruno');
+    const session = await createSession(app);
+    await postMessage(app, session, { message: 'I want a human' });
+    await handBack(app, bruno, session.sessionId);
+    const comment = 'Kind, but write to me at giulia.verdi@example.org or +33 6 12 34 56 78';
+    expect((await rate(app, session, { rating: 5, comment })).status).toBe(201);
+
+    expect((await stores.satisfaction.list())[0]!.comment).toBe(
+      'Kind, but write to me at [email] or [phone]',
+    );
+    const bytes = [stores.file, `${stores.file}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('');
+    expect(bytes).toContain('Kind, but write to me at [email]');
+    expect(bytes).not.toContain('giulia.verdi@example.org');
+    expect(bytes).not.toContain('12 34 56 78');
   });
 });

@@ -29,7 +29,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * `POST /sessions/:id/satisfaction` `{ rating: 1–5, comment? }` (the session's token): the user's
  * rating of their conversation with people, once the operator handed it back or closed it (409
  * before, or when the session was never with people, or already rated). Kept with the operator,
- * the team and the tree version that ran the session (its last turn fact, else the current tree).
+ * the team and the tree version that ran the session (its last turn fact, else the current tree). With
+ * redaction on, the comment is stored redacted.
  */
 export function satisfactionRoutes(services: Services, analytics: AnalyticsStore | undefined): Hono {
   const routes = new Hono();
@@ -48,7 +49,8 @@ export function satisfactionRoutes(services: Services, analytics: AnalyticsStore
     const added = await services.handoffs.satisfaction.add({
       sessionId,
       rating: body.rating as 1 | 2 | 3 | 4 | 5,
-      comment: body.comment || null,
+      // Redacted like the history before it is stored (docs/privacy.md): users write contacts here too.
+      comment: body.comment ? (services.agent.redactor?.redactText(body.comment) ?? body.comment) : null,
       operatorId: entry.operator?.id ?? null,
       team: entry.queue,
       treeVersion,
