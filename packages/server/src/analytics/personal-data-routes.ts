@@ -2,6 +2,8 @@ import type { ChannelStore } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../http/read-json.js';
+import { STORED_SESSION_ID } from '../http/stored-session-id.js';
+import { LEGACY_OPENAI_SESSION_ID } from '../openai/chat-session.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import type { AnalyticsOptions } from './analytics-options.js';
@@ -24,7 +26,14 @@ export const PersonalDataRequest = z
       })
       .optional(),
     sessionIds: z
-      .array(z.string().regex(/^[A-Za-z0-9_:-]{1,200}$/, 'a session id'))
+      .array(
+        z
+          .string()
+          .refine(
+            (id) => STORED_SESSION_ID.test(id) || LEGACY_OPENAI_SESSION_ID.test(id),
+            'a session id: 1–300 letters, digits and _ : . - (every id the server creates)',
+          ),
+      )
       .min(1)
       .max(100)
       .optional(),

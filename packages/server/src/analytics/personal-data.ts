@@ -24,6 +24,7 @@ import type {
 import type { StoredTurnFact } from '@treeagent/core/analytics';
 import { hashSecret } from '../auth/secrets.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
+import { LEGACY_OPENAI_SESSION_ID } from '../openai/chat-session.js';
 
 /**
  * A user reference the integrating application passes as `userId` (`POST /api/v1/sessions`): 1–128
@@ -321,9 +322,27 @@ export class PersonalData {
       detail: { user, ...(channelUser ? { channelUser } : {}), sessions: sessionIds.length },
     });
     for (const sessionId of sessionIds) {
-      await append({ at, actorId: actor.id, actorRole: actor.role, action, sessionId, detail: { user } });
+      await append({
+        at,
+        actorId: actor.id,
+        actorRole: actor.role,
+        action,
+        sessionId: auditedSessionId(sessionId),
+        detail: { user },
+      });
     }
   }
+}
+
+/**
+ * A session id as the audit log may keep it: as it is, but for an OpenAI-compatible conversation an
+ * earlier server stored under the client's own id (which may be an e-mail), whose id is replaced by
+ * its reference (`openai:k:<key hash>:ref:<reference>`), as a `userId` is.
+ */
+export function auditedSessionId(sessionId: string): string {
+  const legacy = LEGACY_OPENAI_SESSION_ID.exec(sessionId);
+  if (!legacy) return sessionId;
+  return `${sessionId.slice(0, sessionId.length - legacy[1]!.length)}ref:${userReference(legacy[1]!)}`;
 }
 
 /** The stored files of a session, then those its record names that the store did not list. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { bearerToken } from '../auth/api-keys.js';
 import { createSecret, hashSecret } from '../auth/secrets.js';
@@ -27,14 +27,26 @@ const PRINTABLE = /^[\x21-\x7e]{1,200}$/;
 
 /**
  * The engine session id of a conversation of the OpenAI-compatible endpoint: under the namespace of
- * the API key that created it (`openai:k:<hash of the key>:<id>`), or, on a server without API keys,
- * under the hash of the conversation id (`openai:c:<hash>`), so the store never holds the secret.
+ * the API key that created it, the id keyed-hashed with that key (`openai:k:<hash of the key>:u:<HMAC
+ * of the id>`), or, on a server without API keys, under the hash of the conversation id
+ * (`openai:c:<hash>`). The store, the audit log and the server's answers never hold the id the client
+ * sent — OpenAI's `user` is often an e-mail address — nor the secret; the same key and id always give
+ * the same session, so a conversation goes on. Keyed, so a guessed address cannot be hashed to find its
+ * session without the key. (Before this, the id was kept as sent: `openai:k:<hash>:<id>`; such sessions
+ * are no longer continued and expire with the retention.)
  */
 export function openAiEngineSessionId(apiKey: string | null, id: string): string {
   return apiKey === null
     ? `${OPENAI_SESSION_PREFIX}c:${hashSecret(id).slice(0, 40)}`
-    : `${OPENAI_SESSION_PREFIX}k:${hashSecret(apiKey).slice(0, 16)}:${id}`;
+    : `${OPENAI_SESSION_PREFIX}k:${hashSecret(apiKey).slice(0, 16)}:u:${createHmac('sha256', apiKey).update(id, 'utf8').digest('hex').slice(0, 40)}`;
 }
+
+/**
+ * A session id as an earlier server version stored an API key's conversation: the client's id as sent
+ * (`openai:k:<hash of the key>:<id>`); group 1 is that id. Its sessions may hold a `user` e-mail in
+ * their id: `personal-data` accepts them and audits them by reference (docs/privacy.md).
+ */
+export const LEGACY_OPENAI_SESSION_ID = /^openai:k:[0-9a-f]{16}:(?!u:[0-9a-f]{40}$)([\x21-\x7e]{1,200})$/;
 
 /**
  * The session of a chat completion. A conversation is reachable only with the credential that
