@@ -20,6 +20,7 @@ import { serverVersions } from '../versions/server-versions.js';
 import { versionRecorder } from '../versions/version-recorder.js';
 import { watchFiles } from '../watch-file.js';
 import { defineCommand } from './command-definition.js';
+import { REDACTION_FLAGS, redactionOption } from './redaction-option.js';
 
 export interface DevOptions {
   config?: string;
@@ -47,6 +48,8 @@ export interface DevOptions {
   utterances?: string;
   /** Redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored. */
   redact?: boolean;
+  /** `--redact-live <detectors>`: what the live turn still sees (docs/privacy.md). */
+  redactLive?: string;
   /** The tree editor (`/staff/editor`): default on in debug mode or with operators (then for admins only). */
   editor?: boolean;
 }
@@ -85,12 +88,13 @@ export async function startDev(treePath: string, options: DevOptions, out: Outpu
     options.config ? { config: options.config } : {},
     out,
   );
+  const redaction = redactionOption(options);
   const agent = new TreeAgent({
     tree: loaded.tree,
     ...data.options,
     ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
     ...loaded.agentOptions,
-    ...(options.redact ? { redaction: {} } : {}),
+    ...(redaction ? { redaction } : {}),
   });
   // The Analytics page's "add as chunks" edits the tree's files; the tree is reloaded at once.
   let treeChanged = () => {};
@@ -347,11 +351,7 @@ export const devDefinition = defineCommand({
       description:
         "labelled utterances (TSV): the Analytics page adds unmatched messages to them, the editor's threshold suggestions come from them (default for the editor: utterances.tsv beside the tree)",
     },
-    {
-      flags: '--redact',
-      description:
-        'redact personal data (e-mail, phone, IBAN, cards, codice fiscale) before anything is stored',
-    },
+    ...REDACTION_FLAGS,
     { flags: '--no-watch', description: 'do not reload on changes' },
     {
       flags: '--locale <language>',

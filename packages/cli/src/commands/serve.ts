@@ -33,6 +33,7 @@ import { parsePort, portInUseError } from '../user-errors.js';
 import { EnvironmentTrees, VERSION_POLL_MS } from '../versions/environment-trees.js';
 import { watchFiles } from '../watch-file.js';
 import { defineCommand } from './command-definition.js';
+import { REDACTION_FLAGS, redactionOption } from './redaction-option.js';
 
 /** Options of `treeagent serve` (the flags; docs/deployment.md). */
 export interface ServeCommandOptions {
@@ -88,6 +89,8 @@ export interface ServeCommandOptions {
   streamLimits?: string;
   utterances?: string;
   redact?: boolean;
+  /** `--redact-live <detectors>`: what the live turn still sees (docs/privacy.md). */
+  redactLive?: string;
   /** How long in-flight turns may finish on SIGTERM, in milliseconds (default 10 000). */
   shutdownTimeout?: string;
 }
@@ -271,13 +274,14 @@ export async function startServe(
       environment = await EnvironmentTrees.open(stores.versions, treePath, options.env, configOption, out);
       loaded = environment.loaded;
     }
+    const redaction = redactionOption(options);
     agent = new TreeAgent({
       ...(environment ? { sessionTrees: environment } : {}),
       tree: loaded.tree,
       ...stores.agentOptions,
       ...fitOptions(options.data, out, loaded.path, loaded.fitBase),
       ...loaded.agentOptions,
-      ...(options.redact ? { redaction: {} } : {}),
+      ...(redaction ? { redaction } : {}),
     });
     await agent.ready();
     const reload = async () => {
@@ -632,7 +636,7 @@ export const serveDefinition = defineCommand({
       flags: '--utterances <file>',
       description: 'labelled utterances (Analytics "add to utterances", editor suggestions)',
     },
-    { flags: '--redact', description: 'redact personal data before anything is stored' },
+    ...REDACTION_FLAGS,
     {
       flags: '--shutdown-timeout <ms>',
       description: 'on SIGTERM, how long turns in flight may finish',
