@@ -57,6 +57,9 @@ test('a rollback during an experiment ends it, and the server following the envi
         served.add((await trees.treeFor(`${prefix}-${index}`)) === null ? trees.versionId : 'other');
       return served;
     };
+    expect(out.out).toEqual([
+      `production runs the experiment "town": new sessions get ${v1} 50%, ${v2} 50%, not only ${v2}, until it ends.`,
+    ]);
     expect(await variantsOf('during')).toEqual(new Set([v2, 'other']));
 
     // A publish would not reach new sessions: refused, naming the experiment and the way out.
@@ -75,7 +78,7 @@ test('a rollback during an experiment ends it, and the server following the envi
     expect(history.at(-1)?.message).toBe(`rollback from ${v2} (ended the experiment "town")`);
 
     expect(await trees.refresh(agent)).toBe(true);
-    expect(out.out).toEqual([
+    expect(out.out.slice(1)).toEqual([
       'The experiment "town" of production ended.',
       `production now serves version ${v1} of shop to new sessions (was ${v2}); sessions begun before keep theirs.`,
     ]);
@@ -100,7 +103,7 @@ test('a rollback during an experiment ends it, and the server following the envi
       figures: null,
     });
     await trees.refresh(agent);
-    expect(out.out.slice(2)).toEqual([
+    expect(out.out.slice(3)).toEqual([
       `production runs the experiment "again": new sessions get ${v1} 50%, ${v2} 50%; sessions begun before keep theirs.`,
       `production's version is now ${v2} of shop (was ${v1}), but its experiment "again" still gives new sessions ${v1} 50%, ${v2} 50%: ${v2} reaches them when the experiment ends.`,
     ]);

@@ -75,6 +75,10 @@ export class EnvironmentTrees implements SessionTrees {
     const loaded = await loadVersion(treePath, version, config);
     const trees = new EnvironmentTrees(store, treePath, environment, tree, { version, loaded }, config, out);
     trees.#experiment = served?.experiment ?? null;
+    if (trees.#experiment)
+      out.log(
+        `${environment} runs the experiment "${trees.#experiment.name}": new sessions get ${splitOf(trees.#experiment)}, not only ${version.id}, until it ends.`,
+      );
     return trees;
   }
 
