@@ -56,7 +56,11 @@ class PiecesChannel implements Channel {
 
 const TEXT = 'piece0001 piece0002 piece0003 piece0004 piece0005';
 
-async function deliver(channel: PiecesChannel, options: { timeoutMs?: number } = {}) {
+async function deliver(
+  channel: PiecesChannel,
+  options: { timeoutMs?: number; maxAttempts?: number } = {},
+  id = 'pieces:m1:0',
+) {
   const store = new InMemoryChannelStore();
   const logger = memoryLogger();
   const loop = new ChannelDeliveryLoop({
@@ -77,7 +81,7 @@ async function deliver(channel: PiecesChannel, options: { timeoutMs?: number } =
   await store.enqueue(
     [
       {
-        id: 'pieces:m1:0',
+        id,
         sessionId: 's1',
         conversation: { channel: channel.name, conversationId: 'c1', userId: 'u1' },
         payload: { type: 'text', text: TEXT, options: [] },
@@ -87,7 +91,9 @@ async function deliver(channel: PiecesChannel, options: { timeoutMs?: number } =
   );
   loop.start();
   await expect
-    .poll(async () => (await store.counts()).reduce((sum, row) => sum + row.pending, 0), { timeout: 10_000 })
+    .poll(async () => (await store.counts()).reduce((sum, row) => sum + row.pending, 0), {
+      timeout: 10_000,
+    })
     .toBe(0);
   loop.stop();
   await loop.settle();
@@ -135,5 +141,17 @@ describe('ChannelDeliveryLoop: a message sent as several platform messages', () 
     const { store } = await deliver(channel, { timeoutMs: 100 });
     expect(channel.taken).toEqual(['piece0001', 'piece0002', 'piece0003', 'piece0004', 'piece0005']);
     expect(await store.deadLetters()).toEqual([]);
+  });
+
+  it("a dead-lettered message is logged by a hash of its id, never the platform's id (a WhatsApp wamid holds the phone number)", async () => {
+    const channel = new PiecesChannel();
+    channel.send = async () => {
+      throw ChannelSendError.ofStatus('test', 400, null);
+    };
+    const { store, logger } = await deliver(channel, {}, 'whatsapp:wamid.HBgMMzkzNDcxMjM0NTY3:0');
+    expect(await store.deadLetters()).toHaveLength(1);
+    const lines = logger.entries.map((entry) => entry.message).join('\n');
+    expect(lines).toContain('did not take message #');
+    expect(lines).not.toContain('wamid.HBgMMzkzNDcxMjM0NTY3');
   });
 });

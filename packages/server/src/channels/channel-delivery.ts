@@ -7,6 +7,7 @@ import {
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import { DrainLoop } from '../outbox/drain-loop.js';
+import { loggedUpdateId } from './channel-inbox-worker.js';
 import type { ChannelMetrics } from './channel-metrics.js';
 import type { MessagingChannels } from './channels-options.js';
 
@@ -151,7 +152,10 @@ export class ChannelDeliveryLoop {
     }
     await this.#failed(delivery, failure).catch((error) =>
       // The lease ends by itself: the message is tried again then.
-      this.#logger.error(`Recording the failed send of channel message ${delivery.id} failed`, error),
+      this.#logger.error(
+        `Recording the failed send of channel message ${loggedUpdateId(delivery.id)} failed`,
+        error,
+      ),
     );
   }
 
@@ -164,7 +168,7 @@ export class ChannelDeliveryLoop {
       await this.#store.failed(delivery.id, failure.message, null, now);
       this.#metrics.deliveries.inc({ channel: name, result: 'dead' });
       this.#logger.error(
-        `Channel "${name}" did not take message ${delivery.id} (session ${delivery.sessionId}) after ${delivery.attempts} attempt(s): ${failure.message}. It is dead-lettered (treeagent_channel_outbox{status="dead"}); an admin can retry it with POST /api/v1/channels/dead-letters/${encodeURIComponent(delivery.id)}/retry.`,
+        `Channel "${name}" did not take message ${loggedUpdateId(delivery.id)} (session ${delivery.sessionId}) after ${delivery.attempts} attempt(s): ${failure.message}. It is dead-lettered (treeagent_channel_outbox{status="dead"}); an admin finds it in GET /api/v1/channels/dead-letters (by its session) and retries it with POST /api/v1/channels/dead-letters/<id>/retry.`,
       );
       return;
     }

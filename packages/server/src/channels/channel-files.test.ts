@@ -95,9 +95,10 @@ beforeAll(async () => {
   accounts = await testOperatorAccounts();
 });
 
-function filesApp() {
+function filesApp(limits?: { maxUploadBytes: number }) {
   const channel = new FileChannel();
   const made = testApp({
+    ...(limits ? { limits } : {}),
     agent: handoffAgent(),
     operators: { directory: operatorDirectory(accounts), auditLog: new InMemoryAuditLog() },
     channels: { channels: [channel], retryDelayMs: 20, pollMs: 50 },
@@ -235,6 +236,20 @@ describe('files of channel messages', () => {
       expect(serverMessage('it', 'channels.fileTooLarge', { name: 'scan.pdf', megabytes: 10 })).toContain(
         '10 MB',
       );
+    } finally {
+      await app.shutdown();
+    }
+  });
+
+  it('the server’s own limits (option `limits`) apply to channel files, not the defaults', async () => {
+    const { app, channel, post, userSaid } = filesApp({ maxUploadBytes: 1000 });
+    try {
+      await post({ id: 'm9', text: 'hello', files: [{ name: 'big.pdf', bytes: 1001 }] });
+      await expect.poll(async () => (await userSaid()).length).toBe(1);
+      const [said] = await userSaid();
+      expect(said!.attachments ?? []).toEqual([]);
+      expect(said!.content).toContain(serverMessage('en', 'channels.fileNote', { name: 'big.pdf' }));
+      await expect.poll(() => channel.texts().some((text) => text.includes('big.pdf'))).toBe(true);
     } finally {
       await app.shutdown();
     }

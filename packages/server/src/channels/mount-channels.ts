@@ -16,6 +16,7 @@ export function mountChannels(app: Hono, services: Services, options: MessagingC
     tokens: services.tokens,
     registry: services.metrics.registry,
     logger: services.logger,
+    limits: services.limits,
     options,
     ...(services.locale ? { locale: services.locale } : {}),
     satisfaction: {
