@@ -118,7 +118,13 @@ describe('single sign-on for operators (OpenID Connect, Chromium)', () => {
       const me = (await page.evaluate(async () => (await fetch('/api/v1/operator/me')).json())) as {
         operator: unknown;
       };
-      expect(me.operator).toEqual({ id: 'bruno', name: 'Bruno Bianchi', role: 'operator', teams: ['sales'] });
+      // The id is the provider's subject (its accounts' sub is the login here), never a username.
+      expect(me.operator).toEqual({
+        id: 'sso:bruno',
+        name: 'Bruno Bianchi',
+        role: 'operator',
+        teams: ['sales'],
+      });
       // The login is an HttpOnly cookie, as with a password.
       expect(await page.evaluate('document.cookie')).toBe('');
 
@@ -157,7 +163,7 @@ describe('single sign-on for operators (OpenID Connect, Chromium)', () => {
         (await fetch('/api/v1/operator/audit?action=operator.login')).json(),
       )) as { entries: unknown[] };
       expect(audit.entries[0]).toMatchObject({
-        actorId: 'anna',
+        actorId: 'sso:anna',
         actorRole: 'admin',
         detail: { method: 'oidc' },
       });

@@ -51,7 +51,7 @@ describe('single sign-on settings', () => {
         },
         base,
       ),
-    ).toEqual({ id: 'bruno', name: 'Bruno', role: 'operator', teams: ['b2b', 'sales'] });
+    ).toEqual({ id: 'sso:x1', name: 'Bruno', role: 'operator', teams: ['b2b', 'sales'] });
     expect(
       identityFromClaims(
         { sub: 'x2', email: 'a@example.com', roles: ['admins', 'helpdesk'] },
@@ -60,10 +60,33 @@ describe('single sign-on settings', () => {
           groupsClaim: 'roles',
         },
       ),
-    ).toEqual({ id: 'a@example.com', name: 'a@example.com', role: 'admin', teams: [] });
+    ).toEqual({ id: 'sso:x2', name: 'sso:x2', role: 'admin', teams: [] });
     expect(() => identityFromClaims({ sub: 'x3', groups: ['marketing'] }, base)).toThrow(OidcRefusal);
     expect(() => identityFromClaims({ sub: 'x3', groups: 'helpdesk' }, base)).toThrow(
       'in none of the operator or admin groups',
+    );
+  });
+
+  it('keys the operator on the subject, never on a username or e-mail the user may choose', () => {
+    const claims = { sub: 'mallory-sub', preferred_username: 'carla', groups: ['helpdesk'] };
+    // The id can never be an operators-file id (those have no ":"); the username only names them.
+    expect(identityFromClaims(claims, base)).toMatchObject({ id: 'sso:mallory-sub', name: 'carla' });
+    // An e-mail names the operator only when the provider verified it.
+    const mail = { sub: 's1', email: 'carla@example.com', groups: ['helpdesk'] };
+    expect(identityFromClaims(mail, base).name).toBe('sso:s1');
+    expect(identityFromClaims({ ...mail, email_verified: true }, base).name).toBe('carla@example.com');
+    // A subject with other characters or too long for an id: a hash of it, stable and at most 64.
+    const long = identityFromClaims(
+      { sub: `https://id.example.com/u/${'9'.repeat(80)}`, groups: ['helpdesk'] },
+      base,
+    );
+    expect(long.id).toMatch(/^sso:[A-Za-z0-9_-]{43}$/);
+    expect(
+      identityFromClaims({ sub: `https://id.example.com/u/${'9'.repeat(80)}`, groups: ['helpdesk'] }, base)
+        .id,
+    ).toBe(long.id);
+    expect(() => identityFromClaims({ preferred_username: 'carla', groups: ['helpdesk'] }, base)).toThrow(
+      OidcRefusal,
     );
   });
 });
