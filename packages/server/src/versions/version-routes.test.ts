@@ -65,7 +65,10 @@ async function setup() {
       store,
       tree: 'shop',
       gate,
-      treeVersionOf: async (version) => (version.id === good.id ? agent.tree.contentHash : 'not-served'),
+      treeVersionOf: async (version) => {
+        if (unloadable.has(version.id)) throw new Error('its callbacks module changed since it was saved');
+        return version.id === good.id ? agent.tree.contentHash : 'not-served';
+      },
       // A stand-in for the CLI's check (mock, labelled): the versions in `unloadable` do not load.
       unloadable: async (version) =>
         unloadable.has(version.id) ? 'its callbacks module changed since it was saved' : null,
@@ -157,7 +160,7 @@ describe('versions routes', () => {
   });
 
   it("give an experiment's figures per variant and the test's decision", async () => {
-    const { app, agent, call, store, satisfaction, good, better } = await setup();
+    const { app, agent, call, store, satisfaction, good, better, unloadable } = await setup();
     expect((await call('/experiments/production')).status).toBe(404);
     // CSAT ratings of sessions the good version ran, and one of a version outside the experiment.
     const rating = (sessionId: string, value: 1 | 2 | 3 | 4 | 5, treeVersion: string) =>
@@ -198,6 +201,17 @@ describe('versions routes', () => {
     ]);
     expect(body.decision).toMatchObject({ status: 'continue', sampleSize: 1565 });
     expect(body.decision.method).toMatch(/two-proportion z-test/);
+
+    // A variant that no longer loads (its module changed during the experiment): said, with the way out.
+    unloadable.add(better.id);
+    const broken = await call('/experiments/production');
+    expect(broken.status).toBe(409);
+    const error = ((await broken.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('VARIANT_NOT_LOADABLE');
+    expect(error.message).toContain(
+      `The experiment "town" on production has a variant that cannot be loaded any more, ${better.id} (its callbacks module changed since it was saved)`,
+    );
+    expect(error.message).toContain('--stop');
   });
 
   it('a publish during an experiment is refused naming it; a rollback wins, ending it in the history', async () => {

@@ -198,7 +198,14 @@ export function versionRoutes(
     const variants = [];
     for (const variant of experiment.variants) {
       const version = await versionOf(variant.versionId, 'variant');
-      const treeVersion = await options.treeVersionOf(version);
+      const treeVersion = await options.treeVersionOf(version).catch((error: unknown) => {
+        // Its sessions are served the environment's version instead: say so, and the way out.
+        throw new ApiError(
+          409,
+          'VARIANT_NOT_LOADABLE',
+          `The experiment "${experiment.name}" on ${name} has a variant that cannot be loaded any more, ${variant.versionId} (${error instanceof Error ? error.message : String(error)}): its new sessions get the environment's version instead. Stop the experiment (treeagent experiment ${name} <tree> --stop) or promote another variant, or restore what ${variant.versionId} was saved with.`,
+        );
+      });
       // The experiment's conversations: begun on this variant since its start (no 30-day cap; not
       // those begun before it).
       const { totals, sessionIds } = await experimentConversations(facts, {
