@@ -50,12 +50,13 @@ test('treeagent sources add, list, search, refresh and remove a crawled website'
 
   const allow = ['--data', data, '--allow-host', '127.0.0.1'];
   const added = capture();
+  // /broken answers 500: the source is ready, but a page failed, listed, and the exit code says so.
   expect(
     await main(
       ['sources', 'add', tree, 'faq', `${site.origin}/`, '--delay', '0', '--every', '60', ...allow],
       added,
     ),
-  ).toBe(0);
+  ).toBe(1);
   const id = /Added crawl source (\S+)/.exec(added.text())![1]!;
   expect(added.text()).toMatch(/ready {2}10 page\(s\)/);
   expect(added.text()).toMatch(/failed {2}.*\/broken answered 500/);
@@ -76,8 +77,15 @@ test('treeagent sources add, list, search, refresh and remove a crawled website'
 
   site.set('/changing', page('Opening hours', { Hours: 'Closed on Mondays from now on.' }));
   const refreshed = capture();
-  expect(await main(['sources', 'refresh', tree, id, ...allow], refreshed)).toBe(0);
-  expect(refreshed.text()).toMatch(/1 page\(s\) changed \(1 chunk\(s\) written\), 9 unchanged, 0 removed/);
+  expect(await main(['sources', 'refresh', tree, id, ...allow], refreshed)).toBe(1);
+  expect(refreshed.text()).toMatch(
+    /1 page\(s\) changed \(1 chunk\(s\) written\), 9 unchanged, 0 removed, 1 failed/,
+  );
+  expect(refreshed.text()).toMatch(/failed {2}.*\/broken answered 500/);
+  site.set('/broken', { status: 404 });
+  const repaired = capture();
+  expect(await main(['sources', 'refresh', tree, id, ...allow], repaired)).toBe(0);
+  expect(repaired.text()).toMatch(/0 failed/);
 
   const removed = capture();
   expect(await main(['sources', 'remove', tree, id, ...allow], removed)).toBe(0);
@@ -90,4 +98,35 @@ test('treeagent sources add, list, search, refresh and remove a crawled website'
   expect(unknown.text()).toMatch(
     /There is no knowledge source "no-such-id": list them with `treeagent sources list`/,
   );
+});
+
+test('treeagent sources add: a missing file is named as a file; a file source cites its name, not its path', async () => {
+  const missing = capture();
+  expect(await main(['sources', 'add', tree, 'faq', 'files/nonexist.md', '--data', data], missing)).toBe(2);
+  expect(missing.text()).toMatch(
+    /The file "files\/nonexist\.md" does not exist: check the path.*http:\/\/ or https:\/\//,
+  );
+  expect(missing.text()).not.toMatch(/is not a URL/);
+
+  writeFileSync(join(scratch, 'care.md'), '# Chain care\n\nOil the chain of the city bike every two weeks.');
+  const added = capture();
+  expect(await main(['sources', 'add', tree, 'faq', join(scratch, 'care.md'), '--data', data], added)).toBe(
+    0,
+  );
+  const found = capture();
+  expect(
+    await main(['sources', 'search', tree, 'faq', 'oil the chain', '--limit', '1', '--data', data], found),
+  ).toBe(0);
+  expect(found.text()).toMatch(/Chain care/);
+  expect(found.text()).not.toContain(scratch);
+
+  writeFileSync(join(scratch, 'big.txt'), 'x'.repeat(3_000));
+  const big = capture();
+  expect(
+    await main(
+      ['sources', 'add', tree, 'faq', join(scratch, 'big.txt'), '--max-bytes', '1000', '--data', data],
+      big,
+    ),
+  ).toBe(1);
+  expect(big.text()).toMatch(/big\.txt is 3000 bytes, over the limit of 1000 bytes/);
 });

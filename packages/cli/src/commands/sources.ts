@@ -33,6 +33,7 @@ export interface SourcesAddOptions extends SourcesCommandOptions {
   include?: string[];
   exclude?: string[];
   delay?: string;
+  maxBytes?: string;
   refresh?: boolean;
 }
 
@@ -76,17 +77,20 @@ export async function sourcesAddCommand(
 ): Promise<number> {
   return withSources(treePath, options, async (context) => {
     const node = findQueryNode(context.tree, nodeRef);
-    const kind = existsSync(location)
-      ? 'file'
-      : options.sitemap || /\.xml(\?|$)/i.test(location)
-        ? 'sitemap'
-        : 'crawl';
+    const isFile = existsSync(location);
+    if (!isFile && !/^[a-z][a-z0-9+.-]*:\/\//i.test(location))
+      throw new TreeAgentError(
+        'INVALID_INPUT',
+        `The file "${location}" does not exist: check the path (relative to ${process.cwd()}), or give a website's address with http:// or https://.`,
+      );
+    const kind = isFile ? 'file' : options.sitemap || /\.xml(\?|$)/i.test(location) ? 'sitemap' : 'crawl';
     const crawlOptions: Record<string, unknown> = {
       ...(options.maxPages ? { maxPages: integer(options.maxPages, '--max-pages') } : {}),
       ...(options.maxDepth ? { maxDepth: integer(options.maxDepth, '--max-depth') } : {}),
       ...(options.include?.length ? { include: options.include } : {}),
       ...(options.exclude?.length ? { exclude: options.exclude } : {}),
       ...(options.delay ? { delayMs: integer(options.delay, '--delay') } : {}),
+      ...(options.maxBytes ? { maxBytes: integer(options.maxBytes, '--max-bytes') } : {}),
     };
     const source = await addSource(
       {
@@ -171,7 +175,7 @@ export async function sourcesSearchCommand(
     if (!chunks.length) out.log(`Node ${node.id} retrieves nothing for "${message}".`);
     for (const chunk of chunks) {
       const title = typeof chunk.extra.title === 'string' ? chunk.extra.title : '';
-      const url = typeof chunk.extra.url === 'string' ? chunk.extra.url : String(chunk.extra._source ?? '');
+      const url = typeof chunk.extra.url === 'string' ? chunk.extra.url : '';
       out.log(
         `${(chunk.similarity ?? 0).toFixed(3)}  ${title}  ${url}\n       ${chunk.text.replace(/\s+/g, ' ').slice(0, 200)}`,
       );
@@ -180,13 +184,14 @@ export async function sourcesSearchCommand(
   });
 }
 
+/** Prints what a refresh did; 1 when the source or any of its pages could not be read (for CI). */
 function printReport(report: RefreshReport, out: Output): number {
   out.log(describe(report.source));
   out.log(
     `  ${report.changed} page(s) changed (${report.written} chunk(s) written), ${report.unchanged} unchanged, ${report.removed} removed, ${report.failed.length} failed, ${report.skipped.length} skipped`,
   );
   for (const failure of report.failed) out.log(`  failed  ${failure.reason}`);
-  return report.source.status === 'failed' ? 1 : 0;
+  return report.source.status === 'failed' || report.failed.length ? 1 : 0;
 }
 
 function describe(source: KnowledgeSource): string {
@@ -250,6 +255,10 @@ export const sourcesDefinition = defineCommand({
           parse: collect,
         },
         { flags: '--delay <ms>', description: 'milliseconds between two requests to the site (default 250)' },
+        {
+          flags: '--max-bytes <n>',
+          description: 'largest file (default 10 MiB) or web page (default 5 MiB) read, in bytes',
+        },
         { flags: '--no-refresh', description: 'add it without reading it now' },
         ...COMMON_OPTIONS,
       ],
