@@ -54,7 +54,14 @@ export class OidcLogin {
         this.options.clientId,
         undefined,
         client.ClientSecretBasic(this.#secret),
-        this.options.allowInsecureIssuer ? { execute: [client.allowInsecureRequests] } : undefined,
+        {
+          // Check the ID token's signature against the provider's published keys (openid-client
+          // skips it for a token from the token endpoint unless asked: its TLS vouches for it).
+          execute: [
+            client.enableNonRepudiationChecks,
+            ...(this.options.allowInsecureIssuer ? [client.allowInsecureRequests] : []),
+          ],
+        },
       )
       .catch((error: unknown) => {
         this.#configuration = null;
