@@ -86,4 +86,27 @@ describe('redaction of what operators and emits store (docs/privacy.md)', () => 
     expect(record!.pendingMessage!.options).toEqual(['Yes, alpha [email]', 'No']);
     expect(JSON.stringify({ history, record })).not.toContain(EMAIL);
   });
+
+  it("TreeAgent.handoffAction stores an operator's reply with the agent's redaction", async () => {
+    const { agent, sessionStore } = agentWithStore();
+    await agent.send('s', 'I want a human');
+    await agent.handoffAction('s', { type: 'claim', operator: anna });
+    await agent.handoffAction('s', {
+      type: 'reply',
+      operator: anna,
+      reply: { content: `Write to ${EMAIL}.` },
+    });
+    expect((await sessionStore.history('s')).at(-1)).toMatchObject({ content: 'Write to [email].' });
+    expect(JSON.stringify(await sessionStore.history('s'))).not.toContain(EMAIL);
+  });
+
+  it('with liveTurn, the user may pick an option the store keeps redacted (as the client shows it)', async () => {
+    const { agent, sessionStore } = agentWithStore();
+    const shown = (await agent.send('s', `alpha ${EMAIL}`)).messages[0]!.options;
+    expect(shown[0]).toBe(`Yes, alpha ${EMAIL}`);
+    // Picked as the client shows it: accepted (not INVALID_INPUT), kept redacted.
+    await agent.send('s', '', { selectedOption: shown[0]! });
+    const picked = (await sessionStore.history('s')).filter((entry) => entry.role === 'user').at(-1);
+    expect(picked).toMatchObject({ selectedOption: 'Yes, alpha [email]' });
+  });
 });

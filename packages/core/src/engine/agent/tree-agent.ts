@@ -292,7 +292,9 @@ export class TreeAgent {
   async handoffAction(sessionId: string, action: HandoffAction): Promise<HandoffUpdate> {
     checkSendInput(sessionId, '', {});
     const runtime = await this.#host.load();
-    return this.#mutex.run(sessionId, () => runHandoffAction(this.sessionStore, runtime, sessionId, action));
+    return this.#mutex.run(sessionId, () =>
+      runHandoffAction(this.sessionStore, runtime, sessionId, action, this.redactor),
+    );
   }
 
   /**

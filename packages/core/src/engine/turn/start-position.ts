@@ -1,5 +1,6 @@
 import { validateBeforeRunOutput } from '../../callbacks/validate-outputs.js';
 import { TreeAgentError } from '../../errors/tree-agent-error.js';
+import { matchesStoredOption } from '../../privacy/stored-option.js';
 import type { OutputMessage } from '../../protocol/output-message.js';
 import { createLinks } from '../../tree/links.js';
 import { aNode } from '../../tree/node-type-article.js';
@@ -153,7 +154,8 @@ function resumedSpecial(turn: StartContext, node: TreeNode): AfterSpecial {
 function selectedOption(turn: StartContext, options: readonly string[]): string | null {
   const chosen = turn.input.selectedOption;
   if (chosen !== null) {
-    if (options.length && !options.includes(chosen)) {
+    // The stored options are redacted (docs/privacy.md); with `liveTurn` the client shows the value.
+    if (options.length && !options.some((option) => matchesStoredOption(option, chosen))) {
       throw new TreeAgentError(
         'INVALID_INPUT',
         `selectedOption ${JSON.stringify(chosen)} is not one of the options of the last message (${options.map((o) => JSON.stringify(o)).join(', ')}).`,
@@ -162,6 +164,9 @@ function selectedOption(turn: StartContext, options: readonly string[]): string 
     }
     return chosen;
   }
-  const typed = turn.input.message.trim().toLowerCase();
-  return options.find((option) => option.trim().toLowerCase() === typed) ?? null;
+  const typed = turn.input.message.trim();
+  const lower = typed.toLowerCase();
+  const option = options.find((stored) => stored.trim().toLowerCase() === lower);
+  if (option !== undefined) return option;
+  return options.some((stored) => matchesStoredOption(stored, typed)) ? typed : null;
 }
