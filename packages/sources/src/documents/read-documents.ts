@@ -69,12 +69,6 @@ export function checkDocumentSize(name: string, bytes: number, maxBytes = MAX_DO
     );
 }
 
-/** How `readDocuments` reads. */
-export interface ReadDocumentsOptions {
-  /** Largest file read, in bytes; a bigger one is refused before it is read. Default 10 MiB (`MAX_DOCUMENT_BYTES`). */
-  maxBytes?: number;
-}
-
 /**
  * Reads the documents to ingest: files, or every supported file under a folder. Each document's
  * `source` is its path relative to `base`, so re-running from the same place finds its chunks again.
@@ -83,7 +77,8 @@ export interface ReadDocumentsOptions {
 export async function readDocuments(
   paths: readonly string[],
   base = process.cwd(),
-  options: ReadDocumentsOptions = {},
+  /** `maxBytes`: the largest file read, in bytes; a bigger one is refused before it is read. Default 10 MiB. */
+  options: { maxBytes?: number } = {},
 ): Promise<IngestDocument[]> {
   const files: string[] = [];
   for (const path of paths) collect(resolve(path), files);
