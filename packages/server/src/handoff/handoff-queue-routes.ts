@@ -1,8 +1,11 @@
+import { type QueueEntry, queueLimit, sortQueue } from '@treeagent/core/adapter';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { HandoffListResponse } from '../api-types.js';
 import { channelOfSession } from '../channels/channel-of-session.js';
 import { validate } from '../http/read-json.js';
+import type { OperatorIdentity } from '../operators/operator-accounts.js';
+import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
 import { summaryOf } from './handoff-summary.js';
 
@@ -13,16 +16,62 @@ const ListQuery = z.strictObject({
 });
 
 /**
+ * The teams whose handoffs `operator` works on, or `null` for every team: an admin, or an operator
+ * without teams. A handoff's `queue` is its team; every handoff has one (`default` unless a node
+ * names another), so an operator with teams does not see the `default` queue unless it is a team of
+ * theirs.
+ */
+export function teamsOf(operator: OperatorIdentity): readonly string[] | null {
+  return operator.role === 'admin' || !operator.teams?.length ? null : operator.teams;
+}
+
+/**
+ * Whether `operator` may see and act on a handoff in `queue` held by `holderId`: one of their teams,
+ * or one they hold (a colleague of another team passed it to them by name).
+ */
+export function handoffVisibleTo(
+  operator: OperatorIdentity,
+  handoff: { queue: string; holderId: string | null },
+): boolean {
+  const teams = teamsOf(operator);
+  return teams === null || teams.includes(handoff.queue) || handoff.holderId === operator.id;
+}
+
+/**
  * The queue of the operator console, `GET /api/v1/operator/handoffs?status=&queue=&limit=` (operators):
- * the handed-off sessions, open ones by default, with the names of the open queues.
+ * the handed-off sessions, open ones by default, with the names of the open queues. An operator
+ * with teams gets those of their teams and those they hold (`handoffVisibleTo`); an admin or an
+ * operator without teams every team's.
  */
 export function handoffQueueRoutes(services: Services): Hono {
   const routes = new Hono();
   const { handoffs, agent } = services;
+  const visibleTo = (operator: OperatorIdentity) => (entry: QueueEntry) =>
+    handoffVisibleTo(operator, { queue: entry.queue, holderId: entry.operator?.id ?? null });
+
+  /** The entries of `status` the operator sees: each team's own page, and those they hold in others. */
+  const listFor = async (
+    operator: OperatorIdentity,
+    query: { status: 'open' | 'closed'; queue?: string; limit?: number },
+  ): Promise<QueueEntry[]> => {
+    const teams = teamsOf(operator);
+    if (teams === null) return handoffs.queue.list(query);
+    const mine = teams.filter((team) => query.queue === undefined || team === query.queue);
+    const lists = await Promise.all([
+      ...mine.map((team) => handoffs.queue.list({ ...query, queue: team })),
+      handoffs.queue.list({ ...query, limit: 1000 }),
+    ]);
+    const held = lists.pop()!.filter(visibleTo(operator));
+    const entries = new Map(lists.flat().map((entry) => [entry.sessionId, entry]));
+    for (const entry of held) entries.set(entry.sessionId, entry);
+    return sortQueue([...entries.values()], query.status).slice(0, queueLimit(query));
+  };
 
   routes.get('/', async (c) => {
     const query = validate(ListQuery, c.req.query(), 'query');
-    const entries = await handoffs.queue.list({ status: query.status ?? 'open', ...query });
+    const operator = operatorOf(c);
+    const status = query.status ?? 'open';
+    const entries = await listFor(operator, { ...query, status });
     const now = Date.now();
     const list = await Promise.all(
       entries.map(async (entry) =>
@@ -34,7 +83,7 @@ export function handoffQueueRoutes(services: Services): Hono {
         ),
       ),
     );
-    const open = query.status === 'closed' ? await handoffs.queue.list({ status: 'open' }) : entries;
+    const open = status === 'closed' ? await listFor(operator, { status: 'open' }) : entries;
     const response: HandoffListResponse = {
       handoffs: list,
       queues: [...new Set(open.map((entry) => entry.queue))].sort(),

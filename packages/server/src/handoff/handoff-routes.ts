@@ -1,6 +1,6 @@
 import type { AnalyticsStore } from '@treeagent/core/adapter';
 import type { StoredTurnFact } from '@treeagent/core/analytics';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { HandoffDetail, UploadedFile } from '../api-types.js';
 import { channelOfSession } from '../channels/channel-of-session.js';
@@ -13,6 +13,7 @@ import { storedSessionId } from '../http/stored-session-id.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
+import { handoffVisibleTo, teamsOf } from './handoff-queue-routes.js';
 import { summaryOf } from './handoff-summary.js';
 
 const ClaimBody = z.strictObject({ takeOver: z.boolean().optional() });
@@ -38,7 +39,9 @@ const CloseBody = z.strictObject({ takeOver: z.boolean().optional() });
 /**
  * One handed-off session, under `/api/v1/operator/handoffs/:id` (operators; every action audited):
  * `GET /:id` (transcript, state, notes, turn facts), `POST /:id/` `claim` · `release` · `messages` ·
- * `files` · `typing` · `notes` · `hand-back` · `close`, and `GET /:id/files/:fileId`.
+ * `files` · `typing` · `notes` · `hand-back` · `close`, and `GET /:id/files/:fileId`. A session of a
+ * team the operator is not in (and that they do not hold) is 404 on every one, as one never handed
+ * off: it does not say it exists (`handoffVisibleTo`).
  */
 export function handoffRoutes(services: Services, analytics?: AnalyticsStore): Hono {
   const routes = new Hono();
@@ -62,6 +65,27 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     if (record.handoff.operator?.id !== operator.id)
       throw new ApiError(409, 'HANDOFF', `Claim the session before ${doing} its user.`);
   };
+
+  // Another team's session is not found (read or act), whatever the route does next.
+  const teamGuard: MiddlewareHandler = async (c, next) => {
+    const sessionId = sessionIdOf(c.req.param('id')!);
+    const operator = operatorOf(c);
+    if (teamsOf(operator) !== null) {
+      const [entry, record] = await Promise.all([
+        handoffs.queue.get(sessionId),
+        agent.inspectSession(sessionId),
+      ]);
+      // The record is the truth while the session is with people; the queue remembers it after.
+      const state = record?.handoff ?? null;
+      const queue = state?.queue ?? entry?.queue;
+      const holderId = (state ? state.operator?.id : entry?.operator?.id) ?? null;
+      if (queue !== undefined && !handoffVisibleTo(operator, { queue, holderId }))
+        throw notFound(`Session "${sessionId}" was never handed to people.`);
+    }
+    await next();
+  };
+  // `/:id/*` matches `/:id` too.
+  routes.use('/:id/*', teamGuard);
 
   routes.get('/:id', async (c) => {
     const sessionId = sessionIdOf(c.req.param('id'));
