@@ -37,6 +37,8 @@ export interface ChannelsConfig {
         appSecret: SecretSource;
         verifyToken: SecretSource;
         template?: { name: string; language: string };
+        /** The label of the button that opens a list of options (at most 20 characters). Default `Options`. */
+        listButton?: string;
       }
     | { platform: 'slack'; name?: string; botToken: SecretSource; signingSecret: SecretSource }
     | { platform: 'teams'; name?: string; appId: string; tenantId: string; appPassword: SecretSource }
@@ -124,6 +126,7 @@ export function loadChannelsConfig(file: string, env: NodeJS.ProcessEnv = proces
           appSecret: secret('appSecret', entry.appSecret),
           verifyToken: secret('verifyToken', entry.verifyToken),
           ...(entry.template === undefined ? {} : { template: whatsAppTemplate(where, entry.template) }),
+          ...(entry.listButton === undefined ? {} : { listButton: String(entry.listButton) }),
         });
       case 'slack':
         return new SlackChannel({

@@ -22,6 +22,7 @@ export { META_SIGNATURE_HEADER, signMetaBody } from './meta/meta-signature.js';
 export {
   WhatsAppChannel,
   type WhatsAppChannelOptions,
+  type WhatsAppDeliveryFailure,
   type WhatsAppTemplate,
 } from './meta/whatsapp-channel.js';
 export {

@@ -29,11 +29,15 @@ export class GraphApiClient {
     this.#base = `${(options.root ?? 'https://graph.facebook.com').replace(/\/$/, '')}/${options.version ?? 'v21.0'}`;
   }
 
-  /** Calls `path` (under the version) with a JSON or multipart body; resolves to the answer's JSON. */
+  /**
+   * Calls `path` (under the version) with a JSON or multipart body; resolves to the answer's JSON.
+   * `signal` aborts the call (the server stopped waiting for the send).
+   */
   async call(
     method: 'GET' | 'POST',
     path: string,
     body?: Record<string, unknown> | FormData,
+    signal?: AbortSignal,
   ): Promise<unknown> {
     let response: Response;
     try {
@@ -44,6 +48,7 @@ export class GraphApiClient {
           ...(body && !(body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}),
         },
         ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
       throw new ChannelSendError(`${this.#platform} could not be reached: ${(error as Error).message}`, {

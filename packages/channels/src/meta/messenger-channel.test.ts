@@ -5,6 +5,7 @@ import { FakeMessenger } from '../test-support/fake-messenger.js';
 import { InstagramChannel } from './instagram-channel.js';
 import { MessengerChannel } from './messenger-channel.js';
 import type { MessengerPlatformChannel } from './messenger-platform-channel.js';
+import { signMetaBody } from './meta-signature.js';
 
 type Make = (fake: FakeMessenger) => MessengerPlatformChannel;
 const options = (fake: FakeMessenger) => ({
@@ -59,6 +60,7 @@ for (const [label, object, make] of [
         forged: (request) => rewrite(request, 'sha256=00ff'),
         sent: () => fake.received,
         failNextSend: (status, retryAfter) => fake.failNext(status, retryAfter),
+        failSend: (nth, status) => fake.failSend(nth, status),
         dispose: () => fake.close(),
       };
     },
@@ -77,6 +79,77 @@ for (const [label, object, make] of [
 }
 
 describe('Messenger and Instagram specifics', () => {
+  it('a signed body it cannot read is answered 200 with the problem (Meta redelivers anything else), never thrown', async () => {
+    const fake = await FakeMessenger.start('page');
+    try {
+      const channel = messenger(fake);
+      const signed = (body: string) =>
+        new Request('http://server/channels/messenger/webhook', {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Hub-Signature-256': signMetaBody(fake.appSecret, body),
+          },
+          body,
+        });
+      for (const body of ['null', '{"object":"page","entry":"x"}']) {
+        const result = await channel.receive(signed(body));
+        expect((result as { response: Response }).response.status).toBe(200);
+      }
+      expect(await channel.receive(signed('{"object":"page","entry":[null,{"messaging":[null]}]}'))).toEqual({
+        kind: 'messages',
+        messages: [],
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a long answer with up to 3 options goes in messages of 2,000 characters; only the last, the button template, is held to 640; a file’s caption follows it, resumed after a failure', async () => {
+    const fake = await FakeMessenger.start('page');
+    try {
+      const to = { channel: 'messenger', conversationId: '31', userId: '31' };
+      const text = Array.from({ length: 3000 }, (_, i) => `parola${i % 10}`)
+        .join(' ')
+        .slice(0, 22_000);
+      await messenger(fake).send(to, { type: 'text', text, options: ['Yes', 'No'] });
+      const texts = fake.received.filter((item) => item.kind === 'text');
+      expect(texts.length).toBeGreaterThanOrEqual(12);
+      expect(texts.length).toBeLessThanOrEqual(14);
+      expect(texts.slice(0, -1).every((item) => item.text!.length <= 2000 && !item.buttons)).toBe(true);
+      expect(texts.at(-1)!.buttons).toEqual(['Yes', 'No']);
+      expect(texts.at(-1)!.text!.length).toBeLessThanOrEqual(640);
+
+      // A file and its caption are two messages: a retry after the caption failed sends only the caption.
+      fake.received.length = 0;
+      const file = {
+        type: 'file',
+        file: { id: 'f1', name: 'fattura.txt', mimeType: 'text/plain', origin: 'generated' },
+        data: new TextEncoder().encode('fattura'),
+        caption: 'La fattura',
+      } as const;
+      const counts: number[] = [];
+      const progress = (skip: number) => ({
+        skip,
+        sent: (count: number) => counts.push(count),
+        signal: new AbortController().signal,
+      });
+      fake.failSend(2, 503);
+      expect(
+        await messenger(fake)
+          .send(to, file, progress(0))
+          .catch((e: unknown) => e),
+      ).toMatchObject({
+        retryable: true,
+      });
+      await messenger(fake).send(to, file, progress(1));
+      expect(counts).toEqual([1, 2]);
+      expect(fake.received.map((item) => item.kind)).toEqual(['file', 'text']);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('answers the verify-token handshake, refuses a wrong token and the other platform’s webhook', async () => {
     const fake = await FakeMessenger.start('page');
     try {

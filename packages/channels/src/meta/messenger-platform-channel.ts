@@ -5,11 +5,14 @@ import {
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
+  type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
+import { isObject, malformedBody } from '../malformed-body.js';
+import { sendInOrder } from '../send-in-order.js';
 import { GraphApiClient } from './graph-api-client.js';
 import { type MetaWebhookSecrets, readMetaWebhook, requireMetaOptions } from './meta-webhook.js';
 
@@ -29,6 +32,9 @@ export interface MessengerChannelOptions extends MetaWebhookSecrets {
   /** The clock of the 24-hour window (tests). Default: the system clock. */
   now?: () => Date;
 }
+
+/** The longest text of a button template (the message that carries up to 3 postback buttons). */
+const BUTTON_TEMPLATE_TEXT_LENGTH = 640;
 
 /** The standard messaging window: 24 hours after the user's last message. */
 const STANDARD_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -119,6 +125,9 @@ export class MessengerPlatformChannel implements Channel {
   async receive(request: Request): Promise<ChannelRequest> {
     const read = await readMetaWebhook(request, this.#options);
     if (read.kind !== 'payload') return read;
+    // Meta redelivers a webhook until it gets a 200: a body the channel cannot read is answered 200.
+    if (!isObject(read.payload) || !Array.isArray(read.payload.entry ?? []))
+      return malformedBody(this.#kind.label, 'the body is not an object with an "entry" array', 200);
     const payload = read.payload as { object?: string; entry?: { messaging?: MessagingEvent[] }[] };
     if (payload.object !== this.#kind.object)
       return {
@@ -126,8 +135,8 @@ export class MessengerPlatformChannel implements Channel {
         reason: `a webhook of "${payload.object}" reached the ${this.#kind.label} channel; subscribe this URL to the ${this.#kind.object} object only`,
       };
     const messages = (payload.entry ?? [])
-      .flatMap((entry) => entry.messaging ?? [])
-      .map((event) => this.#message(event))
+      .flatMap((entry) => (isObject(entry) && Array.isArray(entry.messaging) ? entry.messaging : []))
+      .map((event) => (isObject(event) ? this.#message(event) : null))
       .filter((message): message is InboundMessage => message !== null);
     return { kind: 'messages', messages };
   }
@@ -191,9 +200,14 @@ export class MessengerPlatformChannel implements Channel {
     return null;
   }
 
-  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+  async send(
+    conversation: ChannelConversation,
+    message: ChannelSend,
+    progress?: ChannelSendProgress,
+  ): Promise<void> {
     const recipient = { id: conversation.conversationId };
     const messaging = this.#messaging(conversation);
+    const signal = progress?.signal;
     // Seen and typing are hints the platform takes in the 24-hour window only; never tagged.
     if (message.type === 'typing' && messaging?.messaging_type !== 'RESPONSE') return;
     if (!messaging)
@@ -201,13 +215,18 @@ export class MessengerPlatformChannel implements Channel {
         `the user last wrote on ${this.#kind.label} more than 7 days ago: after 24 hours only a person may write, with the HUMAN_AGENT tag, and only for 7 days after the user's last message; this message cannot be sent until the user writes again`,
         { retryable: false },
       );
+    const post = (body: Record<string, unknown> | FormData, stop: AbortSignal | undefined) =>
+      this.#graph.call('POST', '/me/messages', body, stop);
     switch (message.type) {
       case 'typing':
         // Seen, then "typing…": the user knows the message arrived and an answer is coming.
-        await this.#post({ recipient, sender_action: 'mark_seen' });
-        await this.#post({ recipient, sender_action: 'typing_on' });
+        await post({ recipient, sender_action: 'mark_seen' }, signal);
+        await post({ recipient, sender_action: 'typing_on' }, signal);
         return;
       case 'file': {
+        // The file, then its caption in as many messages as its length needs.
+        const caption = message.caption ? this.#texts(message.caption, []) : [];
+        let file: () => Record<string, unknown> | FormData;
         if (!this.capabilities.files.send) {
           // Instagram takes a file to send only by a public URL: one the file has, or none.
           const url = publicUrlOf(message.file.url);
@@ -217,45 +236,60 @@ export class MessengerPlatformChannel implements Channel {
               { retryable: false },
             );
           const content = { attachment: { type: attachmentType(message.file.mimeType), payload: { url } } };
-          await this.#post({ recipient, ...messaging, message: content });
-          if (message.caption) await this.#text(recipient, messaging, message.caption, []);
-          return;
-        }
-        const form = new FormData();
-        const type = message.file.mimeType.startsWith('image/') ? 'image' : 'file';
-        form.set('recipient', JSON.stringify(recipient));
-        for (const [key, value] of Object.entries(messaging)) form.set(key, value);
-        form.set('message', JSON.stringify({ attachment: { type, payload: { is_reusable: false } } }));
-        form.set('filedata', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
-        await this.#graph.call('POST', '/me/messages', form);
-        if (message.caption) await this.#text(recipient, messaging, message.caption, []);
+          file = () => ({ recipient, ...messaging, message: content });
+        } else
+          file = () => {
+            const form = new FormData();
+            const type = message.file.mimeType.startsWith('image/') ? 'image' : 'file';
+            form.set('recipient', JSON.stringify(recipient));
+            for (const [key, value] of Object.entries(messaging)) form.set(key, value);
+            form.set('message', JSON.stringify({ attachment: { type, payload: { is_reusable: false } } }));
+            form.set(
+              'filedata',
+              new Blob([message.data], { type: message.file.mimeType }),
+              message.file.name,
+            );
+            return form;
+          };
+        const bodies = [
+          file,
+          ...caption.map((content) => () => ({ recipient, ...messaging, message: content })),
+        ];
+        await sendInOrder(this.#kind.label, bodies, progress, (body, stop) => post(body(), stop));
         return;
       }
       case 'notice':
-        await this.#text(recipient, messaging, message.text, []);
-        return;
       case 'text': {
-        const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
-        const { text, buttons } = optionsFor(this.capabilities, body, message.options);
-        await this.#text(recipient, messaging, text, buttons);
+        const body =
+          message.type === 'text' && message.operatorName
+            ? `${message.operatorName}: ${message.text}`
+            : message.text;
+        const { text, buttons } = optionsFor(
+          this.capabilities,
+          body,
+          message.type === 'text' ? message.options : [],
+        );
+        const contents = this.#texts(text, buttons);
+        await sendInOrder(this.#kind.label, contents, progress, (content, stop) =>
+          post({ recipient, ...messaging, message: content }, stop),
+        );
       }
     }
   }
 
-  /** A text in as many messages as its length needs; the options go with the last. */
-  async #text(
-    recipient: { id: string },
-    messaging: Messaging,
-    text: string,
-    buttons: string[],
-  ): Promise<void> {
+  /** A text as the contents of as many messages as its length needs; the options go with the last. */
+  #texts(text: string, buttons: string[]): Record<string, unknown>[] {
     const template = this.#kind.buttonTemplate && buttons.length > 0 && buttons.length <= 3;
-    const pieces = splitText(text || ' ', template ? 640 : this.capabilities.textLength);
-    for (const [index, piece] of pieces.entries()) {
-      const last = index === pieces.length - 1;
-      let content: Record<string, unknown> = { text: piece };
-      if (last && template)
-        content = {
+    // Only the last message carries the options, and only a button template's text is held to 640.
+    const pieces = splitText(
+      text || ' ',
+      this.capabilities.textLength,
+      template ? BUTTON_TEMPLATE_TEXT_LENGTH : this.capabilities.textLength,
+    );
+    return pieces.map((piece, index) => {
+      if (index < pieces.length - 1 || buttons.length === 0) return { text: piece };
+      if (template)
+        return {
           attachment: {
             type: 'template',
             payload: {
@@ -265,14 +299,11 @@ export class MessengerPlatformChannel implements Channel {
             },
           },
         };
-      else if (last && buttons.length)
-        content.quick_replies = buttons.map((title) => ({ content_type: 'text', title, payload: title }));
-      await this.#post({ recipient, ...messaging, message: content });
-    }
-  }
-
-  #post(body: Record<string, unknown>): Promise<unknown> {
-    return this.#graph.call('POST', '/me/messages', body);
+      return {
+        text: piece,
+        quick_replies: buttons.map((title) => ({ content_type: 'text', title, payload: title })),
+      };
+    });
   }
 }
 

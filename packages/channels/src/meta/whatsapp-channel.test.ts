@@ -1,4 +1,4 @@
-import { ChannelSendError } from '@treeagent/core/adapter';
+import { type ChannelSend, ChannelSendError, type InboundMessage } from '@treeagent/core/adapter';
 import { describeChannel } from '@treeagent/core/conformance';
 import { describe, expect, it } from 'vitest';
 import { FakeWhatsApp } from '../test-support/fake-whatsapp.js';
@@ -57,6 +57,7 @@ describeChannel('WhatsAppChannel (Cloud API against a local fake Graph API)', as
     forged: (request) => rewrite(request, 'sha256=00ff'),
     sent: () => fake.received,
     failNextSend: (status, retryAfter) => fake.failNext(status, retryAfter),
+    failSend: (nth, status) => fake.failSend(nth, status),
     dispose: () => fake.close(),
   };
 });
@@ -84,7 +85,7 @@ describe('WhatsApp specifics', () => {
     }
   });
 
-  it('outside the 24-hour window: a configured template is sent; without one, a final error that names the fix', async () => {
+  it('outside the 24-hour window: the template goes once and the messages wait, dead-lettered with why; without one, a final error that names the fix', async () => {
     const fake = await FakeWhatsApp.start();
     try {
       const later = () => new Date(Date.now() + 25 * 3600 * 1000);
@@ -103,21 +104,94 @@ describe('WhatsApp specifics', () => {
         message: expect.stringContaining('configure a template'),
       });
       expect(fake.received).toEqual([]);
-      await channelOn(fake, { now: later, template: { name: 'ripresa_conversazione', language: 'it' } }).send(
-        conversation,
+      const channel = channelOn(fake, {
+        now: later,
+        template: { name: 'ripresa_conversazione', language: 'it' },
+      });
+      // An operator's reply, a reply with options and a file: none is lost in the template's place.
+      const sends: ChannelSend[] = [
+        { type: 'text', text: 'Ciao', options: [], operatorName: 'Anna' },
+        { type: 'text', text: 'Scegli', options: ['Sì', 'No'] },
         {
-          type: 'text',
-          text: 'Ciao',
-          options: [],
+          type: 'file',
+          file: { id: 'f1', name: 'fattura.txt', mimeType: 'text/plain', origin: 'generated' },
+          data: new TextEncoder().encode('fattura'),
         },
-      );
+      ];
+      for (const message of sends) {
+        const refused = await channel.send(conversation, message).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ChannelSendError);
+        expect(refused).toMatchObject({
+          retryable: false,
+          message: expect.stringMatching(/waits for the user's answer.*retry it from the dead letters/),
+        });
+      }
       expect(fake.received.map((item) => item.raw.template)).toEqual([
         { name: 'ripresa_conversazione', language: { code: 'it' } },
       ]);
+      // The user answers: the window opens again, a message after it that also lapses invites again.
+      const answered = {
+        ...conversation,
+        reply: { lastUserMessageAt: new Date(Date.now() + 1000).toISOString() },
+      };
+      await channel.send(answered, { type: 'text', text: 'Ciao', options: [] }).catch(() => null);
+      expect(fake.received.filter((item) => item.raw.type === 'template')).toHaveLength(2);
       // Inside the window the message itself goes.
       await channelOn(fake).send(conversation, { type: 'text', text: 'Ciao', options: ['Sì', 'No'] });
       expect(fake.received.at(-1)).toMatchObject({ kind: 'text', text: 'Ciao', buttons: ['Sì', 'No'] });
       expect((fake.received.at(-1)!.raw as any).interactive.type).toBe('button');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a long answer with options goes in messages of 4,096 characters; only the last, with the buttons, is held to 1,024', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const conversation = {
+        channel: 'whatsapp',
+        conversationId: '393331234567',
+        userId: '393331234567',
+        reply: { lastUserMessageAt: new Date().toISOString() },
+      };
+      const text = Array.from({ length: 3000 }, (_, i) => `parola${i % 10}`)
+        .join(' ')
+        .slice(0, 22_000);
+      await channelOn(fake).send(conversation, { type: 'text', text, options: ['Yes', 'No'] });
+      const texts = fake.received.filter((item) => item.kind === 'text');
+      expect(texts.length).toBeGreaterThanOrEqual(6);
+      expect(texts.length).toBeLessThanOrEqual(7);
+      expect(texts.slice(0, -1).every((item) => item.text!.length <= 4096 && !item.buttons)).toBe(true);
+      expect(texts.at(-1)!.buttons).toEqual(['Yes', 'No']);
+      expect(texts.at(-1)!.text!.length).toBeLessThanOrEqual(1024);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the list of options opens with the configured button label (default "Options", at most 20 characters)', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const conversation = {
+        channel: 'whatsapp',
+        conversationId: '393331234567',
+        userId: '393331234567',
+        reply: { lastUserMessageAt: new Date().toISOString() },
+      };
+      const options = ['Ordini', 'Resi', 'Spedizioni', 'Pagamenti'];
+      await channelOn(fake).send(conversation, { type: 'text', text: 'Scegli', options });
+      await channelOn(fake, { listButton: 'Scegli' }).send(conversation, {
+        type: 'text',
+        text: 'Scegli',
+        options,
+      });
+      expect(fake.received.map((item) => (item.raw as any).interactive.action.button)).toEqual([
+        'Options',
+        'Scegli',
+      ]);
+      expect(() => channelOn(fake, { listButton: 'Scegli una delle opzioni' })).toThrow(
+        /listButton must be 1–20/,
+      );
     } finally {
       await fake.close();
     }
@@ -148,6 +222,162 @@ describe('WhatsApp read receipts', () => {
       ]);
       await channel.send({ ...conversation, reply: {} }, { type: 'typing' });
       expect(fake.received).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('WhatsApp webhooks', () => {
+  const change = (fake: FakeWhatsApp, value: Record<string, unknown>, phoneNumberId = fake.phoneNumberId) =>
+    JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'WABA-1',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { phone_number_id: phoneNumberId },
+                ...value,
+              },
+            },
+          ],
+        },
+      ],
+    });
+  const user = (id: string, message: Record<string, unknown>) => ({
+    from: '393331234567',
+    id,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    ...message,
+  });
+
+  it('a signed body it cannot read is answered 200 with the problem (Meta redelivers anything else), never thrown; a message without an id or sender is skipped', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const channel = channelOn(fake);
+      for (const body of ['null', '{"entry":"x"}', '[1]', '"text"']) {
+        const result = await channel.receive(fake.post(body));
+        expect(result.kind).toBe('answer');
+        const response = (result as { response: Response }).response;
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ detail: expect.stringContaining('entry') });
+      }
+      expect(await channel.receive(fake.post('{"entry":[null,{"changes":"x"},{"changes":[null]}]}'))).toEqual(
+        {
+          kind: 'messages',
+          messages: [],
+        },
+      );
+      const result = await channel.receive(
+        fake.post(
+          change(fake, {
+            messages: [
+              { from: '393331234567', type: 'text', text: { body: 'no id' } },
+              { id: 'wamid.X', type: 'text', text: { body: 'no sender' } },
+              user('wamid.OK', { type: 'text', text: { body: 'ciao' } }),
+            ],
+          }),
+        ),
+      );
+      expect(result).toMatchObject({ kind: 'messages', messages: [{ messageId: 'wamid.OK', text: 'ciao' }] });
+      expect((result as { messages: unknown[] }).messages).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('ignores the messages of another phone number of the same app; tells a failed delivery without personal data', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const failures: unknown[] = [];
+      const channel = channelOn(fake, { onDeliveryFailure: (failure) => failures.push(failure) });
+      const other = await channel.receive(
+        fake.post(
+          change(fake, { messages: [user('wamid.O', { type: 'text', text: { body: 'ciao' } })] }, '555'),
+        ),
+      );
+      expect(other).toEqual({ kind: 'messages', messages: [] });
+      const statuses = await channel.receive(
+        fake.post(
+          change(fake, {
+            statuses: [
+              { id: 'wamid.S1', status: 'delivered', recipient_id: '393331234567' },
+              {
+                id: 'wamid.S2',
+                status: 'failed',
+                recipient_id: '393331234567',
+                errors: [{ code: 131047, title: 'Re-engagement message', message: 'More than 24 hours' }],
+              },
+            ],
+          }),
+        ),
+      );
+      expect(statuses).toEqual({ kind: 'messages', messages: [] });
+      expect(failures).toEqual([
+        {
+          messageId: expect.any(String),
+          recipient: expect.any(String),
+          code: 131047,
+          title: 'Re-engagement message',
+        },
+      ]);
+      expect(JSON.stringify(failures)).not.toContain('393331234567');
+      expect(JSON.stringify(failures)).not.toContain('wamid.S2');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('reads voice and audio as files, a sticker as an image, a location and contacts as text; ignores reactions; an unsupported message is text that says so, never an empty turn', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const channel = channelOn(fake);
+      fake.media.set('voice-1', { data: new Uint8Array([1, 2]), name: 'v', mimeType: 'audio/ogg' });
+      const result = await channel.receive(
+        fake.post(
+          change(fake, {
+            messages: [
+              user('wamid.R', { type: 'reaction', reaction: { message_id: 'wamid.A', emoji: '👍' } }),
+              user('wamid.V', {
+                type: 'audio',
+                audio: { id: 'voice-1', mime_type: 'audio/ogg; codecs=opus', voice: true },
+              }),
+              user('wamid.A', { type: 'audio', audio: { id: 'audio-1', mime_type: 'audio/mpeg' } }),
+              user('wamid.S', { type: 'sticker', sticker: { id: 'sticker-1', mime_type: 'image/webp' } }),
+              user('wamid.L', {
+                type: 'location',
+                location: { latitude: 45.4642, longitude: 9.19, name: 'Duomo' },
+              }),
+              user('wamid.C', { type: 'contacts', contacts: [{ name: { formatted_name: 'Anna Rossi' } }] }),
+              user('wamid.U', { type: 'unsupported', errors: [{ code: 131051 }] }),
+            ],
+          }),
+        ),
+      );
+      const messages = (result as { messages: InboundMessage[] }).messages;
+      expect(messages.map((message) => message.messageId)).toEqual([
+        'wamid.V',
+        'wamid.A',
+        'wamid.S',
+        'wamid.L',
+        'wamid.C',
+        'wamid.U',
+      ]);
+      const [voice, audio, sticker, location, contacts, unsupported] = messages;
+      expect(voice!.attachments.map((file) => [file.name, file.mimeType])).toEqual([
+        ['voice-wamid.V.ogg', 'audio/ogg; codecs=opus'],
+      ]);
+      expect(await voice!.attachments[0]!.download()).toEqual(new Uint8Array([1, 2]));
+      expect(audio!.attachments[0]!.mimeType).toBe('audio/mpeg');
+      expect(sticker!.attachments.map((file) => file.mimeType)).toEqual(['image/webp']);
+      expect(location!.text).toBe('(location: 45.4642, 9.19 — Duomo)');
+      expect(contacts!.text).toBe('(contact card: Anna Rossi)');
+      expect(unsupported!.text).toContain('cannot read');
+      expect(messages.every((message) => message.text || message.attachments.length)).toBe(true);
     } finally {
       await fake.close();
     }

@@ -64,6 +64,7 @@ describeChannel('SlackChannel (Bolt against a local fake Web API)', async () => 
     forged: (request) => resign(request, 'not-the-signing-secret'),
     sent: () => fake.received,
     failNextSend: (status, retryAfter) => fake.failNext(status, retryAfter),
+    failSend: (nth, status) => fake.failSend(nth, status),
     dispose: () => fake.close(),
   };
 });

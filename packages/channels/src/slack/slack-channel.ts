@@ -6,12 +6,14 @@ import {
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
+  type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
 import { receiptId } from '../receipt-id.js';
+import { sendInOrder } from '../send-in-order.js';
 import {
   isDirectMessage,
   type SlackBlockActions,
@@ -212,37 +214,46 @@ export class SlackChannel implements Channel {
     };
   }
 
-  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+  async send(
+    conversation: ChannelConversation,
+    message: ChannelSend,
+    progress?: ChannelSendProgress,
+  ): Promise<void> {
     if (message.type === 'typing') return;
     const channel = slackChannelOf(conversation.conversationId);
     const thread = conversation.threadId ? { thread_ts: conversation.threadId } : {};
+    // The Web API client takes no abort signal: a send stops between its messages.
     try {
       if (message.type === 'file') {
-        await this.client.filesUploadV2({
-          channel_id: channel,
-          ...thread,
-          file: Buffer.from(message.data),
-          filename: message.file.name,
-          ...(message.caption ? { initial_comment: message.caption } : {}),
-        });
+        // The caption is the upload's comment: one platform message.
+        await sendInOrder('Slack', [message], progress, (file) =>
+          this.client.filesUploadV2({
+            channel_id: channel,
+            ...thread,
+            file: Buffer.from(file.data),
+            filename: file.file.name,
+            ...(file.caption ? { initial_comment: file.caption } : {}),
+          }),
+        );
         return;
       }
-      if (message.type === 'notice') {
-        await this.client.chat.postMessage({ channel, ...thread, text: escapeText(message.text) });
-        return;
-      }
-      const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
-      const { text, buttons } = optionsFor(this.capabilities, body, message.options);
+      const body =
+        message.type === 'text' && message.operatorName
+          ? `${message.operatorName}: ${message.text}`
+          : message.text;
+      const { text, buttons } = optionsFor(
+        this.capabilities,
+        body,
+        message.type === 'text' ? message.options : [],
+      );
       const pieces = splitText(escapeText(text), this.capabilities.textLength);
-      for (const [index, piece] of pieces.entries()) {
-        const last = index === pieces.length - 1;
-        await this.client.chat.postMessage({
-          channel,
-          ...thread,
-          text: piece,
-          ...(last && buttons.length ? { blocks: optionBlocks(piece, buttons) } : {}),
-        });
-      }
+      const messages = pieces.map((piece, index) => ({
+        channel,
+        ...thread,
+        text: piece,
+        ...(index === pieces.length - 1 && buttons.length ? { blocks: optionBlocks(piece, buttons) } : {}),
+      }));
+      await sendInOrder('Slack', messages, progress, (post) => this.client.chat.postMessage(post));
     } catch (error) {
       throw sendError(error);
     }
@@ -283,6 +294,7 @@ function parseJson<T>(text: string | null): T | null {
 
 /** The Web API client's errors as the outbox reads them: 429 after its `Retry-After`, 5xx and network errors retried, refusals final. */
 function sendError(error: unknown): ChannelSendError {
+  if (error instanceof ChannelSendError) return error;
   const coded = error as {
     code?: string;
     retryAfter?: number;

@@ -63,6 +63,7 @@ describeChannel(
       forged: async (request) => teamsRequest(await request.json(), fake.token({}, 'other')),
       sent: () => fake.received.filter((item) => item.kind !== 'typing'),
       failNextSend: (status, retryAfter) => fake.failNext(status, retryAfter),
+      failSend: (nth, status) => fake.failSend(nth, status),
       dispose: () => fake.close(),
     };
   },
@@ -90,8 +91,26 @@ describe('TeamsChannel requests', () => {
     expect(await reason(fake.token({ exp: Math.floor(Date.now() / 1000) - 3600 }))).toMatch(/not valid/);
     expect(await reason(fake.token({ iss: 'https://evil.example.com/v2.0' }))).toMatch(/not valid/);
     expect(await reason(fake.token({ serviceurl: 'https://evil.example.com/' }))).toMatch(/serviceUrl/);
+    // Without the claim the service URL cannot be checked: the bot's token would go to any URL.
+    expect(await reason(fake.token({ serviceurl: undefined }))).toMatch(/no serviceurl claim/);
     expect(await reason(fake.token())).toBe('messages');
     await fake.close();
+  });
+
+  it('a signed body that is not an activity is answered 400 with the problem, never thrown', async () => {
+    const fake = await FakeTeams.start();
+    try {
+      const channel = channelOf(fake);
+      for (const body of [null, [1], { text: 'no type' }]) {
+        const result = await channel.receive(teamsRequest(body, fake.token()));
+        expect(result.kind).toBe('answer');
+        const response = (result as { response: Response }).response;
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ detail: expect.stringContaining('activity') });
+      }
+    } finally {
+      await fake.close();
+    }
   });
 
   it('reads the text without the bot’s <at> mention; ignores conversation updates', async () => {

@@ -14,12 +14,15 @@ import {
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
+  type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
+import { isObject, malformedBody } from '../malformed-body.js';
 import { receiptId } from '../receipt-id.js';
+import { sendInOrder } from '../send-in-order.js';
 import { optionOf, optionsCard, type TeamsActivity, type TeamsAttachment, textOf } from './teams-activity.js';
 import {
   acceptedFile,
@@ -104,17 +107,25 @@ export class TeamsChannel implements Channel {
       return { kind: 'rejected', reason: `Azure Bot Service posts activities; got ${request.method}` };
     const claims = await this.#verify(request.headers.get('authorization'));
     if (typeof claims === 'string') return { kind: 'rejected', reason: claims };
-    let activity: TeamsActivity;
+    let body: unknown;
     try {
-      activity = (await request.json()) as TeamsActivity;
+      body = await request.json();
     } catch {
       return { kind: 'rejected', reason: 'the body is not JSON' };
     }
+    // The Bot Connector does not redeliver an activity refused with a 4xx: a body that is not one is a 400.
+    if (!isObject(body) || typeof body.type !== 'string')
+      return malformedBody('Teams', 'the body is not an activity (an object with a "type")', 400);
+    const activity = body as unknown as TeamsActivity;
     // The token names the service it was issued for: a reply never goes (with our token) elsewhere.
-    if (
-      typeof claims.serviceurl === 'string' &&
-      sameUrl(claims.serviceurl) !== sameUrl(activity.serviceUrl ?? '')
-    )
+    // Azure Bot Service puts the claim in every token it signs for a bot; one without it is refused.
+    if (typeof claims.serviceurl !== 'string')
+      return {
+        kind: 'rejected',
+        reason:
+          'the bearer token has no serviceurl claim, so the activity’s serviceUrl cannot be checked (Azure Bot Service always sends one)',
+      };
+    if (sameUrl(claims.serviceurl) !== sameUrl(activity.serviceUrl ?? ''))
       return {
         kind: 'rejected',
         reason: 'the activity’s serviceUrl is not the one its token was issued for',
@@ -248,7 +259,11 @@ export class TeamsChannel implements Channel {
     return [];
   }
 
-  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+  async send(
+    conversation: ChannelConversation,
+    message: ChannelSend,
+    progress?: ChannelSendProgress,
+  ): Promise<void> {
     const serviceUrl = conversation.reply?.serviceUrl;
     if (!serviceUrl)
       throw new ChannelSendError(
@@ -257,17 +272,22 @@ export class TeamsChannel implements Channel {
       );
     const activities = this.#activities(conversation, message);
     try {
-      await this.#post(serviceUrl, conversation.conversationId, activities);
+      await this.#post(serviceUrl, conversation.conversationId, activities, progress);
     } catch (error) {
       throw sendError(error);
     }
   }
 
-  /** Sends activities to a conversation through the Bot Connector of `serviceUrl`. */
+  /**
+   * Sends activities to a conversation through the Bot Connector of `serviceUrl`, in order
+   * (`progress`: the ones an earlier attempt delivered are skipped; the SDK's client takes no abort
+   * signal, so a send stops between activities).
+   */
   async #post(
     serviceUrl: string,
     conversationId: string,
     activities: Record<string, unknown>[],
+    progress?: ChannelSendProgress,
   ): Promise<void> {
     const client = await ConnectorClient.createClientWithAuth(
       serviceUrl,
@@ -275,8 +295,9 @@ export class TeamsChannel implements Channel {
       this.#tokens as never,
       BOT_SCOPE,
     );
-    for (const activity of activities)
-      await client.sendToConversation(conversationId, Activity.fromObject(activity));
+    await sendInOrder('Teams', activities, progress, (activity) =>
+      client.sendToConversation(conversationId, Activity.fromObject(activity)),
+    );
   }
 
   /** The activities of one send. */

@@ -7,12 +7,15 @@ import {
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
+  type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
   optionsFor,
   splitText,
 } from '@treeagent/core/adapter';
 import { Api, GrammyError, HttpError, InputFile } from 'grammy';
+import { isObject, malformedBody } from '../malformed-body.js';
+import { sendInOrder } from '../send-in-order.js';
 import { pollTelegram } from './telegram-polling.js';
 import type { TelegramUpdate } from './telegram-update.js';
 
@@ -54,7 +57,8 @@ export class TelegramChannel implements Channel {
   readonly name: string;
   readonly platform = 'telegram';
   readonly capabilities: ChannelCapabilities = {
-    buttons: { max: 8, labelLength: 32 },
+    // callback_data is at most 64 bytes: a label of up to 64 characters whose UTF-8 fits in them.
+    buttons: { max: 8, labelLength: CALLBACK_DATA_BYTES },
     textLength: 4096,
     files: { receive: true, send: true },
     typing: true,
@@ -111,13 +115,16 @@ export class TelegramChannel implements Channel {
     const given = Buffer.from(request.headers.get(TELEGRAM_SECRET_HEADER) ?? '');
     if (given.length !== this.#secret.length || !timingSafeEqual(given, this.#secret))
       return { kind: 'rejected', reason: `missing or wrong ${TELEGRAM_SECRET_HEADER} header` };
-    let update: TelegramUpdate;
+    let update: unknown;
     try {
-      update = (await request.json()) as TelegramUpdate;
+      update = await request.json();
     } catch {
       return { kind: 'rejected', reason: 'the body is not JSON' };
     }
-    const message = this.#message(update);
+    // Telegram redelivers an update until it gets a 2xx: one the channel cannot read is answered 200.
+    if (!isObject(update) || typeof update.update_id !== 'number')
+      return malformedBody('Telegram', 'the body is not an update with a numeric "update_id"', 200);
+    const message = this.#message(update as unknown as TelegramUpdate);
     return { kind: 'messages', messages: message ? [message] : [] };
   }
 
@@ -136,8 +143,23 @@ export class TelegramChannel implements Channel {
       };
     }
     const message = update.message;
-    if (!message?.from) return null;
+    if (!isObject(message) || !message.from || !message.chat) return null;
     const attachments: InboundAttachment[] = [];
+    const media = (
+      item: { file_id?: string; file_name?: string; mime_type?: string } | undefined,
+      name: string,
+      mimeType: string,
+    ) => {
+      if (item?.file_id)
+        attachments.push(this.#attachment(item.file_id, item.file_name ?? name, item.mime_type ?? mimeType));
+    };
+    media(message.voice, `voice-${message.message_id}.ogg`, 'audio/ogg');
+    media(message.audio, `audio-${message.message_id}.mp3`, 'audio/mpeg');
+    media(message.video, `video-${message.message_id}.mp4`, 'video/mp4');
+    const sticker = message.sticker;
+    // A still sticker is a WebP image; an animated or video one is read as its emoji.
+    const still = sticker && !sticker.is_animated && !sticker.is_video;
+    if (still) media(sticker, `sticker-${message.message_id}.webp`, 'image/webp');
     if (message.document)
       attachments.push(
         this.#attachment(
@@ -149,10 +171,20 @@ export class TelegramChannel implements Channel {
     const photo = message.photo?.at(-1);
     if (photo)
       attachments.push(this.#attachment(photo.file_id, `photo-${message.message_id}.jpg`, 'image/jpeg'));
+    const text =
+      message.text ??
+      message.caption ??
+      placeText(message) ??
+      (message.contact
+        ? `(contact card: ${[message.contact.first_name, message.contact.last_name].filter(Boolean).join(' ')})`
+        : null) ??
+      (sticker && !still ? `(sticker${sticker.emoji ? ` ${sticker.emoji}` : ''})` : '');
+    // A service message (a member joined, a pin) or one of a kind the channel does not read: no turn.
+    if (!text && attachments.length === 0) return null;
     return {
       messageId,
       conversation: this.#conversation(message.chat.id, message.from.id),
-      text: message.text ?? message.caption ?? '',
+      text,
       selectedOption: null,
       attachments,
     };
@@ -176,20 +208,33 @@ export class TelegramChannel implements Channel {
     };
   }
 
-  async send(conversation: ChannelConversation, message: ChannelSend): Promise<void> {
+  async send(
+    conversation: ChannelConversation,
+    message: ChannelSend,
+    progress?: ChannelSendProgress,
+  ): Promise<void> {
     const chatId = conversation.conversationId;
+    const signal = progress?.signal;
     try {
       switch (message.type) {
         case 'typing':
-          await this.api.sendChatAction(chatId, 'typing');
+          await this.api.sendChatAction(chatId, 'typing', undefined, grammySignal(signal));
           return;
         case 'file':
-          await this.api.sendDocument(chatId, new InputFile(message.data, message.file.name), {
-            ...(message.caption ? { caption: message.caption } : {}),
-          });
+          // The caption rides with the document: one platform message.
+          await sendInOrder('Telegram', [message], progress, (file, stop) =>
+            this.api.sendDocument(
+              chatId,
+              new InputFile(file.data, file.file.name),
+              file.caption ? { caption: file.caption } : {},
+              grammySignal(stop),
+            ),
+          );
           return;
         case 'notice':
-          await this.api.sendMessage(chatId, message.text);
+          await sendInOrder('Telegram', [message.text], progress, (text, stop) =>
+            this.api.sendMessage(chatId, text, {}, grammySignal(stop)),
+          );
           return;
         case 'text': {
           const fits = message.options.every((option) => Buffer.byteLength(option) <= CALLBACK_DATA_BYTES);
@@ -198,18 +243,18 @@ export class TelegramChannel implements Channel {
             ? optionsFor(this.capabilities, body, message.options)
             : optionsFor({ ...this.capabilities, buttons: null }, body, message.options);
           const pieces = splitText(text, this.capabilities.textLength);
-          for (const [index, piece] of pieces.entries()) {
-            const last = index === pieces.length - 1;
-            await this.api.sendMessage(chatId, piece, {
-              ...(last && buttons.length
-                ? {
-                    reply_markup: {
-                      inline_keyboard: buttons.map((option) => [{ text: option, callback_data: option }]),
-                    },
-                  }
-                : {}),
-            });
-          }
+          const keyboard = {
+            reply_markup: {
+              inline_keyboard: buttons.map((option) => [{ text: option, callback_data: option }]),
+            },
+          };
+          const messages = pieces.map((piece, index) => ({
+            piece,
+            markup: index === pieces.length - 1 && buttons.length ? keyboard : {},
+          }));
+          await sendInOrder('Telegram', messages, progress, ({ piece, markup }, stop) =>
+            this.api.sendMessage(chatId, piece, markup, grammySignal(stop)),
+          );
           return;
         }
       }
@@ -219,8 +264,22 @@ export class TelegramChannel implements Channel {
   }
 }
 
+/** A shared location or venue as text the agent can read. */
+function placeText(message: NonNullable<TelegramUpdate['message']>): string | null {
+  const location = message.location;
+  if (typeof location?.latitude !== 'number' || typeof location.longitude !== 'number') return null;
+  const place = [message.venue?.title, message.venue?.address].filter(Boolean).join(', ');
+  return `(location: ${location.latitude}, ${location.longitude}${place ? ` — ${place}` : ''})`;
+}
+
+/** The standard `AbortSignal` as grammY's types name it (the `abort-controller` polyfill's type; the same object at run time). */
+function grammySignal(signal: AbortSignal | undefined): Parameters<Api['sendMessage']>[3] {
+  return signal as Parameters<Api['sendMessage']>[3];
+}
+
 /** grammY's errors as the outbox reads them: 429 (with `retry_after`) and 5xx retried, network errors retried, the rest final. */
 function sendError(error: unknown): ChannelSendError {
+  if (error instanceof ChannelSendError) return error;
   if (error instanceof GrammyError)
     return ChannelSendError.ofStatus(
       'Telegram',

@@ -9,6 +9,13 @@ export interface TelegramUpdate {
     caption?: string;
     document?: { file_id: string; file_name?: string; mime_type?: string };
     photo?: { file_id: string }[];
+    voice?: { file_id: string; mime_type?: string };
+    audio?: { file_id: string; file_name?: string; mime_type?: string };
+    video?: { file_id: string; file_name?: string; mime_type?: string };
+    sticker?: { file_id: string; is_animated?: boolean; is_video?: boolean; emoji?: string };
+    location?: { latitude: number; longitude: number };
+    venue?: { title?: string; address?: string };
+    contact?: { first_name?: string; last_name?: string };
   };
   callback_query?: {
     id: string;

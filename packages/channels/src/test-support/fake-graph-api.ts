@@ -21,7 +21,8 @@ export abstract class FakeGraphApi {
   readonly verifyToken = 'verify-me';
   readonly received: (FakePlatformSend & { raw: Record<string, unknown> })[] = [];
   readonly media = new Map<string, { data: Uint8Array; name: string; mimeType: string }>();
-  readonly #failures: { status: number; retryAfter?: number }[] = [];
+  /** The answers of the next sends: a failure, or `null` to let one through. */
+  readonly #failures: ({ status: number; retryAfter?: number } | null)[] = [];
   readonly #server: Server;
   root = '';
 
@@ -51,6 +52,11 @@ export abstract class FakeGraphApi {
 
   failNext(status: number, retryAfter?: number): void {
     this.#failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+  }
+
+  /** Lets `nth - 1` sends through and answers the `nth` with `status` (1: the next send). */
+  failSend(nth: number, status: number): void {
+    this.#failures.push(...Array.from({ length: nth - 1 }, () => null), { status });
   }
 
   async close(): Promise<void> {

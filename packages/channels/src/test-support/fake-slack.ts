@@ -28,7 +28,8 @@ export class FakeSlack {
   /** Files a user shared, by id. */
   readonly files = new Map<string, Uint8Array>();
   readonly #uploads = new Map<string, { name: string; data?: Uint8Array }>();
-  readonly #failures: { status: number; retryAfter?: number }[] = [];
+  /** The answers of the next sends: a failure, or `null` to let one through. */
+  readonly #failures: ({ status: number; retryAfter?: number } | null)[] = [];
   #server!: LoopbackServer;
   origin = '';
   #ids = 0;
@@ -49,6 +50,11 @@ export class FakeSlack {
 
   failNext(status: number, retryAfter?: number): void {
     this.#failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+  }
+
+  /** Lets `nth - 1` sends through and answers the `nth` with `status` (1: the next send). */
+  failSend(nth: number, status: number): void {
+    this.#failures.push(...Array.from({ length: nth - 1 }, () => null), { status });
   }
 
   /** A file a user shared: its entry for a `file_share` event. */

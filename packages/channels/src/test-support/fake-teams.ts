@@ -40,7 +40,8 @@ export class FakeTeams {
   readonly #privateKey: KeyObject;
   readonly #publicKey: KeyObject;
   readonly #issued = new Set<string>();
-  readonly #failures: { status: number; retryAfter?: number }[] = [];
+  /** The answers of the next sends: a failure, or `null` to let one through. */
+  readonly #failures: ({ status: number; retryAfter?: number } | null)[] = [];
   #server!: LoopbackServer;
   origin = '';
 
@@ -74,6 +75,11 @@ export class FakeTeams {
 
   failNext(status: number, retryAfter?: number): void {
     this.#failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+  }
+
+  /** Lets `nth - 1` sends through and answers the `nth` with `status` (1: the next send). */
+  failSend(nth: number, status: number): void {
+    this.#failures.push(...Array.from({ length: nth - 1 }, () => null), { status });
   }
 
   /** A file a user sent: its attachment in a personal chat's message activity. */

@@ -13,7 +13,8 @@ export class FakeTelegram {
   readonly received: FakePlatformSend[] = [];
   /** Files a user "uploaded", by file id. */
   readonly files = new Map<string, { path: string; data: Uint8Array }>();
-  readonly #failures: { status: number; retryAfter?: number }[] = [];
+  /** The answers of the next sends: a failure, or `null` to let one through. */
+  readonly #failures: ({ status: number; retryAfter?: number } | null)[] = [];
   readonly #server: Server;
   apiRoot = '';
 
@@ -45,6 +46,11 @@ export class FakeTelegram {
 
   failNext(status: number, retryAfter?: number): void {
     this.#failures.push({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+  }
+
+  /** Lets `nth - 1` sends through and answers the `nth` with `status` (1: the next send). */
+  failSend(nth: number, status: number): void {
+    this.#failures.push(...Array.from({ length: nth - 1 }, () => null), { status });
   }
 
   /** A file a user sent: its id for an update. */

@@ -112,6 +112,11 @@ export class FakeWhatsApp extends FakeGraphApi {
         },
       ],
     });
+    return this.post(body, signature);
+  }
+
+  /** A webhook request with `body` (a JSON text), signed as Meta signs it unless `signature` is given. */
+  post(body: string, signature?: string | null): Request {
     const header = signature === undefined ? signMetaBody(this.appSecret, body) : signature;
     return new Request('http://server/channels/whatsapp/webhook', {
       method: 'POST',

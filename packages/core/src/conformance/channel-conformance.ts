@@ -1,5 +1,10 @@
 import { describe, expect } from 'vitest';
-import { type Channel, ChannelSendError, type InboundMessage } from '../channel/channel.js';
+import {
+  type Channel,
+  ChannelSendError,
+  type ChannelSendProgress,
+  type InboundMessage,
+} from '../channel/channel.js';
 import { type ConformanceOptions, conformanceCases } from './skip-list.js';
 
 /** What the fake platform received from a channel, as the suite reads it. */
@@ -47,6 +52,8 @@ export interface ChannelFixture {
   sent(): FakePlatformSend[];
   /** The fake platform answers the next send with `status` (and `Retry-After` seconds). */
   failNextSend(status: number, retryAfterSeconds?: number): void;
+  /** The fake platform takes `nth - 1` sends and answers the `nth` with `status` (1: the next send). */
+  failSend(nth: number, status: number): void;
   dispose(): Promise<void>;
 }
 
@@ -64,7 +71,8 @@ async function oneMessage(channel: Channel, request: Request): Promise<InboundMe
  * are not the platform's are rejected; messages, files and button choices are read with the
  * platform's message id (the same on a redelivery); options go out as native buttons within the
  * declared limits and as a numbered list beyond them; files go out with their bytes; a 429 or a 5xx
- * is a retryable `ChannelSendError` (with the platform's `Retry-After`), another refusal is final.
+ * is a retryable `ChannelSendError` (with the platform's `Retry-After`), another refusal is final; a
+ * text of several messages resumes after the last one the platform took (`ChannelSendProgress`).
  */
 export function describeChannel(
   name: string,
@@ -226,6 +234,62 @@ export function describeChannel(
         fixture.failNextSend(400);
         expect(await send()).toMatchObject({ retryable: false });
         expect(await send()).toBeNull();
+      }),
+    );
+
+    cases.test(
+      'a text of several messages resumes after the last one the platform took, never sending one twice, and stops when aborted',
+      withFixture(async (fixture) => {
+        const message = await oneMessage(
+          fixture.channel,
+          await fixture.userMessage({ ...user, text: 'x', messageId: '5007' }),
+        );
+        // Three paragraphs that each fill most of one message: three platform messages.
+        const length = fixture.channel.capabilities.textLength;
+        const text = [1, 2, 3].map((n) => `P${n} ${'x'.repeat(length - 20)}`).join('\n');
+        const counts: number[] = [];
+        const progress = (skip: number, controller = new AbortController()): ChannelSendProgress => ({
+          skip,
+          sent: (count) => counts.push(count),
+          signal: controller.signal,
+        });
+        const send = (with_: ChannelSendProgress) =>
+          fixture.channel.send(message.conversation, { type: 'text', text, options: [] }, with_).then(
+            () => null,
+            (error: unknown) => error,
+          );
+        const starts = () =>
+          fixture
+            .sent()
+            .filter((item) => item.kind === 'text')
+            .map((item) => item.text?.slice(0, 2));
+        fixture.failSend(2, 503);
+        const failed = await send(progress(0));
+        expect(failed).toBeInstanceOf(ChannelSendError);
+        expect(failed).toMatchObject({ retryable: true });
+        expect(counts).toEqual([1]);
+        expect(await send(progress(1))).toBeNull();
+        expect(counts).toEqual([1, 2, 3]);
+        expect(starts()).toEqual(['P1', 'P2', 'P3']);
+
+        // The server stops waiting after the first message: nothing more goes.
+        const controller = new AbortController();
+        counts.length = 0;
+        const stopped = await send({
+          skip: 0,
+          sent: (count) => {
+            counts.push(count);
+            controller.abort();
+          },
+          signal: controller.signal,
+        });
+        expect(stopped).toBeInstanceOf(Error);
+        expect(counts).toEqual([1]);
+        expect(starts()).toEqual(['P1', 'P2', 'P3', 'P1']);
+        counts.length = 0;
+        expect(await send(progress(0, controller))).toBeInstanceOf(Error);
+        expect(counts).toEqual([]);
+        expect(starts()).toHaveLength(4);
       }),
     );
 
