@@ -26,6 +26,26 @@ function chime(): void {
 }
 
 /**
+ * The new waiting conversations of `teams` (none: every team) in `list` that `known` has not seen,
+ * and what is known after it. A conversation is known by its session and the start of its handoff,
+ * so a session handed off again (a new `since`) is new again.
+ */
+export function newWaiting(
+  list: readonly HandoffSummary[],
+  teams: readonly string[],
+  known: ReadonlySet<string>,
+): { fresh: HandoffSummary[]; known: Set<string> } {
+  const key = (item: HandoffSummary) => `${item.sessionId}\n${item.since}`;
+  const waiting = list.filter(
+    (item) => item.status === 'waiting' && (teams.length === 0 || teams.includes(item.queue)),
+  );
+  return {
+    fresh: waiting.filter((item) => !known.has(key(item))),
+    known: new Set([...known, ...waiting.map(key)]),
+  };
+}
+
+/**
  * The console's presence selector and new-conversation alerts: while the operator is online, each
  * new waiting conversation of their teams (none: every team) in the live queue `list` shows a
  * browser notification (once the browser allows it) and plays a chime. `data-alerts` counts them.
@@ -64,15 +84,10 @@ export function PresenceAlerts({ list }: { list: HandoffSummary[] | null }) {
   useEffect(() => {
     // Not read yet: what the first answer holds is the queue as found, not new conversations.
     if (list === null) return;
-    const teams = operator.teams ?? [];
-    const waiting = list.filter(
-      (item) => item.status === 'waiting' && (teams.length === 0 || teams.includes(item.queue)),
-    );
-    const known = seen.current;
-    seen.current = new Set([...(known ?? []), ...waiting.map((item) => item.sessionId)]);
-    if (known === null || status !== 'online') return;
-    const fresh = waiting.filter((item) => !known.has(item.sessionId));
-    if (fresh.length === 0) return;
+    const first = seen.current === null;
+    const { fresh, known } = newWaiting(list, operator.teams ?? [], seen.current ?? new Set());
+    seen.current = known;
+    if (first || status !== 'online' || fresh.length === 0) return;
     for (const item of fresh) {
       if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
         new Notification(t('presence.newConversation', { queue: item.queue }), {
