@@ -357,6 +357,13 @@ export default defineTree({ name: 'docs', nodes: [
     );
     expect(output.out.join('\n')).toContain('Regolare i freni a disco ogni sei mesi.');
     expect(await main(['ingest', tree, '4', folder, '--data', data], capture())).toBe(2);
+    // Files over --max-bytes (default 10 MiB) are refused, naming the file, before anything is read.
+    const tooBig = capture();
+    expect(await main(['ingest', tree, '3', folder, '--data', data, '--max-bytes', '20'], tooBig)).toBe(2);
+    expect(tooBig.err.join('\n')).toMatch(/garanzia\.md|freni\.pdf|orari\.html/);
+    expect(await main(['ingest', tree, '3', folder, '--data', data, '--max-bytes', 'lots'], capture())).toBe(
+      2,
+    );
   });
 
   test('bad input exits with 2 and says what is wrong', async () => {

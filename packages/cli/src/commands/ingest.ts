@@ -13,6 +13,7 @@ export interface IngestCommandOptions {
   data?: string;
   maxChars?: string;
   overlap?: string;
+  maxBytes?: string;
 }
 
 /**
@@ -28,7 +29,11 @@ export async function ingestCommand(
 ): Promise<number> {
   const loaded = await loadTree(treePath, options.config ? { config: options.config } : {});
   const node = findQueryNode(loaded.tree, nodeRef);
-  const documents = await readDocuments(paths);
+  const documents = await readDocuments(
+    paths,
+    undefined,
+    options.maxBytes ? { maxBytes: maxBytesOf(options.maxBytes) } : {},
+  );
   const data = openDataDirectory(options.data);
   try {
     const bar = progressBar('ingesting', documents.length);
@@ -50,6 +55,13 @@ export async function ingestCommand(
   } finally {
     await data.close();
   }
+}
+
+function maxBytesOf(value: string): number {
+  const bytes = Number(value);
+  if (!Number.isInteger(bytes) || bytes <= 0)
+    throw new TreeAgentError('INVALID_INPUT', `--max-bytes is "${value}": give a whole number of bytes.`);
+  return bytes;
 }
 
 /** The query node a reference (an id or a name) names, or an error saying what to give. */
@@ -84,6 +96,7 @@ export const ingestDefinition = defineCommand({
     { flags: '--data <directory>', description: 'data directory', default: '.treeagent' },
     { flags: '--max-chars <n>', description: 'longest chunk in characters', default: '800' },
     { flags: '--overlap <n>', description: 'characters repeated between consecutive chunks', default: '100' },
+    { flags: '--max-bytes <n>', description: 'largest file read, in bytes (default 10 MiB)' },
   ],
   run: ([tree, node, paths], options, out) => ingestCommand(tree, node, paths, options, out),
 });
