@@ -15,6 +15,9 @@ const ListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
+/** The most open handoffs the queue lists without a `limit` (the store's maximum). */
+const OPEN_LIMIT = 1000;
+
 /**
  * The teams whose handoffs `operator` works on, or `null` for every team: an admin, or an operator
  * without teams. A handoff's `queue` is its team; every handoff has one (`default` unless a node
@@ -39,7 +42,8 @@ export function handoffVisibleTo(
 
 /**
  * The queue of the operator console, `GET /api/v1/operator/handoffs?status=&queue=&limit=` (operators):
- * the handed-off sessions, open ones by default, with the names of the open queues. An operator
+ * the handed-off sessions, open ones by default (all of them up to 1000, oldest first; closed: the
+ * 200 most recent), with the names of the open queues. An operator
  * with teams gets those of their teams and those they hold (`handoffVisibleTo`); an admin or an
  * operator without teams every team's.
  */
@@ -71,7 +75,10 @@ export function handoffQueueRoutes(services: Services): Hono {
     const query = validate(ListQuery, c.req.query(), 'query');
     const operator = operatorOf(c);
     const status = query.status ?? 'open';
-    const entries = await listFor(operator, { ...query, status });
+    // Every open conversation the store lists (the console alerts on the newest, and open is oldest
+    // first): the store's default of 200 would leave them out.
+    const limit = query.limit ?? (status === 'open' ? OPEN_LIMIT : undefined);
+    const entries = await listFor(operator, { ...query, status, ...(limit ? { limit } : {}) });
     const now = Date.now();
     const list = await Promise.all(
       entries.map(async (entry) =>

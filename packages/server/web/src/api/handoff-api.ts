@@ -9,9 +9,6 @@ import type {
 import type { ApiClient } from './api-client';
 import { readServerSentEvents } from './server-sent-events';
 
-/** The most open conversations the server lists at once (`GET /api/v1/operator/handoffs?limit=`). */
-const OPEN_LIMIT = 1000;
-
 const base = (sessionId: string) => `/api/v1/operator/handoffs/${encodeURIComponent(sessionId)}`;
 
 function post<T>(api: ApiClient, path: string, body: unknown = {}): Promise<T> {
@@ -27,14 +24,8 @@ function post<T>(api: ApiClient, path: string, body: unknown = {}): Promise<T> {
  * server's handoff routes); the login cookie goes with each.
  */
 export const handoffApi = {
-  /**
-   * The queue: every open conversation (up to the server's maximum, 1000, oldest first — the default
-   * 200 would leave out the newest, which the console alerts on), or the 200 most recently closed.
-   */
   list: (api: ApiClient, status: 'open' | 'closed') =>
-    api.json<HandoffListResponse>(
-      `/api/v1/operator/handoffs?status=${status}${status === 'open' ? `&limit=${OPEN_LIMIT}` : ''}`,
-    ),
+    api.json<HandoffListResponse>(`/api/v1/operator/handoffs?status=${status}`),
   detail: (api: ApiClient, sessionId: string) => api.json<HandoffDetail>(base(sessionId)),
   claim: (api: ApiClient, sessionId: string, takeOver = false) =>
     post(api, `${base(sessionId)}/claim`, takeOver ? { takeOver } : {}),
