@@ -221,8 +221,10 @@ describe('Slack through the server', () => {
     };
     expect((await post(app, dm('hello', '16.1'))).status).toBe(200);
     expect((await post(app, dm('double', '16.2'))).status).toBe(200);
-    // 'hello' fails 5 times (the default attempts), is given up, and then 'double' runs.
-    await expect.poll(() => texts(), { timeout: 20_000 }).toEqual(['First.', 'Second.']);
+    // 'hello' fails 5 times (the default attempts), is given up (the user is told), and then 'double' runs.
+    await expect
+      .poll(() => texts(), { timeout: 15_000 })
+      .toEqual(['Something went wrong on our side. Try again in a moment.', 'First.', 'Second.']);
     const token = await loginOperator(app, 'anna');
     const admin = { headers: { 'X-Operator-Token': token } };
     const failures = (await (await app.request('/api/v1/channels/inbox/failures', admin)).json()) as {
@@ -257,7 +259,14 @@ describe('Slack through the server', () => {
         ...admin,
       });
     expect((await retry(given!.messageId)).status).toBe(200);
-    await expect.poll(() => texts()).toEqual(['First.', 'Second.', 'Hi! How can I help?']);
+    await expect
+      .poll(() => texts())
+      .toEqual([
+        'Something went wrong on our side. Try again in a moment.',
+        'First.',
+        'Second.',
+        'Hi! How can I help?',
+      ]);
     expect((await retry(given!.messageId)).status).toBe(404);
     expect(
       (await app.request(`/api/v1/channels/inbox/failures/slack/x/retry`, { method: 'POST' })).status,
