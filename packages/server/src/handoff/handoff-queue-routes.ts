@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { HandoffListResponse } from '../api-types.js';
 import { channelOfSession } from '../channels/channel-of-session.js';
+import { notFound } from '../errors/api-error.js';
 import { validate } from '../http/read-json.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
@@ -14,6 +15,28 @@ const ListQuery = z.strictObject({
   queue: z.string().max(64).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
+
+/**
+ * Refuses `operator` a session of another team (`handoffVisibleTo`) as not found, for every route
+ * that reads or acts on one handed-off session: the record is the truth while the session is with
+ * people, the queue remembers it after.
+ */
+export async function requireVisibleHandoff(
+  services: Pick<Services, 'handoffs' | 'agent'>,
+  operator: OperatorIdentity,
+  sessionId: string,
+): Promise<void> {
+  if (teamsOf(operator) === null) return;
+  const [entry, record] = await Promise.all([
+    services.handoffs.queue.get(sessionId),
+    services.agent.inspectSession(sessionId),
+  ]);
+  const state = record?.handoff ?? null;
+  const queue = state?.queue ?? entry?.queue;
+  const holderId = (state ? state.operator?.id : entry?.operator?.id) ?? null;
+  if (queue !== undefined && !handoffVisibleTo(operator, { queue, holderId }))
+    throw notFound(`Session "${sessionId}" was never handed to people.`);
+}
 
 /** The most open handoffs the queue lists without a `limit` (the store's maximum). */
 const OPEN_LIMIT = 1000;

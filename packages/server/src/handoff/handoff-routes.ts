@@ -13,7 +13,7 @@ import { storedSessionId } from '../http/stored-session-id.js';
 import type { OperatorIdentity } from '../operators/operator-accounts.js';
 import { operatorOf } from '../operators/operator-auth.js';
 import type { Services } from '../services.js';
-import { handoffVisibleTo, teamsOf } from './handoff-queue-routes.js';
+import { requireVisibleHandoff } from './handoff-queue-routes.js';
 import { summaryOf } from './handoff-summary.js';
 
 const ClaimBody = z.strictObject({ takeOver: z.boolean().optional() });
@@ -68,20 +68,7 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
 
   // Another team's session is not found (read or act), whatever the route does next.
   const teamGuard: MiddlewareHandler = async (c, next) => {
-    const sessionId = sessionIdOf(c.req.param('id')!);
-    const operator = operatorOf(c);
-    if (teamsOf(operator) !== null) {
-      const [entry, record] = await Promise.all([
-        handoffs.queue.get(sessionId),
-        agent.inspectSession(sessionId),
-      ]);
-      // The record is the truth while the session is with people; the queue remembers it after.
-      const state = record?.handoff ?? null;
-      const queue = state?.queue ?? entry?.queue;
-      const holderId = (state ? state.operator?.id : entry?.operator?.id) ?? null;
-      if (queue !== undefined && !handoffVisibleTo(operator, { queue, holderId }))
-        throw notFound(`Session "${sessionId}" was never handed to people.`);
-    }
+    await requireVisibleHandoff(services, operatorOf(c), sessionIdOf(c.req.param('id')!));
     await next();
   };
   // `/:id/*` matches `/:id` too.
@@ -227,7 +214,8 @@ export function handoffRoutes(services: Services, analytics?: AnalyticsStore): H
     const note = {
       at: new Date().toISOString(),
       operator: { id: operator.id, name: operator.name },
-      text: body.text,
+      // Stored as the agent's redaction stores messages (docs/privacy.md).
+      text: agent.redactor?.redactText(body.text) ?? body.text,
     };
     await handoffs.queue.addNote(sessionId, note);
     await handoffs.bus.publish({ kind: 'session', sessionId });

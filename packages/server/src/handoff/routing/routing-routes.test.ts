@@ -131,7 +131,9 @@ describe('teams and routing over HTTP', () => {
     });
     expect(moved.status).toBe(200);
     // Sales assigns by round robin: Carla is the one online in sales.
-    await expect.poll(() => holderOf(app, bruno, sessionId)).toBe('carla');
+    // It left Bruno's team (support): sales' Carla holds it, and Bruno no longer sees it.
+    await expect.poll(() => holderOf(app, carla, sessionId)).toBe('carla');
+    expect((await call(app, bruno, 'GET', `/handoffs/${sessionId}`)).status).toBe(404);
     const detail = (await (await call(app, carla, 'GET', `/handoffs/${sessionId}`)).json()) as any;
     expect(detail.handoff.queue).toBe('sales');
     expect(detail.notes.map((note: { text: string }) => note.text)).toEqual([
@@ -153,6 +155,23 @@ describe('teams and routing over HTTP', () => {
       { queue: 'sales', operatorId: 'bruno' },
       { queue: 'support', team: 'sales' },
     ]);
+  });
+
+  it("another team's waiting conversation is not found for a transfer: an operator passes on only what they may see", async () => {
+    const { app, auditLog } = desk({ teams: { sales: { policy: 'manual' } } });
+    const anna = await loginOperator(app, 'anna');
+    const bruno = await loginOperator(app, 'bruno');
+    const sessionId = await handOff(app);
+    // An admin puts it in sales, where it waits: not Bruno's team.
+    await call(app, anna, 'POST', `/handoffs/${sessionId}/claim`, {});
+    expect(
+      (await call(app, anna, 'POST', `/routing/handoffs/${sessionId}/transfer`, { team: 'sales' })).status,
+    ).toBe(200);
+    const refused = await call(app, bruno, 'POST', `/routing/handoffs/${sessionId}/transfer`, {
+      team: 'support',
+    });
+    expect(refused.status).toBe(404);
+    expect((await auditLog.list({ action: 'handoff.transfer', limit: 10 })).length).toBe(1);
   });
 
   it('lists every configured team, with nobody of it online (a transfer can put a conversation in its queue)', async () => {

@@ -5,6 +5,7 @@ import { readJson } from '../../http/read-json.js';
 import { storedSessionId } from '../../http/stored-session-id.js';
 import { operatorOf } from '../../operators/operator-auth.js';
 import type { Services } from '../../services.js';
+import { requireVisibleHandoff } from '../handoff-queue-routes.js';
 
 const PresenceBody = z.strictObject({ status: z.enum(['online', 'away', 'offline']) });
 const TEAM = /^[A-Za-z0-9._-]{1,64}$/;
@@ -78,6 +79,8 @@ export function routingRoutes(services: Services): Hono {
     } else to = { queue: body.team! };
     if (!(await handoffs.queue.get(sessionId)))
       throw notFound(`Session "${sessionId}" was never handed to people.`);
+    // Another team's session is not found: an operator passes on only what they may see.
+    await requireVisibleHandoff(services, operator, sessionId);
     const takeOver = operator.role === 'admin';
     const update = await handoffs.act(
       operator,
