@@ -90,8 +90,8 @@ export interface CreateAppOptions {
   /** Per-client rate limit on `/api` and `/v1`. Default: none. */
   rateLimit?: RateLimitOptions;
   /**
-   * Limit on failed authentication (answers 401 or 403: a wrong API key or session token) per
-   * client address: past `max` failures in `windowMs`, every request of that client under `/api`
+   * Limit on failed authentication (answers 401, and 403 to a request with a wrong session token; not
+   * a signed-in operator's 403 for a route of their role) per client address: past `max` failures in `windowMs`, every request of that client under `/api`
    * and `/v1` gets 429 `RATE_LIMITED` until the window ends. Default 20 per minute; `false` turns
    * it off (behind a proxy, set `trustProxy`).
    */
