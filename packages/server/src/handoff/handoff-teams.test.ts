@@ -2,7 +2,13 @@ import type { NodeDefinition } from '@treeagent/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
-import { HANDOFF_NOTICE, handoffAgent, handoffNodes, RETURN_OPTION } from '../test-support/handoff.js';
+import {
+  HANDOFF_NOTICE,
+  handoffAgent,
+  handoffNodes,
+  RETURN_OPTION,
+  SseReader,
+} from '../test-support/handoff.js';
 import { loginOperator, testOperatorsInTeams } from '../test-support/operators.js';
 
 /**
@@ -131,5 +137,40 @@ describe('teams limit the handoff queue', () => {
     expect(
       (await call(app, bruno, 'POST', `/handoffs/${sales}/messages`, { content: 'Hello!' })).status,
     ).toBe(201);
+  });
+
+  it("the live stream names to an operator with teams only their teams' sessions", async () => {
+    const app = desk();
+    const support = await handOff(app, 'I want a human');
+    const sales = await handOff(app, 'I want a human for sales');
+    const [anna, bruno, carla] = await Promise.all(
+      (['anna', 'bruno', 'carla'] as const).map((login) => loginOperator(app, login)),
+    );
+    const streamOf = async (token: string) => {
+      const response = await app.request('/api/v1/operator/events', {
+        headers: { 'X-Operator-Token': token },
+      });
+      expect(response.status).toBe(200);
+      return new SseReader(response);
+    };
+    const [brunoEvents, carlaEvents] = [await streamOf(bruno), await streamOf(carla)];
+    // A note on each (an admin's): each publishes that its session changed.
+    for (const sessionId of [sales, support])
+      expect((await call(app, anna, 'POST', `/handoffs/${sessionId}/notes`, { text: 'seen' })).status).toBe(
+        201,
+      );
+    const named = (reader: SseReader) =>
+      reader.events
+        .filter((event) => event.event === 'session')
+        .map((event) => (event.data as { sessionId: string }).sessionId);
+    await carlaEvents.waitFor(
+      (event) => event.event === 'session' && (event.data as { sessionId: string }).sessionId === support,
+    );
+    await brunoEvents.waitFor(
+      (event) => event.event === 'session' && (event.data as { sessionId: string }).sessionId === support,
+    );
+    // Carla (no team) hears of both; Bruno (support) of support's only, never that sales' changed.
+    expect(named(carlaEvents)).toEqual([sales, support]);
+    expect(named(brunoEvents)).toEqual([support]);
   });
 });
