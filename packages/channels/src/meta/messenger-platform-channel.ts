@@ -8,8 +8,8 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
-  optionsFor,
   splitText,
+  textWithOptions,
 } from '@treeagent/core/adapter';
 import { isObject, malformedBody } from '../malformed-body.js';
 import { sendInOrder } from '../send-in-order.js';
@@ -260,15 +260,7 @@ export class MessengerPlatformChannel implements Channel {
       }
       case 'notice':
       case 'text': {
-        const body =
-          message.type === 'text' && message.operatorName
-            ? `${message.operatorName}: ${message.text}`
-            : message.text;
-        const { text, buttons } = optionsFor(
-          this.capabilities,
-          body,
-          message.type === 'text' ? message.options : [],
-        );
+        const { text, buttons } = textWithOptions(this.capabilities, message);
         const contents = this.#texts(text, buttons);
         await sendInOrder(this.#kind.label, contents, progress, (content, stop) =>
           post({ recipient, ...messaging, message: content }, stop),

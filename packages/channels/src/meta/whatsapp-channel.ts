@@ -8,8 +8,8 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
-  optionsFor,
   splitText,
+  textWithOptions,
 } from '@treeagent/core/adapter';
 import { isObject, malformedBody } from '../malformed-body.js';
 import { receiptId } from '../receipt-id.js';
@@ -312,12 +312,7 @@ export class WhatsAppChannel implements Channel {
       );
       return;
     }
-    const body =
-      message.type === 'text' && message.operatorName
-        ? `${message.operatorName}: ${message.text}`
-        : message.text;
-    const options = message.type === 'text' ? message.options : [];
-    const { text, buttons } = optionsFor(this.capabilities, body, options);
+    const { text, buttons } = textWithOptions(this.capabilities, message);
     // Only the last message carries the buttons, and only its body is held to their 1,024 characters.
     const pieces = splitText(
       text || ' ',

@@ -9,8 +9,8 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
-  optionsFor,
   splitText,
+  textWithOptions,
 } from '@treeagent/core/adapter';
 import { receiptId } from '../receipt-id.js';
 import { sendInOrder } from '../send-in-order.js';
@@ -237,15 +237,7 @@ export class SlackChannel implements Channel {
         );
         return;
       }
-      const body =
-        message.type === 'text' && message.operatorName
-          ? `${message.operatorName}: ${message.text}`
-          : message.text;
-      const { text, buttons } = optionsFor(
-        this.capabilities,
-        body,
-        message.type === 'text' ? message.options : [],
-      );
+      const { text, buttons } = textWithOptions(this.capabilities, message);
       const pieces = splitText(escapeText(text), this.capabilities.textLength);
       const messages = pieces.map((piece, index) => ({
         channel,

@@ -17,8 +17,8 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
-  optionsFor,
   splitText,
+  textWithOptions,
 } from '@treeagent/core/adapter';
 import { isObject, malformedBody } from '../malformed-body.js';
 import { receiptId } from '../receipt-id.js';
@@ -337,8 +337,7 @@ export class TeamsChannel implements Channel {
         ];
       }
       case 'text': {
-        const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
-        const { text, buttons } = optionsFor(this.capabilities, body, message.options);
+        const { text, buttons } = textWithOptions(this.capabilities, message);
         const pieces = splitText(text, this.capabilities.textLength);
         return pieces.map((piece, index) =>
           index === pieces.length - 1 && buttons.length

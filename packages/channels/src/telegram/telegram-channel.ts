@@ -10,8 +10,8 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
-  optionsFor,
   splitText,
+  textWithOptions,
 } from '@treeagent/core/adapter';
 import { Api, GrammyError, HttpError, InputFile } from 'grammy';
 import { isObject, malformedBody } from '../malformed-body.js';
@@ -238,10 +238,10 @@ export class TelegramChannel implements Channel {
           return;
         case 'text': {
           const fits = message.options.every((option) => Buffer.byteLength(option) <= CALLBACK_DATA_BYTES);
-          const body = message.operatorName ? `${message.operatorName}: ${message.text}` : message.text;
-          const { text, buttons } = fits
-            ? optionsFor(this.capabilities, body, message.options)
-            : optionsFor({ ...this.capabilities, buttons: null }, body, message.options);
+          const { text, buttons } = textWithOptions(
+            fits ? this.capabilities : { ...this.capabilities, buttons: null },
+            message,
+          );
           const pieces = splitText(text, this.capabilities.textLength);
           const keyboard = {
             reply_markup: {

@@ -32,6 +32,7 @@ export {
   optionOfAnswer,
   optionsFor,
   splitText,
+  textWithOptions,
 } from '../channel/channel.js';
 export { type ChannelInboxRow, channelInboxEntryOfRow } from '../channel/channel-inbox-rows.js';
 export { channelDeadLetterLimit, conversationKey } from '../channel/channel-keys.js';

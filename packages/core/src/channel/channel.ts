@@ -177,6 +177,21 @@ export function optionsFor(
   return { text: text ? `${text}\n\n${list}` : list, buttons: [] };
 }
 
+/**
+ * A text or a notice as the user reads it on a platform: an operator's text after their name
+ * ("Anna: …"), and its options as `optionsFor` shows them (buttons, or a numbered list).
+ */
+export function textWithOptions(
+  capabilities: ChannelCapabilities,
+  message: Extract<ChannelSend, { type: 'text' | 'notice' }>,
+): { text: string; buttons: string[] } {
+  const body =
+    message.type === 'text' && message.operatorName
+      ? `${message.operatorName}: ${message.text}`
+      : message.text;
+  return optionsFor(capabilities, body, message.type === 'text' ? message.options : []);
+}
+
 /** The chosen option of a text answer to a numbered list ("2" → the second option), else `null`. */
 export function optionOfAnswer(text: string, options: readonly string[]): string | null {
   const trimmed = text.trim();
