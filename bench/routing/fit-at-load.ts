@@ -19,7 +19,9 @@ import { routeCounts } from './route-counts.js';
  * interim fit over the student first, the default before USE-lite ran on ONNX Runtime);
  * `--no-interim`: `interimFit: false`; neither: the library's default.
  *
- * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--interim|--no-interim] [--no-quality] [--json=file]
+ * `--no-refine`: the fit without the refinement of its map on the chunks (`FitOptions.refine: false`).
+ *
+ * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--interim|--no-interim] [--no-refine] [--no-quality] [--json=file]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -42,7 +44,13 @@ const mark = () => ({ wall: performance.now() - started, cpu: cpu() - cpuStart }
 const marks: Record<string, { wall: number; cpu: number }> = {};
 
 // The library's fitter, with the interim space kept for the quality read at the end.
-const library = spaceFitter({ cacheDirectory: false, ...(interimFit === undefined ? {} : { interimFit }) });
+/** `--no-refine`: the LDA's map as it is (`FitOptions.refine: false`), the fit before 2026-12-07's refinement. */
+const noRefine = process.argv.includes('--no-refine');
+const library = spaceFitter({
+  cacheDirectory: false,
+  ...(interimFit === undefined ? {} : { interimFit }),
+  ...(noRefine ? { refine: false as const } : {}),
+});
 let interimSpace: FittedSpace | undefined;
 const fitter: SpaceFitter = {
   ...library,
@@ -73,7 +81,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const at = (name: string) =>
   marks[name] ? `${seconds(marks[name]!.wall)} wall, ${seconds(marks[name]!.cpu)} CPU` : 'none';
 console.log(
-  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${interimLabel}`,
+  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${interimLabel}; map ${noRefine ? 'not refined' : 'refined'}`,
 );
 console.log(`routing unfitted: ${at('unfitted')}`);
 console.log(

@@ -37,7 +37,7 @@ import { routeCounts } from './route-counts.js';
  * Without it: `new TreeAgent({ tree, spaceFitter: spaceFitter() })` alone, cold.
  *
  * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.95,0.96] [--folds 5] [--hashed-base]
- *   [--whole N] [--data <dir>] [--skip-val] [--no-write]
+ *   [--whole N] [--no-refine] [--data <dir>] [--skip-val] [--no-write]
  */
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
@@ -55,10 +55,13 @@ if (argument('--base') && (!select || hashedBase))
  * both); default: what the base asks for.
  */
 const whole = argument('--whole');
-const wholePart =
-  whole === undefined
+/** `--no-refine`: the LDA's map as it is, not refined on the chunks (`FitOptions.refine: false`). */
+const wholePart = {
+  ...(whole === undefined
     ? {}
-    : { wholePart: whole === '0' ? (false as const) : { dimensions: 512, pcaOfRest: Number(whole) } };
+    : { wholePart: whole === '0' ? (false as const) : { dimensions: 512, pcaOfRest: Number(whole) } }),
+  ...(process.argv.includes('--no-refine') ? { refine: false as const } : {}),
+};
 
 /** The agent's fitter: the library's (`base: 'auto'`), or over the agent's hashed embedder. */
 function fitterFor(options: SpaceFitterOptions): SpaceFitter {

@@ -8,6 +8,11 @@ export interface ClassScatter {
   means: Float64Array;
   within: Float64Array;
   trace: number;
+  /**
+   * Each chunk's reduced, centred coordinates less its class mean (n×r, shared memory): row i plus
+   * `means[labels[i]]` is the chunk's coordinates (what `refineByProxies` trains on).
+   */
+  residuals: Float64Array;
 }
 
 /**
@@ -72,5 +77,5 @@ export async function classScatter(
     trace += within[a * r + a]!;
   }
   onStep();
-  return { sizes, means, within, trace };
+  return { sizes, means, within, trace, residuals: reducedRows };
 }

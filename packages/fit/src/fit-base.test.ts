@@ -11,9 +11,12 @@ import {
   USE_BASE_CALIBRATION_KEEP,
   USE_BASE_WEIGHT,
   USE_HASHED_PCA_DIMENSIONS,
+  USE_PROXY_REFINEMENT,
+  USE_REFINED_CALIBRATION_KEEP,
   USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
+import { fitSettings, type ProxyRefinement } from './fit-settings.js';
 import type { FittedEmbedder } from './fitted-embedder.js';
 import type { TransformersImporter } from './multilingual-base.js';
 import type { Projection } from './projection.js';
@@ -93,6 +96,8 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
         dimensions: 64,
         pcaOfRest: USE_HASHED_PCA_DIMENSIONS,
         calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
+        // …and the LDA's map refined on the chunks in that space, with the keep then.
+        refine: { ...USE_PROXY_REFINEMENT, calibrationKeep: USE_REFINED_CALIBRATION_KEEP },
       },
     });
   });
@@ -350,16 +355,25 @@ describe('askedKeep: the keep a base asks for, by how its fit was made', () => {
     settings: {
       baseWeight: USE_BASE_WEIGHT,
       calibrationKeep: USE_BASE_CALIBRATION_KEEP,
-      wholePart: { dimensions: 512, pcaOfRest: 256, calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP },
+      wholePart: {
+        dimensions: 512,
+        pcaOfRest: 256,
+        calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
+        refine: { ...USE_PROXY_REFINEMENT, calibrationKeep: USE_REFINED_CALIBRATION_KEEP },
+      },
     },
   };
-  const fitted = (pca: Projection['pca']) => ({ pca }) as Projection;
+  const fitted = (pca: Projection['pca'], refine?: ProxyRefinement) =>
+    ({ pca, settings: fitSettings(refine ? { refine } : {}) }) as Projection;
 
   test("the whole part's keep when the fit kept the part whole, the base's own when the tree was too small", () => {
     expect(askedKeep(chosen, fitted({ method: 'randomised', dimensions: 768, whole: 512 }))).toBe(
       USE_WHOLE_PART_CALIBRATION_KEEP,
     );
     expect(askedKeep(chosen, fitted({ method: 'exact', dimensions: 64 }))).toBe(USE_BASE_CALIBRATION_KEEP);
+    // A map refined on the chunks (the base asks for it with the whole part): the refined space's keep.
+    const whole = { method: 'randomised', dimensions: 768, whole: 512 } as const;
+    expect(askedKeep(chosen, fitted(whole, USE_PROXY_REFINEMENT))).toBe(USE_REFINED_CALIBRATION_KEEP);
     expect(askedKeep({ ...chosen, settings: undefined }, fitted({ method: 'exact', dimensions: 64 }))).toBe(
       undefined,
     );

@@ -41,7 +41,11 @@ export async function fitProjectionWith(
   const started = performance.now();
   const settings = fitSettings(options);
   const training = trainingSet(tree, settings);
-  const total = Math.ceil(training.texts.length / EMBEDDING_BATCH) + settings.powerIterations + 4;
+  const total =
+    Math.ceil(training.texts.length / EMBEDDING_BATCH) +
+    settings.powerIterations +
+    4 +
+    (settings.refine?.epochs ?? 0);
   let done = 0;
   const step = (phase: FitProgress['phase']) => options.onProgress?.({ phase, done: ++done, total });
 

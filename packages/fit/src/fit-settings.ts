@@ -38,6 +38,13 @@ export interface FitOptions {
    * for it over USE-lite + hashed; docs/routing.md, "The base of the fit").
    */
   wholePart?: WholePart | false;
+  /**
+   * After the LDA, sharpens its map by gradient descent on the tree's own chunks (a normalised
+   * softmax of each chunk against one proxy per class; `refineByProxies`). Default: none (the
+   * `'auto'` base asks for it over USE-lite + hashed with the part kept whole: docs/routing.md, "A map
+   * learned on the chunks").
+   */
+  refine?: ProxyRefinement | false;
   /** Power iterations of the randomised PCA. Default 1. */
   powerIterations?: number;
   /** Seed of the randomised PCA. Default 1. */
@@ -73,6 +80,18 @@ export interface WholePart {
   pcaOfRest: number;
 }
 
+/** See `FitOptions.refine`. */
+export interface ProxyRefinement {
+  /** The softmax's scale: logits are `scale` × cosine. */
+  scale: number;
+  /** Passes over the chunks. */
+  epochs: number;
+  /** Chunks per step. */
+  batch: number;
+  /** Adam's step, relative to the LDA map's root mean square (the proxies': to 1/√dimensions). */
+  learningRate: number;
+}
+
 /** The options that change the result, as stored with a fit. */
 export interface FitSettings {
   classes: FitClasses;
@@ -82,6 +101,8 @@ export interface FitSettings {
   dimensions: number | null;
   /** See `FitOptions.wholePart`; absent when not used (then the settings, and the fit's key, are the one PCA's). */
   wholePart?: WholePart;
+  /** See `FitOptions.refine`; absent when not used (then the fit's key is the LDA's alone). */
+  refine?: ProxyRefinement;
   powerIterations: number;
   seed: number;
   /** See `FitOptions.exactPcaMaxChunks`. Fits stored before it had none and are refitted once. */
@@ -99,6 +120,16 @@ export function fitSettings(options: FitOptions = {}): FitSettings {
     ...(options.wholePart
       ? { wholePart: { dimensions: options.wholePart.dimensions, pcaOfRest: options.wholePart.pcaOfRest } }
       : {}),
+    ...(options.refine
+      ? {
+          refine: {
+            scale: options.refine.scale,
+            epochs: options.refine.epochs,
+            batch: options.refine.batch,
+            learningRate: options.refine.learningRate,
+          },
+        }
+      : {}),
     powerIterations: options.powerIterations ?? 1,
     seed: options.seed ?? 1,
     exactPcaMaxChunks: options.exactPcaMaxChunks ?? DEFAULT_EXACT_PCA_MAX_CHUNKS,
@@ -115,6 +146,23 @@ export function fitSettings(options: FitOptions = {}): FitSettings {
     throw new TreeAgentError(
       'INVALID_INPUT',
       'fitProjection: wholePart.dimensions and wholePart.pcaOfRest must be positive integers.',
+    );
+  const refine = settings.refine;
+  if (
+    refine &&
+    !(
+      refine.scale > 0 &&
+      Number.isFinite(refine.scale) &&
+      Number.isInteger(refine.epochs) &&
+      refine.epochs >= 0 &&
+      positive(refine.batch) &&
+      refine.learningRate > 0 &&
+      Number.isFinite(refine.learningRate)
+    )
+  )
+    throw new TreeAgentError(
+      'INVALID_INPUT',
+      'fitProjection: refine needs a positive scale and learningRate, a whole number of epochs (0 or more) and a positive integer batch.',
     );
   if (typeof settings.classes === 'object' && !(settings.classes.depth >= 0))
     throw new TreeAgentError('INVALID_INPUT', 'fitProjection: classes.depth must be 0 or more.');

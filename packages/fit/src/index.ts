@@ -12,6 +12,8 @@ export {
   USE_BASE_WEIGHT,
   USE_HASHED_PCA_DIMENSIONS,
   USE_PACKAGE,
+  USE_PROXY_REFINEMENT,
+  USE_REFINED_CALIBRATION_KEEP,
   USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
@@ -24,6 +26,7 @@ export {
   type FitProgress,
   type FitSettings,
   fitSettings,
+  type ProxyRefinement,
   type WholePart,
 } from './fit-settings.js';
 export {

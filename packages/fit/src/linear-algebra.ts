@@ -23,17 +23,22 @@ export function toSparse(vector: ArrayLike<number>): SparseRow {
   return { indices, values };
 }
 
-/** Deterministic standard normal numbers (mulberry32 + Box–Muller), so a fit is reproducible. */
-export function gaussian(seed: number): () => number {
+/** Deterministic uniform numbers in (0, 1) (mulberry32), so a fit is reproducible. */
+export function uniform(seed: number): () => number {
   let state = seed >>> 0;
-  const uniform = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
   };
-  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+/** Deterministic standard normal numbers (mulberry32 + Box–Muller), so a fit is reproducible. */
+export function gaussian(seed: number): () => number {
+  const next = uniform(seed);
+  return () => Math.sqrt(-2 * Math.log(next())) * Math.cos(2 * Math.PI * next());
 }
 
 /**

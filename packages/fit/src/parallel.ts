@@ -215,6 +215,107 @@ export function solveKernel(
   }
 }
 
+/**
+ * Rows start…end of `out = A·Bᵀ` (A rows×len, B cols×len, both row-major, so every sum reads two
+ * contiguous runs): `out[i·cols + j] = Σₐ A[i·len + a]·B[j·len + a]`. Four rows by four columns at a
+ * time, the sixteen sums in locals (about 1.5 G multiply-adds per second in V8, twice a row at a time).
+ */
+export function dotsKernel(
+  a: Float64Array,
+  b: Float64Array,
+  len: number,
+  cols: number,
+  out: Float64Array,
+  start: number,
+  end: number,
+): void {
+  const rows4 = start + Math.floor((end - start) / 4) * 4;
+  const cols4 = Math.floor(cols / 4) * 4;
+  for (let i = start; i < rows4; i += 4) {
+    const a0 = i * len;
+    const a1 = a0 + len;
+    const a2 = a1 + len;
+    const a3 = a2 + len;
+    for (let j = 0; j < cols4; j += 4) {
+      const b0 = j * len;
+      const b1 = b0 + len;
+      const b2 = b1 + len;
+      const b3 = b2 + len;
+      let s00 = 0,
+        s01 = 0,
+        s02 = 0,
+        s03 = 0,
+        s10 = 0,
+        s11 = 0,
+        s12 = 0,
+        s13 = 0;
+      let s20 = 0,
+        s21 = 0,
+        s22 = 0,
+        s23 = 0,
+        s30 = 0,
+        s31 = 0,
+        s32 = 0,
+        s33 = 0;
+      for (let p = 0; p < len; p++) {
+        const x0 = a[a0 + p]!;
+        const x1 = a[a1 + p]!;
+        const x2 = a[a2 + p]!;
+        const x3 = a[a3 + p]!;
+        const w0 = b[b0 + p]!;
+        const w1 = b[b1 + p]!;
+        const w2 = b[b2 + p]!;
+        const w3 = b[b3 + p]!;
+        s00 += x0 * w0;
+        s01 += x0 * w1;
+        s02 += x0 * w2;
+        s03 += x0 * w3;
+        s10 += x1 * w0;
+        s11 += x1 * w1;
+        s12 += x1 * w2;
+        s13 += x1 * w3;
+        s20 += x2 * w0;
+        s21 += x2 * w1;
+        s22 += x2 * w2;
+        s23 += x2 * w3;
+        s30 += x3 * w0;
+        s31 += x3 * w1;
+        s32 += x3 * w2;
+        s33 += x3 * w3;
+      }
+      const o0 = i * cols + j;
+      const o1 = o0 + cols;
+      const o2 = o1 + cols;
+      const o3 = o2 + cols;
+      out[o0] = s00;
+      out[o0 + 1] = s01;
+      out[o0 + 2] = s02;
+      out[o0 + 3] = s03;
+      out[o1] = s10;
+      out[o1 + 1] = s11;
+      out[o1 + 2] = s12;
+      out[o1 + 3] = s13;
+      out[o2] = s20;
+      out[o2 + 1] = s21;
+      out[o2 + 2] = s22;
+      out[o2 + 3] = s23;
+      out[o3] = s30;
+      out[o3 + 1] = s31;
+      out[o3 + 2] = s32;
+      out[o3 + 3] = s33;
+    }
+  }
+  // The rows and columns left over, one sum at a time (no inner function: the kernel's source runs
+  // in the workers as it is, and a transpiler may wrap a nested function in a helper they lack).
+  for (let i = start; i < end; i++) {
+    for (let j = i < rows4 ? cols4 : 0; j < cols; j++) {
+      let sum = 0;
+      for (let p = 0; p < len; p++) sum += a[i * len + p]! * b[j * len + p]!;
+      out[i * cols + j] = sum;
+    }
+  }
+}
+
 type Task =
   | { kernel: 'scatter'; csr: Csr; b: Float64Array; k: number; out: Float64Array; start: number; end: number }
   | {
@@ -228,6 +329,16 @@ type Task =
       end: number;
     }
   | { kernel: 'gram'; z: Float64Array; r: number; out: Float64Array; start: number; end: number }
+  | {
+      kernel: 'dots';
+      a: Float64Array;
+      b: Float64Array;
+      len: number;
+      cols: number;
+      out: Float64Array;
+      start: number;
+      end: number;
+    }
   | {
       kernel: 'solve';
       a: Float64Array;
@@ -263,6 +374,8 @@ function runTask(task: Task): void {
       task.whole,
     );
   else if (task.kernel === 'gram') gramKernel(task.z, task.r, task.out, task.start, task.end);
+  else if (task.kernel === 'dots')
+    dotsKernel(task.a, task.b, task.len, task.cols, task.out, task.start, task.end);
   else solveKernel(task.a, task.rt, task.k, task.out, task.start, task.end);
 }
 
@@ -272,6 +385,7 @@ const scatterKernel = ${scatterKernel.toString()};
 const reduceKernel = ${reduceKernel.toString()};
 const gramKernel = ${gramKernel.toString()};
 const solveKernel = ${solveKernel.toString()};
+const dotsKernel = ${dotsKernel.toString()};
 const runTask = ${runTask.toString()};
 parentPort.on('message', (task) => {
   try {

@@ -6,6 +6,7 @@ import type { Csr } from './parallel.js';
 import { Pool } from './parallel.js';
 import { fromBasis } from './pca-basis.js';
 import type { PcaDescription } from './projection.js';
+import { refineByProxies } from './proxy-refinement.js';
 import { randomisedPca } from './randomised-pca.js';
 import { shrunkLda } from './shrunk-lda.js';
 import { wholePartBasis } from './whole-part-basis.js';
@@ -59,7 +60,24 @@ export async function projectVectors(
     const scatter = await classScatter(matrix, basis, labels, k, () => onStep('lda'));
     const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
     onStep('lda');
-    const full = fromBasis(basis, lda.reduced, d, lda.out); // d×out
+    const reduced = settings.refine
+      ? await refineByProxies({
+          residuals: scatter.residuals,
+          means: scatter.means,
+          labels,
+          n,
+          r: basis.r,
+          k,
+          map: lda.reduced,
+          out: lda.out,
+          settings: settings.refine,
+          seed: settings.seed,
+          pool,
+          ...(signal ? { signal } : {}),
+          onEpoch: () => onStep('lda'),
+        })
+      : lda.reduced;
+    const full = fromBasis(basis, reduced, d, lda.out); // d×out
     const projection = Float32Array.from(full);
     const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
     onStep('lda');

@@ -40,17 +40,19 @@ function scatterOf(
   }
   for (let c = 0; c < k; c++) for (let a = 0; a < r; a++) means[c * r + a]! /= sizes[c]!;
   const within = new Float64Array(r * r);
+  const residuals = new Float64Array(n * r);
   for (let i = 0; i < n; i++) {
     const c = labels[i]!;
     for (let a = 0; a < r; a++) {
       const x = rows[i * r + a]! - total[a]! - means[c * r + a]!;
+      residuals[i * r + a] = x;
       for (let b = 0; b < r; b++)
         within[a * r + b]! += (x * (rows[i * r + b]! - total[b]! - means[c * r + b]!)) / n;
     }
   }
   let trace = 0;
   for (let a = 0; a < r; a++) trace += within[a * r + a]!;
-  return { sizes, means, within, trace, n };
+  return { sizes, means, within, trace, residuals, n };
 }
 
 /** The textbook LDA the fit did until 2026-12-07: whiten by the eigen-decomposition, then the r×r eigenvectors of the whitened between-class scatter. */

@@ -26,6 +26,7 @@ export interface SpaceFitterOptions
     | 'minChunksPerClass'
     | 'pcaDimensions'
     | 'wholePart'
+    | 'refine'
     | 'shrinkage'
     | 'dimensions'
     | 'powerIterations'
@@ -102,9 +103,9 @@ export const DEFAULT_FITTED_CALIBRATION_KEEP = 0.95;
  */
 export function askedKeep(chosen: ChosenBase, projection: Projection): number | undefined {
   const asked = chosen.settings;
-  return projection.pca?.whole !== undefined && asked?.wholePart
-    ? asked.wholePart.calibrationKeep
-    : asked?.calibrationKeep;
+  if (projection.pca?.whole === undefined || !asked?.wholePart) return asked?.calibrationKeep;
+  const refined = projection.settings.refine ? asked.wholePart.refine : undefined;
+  return refined ? refined.calibrationKeep : asked.wholePart.calibrationKeep;
 }
 
 /** What a fit chose, for `FittedSpace.detail`: `exact PCA, 64 dimensions → 15 dimensions, 16 classes`. */
@@ -117,7 +118,9 @@ export function describeFit(projection: Projection): string {
       : step.whole
         ? `${step.whole} dimensions whole + ${step.method} PCA of the rest, ${step.dimensions - step.whole} dimensions`
         : `${step.method} PCA, ${step.dimensions} dimensions`;
-  return `${pca} → ${projection.outputDimensions} dimensions, ${projection.classes.length} classes`;
+  const refine = projection.settings.refine;
+  const refined = refine ? `, the map refined on the chunks (${refine.epochs} passes)` : '';
+  return `${pca} → ${projection.outputDimensions} dimensions, ${projection.classes.length} classes${refined}`;
 }
 
 /**
@@ -172,12 +175,23 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
   const optionsOver = (chosen: ChosenBase, tree: Tree): FitOptions => {
     const asked = fitOptions.wholePart ?? chosen.settings?.wholePart;
     const size = asked ? sizeOf(tree) : null;
+    const whole = asked && size && wholePartFits(size.chunks, size.classes, asked);
+    // The base's refinement comes with its part kept whole; the fitter's `refine` wins.
+    const askedRefine = fitOptions.wholePart ? undefined : chosen.settings?.wholePart?.refine;
+    const refine =
+      fitOptions.refine ??
+      (whole && askedRefine
+        ? {
+            scale: askedRefine.scale,
+            epochs: askedRefine.epochs,
+            batch: askedRefine.batch,
+            learningRate: askedRefine.learningRate,
+          }
+        : false);
     return {
       ...fitOptions,
-      wholePart:
-        asked && size && wholePartFits(size.chunks, size.classes, asked)
-          ? { dimensions: asked.dimensions, pcaOfRest: asked.pcaOfRest }
-          : false,
+      wholePart: whole ? { dimensions: asked.dimensions, pcaOfRest: asked.pcaOfRest } : false,
+      refine,
     };
   };
   const settingsOf = (chosen: ChosenBase, tree: Tree) => fitSettings(optionsOver(chosen, tree));
