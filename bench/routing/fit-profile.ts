@@ -16,7 +16,9 @@ import { clincTree, loadClinc150 } from './clinc150.js';
  * `--warm`: the chunks' vectors from the benchmarks' embedding cache (`embed-use-cache.ts` fills it),
  * as a restart with a persistent cache finds them: the math alone.
  *
- * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--pca=512] [--whole=0|N] [--warm]
+ * `--no-refine`: the LDA's map as it is, not refined on the chunks (`FitOptions.refine: false`).
+ *
+ * CLINC150_DIR=/path/to/clinc150 nice npx tsx bench/routing/fit-profile.ts [--per-intent=20] [--base=auto|agent|use-student] [--pca=512] [--whole=0|N] [--no-refine] [--warm]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -36,6 +38,7 @@ const fitter = spaceFitter({
   base,
   ...(pca ? { pcaDimensions: Number(pca) } : {}),
   ...(whole ? { wholePart: whole === '0' ? false : { dimensions: 512, pcaOfRest: Number(whole) } } : {}),
+  ...(process.argv.includes('--no-refine') ? { refine: false as const } : {}),
   onProgress: ({ phase }) => phases.push({ phase, at: performance.now() - started, cpu: cpu() - cpuStart }),
 });
 const space = await fitter.fit({

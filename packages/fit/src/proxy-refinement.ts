@@ -58,16 +58,16 @@ export async function refineByProxies(input: RefinementInput): Promise<Float64Ar
   const projected = sharedFloat64(batch * out);
   const gradientT = sharedFloat64(out * batch);
   const weightsGradient = sharedFloat64(out * r);
-  const unit = new Float64Array(batch * out);
-  const unitT = new Float64Array(out * batch);
+  const unit = sharedFloat64(batch * out);
+  const unitT = sharedFloat64(out * batch);
   const lengths = new Float64Array(batch);
-  const unitProxies = new Float64Array(k * out);
-  const unitProxiesT = new Float64Array(out * k);
+  const unitProxies = sharedFloat64(k * out);
+  const unitProxiesT = sharedFloat64(out * k);
   const proxyLengths = new Float64Array(k);
-  const logits = new Float64Array(batch * k);
-  const logitsT = new Float64Array(k * batch);
-  const unitGradient = new Float64Array(batch * out);
-  const proxiesGradient = new Float64Array(k * out);
+  const logits = sharedFloat64(batch * k);
+  const logitsT = sharedFloat64(k * batch);
+  const unitGradient = sharedFloat64(batch * out);
+  const proxiesGradient = sharedFloat64(k * out);
 
   const order = Int32Array.from({ length: n }, (_, i) => i);
   const random = uniform(input.seed);
@@ -110,7 +110,7 @@ export async function refineByProxies(input: RefinementInput): Promise<Float64Ar
           unitProxiesT[o * k + c] = value;
         }
       }
-      dotsKernel(unit, unitProxies, out, k, logits, 0, b);
+      await pool.run(b, () => 1, 0, dots(unit, unitProxies, out, k), logits);
       for (let i = 0; i < b; i++) {
         const row = i * k;
         let largest = -Infinity;
@@ -129,9 +129,9 @@ export async function refineByProxies(input: RefinementInput): Promise<Float64Ar
         }
       }
       // Backward: through the cosines to the unit vectors, then through the normalisations.
-      dotsKernel(logits, unitProxiesT, k, out, unitGradient, 0, b); // b×out
+      await pool.run(b, () => 1, 0, dots(logits, unitProxiesT, k, out), unitGradient); // b×out
       for (let i = 0; i < b; i++) for (let o = 0; o < out; o++) unitT[o * b + i] = unit[i * out + o]!;
-      dotsKernel(logitsT, unitT, b, out, proxiesGradient, 0, k); // k×out
+      await pool.run(k, () => 1, 0, dots(logitsT, unitT, b, out), proxiesGradient); // k×out
       for (let i = 0; i < b; i++) {
         const row = i * out;
         let along = 0;
