@@ -31,12 +31,19 @@ export async function fitProjection(
 /**
  * `fitProjection` with the math (`projectVectors`) run by `project`: on this thread, or in a worker
  * (`fitInWorker`). The chunks are embedded here, through the cache, since embedders do not travel.
+ * With `refine`, `onUnrefined` receives the LDA's own projection (its settings without `refine`, so
+ * its key is that of a fit without it) before the map is refined.
  */
 export async function fitProjectionWith(
   tree: Tree,
   base: Embedder,
   options: FitOptions,
-  project: (input: VectorsToProject, onStep: (phase: FitProgress['phase']) => void) => Promise<ProjectedFit>,
+  project: (
+    input: VectorsToProject,
+    onStep: (phase: FitProgress['phase']) => void,
+    onUnrefined: (fit: ProjectedFit) => void,
+  ) => Promise<ProjectedFit>,
+  onUnrefined?: (projection: Projection) => void,
 ): Promise<Projection> {
   const started = performance.now();
   const settings = fitSettings(options);
@@ -65,8 +72,19 @@ export async function fitProjectionWith(
       threads: options.threads ?? defaultThreads(),
     },
     step,
+    (unrefined) =>
+      onUnrefined?.(
+        toProjection(tree, base, withoutRefine(settings), training, unrefined, csr.rows, started),
+      ),
   );
   return toProjection(tree, base, settings, training, fitted, csr.rows, started);
+}
+
+/** The settings of the same fit without its map refined. */
+function withoutRefine(settings: FitSettings): FitSettings {
+  const unrefined = { ...settings };
+  delete unrefined.refine;
+  return unrefined;
 }
 
 function toProjection(

@@ -145,3 +145,42 @@ describe('an interim fit while USE-lite embeds a large tree', () => {
     expect(readdirSync(fits)).toEqual([basename(space.file!)]);
   });
 });
+
+// With its map refined on the chunks (`refine`), the LDA's own fit routes while the refinement runs.
+describe("the LDA's fit routes while its map is refined", () => {
+  for (const worker of [true, false])
+    test(`the agent routes in the LDA's fit, then in the refined one (${worker ? 'in a worker' : 'on this thread'})`, async () => {
+      const refine = { scale: 12, epochs: 40, batch: 16, learningRate: 0.1 };
+      const { agent, lines } = agentWith({
+        embeddingCache: new InMemoryEmbeddingCache(),
+        fitter: spaceFitter({ base: 'agent', cacheDirectory: false, refine, worker }),
+      });
+      const status = await agent.whenFitted();
+      expect(status).toMatchObject({ state: 'fitted', baseId: HASHED });
+      expect(lines.map((line) => line.message)).toEqual([
+        expect.stringMatching(/in an interim fitted space while the fit runs \(fitted in \d+\.\d s\)/),
+        expect.stringMatching(/in the fitted space .*, the map refined on the chunks \(40 passes\)/),
+      ]);
+      const interim = lines[0]!.status;
+      expect(interim.state).toBe('fitting');
+      // Another map: the interim's embedder is not the final one's.
+      expect(interim.embedderId).not.toBe(status.embedderId);
+      expect(interim.embedderId).toMatch(/^fitted\(/);
+    });
+});
+
+test('interimFit: false — no interim fit while the map is refined either', async () => {
+  const { agent, lines } = agentWith({
+    embeddingCache: new InMemoryEmbeddingCache(),
+    fitter: spaceFitter({
+      base: 'agent',
+      cacheDirectory: false,
+      refine: { scale: 12, epochs: 2, batch: 16, learningRate: 0.1 },
+      interimFit: false,
+    }),
+  });
+  await agent.whenFitted();
+  expect(lines.map((line) => line.message)).toEqual([
+    expect.stringMatching(/in the fitted space .*, the map refined on the chunks \(2 passes\)/),
+  ]);
+});

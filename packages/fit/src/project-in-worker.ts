@@ -7,6 +7,7 @@ import type { ProjectedFit, VectorsToProject } from './project-vectors.js';
 
 type WorkerMessage =
   | { type: 'step'; phase: FitProgress['phase'] }
+  | { type: 'unrefined'; fitted: ProjectedFit }
   | { type: 'done'; fitted: ProjectedFit }
   | { type: 'error'; message: string };
 
@@ -14,11 +15,13 @@ type WorkerMessage =
  * `projectVectors` in a worker thread, so the thread that serves keeps answering while the PCA,
  * the scatter and the eigen-decomposition run (seconds on a large tree). The training rows are in
  * shared memory (not copied). The worker does not keep the process alive; `signal` stops it.
+ * `onUnrefined`: as `projectVectors`'.
  */
 export function projectInWorker(
   input: VectorsToProject,
   onStep: (phase: FitProgress['phase']) => void,
   signal?: AbortSignal,
+  onUnrefined?: (fit: ProjectedFit) => void,
 ): Promise<ProjectedFit> {
   signal?.throwIfAborted();
   return new Promise<ProjectedFit>((resolve, reject) => {
@@ -36,6 +39,7 @@ export function projectInWorker(
     signal?.addEventListener('abort', abort, { once: true });
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'step') onStep(message.phase);
+      else if (message.type === 'unrefined') onUnrefined?.(message.fitted);
       else if (message.type === 'done') finish(() => resolve(message.fitted));
       else finish(() => reject(new TreeAgentError('EMBEDDER', `The fit failed: ${message.message}`)));
     });

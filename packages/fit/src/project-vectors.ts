@@ -41,12 +41,15 @@ export interface ProjectedFit {
 
 /**
  * Steps 2–4 of `fitProjection`: the PCA basis, the class scatter in it, the shrunk LDA, and the
- * projection back in the base space. `onStep` runs after each step (`FitProgress.phase`).
+ * projection back in the base space. `onStep` runs after each step (`FitProgress.phase`). With
+ * `settings.refine`, step 5 refines the LDA's map on the chunks (`refineByProxies`); `onUnrefined`
+ * receives the LDA's own fit before it, to route with meanwhile.
  */
 export async function projectVectors(
   input: VectorsToProject,
   onStep: (phase: FitProgress['phase']) => void = () => {},
   signal?: AbortSignal,
+  onUnrefined?: (fit: ProjectedFit) => void,
 ): Promise<ProjectedFit> {
   const { csr, mean, d, labels, classes: k, settings } = input;
   const n = csr.rows;
@@ -60,6 +63,18 @@ export async function projectVectors(
     const scatter = await classScatter(matrix, basis, labels, k, () => onStep('lda'));
     const lda = shrunkLda(scatter, n, basis.r, k, settings.shrinkage, settings.dimensions);
     onStep('lda');
+    const pca: PcaDescription = {
+      method: basis.method,
+      dimensions: basis.r,
+      ...(basis.whole ? { whole: basis.whole } : {}),
+    };
+    const toFit = (reduced: Float64Array): ProjectedFit => {
+      const full = fromBasis(basis, reduced, d, lda.out); // d×out
+      const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
+      return { matrix: Float32Array.from(full), offset, outputDimensions: lda.out, pca };
+    };
+    // The LDA's own map first, for the caller to route with while it is refined (seconds more).
+    if (settings.refine && onUnrefined) onUnrefined(toFit(lda.reduced));
     const reduced = settings.refine
       ? await refineByProxies({
           residuals: scatter.residuals,
@@ -77,16 +92,9 @@ export async function projectVectors(
           onEpoch: () => onStep('lda'),
         })
       : lda.reduced;
-    const full = fromBasis(basis, reduced, d, lda.out); // d×out
-    const projection = Float32Array.from(full);
-    const offset = Float32Array.from(multiply(mean, full, 1, d, lda.out));
+    const fitted = toFit(reduced);
     onStep('lda');
-    return {
-      matrix: projection,
-      offset,
-      outputDimensions: lda.out,
-      pca: { method: basis.method, dimensions: basis.r, ...(basis.whole ? { whole: basis.whole } : {}) },
-    };
+    return fitted;
   } finally {
     await pool.close();
   }

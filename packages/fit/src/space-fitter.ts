@@ -82,7 +82,8 @@ export interface SpaceFitterOptions
    * 15,000 chunks in about 10 s on two cores, and an interim fit first would put its final fit
    * about 30 s later (docs/routing.md, "Fitting at load"). `true` or `{ minUnembeddedChunks }`: over
    * USE-lite too. `false`: never; the agent serves unfitted until the final fit. Only the `'auto'`
-   * base makes one.
+   * base makes one. Apart from it, a fit whose map is refined on the chunks (`refine`) hands the
+   * LDA's own fit as an interim fit while the refinement runs (`false` turns that off too).
    */
   interimFit?: boolean | { minUnembeddedChunks?: number };
 }
@@ -328,7 +329,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     },
     async fit(request) {
       const { signal } = request;
-      const project = (chosen: ChosenBase) =>
+      const project = (chosen: ChosenBase, onUnrefined?: (projection: Projection) => void) =>
         fitProjectionWith(
           request.tree,
           chosen.embedder,
@@ -339,12 +340,24 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
             embeddingCache: request.embeddingCache,
             signal,
           },
-          (input, onStep) =>
-            worker ? projectInWorker(input, onStep, signal) : projectVectors(input, onStep, signal),
+          (input, onStep, unrefined) =>
+            worker
+              ? projectInWorker(input, onStep, signal, unrefined)
+              : projectVectors(input, onStep, signal, unrefined),
+          onUnrefined,
         );
+      // With the map refined on the chunks (seconds more), the LDA's own fit is handed as an interim
+      // fit (`request.onInterim`) and routes meanwhile; the final fit waits for that hand-over, so it
+      // is never overtaken by it (docs/routing.md, "A map learned on the chunks").
+      let handing: Promise<void> | undefined;
+      const handUnrefined = (chosen: ChosenBase) => (projection: Projection) => {
+        if (!request.onInterim || signal.aborted || interimFit === false) return;
+        const space = spaceOf(request, chosen, projection, false);
+        handing = request.onInterim(space).catch(() => {});
+      };
       // A fit over `chosen` made now, kept in the cache directory; or read back when it is there.
-      const fitNow = async (chosen: ChosenBase) => {
-        const projection = await project(chosen);
+      const fitNow = async (chosen: ChosenBase, onUnrefined?: (projection: Projection) => void) => {
+        const projection = await project(chosen, onUnrefined);
         const file = fileOf(request, chosen);
         if (file) embedderOf(request, chosen, projection).save(file);
         return { projection, cached: false, ...(file ? { file } : {}) };
@@ -388,7 +401,8 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
         });
       let fitted: Awaited<ReturnType<typeof fitNow>>;
       try {
-        fitted = await fitNow(chosen);
+        fitted = await fitNow(chosen, handUnrefined(chosen));
+        await handing;
       } catch (error) {
         // A base 'auto' chose (USE-lite; the student with 'use-student') that fails to embed never
         // leaves the tree unfitted: the fit is made over the agent's embedder, as without it, and the
