@@ -1,3 +1,4 @@
+import { normalizeInPlace } from '@treeagent/core/adapter';
 import type { ProxyRefinement } from './fit-settings.js';
 import { uniform } from './linear-algebra.js';
 import { dotsKernel, type Pool, sharedFloat64 } from './parallel.js';
@@ -47,7 +48,7 @@ export async function refineByProxies(input: RefinementInput): Promise<Float64Ar
   for (let a = 0; a < r; a++) for (let o = 0; o < out; o++) weights[o * r + a] = map[a * out + o]!;
   const proxies = new Float64Array(k * out); // k×out
   dotsKernel(means, weights, r, out, proxies, 0, k);
-  normaliseRows(proxies, k, out);
+  for (let c = 0; c < k; c++) normalizeInPlace(proxies.subarray(c * out, (c + 1) * out));
   let squares = 0;
   for (let i = 0; i < map.length; i++) squares += map[i]! * map[i]!;
   const adamWeights = adam(weights.length, learningRate * Math.sqrt(squares / map.length));
@@ -162,15 +163,6 @@ export async function refineByProxies(input: RefinementInput): Promise<Float64Ar
 function dots(a: Float64Array, b: Float64Array, len: number, cols: number) {
   return (start: number, end: number, target: Float64Array) =>
     ({ kernel: 'dots', a, b, len, cols, out: target, start, end }) as const;
-}
-
-function normaliseRows(matrix: Float64Array, rows: number, cols: number): void {
-  for (let i = 0; i < rows; i++) {
-    let sum = 0;
-    for (let c = 0; c < cols; c++) sum += matrix[i * cols + c]! ** 2;
-    const length = Math.sqrt(sum) || 1;
-    for (let c = 0; c < cols; c++) matrix[i * cols + c]! /= length;
-  }
 }
 
 /** Adam (β₁ 0.9, β₂ 0.999) for one array of parameters: `step(parameters, gradient)` moves them. */

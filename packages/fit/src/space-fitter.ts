@@ -179,16 +179,7 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
     const whole = asked && size && wholePartFits(size.chunks, size.classes, asked);
     // The base's refinement comes with its part kept whole; the fitter's `refine` wins.
     const askedRefine = fitOptions.wholePart ? undefined : chosen.settings?.wholePart?.refine;
-    const refine =
-      fitOptions.refine ??
-      (whole && askedRefine
-        ? {
-            scale: askedRefine.scale,
-            epochs: askedRefine.epochs,
-            batch: askedRefine.batch,
-            learningRate: askedRefine.learningRate,
-          }
-        : false);
+    const refine = fitOptions.refine ?? (whole && askedRefine ? askedRefine : false);
     return {
       ...fitOptions,
       wholePart: whole ? { dimensions: asked.dimensions, pcaOfRest: asked.pcaOfRest } : false,
