@@ -1,4 +1,4 @@
-import { ChannelSendError } from '@treeagent/core/adapter';
+import { ChannelSendError, readBodyWithin } from '@treeagent/core/adapter';
 
 /** Where and as whom a Meta channel calls the Graph API. */
 export interface GraphApiOptions {
@@ -67,10 +67,13 @@ export class GraphApiClient {
     return answer;
   }
 
-  /** The bytes behind a media URL the platform gave (WhatsApp's wants the token; CDN URLs ignore it). */
-  async download(url: string, what: string): Promise<Uint8Array> {
+  /**
+   * The bytes behind a media URL the platform gave (WhatsApp's wants the token; CDN URLs ignore it),
+   * read to at most `maxBytes` (`readBodyWithin`).
+   */
+  async download(url: string, what: string, maxBytes?: number): Promise<Uint8Array> {
     const response = await fetch(url, { headers: { Authorization: `Bearer ${this.#token}` } });
     if (!response.ok) throw new Error(`${this.#platform} answered HTTP ${response.status} for ${what}.`);
-    return new Uint8Array(await response.arrayBuffer());
+    return readBodyWithin(response, maxBytes, `${this.#platform} ${what}`);
   }
 }

@@ -181,7 +181,7 @@ export class MessengerPlatformChannel implements Channel {
     return {
       name,
       mimeType: (extension && MIME_TYPES[extension]) || DEFAULT_MIME[type] || 'application/octet-stream',
-      download: () => this.#graph.download(url, `the ${type} attachment`),
+      download: ({ maxBytes } = {}) => this.#graph.download(url, `the ${type} attachment`, maxBytes),
     };
   }
 

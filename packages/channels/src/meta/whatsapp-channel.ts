@@ -1,5 +1,6 @@
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
+  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelRequest,
@@ -248,9 +249,12 @@ export class WhatsAppChannel implements Channel {
     return {
       name,
       mimeType,
-      download: async () => {
-        const media = (await this.#graph.call('GET', `/${mediaId}`)) as { url: string };
-        return this.#graph.download(media.url, `media ${mediaId}`);
+      download: async ({ maxBytes } = {}) => {
+        // The media's URL comes with its declared size (file_size).
+        const media = (await this.#graph.call('GET', `/${mediaId}`)) as { url: string; file_size?: number };
+        if (maxBytes !== undefined && typeof media.file_size === 'number' && media.file_size > maxBytes)
+          throw new AttachmentTooLargeError(`WhatsApp media ${mediaId}`, maxBytes, media.file_size);
+        return this.#graph.download(media.url, `media ${mediaId}`, maxBytes);
       },
     };
   }

@@ -1,6 +1,7 @@
 import { isValidSlackRequest, webApi } from '@slack/bolt';
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
+  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelRequest,
@@ -9,6 +10,7 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
+  readBodyWithin,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -201,7 +203,10 @@ export class SlackChannel implements Channel {
     return {
       name: file.name ?? `file-${file.id}`,
       mimeType: file.mimetype ?? 'application/octet-stream',
-      download: async () => {
+      download: async ({ maxBytes } = {}) => {
+        const what = `Slack file ${file.id}`;
+        if (maxBytes !== undefined && file.size !== undefined && file.size > maxBytes)
+          throw new AttachmentTooLargeError(what, maxBytes, file.size);
         const url = file.url_private_download ?? file.url_private;
         if (!url) throw new Error(`Slack gave no download URL for file ${file.id}.`);
         const response = await fetch(url, {
@@ -209,7 +214,7 @@ export class SlackChannel implements Channel {
           redirect: 'error',
         });
         if (!response.ok) throw new Error(`Slack answered HTTP ${response.status} for file ${file.id}.`);
-        return new Uint8Array(await response.arrayBuffer());
+        return readBodyWithin(response, maxBytes, what);
       },
     };
   }

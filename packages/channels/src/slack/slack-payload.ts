@@ -9,6 +9,8 @@ export interface SlackFile {
   id: string;
   name?: string;
   mimetype?: string;
+  /** Bytes, as Slack declares them. */
+  size?: number;
   url_private_download?: string;
   url_private?: string;
 }

@@ -8,6 +8,7 @@ import {
 } from '@microsoft/agents-hosting';
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
+  type AttachmentDownloadOptions,
   type Channel,
   type ChannelCapabilities,
   type ChannelReceiveContext,
@@ -17,6 +18,7 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
+  readBodyWithin,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -242,7 +244,7 @@ export class TeamsChannel implements Channel {
     if (attachment.contentType === 'application/vnd.microsoft.teams.file.download.info') {
       const url = attachment.content?.downloadUrl;
       if (!url) return [];
-      return [{ name, mimeType: mimeTypeOf(name), download: () => download(url, null) }];
+      return [{ name, mimeType: mimeTypeOf(name), download: (options) => download(url, null, options) }];
     }
     // An inline image: its URL wants the bot's token.
     if (attachment.contentType.startsWith('image/') && attachment.contentUrl) {
@@ -251,7 +253,8 @@ export class TeamsChannel implements Channel {
         {
           name: attachment.name ?? `image.${attachment.contentType.split('/')[1] ?? 'png'}`,
           mimeType: attachment.contentType,
-          download: async () => download(url, await this.#tokens.getAccessToken(this.#auth, BOT_SCOPE)),
+          download: async (options) =>
+            download(url, await this.#tokens.getAccessToken(this.#auth, BOT_SCOPE), options),
         },
       ];
     }
@@ -349,10 +352,14 @@ export class TeamsChannel implements Channel {
   }
 }
 
-async function download(url: string, token: string | null): Promise<Uint8Array> {
+async function download(
+  url: string,
+  token: string | null,
+  { maxBytes }: AttachmentDownloadOptions = {},
+): Promise<Uint8Array> {
   const response = await fetch(url, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
   if (!response.ok) throw new Error(`Teams answered HTTP ${response.status} for an attachment.`);
-  return new Uint8Array(await response.arrayBuffer());
+  return readBodyWithin(response, maxBytes, 'a Teams attachment');
 }
 
 function sameUrl(url: string): string {

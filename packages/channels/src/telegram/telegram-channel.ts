@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
+  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelListener,
@@ -10,6 +11,7 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
+  readBodyWithin,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -198,12 +200,15 @@ export class TelegramChannel implements Channel {
     return {
       name,
       mimeType,
-      download: async () => {
+      download: async ({ maxBytes } = {}) => {
         const file = await this.api.getFile(fileId);
+        const what = `Telegram file ${fileId}`;
+        if (maxBytes !== undefined && file.file_size !== undefined && file.file_size > maxBytes)
+          throw new AttachmentTooLargeError(what, maxBytes, file.file_size);
         if (!file.file_path) throw new Error(`Telegram gave no path for file ${fileId}.`);
         const response = await fetch(`${this.#fileRoot}/${file.file_path}`);
         if (!response.ok) throw new Error(`Telegram answered HTTP ${response.status} for file ${fileId}.`);
-        return new Uint8Array(await response.arrayBuffer());
+        return readBodyWithin(response, maxBytes, what);
       },
     };
   }

@@ -19,6 +19,8 @@ export {
 // Messaging channels (docs/channels.md): the contract of a platform on the server's channel seam and
 // of the store of channel identities and the outbox, with its in-memory reference.
 export {
+  type AttachmentDownloadOptions,
+  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelListener,
@@ -31,6 +33,7 @@ export {
   type InboundMessage,
   optionOfAnswer,
   optionsFor,
+  readBodyWithin,
   splitText,
   textWithOptions,
 } from '../channel/channel.js';

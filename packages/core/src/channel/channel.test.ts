@@ -1,5 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { optionOfAnswer, splitText } from './channel.js';
+import { AttachmentTooLargeError, optionOfAnswer, readBodyWithin, splitText } from './channel.js';
+
+/** An answer whose body streams `chunks` pieces of 1 KiB (endless when `chunks` is Infinity), counting those read. */
+function streamedAnswer(chunks: number, headers: Record<string, string> = {}) {
+  const state = { pulled: 0, cancelled: false };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= chunks) return controller.close();
+      state.pulled++;
+      controller.enqueue(new Uint8Array(1024).fill(state.pulled % 256));
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { response: new Response(body, { headers }), state };
+}
+
+describe('readBodyWithin: a user’s file read to at most maxBytes', () => {
+  it('stops an endless body just past maxBytes and cancels it, never holding more', async () => {
+    const { response, state } = streamedAnswer(Number.POSITIVE_INFINITY);
+    const error = await readBodyWithin(response, 10 * 1024, 'file F1').catch((caught) => caught);
+    expect(error).toBeInstanceOf(AttachmentTooLargeError);
+    expect(error.maxBytes).toBe(10 * 1024);
+    expect(error.bytes).toBeNull();
+    expect(error.message).toContain('file F1');
+    // The stream's queue reads ahead by at most a piece or two.
+    expect(state.pulled).toBeLessThanOrEqual(13);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('refuses a body whose Content-Length is over maxBytes without reading it', async () => {
+    const { response, state } = streamedAnswer(100, { 'content-length': String(100 * 1024) });
+    const error = await readBodyWithin(response, 1024, 'file F2').catch((caught) => caught);
+    expect(error).toBeInstanceOf(AttachmentTooLargeError);
+    expect(error.bytes).toBe(100 * 1024);
+    expect(state.pulled).toBeLessThanOrEqual(1);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('reads a body within maxBytes whole, byte for byte; without maxBytes, any size', async () => {
+    const exact = await readBodyWithin(streamedAnswer(3).response, 3 * 1024, 'file F3');
+    expect(exact.byteLength).toBe(3 * 1024);
+    expect([exact[0], exact[1024], exact[2048]]).toEqual([1, 2, 3]);
+    expect((await readBodyWithin(streamedAnswer(50).response, undefined, 'file F4')).byteLength).toBe(
+      50 * 1024,
+    );
+    expect((await readBodyWithin(new Response(null), 10, 'file F5')).byteLength).toBe(0);
+  });
+});
 
 describe('splitText: a text in platform messages', () => {
   it('cuts at a line or word break, each piece within the length', () => {

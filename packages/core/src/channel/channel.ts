@@ -17,7 +17,75 @@ export interface ChannelCapabilities {
 export interface InboundAttachment {
   name: string;
   mimeType: string;
-  download(): Promise<Uint8Array>;
+  /**
+   * The file's bytes. With `maxBytes`, a file the platform declares larger (its API, or the answer's
+   * `Content-Length`) is not fetched, and the reading stops as soon as more arrives: both throw
+   * `AttachmentTooLargeError` (`readBodyWithin` does it for an HTTP answer).
+   */
+  download(options?: AttachmentDownloadOptions): Promise<Uint8Array>;
+}
+
+/** How much of a user's file the server takes (`InboundAttachment.download`). */
+export interface AttachmentDownloadOptions {
+  /** Most bytes the server will store; past it the download stops with `AttachmentTooLargeError`. */
+  maxBytes?: number;
+}
+
+/** A user's file larger than the server takes: not downloaded, or not read past `maxBytes`. */
+export class AttachmentTooLargeError extends Error {
+  readonly maxBytes: number;
+  /** The size the platform declared, or `null` when the reading was stopped past `maxBytes`. */
+  readonly bytes: number | null;
+
+  constructor(what: string, maxBytes: number, bytes: number | null = null) {
+    super(
+      bytes === null
+        ? `${what} is over ${maxBytes} bytes: the download was stopped`
+        : `${what} is ${bytes} bytes, over ${maxBytes}: it was not downloaded`,
+    );
+    this.name = 'AttachmentTooLargeError';
+    this.maxBytes = maxBytes;
+    this.bytes = bytes;
+  }
+}
+
+/**
+ * The body of a platform's HTTP answer, read to at most `maxBytes` (no limit when it is undefined):
+ * an answer whose `Content-Length` is over it is cancelled unread, and one that sends more than it
+ * is cancelled there, so a large file never sits whole in memory. Throws `AttachmentTooLargeError`.
+ */
+export async function readBodyWithin(
+  response: Response,
+  maxBytes: number | undefined,
+  what: string,
+): Promise<Uint8Array> {
+  if (maxBytes === undefined) return new Uint8Array(await response.arrayBuffer());
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new AttachmentTooLargeError(what, maxBytes, declared);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AttachmentTooLargeError(what, maxBytes);
+    }
+    parts.push(value);
+  }
+  const data = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    data.set(part, offset);
+    offset += part.byteLength;
+  }
+  return data;
 }
 
 /** What the server lends a channel while it reads a request. */

@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import {
+  AttachmentTooLargeError,
   type Channel,
   ChannelSendError,
   type ChannelSendProgress,
@@ -165,6 +166,28 @@ export function describeChannel(
         expect(message.attachments).toHaveLength(1);
         expect(message.attachments[0]!.mimeType).toBe('application/pdf');
         expect(await message.attachments[0]!.download()).toEqual(data);
+      }),
+    );
+
+    cases.test(
+      'stops a file’s download past maxBytes (AttachmentTooLargeError), and reads one within it whole',
+      withFixture(async (fixture) => {
+        const data = new Uint8Array(64 * 1024).fill(7);
+        const message = await oneMessage(
+          fixture.channel,
+          await fixture.userFile({
+            ...user,
+            name: 'scansione.pdf',
+            mimeType: 'application/pdf',
+            data,
+            messageId: '5013',
+          }),
+        );
+        const [attachment] = message.attachments;
+        const refused = await attachment!.download({ maxBytes: data.byteLength - 1 }).catch((error) => error);
+        expect(refused).toBeInstanceOf(AttachmentTooLargeError);
+        expect(refused.maxBytes).toBe(data.byteLength - 1);
+        expect(await attachment!.download({ maxBytes: data.byteLength })).toEqual(data);
       }),
     );
 

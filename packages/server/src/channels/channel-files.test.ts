@@ -5,7 +5,7 @@ import type {
   ChannelRequest,
   ChannelSend,
 } from '@treeagent/core/adapter';
-import { InMemoryAuditLog } from '@treeagent/core/adapter';
+import { AttachmentTooLargeError, InMemoryAuditLog } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverMessage } from '../i18n/server-messages.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
@@ -26,6 +26,8 @@ interface FakeFile {
   status?: number;
   /** The platform cannot be reached (fetch's "fetch failed"). */
   unreachable?: boolean;
+  /** A channel that does not keep to `maxBytes` (gives the bytes whole whatever the server asked). */
+  ignoresLimit?: boolean;
 }
 
 interface FakeMessage {
@@ -50,6 +52,8 @@ class FileChannel implements Channel {
   /** What the platform took, in order: `typing`, or the type and text of a message. */
   readonly events: string[] = [];
   downloads = 0;
+  /** The `maxBytes` the server asked of each download, in order. */
+  readonly maxBytes: (number | undefined)[] = [];
   /** How long the platform takes to accept a typing indicator. */
   typingDelayMs = 0;
 
@@ -65,11 +69,16 @@ class FileChannel implements Channel {
         attachments: (message.files ?? []).map((file) => ({
           name: file.name,
           mimeType: 'application/pdf',
-          download: async () => {
+          download: async (options?: { maxBytes?: number }) => {
             this.downloads++;
+            this.maxBytes.push(options?.maxBytes);
             if (file.unreachable) throw new TypeError('fetch failed');
             if (file.status) throw new Error(`Fake answered HTTP ${file.status} for file F-${file.name}.`);
-            return new Uint8Array(file.bytes ?? 4);
+            const size = file.bytes ?? 4;
+            // As the channels' readBodyWithin: the reading stops past maxBytes.
+            if (!file.ignoresLimit && options?.maxBytes !== undefined && size > options.maxBytes)
+              throw new AttachmentTooLargeError(`file F-${file.name}`, options.maxBytes);
+            return new Uint8Array(size);
           },
         })),
       })),
@@ -95,7 +104,7 @@ beforeAll(async () => {
   accounts = await testOperatorAccounts();
 });
 
-function filesApp(limits?: { maxUploadBytes: number }) {
+function filesApp(limits?: { maxUploadBytes?: number; maxAttachments?: number }) {
   const channel = new FileChannel();
   const made = testApp({
     ...(limits ? { limits } : {}),
@@ -230,6 +239,8 @@ describe('files of channel messages', () => {
       expect(said!.attachments?.map((file) => file.name)).toEqual(['small.pdf']);
       expect(said!.content).toContain(serverMessage('en', 'channels.fileNote', { name: 'scan.pdf' }));
       expect(await agent.fileStore.usage!(await sessionId())).toBe(100);
+      // Each download was asked to stop at the limit: the large file was never read whole.
+      expect(channel.maxBytes).toEqual([10 * MiB, 10 * MiB]);
       await expect
         .poll(() => channel.texts())
         .toContain(serverMessage('en', 'channels.fileTooLarge', { name: 'scan.pdf', megabytes: 10 }));
@@ -255,6 +266,37 @@ describe('files of channel messages', () => {
     }
   });
 
+  it('a channel that does not keep to maxBytes is held to the upload limit all the same', async () => {
+    const { app, post, userSaid, agent, sessionId } = filesApp({ maxUploadBytes: 1000 });
+    try {
+      await post({ id: 'm10', text: 'hello', files: [{ name: 'big.pdf', bytes: 1001, ignoresLimit: true }] });
+      await expect.poll(async () => (await userSaid()).length).toBe(1);
+      expect((await userSaid())[0]!.attachments ?? []).toEqual([]);
+      expect(await agent.fileStore.usage!(await sessionId())).toBe(0);
+    } finally {
+      await app.shutdown();
+    }
+  });
+
+  it('files past maxAttachments (10 by default) are neither fetched nor stored; the user is told for each', async () => {
+    const { app, channel, post, userSaid } = filesApp({ maxAttachments: 2 });
+    try {
+      const files = ['a', 'b', 'c', 'd'].map((name) => ({ name: `${name}.pdf`, bytes: 10 }));
+      expect((await post({ id: 'm11', text: 'hello', files })).status).toBe(200);
+      await expect.poll(async () => (await userSaid()).length).toBe(1);
+      const [said] = await userSaid();
+      expect(said!.attachments?.map((file) => file.name)).toEqual(['a.pdf', 'b.pdf']);
+      expect(said!.content).toContain(serverMessage('en', 'channels.fileNote', { name: 'd.pdf' }));
+      expect(channel.downloads).toBe(2);
+      await expect
+        .poll(() => channel.texts())
+        .toContain(serverMessage('en', 'channels.fileTooMany', { name: 'c.pdf', count: 2 }));
+      expect(serverMessage('en', 'channels.fileTooMany', { name: 'c.pdf', count: 2 })).toContain('at most 2');
+    } finally {
+      await app.shutdown();
+    }
+  });
+
   it('a file past what the session’s quota leaves (sessionQuotaBytes, 50 MiB by default) is not stored; the user is told', async () => {
     const { app, channel, post, userSaid, agent, sessionId } = filesApp();
     try {
@@ -272,6 +314,8 @@ describe('files of channel messages', () => {
       await expect.poll(async () => (await userSaid()).length).toBe(1);
       expect((await userSaid())[0]!.attachments ?? []).toEqual([]);
       expect(await agent.fileStore.usage!(session)).toBe(50 * MiB - 50);
+      // The download was asked to stop at what the quota leaves.
+      expect(channel.maxBytes).toEqual([50]);
       await expect
         .poll(() => channel.texts())
         .toContain(serverMessage('en', 'channels.fileNoRoom', { name: 'more.pdf' }));

@@ -9,6 +9,7 @@ import type {
   HandoffUpdate,
 } from '@treeagent/core/adapter';
 import {
+  AttachmentTooLargeError,
   type Channel,
   type ChannelListener,
   type InboundMessage,
@@ -42,13 +43,13 @@ const TYPING_WAIT_MS = 2000;
 /** The web chat's limits on files that channel files keep too. */
 export type ChannelFileLimits = Pick<
   ResolvedLimits,
-  'maxUploadBytes' | 'sessionQuotaBytes' | 'totalQuotaBytes'
+  'maxUploadBytes' | 'sessionQuotaBytes' | 'totalQuotaBytes' | 'maxAttachments'
 >;
 
 /** A file the user sent that was not stored, and why (the key of the user's notice in the `server` catalogs). */
 interface RefusedFile {
   name: string;
-  why: 'fileTooLarge' | 'fileNoRoom' | 'fileNotReceived';
+  why: 'fileTooLarge' | 'fileNoRoom' | 'fileNotReceived' | 'fileTooMany';
 }
 
 /**
@@ -251,7 +252,11 @@ export class ChannelService {
             `${channel.name}:${message.messageId}:files`,
             refused.map(({ name, why }) => ({
               type: 'text',
-              text: serverMessage(language, `channels.${why}`, { name, megabytes }),
+              text: serverMessage(language, `channels.${why}`, {
+                name,
+                megabytes,
+                count: this.#limits.maxAttachments,
+              }),
               options: [],
             })),
           );
@@ -403,8 +408,10 @@ export class ChannelService {
 
   /**
    * The user's files, fetched from the platform and stored in the agent's file store for the session
-   * under the web chat's limits: `maxUploadBytes` each, and what the session's and the server's
-   * quotas leave. A file over them is not stored; nor is one the platform will not give (it answered
+   * under the web chat's limits: `maxAttachments` per message, `maxUploadBytes` each, and what the
+   * session's and the server's quotas leave; a download stops as soon as it passes them (the platform's
+   * declared size, or the bytes read), so a large file is never held whole in memory. A file over them
+   * is not stored; nor is one the platform will not give (it answered
    * 4xx: Telegram's "file is too big" past 20 MB, a WhatsApp media that is gone): both are returned in
    * `refused` (logged without names or ids). A platform that cannot be reached, or answers 5xx, 408
    * or 429, throws (the files stored so far are deleted), so the message is not stored and the
@@ -425,17 +432,39 @@ export class ChannelService {
       );
     };
     try {
+      const { maxAttachments, maxUploadBytes } = this.#limits;
       for (const [index, attachment] of message.attachments.entries()) {
+        if (index >= maxAttachments) {
+          refuse(index, attachment.name, 'fileTooMany', `over maxAttachments ${maxAttachments}`);
+          continue;
+        }
         const room = await this.#roomLeft(sessionId);
         if (room <= 0) {
           refuse(index, attachment.name, 'fileNoRoom', 'the file quotas are used up');
           continue;
         }
+        const maxBytes = Math.min(maxUploadBytes, room);
         let data: Uint8Array;
         try {
-          data = await attachment.download();
+          data = await attachment.download({ maxBytes });
         } catch (error) {
           if (isTransientDownloadError(error)) throw error;
+          if (error instanceof AttachmentTooLargeError) {
+            // Over the upload limit when the platform's size says so, or the reading stopped there.
+            const tooLarge =
+              error.bytes === null ? maxBytes === maxUploadBytes : error.bytes > maxUploadBytes;
+            const size = error.bytes === null ? `more than ${maxBytes} bytes` : `${error.bytes} bytes`;
+            if (tooLarge)
+              refuse(
+                index,
+                attachment.name,
+                'fileTooLarge',
+                `${size}, over maxUploadBytes ${maxUploadBytes}`,
+              );
+            else
+              refuse(index, attachment.name, 'fileNoRoom', `${size}, over the ${room} the file quotas leave`);
+            continue;
+          }
           refuse(
             index,
             attachment.name,
@@ -444,12 +473,13 @@ export class ChannelService {
           );
           continue;
         }
-        if (data.byteLength > this.#limits.maxUploadBytes) {
+        // A channel that does not keep to `maxBytes` is held to it here.
+        if (data.byteLength > maxUploadBytes) {
           refuse(
             index,
             attachment.name,
             'fileTooLarge',
-            `${data.byteLength} bytes, over maxUploadBytes ${this.#limits.maxUploadBytes}`,
+            `${data.byteLength} bytes, over maxUploadBytes ${maxUploadBytes}`,
           );
           continue;
         }
