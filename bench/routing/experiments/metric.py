@@ -9,7 +9,7 @@ L-BFGS on all the training fold's chunks at once; the map is still linear, so th
 at load and the fitted vector (base weight W) are the baseline's, unchanged (quality-ideas.py's `base`
 rule on the block fit).
 
-Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100.
+Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100; Adam: a<scale>_<margin>_e<passes>_b<batch>_lr<step>[_s<seed>][_h<hashed dims>][_pm][_w<base weight W>].
 
 python3 bench/routing/experiments/metric.py cv [maxfolds] [variant,...] [out.json]
 (reads train and oos_train only; never val / oos_val)
@@ -95,14 +95,17 @@ def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, pr
 class Metric(QI.Ideas):
     def __init__(self, F, log, spec):
         t = time.time()
-        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?', spec)
+        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?(?:_w([\d.]+))?(?:_c([\d.]+))?', spec)
         hashed_dims = int(ma.group(7) or 256) if ma else 256
+        base_weight = float(ma.group(9)) if ma and ma.group(9) else None
+        centroid_weight = float(ma.group(10)) if ma and ma.group(10) else 0.0
         if ma: spec = 'm1_0_0'
         mt = re.fullmatch(r'(m|l)([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
         onlda = mt.group(1) == 'l'; mt = re.fullmatch(r'[ml]([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
         scale, margin, iters = float(mt.group(1)), float(mt.group(2)), int(mt.group(3))
         ridge = float(mt.group(4) or 0)
-        self.F = F; tree = F.tree; self.tree = tree; self.P = QI.P; self.cost = {}
+        self.F = F; tree = F.tree; self.tree = tree; self.cost = {}
+        self.P = QI.P if base_weight is None else dict(QI.P, w=base_weight)
         y = tree.y
         Zc_in, Zq_in = QI.block_inputs(F, hashed_dims)
         mu = Zc_in.mean(0); Zc_in = Zc_in - mu; Zq_in = Zq_in - mu
@@ -118,6 +121,15 @@ class Metric(QI.Ideas):
         Ss = Ss.copy(); Ss[F.same] = -np.inf
         self.Sq, self.Ss = Sq, Ss
         self.Iq = QG.intent_scores(tree, Sq, 1); self.Is = QG.intent_scores(tree, Ss, 1)
+        if centroid_weight:                  # + beta x cosine to the intent's mean (leave-one-out for samples)
+            ncls = len(tree.names)
+            Csum = np.zeros((ncls, Zc.shape[1])); np.add.at(Csum, y, Zc)
+            Cq = Zq @ QG.nrm(Csum).T
+            smp = np.asarray(F.sampled); Cs = Zc[smp] @ QG.nrm(Csum).T
+            own = y[smp]; loo = QG.nrm(Csum[own] - Zc[smp])
+            Cs[np.arange(len(smp)), own] = (Zc[smp] * loo).sum(1)
+            self.Iq = (self.Iq + centroid_weight * Cq).astype(np.float32)
+            self.Is = np.where(np.isfinite(self.Is), self.Is + centroid_weight * Cs, self.Is).astype(np.float32)
         self.fq = QI.domain_feats(tree, self.Iq); self.fs = QI.domain_feats(tree, self.Is)
         self.cost['fit'] = dict(seconds=time.time() - t)
         self._cf = None; self._unk = None

@@ -60,6 +60,9 @@ _spec = importlib.util.spec_from_file_location('quality_grid', os.path.join(HERE
 QG = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(QG)
 
 KEEPS = [0.90, 0.91, 0.92, 0.93, 0.94, 0.945, 0.95, 0.955, 0.96, 0.965, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995]
+if os.environ.get('QI_KEEPS'):                  # e.g. QI_KEEPS=0.95:0.999:0.0025 (start:stop:step)
+    _a, _z, _s = (float(v) for v in os.environ['QI_KEEPS'].split(':'))
+    KEEPS = [round(_a + i * _s, 4) for i in range(int(round((_z - _a) / _s)) + 1)]
 QG.KEEPS = KEEPS
 K_IN = 5                      # inner refits
 P = QG.params('base')

@@ -97,6 +97,44 @@ describe('SlackChannel requests', () => {
     await fake.close();
   });
 
+  it('answers a signed body it cannot read 200 with what was wrong (Slack resends any other status), running nothing; other events run nothing', async () => {
+    const { fake, channel } = await open();
+    const problem = async (body: string, form = false) => {
+      const result = await channel.receive(slackRequest(body, { secret: fake.signingSecret, form }));
+      if (result.kind !== 'answer') throw new Error(`expected an answer, got ${result.kind}`);
+      expect(result.response.status).toBe(200);
+      expect(result.response.headers.get('content-type')).toBe('application/problem+json');
+      return ((await result.response.json()) as { detail: string }).detail;
+    };
+    expect(await problem('not json')).toContain('not a JSON object');
+    expect(await problem('null')).toContain('not a JSON object');
+    expect(
+      await problem(eventBody({ type: 'message', channel: 'D1', user: 'U1', text: 'ciao', ts: 5 })),
+    ).toContain('message event');
+    expect(
+      await problem(eventBody({ type: 'message', channel: 'D1', user: 'U1', ts: '1.1', files: 'a.pdf' })),
+    ).toContain('message event');
+    expect(await problem(`payload=${encodeURIComponent('{"type":"block_actions"}')}`, true)).toContain(
+      'button payload',
+    );
+    expect(
+      await problem(
+        `payload=${encodeURIComponent(JSON.stringify({ type: 'block_actions', user: { id: 'U1' }, actions: 'x' }))}`,
+        true,
+      ),
+    ).toContain('button payload');
+    // An event the channel does not read (the app subscribed to more) is acknowledged, with no message.
+    const home = await channel.receive(
+      slackRequest(eventBody({ type: 'app_home_opened', user: 'U1', tab: 'home' }), {
+        secret: fake.signingSecret,
+      }),
+    );
+    expect(home).toMatchObject({ kind: 'messages', messages: [] });
+    // Unsigned, the same bodies are refused (401) before they are read.
+    expect((await channel.receive(slackRequest('not json', { secret: null }))).kind).toBe('rejected');
+    await fake.close();
+  });
+
   it('refuses a correctly signed request older than 5 minutes (a replay)', async () => {
     const { fake, channel } = await open();
     const body = eventBody(directMessage({ channel: 'D1', user: 'U1', text: 'ciao', ts: '1.1' }));

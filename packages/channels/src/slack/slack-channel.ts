@@ -14,10 +14,13 @@ import {
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
+import { isObject, malformedBody } from '../malformed-body.js';
 import { receiptId } from '../receipt-id.js';
 import { sendInOrder } from '../send-in-order.js';
 import {
   isDirectMessage,
+  isSlackBlockActions,
+  isSlackMessageEvent,
   type SlackBlockActions,
   type SlackEventsBody,
   type SlackFile,
@@ -117,16 +120,23 @@ export class SlackChannel implements Channel {
     const acknowledgeWith = new Response(null, { status: 200 });
     if ((request.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded')) {
       const payload = parseJson<SlackBlockActions>(new URLSearchParams(body).get('payload'));
-      if (!payload) return { kind: 'rejected', reason: 'the interactivity request has no JSON payload' };
+      if (!isSlackBlockActions(payload)) return malformed('the interactivity request has no button payload');
       const choice = this.#choice(payload);
       if (choice) this.#settleButtons(payload, choice.selectedOption!);
       return { kind: 'messages', messages: choice ? [choice] : [], acknowledgeWith };
     }
     const events = parseJson<SlackEventsBody>(body);
-    if (!events) return { kind: 'rejected', reason: 'the body is not JSON' };
+    if (!events || typeof events.type !== 'string')
+      return malformed('the body is not a JSON object with a "type"');
     if (events.type === 'url_verification')
-      return { kind: 'answer', response: Response.json({ challenge: events.challenge ?? '' }) };
-    const message = events.type === 'event_callback' && events.event ? this.#message(events.event) : null;
+      return { kind: 'answer', response: Response.json({ challenge: String(events.challenge ?? '') }) };
+    const event: unknown = events.type === 'event_callback' ? events.event : undefined;
+    // Only the events the channel reads are checked: an app may subscribe to others (they run nothing).
+    if (!isObject(event) || (event.type !== 'message' && event.type !== 'app_mention'))
+      return { kind: 'messages', messages: [], acknowledgeWith };
+    if (!isSlackMessageEvent(event))
+      return malformed(`the ${event.type} event has not the fields of a message (channel, ts, user, text…)`);
+    const message = this.#message(event);
     return { kind: 'messages', messages: message ? [message] : [], acknowledgeWith };
   }
 
@@ -277,6 +287,14 @@ function optionBlocks(text: string, options: readonly string[]) {
 /** Slack reads `&`, `<` and `>` as markup: the agent's text is escaped as Slack asks. */
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * A signed request whose body is not what Slack sends: answered 200 with what was wrong, since
+ * Slack sends again anything but a 2xx (and turns the app's events off when too many fail).
+ */
+function malformed(detail: string): ChannelRequest {
+  return malformedBody('Slack', detail, 200);
 }
 
 function parseJson<T>(text: string | null): T | null {

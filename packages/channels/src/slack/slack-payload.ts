@@ -1,3 +1,5 @@
+import { isObject } from '../malformed-body.js';
+
 /**
  * The parts of Slack's requests the channel reads: Events API callbacks
  * (https://docs.slack.dev/apis/events-api/) and interactivity payloads of buttons
@@ -45,6 +47,38 @@ export interface SlackBlockActions {
   container?: { message_ts?: string; thread_ts?: string };
   message?: { ts: string; thread_ts?: string; text?: string };
   actions?: { action_id: string; value?: string; action_ts: string }[];
+}
+
+/** Whether `value` has the fields of a message event the channel reads, with their types. */
+export function isSlackMessageEvent(value: unknown): value is SlackMessageEvent {
+  if (!isObject(value)) return false;
+  const strings = ['type', 'channel', 'ts'].every((key) => typeof value[key] === 'string');
+  const optional = ['subtype', 'channel_type', 'user', 'bot_id', 'text', 'thread_ts'].every(
+    (key) => value[key] === undefined || typeof value[key] === 'string',
+  );
+  const files =
+    value.files === undefined ||
+    (Array.isArray(value.files) &&
+      value.files.every((file) => isObject(file) && typeof file.id === 'string'));
+  return strings && optional && files;
+}
+
+/** Whether `value` has the fields of a button press the channel reads, with their types. */
+export function isSlackBlockActions(value: unknown): value is SlackBlockActions {
+  if (!isObject(value) || typeof value.type !== 'string') return false;
+  if (!isObject(value.user) || typeof value.user.id !== 'string') return false;
+  if (value.channel !== undefined && !(isObject(value.channel) && typeof value.channel.id === 'string'))
+    return false;
+  for (const key of ['container', 'message'] as const)
+    if (value[key] !== undefined && !isObject(value[key])) return false;
+  return (
+    value.actions === undefined ||
+    (Array.isArray(value.actions) &&
+      value.actions.every(
+        (action) =>
+          isObject(action) && typeof action.action_id === 'string' && typeof action.action_ts === 'string',
+      ))
+  );
 }
 
 /** Whether a Slack channel id is a direct message with the app (`D…`). */
