@@ -85,6 +85,60 @@ describe('WhatsApp specifics', () => {
     }
   });
 
+  it('a caption over WhatsApp’s 1,024 characters follows the document as text, resumable without a second upload; a shorter one rides with it', async () => {
+    const fake = await FakeWhatsApp.start();
+    try {
+      const channel = channelOn(fake);
+      const conversation = {
+        channel: 'whatsapp',
+        conversationId: '393331234567',
+        userId: '393331234567',
+        reply: { lastUserMessageAt: new Date().toISOString() },
+      };
+      const file = {
+        id: 'f1',
+        name: 'contratto.pdf',
+        mimeType: 'application/pdf',
+        origin: 'generated' as const,
+      };
+      const data = new TextEncoder().encode('%PDF contratto');
+      const caption = `${'Clausola di recesso. '.repeat(230)}Fine.`;
+      fake.failSend(2, 500);
+      let sent = 0;
+      const progress = () => ({
+        skip: sent,
+        sent: (count: number) => {
+          sent = count;
+        },
+        signal: new AbortController().signal,
+      });
+      const first = await channel
+        .send(conversation, { type: 'file', file, data, caption }, progress())
+        .catch((error: unknown) => error);
+      expect(first).toBeInstanceOf(ChannelSendError);
+      expect(sent).toBe(1);
+      await channel.send(conversation, { type: 'file', file, data, caption }, progress());
+      const [document, ...texts] = fake.received;
+      expect(document).toMatchObject({ kind: 'file', fileName: 'contratto.pdf', data });
+      expect(document!.caption).toBeUndefined();
+      expect(fake.media.size).toBe(1);
+      expect(texts.length).toBeGreaterThan(1);
+      expect(texts.every((item) => item.kind === 'text' && item.text!.length <= 4096)).toBe(true);
+      expect(
+        texts
+          .map((item) => item.text)
+          .join(' ')
+          .replace(/\s+/g, ' '),
+      ).toBe(caption.replace(/\s+/g, ' ').trim());
+      fake.received.length = 0;
+      const short = 'x'.repeat(1024);
+      await channel.send(conversation, { type: 'file', file, data, caption: short });
+      expect(fake.received).toEqual([expect.objectContaining({ kind: 'file', caption: short })]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('outside the 24-hour window: the template goes once and the messages wait, dead-lettered with why; without one, a final error that names the fix', async () => {
     const fake = await FakeWhatsApp.start();
     try {

@@ -59,6 +59,8 @@ export interface WhatsAppChannelOptions extends MetaWebhookSecrets {
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The longest body of an interactive message (the one with the reply buttons or the list). */
 const INTERACTIVE_BODY_LENGTH = 1024;
+/** The longest caption of a document (WhatsApp's limit); a longer one follows the file as text. */
+const CAPTION_LENGTH = 1024;
 /** The longest label of a list message's button (WhatsApp's limit). */
 const LIST_BUTTON_LENGTH = 20;
 /** Conversations remembered as invited back by the template (the newest ones). */
@@ -287,33 +289,35 @@ export class WhatsAppChannel implements Channel {
     if (!(this.#now().getTime() - Date.parse(lastAt) < WINDOW_MS))
       return this.#outsideWindow(to, lastAt, signal);
     if (message.type === 'file') {
-      throwIfStopped('WhatsApp', signal);
-      if (progress && progress.skip > 0) return;
-      const form = new FormData();
-      form.set('messaging_product', 'whatsapp');
-      form.set('type', message.file.mimeType);
-      form.set('file', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
-      const uploaded = (await this.#graph.call(
-        'POST',
-        `/${this.#options.phoneNumberId}/media`,
-        form,
-        signal,
-      )) as { id: string };
-      // The caption rides in the document's message: one platform message.
-      await sendInOrder('WhatsApp', [null], progress, () =>
-        this.#send(
+      // A caption within WhatsApp's limit rides in the document's message; a longer one follows it as text.
+      const caption = message.caption ?? '';
+      const rides = caption.length <= CAPTION_LENGTH;
+      const after = rides ? [] : splitText(caption, this.capabilities.textLength);
+      await sendInOrder('WhatsApp', [null, ...after], progress, async (text, stop) => {
+        if (text !== null) return this.#send(to, { type: 'text', text: { body: text } }, stop);
+        const form = new FormData();
+        form.set('messaging_product', 'whatsapp');
+        form.set('type', message.file.mimeType);
+        form.set('file', new Blob([message.data], { type: message.file.mimeType }), message.file.name);
+        const uploaded = (await this.#graph.call(
+          'POST',
+          `/${this.#options.phoneNumberId}/media`,
+          form,
+          stop,
+        )) as { id: string };
+        return this.#send(
           to,
           {
             type: 'document',
             document: {
               id: uploaded.id,
               filename: message.file.name,
-              ...(message.caption ? { caption: message.caption } : {}),
+              ...(rides && caption ? { caption } : {}),
             },
           },
-          signal,
-        ),
-      );
+          stop,
+        );
+      });
       return;
     }
     const { text, buttons } = textWithOptions(this.capabilities, message);

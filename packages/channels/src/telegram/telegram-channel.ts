@@ -49,6 +49,8 @@ export interface TelegramChannelOptions {
 
 /** The longest `callback_data` Telegram accepts, in bytes. */
 const CALLBACK_DATA_BYTES = 64;
+/** The longest caption of a document (Telegram's limit); a longer one follows the file as text. */
+const CAPTION_LENGTH = 1024;
 
 /**
  * Telegram through grammY's Bot API client: the webhook with the secret-token header, messages,
@@ -225,17 +227,23 @@ export class TelegramChannel implements Channel {
         case 'typing':
           await this.api.sendChatAction(chatId, 'typing', undefined, grammySignal(signal));
           return;
-        case 'file':
-          // The caption rides with the document: one platform message.
-          await sendInOrder('Telegram', [message], progress, (file, stop) =>
-            this.api.sendDocument(
-              chatId,
-              new InputFile(file.data, file.file.name),
-              file.caption ? { caption: file.caption } : {},
-              grammySignal(stop),
-            ),
+        case 'file': {
+          // A caption within Telegram's limit rides with the document; a longer one follows it as text.
+          const caption = message.caption ?? '';
+          const rides = caption.length <= CAPTION_LENGTH;
+          const after = rides ? [] : splitText(caption, this.capabilities.textLength);
+          await sendInOrder('Telegram', [null, ...after], progress, (text, stop) =>
+            text === null
+              ? this.api.sendDocument(
+                  chatId,
+                  new InputFile(message.data, message.file.name),
+                  rides && caption ? { caption } : {},
+                  grammySignal(stop),
+                )
+              : this.api.sendMessage(chatId, text, {}, grammySignal(stop)),
           );
           return;
+        }
         case 'notice':
           await sendInOrder('Telegram', [message.text], progress, (text, stop) =>
             this.api.sendMessage(chatId, text, {}, grammySignal(stop)),

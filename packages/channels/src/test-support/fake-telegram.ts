@@ -149,7 +149,13 @@ export class FakeTelegram {
     if (method === 'getFile') {
       const file = this.files.get(String(fields.file_id));
       return file
-        ? { status: 200, body: { ok: true, result: { file_id: fields.file_id, file_path: file.path } } }
+        ? {
+            status: 200,
+            body: {
+              ok: true,
+              result: { file_id: fields.file_id, file_path: file.path, file_size: file.data.byteLength },
+            },
+          }
         : { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: file not found' } };
     }
     if (method === 'answerCallbackQuery') return { status: 200, body: { ok: true, result: true } };
@@ -185,11 +191,19 @@ export class FakeTelegram {
       return { status: 200, body: { ok: true, result: message(conversationId, this.received.length) } };
     }
     if (method === 'sendDocument' && document) {
+      const caption = fields.caption === undefined ? undefined : String(fields.caption);
+      // Telegram's limit on a caption (1,024 characters).
+      if (caption !== undefined && caption.length > 1024)
+        return {
+          status: 400,
+          body: { ok: false, error_code: 400, description: 'Bad Request: message caption is too long' },
+        };
       this.received.push({
         conversationId,
         kind: 'file',
         fileName: document.name,
         data: document.data,
+        ...(caption === undefined ? {} : { caption }),
       });
       return { status: 200, body: { ok: true, result: message(conversationId, this.received.length) } };
     }

@@ -20,7 +20,14 @@ export class FakeWhatsApp extends FakeGraphApi {
     if (request.method === 'GET') {
       const id = path.slice(1);
       return this.media.has(id)
-        ? { status: 200, body: { id, url: `${this.root}/media-bytes/${id}` } }
+        ? {
+            status: 200,
+            body: {
+              id,
+              url: `${this.root}/media-bytes/${id}`,
+              file_size: this.media.get(id)!.data.byteLength,
+            },
+          }
         : { status: 404, body: { error: { message: 'Unknown media' } } };
     }
     if (path === `/${this.phoneNumberId}/media`)
@@ -61,11 +68,25 @@ export class FakeWhatsApp extends FakeGraphApi {
       });
     } else if (message.type === 'document') {
       const media = this.media.get(message.document.id)!;
+      const caption: string | undefined = message.document.caption;
+      // WhatsApp's limit on a media caption (1,024 characters): error 131009, a parameter value not valid.
+      if (caption !== undefined && caption.length > 1024)
+        return {
+          status: 400,
+          body: {
+            error: {
+              message: '(#131009) Parameter value is not valid',
+              type: 'OAuthException',
+              code: 131009,
+            },
+          },
+        };
       this.received.push({
         conversationId,
         kind: 'file',
         fileName: message.document.filename,
         data: media.data,
+        ...(caption === undefined ? {} : { caption }),
         raw: message,
       });
     } else if (message.type === 'template')

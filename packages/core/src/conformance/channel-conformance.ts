@@ -17,6 +17,8 @@ export interface FakePlatformSend {
   buttons?: string[];
   fileName?: string;
   data?: Uint8Array;
+  /** The text sent with the file, on platforms whose fake records it. */
+  caption?: string;
 }
 
 /** A channel wired to a local fake of its platform's API, and how to play the platform's side. */
