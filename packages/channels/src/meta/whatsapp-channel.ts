@@ -3,6 +3,7 @@ import {
   AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
+  type ChannelDeliveryFailure,
   type ChannelRequest,
   type ChannelSend,
   ChannelSendError,
@@ -48,7 +49,8 @@ export interface WhatsAppChannelOptions extends MetaWebhookSecrets {
   graphVersion?: string;
   /**
    * Told of each message WhatsApp reports it could not deliver (a `failed` status in the webhook),
-   * without personal data. Default: a warning on the console with the same fields.
+   * without personal data. The server is told of them anyway (`ChannelRequest.deliveryFailures`: it
+   * logs them and counts them in `treeagent_channel_undelivered_total`).
    */
   onDeliveryFailure?: (failure: WhatsAppDeliveryFailure) => void;
   /** The clock (tests). */
@@ -84,16 +86,7 @@ interface WhatsAppMessage {
 }
 
 /** A message WhatsApp reported it could not deliver, without personal data (`onDeliveryFailure`). */
-export interface WhatsAppDeliveryFailure {
-  /** A hash of WhatsApp's message id (the same for the same message). */
-  messageId: string;
-  /** A hash of the recipient's number. */
-  recipient: string;
-  /** WhatsApp's error code (e.g. 131047: the 24-hour window had closed), or `null`. */
-  code: number | null;
-  /** WhatsApp's error title. */
-  title: string;
-}
+export type WhatsAppDeliveryFailure = ChannelDeliveryFailure;
 
 /** A shared location as text the agent can read. */
 function placeText(location: WhatsAppMessage['location']): string | null {
@@ -162,6 +155,7 @@ export class WhatsAppChannel implements Channel {
     if (!isObject(payload) || !Array.isArray(payload.entry ?? []))
       return malformedBody('WhatsApp', 'the body is not an object with an "entry" array', 200);
     const messages: InboundMessage[] = [];
+    const deliveryFailures: ChannelDeliveryFailure[] = [];
     for (const entry of (payload.entry ?? []) as unknown[]) {
       const changes = isObject(entry) && Array.isArray(entry.changes) ? (entry.changes as unknown[]) : [];
       for (const change of changes) {
@@ -170,18 +164,23 @@ export class WhatsAppChannel implements Channel {
         const metadata = isObject(value?.metadata) ? value.metadata : null;
         if (!value || metadata?.phone_number_id !== this.#options.phoneNumberId) continue;
         for (const status of Array.isArray(value.statuses) ? (value.statuses as unknown[]) : [])
-          if (isObject(status) && status.status === 'failed') this.#deliveryFailed(status);
+          if (isObject(status) && status.status === 'failed')
+            deliveryFailures.push(this.#deliveryFailed(status));
         for (const message of Array.isArray(value.messages) ? (value.messages as unknown[]) : []) {
           const read = this.#message(message);
           if (read) messages.push(read);
         }
       }
     }
-    return { kind: 'messages', messages };
+    return { kind: 'messages', messages, ...(deliveryFailures.length ? { deliveryFailures } : {}) };
   }
 
-  /** A message WhatsApp could not deliver (`statuses[].status: "failed"`): told with hashed ids, the error's code and title only. */
-  #deliveryFailed(status: Record<string, unknown>): void {
+  /**
+   * A message WhatsApp could not deliver (`statuses[].status: "failed"`), with hashed ids, the error's
+   * code and title only: handed to `onDeliveryFailure` when given, and to the server, which logs and
+   * counts it.
+   */
+  #deliveryFailed(status: Record<string, unknown>): ChannelDeliveryFailure {
     const error = Array.isArray(status.errors) && isObject(status.errors[0]) ? status.errors[0] : {};
     const failure: WhatsAppDeliveryFailure = {
       messageId: receiptId(String(status.id ?? '')),
@@ -189,11 +188,8 @@ export class WhatsAppChannel implements Channel {
       code: typeof error.code === 'number' ? error.code : null,
       title: typeof error.title === 'string' ? error.title : 'unknown error',
     };
-    if (this.#options.onDeliveryFailure) this.#options.onDeliveryFailure(failure);
-    else
-      console.warn(
-        `WhatsApp channel "${this.name}": message ${failure.messageId} to ${failure.recipient} was not delivered: ${failure.code ?? '?'} ${failure.title}`,
-      );
+    this.#options.onDeliveryFailure?.(failure);
+    return failure;
   }
 
   /** A user's message as a turn, or `null` for one that is not (a reaction, a system message, one without id). */

@@ -16,9 +16,10 @@ afterEach(async () => {
 async function setup(template?: { name: string; language: string }) {
   const fake = await FakeWhatsApp.start();
   const sessionStore = new InMemorySessionStore();
+  const logged: string[] = [];
   const app = createApp({
     agent: handoffAgent({ sessionStore }),
-    logger: { error: () => {} },
+    logger: { error: (message: string) => logged.push(message) },
     channels: {
       channels: [
         new WhatsAppChannel({
@@ -38,12 +39,48 @@ async function setup(template?: { name: string; language: string }) {
     await app.shutdown();
     await fake.close();
   });
-  return { fake, app, sessionStore };
+  return { fake, app, sessionStore, logged };
 }
 
 const hello = { from: '393331234567', message: { type: 'text', text: { body: 'hello' } } };
 
 describe('WhatsApp through the server', () => {
+  it('a message WhatsApp reports undelivered is logged without the number or its id, and counted by its code', async () => {
+    const { fake, app, logged } = await setup();
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'WABA-1',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { phone_number_id: fake.phoneNumberId },
+                statuses: [
+                  {
+                    id: 'wamid.F1',
+                    status: 'failed',
+                    recipient_id: '393331234567',
+                    errors: [{ code: 131047, title: 'Re-engagement message' }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect((await app.request(fake.post(body))).status).toBe(200);
+    const line = logged.find((message) => message.includes('was not delivered'));
+    expect(line).toContain('131047 Re-engagement message');
+    expect(line).not.toContain('393331234567');
+    expect(line).not.toContain('wamid.F1');
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_channel_undelivered_total{channel="whatsapp",code="131047"} 1');
+  });
+
   it('a bad signature is 401 with nothing stored; a redelivered message runs one turn, answered once with reply buttons', async () => {
     const { fake, app, sessionStore } = await setup();
     expect((await app.request(fake.webhook({ ...hello, id: 'wamid.A' }, 'sha256=bad'))).status).toBe(401);

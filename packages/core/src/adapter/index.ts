@@ -23,6 +23,7 @@ export {
   AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
+  type ChannelDeliveryFailure,
   type ChannelListener,
   type ChannelReceiveContext,
   type ChannelRequest,

@@ -122,7 +122,24 @@ export type ChannelRequest =
        * way a message is answered only once it is stored, so an acknowledged message is never lost.
        */
       acknowledgeWith?: Response;
+      /**
+       * Messages the platform took earlier and now reports it could not deliver (WhatsApp's `failed`
+       * statuses): the server logs and counts them (`treeagent_channel_undelivered_total`).
+       */
+      deliveryFailures?: ChannelDeliveryFailure[];
     };
+
+/** A message the platform took, then reported it could not deliver; without personal data. */
+export interface ChannelDeliveryFailure {
+  /** A hash of the platform's message id (the same for the same message). */
+  messageId: string;
+  /** A hash of the recipient (a phone number, a user id). */
+  recipient: string;
+  /** The platform's error code (WhatsApp's 131047: the 24-hour window had closed), or `null`. */
+  code: number | null;
+  /** The platform's error title. */
+  title: string;
+}
 
 /** What `Channel.send` gets: the outbox's payload, with a file's bytes read from the file store. */
 export type ChannelSend =

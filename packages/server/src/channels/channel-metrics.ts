@@ -13,6 +13,8 @@ export class ChannelMetrics {
   readonly received: Counter;
   /** Send attempts by result: `delivered`, `retried`, `dead`. */
   readonly deliveries: Counter;
+  /** Messages the platform took, then reported it could not deliver, by channel and the platform's code. */
+  readonly undelivered: Counter;
   #outbox: { channel: string; pending: number; dead: number }[] = [];
   #inbox: { channel: string; pending: number; failed: number }[] = [];
 
@@ -27,6 +29,12 @@ export class ChannelMetrics {
       new Counter(
         'treeagent_channel_deliveries_total',
         'Send attempts on messaging channels, by channel and result (delivered, retried, dead: given up after the last attempt).',
+      ),
+    );
+    this.undelivered = registry.register(
+      new Counter(
+        'treeagent_channel_undelivered_total',
+        "Messages a platform took, then reported it could not deliver (WhatsApp's failed statuses), by channel and the platform's error code.",
       ),
     );
     registry.register(

@@ -201,6 +201,12 @@ export class ChannelService {
       );
     }
     if (result.kind === 'answer') return result.response;
+    for (const failure of result.deliveryFailures ?? []) {
+      this.metrics.undelivered.inc({ channel: channel.name, code: String(failure.code ?? 'unknown') });
+      this.#logger.error(
+        `Channel "${channel.name}": message ${failure.messageId} to ${failure.recipient} was not delivered: ${failure.code ?? '?'} ${failure.title}`,
+      );
+    }
     try {
       if (result.acknowledgeWith) {
         await this.#accept(channel, result.messages);
