@@ -20,8 +20,10 @@ import { routeCounts } from './route-counts.js';
  * `--no-interim`: `interimFit: false`; neither: the library's default.
  *
  * `--no-refine`: the fit without the refinement of its map on the chunks (`FitOptions.refine: false`).
+ * `--calibration-samples=128`: the calibration samples that many chunks per routing node instead of
+ * what the fitted space asks for (the agent's `calibrateThresholds: { samplesPerNode }`).
  *
- * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--interim|--no-interim] [--no-refine] [--no-quality] [--json=file]
+ * CLINC150_DIR=/path/to/clinc150 npx tsx bench/routing/fit-at-load.ts [--per-intent=100] [--interim|--no-interim] [--no-refine] [--calibration-samples=N] [--no-quality] [--json=file]
  */
 const option = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -70,7 +72,13 @@ const fitter: SpaceFitter = {
         : {}),
     }),
 };
-const agent = new TreeAgent({ tree, spaceFitter: fitter, log: () => {} });
+const samples = option('calibration-samples', '');
+const agent = new TreeAgent({
+  tree,
+  spaceFitter: fitter,
+  log: () => {},
+  ...(samples ? { calibrateThresholds: { samplesPerNode: Number(samples) } } : {}),
+});
 await agent.ready();
 marks.unfitted = mark();
 const status = await agent.whenFitted();
@@ -81,7 +89,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const at = (name: string) =>
   marks[name] ? `${seconds(marks[name]!.wall)} wall, ${seconds(marks[name]!.cpu)} CPU` : 'none';
 console.log(
-  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${interimLabel}; map ${noRefine ? 'not refined' : 'refined'}`,
+  `${new Date().toISOString()} ${tree.chunks.length} chunks, ${cpus().length} cores (${cpus()[0]?.model}), load average ${loadavg()[0]!.toFixed(1)}; interim fit ${interimLabel}; map ${noRefine ? 'not refined' : 'refined'}; calibration samples per node ${samples || "the fitted space's"}`,
 );
 console.log(`routing unfitted: ${at('unfitted')}`);
 console.log(

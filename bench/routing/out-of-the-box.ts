@@ -37,7 +37,7 @@ import { routeCounts } from './route-counts.js';
  * Without it: `new TreeAgent({ tree, spaceFitter: spaceFitter() })` alone, cold.
  *
  * npx tsx bench/routing/out-of-the-box.ts [--select] [--keeps 0.95,0.96] [--folds 5] [--hashed-base]
- *   [--whole N] [--no-refine] [--data <dir>] [--skip-val] [--no-write]
+ *   [--whole N] [--no-refine] [--samples N] [--data <dir>] [--skip-val] [--no-write]
  */
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
@@ -78,6 +78,8 @@ const keeps = (
  */
 const baseWeights = argument('--base-weights')?.split(',').map(Number) ?? [undefined];
 const folds = Number(argument('--folds') ?? 5);
+/** `--samples 512`: chunks sampled per routing node by the calibration under selection (default: the library's 128). */
+const samplesPerNode = argument('--samples') === undefined ? undefined : Number(argument('--samples'));
 /** `--max-folds 3`: run only the first folds of the split (a quicker, rougher selection). */
 const maxFolds = Number(argument('--max-folds') ?? folds);
 const data = loadClinc150();
@@ -119,7 +121,10 @@ if (select) {
             ...(baseWeight === undefined ? {} : { baseWeight }),
           });
           // The agent's option wins over the fitter's advice: the keep under test.
-          const calibrateThresholds: CalibrationOptions = { keep };
+          const calibrateThresholds: CalibrationOptions = {
+            keep,
+            ...(samplesPerNode === undefined ? {} : { samplesPerNode }),
+          };
           const agent = new TreeAgent({
             tree,
             embeddingCache: cache,

@@ -13,6 +13,7 @@ import {
   USE_HASHED_PCA_DIMENSIONS,
   USE_PROXY_REFINEMENT,
   USE_REFINED_CALIBRATION_KEEP,
+  USE_REFINED_CALIBRATION_SAMPLES,
   USE_WHOLE_PART_CALIBRATION_KEEP,
   type UseImporter,
 } from './fit-base.js';
@@ -21,7 +22,12 @@ import type { FittedEmbedder } from './fitted-embedder.js';
 import type { TransformersImporter } from './multilingual-base.js';
 import type { Projection } from './projection.js';
 import { MODEL_MANIFEST } from './pulled-models.js';
-import { askedKeep, DEFAULT_FITTED_CALIBRATION_KEEP, spaceFitter } from './space-fitter.js';
+import {
+  askedCalibration,
+  DEFAULT_FITTED_CALIBRATION_KEEP,
+  fittedCalibration,
+  spaceFitter,
+} from './space-fitter.js';
 import { englishIntentTree, italianIntentTree } from './test-support/intent-trees.js';
 
 const directories: string[] = [];
@@ -96,8 +102,12 @@ describe("chooseFitBase: what the fit is made over ('auto')", () => {
         dimensions: 64,
         pcaOfRest: USE_HASHED_PCA_DIMENSIONS,
         calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
-        // …and the LDA's map refined on the chunks in that space, with the keep then.
-        refine: { ...USE_PROXY_REFINEMENT, calibrationKeep: USE_REFINED_CALIBRATION_KEEP },
+        // …and the LDA's map refined on the chunks in that space, with the calibration then.
+        refine: {
+          ...USE_PROXY_REFINEMENT,
+          calibrationKeep: USE_REFINED_CALIBRATION_KEEP,
+          calibrationSamples: USE_REFINED_CALIBRATION_SAMPLES,
+        },
       },
     });
   });
@@ -348,7 +358,7 @@ describe('the agent fits an English tree over USE-lite + hashed', () => {
   });
 });
 
-describe('askedKeep: the keep a base asks for, by how its fit was made', () => {
+describe('askedCalibration: the calibration a base asks for, by how its fit was made', () => {
   const chosen = {
     embedder: new HashedEmbedder(),
     isAgents: false,
@@ -359,7 +369,11 @@ describe('askedKeep: the keep a base asks for, by how its fit was made', () => {
         dimensions: 512,
         pcaOfRest: 256,
         calibrationKeep: USE_WHOLE_PART_CALIBRATION_KEEP,
-        refine: { ...USE_PROXY_REFINEMENT, calibrationKeep: USE_REFINED_CALIBRATION_KEEP },
+        refine: {
+          ...USE_PROXY_REFINEMENT,
+          calibrationKeep: USE_REFINED_CALIBRATION_KEEP,
+          calibrationSamples: USE_REFINED_CALIBRATION_SAMPLES,
+        },
       },
     },
   };
@@ -367,15 +381,33 @@ describe('askedKeep: the keep a base asks for, by how its fit was made', () => {
     ({ pca, settings: fitSettings(refine ? { refine } : {}) }) as Projection;
 
   test("the whole part's keep when the fit kept the part whole, the base's own when the tree was too small", () => {
-    expect(askedKeep(chosen, fitted({ method: 'randomised', dimensions: 768, whole: 512 }))).toBe(
-      USE_WHOLE_PART_CALIBRATION_KEEP,
-    );
-    expect(askedKeep(chosen, fitted({ method: 'exact', dimensions: 64 }))).toBe(USE_BASE_CALIBRATION_KEEP);
-    // A map refined on the chunks (the base asks for it with the whole part): the refined space's keep.
+    expect(askedCalibration(chosen, fitted({ method: 'randomised', dimensions: 768, whole: 512 }))).toEqual({
+      keep: USE_WHOLE_PART_CALIBRATION_KEEP,
+    });
+    expect(askedCalibration(chosen, fitted({ method: 'exact', dimensions: 64 }))).toEqual({
+      keep: USE_BASE_CALIBRATION_KEEP,
+    });
+    // A map refined on the chunks (the base asks for it with the whole part): the refined space's
+    // keep, over 512 samples per node.
     const whole = { method: 'randomised', dimensions: 768, whole: 512 } as const;
-    expect(askedKeep(chosen, fitted(whole, USE_PROXY_REFINEMENT))).toBe(USE_REFINED_CALIBRATION_KEEP);
-    expect(askedKeep({ ...chosen, settings: undefined }, fitted({ method: 'exact', dimensions: 64 }))).toBe(
-      undefined,
-    );
+    expect(askedCalibration(chosen, fitted(whole, USE_PROXY_REFINEMENT))).toEqual({
+      keep: USE_REFINED_CALIBRATION_KEEP,
+      samplesPerNode: 512,
+    });
+    expect(
+      askedCalibration({ ...chosen, settings: undefined }, fitted({ method: 'exact', dimensions: 64 })),
+    ).toEqual({});
+    // The fitted space's calibration: the fitter's keep wins, the samples per node stay the space's.
+    expect(fittedCalibration(chosen, fitted(whole, USE_PROXY_REFINEMENT))).toEqual({
+      keep: USE_REFINED_CALIBRATION_KEEP,
+      samplesPerNode: USE_REFINED_CALIBRATION_SAMPLES,
+    });
+    expect(fittedCalibration(chosen, fitted(whole, USE_PROXY_REFINEMENT), 0.95)).toEqual({
+      keep: 0.95,
+      samplesPerNode: USE_REFINED_CALIBRATION_SAMPLES,
+    });
+    expect(fittedCalibration({ ...chosen, settings: undefined }, fitted(whole))).toEqual({
+      keep: DEFAULT_FITTED_CALIBRATION_KEEP,
+    });
   });
 });

@@ -98,15 +98,40 @@ export interface SpaceFitterOptions
 export const DEFAULT_FITTED_CALIBRATION_KEEP = 0.95;
 
 /**
- * The calibration's keep a fit's base asks for: that of a space fitted with the base's part kept
- * whole when the fit kept it (a large enough tree), else the base's own; none when the base asks
- * for none.
+ * The calibration a fit's base asks for: that of a space fitted with the base's part kept whole when
+ * the fit kept it (a large enough tree; with the map refined, its keep and samples per node), else
+ * the base's own keep; nothing when the base asks for none.
  */
-export function askedKeep(chosen: ChosenBase, projection: Projection): number | undefined {
+export function askedCalibration(
+  chosen: ChosenBase,
+  projection: Projection,
+): { keep?: number; samplesPerNode?: number } {
   const asked = chosen.settings;
-  if (projection.pca?.whole === undefined || !asked?.wholePart) return asked?.calibrationKeep;
+  if (!asked) return {};
+  if (projection.pca?.whole === undefined || !asked.wholePart) return { keep: asked.calibrationKeep };
   const refined = projection.settings.refine ? asked.wholePart.refine : undefined;
-  return refined ? refined.calibrationKeep : asked.wholePart.calibrationKeep;
+  if (!refined) return { keep: asked.wholePart.calibrationKeep };
+  return {
+    keep: refined.calibrationKeep,
+    ...(refined.calibrationSamples === undefined ? {} : { samplesPerNode: refined.calibrationSamples }),
+  };
+}
+
+/**
+ * The calibration a fitted space asks for (`FittedSpace.calibration`): the keep of the fitter's
+ * option, else the base's (`askedCalibration`), else `DEFAULT_FITTED_CALIBRATION_KEEP`; the samples
+ * per node the base asks for in that space.
+ */
+export function fittedCalibration(
+  chosen: ChosenBase,
+  projection: Projection,
+  keepOption?: number,
+): { keep: number; samplesPerNode?: number } {
+  const asked = askedCalibration(chosen, projection);
+  return {
+    keep: keepOption ?? asked.keep ?? DEFAULT_FITTED_CALIBRATION_KEEP,
+    ...(asked.samplesPerNode === undefined ? {} : { samplesPerNode: asked.samplesPerNode }),
+  };
 }
 
 /** What a fit chose, for `FittedSpace.detail`: `exact PCA, 64 dimensions → 15 dimensions, 16 classes`. */
@@ -196,9 +221,8 @@ export function spaceFitter(options: SpaceFitterOptions = {}): SpaceFitter {
       : undefined;
   };
   const weightOf = (chosen: ChosenBase) => baseWeight ?? chosen.settings?.baseWeight;
-  const calibrationOf = (chosen: ChosenBase, projection: Projection) => ({
-    keep: calibrationKeep ?? askedKeep(chosen, projection) ?? DEFAULT_FITTED_CALIBRATION_KEEP,
-  });
+  const calibrationOf = (chosen: ChosenBase, projection: Projection) =>
+    fittedCalibration(chosen, projection, calibrationKeep);
   const embedderOf = (
     request: SpaceFitRequest,
     chosen: ChosenBase,
