@@ -2,6 +2,7 @@ import { type ChannelSend, ChannelSendError, type InboundMessage } from '@treeag
 import { describeChannel } from '@treeagent/core/conformance';
 import { describe, expect, it } from 'vitest';
 import { FakeWhatsApp } from '../test-support/fake-whatsapp.js';
+import { attempts, expectCaptionAfterFile, longCaptionFile } from '../test-support/long-caption.js';
 import { WhatsAppChannel, type WhatsAppChannelOptions } from './whatsapp-channel.js';
 
 function channelOn(fake: FakeWhatsApp, options: Partial<WhatsAppChannelOptions> = {}) {
@@ -95,44 +96,17 @@ describe('WhatsApp specifics', () => {
         userId: '393331234567',
         reply: { lastUserMessageAt: new Date().toISOString() },
       };
-      const file = {
-        id: 'f1',
-        name: 'contratto.pdf',
-        mimeType: 'application/pdf',
-        origin: 'generated' as const,
-      };
-      const data = new TextEncoder().encode('%PDF contratto');
-      const caption = `${'Clausola di recesso. '.repeat(230)}Fine.`;
       fake.failSend(2, 500);
-      let sent = 0;
-      const progress = () => ({
-        skip: sent,
-        sent: (count: number) => {
-          sent = count;
-        },
-        signal: new AbortController().signal,
-      });
-      const first = await channel
-        .send(conversation, { type: 'file', file, data, caption }, progress())
-        .catch((error: unknown) => error);
+      const sends = attempts();
+      const first = await channel.send(conversation, longCaptionFile, sends.next()).catch((error) => error);
       expect(first).toBeInstanceOf(ChannelSendError);
-      expect(sent).toBe(1);
-      await channel.send(conversation, { type: 'file', file, data, caption }, progress());
-      const [document, ...texts] = fake.received;
-      expect(document).toMatchObject({ kind: 'file', fileName: 'contratto.pdf', data });
-      expect(document!.caption).toBeUndefined();
+      expect(sends.sent()).toBe(1);
+      await channel.send(conversation, longCaptionFile, sends.next());
+      expectCaptionAfterFile(fake.received, sends.sent());
       expect(fake.media.size).toBe(1);
-      expect(texts.length).toBeGreaterThan(1);
-      expect(texts.every((item) => item.kind === 'text' && item.text!.length <= 4096)).toBe(true);
-      expect(
-        texts
-          .map((item) => item.text)
-          .join(' ')
-          .replace(/\s+/g, ' '),
-      ).toBe(caption.replace(/\s+/g, ' ').trim());
       fake.received.length = 0;
       const short = 'x'.repeat(1024);
-      await channel.send(conversation, { type: 'file', file, data, caption: short });
+      await channel.send(conversation, { ...longCaptionFile, caption: short });
       expect(fake.received).toEqual([expect.objectContaining({ kind: 'file', caption: short })]);
     } finally {
       await fake.close();
@@ -284,24 +258,7 @@ describe('WhatsApp read receipts', () => {
 
 describe('WhatsApp webhooks', () => {
   const change = (fake: FakeWhatsApp, value: Record<string, unknown>, phoneNumberId = fake.phoneNumberId) =>
-    JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WABA-1',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { phone_number_id: phoneNumberId },
-                ...value,
-              },
-            },
-          ],
-        },
-      ],
-    });
+    fake.change(value, phoneNumberId);
   const user = (id: string, message: Record<string, unknown>) => ({
     from: '393331234567',
     id,

@@ -47,28 +47,13 @@ const hello = { from: '393331234567', message: { type: 'text', text: { body: 'he
 describe('WhatsApp through the server', () => {
   it('a message WhatsApp reports undelivered is logged without the number or its id, and counted by its code', async () => {
     const { fake, app, logged } = await setup();
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
+    const body = fake.change({
+      statuses: [
         {
-          id: 'WABA-1',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { phone_number_id: fake.phoneNumberId },
-                statuses: [
-                  {
-                    id: 'wamid.F1',
-                    status: 'failed',
-                    recipient_id: '393331234567',
-                    errors: [{ code: 131047, title: 'Re-engagement message' }],
-                  },
-                ],
-              },
-            },
-          ],
+          id: 'wamid.F1',
+          status: 'failed',
+          recipient_id: '393331234567',
+          errors: [{ code: 131047, title: 'Re-engagement message' }],
         },
       ],
     });

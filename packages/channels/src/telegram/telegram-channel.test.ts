@@ -8,6 +8,7 @@ import {
   telegramWebhook,
   textUpdate,
 } from '../test-support/fake-telegram.js';
+import { attempts, expectCaptionAfterFile, longCaptionFile } from '../test-support/long-caption.js';
 import { TelegramChannel } from './telegram-channel.js';
 
 const SECRET = 'webhook-secret_123';
@@ -65,47 +66,17 @@ describe('Telegram specifics', () => {
     const { fake, channel } = await open();
     try {
       const conversation = { channel: 'telegram', conversationId: '42', userId: '7' };
-      const file = {
-        id: 'f1',
-        name: 'contratto.pdf',
-        mimeType: 'application/pdf',
-        origin: 'generated' as const,
-      };
-      const data = new TextEncoder().encode('%PDF contratto');
-      const caption = `${'Clausola di recesso. '.repeat(230)}Fine.`;
-      expect(caption.length).toBeGreaterThan(4096);
       // The platform refuses the second text after the file once: the retry sends only what is left.
       fake.failSend(3, 500);
-      fake.received.length = 0;
-      let sent = 0;
-      const progress = () => ({
-        skip: sent,
-        sent: (count: number) => {
-          sent = count;
-        },
-        signal: new AbortController().signal,
-      });
-      const first = await channel
-        .send(conversation, { type: 'file', file, data, caption }, progress())
-        .catch((error: unknown) => error);
+      const sends = attempts();
+      const first = await channel.send(conversation, longCaptionFile, sends.next()).catch((error) => error);
       expect(first).toBeInstanceOf(Error);
-      expect(sent).toBe(2);
-      await channel.send(conversation, { type: 'file', file, data, caption }, progress());
-      const [document, ...texts] = fake.received;
-      expect(document).toMatchObject({ kind: 'file', fileName: 'contratto.pdf', data });
-      expect(document!.caption).toBeUndefined();
-      expect(texts.length).toBeGreaterThan(1);
-      expect(texts.every((item) => item.kind === 'text' && item.text!.length <= 4096)).toBe(true);
-      expect(
-        texts
-          .map((item) => item.text)
-          .join(' ')
-          .replace(/\s+/g, ' '),
-      ).toBe(caption.replace(/\s+/g, ' ').trim());
-      expect(sent).toBe(1 + texts.length);
+      expect(sends.sent()).toBe(2);
+      await channel.send(conversation, longCaptionFile, sends.next());
+      expectCaptionAfterFile(fake.received, sends.sent());
       fake.received.length = 0;
       const short = 'x'.repeat(1024);
-      await channel.send(conversation, { type: 'file', file, data, caption: short });
+      await channel.send(conversation, { ...longCaptionFile, caption: short });
       expect(fake.received).toEqual([expect.objectContaining({ kind: 'file', caption: short })]);
     } finally {
       await fake.close();

@@ -107,7 +107,23 @@ export class FakeWhatsApp extends FakeGraphApi {
     input: { from: string; id: string; at?: Date; message: Record<string, unknown> },
     signature?: string | null,
   ): Request {
-    const body = JSON.stringify({
+    const body = this.change({
+      contacts: [{ wa_id: input.from, profile: { name: 'Giulia' } }],
+      messages: [
+        {
+          from: input.from,
+          id: input.id,
+          timestamp: String(Math.floor((input.at ?? new Date()).getTime() / 1000)),
+          ...input.message,
+        },
+      ],
+    });
+    return this.post(body, signature);
+  }
+
+  /** The JSON body of a webhook with one `messages` change (`value`: its messages, statuses…) for a phone number. */
+  change(value: Record<string, unknown>, phoneNumberId = this.phoneNumberId): string {
+    return JSON.stringify({
       object: 'whatsapp_business_account',
       entry: [
         {
@@ -117,23 +133,14 @@ export class FakeWhatsApp extends FakeGraphApi {
               field: 'messages',
               value: {
                 messaging_product: 'whatsapp',
-                metadata: { phone_number_id: this.phoneNumberId },
-                contacts: [{ wa_id: input.from, profile: { name: 'Giulia' } }],
-                messages: [
-                  {
-                    from: input.from,
-                    id: input.id,
-                    timestamp: String(Math.floor((input.at ?? new Date()).getTime() / 1000)),
-                    ...input.message,
-                  },
-                ],
+                metadata: { phone_number_id: phoneNumberId },
+                ...value,
               },
             },
           ],
         },
       ],
     });
-    return this.post(body, signature);
   }
 
   /** A webhook request with `body` (a JSON text), signed as Meta signs it unless `signature` is given. */
