@@ -47,7 +47,9 @@ export function sqliteChannelApp(channel: () => Channel, accounts: OperatorAccou
   };
   const cleanup = async () => {
     for (const process of [...running]) await process.stop();
-    rmSync(directory, { recursive: true, force: true });
+    // Retried: once seen (1 run in many) failing with ENOTEMPTY, a file appearing while the directory
+    // was being removed.
+    rmSync(directory, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   };
   /** The session of a conversation (the stored conversation is rewritten with `conversation`: give it as the channel does). */
   const sessionOf = (stores: SqliteStores, conversation: ChannelConversation) =>
