@@ -38,6 +38,24 @@ interface Running {
   answered: boolean;
 }
 
+/** How long `close()` lets a batch being computed finish before it terminates the worker anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
+/** Resolves on the worker's next answer or exit, or after `ms`. */
+function settledOrTimeout(worker: Worker, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', done);
+      worker.off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    worker.once('message', done);
+    worker.once('exit', done);
+  });
+}
+
 /** The worker threads running now (tests stop one from outside, as a crash would). */
 export const liveUseWorkers = new Set<Worker>();
 
@@ -96,13 +114,19 @@ export class WorkerEmbedding {
     });
   }
 
-  /** Terminates the worker; calls still waiting reject. A later `embed` starts a new worker. */
+  /**
+   * Terminates the worker; calls still waiting reject. A later `embed` starts a new worker. A batch
+   * the model is computing is let finish first (for at most `CLOSE_WAIT_MS`): ONNX Runtime aborts
+   * the whole process when its thread is terminated in the middle of a run.
+   */
   async close(): Promise<void> {
     const running = this.#running;
     if (!running) return;
     this.#running = null;
+    const computing = running.inFlight !== null;
     this.#rejectAll(running, closedWhileEmbedding);
     liveUseWorkers.delete(running.worker);
+    if (computing) await settledOrTimeout(running.worker, CLOSE_WAIT_MS);
     await running.worker.terminate();
   }
 
