@@ -1,6 +1,5 @@
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
-  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelDeliveryFailure,
@@ -10,6 +9,7 @@ import {
   type ChannelSendProgress,
   type InboundAttachment,
   type InboundMessage,
+  refuseDeclaredOver,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -250,8 +250,7 @@ export class WhatsAppChannel implements Channel {
       download: async ({ maxBytes } = {}) => {
         // The media's URL comes with its declared size (file_size).
         const media = (await this.#graph.call('GET', `/${mediaId}`)) as { url: string; file_size?: number };
-        if (maxBytes !== undefined && typeof media.file_size === 'number' && media.file_size > maxBytes)
-          throw new AttachmentTooLargeError(`WhatsApp media ${mediaId}`, maxBytes, media.file_size);
+        refuseDeclaredOver(`WhatsApp media ${mediaId}`, maxBytes, media.file_size);
         return this.#graph.download(media.url, `media ${mediaId}`, maxBytes);
       },
     };

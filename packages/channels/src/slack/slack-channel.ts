@@ -1,7 +1,6 @@
 import { isValidSlackRequest, webApi } from '@slack/bolt';
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
-  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelRequest,
@@ -11,6 +10,7 @@ import {
   type InboundAttachment,
   type InboundMessage,
   readBodyWithin,
+  refuseDeclaredOver,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -215,8 +215,7 @@ export class SlackChannel implements Channel {
       mimeType: file.mimetype ?? 'application/octet-stream',
       download: async ({ maxBytes } = {}) => {
         const what = `Slack file ${file.id}`;
-        if (maxBytes !== undefined && file.size !== undefined && file.size > maxBytes)
-          throw new AttachmentTooLargeError(what, maxBytes, file.size);
+        refuseDeclaredOver(what, maxBytes, file.size);
         const url = file.url_private_download ?? file.url_private;
         if (!url) throw new Error(`Slack gave no download URL for file ${file.id}.`);
         const response = await fetch(url, {

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ChannelConversation } from '@treeagent/core/adapter';
 import {
-  AttachmentTooLargeError,
   type Channel,
   type ChannelCapabilities,
   type ChannelListener,
@@ -12,6 +11,7 @@ import {
   type InboundAttachment,
   type InboundMessage,
   readBodyWithin,
+  refuseDeclaredOver,
   splitText,
   textWithOptions,
 } from '@treeagent/core/adapter';
@@ -205,8 +205,7 @@ export class TelegramChannel implements Channel {
       download: async ({ maxBytes } = {}) => {
         const file = await this.api.getFile(fileId);
         const what = `Telegram file ${fileId}`;
-        if (maxBytes !== undefined && file.file_size !== undefined && file.file_size > maxBytes)
-          throw new AttachmentTooLargeError(what, maxBytes, file.file_size);
+        refuseDeclaredOver(what, maxBytes, file.file_size);
         if (!file.file_path) throw new Error(`Telegram gave no path for file ${fileId}.`);
         const response = await fetch(`${this.#fileRoot}/${file.file_path}`);
         if (!response.ok) throw new Error(`Telegram answered HTTP ${response.status} for file ${fileId}.`);

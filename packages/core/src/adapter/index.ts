@@ -35,6 +35,7 @@ export {
   optionOfAnswer,
   optionsFor,
   readBodyWithin,
+  refuseDeclaredOver,
   splitText,
   textWithOptions,
 } from '../channel/channel.js';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AttachmentTooLargeError, optionOfAnswer, readBodyWithin, splitText } from './channel.js';
+import {
+  AttachmentTooLargeError,
+  optionOfAnswer,
+  readBodyWithin,
+  refuseDeclaredOver,
+  splitText,
+} from './channel.js';
 
 /** An answer whose body streams `chunks` pieces of 1 KiB (endless when `chunks` is Infinity), counting those read. */
 function streamedAnswer(chunks: number, headers: Record<string, string> = {}) {
@@ -47,6 +53,28 @@ describe('readBodyWithin: a user’s file read to at most maxBytes', () => {
       50 * 1024,
     );
     expect((await readBodyWithin(new Response(null), 10, 'file F5')).byteLength).toBe(0);
+  });
+});
+
+describe('refuseDeclaredOver: a size the platform declared, checked before the download', () => {
+  it('throws for a declared size over maxBytes, as a number or a numeric string', () => {
+    const error = (() => {
+      try {
+        refuseDeclaredOver('file F6', 1000, 1001);
+      } catch (caught) {
+        return caught as AttachmentTooLargeError;
+      }
+    })();
+    expect(error).toBeInstanceOf(AttachmentTooLargeError);
+    expect(error?.bytes).toBe(1001);
+    expect(error?.message).toContain('file F6');
+    expect(() => refuseDeclaredOver('file F7', 1000, '2048')).toThrow(AttachmentTooLargeError);
+  });
+
+  it('lets through a size within maxBytes, a missing or unreadable size, and any size without maxBytes', () => {
+    for (const declared of [1000, 0, undefined, null, '', 'many', Number.NaN, { size: 5000 }])
+      expect(() => refuseDeclaredOver('file F8', 1000, declared)).not.toThrow();
+    expect(() => refuseDeclaredOver('file F9', undefined, 10 ** 12)).not.toThrow();
   });
 });
 

@@ -50,6 +50,18 @@ export class AttachmentTooLargeError extends Error {
 }
 
 /**
+ * Throws `AttachmentTooLargeError` when the size a platform declared for a file (`declared`, any
+ * type: a platform's field may be missing or not a number) is over `maxBytes` — checked before the
+ * file is fetched. No limit when `maxBytes` is undefined.
+ */
+export function refuseDeclaredOver(what: string, maxBytes: number | undefined, declared: unknown): void {
+  if (maxBytes === undefined) return;
+  const bytes = typeof declared === 'string' && declared.trim() !== '' ? Number(declared) : declared;
+  if (typeof bytes === 'number' && Number.isFinite(bytes) && bytes > maxBytes)
+    throw new AttachmentTooLargeError(what, maxBytes, bytes);
+}
+
+/**
  * The body of a platform's HTTP answer, read to at most `maxBytes` (no limit when it is undefined):
  * an answer whose `Content-Length` is over it is cancelled unread, and one that sends more than it
  * is cancelled there, so a large file never sits whole in memory. Throws `AttachmentTooLargeError`.
@@ -60,10 +72,11 @@ export async function readBodyWithin(
   what: string,
 ): Promise<Uint8Array> {
   if (maxBytes === undefined) return new Uint8Array(await response.arrayBuffer());
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  try {
+    refuseDeclaredOver(what, maxBytes, response.headers.get('content-length'));
+  } catch (error) {
     await response.body?.cancel().catch(() => {});
-    throw new AttachmentTooLargeError(what, maxBytes, declared);
+    throw error;
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
