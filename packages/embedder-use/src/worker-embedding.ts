@@ -9,7 +9,7 @@ import {
   workerExited,
   workerFailed,
 } from './worker-errors.js';
-import { type BatchRequest, USE_DIMENSIONS, type WorkerAnswer } from './worker-protocol.js';
+import { USE_DIMENSIONS, type WorkerAnswer, type WorkerRequest } from './worker-protocol.js';
 
 /** One `embed` call: its batches, the vectors received so far, and how it ends. */
 interface Job {
@@ -36,23 +36,27 @@ interface Running {
   inFlight: { id: number; parts: Part[] } | null;
   /** Whether it has answered once (a failure before that is a failure to start). */
   answered: boolean;
+  /** Whether its thread has ended. */
+  exited: boolean;
 }
 
-/** How long `close()` lets a batch being computed finish before it terminates the worker anyway. */
-const CLOSE_WAIT_MS = 10_000;
+/**
+ * How long `close()` waits for the worker to end itself (the model loading or the batch being
+ * computed let finish, then released) before it terminates the thread anyway.
+ */
+const CLOSE_WAIT_MS = 30_000;
 
-/** Resolves on the worker's next answer or exit, or after `ms`. */
-function settledOrTimeout(worker: Worker, ms: number): Promise<void> {
+/** Resolves true once `worker` has exited, false after `ms` if it has not. */
+function exitWithin(worker: Worker, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
+    const done = (exited: boolean) => {
       clearTimeout(timer);
-      worker.off('message', done);
-      worker.off('exit', done);
-      resolve();
+      worker.off('exit', onExit);
+      resolve(exited);
     };
-    const timer = setTimeout(done, ms);
-    worker.once('message', done);
-    worker.once('exit', done);
+    const onExit = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    worker.once('exit', onExit);
   });
 }
 
@@ -72,15 +76,20 @@ export const liveUseWorkers = new Set<Worker>();
 export class WorkerEmbedding {
   readonly #batchSize: number;
   readonly #start: () => Worker;
+  readonly #closeWaitMs: number;
   #running: Running | null = null;
   /** Calls with batches left to post, in turn (the one in flight rejoins the end once answered). */
   #waiting: Job[] = [];
   #lastId = 0;
 
-  /** `start`: how the worker thread is started (tests start fake ones). */
-  constructor(batchSize: number, start: () => Worker = startUseWorker) {
+  /**
+   * `start`: how the worker thread is started (tests start fake ones); `closeWaitMs`: how long
+   * `close()` waits for the worker to end itself before terminating it.
+   */
+  constructor(batchSize: number, start: () => Worker = startUseWorker, closeWaitMs = CLOSE_WAIT_MS) {
     this.#batchSize = batchSize;
     this.#start = start;
+    this.#closeWaitMs = closeWaitMs;
   }
 
   /** The vectors of `texts` in order; `signal` rejects the call with its reason (a late answer is dropped). */
@@ -115,19 +124,22 @@ export class WorkerEmbedding {
   }
 
   /**
-   * Terminates the worker; calls still waiting reject. A later `embed` starts a new worker. A batch
-   * the model is computing is let finish first (for at most `CLOSE_WAIT_MS`): ONNX Runtime aborts
-   * the whole process when its thread is terminated in the middle of a run.
+   * Ends the worker; calls still waiting reject. A later `embed` starts a new worker. The worker is
+   * asked to end itself (`CloseRequest`) and waited for: the model loading or the batch being
+   * computed finishes first, since ONNX Runtime aborts the whole process when its thread is
+   * terminated during a native call. Only a worker that has not ended after `closeWaitMs` is
+   * terminated.
    */
   async close(): Promise<void> {
     const running = this.#running;
     if (!running) return;
     this.#running = null;
-    const computing = running.inFlight !== null;
     this.#rejectAll(running, closedWhileEmbedding);
     liveUseWorkers.delete(running.worker);
-    if (computing) await settledOrTimeout(running.worker, CLOSE_WAIT_MS);
-    await running.worker.terminate();
+    if (running.exited) return;
+    const exited = exitWithin(running.worker, this.#closeWaitMs);
+    running.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+    if (!(await exited)) await running.worker.terminate();
   }
 
   #ensureWorker(): Running {
@@ -138,7 +150,7 @@ export class WorkerEmbedding {
     } catch (error) {
       throw workerCannotStart(error);
     }
-    const running: Running = { worker, inFlight: null, answered: false };
+    const running: Running = { worker, inFlight: null, answered: false, exited: false };
     this.#running = running;
     liveUseWorkers.add(worker);
     worker.on('message', (answer: WorkerAnswer) => this.#receive(running, answer));
@@ -146,6 +158,7 @@ export class WorkerEmbedding {
       this.#fail(running, running.answered ? workerFailed(error) : () => workerCannotStart(error)),
     );
     worker.on('exit', (code: number) => {
+      running.exited = true;
       liveUseWorkers.delete(worker);
       this.#fail(running, workerExited(code));
     });
@@ -170,7 +183,7 @@ export class WorkerEmbedding {
       }
       const id = ++this.#lastId;
       running.inFlight = { id, parts };
-      running.worker.postMessage({ id, texts } satisfies BatchRequest);
+      running.worker.postMessage({ type: 'batch', id, texts } satisfies WorkerRequest);
     }
     this.#holdProcess(running);
   }
@@ -212,6 +225,7 @@ export class WorkerEmbedding {
     this.#running = null;
     this.#rejectAll(running, error);
     liveUseWorkers.delete(running.worker);
+    // Safe to terminate: the thread is ending already, or idle after its answer that it cannot load.
     void running.worker.terminate().catch(() => {});
   }
 

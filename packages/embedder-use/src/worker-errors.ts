@@ -49,11 +49,11 @@ export function batchFailed(message: string, texts: number): TreeAgentError<'EMB
   });
 }
 
-/** `close()` terminated the worker while it held `texts` texts. */
+/** `close()` ended the worker while it held `texts` texts. */
 export function closedWhileEmbedding(texts: number): TreeAgentError<'EMBEDDER'> {
   return new TreeAgentError(
     'EMBEDDER',
-    `UseEmbedder.close() terminated ${MODEL}'s worker thread while ${texts} text(s) were being embedded. Wait for embed() before close(); a later embed starts a new worker.`,
+    `UseEmbedder.close() ended ${MODEL}'s worker thread while ${texts} text(s) were waiting for their vectors. Wait for embed() before close(); a later embed starts a new worker.`,
     { details: { operation: 'close' } },
   );
 }

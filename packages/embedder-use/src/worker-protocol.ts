@@ -3,9 +3,22 @@ export const USE_DIMENSIONS = 512;
 
 /** A batch posted to USE-lite's worker thread; answered by one `WorkerAnswer` with the same `id`. */
 export interface BatchRequest {
+  type: 'batch';
   id: number;
   texts: string[];
 }
+
+/**
+ * Asks the worker to end once the batches posted before are done: it releases the model and stops
+ * its thread itself. Terminating the thread from outside while ONNX Runtime is loading or running
+ * the model aborts the whole process (its native code throws into a thread being torn down).
+ */
+export interface CloseRequest {
+  type: 'close';
+}
+
+/** What the main thread posts to the worker, in order. */
+export type WorkerRequest = BatchRequest | CloseRequest;
 
 /**
  * The worker's answer to a `BatchRequest`: the batch's vectors, row after row in one transferred

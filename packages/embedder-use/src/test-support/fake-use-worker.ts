@@ -12,6 +12,8 @@ export interface FakeWorkerBehaviour {
   crashOn?: number;
   /** Calls `process.exit(code)` on receiving this batch. */
   exitOn?: { batch: number; code: number };
+  /** Does not end on a close request (a worker stuck in a model call): close() has to terminate it. */
+  ignoresClose?: boolean;
 }
 
 /**
@@ -27,7 +29,12 @@ const FAKE_WORKER = `
 const { parentPort, workerData: behaviour } = require('node:worker_threads');
 if (behaviour.throwAtStart) throw new Error(behaviour.throwAtStart);
 let batch = 0;
-parentPort.on('message', ({ id, texts }) => {
+parentPort.on('message', (request) => {
+  if (request.type === 'close') {
+    if (!behaviour.ignoresClose) process.exit(0);
+    return;
+  }
+  const { id, texts } = request;
   batch++;
   if (behaviour.crashOn === batch) throw new Error('the fake worker crashed');
   if (behaviour.exitOn && behaviour.exitOn.batch === batch) process.exit(behaviour.exitOn.code);
