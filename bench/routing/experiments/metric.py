@@ -9,7 +9,7 @@ L-BFGS on all the training fold's chunks at once; the map is still linear, so th
 at load and the fitted vector (base weight W) are the baseline's, unchanged (quality-ideas.py's `base`
 rule on the block fit).
 
-Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100; Adam: a<scale>_<margin>_e<passes>_b<batch>_lr<step>[_s<seed>][_h<hashed dims>][_pm][_w<base weight W>].
+Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100; Adam: a<scale>_<margin>_e<passes>_b<batch>_lr<step>[_s<seed>][_h<hashed dims>][_pm][_w<base weight W>][_c<intent-mean blend>][_r<hidden units of a residual ReLU part>][_o<weight of synthetic outliers: means of two chunks of different intents, pushed to a uniform softmax>].
 
 python3 bench/routing/experiments/metric.py cv [maxfolds] [variant,...] [out.json]
 (reads train and oos_train only; never val / oos_val)
@@ -58,7 +58,8 @@ def metric_map(Zc, y, B0, scale, margin, iters, ridge, log):
     return res.x[:nb].reshape(d, k)
 
 
-def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, proxies_from_means=False):
+def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, proxies_from_means=False,
+                    hidden=0, outlier=0.0):
     """As metric_map, by Adam on minibatches of `batch` chunks for `epochs` passes; lr relative to B0's
     root mean square (the proxies' lr: relative to 1/sqrt(k))."""
     n, d = Zc.shape; k = B0.shape[1]; ncls = int(y.max()) + 1
@@ -69,13 +70,20 @@ def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, pr
         P0 = QG.nrm(M @ B0).T
     B = B0.copy(); Pm = P0.copy()
     lrs = [lr * np.sqrt((B0 ** 2).mean()), lr / np.sqrt(k)]
-    m = [np.zeros_like(B), np.zeros_like(Pm)]; v = [np.zeros_like(B), np.zeros_like(Pm)]
     rng = np.random.default_rng(seed); t = 0; t0 = time.time()
+    # A residual non-linear part (hidden > 0): u = x B + relu(x W1) W2, W2 started at 0.
+    W1 = rng.standard_normal((d, hidden)) * np.sqrt(2.0 / d) / max(np.sqrt((Zc ** 2).sum(1).mean()) / np.sqrt(d), 1e-12) if hidden else None
+    W2 = np.zeros((hidden, k)) if hidden else None
+    params = [B, Pm] + ([W1, W2] if hidden else [])
+    if hidden: lrs += [lr * np.sqrt((W1 ** 2).mean()), lrs[0]]
+    m = [np.zeros_like(p_) for p_ in params]; v = [np.zeros_like(p_) for p_ in params]
     for ep in range(epochs):
         order = rng.permutation(n)
         for s0 in range(0, n, batch):
             idx = order[s0:s0 + batch]; X = Zc[idx]; yy = y[idx]; nb = len(idx)
-            u = X @ B; r = np.linalg.norm(u, axis=1, keepdims=True); z = u / r
+            u = X @ B
+            if hidden: a = X @ W1; h = np.maximum(a, 0); u = u + h @ W2
+            r = np.linalg.norm(u, axis=1, keepdims=True); z = u / r
             pn = np.linalg.norm(Pm, axis=0, keepdims=True); q = Pm / pn
             lg = scale * (z @ q); lg[np.arange(nb), yy] -= scale * margin
             lg -= lg.max(1, keepdims=True); e = np.exp(lg); sm = e / e.sum(1, keepdims=True)
@@ -84,21 +92,38 @@ def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, pr
             dz = dL @ q.T; dq = z.T @ dL
             du = (dz - z * (dz * z).sum(1, keepdims=True)) / r
             g = [X.T @ du, (dq - q * (dq * q).sum(0, keepdims=True)) / pn]
+            if outlier and not hidden:
+                # Synthetic outliers: the mean of two chunks of different intents (Outlier Exposure with
+                # mixed inputs), pushed towards a uniform softmax (no proxy near them).
+                j = rng.permutation(nb); keep = yy != yy[j]
+                Xo = 0.5 * (X[keep] + X[j][keep]); no = len(Xo)
+                if no:
+                    uo = Xo @ B; ro = np.linalg.norm(uo, axis=1, keepdims=True); zo = uo / ro
+                    lo = scale * (zo @ q); lo -= lo.max(1, keepdims=True); eo = np.exp(lo); so = eo / eo.sum(1, keepdims=True)
+                    dLo = (so - 1.0 / q.shape[1]) * (outlier * scale / no)
+                    dzo = dLo @ q.T; dqo = zo.T @ dLo
+                    duo = (dzo - zo * (dzo * zo).sum(1, keepdims=True)) / ro
+                    g[0] = g[0] + Xo.T @ duo
+                    g[1] = g[1] + (dqo - q * (dqo * q).sum(0, keepdims=True)) / pn
+            if hidden: dh = (du @ W2.T) * (a > 0); g += [X.T @ dh, h.T @ du]
             t += 1
-            for i, (par, gi) in enumerate(zip((B, Pm), g)):
+            for i, (par, gi) in enumerate(zip(params, g)):
                 m[i] = 0.9 * m[i] + 0.1 * gi; v[i] = 0.999 * v[i] + 0.001 * gi * gi
                 par -= lrs[i] * (m[i] / (1 - 0.9 ** t)) / (np.sqrt(v[i] / (1 - 0.999 ** t)) + 1e-12)
-    log(f'    adam s={scale} m={margin} ep={epochs} b={batch} lr={lr}: {t} steps, {time.time() - t0:.1f} s')
+    log(f'    adam s={scale} m={margin} ep={epochs} b={batch} lr={lr} hidden={hidden}: {t} steps, {time.time() - t0:.1f} s')
+    if hidden: return lambda X: X @ B + np.maximum(X @ W1, 0) @ W2
     return B
 
 
 class Metric(QI.Ideas):
     def __init__(self, F, log, spec):
         t = time.time()
-        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?(?:_w([\d.]+))?(?:_c([\d.]+))?', spec)
+        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?(?:_w([\d.]+))?(?:_c([\d.]+))?(?:_r(\d+))?(?:_o([\d.]+))?', spec)
         hashed_dims = int(ma.group(7) or 256) if ma else 256
         base_weight = float(ma.group(9)) if ma and ma.group(9) else None
         centroid_weight = float(ma.group(10)) if ma and ma.group(10) else 0.0
+        hidden = int(ma.group(11)) if ma and ma.group(11) else 0
+        outlier = float(ma.group(12)) if ma and ma.group(12) else 0.0
         if ma: spec = 'm1_0_0'
         mt = re.fullmatch(r'(m|l)([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
         onlda = mt.group(1) == 'l'; mt = re.fullmatch(r'[ml]([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
@@ -115,8 +140,10 @@ class Metric(QI.Ideas):
         B = metric_map(Zc_in, y, B0, scale, margin, iters, ridge, log) if iters > 0 else B0
         if ma:
             B = metric_map_adam(Zc_in, y, B0, float(ma.group(1)), float(ma.group(2)), int(ma.group(3)),
-                                int(ma.group(4)), float(ma.group(5)), log, int(ma.group(6) or 1), bool(ma.group(8)))
-        Zc, Zq = QG.nrm(Zc_in @ B), QG.nrm(Zq_in @ B)
+                                int(ma.group(4)), float(ma.group(5)), log, int(ma.group(6) or 1), bool(ma.group(8)),
+                                hidden, outlier)
+        if callable(B): Zc, Zq = QG.nrm(B(Zc_in)), QG.nrm(B(Zq_in))
+        else: Zc, Zq = QG.nrm(Zc_in @ B), QG.nrm(Zq_in @ B)
         Sq, Ss = QI.fitted_sims(F, Zc, Zq, self.P)
         Ss = Ss.copy(); Ss[F.same] = -np.inf
         self.Sq, self.Ss = Sq, Ss
