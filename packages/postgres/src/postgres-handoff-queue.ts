@@ -1,6 +1,7 @@
 import {
   type HandoffNote,
   type HandoffQueue,
+  type OpenQueueTally,
   type QueueEntry,
   type QueueQuery,
   queueLimit,
@@ -72,6 +73,26 @@ export class PostgresHandoffQueue extends PostgresSideTable implements HandoffQu
         query.queue === undefined ? [limit] : [limit, query.queue],
       );
       return rows.map((row) => row.entry);
+    });
+  }
+
+  async tallyOpen(): Promise<OpenQueueTally[]> {
+    return this.run('count the handoff queue', async (pool) => {
+      const { rows } = await pool.query<{
+        queue: string;
+        status: OpenQueueTally['status'];
+        count: string;
+        oldest: Date;
+      }>(
+        `SELECT queue, status, COUNT(*) AS count, MIN(since) AS oldest FROM ${this.table}
+         WHERE status IN ('waiting', 'claimed') GROUP BY queue, status ORDER BY queue, status`,
+      );
+      return rows.map(({ queue, status, count, oldest }) => ({
+        queue,
+        status,
+        count: Number(count),
+        oldestSince: oldest.toISOString(),
+      }));
     });
   }
 

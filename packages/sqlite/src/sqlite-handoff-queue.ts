@@ -1,6 +1,7 @@
 import {
   type HandoffNote,
   type HandoffQueue,
+  type OpenQueueTally,
   type QueueEntry,
   type QueueQuery,
   queueLimit,
@@ -111,6 +112,19 @@ export class SqliteHandoffQueue implements HandoffQueue {
         (row) => JSON.parse(row.entry) as QueueEntry,
       );
     });
+  }
+
+  async tallyOpen(): Promise<OpenQueueTally[]> {
+    return this.#handle.run('count the handoff queue', () =>
+      (
+        this.#connection
+          .prepare(
+            `SELECT queue, status, COUNT(*) AS count, MIN(since) AS oldest FROM handoff_queue
+             WHERE status IN ('waiting', 'claimed') GROUP BY queue, status ORDER BY queue, status`,
+          )
+          .all() as { queue: string; status: OpenQueueTally['status']; count: number; oldest: string }[]
+      ).map(({ queue, status, count, oldest }) => ({ queue, status, count, oldestSince: oldest })),
+    );
   }
 
   async addNote(sessionId: string, note: HandoffNote): Promise<void> {

@@ -135,10 +135,12 @@ export {
   type HandoffNote,
   type HandoffQueue,
   InMemoryHandoffQueue,
+  type OpenQueueTally,
   type QueueEntry,
   type QueueQuery,
   queueLimit,
   sortQueue,
+  tallyOpenEntries,
 } from '../handoff/handoff-queue.js';
 export { deadLetterLimit, InMemoryHandoffOutbox } from '../handoff/in-memory-handoff-outbox.js';
 export {

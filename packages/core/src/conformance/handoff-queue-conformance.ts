@@ -35,7 +35,7 @@ const note = (text: string) => ({
 
 /**
  * The behaviour every `HandoffQueue` shares: entries are put, read, listed (open oldest first,
- * closed most recent first, by queue), notes are appended and survive a `put` without notes, and a
+ * closed most recent first, by queue), the open ones counted by queue and status (`tallyOpen`), notes are appended and survive a `put` without notes, and a
  * persistent queue is seen by another instance.
  */
 export function describeHandoffQueue(
@@ -80,6 +80,46 @@ export function describeHandoffQueue(
         await dispose();
       }
     });
+
+    cases.test(
+      'counts the open entries by queue and status, past what list returns',
+      async () => {
+        const { queue, dispose } = await open();
+        try {
+          if (!queue.tallyOpen)
+            throw new Error(`${name}: implement tallyOpen(), or skip this test with a reason.`);
+          expect(await queue.tallyOpen()).toEqual([]);
+          // More open entries than list() returns at most (1,000), put at once.
+          const minute = (index: number) => new Date(Date.UTC(2026, 11, 1, 8) + index * 60_000).toISOString();
+          const many = Array.from({ length: 1005 }, (_, index) => entry(`w${index}`, minute(index + 10)));
+          for (let start = 0; start < many.length; start += 100)
+            await Promise.all(many.slice(start, start + 100).map((item) => queue.put(item)));
+          await queue.put(
+            entry('c1', minute(5), { status: 'claimed', operator: { id: 'anna', name: 'Anna' } }),
+          );
+          await queue.put(entry('v1', minute(3), { queue: 'vip' }));
+          await queue.put(entry('v2', minute(1), { queue: 'vip' }));
+          await queue.put(entry('gone', minute(0), { status: 'closed', closedAt: minute(2) }));
+          expect(await queue.tallyOpen()).toEqual([
+            { queue: 'support', status: 'claimed', count: 1, oldestSince: minute(5) },
+            { queue: 'support', status: 'waiting', count: 1005, oldestSince: minute(10) },
+            { queue: 'vip', status: 'waiting', count: 2, oldestSince: minute(1) },
+          ]);
+          await queue.delete('v2');
+          await queue.put(entry('w0', minute(10), { status: 'closed', closedAt: minute(20) }));
+          expect(
+            (await queue.tallyOpen()).map((tally) => [tally.queue, tally.count, tally.oldestSince]),
+          ).toEqual([
+            ['support', 1, minute(5)],
+            ['support', 1004, minute(11)],
+            ['vip', 1, minute(3)],
+          ]);
+        } finally {
+          await dispose();
+        }
+      },
+      60_000,
+    );
 
     cases.test(
       'notes are appended, kept by a put without notes, and concurrent notes are all kept',

@@ -41,6 +41,15 @@ export interface QueueQuery {
   limit?: number;
 }
 
+/** The open handoffs of one queue in one status: how many, and since when the oldest of them. */
+export interface OpenQueueTally {
+  queue: string;
+  status: 'waiting' | 'claimed';
+  count: number;
+  /** ISO timestamp of the oldest handoff of them (`since`). */
+  oldestSince: string;
+}
+
 /**
  * Where the server keeps the queue of handed-off sessions. In memory by default (one process);
  * `openSqlite(...).handoffQueue` and `PostgresHandoffQueue` share it between processes and restarts.
@@ -51,6 +60,12 @@ export interface HandoffQueue {
   put(entry: QueueEntry): Promise<void>;
   get(sessionId: string): Promise<QueueEntry | null>;
   list(query?: QueueQuery): Promise<QueueEntry[]>;
+  /**
+   * The open entries counted by queue and status, however many there are (the server's queue
+   * gauges), ordered by queue then status. Optional: without it the server counts the 1,000 oldest
+   * open entries `list` returns (`tallyOpenEntries`), so larger queues are under-reported.
+   */
+  tallyOpen?(): Promise<OpenQueueTally[]>;
   /** Appends a note atomically (two operators writing at once both keep theirs). */
   addNote(sessionId: string, note: HandoffNote): Promise<void>;
   /** Forgets a session (deleted or expired). */
@@ -66,6 +81,33 @@ export interface HandoffQueue {
 /** `limit` of a `QueueQuery`, bounded. */
 export function queueLimit(query: QueueQuery): number {
   return Math.min(Math.max(Math.trunc(query.limit ?? 200), 1), 1000);
+}
+
+/** Counts open `entries` by queue and status, as `HandoffQueue.tallyOpen` does (closed ones are left out). */
+export function tallyOpenEntries(entries: Iterable<QueueEntry>): OpenQueueTally[] {
+  const tallies = new Map<string, OpenQueueTally>();
+  for (const entry of entries) {
+    if (entry.status === 'closed') continue;
+    const key = `${entry.queue}\u0000${entry.status}`;
+    const tally = tallies.get(key);
+    if (!tally)
+      tallies.set(key, { queue: entry.queue, status: entry.status, count: 1, oldestSince: entry.since });
+    else {
+      tally.count++;
+      if (entry.since < tally.oldestSince) tally.oldestSince = entry.since;
+    }
+  }
+  return [...tallies.values()].sort((a, b) =>
+    a.queue !== b.queue
+      ? a.queue < b.queue
+        ? -1
+        : 1
+      : a.status < b.status
+        ? -1
+        : a.status > b.status
+          ? 1
+          : 0,
+  );
 }
 
 /** Sorts entries as `list` returns them: open oldest first, closed most recent first. */
@@ -102,6 +144,10 @@ export class InMemoryHandoffQueue implements HandoffQueue {
     return sortQueue(found, status)
       .slice(0, queueLimit(query))
       .map((entry) => structuredClone(entry));
+  }
+
+  async tallyOpen(): Promise<OpenQueueTally[]> {
+    return tallyOpenEntries(this.#entries.values());
   }
 
   async addNote(sessionId: string, note: HandoffNote): Promise<void> {

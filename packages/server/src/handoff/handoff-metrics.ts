@@ -1,4 +1,4 @@
-import type { HandoffOutcome, QueueEntry } from '@treeagent/core/adapter';
+import type { HandoffOutcome, OpenQueueTally } from '@treeagent/core/adapter';
 import { Counter, Histogram, LabeledGauge, type MetricsRegistry } from '../metrics/prometheus.js';
 
 /** Seconds a session waited for its first operator: 10 s to 4 h. */
@@ -15,7 +15,7 @@ export class HandoffMetrics {
   readonly wait: Histogram;
   /** Webhook delivery attempts by result: `delivered`, `retried` (failed, tried again later), `dead` (given up). */
   readonly deliveries: Counter;
-  #snapshot: QueueEntry[] = [];
+  #tallies: OpenQueueTally[] = [];
   #outbox: { pending: number; dead: number } | null = null;
 
   constructor(registry: MetricsRegistry, now: () => number = Date.now) {
@@ -58,44 +58,27 @@ export class HandoffMetrics {
       new LabeledGauge(
         'treeagent_handoff_queue_length',
         'Handed-off sessions now, by queue and status (waiting, claimed).',
-        () => {
-          const counts = new Map<string, { labels: { queue: string; status: string }; value: number }>();
-          for (const entry of this.#snapshot) {
-            const key = `${entry.queue}\u0000${entry.status}`;
-            const count = counts.get(key) ?? {
-              labels: { queue: entry.queue, status: entry.status },
-              value: 0,
-            };
-            count.value++;
-            counts.set(key, count);
-          }
-          return [...counts.values()];
-        },
+        () => this.#tallies.map(({ queue, status, count }) => ({ labels: { queue, status }, value: count })),
       ),
     );
     registry.register(
       new LabeledGauge(
         'treeagent_handoff_oldest_wait_seconds',
         'Seconds the oldest waiting (unclaimed) session has waited, by queue.',
-        () => {
-          const oldest = new Map<string, number>();
-          for (const entry of this.#snapshot) {
-            if (entry.status !== 'waiting') continue;
-            const since = Date.parse(entry.since);
-            oldest.set(entry.queue, Math.min(oldest.get(entry.queue) ?? since, since));
-          }
-          return [...oldest].map(([queue, since]) => ({
-            labels: { queue },
-            value: Math.max(0, (now() - since) / 1000),
-          }));
-        },
+        () =>
+          this.#tallies
+            .filter((tally) => tally.status === 'waiting')
+            .map(({ queue, oldestSince }) => ({
+              labels: { queue },
+              value: Math.max(0, (now() - Date.parse(oldestSince)) / 1000),
+            })),
       ),
     );
   }
 
-  /** The open queue entries the gauges report (set before each scrape). */
-  setQueue(entries: QueueEntry[]): void {
-    this.#snapshot = entries;
+  /** The open handoffs the gauges report, counted by queue and status (set before each scrape). */
+  setQueue(tallies: OpenQueueTally[]): void {
+    this.#tallies = tallies;
   }
 
   /** The outbox's counts the gauge reports (set before each scrape; `null`: no webhook). */

@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InMemoryAuditLog } from '@treeagent/core/adapter';
+import {
+  type HandoffQueue,
+  InMemoryAuditLog,
+  InMemoryHandoffQueue,
+  type QueueEntry,
+} from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUED_NOTICE } from '../openai/handoff-reply.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
@@ -521,5 +526,48 @@ describe('handoff over HTTP', () => {
     } finally {
       receiver.close();
     }
+  });
+});
+
+describe('the queue gauges count every open handoff', () => {
+  const waiting = (index: number): QueueEntry => ({
+    sessionId: `s${index}`,
+    status: 'waiting',
+    queue: 'support',
+    reason: 'asked for a person',
+    summary: null,
+    since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
+    operator: null,
+    claimedAt: null,
+    lastUserMessageAt: null,
+    closedAt: null,
+    outcome: null,
+    notes: [],
+  });
+
+  it('reports 1,200 waiting sessions, past the 1,000 a list returns', async () => {
+    const queue = new InMemoryHandoffQueue();
+    for (let index = 0; index < 1200; index++) await queue.put(waiting(index));
+    const { app } = deskApp({ handoff: { queue, streamPollMs: 200 } });
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_handoff_queue_length{queue="support",status="waiting"} 1200');
+  });
+
+  it('counts a store without tallyOpen from the oldest 1,000 it lists, the oldest wait exact', async () => {
+    const full = new InMemoryHandoffQueue();
+    for (let index = 0; index < 1200; index++) await full.put(waiting(index));
+    const { tallyOpen: _left, ...rest } = Object.fromEntries(
+      (['put', 'get', 'list', 'addNote', 'delete', 'tallyOpen'] as const).map((name) => [
+        name,
+        full[name].bind(full),
+      ]),
+    ) as Required<HandoffQueue>;
+    const { app } = deskApp({ handoff: { queue: rest, streamPollMs: 200 } });
+    const metrics = await (await app.request('/metrics')).text();
+    expect(metrics).toContain('treeagent_handoff_queue_length{queue="support",status="waiting"} 1000');
+    const oldest = Number(
+      /treeagent_handoff_oldest_wait_seconds\{queue="support"\} ([\d.]+)/.exec(metrics)![1],
+    );
+    expect(oldest * 1000).toBeGreaterThanOrEqual(Date.now() - Date.UTC(2026, 11, 1, 8) - 5000);
   });
 });

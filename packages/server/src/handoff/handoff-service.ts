@@ -27,6 +27,7 @@ import {
   type OperatorRouting,
   type QueueEntry,
   type SatisfactionRatings,
+  tallyOpenEntries,
 } from '@treeagent/core/adapter';
 import type { ServerLogger } from '../errors/error-response.js';
 import type { MetricsRegistry } from '../metrics/prometheus.js';
@@ -403,7 +404,12 @@ export class HandoffService {
   /** Refreshes the queue gauges from the shared queue (before a scrape). */
   async refreshMetrics(): Promise<void> {
     try {
-      this.metrics.setQueue(await this.queue.list({ status: 'open', limit: 1000 }));
+      // A store without tallyOpen is counted from the 1,000 oldest open entries it lists.
+      this.metrics.setQueue(
+        this.queue.tallyOpen
+          ? await this.queue.tallyOpen()
+          : tallyOpenEntries(await this.queue.list({ status: 'open', limit: 1000 })),
+      );
       this.metrics.setOutbox(this.webhook ? await this.webhook.outbox.counts() : null);
     } catch (error) {
       this.#logger.error('Reading the handoff queue for the metrics failed', error);
