@@ -11,6 +11,19 @@ import { liveUseWorkers } from './worker-embedding.js';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const TOP_LEVEL_SCRIPT = fileURLToPath(new URL('./test-support/embed-at-top-level.ts', import.meta.url));
 const CLOSE_MID_CALL_SCRIPT = fileURLToPath(new URL('./test-support/close-mid-call.ts', import.meta.url));
+const ABORT_THEN_EXIT_SCRIPT = fileURLToPath(new URL('./test-support/abort-then-exit.ts', import.meta.url));
+
+/** Runs a test-support script with tsx in a child process: its output, or a rejection with its stderr. */
+function runScript(script: string, ...args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { cwd: ROOT },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    ),
+  );
+}
 
 describe('UseEmbedder (the real model shipped in npm)', () => {
   const embedder = new UseEmbedder({ batchSize: 2 });
@@ -70,15 +83,7 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
   });
 
   test('close() while the model loads or computes ends the worker without aborting the process', async () => {
-    const printed = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', CLOSE_MID_CALL_SCRIPT],
-        { cwd: ROOT },
-        (error, stdout, stderr) =>
-          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
+    const printed = await runScript(CLOSE_MID_CALL_SCRIPT);
     const [, rejected, finished] = /rejected (\d+) finished (\d+) done/.exec(printed) ?? [];
     expect(printed).toContain('done');
     // Some closes came mid-call (their call was rejected), the later ones after the call.
@@ -86,19 +91,19 @@ describe('UseEmbedder (the real model shipped in npm)', () => {
     expect(Number(rejected) + Number(finished)).toBe(8);
   }, 120_000);
 
+  test('a script that aborts its call and ends exits normally, whenever the abort comes', async () => {
+    // The worker holds the process until the batch under way is done: exiting during the model's
+    // load or run (which the aborted call no longer waits for) would abort the process.
+    for (const ms of [400, 700, 1000, 1500, 2500])
+      expect((await runScript(ABORT_THEN_EXIT_SCRIPT, String(ms))).trim(), `aborted after ${ms} ms`).toBe(
+        'aborted',
+      );
+  }, 180_000);
+
   test('in a script, an awaited call gets its answer, and the idle worker does not keep the process alive', async () => {
     // Without the ref while waiting the script would exit early, printing nothing; with the worker
     // ref'd when idle it would never exit and this test would time out.
-    const printed = await new Promise<string>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', TOP_LEVEL_SCRIPT],
-        { cwd: ROOT },
-        (error, stdout, stderr) =>
-          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-    expect(printed.trim()).toBe('512');
+    expect((await runScript(TOP_LEVEL_SCRIPT)).trim()).toBe('512');
   }, 60_000);
 
   test('options say what is wrong with them', () => {

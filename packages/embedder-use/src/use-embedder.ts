@@ -97,8 +97,9 @@ export class UseEmbedder implements Embedder {
   }
 
   /**
-   * Terminates the worker thread (and frees its model); calls still waiting reject with an
-   * `EMBEDDER` error. A later `embed` starts a new worker. On the calling thread, drops the model.
+   * Ends the worker thread (and frees its model): calls still waiting reject with an `EMBEDDER`
+   * error, the model call under way finishes, then the thread ends itself. A later `embed` starts a
+   * new worker. On the calling thread, drops the model.
    */
   close(): Promise<void> {
     return this.#model.close();

@@ -217,6 +217,21 @@ describe('WorkerEmbedding (the main thread side of the worker, with a fake worke
     expect(Date.now() - began).toBeGreaterThanOrEqual(190);
   });
 
+  test('a second close() waits for the worker the first is ending', async () => {
+    const model = embeddingWaiting(300, 1, { ignoresClose: true });
+    await model.embed(['a']);
+    const worker = started[0]!;
+    let exited = false;
+    worker.once('exit', () => {
+      exited = true;
+    });
+    const first = model.close();
+    await model.close();
+    expect(exited).toBe(true);
+    expect(liveUseWorkers.has(worker)).toBe(false);
+    await first;
+  });
+
   test('close() after the worker died returns at once, without waiting for it to end', async () => {
     const model = embeddingWaiting(60_000, 1, { exitOn: { batch: 2, code: 3 } });
     await model.embed(['a']);

@@ -36,8 +36,6 @@ interface Running {
   inFlight: { id: number; parts: Part[] } | null;
   /** Whether it has answered once (a failure before that is a failure to start). */
   answered: boolean;
-  /** Whether its thread has ended. */
-  exited: boolean;
 }
 
 /**
@@ -60,7 +58,7 @@ function exitWithin(worker: Worker, ms: number): Promise<boolean> {
   });
 }
 
-/** The worker threads running now (tests stop one from outside, as a crash would). */
+/** The worker threads in use, until they exit or are closed (tests stop one from outside, as a crash would). */
 export const liveUseWorkers = new Set<Worker>();
 
 /**
@@ -70,7 +68,7 @@ export const liveUseWorkers = new Set<Worker>();
  * the batch being computed, not for a whole load. Calls waiting together share one batch while
  * their next batches fit in `batchSize`: concurrent messages (one text each) are embedded in one
  * model call, which costs USE-lite far less per text than one call each. The worker keeps the process alive only while a
- * call waits for it. A worker that cannot start, crashes or exits rejects every call it held with
+ * call waits for it or a batch is being computed. A worker that cannot start, crashes or exits rejects every call it held with
  * an `EMBEDDER` error; the next call starts a new one.
  */
 export class WorkerEmbedding {
@@ -81,6 +79,8 @@ export class WorkerEmbedding {
   /** Calls with batches left to post, in turn (the one in flight rejoins the end once answered). */
   #waiting: Job[] = [];
   #lastId = 0;
+  /** Workers `close()` is ending (a second `close()` waits for them too). */
+  readonly #ending = new Set<Promise<void>>();
 
   /**
    * `start`: how the worker thread is started (tests start fake ones); `closeWaitMs`: how long
@@ -132,14 +132,23 @@ export class WorkerEmbedding {
    */
   async close(): Promise<void> {
     const running = this.#running;
-    if (!running) return;
-    this.#running = null;
-    this.#rejectAll(running, closedWhileEmbedding);
-    liveUseWorkers.delete(running.worker);
-    if (running.exited) return;
-    const exited = exitWithin(running.worker, this.#closeWaitMs);
-    running.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-    if (!(await exited)) await running.worker.terminate();
+    if (running) {
+      this.#running = null;
+      this.#rejectAll(running, closedWhileEmbedding);
+      const ending = this.#end(running.worker);
+      this.#ending.add(ending);
+      void ending.finally(() => this.#ending.delete(ending));
+    }
+    await Promise.all(this.#ending);
+  }
+
+  async #end(worker: Worker): Promise<void> {
+    // Held until it has ended: the process must not exit (terminating it) in a native call.
+    worker.ref();
+    const exited = exitWithin(worker, this.#closeWaitMs);
+    worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+    if (!(await exited)) await worker.terminate();
+    liveUseWorkers.delete(worker);
   }
 
   #ensureWorker(): Running {
@@ -150,7 +159,7 @@ export class WorkerEmbedding {
     } catch (error) {
       throw workerCannotStart(error);
     }
-    const running: Running = { worker, inFlight: null, answered: false, exited: false };
+    const running: Running = { worker, inFlight: null, answered: false };
     this.#running = running;
     liveUseWorkers.add(worker);
     worker.on('message', (answer: WorkerAnswer) => this.#receive(running, answer));
@@ -158,7 +167,6 @@ export class WorkerEmbedding {
       this.#fail(running, running.answered ? workerFailed(error) : () => workerCannotStart(error)),
     );
     worker.on('exit', (code: number) => {
-      running.exited = true;
       liveUseWorkers.delete(worker);
       this.#fail(running, workerExited(code));
     });
@@ -245,11 +253,13 @@ export class WorkerEmbedding {
     if (this.#running) this.#holdProcess(this.#running);
   }
 
-  /** Refs the worker while a call waits for it, so that `await embed(…)` in a script gets its answer. */
+  /**
+   * Refs the worker while a call waits for it, so that `await embed(…)` in a script gets its answer,
+   * and while it computes a batch even if every call of it was aborted: a process that exited then
+   * would terminate the worker in the middle of ONNX Runtime's call, which aborts the process.
+   */
   #holdProcess(running: Running): void {
-    const waited =
-      this.#waiting.length > 0 || (running.inFlight?.parts.some((part) => !part.job.settled) ?? false);
-    if (waited) running.worker.ref();
+    if (this.#waiting.length > 0 || running.inFlight !== null) running.worker.ref();
     else running.worker.unref();
   }
 }

@@ -19,6 +19,8 @@ export class WorkerPool {
   readonly #start: () => Worker;
   readonly #idleMilliseconds: number;
   readonly #slots: { embedding: WorkerEmbedding | null; waiting: number; idle: NodeJS.Timeout | null }[];
+  /** Workers being ended (after their idle time, or by `close()`). */
+  readonly #closing = new Set<Promise<void>>();
 
   constructor(
     batchSize: number,
@@ -59,9 +61,12 @@ export class WorkerPool {
     return out;
   }
 
-  /** Terminates every worker; calls still waiting reject. A later `embed` starts new ones. */
+  /**
+   * Ends every worker (`WorkerEmbedding.close`), those closing after their idle time included; calls
+   * still waiting reject. A later `embed` starts new ones.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.#slots.map((_, slot) => this.#closeSlot(slot)));
+    await Promise.all([...this.#slots.map((_, slot) => this.#closeSlot(slot)), ...this.#closing]);
   }
 
   /** Workers started now (tests). */
@@ -92,6 +97,13 @@ export class WorkerPool {
     slot.idle = null;
     const embedding = slot.embedding;
     slot.embedding = null;
-    await embedding?.close();
+    if (!embedding) return;
+    const closing = embedding.close();
+    this.#closing.add(closing);
+    try {
+      await closing;
+    } finally {
+      this.#closing.delete(closing);
+    }
   }
 }
