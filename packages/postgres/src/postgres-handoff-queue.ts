@@ -85,7 +85,8 @@ export class PostgresHandoffQueue extends PostgresSideTable implements HandoffQu
         oldest: Date;
       }>(
         `SELECT queue, status, COUNT(*) AS count, MIN(since) AS oldest FROM ${this.table}
-         WHERE status IN ('waiting', 'claimed') GROUP BY queue, status ORDER BY queue, status`,
+         WHERE status IN ('waiting', 'claimed') GROUP BY queue, status
+         ORDER BY queue COLLATE "C", status COLLATE "C"`,
       );
       return rows.map(({ queue, status, count, oldest }) => ({
         queue,

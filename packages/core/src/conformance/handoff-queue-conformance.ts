@@ -99,8 +99,11 @@ export function describeHandoffQueue(
           );
           await queue.put(entry('v1', minute(3), { queue: 'vip' }));
           await queue.put(entry('v2', minute(1), { queue: 'vip' }));
+          // Ordered by code unit (as JavaScript sorts strings), not by a locale: 'Sales' before 'support'.
+          await queue.put(entry('s1', minute(4), { queue: 'Sales' }));
           await queue.put(entry('gone', minute(0), { status: 'closed', closedAt: minute(2) }));
           expect(await queue.tallyOpen()).toEqual([
+            { queue: 'Sales', status: 'waiting', count: 1, oldestSince: minute(4) },
             { queue: 'support', status: 'claimed', count: 1, oldestSince: minute(5) },
             { queue: 'support', status: 'waiting', count: 1005, oldestSince: minute(10) },
             { queue: 'vip', status: 'waiting', count: 2, oldestSince: minute(1) },
@@ -110,6 +113,7 @@ export function describeHandoffQueue(
           expect(
             (await queue.tallyOpen()).map((tally) => [tally.queue, tally.count, tally.oldestSince]),
           ).toEqual([
+            ['Sales', 1, minute(4)],
             ['support', 1, minute(5)],
             ['support', 1004, minute(11)],
             ['vip', 1, minute(3)],

@@ -62,7 +62,8 @@ export interface HandoffQueue {
   list(query?: QueueQuery): Promise<QueueEntry[]>;
   /**
    * The open entries counted by queue and status, however many there are (the server's queue
-   * gauges), ordered by queue then status. Optional: without it the server counts the 1,000 oldest
+   * gauges), ordered by queue then status as JavaScript compares strings (by code unit, not by a
+   * locale); `oldestSince` is the least `since` (ISO timestamps, as the server writes them). Optional: without it the server counts the 1,000 oldest
    * open entries `list` returns (`tallyOpenEntries`), so larger queues are under-reported.
    */
   tallyOpen?(): Promise<OpenQueueTally[]>;
