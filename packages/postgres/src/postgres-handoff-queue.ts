@@ -62,15 +62,14 @@ export class PostgresHandoffQueue extends PostgresSideTable implements HandoffQu
   async list(query: QueueQuery = {}): Promise<QueueEntry[]> {
     return this.run('read the handoff queue', async (pool) => {
       const status = query.status ?? 'open';
-      const byQueue = query.queue === undefined ? '' : 'AND queue = $2';
-      const sql =
-        status === 'open'
-          ? `SELECT entry FROM ${this.table} WHERE status IN ('waiting', 'claimed') ${byQueue} ORDER BY since, session_id LIMIT $1`
-          : `SELECT entry FROM ${this.table} WHERE status = 'closed' ${byQueue} ORDER BY closed_at DESC LIMIT $1`;
-      const limit = queueLimit(query);
+      const values: unknown[] = [queueLimit(query)];
+      const byStatus =
+        status === 'open' ? `status IN ('waiting', 'claimed')` : `status = $${values.push(status)}`;
+      const byQueue = query.queue === undefined ? '' : `AND queue = $${values.push(query.queue)}`;
+      const order = status === 'closed' ? 'closed_at DESC' : 'since, session_id';
       const { rows } = await pool.query<{ entry: QueueEntry }>(
-        sql,
-        query.queue === undefined ? [limit] : [limit, query.queue],
+        `SELECT entry FROM ${this.table} WHERE ${byStatus} ${byQueue} ORDER BY ${order} LIMIT $1`,
+        values,
       );
       return rows.map((row) => row.entry);
     });

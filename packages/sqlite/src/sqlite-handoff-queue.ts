@@ -103,11 +103,14 @@ export class SqliteHandoffQueue implements HandoffQueue {
       const status = query.status ?? 'open';
       const limit = queueLimit(query);
       const byQueue = query.queue === undefined ? '' : 'AND queue = ?';
-      const sql =
-        status === 'open'
-          ? `SELECT entry FROM handoff_queue WHERE status IN ('waiting', 'claimed') ${byQueue} ORDER BY since, session_id LIMIT ?`
-          : `SELECT entry FROM handoff_queue WHERE status = 'closed' ${byQueue} ORDER BY closed_at DESC LIMIT ?`;
-      const values = query.queue === undefined ? [limit] : [query.queue, limit];
+      const byStatus = status === 'open' ? `status IN ('waiting', 'claimed')` : 'status = ?';
+      const order = status === 'closed' ? 'closed_at DESC' : 'since, session_id';
+      const sql = `SELECT entry FROM handoff_queue WHERE ${byStatus} ${byQueue} ORDER BY ${order} LIMIT ?`;
+      const values = [
+        ...(status === 'open' ? [] : [status]),
+        ...(query.queue === undefined ? [] : [query.queue]),
+        limit,
+      ];
       return (this.#connection.prepare(sql).all(...values) as { entry: string }[]).map(
         (row) => JSON.parse(row.entry) as QueueEntry,
       );

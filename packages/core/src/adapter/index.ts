@@ -138,7 +138,9 @@ export {
   type OpenQueueTally,
   type QueueEntry,
   type QueueQuery,
+  type QueueStatusFilter,
   queueLimit,
+  queueStatusMatches,
   sortQueue,
   tallyOpenEntries,
 } from '../handoff/handoff-queue.js';

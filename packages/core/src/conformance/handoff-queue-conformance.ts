@@ -46,40 +46,56 @@ export function describeHandoffQueue(
   describe(`${name} (HandoffQueue conformance)`, () => {
     const cases = conformanceCases(`HandoffQueue conformance of ${name}`, options);
 
-    cases.test('lists open entries oldest first and closed ones most recent first, by queue', async () => {
-      const { queue, dispose } = await open();
-      try {
-        await queue.put(entry('b', '2026-12-01T10:05:00.000Z'));
-        await queue.put(entry('a', '2026-12-01T10:00:00.000Z', { queue: 'vip' }));
-        await queue.put(
-          entry('c', '2026-12-01T10:02:00.000Z', {
-            status: 'claimed',
-            operator: { id: 'anna', name: 'Anna' },
-          }),
-        );
-        await queue.put(
-          entry('x', '2026-12-01T09:00:00.000Z', { status: 'closed', closedAt: '2026-12-01T09:30:00.000Z' }),
-        );
-        await queue.put(
-          entry('y', '2026-12-01T09:10:00.000Z', { status: 'closed', closedAt: '2026-12-01T09:40:00.000Z' }),
-        );
-        expect((await queue.list()).map((item) => item.sessionId)).toEqual(['a', 'c', 'b']);
-        expect((await queue.list({ queue: 'support' })).map((item) => item.sessionId)).toEqual(['c', 'b']);
-        expect((await queue.list({ limit: 1 })).map((item) => item.sessionId)).toEqual(['a']);
-        expect((await queue.list({ status: 'closed' })).map((item) => item.sessionId)).toEqual(['y', 'x']);
-        expect(await queue.get('c')).toEqual(
-          entry('c', '2026-12-01T10:02:00.000Z', {
-            status: 'claimed',
-            operator: { id: 'anna', name: 'Anna' },
-          }),
-        );
-        expect(await queue.get('none')).toBeNull();
-        await queue.delete('c');
-        expect(await queue.get('c')).toBeNull();
-      } finally {
-        await dispose();
-      }
-    });
+    cases.test(
+      'lists open entries oldest first and closed ones most recent first, by queue and status',
+      async () => {
+        const { queue, dispose } = await open();
+        try {
+          await queue.put(entry('b', '2026-12-01T10:05:00.000Z'));
+          await queue.put(entry('a', '2026-12-01T10:00:00.000Z', { queue: 'vip' }));
+          await queue.put(
+            entry('c', '2026-12-01T10:02:00.000Z', {
+              status: 'claimed',
+              operator: { id: 'anna', name: 'Anna' },
+            }),
+          );
+          await queue.put(
+            entry('x', '2026-12-01T09:00:00.000Z', {
+              status: 'closed',
+              closedAt: '2026-12-01T09:30:00.000Z',
+            }),
+          );
+          await queue.put(
+            entry('y', '2026-12-01T09:10:00.000Z', {
+              status: 'closed',
+              closedAt: '2026-12-01T09:40:00.000Z',
+            }),
+          );
+          expect((await queue.list()).map((item) => item.sessionId)).toEqual(['a', 'c', 'b']);
+          expect((await queue.list({ queue: 'support' })).map((item) => item.sessionId)).toEqual(['c', 'b']);
+          expect((await queue.list({ limit: 1 })).map((item) => item.sessionId)).toEqual(['a']);
+          expect((await queue.list({ status: 'closed' })).map((item) => item.sessionId)).toEqual(['y', 'x']);
+          expect((await queue.list({ status: 'waiting' })).map((item) => item.sessionId)).toEqual(['a', 'b']);
+          expect((await queue.list({ status: 'claimed' })).map((item) => item.sessionId)).toEqual(['c']);
+          expect(
+            (await queue.list({ status: 'waiting', queue: 'support', limit: 5 })).map(
+              (item) => item.sessionId,
+            ),
+          ).toEqual(['b']);
+          expect(await queue.get('c')).toEqual(
+            entry('c', '2026-12-01T10:02:00.000Z', {
+              status: 'claimed',
+              operator: { id: 'anna', name: 'Anna' },
+            }),
+          );
+          expect(await queue.get('none')).toBeNull();
+          await queue.delete('c');
+          expect(await queue.get('c')).toBeNull();
+        } finally {
+          await dispose();
+        }
+      },
+    );
 
     cases.test(
       'counts the open entries by queue and status, past what list returns',

@@ -34,11 +34,22 @@ export interface QueueEntry {
 
 /** Which entries `HandoffQueue.list` returns. */
 export interface QueueQuery {
-  /** `open` (default: waiting and claimed, oldest first) or `closed` (most recently closed first). */
-  status?: 'open' | 'closed';
+  /**
+   * `open` (default: waiting and claimed, oldest first), only `waiting` or only `claimed` (oldest
+   * first), or `closed` (most recently closed first).
+   */
+  status?: QueueStatusFilter;
   queue?: string;
   /** At most this many (default 200, at most 1000). */
   limit?: number;
+}
+
+/** The entries a `QueueQuery` asks for: `open` (waiting and claimed) or one status. */
+export type QueueStatusFilter = 'open' | QueueEntry['status'];
+
+/** Whether an entry of `status` is one `filter` asks for. */
+export function queueStatusMatches(filter: QueueStatusFilter, status: QueueEntry['status']): boolean {
+  return filter === 'open' ? status !== 'closed' : status === filter;
 }
 
 /** The open handoffs of one queue in one status: how many, and since when the oldest of them. */
@@ -111,9 +122,9 @@ export function tallyOpenEntries(entries: Iterable<QueueEntry>): OpenQueueTally[
   );
 }
 
-/** Sorts entries as `list` returns them: open oldest first, closed most recent first. */
-export function sortQueue(entries: QueueEntry[], status: 'open' | 'closed'): QueueEntry[] {
-  return status === 'open'
+/** Sorts entries as `list` returns them: open (waiting, claimed) oldest first, closed most recent first. */
+export function sortQueue(entries: QueueEntry[], status: QueueStatusFilter): QueueEntry[] {
+  return status !== 'closed'
     ? entries.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0))
     : entries.sort((a, b) => ((a.closedAt ?? '') > (b.closedAt ?? '') ? -1 : 1));
 }
@@ -139,7 +150,7 @@ export class InMemoryHandoffQueue implements HandoffQueue {
     const status = query.status ?? 'open';
     const found = [...this.#entries.values()].filter(
       (entry) =>
-        (status === 'open' ? entry.status !== 'closed' : entry.status === 'closed') &&
+        queueStatusMatches(status, entry.status) &&
         (query.queue === undefined || entry.queue === query.queue),
     );
     return sortQueue(found, status)

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorDirectory } from '../../operators/operator-accounts.js';
@@ -88,6 +89,51 @@ describe('escalation of long waits by e-mail (SMTP)', () => {
       // Later checks do not mail again.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(mails).toHaveLength(1);
+    } finally {
+      await app.shutdown({ timeoutMs: 500 });
+    }
+  });
+
+  it('escalates a waiting conversation behind 1,000 older claimed ones', async () => {
+    const queue = new InMemoryHandoffQueue();
+    for (let index = 0; index < 1000; index++)
+      await queue.put({
+        sessionId: `held-${index}`,
+        status: 'claimed',
+        queue: 'support',
+        reason: 'asked for a person',
+        summary: null,
+        since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
+        operator: { id: 'anna', name: 'Anna' },
+        claimedAt: new Date(Date.UTC(2026, 11, 1, 9)).toISOString(),
+        lastUserMessageAt: null,
+        closedAt: null,
+        outcome: null,
+        notes: [],
+      });
+    const { app } = testApp({
+      agent: handoffAgent(),
+      operators: { directory: operatorDirectory(await testOperatorAccounts()) },
+      handoff: {
+        queue,
+        escalation: {
+          afterMs: 300,
+          checkEveryMs: 100,
+          email: {
+            smtp: { host: '127.0.0.1', port, secure: false, ignoreTLS: true },
+            from: 'desk@example.com',
+            to: { support: ['lead@example.com'] },
+          },
+        },
+      },
+    });
+    const before = mails.length;
+    try {
+      const session = await createSession(app);
+      await postMessage(app, session, { message: 'I want a human' });
+      await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(before + 1);
+      const notes = (await queue.get(session.sessionId))?.notes.map((note) => note.text);
+      expect(notes).toEqual(['Escalated: waited longer than 0 min; e-mail sent to 1 recipient(s).']);
     } finally {
       await app.shutdown({ timeoutMs: 500 });
     }

@@ -100,9 +100,9 @@ export class Escalation {
 
   async #check(): Promise<void> {
     const now = this.#now();
-    const waiting = (await this.#queue.list({ status: 'open', limit: 1000 })).filter(
+    // The 1,000 longest waiting (claimed ones, however many, do not crowd them out).
+    const waiting = (await this.#queue.list({ status: 'waiting', limit: 1000 })).filter(
       (entry) =>
-        entry.status === 'waiting' &&
         now.getTime() - Date.parse(entry.since) >= this.#options.afterMs &&
         !entry.notes.some((note) => note.text.startsWith(ESCALATED)),
     );

@@ -108,8 +108,8 @@ export class HandoffRouter {
 
   /** Offers the waiting conversations (oldest first) of `teams` (none: every team) to the operators online. */
   async assignWaiting(teams: readonly string[]): Promise<void> {
-    const waiting = (await this.#handoffs.queue.list({ status: 'open', limit: 1000 }))
-      .filter((entry) => entry.status === 'waiting' && (teams.length === 0 || teams.includes(entry.queue)))
+    const waiting = (await this.#handoffs.queue.list({ status: 'waiting', limit: 1000 }))
+      .filter((entry) => teams.length === 0 || teams.includes(entry.queue))
       .sort((a, b) => (a.since < b.since ? -1 : 1));
     for (const entry of waiting) {
       if (this.isOpen(entry.queue)) await this.#assign(entry.sessionId, entry.queue).catch(() => {});
@@ -120,11 +120,11 @@ export class HandoffRouter {
     const options = this.team(team);
     const policy = options.policy ?? 'manual';
     if (policy === 'manual') return { kind: 'waiting', why: 'manual' };
-    const open = await this.#handoffs.queue.list({ status: 'open', limit: 1000 });
+    // Each operator's load: the conversations they hold (waiting ones, however many, do not crowd them out).
+    const claimed = await this.#handoffs.queue.list({ status: 'claimed', limit: 1000 });
     const load = new Map<string, number>();
-    for (const entry of open) {
-      if (entry.status === 'claimed' && entry.operator)
-        load.set(entry.operator.id, (load.get(entry.operator.id) ?? 0) + 1);
+    for (const entry of claimed) {
+      if (entry.operator) load.set(entry.operator.id, (load.get(entry.operator.id) ?? 0) + 1);
     }
     const max = options.maxConcurrent ?? this.#maxConcurrent ?? Number.POSITIVE_INFINITY;
     const available = (await this.routing.presence()).filter(
