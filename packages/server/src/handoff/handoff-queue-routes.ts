@@ -86,7 +86,13 @@ export function handoffQueueRoutes(services: Services): Hono {
     const mine = teams.filter((team) => query.queue === undefined || team === query.queue);
     const lists = await Promise.all([
       ...mine.map((team) => handoffs.queue.list({ ...query, queue: team })),
-      handoffs.queue.list({ ...query, limit: 1000 }),
+      // Those they hold in other teams: among the claimed ones (the open list's waiting ones would
+      // crowd them out of its 1,000).
+      handoffs.queue.list({
+        ...query,
+        status: query.status === 'open' ? 'claimed' : query.status,
+        limit: 1000,
+      }),
     ]);
     const held = lists.pop()!.filter(visibleTo(operator));
     const entries = new Map(lists.flat().map((entry) => [entry.sessionId, entry]));

@@ -1,4 +1,5 @@
 import type { NodeDefinition } from '@treeagent/core';
+import { type HandoffQueue, InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 
 /** The test desk, whose root hands a message naming "sales" to the sales team, any other to support. */
-function desk(): App {
+function desk(queue?: HandoffQueue): App {
   const [root, ...rest] = handoffNodes();
   const nodes: NodeDefinition[] = [
     {
@@ -47,7 +48,7 @@ function desk(): App {
   return testApp({
     agent: handoffAgent({ nodes }),
     operators: { directory: operatorDirectory(accounts) },
-    handoff: { streamPollMs: 200, teams: { sales: {}, support: {} } },
+    handoff: { streamPollMs: 200, teams: { sales: {}, support: {} }, ...(queue ? { queue } : {}) },
   }).app;
 }
 
@@ -137,6 +138,36 @@ describe('teams limit the handoff queue', () => {
     expect(
       (await call(app, bruno, 'POST', `/handoffs/${sales}/messages`, { content: 'Hello!' })).status,
     ).toBe(201);
+  });
+
+  it('one passed to them by name is listed behind 1,000 older waiting conversations of that team', async () => {
+    const queue = new InMemoryHandoffQueue();
+    for (let index = 0; index < 1000; index++)
+      await queue.put({
+        sessionId: `old-${index}`,
+        status: 'waiting',
+        queue: 'sales',
+        reason: 'asked for a person',
+        summary: null,
+        since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
+        operator: null,
+        claimedAt: null,
+        lastUserMessageAt: null,
+        closedAt: null,
+        outcome: null,
+        notes: [],
+      });
+    const app = desk(queue);
+    const sales = await handOff(app, 'I want a human for sales');
+    const [anna, bruno] = await Promise.all(
+      (['anna', 'bruno'] as const).map((login) => loginOperator(app, login)),
+    );
+    expect((await call(app, bruno, 'PUT', '/routing/presence', { status: 'online' })).status).toBe(200);
+    const passed = await call(app, anna, 'POST', `/routing/handoffs/${sales}/transfer`, {
+      operatorId: 'bruno',
+    });
+    expect(passed.status).toBe(200);
+    expect(await queueOf(app, bruno)).toEqual([sales]);
   });
 
   it("the live stream names to an operator with teams only their teams' sessions", async () => {
