@@ -9,7 +9,7 @@ L-BFGS on all the training fold's chunks at once; the map is still linear, so th
 at load and the fitted vector (base weight W) are the baseline's, unchanged (quality-ideas.py's `base`
 rule on the block fit).
 
-Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100; Adam: a<scale>_<margin>_e<passes>_b<batch>_lr<step>[_s<seed>][_h<hashed dims>][_pm][_w<base weight W>][_c<intent-mean blend>][_r<hidden units of a residual ReLU part>][_o<weight of synthetic outliers: means of two chunks of different intents, pushed to a uniform softmax>].
+Variants: m<scale>_<margin>_<iters>[_r<ridge>] e.g. m16_0.1_100; Adam: a<scale>_<margin>_e<passes>_b<batch>_lr<step>[_s<seed>][_h<hashed dims>][_pm][_w<base weight W>][_c<intent-mean blend>][_r<hidden units of a residual ReLU part>][_o<weight of synthetic outliers: means of two chunks of different intents, pushed to a uniform softmax>][_l<weight of the LDA space's nearest-chunk score beside the refined one's>].
 
 python3 bench/routing/experiments/metric.py cv [maxfolds] [variant,...] [out.json]
 (reads train and oos_train only; never val / oos_val)
@@ -118,12 +118,13 @@ def metric_map_adam(Zc, y, B0, scale, margin, epochs, batch, lr, log, seed=1, pr
 class Metric(QI.Ideas):
     def __init__(self, F, log, spec):
         t = time.time()
-        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?(?:_w([\d.]+))?(?:_c([\d.]+))?(?:_r(\d+))?(?:_o([\d.]+))?', spec)
+        ma = re.fullmatch(r'a([\d.]+)_([\d.]+)_e(\d+)_b(\d+)_lr([\d.e-]+)(?:_s(\d+))?(?:_h(\d+))?(_pm)?(?:_w([\d.]+))?(?:_c([\d.]+))?(?:_r(\d+))?(?:_o([\d.]+))?(?:_l([\d.]+))?', spec)
         hashed_dims = int(ma.group(7) or 256) if ma else 256
         base_weight = float(ma.group(9)) if ma and ma.group(9) else None
         centroid_weight = float(ma.group(10)) if ma and ma.group(10) else 0.0
         hidden = int(ma.group(11)) if ma and ma.group(11) else 0
         outlier = float(ma.group(12)) if ma and ma.group(12) else 0.0
+        lda_weight = float(ma.group(13)) if ma and ma.group(13) else 0.0
         if ma: spec = 'm1_0_0'
         mt = re.fullmatch(r'(m|l)([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
         onlda = mt.group(1) == 'l'; mt = re.fullmatch(r'[ml]([\d.]+)_([\d.]+)_(\d+)(?:_r([\d.e-]+))?', spec)
@@ -148,6 +149,12 @@ class Metric(QI.Ideas):
         Ss = Ss.copy(); Ss[F.same] = -np.inf
         self.Sq, self.Ss = Sq, Ss
         self.Iq = QG.intent_scores(tree, Sq, 1); self.Is = QG.intent_scores(tree, Ss, 1)
+        if lda_weight:                       # + lambda x the nearest chunk's cosine in the LDA's own space
+            Zc0 = QG.nrm(Zc_in @ B0).astype(np.float32); Zq0 = QG.nrm(Zq_in @ B0).astype(np.float32)
+            Sq0 = Zq0 @ Zc0.T; Ss0 = Zc0[F.sampled] @ Zc0.T; Ss0[F.same] = -np.inf
+            Iq0 = QG.intent_scores(tree, Sq0, 1); Is0 = QG.intent_scores(tree, Ss0, 1)
+            self.Iq = ((self.Iq + lda_weight * Iq0) / (1 + lda_weight)).astype(np.float32)
+            self.Is = np.where(np.isfinite(self.Is), (self.Is + lda_weight * Is0) / (1 + lda_weight), self.Is).astype(np.float32)
         if centroid_weight:                  # + beta x cosine to the intent's mean (leave-one-out for samples)
             ncls = len(tree.names)
             Csum = np.zeros((ncls, Zc.shape[1])); np.add.at(Csum, y, Zc)
