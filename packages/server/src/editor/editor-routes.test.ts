@@ -36,6 +36,39 @@ describe('the tree editor API', () => {
     expect(state.version).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('a read-only tree (defined in code) is checked as loaded; a draft that differs from it is refused', async () => {
+    const memory = memoryTreeEditor(document, exports);
+    const reason = 'This tree is defined in code (tree.ts). Convert it once with "treeagent export".';
+    // As the CLI's source of a code tree: read-only, and built as loaded whatever the draft.
+    const loaded = await memory.build(document);
+    const readOnly = {
+      ...memory,
+      read: async () => ({ ...(await memory.read()), editable: false, readOnlyReason: reason }),
+      build: async () => loaded,
+    };
+    const { app } = testApp({ debug: true, editor: readOnly });
+    const same = (await (
+      await app.request('/api/v1/editor/check', json({ document }))
+    ).json()) as EditorCheckResponse;
+    expect(same.valid).toBe(true);
+    const duplicate = { ...document, nodes: [...document.nodes, { ...document.nodes[0]! }] };
+    const other = { ...document, nodes: document.nodes.slice(0, 3) };
+    for (const draft of [duplicate, other]) {
+      const checked = (await (
+        await app.request('/api/v1/editor/check', json({ document: draft }))
+      ).json()) as EditorCheckResponse;
+      expect(checked).toMatchObject({ valid: false, tree: null });
+      expect(checked.problems).toEqual([
+        {
+          message: 'The draft differs from the tree, which is read-only here: it is not checked.',
+          fix: reason,
+        },
+      ]);
+    }
+    const routed = await app.request('/api/v1/editor/route', json({ document: other, text: 'shipping' }));
+    expect(routed.status).toBe(422);
+  });
+
   it('checks a draft: problems naming the node and the fix, or the effective tree and lint', async () => {
     const { app } = testApp({ debug: true, editor: memoryTreeEditor(document, exports) });
     const broken = {

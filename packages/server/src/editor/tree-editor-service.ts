@@ -267,6 +267,19 @@ export class TreeEditorService {
     const shape = validateTreeDocument(document);
     if (shape.length) return { draft: null, problems: shape.map(problem) };
     try {
+      // A read-only tree (defined in code) builds as it is loaded: a draft that differs from it
+      // would be checked and routed as something it is not.
+      const file = await this.#source.read();
+      if (!file.editable && formatTreeDocument(document) !== formatTreeDocument(file.document))
+        return {
+          draft: null,
+          problems: [
+            {
+              message: 'The draft differs from the tree, which is read-only here: it is not checked.',
+              fix: file.readOnlyReason ?? 'Edit the tree where it is defined.',
+            },
+          ],
+        };
       const tree = await this.#source.build(document);
       const agent = new TreeAgent({ tree, ...this.#source.agentOptions });
       return { draft: { tree, agent }, problems: [] };
