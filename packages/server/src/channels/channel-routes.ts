@@ -1,6 +1,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
 import { ApiError, notFound } from '../errors/api-error.js';
+import { validate } from '../http/read-json.js';
 import type { ChannelService } from './channel-service.js';
 import type { RouteChannel } from './route-channel.js';
 
@@ -64,6 +66,9 @@ export function mountChannelList(
   });
 }
 
+/** `?limit=` of the admin's lists: 1–1000, 100 when left out. */
+const ListQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).optional() });
+
 /**
  * The admin's routes of the messaging channels under `/api/v1/channels/` (behind `guard`): the dead
  * letters, putting one back in line, and the incoming messages whose turn was given up (with their
@@ -72,12 +77,12 @@ export function mountChannelList(
 export function mountChannelAdmin(app: Hono, channels: ChannelService, guard: MiddlewareHandler): void {
   app.use('/api/v1/channels/*', guard);
   app.get('/api/v1/channels/dead-letters', async (c) => {
-    const limit = Number(c.req.query('limit') ?? 100);
-    return c.json({ deadLetters: await channels.store.deadLetters(Number.isFinite(limit) ? limit : 100) });
+    const { limit = 100 } = validate(ListQuery, c.req.query(), 'query');
+    return c.json({ deadLetters: await channels.store.deadLetters(limit) });
   });
   app.get('/api/v1/channels/inbox/failures', async (c) => {
-    const limit = Number(c.req.query('limit') ?? 100);
-    return c.json({ failures: await channels.inbox.failures(Number.isFinite(limit) ? limit : 100) });
+    const { limit = 100 } = validate(ListQuery, c.req.query(), 'query');
+    return c.json({ failures: await channels.inbox.failures(limit) });
   });
   app.post('/api/v1/channels/inbox/failures/:channel/:messageId/retry', async (c) => {
     const { channel, messageId } = c.req.param();

@@ -122,6 +122,14 @@ describe('the channel seam', () => {
     expect(metrics).toContain('treeagent_channel_outbox{channel="scripted",status="dead"} 1');
     expect(metrics).toContain('treeagent_channel_deliveries_total{channel="scripted",result="retried"} 1');
     expect((await app.request('/api/v1/channels/dead-letters')).status).toBe(401);
+    // A limit that is not a whole number from 1 to 1000 is refused, saying which.
+    for (const path of ['/api/v1/channels/dead-letters', '/api/v1/channels/inbox/failures'])
+      for (const limit of ['x', '-1', '0', '1.5', '1e9']) {
+        const refused = await app.request(`${path}?limit=${limit}`, admin);
+        expect(refused.status, `${path}?limit=${limit}`).toBe(400);
+        expect(JSON.stringify(await refused.json())).toContain('limit');
+      }
+    expect((await app.request('/api/v1/channels/dead-letters?limit=1', admin)).status).toBe(200);
     const bruno = await loginOperator(app, 'bruno');
     expect(
       (await app.request('/api/v1/channels/dead-letters', { headers: { 'X-Operator-Token': bruno } })).status,
