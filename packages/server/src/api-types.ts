@@ -120,7 +120,8 @@ export interface HistoryResponse {
 
 /** The body of `POST /api/v1/sessions/:id/messages`. */
 export interface MessageRequest {
-  message: string;
+  /** The user's text; may be left out (or empty) when `selectedOption` is given. */
+  message?: string;
   selectedOption?: string;
   /** Ids of files uploaded to the session. */
   attachments?: string[];

@@ -5,6 +5,7 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { EditorProblem } from '../api-types.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
+import { characterCount } from '../http/character-count.js';
 import { clientAddress } from '../http/client-address.js';
 import { endStreamWith } from '../http/event-streams.js';
 import { readJson } from '../http/read-json.js';
@@ -126,7 +127,7 @@ export function editorRoutes(services: Services, editor: TreeEditorService): Hon
 
   routes.post('/route', async (c) => {
     const { document, text } = await readJson(c, RouteBody);
-    if (text.length > services.limits.maxMessageLength)
+    if (characterCount(text) > services.limits.maxMessageLength)
       throw invalidRequest(`The text is longer than ${services.limits.maxMessageLength} characters.`);
     const result = await editor.route(document as unknown as TreeDocument, text);
     if (Array.isArray(result)) throw invalidTree(result);

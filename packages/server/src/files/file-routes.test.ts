@@ -130,6 +130,33 @@ describe('session files', () => {
     expect(await big.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
+  it('refuses an upload of two files, or of a file in another field, keeping neither', async () => {
+    const { app, agent } = testApp();
+    const session = await createSession(app);
+    const two = new FormData();
+    two.append('file', new Blob(['first']), 'a.txt');
+    two.append('file', new Blob(['second']), 'b.txt');
+    const elsewhere = new FormData();
+    elsewhere.append('file', new Blob(['first']), 'a.txt');
+    elsewhere.append('other', new Blob(['second']), 'b.txt');
+    for (const body of [two, elsewhere]) {
+      const response = await app.request(`/api/v1/sessions/${session.sessionId}/files`, {
+        method: 'POST',
+        headers: { 'X-Session-Token': session.token },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: {
+          code: 'INVALID_REQUEST',
+          message: expect.stringContaining('one file, in one field named "file"'),
+        },
+      });
+    }
+    expect(await agent.fileStore.usage!()).toBe(0);
+    expect((await upload(app, session, '%PDF-1.4 alone')).status).toBe(201);
+  });
+
   it('attaches uploaded files to a message; the history keeps them', async () => {
     const { app, agent } = testApp();
     const session = await createSession(app);

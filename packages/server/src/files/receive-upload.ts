@@ -78,6 +78,8 @@ export function receiveUpload(
   if (!body) return Promise.reject(invalidRequest(MALFORMED));
   return new Promise((resolve, reject) => {
     let stored: Promise<FileMetadata> | null = null;
+    /** A second file, or a file in another field: the upload is refused and nothing kept. */
+    let extraFile = false;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
@@ -86,6 +88,7 @@ export function receiveUpload(
     };
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || stored) {
+        extraFile = true;
         stream.resume();
         return;
       }
@@ -102,9 +105,20 @@ export function receiveUpload(
         stream.resume();
       });
     });
+    parser.on('filesLimit', () => {
+      extraFile = true;
+    });
     parser.on('error', () => fail(invalidRequest(MALFORMED)));
     parser.on('close', () => {
-      if (!stored) fail(invalidRequest('The upload needs exactly one field named "file" holding a file.'));
+      if (extraFile) {
+        const refused = invalidRequest(
+          'The upload takes one file, in one field named "file": this one had more files, or a file in another field. Upload each file on its own.',
+        );
+        // The file already stored is not kept: the client is told to send it again, alone.
+        if (stored) stored.then((metadata) => store.delete(metadata.id)).then(() => fail(refused), fail);
+        else fail(refused);
+      } else if (!stored)
+        fail(invalidRequest('The upload needs exactly one field named "file" holding a file.'));
       else
         stored.then((metadata) => {
           settled = true;

@@ -4,6 +4,7 @@ import { isExpired } from '../auth/session-expiry.js';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { openAiErrorBody } from '../errors/openai-error.js';
 import { resolveAttachments } from '../files/session-files.js';
+import { characterCount } from '../http/character-count.js';
 import { readJson } from '../http/read-json.js';
 import type { Services } from '../services.js';
 import { eventsAfterStart, TurnRunner } from '../turns/turn-runner.js';
@@ -58,11 +59,12 @@ export function openAiRoutes(services: Services): Hono {
       });
     }
     const { maxMessageLength } = services.limits;
-    if (text.length > maxMessageLength) {
+    const characters = characterCount(text);
+    if (characters > maxMessageLength) {
       throw new ApiError(
         413,
         'PAYLOAD_TOO_LARGE',
-        `The last user message has ${text.length} characters; the limit is ${maxMessageLength}.`,
+        `The last user message has ${characters} characters; the limit is ${maxMessageLength}.`,
         {
           details: { param: 'messages', maxMessageLength },
         },

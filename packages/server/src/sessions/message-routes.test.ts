@@ -87,6 +87,10 @@ describe('POST /api/v1/sessions/:id/messages (JSON)', () => {
     const response = await postMessage(app, session, { message: '', selectedOption: 'Not an option' });
     expect(response.status).toBe(400);
     expect(((await response.json()) as ErrorResponse).error.code).toBe('INVALID_INPUT');
+    // A pick alone (no message) reaches the engine too: refused by it, not by the body's validation.
+    const pickAlone = await postMessage(app, session, { selectedOption: 'Not an option' });
+    expect(pickAlone.status).toBe(400);
+    expect(((await pickAlone.json()) as ErrorResponse).error.code).toBe('INVALID_INPUT');
   });
 
   it('validates the body with one error shape', async () => {
@@ -121,6 +125,11 @@ describe('POST /api/v1/sessions/:id/messages (JSON)', () => {
     expect(await long.json()).toMatchObject({
       error: { code: 'PAYLOAD_TOO_LARGE', details: { maxMessageLength: 10 } },
     });
+    // Characters as people count them: ten emoji are ten (twenty UTF-16 units), eleven are over.
+    expect((await postMessage(app, session, { message: '🚲'.repeat(10) })).status).toBe(200);
+    const emoji = await postMessage(app, session, { message: '🚲'.repeat(11) });
+    expect(emoji.status).toBe(413);
+    expect(((await emoji.json()) as ErrorResponse).error.message).toContain('has 11 characters');
     const big = await postMessage(app, session, {
       message: 'hello',
       clientMetadata: { pad: 'x'.repeat(300) },

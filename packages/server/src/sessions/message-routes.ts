@@ -14,13 +14,15 @@ const MessageQuery = z.strictObject({ stream: z.enum(['true', 'false', '1', '0']
 function messageBody(maxAttachments: number) {
   return z
     .strictObject({
-      message: z.string(),
+      // Text, or a pick alone: `{ selectedOption }` is the user's click on an option.
+      message: z.string().default(''),
       selectedOption: z.string().min(1).max(1000).optional(),
       attachments: z.array(FileId).max(maxAttachments).optional(),
       clientMetadata: z.record(z.string(), z.unknown()).optional(),
     })
     .refine((body) => body.message.trim() !== '' || body.selectedOption !== undefined, {
-      message: 'the message is empty: send some text, or a selectedOption',
+      message:
+        'the message is empty: send some text (message), or an option the user picked (selectedOption)',
       path: ['message'],
     });
 }

@@ -148,6 +148,12 @@ describe('DELETE /api/v1/sessions/:id and POST /api/v1/sessions/:id/reset', () =
     await postMessage(app, session, { message: 'hello' });
     const path = `/api/v1/sessions/${session.sessionId}/reset`;
     expect((await app.request(path, { method: 'POST' })).status).toBe(401);
+    // A body it does not take is refused, and nothing is reset.
+    const headers = { 'X-Session-Token': session.token, 'Content-Type': 'application/json' };
+    for (const body of ['{', '{"all":true}', '[]'])
+      expect((await app.request(path, { method: 'POST', headers, body })).status, body).toBe(400);
+    expect(await agent.history(session.sessionId)).not.toEqual([]);
+    expect((await app.request(path, { method: 'POST', headers, body: '{}' })).status).toBe(204);
     expect(
       (await app.request(path, { method: 'POST', headers: { 'X-Session-Token': session.token } })).status,
     ).toBe(204);

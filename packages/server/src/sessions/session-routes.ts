@@ -29,6 +29,9 @@ const CreateSession = z.strictObject({
     .optional(),
 });
 
+/** The body of a request that takes none: left out, or `{}`. */
+const EmptyBody = z.strictObject({});
+
 const HistoryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });
@@ -88,6 +91,8 @@ export function sessionRoutes(services: Services): Hono {
 
   routes.post('/:id/reset', async (c) => {
     const sessionId = c.req.param('id');
+    // No body, or an empty JSON object: anything else is a client's mistake, said as for every route.
+    await readJson(c, EmptyBody);
     await storeCall(services, `Resetting session ${sessionId}`, () => services.agent.resetSession(sessionId));
     return c.body(null, 204);
   });

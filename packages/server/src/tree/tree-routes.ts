@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { RouteResponse } from '../api-types.js';
 import { invalidRequest, notFound } from '../errors/api-error.js';
+import { characterCount } from '../http/character-count.js';
 import { readJson, validate } from '../http/read-json.js';
 import type { Services } from '../services.js';
 import { describeTree } from './tree-view.js';
@@ -48,7 +49,7 @@ export function treeRoutes(services: Services): Hono {
     }
     const { text, startNodeId } = await readJson(c, RouteBody);
     const { maxMessageLength } = services.limits;
-    if (text.length > maxMessageLength)
+    if (characterCount(text) > maxMessageLength)
       throw invalidRequest(`The text is longer than ${maxMessageLength} characters.`);
     if (startNodeId !== undefined && !services.agent.tree.has(startNodeId)) {
       throw invalidRequest(`There is no node ${startNodeId} in the tree.`, { startNodeId });

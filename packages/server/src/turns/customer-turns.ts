@@ -1,6 +1,7 @@
 import type { AgentOutput } from '@treeagent/core';
 import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { resolveAttachments } from '../files/session-files.js';
+import { characterCount } from '../http/character-count.js';
 import type { MessageLimits } from '../http/message-limits.js';
 import { type StartedTurn, TurnRunner } from './turn-runner.js';
 
@@ -130,11 +131,12 @@ export class CustomerTurnRunner implements CustomerTurns {
     if (message.message.trim() === '' && message.selectedOption === undefined)
       throw invalidRequest('The message is empty: send some text, or a selectedOption.');
     const { maxMessageLength, maxAttachments } = this.#limits;
-    if (message.message.length > maxMessageLength) {
+    const characters = characterCount(message.message);
+    if (characters > maxMessageLength) {
       throw new ApiError(
         413,
         'PAYLOAD_TOO_LARGE',
-        `The message has ${message.message.length} characters; the limit is ${maxMessageLength}.`,
+        `The message has ${characters} characters; the limit is ${maxMessageLength}.`,
         {
           details: { maxMessageLength },
           userMessage: {
