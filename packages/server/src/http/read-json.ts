@@ -4,22 +4,36 @@ import { ApiError, invalidRequest } from '../errors/api-error.js';
 import { bodyProblem } from './body-problems.js';
 
 /** Zod issues as error details: where (a dotted path) and what is wrong. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  root = '(body)',
+): {
   issues: { path: string; message: string }[];
 } {
-  return {
-    issues: issues.map((issue) => ({
-      path: issue.path.map(String).join('.') || '(body)',
-      message: issue.message,
-    })),
-  };
+  // A client's input is echoed back within bounds: 20 problems at most, each said in 300 characters.
+  const described = issues.slice(0, MAX_ISSUES).map((issue) => ({
+    path: clip(issue.path.map(String).join('.') || root),
+    message: clip(issue.message),
+  }));
+  if (issues.length > MAX_ISSUES)
+    described.push({ path: root, message: `and ${issues.length - MAX_ISSUES} more problems` });
+  return { issues: described };
+}
+
+/** The most problems an error lists. */
+const MAX_ISSUES = 20;
+/** The longest text of a problem (its path, its message): a message quoting a client's input is cut. */
+const MAX_ISSUE_TEXT = 300;
+
+function clip(text: string): string {
+  return text.length <= MAX_ISSUE_TEXT ? text : `${text.slice(0, MAX_ISSUE_TEXT - 1)}…`;
 }
 
 /** Validates `value` with `schema`, or throws `INVALID_REQUEST` listing every problem. */
 export function validate<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = describeIssues(result.error.issues);
+    const details = describeIssues(result.error.issues, what === 'request body' ? '(body)' : `(${what})`);
     const first = details.issues[0]!;
     throw invalidRequest(`Invalid ${what}: ${first.path}: ${first.message}`, details);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { MAX_JSON_DEPTH } from './body-problems.js';
+import { describeIssues } from './read-json.js';
 
 const json = { 'Content-Type': 'application/json' };
 
@@ -82,5 +83,36 @@ describe('what no JSON endpoint keeps is refused at the edge with a 400 naming w
     expect(((await latin1.json()) as any).error.message).toMatch(/declared as iso-8859-1: send it in UTF-8/);
     expect((await send('application/json; charset=UTF-8')).status).toBe(200);
     expect((await send('application/json;charset="utf-8"')).status).toBe(200);
+  });
+});
+
+describe('an error echoes a client’s input within bounds', () => {
+  it('2,000 unknown query keys: one problem said in 300 characters, labelled as the query', async () => {
+    const { app } = testApp();
+    const query = Array.from({ length: 2000 }, (_, index) => `a${index}=1`).join('&');
+    const response = await app.request(`/api/v1/tree?${query}`);
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text.length).toBeLessThan(2000);
+    const { error } = JSON.parse(text) as {
+      error: { message: string; details: { issues: { path: string; message: string }[] } };
+    };
+    expect(error.details.issues[0]!.path).toBe('(query)');
+    expect(error.details.issues[0]!.message.length).toBeLessThanOrEqual(300);
+    expect(error.message).toContain('Invalid query: (query): ');
+  });
+
+  it('more than 20 problems: the first 20, and how many more', () => {
+    const issues = Array.from({ length: 25 }, (_, index) => ({
+      code: 'custom' as const,
+      path: [`k${index}`],
+      message: 'x'.repeat(index === 0 ? 1000 : 5),
+      input: null,
+    }));
+    const described = describeIssues(issues).issues;
+    expect(described).toHaveLength(21);
+    expect(described[0]!.message).toHaveLength(300);
+    expect(described[19]!.path).toBe('k19');
+    expect(described[20]).toEqual({ path: '(body)', message: 'and 5 more problems' });
   });
 });

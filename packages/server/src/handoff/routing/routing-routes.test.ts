@@ -125,6 +125,12 @@ describe('teams and routing over HTTP', () => {
       operatorId: 'carla',
     });
     expect(both.status).toBe(400);
+    expect(JSON.stringify(await both.json())).toContain('not both');
+    const neither = await call(app, bruno, 'POST', `/routing/handoffs/${sessionId}/transfer`, { note: 'x' });
+    expect(neither.status).toBe(400);
+    const said = JSON.stringify(await neither.json());
+    expect(said).toContain('give operatorId');
+    expect(said).not.toContain('not both');
     const moved = await call(app, bruno, 'POST', `/routing/handoffs/${sessionId}/transfer`, {
       team: 'sales',
       note: 'Asks for a quote on 40 bikes.',

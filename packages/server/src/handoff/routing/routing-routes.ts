@@ -15,7 +15,11 @@ const TransferBody = z
     team: z.string().regex(TEAM, 'a team is 1–64 letters, digits, ".", "_" or "-"').optional(),
     note: z.string().trim().min(1).max(5000).optional(),
   })
-  .refine((body) => (body.operatorId === undefined) !== (body.team === undefined), {
+  .refine((body) => body.operatorId !== undefined || body.team !== undefined, {
+    message: "give operatorId (pass it to an operator) or team (put it in that team's queue)",
+    path: ['operatorId'],
+  })
+  .refine((body) => body.operatorId === undefined || body.team === undefined, {
     message:
       "give either operatorId (pass it to an operator) or team (put it in that team's queue), not both",
     path: ['operatorId'],
