@@ -6,7 +6,11 @@ import type { ChannelRequest } from '@treeagent/core/adapter';
  * would redeliver forever). `status` is 400 where the platform gives up on a 4xx, 200 where it
  * redelivers anything but a 2xx (Meta, Telegram): the body says what was wrong.
  */
-export function malformedBody(platform: string, detail: string, status: 200 | 400): ChannelRequest {
+export function malformedBody(
+  platform: string,
+  detail: string,
+  status: 200 | 400,
+): Extract<ChannelRequest, { kind: 'answer' }> {
   return {
     kind: 'answer',
     response: Response.json(

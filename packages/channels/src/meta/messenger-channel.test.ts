@@ -92,8 +92,9 @@ describe('Messenger and Instagram specifics', () => {
           },
           body,
         });
-      for (const body of ['null', '{"object":"page","entry":"x"}']) {
+      for (const body of ['null', '{"object":"page","entry":"x"}', '{not json']) {
         const result = await channel.receive(signed(body));
+        expect(result.kind, body).toBe('answer');
         expect((result as { response: Response }).response.status).toBe(200);
       }
       expect(await channel.receive(signed('{"object":"page","entry":[null,{"messaging":[null]}]}'))).toEqual({

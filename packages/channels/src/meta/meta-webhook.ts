@@ -1,4 +1,5 @@
 import type { ChannelRequest } from '@treeagent/core/adapter';
+import { malformedBody } from '../malformed-body.js';
 import { META_SIGNATURE_HEADER, metaSignatureMatches } from './meta-signature.js';
 
 /** The secrets of a Meta app's webhook (the same for WhatsApp, Messenger and Instagram). */
@@ -33,7 +34,8 @@ export async function readMetaWebhook(
   try {
     return { kind: 'payload', payload: JSON.parse(body) };
   } catch {
-    return { kind: 'rejected', reason: 'the body is not JSON' };
+    // Signed, so Meta's: it redelivers until a 2xx, so one the channel cannot read is answered 200.
+    return malformedBody('Meta', 'the body is not JSON', 200);
   }
 }
 

@@ -108,6 +108,14 @@ describe('TeamsChannel requests', () => {
         expect(response.status).toBe(400);
         expect(await response.json()).toMatchObject({ detail: expect.stringContaining('activity') });
       }
+      const notJson = new Request('http://server/channels/teams/webhook', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${fake.token()}` },
+        body: '{not json',
+      });
+      const result = await channel.receive(notJson);
+      expect(result.kind).toBe('answer');
+      expect((result as { response: Response }).response.status).toBe(400);
     } finally {
       await fake.close();
     }

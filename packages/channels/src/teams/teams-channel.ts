@@ -113,7 +113,8 @@ export class TeamsChannel implements Channel {
     try {
       body = await request.json();
     } catch {
-      return { kind: 'rejected', reason: 'the body is not JSON' };
+      // Authenticated, so the Bot Connector's: it does not redeliver a 4xx.
+      return malformedBody('Teams', 'the body is not JSON', 400);
     }
     // The Bot Connector does not redeliver an activity refused with a 4xx: a body that is not one is a 400.
     if (!isObject(body) || typeof body.type !== 'string')

@@ -86,12 +86,14 @@ describe('Telegram specifics', () => {
   it('an update it cannot read is answered 200 with the problem (Telegram redelivers anything else), never thrown', async () => {
     const { fake, channel } = await open();
     try {
-      for (const body of ['null', '[1]', '{"update_id":"x"}']) {
+      for (const body of ['null', '[1]', '{"update_id":"x"}', '{not json']) {
         const result = await channel.receive(raw(body));
-        expect(result.kind).toBe('answer');
+        expect(result.kind, body).toBe('answer');
         const response = (result as { response: Response }).response;
         expect(response.status).toBe(200);
-        expect(await response.json()).toMatchObject({ detail: expect.stringContaining('update_id') });
+        expect(await response.json()).toMatchObject({
+          detail: expect.stringContaining(body === '{not json' ? 'not JSON' : 'update_id'),
+        });
       }
       expect(await channel.receive(raw('{"update_id":9,"message":null}'))).toEqual({
         kind: 'messages',
