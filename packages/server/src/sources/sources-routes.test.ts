@@ -126,6 +126,10 @@ describe('/api/v1/sources', () => {
     const big = await call('/files?name=big.docx&nodeId=3', anna, { body: new Uint8Array(60_000) });
     expect(big.status).toBe(413);
     expect(JSON.stringify(await big.json())).toMatch(/over the limit of 50000 \(sources\.maxFileBytes\)/);
+    // No ?name= (a multipart form, say): the error says how this route takes a file.
+    const unnamed = await call('/files?nodeId=3', anna, { body: docx });
+    expect(unnamed.status).toBe(400);
+    expect(JSON.stringify(await unnamed.json())).toContain('its name as ?name=');
     expect(await store.listSources()).toHaveLength(1);
   });
 

@@ -132,9 +132,13 @@ export function sourcesRoutes(services: Services, options: SourcesOptions): Hono
       );
     const name = basename(c.req.query('name') ?? '');
     const nodeId = Number(c.req.query('nodeId'));
+    if (!name)
+      throw invalidRequest(
+        `Send the file's bytes as the body, and its name as ?name= (ending in ${DOCUMENT_EXTENSIONS.join(', ')}): this route takes no multipart form.`,
+      );
     if (!DOCUMENT_EXTENSIONS.includes(extname(name).toLowerCase()))
       throw invalidRequest(
-        `The file name "${name}" has no supported extension: give ?name= ending in ${DOCUMENT_EXTENSIONS.join(', ')}.`,
+        `The file name "${name.slice(0, 200)}" has no supported extension: give ?name= ending in ${DOCUMENT_EXTENSIONS.join(', ')}.`,
       );
     if (!Number.isInteger(nodeId)) throw invalidRequest('Give the query node as ?nodeId=<id>.');
     const limit = options.maxFileBytes ?? 10 * 1024 * 1024;
