@@ -1,26 +1,13 @@
-import { InMemoryHandoffQueue, type QueueEntry } from '@treeagent/core/adapter';
+import { InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { operatorDirectory } from '../operators/operator-accounts.js';
 import { testApp } from '../test-support/fixtures.js';
-import { handoffAgent } from '../test-support/handoff.js';
+import { handoffAgent, queuedHandoff } from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 
-function waiting(index: number): QueueEntry {
-  return {
-    sessionId: `s-${String(index).padStart(4, '0')}`,
-    status: 'waiting',
-    queue: 'support',
-    reason: 'asked for a person',
-    summary: null,
-    since: new Date(Date.UTC(2026, 11, 7, 8) + index * 1000).toISOString(),
-    operator: null,
-    claimedAt: null,
-    lastUserMessageAt: null,
-    closedAt: null,
-    outcome: null,
-    notes: [],
-  };
-}
+/** The n-th waiting conversation of the backlog, a second apart from 2026-12-07 08:00. */
+const waiting = (index: number) =>
+  queuedHandoff(index, { since: new Date(Date.UTC(2026, 11, 7, 8) + index * 1000).toISOString() });
 
 describe('the console queue', () => {
   it('lists every open conversation, the newest too, past the 200 a store gives by default', async () => {

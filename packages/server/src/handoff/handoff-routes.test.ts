@@ -1,17 +1,18 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type HandoffQueue,
-  InMemoryAuditLog,
-  InMemoryHandoffQueue,
-  type QueueEntry,
-} from '@treeagent/core/adapter';
+import { type HandoffQueue, InMemoryAuditLog, InMemoryHandoffQueue } from '@treeagent/core/adapter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUED_NOTICE } from '../openai/handoff-reply.js';
 import { type OperatorAccount, operatorDirectory } from '../operators/operator-accounts.js';
 import { USER_TYPING_PER_MINUTE } from '../sessions/session-event-routes.js';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
-import { HANDOFF_NOTICE, handoffAgent, RETURN_OPTION, SseReader } from '../test-support/handoff.js';
+import {
+  HANDOFF_NOTICE,
+  handoffAgent,
+  queuedHandoff,
+  RETURN_OPTION,
+  SseReader,
+} from '../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../test-support/operators.js';
 import { signWebhook } from './handoff-webhook.js';
 
@@ -530,24 +531,9 @@ describe('handoff over HTTP', () => {
 });
 
 describe('the queue gauges count every open handoff', () => {
-  const waiting = (index: number): QueueEntry => ({
-    sessionId: `s${index}`,
-    status: 'waiting',
-    queue: 'support',
-    reason: 'asked for a person',
-    summary: null,
-    since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
-    operator: null,
-    claimedAt: null,
-    lastUserMessageAt: null,
-    closedAt: null,
-    outcome: null,
-    notes: [],
-  });
-
   it('reports 1,200 waiting sessions, past the 1,000 a list returns', async () => {
     const queue = new InMemoryHandoffQueue();
-    for (let index = 0; index < 1200; index++) await queue.put(waiting(index));
+    for (let index = 0; index < 1200; index++) await queue.put(queuedHandoff(index));
     const { app } = deskApp({ handoff: { queue, streamPollMs: 200 } });
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('treeagent_handoff_queue_length{queue="support",status="waiting"} 1200');
@@ -555,7 +541,7 @@ describe('the queue gauges count every open handoff', () => {
 
   it('counts a store without tallyOpen from the oldest 1,000 it lists, the oldest wait exact', async () => {
     const full = new InMemoryHandoffQueue();
-    for (let index = 0; index < 1200; index++) await full.put(waiting(index));
+    for (let index = 0; index < 1200; index++) await full.put(queuedHandoff(index));
     const { tallyOpen: _left, ...rest } = Object.fromEntries(
       (['put', 'get', 'list', 'addNote', 'delete', 'tallyOpen'] as const).map((name) => [
         name,

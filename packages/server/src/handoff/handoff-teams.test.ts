@@ -7,6 +7,7 @@ import {
   HANDOFF_NOTICE,
   handoffAgent,
   handoffNodes,
+  queuedHandoff,
   RETURN_OPTION,
   SseReader,
 } from '../test-support/handoff.js';
@@ -142,21 +143,7 @@ describe('teams limit the handoff queue', () => {
 
   it('one passed to them by name is listed behind 1,000 older waiting conversations of that team', async () => {
     const queue = new InMemoryHandoffQueue();
-    for (let index = 0; index < 1000; index++)
-      await queue.put({
-        sessionId: `old-${index}`,
-        status: 'waiting',
-        queue: 'sales',
-        reason: 'asked for a person',
-        summary: null,
-        since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
-        operator: null,
-        claimedAt: null,
-        lastUserMessageAt: null,
-        closedAt: null,
-        outcome: null,
-        notes: [],
-      });
+    for (let index = 0; index < 1000; index++) await queue.put(queuedHandoff(index, { queue: 'sales' }));
     const app = desk(queue);
     const sales = await handOff(app, 'I want a human for sales');
     const [anna, bruno] = await Promise.all(

@@ -1,4 +1,5 @@
 import { defineTree, type NodeDefinition, TreeAgent, type TreeAgentOptions } from '@treeagent/core';
+import type { QueueEntry } from '@treeagent/core/adapter';
 import { ExactEmbedder, ScriptedLanguageModel } from '@treeagent/core/test';
 import { testNodes, VECTORS } from './fixtures.js';
 
@@ -106,4 +107,27 @@ export class SseReader {
     await this.#reader.cancel().catch(() => {});
     await this.#done;
   }
+}
+
+/**
+ * A queue entry put straight into a `HandoffQueue` (a busy desk's backlog, no session behind it):
+ * `s-0000`, `s-0001`, … waiting in `support` since one second apart from 2026-12-01 08:00 UTC,
+ * unless `fields` say otherwise.
+ */
+export function queuedHandoff(index: number, fields: Partial<QueueEntry> = {}): QueueEntry {
+  return {
+    sessionId: `s-${String(index).padStart(4, '0')}`,
+    status: 'waiting',
+    queue: 'support',
+    reason: 'asked for a person',
+    summary: null,
+    since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
+    operator: null,
+    claimedAt: null,
+    lastUserMessageAt: null,
+    closedAt: null,
+    outcome: null,
+    notes: [],
+    ...fields,
+  };
 }

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorDirectory } from '../../operators/operator-accounts.js';
 import { createSession, postMessage, testApp } from '../../test-support/fixtures.js';
-import { handoffAgent } from '../../test-support/handoff.js';
+import { handoffAgent, queuedHandoff } from '../../test-support/handoff.js';
 import { loginOperator, testOperatorAccounts } from '../../test-support/operators.js';
 
 interface Mail {
@@ -97,20 +97,13 @@ describe('escalation of long waits by e-mail (SMTP)', () => {
   it('escalates a waiting conversation behind 1,000 older claimed ones', async () => {
     const queue = new InMemoryHandoffQueue();
     for (let index = 0; index < 1000; index++)
-      await queue.put({
-        sessionId: `held-${index}`,
-        status: 'claimed',
-        queue: 'support',
-        reason: 'asked for a person',
-        summary: null,
-        since: new Date(Date.UTC(2026, 11, 1, 8) + index * 1000).toISOString(),
-        operator: { id: 'anna', name: 'Anna' },
-        claimedAt: new Date(Date.UTC(2026, 11, 1, 9)).toISOString(),
-        lastUserMessageAt: null,
-        closedAt: null,
-        outcome: null,
-        notes: [],
-      });
+      await queue.put(
+        queuedHandoff(index, {
+          status: 'claimed',
+          operator: { id: 'anna', name: 'Anna' },
+          claimedAt: new Date(Date.UTC(2026, 11, 1, 9)).toISOString(),
+        }),
+      );
     const { app } = testApp({
       agent: handoffAgent(),
       operators: { directory: operatorDirectory(await testOperatorAccounts()) },
