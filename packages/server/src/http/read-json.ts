@@ -61,6 +61,13 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  * a store outage); nesting deeper than `MAX_JSON_DEPTH` is refused before any schema walks it.
  */
 export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity')
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The request body is encoded (Content-Encoding: ${encoding.slice(0, 40)}): send it uncompressed.`,
+    );
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   let body: unknown = {};
   const type = c.req.header('content-type') ?? '';

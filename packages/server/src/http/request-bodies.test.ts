@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSession, postMessage, testApp } from '../test-support/fixtures.js';
 import { MAX_JSON_DEPTH } from './body-problems.js';
@@ -83,6 +84,19 @@ describe('what no JSON endpoint keeps is refused at the edge with a 400 naming w
     expect(((await latin1.json()) as any).error.message).toMatch(/declared as iso-8859-1: send it in UTF-8/);
     expect((await send('application/json; charset=UTF-8')).status).toBe(200);
     expect((await send('application/json;charset="utf-8"')).status).toBe(200);
+  });
+});
+
+describe('a compressed body is refused as such', () => {
+  it('Content-Encoding: gzip is 415 naming the encoding, not "not valid UTF-8"', async () => {
+    const { app } = testApp();
+    const response = await app.request('/api/v1/sessions', {
+      method: 'POST',
+      headers: { ...json, 'Content-Encoding': 'gzip' },
+      body: gzipSync('{}'),
+    });
+    expect(response.status).toBe(415);
+    expect(JSON.stringify(await response.json())).toContain('Content-Encoding: gzip');
   });
 });
 
