@@ -37,6 +37,7 @@ export class SqliteHandoffQueue implements HandoffQueue {
   readonly #database: SqliteDatabase;
   readonly #handle: StoreHandle;
   readonly #select: Database.Statement;
+  readonly #tally: Database.Statement;
   readonly #put: (entry: QueueEntry) => void;
   readonly #addNote: (sessionId: string, note: HandoffNote) => void;
   readonly #delete: Database.Statement;
@@ -51,6 +52,10 @@ export class SqliteHandoffQueue implements HandoffQueue {
     const db = database.connection;
     this.#connection = db;
     this.#select = db.prepare('SELECT entry FROM handoff_queue WHERE session_id = ?');
+    this.#tally = db.prepare(
+      `SELECT queue, status, COUNT(*) AS count, MIN(since) AS oldest FROM handoff_queue
+       WHERE status IN ('waiting', 'claimed') GROUP BY queue, status ORDER BY queue, status`,
+    );
     const upsert = db.prepare(
       `INSERT INTO handoff_queue (session_id, status, queue, since, closed_at, entry) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (session_id) DO UPDATE SET status = excluded.status, queue = excluded.queue,
@@ -120,12 +125,12 @@ export class SqliteHandoffQueue implements HandoffQueue {
   async tallyOpen(): Promise<OpenQueueTally[]> {
     return this.#handle.run('count the handoff queue', () =>
       (
-        this.#connection
-          .prepare(
-            `SELECT queue, status, COUNT(*) AS count, MIN(since) AS oldest FROM handoff_queue
-             WHERE status IN ('waiting', 'claimed') GROUP BY queue, status ORDER BY queue, status`,
-          )
-          .all() as { queue: string; status: OpenQueueTally['status']; count: number; oldest: string }[]
+        this.#tally.all() as {
+          queue: string;
+          status: OpenQueueTally['status'];
+          count: number;
+          oldest: string;
+        }[]
       ).map(({ queue, status, count, oldest }) => ({ queue, status, count, oldestSince: oldest })),
     );
   }

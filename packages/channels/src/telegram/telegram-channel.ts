@@ -123,7 +123,6 @@ export class TelegramChannel implements Channel {
     try {
       update = await request.json();
     } catch {
-      // Telegram redelivers an update until it gets a 2xx: one the channel cannot read is answered 200.
       return malformedBody('Telegram', 'the body is not JSON', 200);
     }
     // Telegram redelivers an update until it gets a 2xx: one the channel cannot read is answered 200.

@@ -35,8 +35,9 @@ const note = (text: string) => ({
 
 /**
  * The behaviour every `HandoffQueue` shares: entries are put, read, listed (open oldest first,
- * closed most recent first, by queue), the open ones counted by queue and status (`tallyOpen`), notes are appended and survive a `put` without notes, and a
- * persistent queue is seen by another instance.
+ * closed most recent first, by queue and status), the open ones counted by queue and status
+ * (`tallyOpen`), notes are appended and survive a `put` without notes, and a persistent queue is
+ * seen by another instance.
  */
 export function describeHandoffQueue(
   name: string,

@@ -74,8 +74,9 @@ export interface HandoffQueue {
   /**
    * The open entries counted by queue and status, however many there are (the server's queue
    * gauges), ordered by queue then status as JavaScript compares strings (by code unit, not by a
-   * locale); `oldestSince` is the least `since` (ISO timestamps, as the server writes them). Optional: without it the server counts the 1,000 oldest
-   * open entries `list` returns (`tallyOpenEntries`), so larger queues are under-reported.
+   * locale); `oldestSince` is the least `since` (ISO timestamps, as the server writes them).
+   * Optional: without it the server counts the 1,000 oldest open entries `list` returns
+   * (`tallyOpenEntries`), so larger queues are under-reported.
    */
   tallyOpen?(): Promise<OpenQueueTally[]>;
   /** Appends a note atomically (two operators writing at once both keep theirs). */
@@ -109,17 +110,8 @@ export function tallyOpenEntries(entries: Iterable<QueueEntry>): OpenQueueTally[
       if (entry.since < tally.oldestSince) tally.oldestSince = entry.since;
     }
   }
-  return [...tallies.values()].sort((a, b) =>
-    a.queue !== b.queue
-      ? a.queue < b.queue
-        ? -1
-        : 1
-      : a.status < b.status
-        ? -1
-        : a.status > b.status
-          ? 1
-          : 0,
-  );
+  const order = (tally: OpenQueueTally) => `${tally.queue}\u0000${tally.status}`;
+  return [...tallies.values()].sort((a, b) => (order(a) < order(b) ? -1 : 1));
 }
 
 /** Sorts entries as `list` returns them: open (waiting, claimed) oldest first, closed most recent first. */

@@ -51,6 +51,8 @@ export class TreeEditorService {
   readonly #source: TreeEditorSource;
   readonly #embedder: Embedder;
   readonly #drafts = new Map<string, Promise<Built>>();
+  /** Whether the source's tree is editable, once read (a tree's file does not change kind). */
+  #editable: boolean | null = null;
   readonly #vectors = new Map<string, Float32Array>();
   /** The file's versions on disk, for the pages following them (`GET /events`). */
   readonly versions: VersionFeed;
@@ -268,9 +270,10 @@ export class TreeEditorService {
     if (shape.length) return { draft: null, problems: shape.map(problem) };
     try {
       // A read-only tree (defined in code) builds as it is loaded: a draft that differs from it
-      // would be checked and routed as something it is not.
-      const file = await this.#source.read();
-      if (!file.editable && formatTreeDocument(document) !== formatTreeDocument(file.document))
+      // would be checked and routed as something it is not. An editable one is not read again.
+      const file = this.#editable ? null : await this.#source.read();
+      if (file) this.#editable = file.editable;
+      if (file && !file.editable && formatTreeDocument(document) !== formatTreeDocument(file.document))
         return {
           draft: null,
           problems: [
